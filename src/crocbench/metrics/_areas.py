@@ -1,0 +1,362 @@
+"""Every area of the CROC framework as ``scale * mean(per-positive values) + offset``.
+
+A metric is defined once, by a builder that returns its :class:`Definition`:
+whether its per-positive value is a function of ``j`` (negatives above the
+positive) or of ``r`` (rank among all items), that function ``h``, and the
+affine map from the mean of ``h`` to the metric.  Scores, per-positive values
+(for the significance tests) and the random classifier's exact distribution
+are all computed from that one definition.
+"""
+
+from __future__ import annotations
+
+import math
+import operator
+from typing import Callable, NamedTuple
+
+import numpy as np
+
+from ._ranking import Counts, Ranking
+from ._transforms import Transform, check_alpha, check_fraction, cutoff_transform, get_transform
+
+FPR, RANK = "fpr", "rank"
+
+
+class Definition(NamedTuple):
+    """A metric for a list of a given size: ``scale * mean(h(x)) + offset``.
+
+    ``kind`` is ``"fpr"`` when x is the number of negatives above a positive
+    (0..n_neg) and ``"rank"`` when x is its 1-based rank (1..n).
+    """
+
+    kind: str
+    h: Callable[[np.ndarray], np.ndarray]
+    scale: float = 1.0
+    offset: float = 0.0
+
+
+class RandomBaseline(NamedTuple):
+    """Exact mean and standard deviation of a metric under a random ranking."""
+
+    mean: float
+    sd: float
+
+    def z_score(self, value: float) -> float:
+        """``(value - mean) / sd`` (``nan`` when sd is 0)."""
+        return (value - self.mean) / self.sd if self.sd > 0 else float("nan")
+
+
+def _check_count(value, name: str, low: int, high: int) -> int:
+    try:
+        v = operator.index(value)
+    except TypeError:
+        if isinstance(value, float) and value.is_integer():
+            v = int(value)
+        else:
+            raise ValueError(f"{name} must be an integer; got {value!r}") from None
+    if not (low <= v <= high):
+        raise ValueError(f"{name} must be in [{low}, {high}] for this list; got {v}")
+    return v
+
+
+# --- builders: (counts, **params) -> Definition --------------------------------
+
+def _roc(c: Counts) -> Definition:
+    m = c.n_neg
+    return Definition(FPR, lambda j: 1.0 - j / m)
+
+
+def _croc(c: Counts, alpha=None, transform: Transform = "exp") -> Definition:
+    f, m = get_transform(transform, alpha), c.n_neg
+    return Definition(FPR, lambda j: 1.0 - f(j / m))
+
+
+def _roc_cutoff(c: Counts, t) -> Definition:
+    f, m = cutoff_transform(t), c.n_neg
+    return Definition(FPR, lambda j: 1.0 - f(j / m))
+
+
+def _roc_n(c: Counts, n=50) -> Definition:
+    n = _check_count(n, "n", 1, c.n_neg)
+    return Definition(FPR, lambda j: 1.0 - np.minimum(j / n, 1.0))
+
+
+def _proc(c: Counts) -> Definition:
+    m, x0 = c.n_neg, 0.5 / c.n
+    log_x0 = math.log10(x0)
+    return Definition(FPR, lambda j: np.log10(np.maximum(j / m, x0)) / log_x0)
+
+
+def _ac(c: Counts) -> Definition:
+    n = c.n
+    return Definition(RANK, lambda r: 1.0 - (2.0 * r - 1.0) / (2.0 * n))
+
+
+def _cac(c: Counts, alpha=None, transform: Transform = "exp") -> Definition:
+    f, n = get_transform(transform, alpha), c.n
+    return Definition(RANK, lambda r: 1.0 - 0.5 * (f((r - 1.0) / n) + f(r / n)))
+
+
+def _rie_scale(c: Counts, a: float) -> float:
+    # RIE = sum(exp(-a r / N)) / (n_pos / N * (1 - e^-a) / (e^(a/N) - 1))
+    return c.n * math.expm1(a / c.n) / -math.expm1(-a)
+
+
+def _rie(c: Counts, alpha=20.0) -> Definition:
+    a, n = check_alpha(alpha), c.n
+    return Definition(RANK, lambda r: np.exp(-a * r / n), _rie_scale(c, a))
+
+
+def _bedroc(c: Counts, alpha=20.0) -> Definition:
+    a, n = check_alpha(alpha), c.n
+    ra = c.n_pos / c.n
+    rie_max = -math.expm1(-a * ra) / (ra * -math.expm1(-a))
+    rie_min = math.exp(-a * (1.0 - ra)) * math.expm1(-a * ra) / (ra * math.expm1(-a))
+    width = rie_max - rie_min
+    scale = _rie_scale(c, a) / width
+    return Definition(RANK, lambda r: np.exp(-a * r / n), scale, -rie_min / width)
+
+
+def _slr(c: Counts) -> Definition:
+    n = c.n
+    return Definition(RANK, lambda r: -np.log(r / n), float(c.n_pos))
+
+
+def _enrichment(c: Counts, fraction) -> Definition:
+    fraction = check_fraction(fraction, "fraction")
+    n_top = max(1, int(round(fraction * c.n)))
+    return Definition(RANK, lambda r: (r <= n_top).astype(np.float64), c.n / n_top)
+
+
+def _hits(c: Counts, k) -> Definition:
+    k = _check_count(k, "k", 1, c.n)
+    return Definition(RANK, lambda r: (r <= k).astype(np.float64), float(c.n_pos))
+
+
+METRICS: dict[str, Callable[..., Definition]] = {
+    "roc_auc": _roc,
+    "croc_auc": _croc,
+    "roc_auc_cutoff": _roc_cutoff,
+    "roc_n": _roc_n,
+    "proc_auc": _proc,
+    "ac_auc": _ac,
+    "cac_auc": _cac,
+    "rie": _rie,
+    "bedroc": _bedroc,
+    "slr": _slr,
+    "enrichment_factor": _enrichment,
+    "hits_at_k": _hits,
+}
+
+
+def definition(metric: str, counts: Counts, **params) -> Definition:
+    """The :class:`Definition` of ``metric`` for a list of the given size."""
+    try:
+        build = METRICS[metric]
+    except KeyError:
+        raise ValueError(f"unknown metric {metric!r}; known: {', '.join(METRICS)}") from None
+    try:
+        return build(counts, **params)
+    except TypeError as exc:  # an unknown or missing parameter
+        raise ValueError(f"bad parameters for {metric}: {exc}") from None
+
+
+def _values(ranking: Ranking, d: Definition, ties: str) -> np.ndarray:
+    return ranking.fpr_values(d.h, ties) if d.kind == FPR else ranking.rank_values(d.h, ties)
+
+
+def _as_ranking(y_true, y_score) -> Ranking:
+    return y_true if isinstance(y_true, Ranking) and y_score is None else Ranking(y_true, y_score)
+
+
+def per_positive_values(y_true, y_score, metric: str, *, ties: str = "expected", **params) -> np.ndarray:
+    """Per-positive values whose mean, mapped affinely, is the metric.
+
+    ``metric(y_true, y_score) == scale * per_positive_values(...).mean() + offset``
+    with ``scale, offset`` from :func:`definition`; ``scale > 0`` for every
+    metric here, so a larger mean is a better ranking.  The significance
+    tests of :mod:`crocbench.stats` run on these values.
+
+    Parameters
+    ----------
+    y_true, y_score : array-like of shape (n,), or a :class:`Ranking` and None
+    metric : str
+        A name from :data:`METRICS` (e.g. ``"croc_auc"``).
+    ties : {"expected", "optimistic", "pessimistic"}
+    **params
+        The metric's parameters (e.g. ``alpha=80``).
+
+    Returns
+    -------
+    ndarray of shape (n_pos,)
+        One value per positive, in input order.
+
+    Examples
+    --------
+    The paper's worked example: FPRs {0, 0, 0.2, 0.2, 0.4} give values 1 - FPR.
+
+    >>> y = [1, 1, 0, 1, 1, 0, 1, 0, 0, 0]
+    >>> per_positive_values(y, list(range(10, 0, -1)), "roc_auc")
+    array([1. , 1. , 0.8, 0.8, 0.6])
+    """
+    ranking = _as_ranking(y_true, y_score)
+    return _values(ranking, definition(metric, ranking.counts, **params), ties)
+
+
+def evaluate(ranking: Ranking, d: Definition, ties: str = "expected") -> float:
+    """The value of a metric :class:`Definition` on a :class:`Ranking`."""
+    return float(d.scale * _values(ranking, d, ties).mean() + d.offset)
+
+
+def score(y_true, y_score, metric: str, *, ties: str = "expected", **params) -> float:
+    """Value of ``metric`` (a name from :data:`METRICS`); see :func:`per_positive_values`.
+
+    ``y_true`` may be a :class:`Ranking` (with ``y_score=None``) to reuse one sort.
+    """
+    ranking = _as_ranking(y_true, y_score)
+    return evaluate(ranking, definition(metric, ranking.counts, **params), ties)
+
+
+def random_baseline(metric: str, n: int, n_pos: int, /, **params) -> RandomBaseline:
+    """Exact mean and SD of ``metric`` for a uniformly random ranking of n items.
+
+    For rank metrics the positives' ranks are a random ``n_pos``-subset of
+    1..n: the mean of ``h`` over 1..n, with the finite-population variance
+    ``var(h) / n_pos * (n - n_pos) / (n - 1)``.  For FPR metrics each
+    positive has j negatives above it with j uniform on 0..n_neg, and two
+    positives' (j, j') are a uniform multiset pair, which gives
+    ``var(mean) = var(h) * (n + 1) / (n_pos * (n_neg + 2))``.  For AUC[ROC]
+    this is the Mann-Whitney variance ``(n + 1) / (12 n_pos n_neg)``.
+
+    Examples
+    --------
+    >>> b = random_baseline("roc_auc", 100, 10)
+    >>> round(b.mean, 6), round(b.sd ** 2 * 12 * 10 * 90, 6)
+    (0.5, 101.0)
+    """
+    n = _check_count(n, "n", 2, 2**62)
+    n_pos = _check_count(n_pos, "n_pos", 1, n - 1)
+    c = Counts(n, n_pos, n - n_pos)
+    d = definition(metric, c, **params)
+    if d.kind == RANK:
+        v = np.asarray(d.h(np.arange(1, n + 1, dtype=np.int64)), dtype=np.float64)
+        var_mean = v.var() / n_pos * (n - n_pos) / (n - 1)
+    else:
+        v = np.asarray(d.h(np.arange(0, c.n_neg + 1, dtype=np.int64)), dtype=np.float64)
+        var_mean = v.var() * (n + 1) / (n_pos * (c.n_neg + 2))
+    return RandomBaseline(float(d.scale * v.mean() + d.offset), float(abs(d.scale) * math.sqrt(max(var_mean, 0.0))))
+
+
+# --- public metric functions ---------------------------------------------------
+
+def roc_auc(y_true, y_score, *, ties: str = "expected") -> float:
+    """Area under the ROC curve: mean over positives of ``1 - FPR``.
+
+    With ``ties="expected"`` it equals :func:`sklearn.metrics.roc_auc_score`.
+
+    Examples
+    --------
+    >>> round(roc_auc([1, 1, 0, 1, 1, 0, 1, 0, 0, 0], [10, 9, 8, 7, 6, 5, 4, 3, 2, 1]), 12)
+    0.84
+    """
+    return score(y_true, y_score, "roc_auc", ties=ties)
+
+
+def croc_auc(y_true, y_score, alpha=None, transform: Transform = "exp", *, ties: str = "expected") -> float:
+    """Area under the CROC curve: mean over positives of ``1 - f(FPR)``.
+
+    Parameters
+    ----------
+    alpha : float
+        Magnification factor (> 0); alpha = 7, 14, 80 send x = 0.1, 0.05,
+        0.0086 to 0.5 under the exp transform.
+    transform : {"exp", "pow", "log"} or callable
+        See :func:`crocbench.metrics.get_transform`.
+
+    Examples
+    --------
+    >>> y, s = [1, 1, 0, 1, 1, 0, 1, 0, 0, 0], [10, 9, 8, 7, 6, 5, 4, 3, 2, 1]
+    >>> round(croc_auc(y, s, alpha=7), 4)
+    0.5104
+    """
+    return score(y_true, y_score, "croc_auc", ties=ties, alpha=alpha, transform=transform)
+
+
+def roc_auc_cutoff(y_true, y_score, t, *, ties: str = "expected") -> float:
+    """ROC area over FPR in [0, t], divided by t (so a perfect ranking gives 1)."""
+    return score(y_true, y_score, "roc_auc_cutoff", ties=ties, t=t)
+
+
+def roc_n(y_true, y_score, n: int = 50, *, ties: str = "expected") -> float:
+    """ROC_n: ROC area up to the n-th negative, normalized so a perfect ranking gives 1.
+
+    Equal to ``roc_auc_cutoff`` with ``t = n / n_neg``: each positive scores
+    ``1 - min(j / n, 1)`` with j the negatives above it.
+    """
+    return score(y_true, y_score, "roc_n", ties=ties, n=n)
+
+
+def proc_auc(y_true, y_score, *, ties: str = "expected") -> float:
+    """Area under the pROC curve of Clark & Webster-Clark (2008), normalized to [0, 1].
+
+    The x axis is ``log10(max(FPR, 0.5 / N))`` (N = all items), which runs
+    from ``log10(0.5 / N)`` to 0.  The area under that curve (in decades) is
+    the mean over positives of ``-log10(max(FPR, 0.5/N))``; we divide it by
+    the width ``log10(2 N)`` so that a perfect ranking gives 1 and the worst 0.
+    Multiply by ``log10(2 N)`` to get Clark & Webster-Clark's unnormalized pAUC.
+    """
+    return score(y_true, y_score, "proc_auc", ties=ties)
+
+
+def ac_auc(y_true, y_score, *, ties: str = "expected") -> float:
+    """Area under the accumulation (enrichment) curve, slanted convention.
+
+    x = fraction of all items ranked above; a positive at rank r contributes
+    ``1 - (r - 1/2) / N``.
+    """
+    return score(y_true, y_score, "ac_auc", ties=ties)
+
+
+def cac_auc(y_true, y_score, alpha=None, transform: Transform = "exp", *, ties: str = "expected") -> float:
+    """Area under the concentrated AC curve, slanted convention.
+
+    A positive at rank r contributes ``1 - (f((r - 1) / N) + f(r / N)) / 2``.
+    """
+    return score(y_true, y_score, "cac_auc", ties=ties, alpha=alpha, transform=transform)
+
+
+def rie(y_true, y_score, alpha: float = 20.0, *, ties: str = "expected") -> float:
+    """Robust initial enhancement (Sheridan et al. 2001; Truchon & Bayly 2007).
+
+    ``sum(exp(-alpha r_i / N)) / (n_pos / N * (1 - e^-alpha) / (e^(alpha/N) - 1))``:
+    1 on average for a random ranking.
+    """
+    return score(y_true, y_score, "rie", ties=ties, alpha=alpha)
+
+
+def bedroc(y_true, y_score, alpha: float = 20.0, *, ties: str = "expected") -> float:
+    """Boltzmann-enhanced discrimination of ROC (Truchon & Bayly 2007).
+
+    RIE rescaled by its exact minimum and maximum for the list to [0, 1],
+    as in ``rdkit.ML.Scoring.Scoring.CalcBEDROC``.
+    """
+    return score(y_true, y_score, "bedroc", ties=ties, alpha=alpha)
+
+
+def slr(y_true, y_score, *, ties: str = "expected") -> float:
+    """Sum of log ranks: ``-sum(log(r_i / N))`` over the positives (larger is better)."""
+    return score(y_true, y_score, "slr", ties=ties)
+
+
+def enrichment_factor(y_true, y_score, fraction, *, ties: str = "expected") -> float:
+    """Enrichment factor in the top ``fraction`` of the list.
+
+    ``(hits in the top n_top / n_top) / (n_pos / N)`` with
+    ``n_top = max(1, round(fraction * N))``; with ties, the expected number of hits.
+    """
+    return score(y_true, y_score, "enrichment_factor", ties=ties, fraction=fraction)
+
+
+def hits_at_k(y_true, y_score, k: int, *, ties: str = "expected") -> float:
+    """Number of positives among the k top-ranked items (expected number under ties)."""
+    return score(y_true, y_score, "hits_at_k", ties=ties, k=k)

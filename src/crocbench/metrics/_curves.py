@@ -1,0 +1,77 @@
+"""ROC, CROC, AC and CAC curves for plotting.
+
+All four come from one pass over the distinct scores (:func:`_cumulative_counts`).
+A group of tied items is drawn as the straight segment that is the expected
+curve over random orderings of the group; before a magnification function is
+applied, such segments are subdivided at every unit step of the x count so
+that the transformed curve follows ``f`` instead of a chord.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._ranking import check_binary_scores
+from ._transforms import Transform, get_transform
+
+
+def _cumulative_counts(y_true, y_score) -> tuple[np.ndarray, np.ndarray, int, int]:
+    """Negatives and positives at or above each distinct score, from (0, 0)."""
+    y, s = check_binary_scores(y_true, y_score)
+    order = np.argsort(-s, kind="stable")
+    s, y = s[order], y[order]
+    last = np.flatnonzero(np.append(s[1:] != s[:-1], True))
+    tp = np.cumsum(y)[last]
+    fp = (last + 1) - tp
+    tp = np.concatenate(([0], tp)).astype(np.float64)
+    fp = np.concatenate(([0], fp)).astype(np.float64)
+    return fp, tp, int(y.sum()), int(y.size - y.sum())
+
+
+def _densify(u: np.ndarray, tp: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Insert a point at every integer step of ``u`` inside segments longer than 1."""
+    du = np.diff(u).astype(np.int64)
+    if np.all(du <= 1):
+        return u, tp
+    steps = np.maximum(du, 1)
+    seg = np.repeat(np.arange(du.size), steps)
+    k = np.arange(seg.size) - np.repeat(np.cumsum(steps) - steps, steps)
+    frac = np.where(du[seg] > 0, k / np.maximum(du[seg], 1), 0.0)
+    new_u = u[seg] + frac * du[seg]
+    new_tp = tp[seg] + frac * (tp[seg + 1] - tp[seg])
+    return np.append(new_u, u[-1]), np.append(new_tp, tp[-1])
+
+
+def roc_curve(y_true, y_score) -> tuple[np.ndarray, np.ndarray]:
+    """ROC curve: (FPR, TPR) at every distinct score threshold, from (0, 0) to (1, 1).
+
+    Examples
+    --------
+    >>> fpr, tpr = roc_curve([1, 0, 1, 0], [0.9, 0.8, 0.8, 0.1])
+    >>> fpr.tolist(), tpr.tolist()
+    ([0.0, 0.0, 0.5, 1.0], [0.0, 0.5, 1.0, 1.0])
+    """
+    fp, tp, n_pos, n_neg = _cumulative_counts(y_true, y_score)
+    return fp / n_neg, tp / n_pos
+
+
+def croc_curve(y_true, y_score, alpha=None, transform: Transform = "exp") -> tuple[np.ndarray, np.ndarray]:
+    """CROC curve: (f(FPR), TPR), with tied segments following ``f``."""
+    f = get_transform(transform, alpha)
+    fp, tp, n_pos, n_neg = _cumulative_counts(y_true, y_score)
+    fp, tp = _densify(fp, tp)
+    return f(fp / n_neg), tp / n_pos
+
+
+def ac_curve(y_true, y_score) -> tuple[np.ndarray, np.ndarray]:
+    """Accumulation curve: (fraction of all items ranked above, TPR)."""
+    fp, tp, n_pos, n_neg = _cumulative_counts(y_true, y_score)
+    return (fp + tp) / (n_pos + n_neg), tp / n_pos
+
+
+def cac_curve(y_true, y_score, alpha=None, transform: Transform = "exp") -> tuple[np.ndarray, np.ndarray]:
+    """Concentrated AC curve: (f(fraction of items above), TPR), slanted convention."""
+    f = get_transform(transform, alpha)
+    fp, tp, n_pos, n_neg = _cumulative_counts(y_true, y_score)
+    u, tp = _densify(fp + tp, tp)
+    return f(u / (n_pos + n_neg)), tp / n_pos

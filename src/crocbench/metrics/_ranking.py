@@ -1,0 +1,220 @@
+"""The one representation every metric is built on.
+
+Every area in the CROC paper is an affine transform of a mean, over the
+positives, of a function of each positive's position in the ranking: either
+``j``, the number of negatives ranked above it (ROC-type metrics: the FPR of a
+positive is ``j / n_neg``), or ``r``, its 1-based rank among all compounds
+(AC-type metrics).  :class:`Ranking` computes those positions once, with the
+tie structure needed to resolve tied scores exactly, and every metric, curve
+and significance test reuses it (as scikit-learn's ``_binary_clf_curve`` is
+reused by all of its curves).
+
+Ties
+----
+Tied scores are resolved in one of three ways:
+
+``"expected"`` (default)
+    The exact expectation over uniformly random orderings of the tied items.
+    A positive tied with ``m`` negatives, ``a`` negatives being strictly above
+    the tie, has ``a + i`` negatives above it with ``i`` uniform on
+    ``0..m``; a positive in a tie group of ``g`` items, ``b`` items being
+    strictly above the group, has a rank uniform on ``b+1..b+g``.  By
+    linearity of expectation the expected metric is the mean of these
+    per-positive expectations, which are computed exactly (never sampled).
+``"optimistic"``
+    Positives are placed before the negatives they are tied with.
+``"pessimistic"``
+    Positives are placed after the negatives they are tied with.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, NamedTuple
+
+import numpy as np
+
+TIES = ("expected", "optimistic", "pessimistic")
+
+
+class Counts(NamedTuple):
+    """Sizes of a ranked list: all items, positives and negatives."""
+
+    n: int
+    n_pos: int
+    n_neg: int
+
+
+def check_binary_scores(y_true, y_score) -> tuple[np.ndarray, np.ndarray]:
+    """Validate labels and scores and return them as (bool, float64) arrays.
+
+    Raises
+    ------
+    ValueError
+        If the inputs are not 1-D, differ in length, are empty, the labels
+        are not binary (0/1 or bool), a score is NaN or infinite, or there is
+        no positive or no negative.
+    """
+    y = np.asarray(y_true)
+    s = np.asarray(y_score)
+    if y.ndim != 1 or s.ndim != 1:
+        raise ValueError(
+            f"y_true and y_score must be 1-D; got shapes {y.shape} and {s.shape}"
+        )
+    if y.shape[0] != s.shape[0]:
+        raise ValueError(
+            f"y_true and y_score differ in length: {y.shape[0]} labels, {s.shape[0]} scores"
+        )
+    if y.shape[0] == 0:
+        raise ValueError("y_true and y_score are empty")
+    if y.dtype == bool:
+        yb = y
+    else:
+        if not (np.issubdtype(y.dtype, np.number)):
+            found = np.unique(y.astype(str))[:5]
+            raise ValueError(
+                f"y_true must be binary (0/1 or bool); found values {list(found)}"
+            )
+        bad = (y != 0) & (y != 1)
+        if bad.any():
+            found = np.unique(y[bad])[:5]
+            raise ValueError(
+                f"y_true must be binary (0/1 or bool); found other values {found.tolist()}"
+            )
+        yb = y == 1
+    if not np.issubdtype(s.dtype, np.number) or np.issubdtype(s.dtype, np.complexfloating):
+        raise ValueError(f"y_score must be real numbers; got dtype {s.dtype}")
+    s = s.astype(np.float64, copy=False)
+    finite = np.isfinite(s)
+    if not finite.all():
+        bad_idx = np.flatnonzero(~finite)
+        raise ValueError(
+            f"y_score has {bad_idx.size} NaN or infinite value(s), first at index {bad_idx[0]}"
+        )
+    n_pos = int(yb.sum())
+    if n_pos == 0:
+        raise ValueError("y_true has no positives: the metrics are undefined")
+    if n_pos == yb.size:
+        raise ValueError("y_true has no negatives: the metrics are undefined")
+    return yb, s
+
+
+def check_ties(ties: str) -> str:
+    if ties not in TIES:
+        raise ValueError(f"ties must be one of {TIES}; got {ties!r}")
+    return ties
+
+
+def _interval_means(h: Callable[[np.ndarray], np.ndarray], lo: np.ndarray, length: np.ndarray) -> np.ndarray:
+    """``mean(h(lo[g] + i) for i in range(length[g]))`` for every group g, exactly.
+
+    The work is ``sum(length)``: at most the size of the domain, since the
+    intervals of distinct tie groups do not overlap.
+    """
+    if np.all(length == 1):
+        return np.asarray(h(lo), dtype=np.float64)
+    total = int(length.sum())
+    seg_start = np.zeros(length.size, dtype=np.int64)
+    np.cumsum(length[:-1], out=seg_start[1:])
+    points = np.arange(total, dtype=np.int64) - np.repeat(seg_start - lo, length)
+    values = np.asarray(h(points), dtype=np.float64)
+    return np.add.reduceat(values, seg_start) / length
+
+
+class Ranking:
+    """Positions of the positives in a scored list, with their tie structure.
+
+    Build it once per (labels, scores) and ask it for any number of metrics:
+    the list is sorted only here.  Higher score = more likely positive.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n,)
+        Binary labels (0/1 or bool); 1 marks a positive.
+    y_score : array-like of shape (n,)
+        Finite real scores.
+
+    Attributes
+    ----------
+    counts : Counts
+        ``(n, n_pos, n_neg)``.
+    neg_above, neg_tied, pos_above, pos_tied : ndarray of shape (n_groups,)
+        Per group of tied positives (groups in decreasing score order): the
+        number of negatives strictly above / tied with the group and the
+        number of positives strictly above / in the group.
+
+    Examples
+    --------
+    The paper's worked example: positives at ranks 1, 2, 4, 5, 7 of 10.
+
+    >>> import numpy as np
+    >>> y = np.array([1, 1, 0, 1, 1, 0, 1, 0, 0, 0])
+    >>> r = Ranking(y, -np.arange(10))
+    >>> r.fpr_values(lambda j: j / r.counts.n_neg)
+    array([0. , 0. , 0.2, 0.2, 0.4])
+    >>> r.rank_values(lambda k: k)
+    array([1., 2., 4., 5., 7.])
+    """
+
+    __slots__ = ("counts", "neg_above", "neg_tied", "pos_above", "pos_tied", "_order", "_group", "_offset")
+
+    def __init__(self, y_true, y_score):
+        y, s = check_binary_scores(y_true, y_score)
+        pos = s[y]
+        neg = np.sort(s[~y])
+        n_pos, n_neg = pos.size, neg.size
+        self.counts = Counts(int(y.size), int(n_pos), int(n_neg))
+        order = np.argsort(-pos, kind="stable")
+        ps = pos[order]
+        is_start = np.empty(n_pos, dtype=bool)
+        is_start[0] = True
+        np.not_equal(ps[1:], ps[:-1], out=is_start[1:])
+        starts = np.flatnonzero(is_start)
+        values = ps[starts]
+        hi = np.searchsorted(neg, values, side="right")
+        lo = np.searchsorted(neg, values, side="left")
+        self.neg_above = (n_neg - hi).astype(np.int64)
+        self.neg_tied = (hi - lo).astype(np.int64)
+        self.pos_above = starts.astype(np.int64)
+        self.pos_tied = np.diff(np.append(starts, n_pos)).astype(np.int64)
+        self._order = order
+        self._group = np.repeat(np.arange(starts.size), self.pos_tied)
+        self._offset = np.arange(n_pos, dtype=np.int64) - starts[self._group]
+
+    def _to_input_order(self, sorted_values: np.ndarray) -> np.ndarray:
+        out = np.empty(self.counts.n_pos, dtype=np.float64)
+        out[self._order] = sorted_values
+        return out
+
+    def fpr_values(self, h: Callable[[np.ndarray], np.ndarray], ties: str = "expected") -> np.ndarray:
+        """Per-positive values ``h(j)``, j = number of negatives ranked above.
+
+        ``h`` must accept an integer array with values in ``0..n_neg``.
+        Returns one value per positive, in the order the positives appear in
+        the input.
+        """
+        check_ties(ties)
+        a, m = self.neg_above, self.neg_tied
+        if ties == "optimistic":
+            per_group = np.asarray(h(a), dtype=np.float64)
+        elif ties == "pessimistic":
+            per_group = np.asarray(h(a + m), dtype=np.float64)
+        else:
+            per_group = _interval_means(h, a, m + 1)
+        return self._to_input_order(per_group[self._group])
+
+    def rank_values(self, h: Callable[[np.ndarray], np.ndarray], ties: str = "expected") -> np.ndarray:
+        """Per-positive values ``h(r)``, r = 1-based rank among all items.
+
+        ``h`` must accept an integer array with values in ``1..n``.  With
+        ``"optimistic"`` ties the positives of a tie group take the group's
+        first ranks, with ``"pessimistic"`` its last ranks (in input order).
+        """
+        check_ties(ties)
+        above = self.neg_above + self.pos_above
+        if ties == "expected":
+            size = self.neg_tied + self.pos_tied
+            per_group = _interval_means(h, above + 1, size)
+            return self._to_input_order(per_group[self._group])
+        first = above + 1 if ties == "optimistic" else above + self.neg_tied + 1
+        ranks = first[self._group] + self._offset
+        return self._to_input_order(np.asarray(h(ranks), dtype=np.float64))
