@@ -1,0 +1,165 @@
+"""Significance tests: exact enumeration, calibration under the null, power, invariances."""
+
+import itertools
+import math
+
+import numpy as np
+import pytest
+
+from crocbench import metrics as M
+from crocbench import stats as S
+
+
+def _exact_paired_p(a, b):
+    d = np.asarray(a) - np.asarray(b)
+    obs = d.mean()
+    flips = np.array(list(itertools.product([-1, 1], repeat=d.size)))
+    return np.mean(flips @ d / d.size >= obs - 1e-12)
+
+
+def _exact_unpaired_p(a, b):
+    pooled = np.r_[a, b]
+    obs = np.mean(a) - np.mean(b)
+    diffs = []
+    for idx in itertools.combinations(range(pooled.size), len(a)):
+        mask = np.zeros(pooled.size, bool)
+        mask[list(idx)] = True
+        diffs.append(pooled[mask].mean() - pooled[~mask].mean())
+    return np.mean(np.array(diffs) >= obs - 1e-12)
+
+
+def test_paired_permutation_matches_exact_enumeration():
+    rng = np.random.default_rng(0)
+    a = rng.normal(size=11) + 0.4
+    b = rng.normal(size=11)
+    exact = _exact_paired_p(a, b)
+    n = 40_000
+    p = S.permutation_test(a, b, paired=True, n_samples=n, seed=1, alternative="greater").p_value
+    assert abs(p - exact) < 3 * math.sqrt(exact * (1 - exact) / n) + 1 / n
+
+
+def test_unpaired_permutation_matches_exact_enumeration():
+    rng = np.random.default_rng(2)
+    a = rng.normal(size=6) + 0.8
+    b = rng.normal(size=7)
+    exact = _exact_unpaired_p(a, b)
+    n = 40_000
+    p = S.permutation_test(a, b, paired=False, n_samples=n, seed=3, alternative="greater").p_value
+    assert abs(p - exact) < 3 * math.sqrt(exact * (1 - exact) / n) + 1 / n
+
+
+def test_p_value_formula_counts_the_observed_sample():
+    # a - b = 0.1 everywhere: no sign-flip sample reaches the observed mean, so p = 1/(1+n)
+    a = np.linspace(0.5, 1.0, 64)
+    res = S.permutation_test(a, a - 0.1, paired=True, n_samples=499)
+    assert res.p_value == pytest.approx(1 / 500)
+    assert res.alternative == "greater"
+    # identical methods: every sample ties the observed 0, so p = 1
+    assert S.permutation_test(a, a, paired=True, n_samples=99).p_value == 1.0
+
+
+def test_observed_direction_and_two_sided():
+    rng = np.random.default_rng(4)
+    a, b = rng.normal(size=200), rng.normal(size=200) + 0.3
+    one = S.run_tests(a, b, n_samples=2000)
+    assert all(r.alternative == "less" for r in one.values())
+    two = S.run_tests(a, b, n_samples=2000, alternative="two-sided")
+    for name in S.TESTS:
+        assert one[name].p_value <= two[name].p_value + 1e-12
+    assert two["paired_t"].p_value == pytest.approx(2 * one["paired_t"].p_value, rel=1e-9)
+
+
+def test_same_seed_same_p_values_other_seed_other_samples():
+    rng = np.random.default_rng(5)
+    a, b = rng.normal(size=300), rng.normal(size=300) + 0.05
+    for paired in (True, False):
+        p1 = S.permutation_test(a, b, paired=paired, seed=11).p_value
+        assert p1 == S.permutation_test(a, b, paired=paired, seed=11).p_value
+    s1 = S.paired_permutation_samples(a - b, 100, np.random.default_rng(1))
+    s2 = S.paired_permutation_samples(a - b, 100, np.random.default_rng(2))
+    assert not np.array_equal(s1, s2)
+
+
+@pytest.mark.parametrize("test", S.TESTS)
+def test_calibrated_under_the_null(test):
+    # exchangeable methods: the rejection rate at 0.05 stays within binomial error of 0.05.
+    # Unpaired tests assume independent samples (on correlated ones they are conservative),
+    # so they are checked on independent samples, paired tests on correlated ones.
+    rng = np.random.default_rng(6)
+    reps, n = 400, 60
+    rejections = 0
+    for r in range(reps):
+        shared = rng.normal(size=n) if test.startswith("paired") else 0.0
+        a = shared + rng.normal(size=n)
+        b = shared + rng.normal(size=n)
+        res = S.run_tests(a, b, [test], n_samples=400, seed=r, alternative="greater")[test]
+        rejections += res.p_value <= 0.05
+    rate = rejections / reps
+    assert abs(rate - 0.05) < 3 * math.sqrt(0.05 * 0.95 / reps)
+
+
+def test_permutation_p_values_roughly_uniform_under_null():
+    rng = np.random.default_rng(7)
+    ps = []
+    for r in range(300):
+        a, b = rng.normal(size=40), rng.normal(size=40)
+        ps.append(S.permutation_test(a, b, paired=True, n_samples=200, seed=r, alternative="greater").p_value)
+    counts, _ = np.histogram(ps, bins=5, range=(0, 1))
+    expected = len(ps) / 5
+    chi2 = ((counts - expected) ** 2 / expected).sum()
+    assert chi2 < 18.47  # chi-square, 4 degrees of freedom, p = 0.001
+
+
+def test_paired_more_powerful_than_unpaired_on_correlated_rankings():
+    # two rankings of the same compounds that mostly agree: paired tests see through the shared part
+    rng = np.random.default_rng(8)
+    reps, n_neg, n_pos = 60, 1000, 50
+    power = {"paired_permutation": 0, "unpaired_permutation": 0, "paired_t": 0, "unpaired_t": 0}
+    y = np.r_[np.ones(n_pos), np.zeros(n_neg)]
+    for r in range(reps):
+        base = rng.normal(size=y.size) + 1.2 * y
+        a = base + 0.25 * y + 0.3 * rng.normal(size=y.size)
+        b = base + 0.3 * rng.normal(size=y.size)
+        res = S.compare(y, a, b, "croc_auc:alpha=14", tests=list(power), n_samples=1000, seed=r)
+        for k in power:
+            power[k] += res.results[k].p_value < 0.05
+    assert power["paired_permutation"] > power["unpaired_permutation"] + 0.3 * reps
+    assert power["paired_t"] > power["unpaired_t"] + 0.3 * reps
+
+
+def test_affine_transforms_give_identical_p_values():
+    # RIE and BEDROC are affine transforms of the same per-positive values (paper, section 6)
+    rng = np.random.default_rng(9)
+    y = np.r_[np.ones(40), np.zeros(400)]
+    a, b = rng.normal(size=440) + y, rng.normal(size=440) + 0.7 * y
+    ra = S.compare(y, a, b, "rie:alpha=20", n_samples=3000)
+    rb = S.compare(y, a, b, "bedroc:alpha=20", n_samples=3000)
+    for t in S.TESTS:
+        assert ra.results[t].p_value == pytest.approx(rb.results[t].p_value, rel=1e-9)
+    assert ra.value_a == pytest.approx(M.rie(y, a, 20.0)) and rb.value_b == pytest.approx(M.bedroc(y, b, 20.0))
+
+
+def test_compare_values_are_the_metric_values():
+    rng = np.random.default_rng(10)
+    y = (rng.random(500) < 0.1).astype(int)
+    y[:2] = [1, 0]
+    a, b = rng.normal(size=500) + y, np.round(rng.normal(size=500) + 0.5 * y, 1)
+    c = S.compare(y, a, b, "croc_exp_80", n_samples=100)
+    assert c.value_a == pytest.approx(M.croc_auc(y, a, 80.0)) and c.value_b == pytest.approx(M.croc_auc(y, b, 80.0))
+    assert c.difference == pytest.approx(c.value_a - c.value_b)
+
+
+@pytest.mark.parametrize(
+    "call,match",
+    [
+        (lambda: S.permutation_test([1, 2], [1, 2, 3], paired=True), "same positives"),
+        (lambda: S.permutation_test([1, 2], [1, 2], paired=True, n_samples=0), "n_samples"),
+        (lambda: S.permutation_test([1, np.nan], [1, 2], paired=True), "finite"),
+        (lambda: S.permutation_test([], [1], paired=False), "non-empty"),
+        (lambda: S.run_tests([1, 2], [2, 1], ["bootstrap"]), "unknown test"),
+        (lambda: S.t_test([1, 2], [2, 1], paired=True, alternative="bigger"), "alternative"),
+    ],
+)
+def test_bad_input(call, match):
+    with pytest.raises(ValueError, match=match):
+        call()
