@@ -1,0 +1,184 @@
+"""Command-line interface: ``crocbench score`` and ``crocbench compare``.
+
+Errors in the input become a one-line message on stderr and exit code 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+
+from . import __version__
+from .data import binary_labels, numeric_column, read_table
+from .metrics import TIES, MetricCall, Ranking, paper_panel, parse_metric
+from .stats import TESTS, compare
+
+EXIT_USAGE = 2
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):  # argparse's own errors: one line, exit 2
+        self.exit(EXIT_USAGE, f"crocbench: error: {message}\n")
+
+
+def _columns_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--score-col", default="score", help="column with the scores, higher = more likely positive (default: score)")
+    p.add_argument("--label-col", default="label", help="column with the labels (default: label)")
+    p.add_argument(
+        "--positive",
+        default=None,
+        help="comma-separated label value(s) that mark a positive (default: labels must be 0/1 or true/false)",
+    )
+    p.add_argument("--sep", default=None, help="field separator (default: from the extension, or sniffed)")
+    p.add_argument("--ties", choices=TIES, default="expected", help="how tied scores are resolved (default: expected)")
+    p.add_argument(
+        "--metric",
+        action="append",
+        default=None,
+        metavar="SPEC",
+        help="a metric as NAME or NAME:key=value,... or a panel key such as croc_exp_80; repeatable",
+    )
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="crocbench", description="Early-retrieval metrics and significance tests (CROC framework).")
+    parser.add_argument("--version", action="version", version=f"crocbench {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    p = sub.add_parser("score", help="print every metric of one ranked list")
+    p.add_argument("file", help="CSV/TSV with a score column and a label column")
+    _columns_args(p)
+    p.add_argument("--top-k", type=int, default=1000, help="k for 'actives in top k' (default: 1000, capped at N)")
+    p.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    p.add_argument("--plot", metavar="OUT", help="also draw ROC and CROC(exp) curves into this image file")
+    p.add_argument("--alpha", type=float, default=14.0, help="magnification of the plotted CROC (default: 14)")
+
+    p = sub.add_parser("compare", help="compare two rankings of the same compounds with the six tests")
+    p.add_argument("file_a")
+    p.add_argument("file_b")
+    _columns_args(p)
+    p.add_argument("--id-col", default="id", help="column that identifies a compound in both files (default: id)")
+    p.add_argument("--tests", default=",".join(TESTS), help=f"comma-separated tests (default: all six: {','.join(TESTS)})")
+    p.add_argument("--samples", type=int, default=10_000, help="permutation samples (default: 10000)")
+    p.add_argument("--seed", type=int, default=0, help="seed of the permutation tests (default: 0)")
+    p.add_argument("--two-sided", action="store_true", help="two-sided p-values (default: one-sided in the observed direction)")
+    p.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    return parser
+
+
+def _load(path: str, args, extra=()) -> tuple:
+    df = read_table(path, sep=args.sep, required=[args.score_col, args.label_col, *extra])
+    positive = args.positive.split(",") if args.positive else None
+    y = binary_labels(df[args.label_col], positive, where=f"{path}: column {args.label_col!r}")
+    s = numeric_column(df, args.score_col, where=f"{path}: ")
+    return df, y, s
+
+
+def _requested_calls(args) -> list[MetricCall] | None:
+    """The --metric calls, parsed before any data is read (None: the command's default)."""
+    return [parse_metric(m) for m in args.metric] if args.metric else None
+
+
+def _format_table(header: list[str], rows: list[list[str]]) -> str:
+    widths = [max(len(str(r[i])) for r in [header, *rows]) for i in range(len(header))]
+    line = lambda r: "  ".join(str(c).ljust(w) if i == 0 else str(c).rjust(w) for i, (c, w) in enumerate(zip(r, widths)))
+    return "\n".join([line(header), line(["-" * w for w in widths]), *map(line, rows)])
+
+
+def _score(args) -> int:
+    calls = _requested_calls(args)
+    _, y, s = _load(args.file, args)
+    ranking = Ranking(y, s)
+    n, n_pos, _ = ranking.counts
+    rows = []
+    for call in calls or paper_panel(top_k=min(args.top_k, n)):
+        try:
+            value = call.value(ranking, args.ties)
+            base = call.random(n, n_pos)
+            rows.append({"key": call.key, "metric": call.label, "value": value,
+                         "random_mean": base.mean, "random_sd": base.sd, "z": base.z_score(value)})
+        except ValueError as exc:  # e.g. ROC50 on a list with fewer than 50 negatives
+            rows.append({"key": call.key, "metric": call.label, "value": None, "note": str(exc)})
+    if args.json:
+        print(json.dumps({"file": args.file, "n": n, "n_pos": n_pos, "ties": args.ties, "metrics": rows}, indent=2))
+    else:
+        print(f"{args.file}: {n} compounds, {n_pos} positives, ties {args.ties}")
+        fmt = lambda v: "n/a" if v is None or not np.isfinite(v) else f"{v:.4f}"
+        table = [[r["metric"], fmt(r["value"]), fmt(r.get("random_mean")), fmt(r.get("random_sd")),
+                  "n/a" if r["value"] is None else f"{r['z']:.1f}"] for r in rows]
+        print(_format_table(["metric", "value", "random", "random sd", "z"], table))
+        for r in rows:
+            if r["value"] is None:
+                print(f"note: {r['metric']}: {r['note']}")
+    if args.plot:
+        from .plots import plot_roc_croc
+
+        plot_roc_croc({Path(args.file).name: (y, s)}, args.plot, alpha=args.alpha)
+        print(f"wrote {args.plot}", file=sys.stderr)
+    return 0
+
+
+def _compare(args) -> int:
+    calls = _requested_calls(args) or [parse_metric("roc_auc"), parse_metric("croc_exp_80")]
+    tests = [t.strip() for t in args.tests.split(",") if t.strip()]
+    unknown = [t for t in tests if t not in TESTS]
+    if unknown:
+        raise ValueError(f"unknown test(s) {', '.join(unknown)}; known: {', '.join(TESTS)}")
+    frames = []
+    for path in (args.file_a, args.file_b):
+        df, y, s = _load(path, args, extra=[args.id_col])
+        ids = df[args.id_col].astype(str)
+        dup = ids[ids.duplicated()]
+        if len(dup):
+            raise ValueError(f"{path}: {len(dup)} duplicate id(s) in column {args.id_col!r}, e.g. {dup.iloc[0]!r}")
+        frames.append((ids.to_numpy(), y, s))
+    (ids_a, y_a, s_a), (ids_b, y_b, s_b) = frames
+    only_a, only_b = np.setdiff1d(ids_a, ids_b), np.setdiff1d(ids_b, ids_a)
+    if only_a.size or only_b.size:
+        raise ValueError(
+            f"the files must score the same compounds: {only_a.size} id(s) only in {args.file_a}, "
+            f"{only_b.size} only in {args.file_b} (e.g. {(list(only_a[:1]) + list(only_b[:1]))[0]!r})"
+        )
+    order_b = {k: i for i, k in enumerate(ids_b)}
+    idx = np.fromiter((order_b[k] for k in ids_a), dtype=np.int64, count=ids_a.size)
+    if np.any(y_a != y_b[idx]):
+        k = int(np.flatnonzero(y_a != y_b[idx])[0])
+        raise ValueError(f"the files disagree on the label of compound {ids_a[k]!r}")
+    alternative = "two-sided" if args.two_sided else "observed"
+    out = []
+    for call in calls:
+        c = compare(y_a, s_a, s_b[idx], call, tests=tests, ties=args.ties, n_samples=args.samples,
+                    seed=args.seed, alternative=alternative)
+        out.append({"metric": call.label, "value_a": c.value_a, "value_b": c.value_b,
+                    "p_values": {t: r.p_value for t, r in c.results.items()},
+                    "alternative": next(iter(c.results.values())).alternative})
+    if args.json:
+        print(json.dumps({"file_a": args.file_a, "file_b": args.file_b, "n": int(ids_a.size),
+                          "n_pos": int(y_a.sum()), "samples": args.samples, "seed": args.seed, "comparisons": out}, indent=2))
+        return 0
+    print(f"A = {args.file_a}\nB = {args.file_b}\n{ids_a.size} compounds, {int(y_a.sum())} positives; "
+          f"p-values {'two-sided' if args.two_sided else 'one-sided in the observed direction'}, "
+          f"{args.samples} permutation samples")
+    rows = [[o["metric"], f"{o['value_a']:.4f}", f"{o['value_b']:.4f}", *(f"{o['p_values'][t]:.4g}" for t in tests)] for o in out]
+    print(_format_table(["metric", "A", "B", *tests], rows))
+    return 0
+
+
+def main(argv=None) -> int:
+    try:
+        args = _parser().parse_args(argv)
+    except SystemExit as exc:  # --help, --version and usage errors (already printed)
+        return int(exc.code or 0)
+    try:
+        return _score(args) if args.command == "score" else _compare(args)
+    except ValueError as exc:
+        print(f"crocbench: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

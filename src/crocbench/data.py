@@ -1,0 +1,108 @@
+"""Reading tables and labels, with errors that say what is wrong and where."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+_TRUE = {"1", "1.0", "true", "t", "yes", "y", "active"}
+_FALSE = {"0", "0.0", "false", "f", "no", "n", "inactive"}
+
+
+def _separator(path: Path, sep: str | None) -> str | None:
+    if sep is not None:
+        return sep
+    suffixes = [s.lower() for s in path.suffixes if s.lower() not in (".gz", ".bz2", ".xz", ".zip")]
+    last = suffixes[-1] if suffixes else ""
+    if last in (".tsv", ".tab"):
+        return "\t"
+    if last == ".csv":
+        return ","
+    return None  # let pandas sniff
+
+
+def read_table(path, sep: str | None = None, required=()) -> pd.DataFrame:
+    """Read a CSV/TSV file (optionally compressed) into a DataFrame of strings and numbers.
+
+    Parameters
+    ----------
+    path : path-like
+    sep : str, optional
+        Field separator; by default from the extension (``.csv`` comma,
+        ``.tsv``/``.tab`` tab) or sniffed.
+    required : iterable of str
+        Columns that must be present.
+
+    Raises
+    ------
+    ValueError
+        If the file is missing, empty or unreadable, or a required column is
+        absent (the message lists the columns found).
+    """
+    path = Path(path)
+    if not path.is_file():
+        raise ValueError(f"{path}: no such file")
+    delimiter = _separator(path, sep)
+    try:
+        df = pd.read_csv(path, sep=delimiter, engine="python" if delimiter is None else "c")
+    except pd.errors.EmptyDataError:
+        raise ValueError(f"{path}: the file is empty") from None
+    except (pd.errors.ParserError, UnicodeDecodeError, EOFError, OSError) as exc:
+        raise ValueError(f"{path}: cannot be read as a table: {str(exc).splitlines()[0]}") from None
+    if df.shape[0] == 0:
+        raise ValueError(f"{path}: the table has a header but no rows")
+    missing = [c for c in required if c not in df.columns]
+    if missing:
+        raise ValueError(
+            f"{path}: column(s) {', '.join(map(repr, missing))} not found; columns are: "
+            + ", ".join(map(str, df.columns))
+        )
+    return df
+
+
+def binary_labels(values, positive=None, *, where: str = "labels") -> np.ndarray:
+    """Turn a label column into a bool array (True = positive).
+
+    Parameters
+    ----------
+    values : array-like
+    positive : str, number or list of them, optional
+        The value(s) that mark a positive; every other value is a negative.
+        Without it the column must be binary (0/1, true/false, yes/no,
+        active/inactive, case-insensitive).
+    where : str
+        Named in error messages.
+
+    Examples
+    --------
+    >>> binary_labels(["CA", "CI", "CM"], positive=["CA", "CM"]).tolist()
+    [True, False, True]
+    """
+    s = pd.Series(values)
+    if s.isna().any():
+        rows = np.flatnonzero(s.isna().to_numpy())
+        raise ValueError(f"{where}: {rows.size} missing label(s), first at row {rows[0]}")
+    text = s.astype(str).str.strip()
+    if positive is not None:
+        wanted = {str(p).strip() for p in (positive if isinstance(positive, (list, tuple, set)) else [positive])}
+        return text.isin(wanted).to_numpy()
+    low = text.str.lower()
+    unknown = sorted(set(low) - _TRUE - _FALSE)
+    if unknown:
+        raise ValueError(
+            f"{where}: labels must be binary (0/1, true/false); found {unknown[:5]}"
+            " — name the positive value(s) to use other labels"
+        )
+    return low.isin(_TRUE).to_numpy()
+
+
+def numeric_column(df: pd.DataFrame, column: str, *, where: str = "") -> np.ndarray:
+    """A column as float64; a value that is not a number raises ValueError naming its row."""
+    values = pd.to_numeric(df[column], errors="coerce")
+    bad = values.isna() & df[column].notna()
+    if bad.any():
+        row = int(np.flatnonzero(bad.to_numpy())[0])
+        raise ValueError(f"{where}column {column!r}: {df[column].iloc[row]!r} at row {row} is not a number")
+    return values.to_numpy(dtype=np.float64)

@@ -1,0 +1,120 @@
+"""The command-line tool: values equal the library's, errors are one line with exit code 2."""
+
+import json
+import subprocess
+import sys
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from crocbench import metrics as M
+from crocbench import stats as S
+from crocbench.cli import main
+
+
+@pytest.fixture
+def ranked(tmp_path):
+    rng = np.random.default_rng(0)
+    n = 300
+    y = (rng.random(n) < 0.1).astype(int)
+    y[:2] = [1, 0]
+    a = rng.normal(size=n) + 1.5 * y
+    b = np.round(rng.normal(size=n) + 0.8 * y, 1)
+    ids = [f"NSC{i}" for i in range(n)]
+    fa, fb = tmp_path / "a.csv", tmp_path / "b.tsv"
+    pd.DataFrame({"id": ids, "pred": a, "active": y}).to_csv(fa, index=False)
+    # file B lists the compounds in another order, tab-separated, labels as words
+    perm = rng.permutation(n)
+    pd.DataFrame({"id": np.array(ids)[perm], "pred": b[perm],
+                  "active": np.where(y[perm] == 1, "CA", "CI")}).to_csv(fb, sep="\t", index=False)
+    return y, a, b, fa, fb
+
+
+def test_score_json_equals_library(ranked, capsys):
+    y, a, _, fa, _ = ranked
+    assert main(["score", str(fa), "--score-col", "pred", "--label-col", "active", "--json", "--top-k", "50"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    values = {m["key"]: m["value"] for m in out["metrics"]}
+    assert values["roc"] == pytest.approx(M.roc_auc(y, a), abs=1e-12)
+    assert values["croc_exp_80"] == pytest.approx(M.croc_auc(y, a, 80.0), abs=1e-12)
+    assert values["top50"] == M.hits_at_k(y, a, 50)
+    assert out["n"] == 300 and out["n_pos"] == int(y.sum())
+    assert {m["key"] for m in out["metrics"]} == {c.key for c in M.paper_panel(50)}
+
+
+def test_score_table_and_plot(ranked, tmp_path, capsys):
+    _, _, _, _, fb = ranked
+    png = tmp_path / "curves.png"
+    code = main(["score", str(fb), "--score-col", "pred", "--label-col", "active", "--positive", "CA",
+                 "--metric", "croc_auc:alpha=14", "--metric", "roc50", "--plot", str(png)])
+    assert code == 0
+    out = capsys.readouterr().out
+    assert "croc_auc:alpha=14" in out and "ROC50" in out
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and png.stat().st_size > 10_000
+
+
+def test_compare_matches_library_after_matching_ids(ranked, capsys):
+    y, a, b, fa, fb = ranked
+    code = main(["compare", str(fa), str(fb), "--score-col", "pred", "--label-col", "active",
+                 "--positive", "1,CA", "--metric", "croc_exp_80", "--samples", "2000", "--json"])
+    assert code == 0
+    out = json.loads(capsys.readouterr().out)["comparisons"][0]
+    lib = S.compare(y, a, b, "croc_exp_80", n_samples=2000, seed=0)
+    assert out["value_a"] == pytest.approx(lib.value_a) and out["value_b"] == pytest.approx(lib.value_b)
+    for t in S.TESTS:
+        assert out["p_values"][t] == pytest.approx(lib.results[t].p_value)
+
+
+def _error(capsys, argv):
+    code = main(argv)
+    err = capsys.readouterr().err.strip()
+    assert code == 2
+    assert len(err.splitlines()) == 1 and err.startswith("crocbench: error:")
+    return err
+
+
+def test_errors_are_one_line_exit_2(ranked, tmp_path, capsys):
+    _, _, _, fa, fb = ranked
+    err = _error(capsys, ["score", str(fa)])
+    assert "'score'" in err and "columns are: id, pred, active" in err
+    err = _error(capsys, ["score", str(fb), "--score-col", "pred", "--label-col", "active"])
+    assert "binary" in err and "ca" in err
+    empty = tmp_path / "empty.csv"
+    empty.write_text("")
+    assert "empty" in _error(capsys, ["score", str(empty)])
+    assert "no such file" in _error(capsys, ["score", str(tmp_path / "missing.csv")])
+    nan = tmp_path / "nan.csv"
+    nan.write_text("score,label\n0.5,1\n,0\n0.2,0\n")
+    assert "NaN" in _error(capsys, ["score", str(nan)])
+    word = tmp_path / "word.csv"
+    word.write_text("score,label\n0.5,1\nhigh,0\n")
+    assert "'high' at row 1 is not a number" in _error(capsys, ["score", str(word)])
+    only_pos = tmp_path / "pos.csv"
+    only_pos.write_text("score,label\n0.5,1\n0.3,1\n")
+    assert "no negatives" in _error(capsys, ["score", str(only_pos)])
+    assert "unknown metric" in _error(capsys, ["score", str(nan), "--metric", "auprc"])
+    assert "argument" in _error(capsys, ["score"])  # argparse's own errors too
+
+
+def test_compare_errors(ranked, tmp_path, capsys):
+    _, _, _, fa, _ = ranked
+    df = pd.read_csv(fa)
+    short = tmp_path / "short.csv"
+    df.iloc[:-3].to_csv(short, index=False)
+    cols = ["--score-col", "pred", "--label-col", "active"]
+    assert "3 id(s) only in" in _error(capsys, ["compare", str(fa), str(short), *cols])
+    dup = tmp_path / "dup.csv"
+    pd.concat([df, df.iloc[:1]]).to_csv(dup, index=False)
+    assert "duplicate id" in _error(capsys, ["compare", str(fa), str(dup), *cols])
+    flipped = tmp_path / "flipped.csv"
+    df.assign(active=1 - df.active).to_csv(flipped, index=False)
+    assert "disagree on the label" in _error(capsys, ["compare", str(fa), str(flipped), *cols])
+
+
+def test_module_entry_point_has_no_traceback(tmp_path):
+    bad = tmp_path / "bad.csv"
+    bad.write_text("score,label\n1,0\n2,7\n")
+    proc = subprocess.run([sys.executable, "-m", "crocbench", "score", str(bad)], capture_output=True, text=True)
+    assert proc.returncode == 2
+    assert "Traceback" not in proc.stderr and "binary" in proc.stderr

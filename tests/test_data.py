@@ -1,0 +1,48 @@
+"""Reading tables and labels."""
+
+import gzip
+
+import numpy as np
+import pytest
+
+from crocbench.data import binary_labels, numeric_column, read_table
+
+
+def test_read_table_by_extension_and_sniffing(tmp_path):
+    (tmp_path / "a.tsv").write_text("x\ty\n1\t2\n")
+    (tmp_path / "a.txt").write_text("x;y\n1;2\n3;4\n")
+    with gzip.open(tmp_path / "a.csv.gz", "wt") as fh:
+        fh.write("x,y\n1,2\n")
+    assert list(read_table(tmp_path / "a.tsv").columns) == ["x", "y"]
+    assert read_table(tmp_path / "a.txt").shape == (2, 2)
+    assert read_table(tmp_path / "a.csv.gz").iloc[0, 1] == 2
+
+
+def test_read_table_errors(tmp_path):
+    (tmp_path / "h.csv").write_text("x,y\n")
+    with pytest.raises(ValueError, match="no rows"):
+        read_table(tmp_path / "h.csv")
+    (tmp_path / "g.csv").write_text("x,y\n1,2\n")
+    with pytest.raises(ValueError, match=r"column\(s\) 'z' not found; columns are: x, y"):
+        read_table(tmp_path / "g.csv", required=["x", "z"])
+    (tmp_path / "t.csv.gz").write_bytes(gzip.compress(b"x,y\n" + b"1,2\n" * 1000)[:40])
+    with pytest.raises(ValueError, match="cannot be read"):
+        read_table(tmp_path / "t.csv.gz")
+
+
+def test_binary_labels():
+    assert binary_labels([1, 0, "1", "true", "No"]).tolist() == [True, False, True, True, False]
+    assert binary_labels(["CA", "CM", "CI"], positive=["CA", "CM"]).tolist() == [True, True, False]
+    with pytest.raises(ValueError, match=r"found \['ca', 'cm'\]"):
+        binary_labels(["CA", "CM", "0"])
+    with pytest.raises(ValueError, match="missing label"):
+        binary_labels([1, None, 0])
+
+
+def test_numeric_column_names_the_bad_row():
+    import pandas as pd
+
+    df = pd.DataFrame({"s": ["0.1", "x", "0.3"]})
+    with pytest.raises(ValueError, match="'x' at row 1"):
+        numeric_column(df, "s")
+    assert np.isnan(numeric_column(pd.DataFrame({"s": [0.1, None]}), "s")[1])
