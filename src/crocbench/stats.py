@@ -81,6 +81,18 @@ def _check_samples(a, b, paired: bool) -> tuple[np.ndarray, np.ndarray]:
     return a, b
 
 
+def _prepare(a, b, paired: bool, alternative: str) -> tuple[np.ndarray, np.ndarray, float, str]:
+    """Checked samples, the observed mean difference and the resolved alternative."""
+    a, b = _check_samples(a, b, paired)
+    observed = float(a.mean() - b.mean())
+    return a, b, observed, _resolve(alternative, observed)
+
+
+def _result(kind: str, paired: bool, observed: float, p, alternative: str) -> TestResult:
+    p = float(p) if np.isfinite(p) else 1.0  # a degenerate sample (no variance): no evidence
+    return TestResult(f"{'paired' if paired else 'unpaired'}_{kind}", observed, p, alternative)
+
+
 def _resolve(alternative: str, observed: float) -> str:
     if alternative not in ALTERNATIVES:
         raise ValueError(f"alternative must be one of {ALTERNATIVES}; got {alternative!r}")
@@ -162,47 +174,34 @@ def permutation_test(a, b, *, paired: bool, n_samples: int = 10_000, seed=0, alt
     >>> permutation_test(a, b, paired=True, n_samples=999).p_value  # every sign flip is smaller
     0.001
     """
-    a, b = _check_samples(a, b, paired)
+    a, b, observed, alt = _prepare(a, b, paired, alternative)
     n_samples = _check_n_samples(n_samples)
     rng = np.random.default_rng(seed)
-    observed = a.mean() - b.mean()
-    alt = _resolve(alternative, observed)
     if paired:
         samples = paired_permutation_samples(a - b, n_samples, rng)
     else:
         samples = unpaired_permutation_samples(a, b, n_samples, rng)
-    p = _permutation_p(samples, observed, alt, _tolerance(a, b))
-    return TestResult("paired_permutation" if paired else "unpaired_permutation", float(observed), p, alt)
+    return _result("permutation", paired, observed, _permutation_p(samples, observed, alt, _tolerance(a, b)), alt)
 
 
 def t_test(a, b, *, paired: bool, alternative: str = "observed") -> TestResult:
     """Paired (Student) or unpaired (Welch) t-test on per-positive values."""
-    a, b = _check_samples(a, b, paired)
-    observed = a.mean() - b.mean()
-    alt = _resolve(alternative, observed)
+    a, b, observed, alt = _prepare(a, b, paired, alternative)
     if paired:
-        d = a - b
-        p = 1.0 if np.all(d == d[0]) and d[0] == 0 else _sps.ttest_rel(a, b, alternative=alt).pvalue
+        p = 1.0 if np.array_equal(a, b) else _sps.ttest_rel(a, b, alternative=alt).pvalue
     else:
         p = _sps.ttest_ind(a, b, equal_var=False, alternative=alt).pvalue
-    p = 1.0 if not np.isfinite(p) else float(p)
-    return TestResult("paired_t" if paired else "unpaired_t", float(observed), p, alt)
+    return _result("t", paired, observed, p, alt)
 
 
 def wilcoxon_test(a, b, *, paired: bool, alternative: str = "observed") -> TestResult:
     """Wilcoxon signed-rank (paired) or rank-sum / Mann-Whitney U (unpaired) test."""
-    a, b = _check_samples(a, b, paired)
-    observed = a.mean() - b.mean()
-    alt = _resolve(alternative, observed)
+    a, b, observed, alt = _prepare(a, b, paired, alternative)
     if paired:
-        if np.all(a == b):
-            p = 1.0
-        else:
-            p = _sps.wilcoxon(a, b, zero_method="wilcox", alternative=alt).pvalue
+        p = 1.0 if np.array_equal(a, b) else _sps.wilcoxon(a, b, zero_method="wilcox", alternative=alt).pvalue
     else:
         p = _sps.mannwhitneyu(a, b, alternative=alt).pvalue
-    p = 1.0 if not np.isfinite(p) else float(p)
-    return TestResult("paired_wilcoxon" if paired else "unpaired_wilcoxon", float(observed), p, alt)
+    return _result("wilcoxon", paired, observed, p, alt)
 
 
 def run_tests(a, b, tests=TESTS, *, n_samples: int = 10_000, seed=0, alternative: str = "observed") -> dict:
