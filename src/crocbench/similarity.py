@@ -1,0 +1,203 @@
+"""Exact Jaccard-Tanimoto similarities between feature sets: full matrix and top-k neighbours.
+
+``T(a, b) = |a & b| / (|a| + |b| - |a & b|)``.  Intersection counts are exact
+integers: the few features shared by many molecules (the cost of an
+inverted-index count grows with the square of a feature's frequency) go
+into a dense 0/1 float32 matrix multiplied by BLAS, all the others into a
+sparse matrix; both products are exact in float32 (counts < 2^24).  The
+similarity is then one correctly rounded float32 division, so the full
+matrix and the top-k lists hold bit-identical values.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import NamedTuple
+
+import numpy as np
+import scipy.sparse as sp
+
+from .fingerprints import Fingerprints
+
+DEFAULT_BLOCK = 2048
+
+
+class FeatureMatrix:
+    """Fingerprints prepared for fast exact intersection counts.
+
+    Parameters
+    ----------
+    fp : Fingerprints
+    dense_min_count : int, optional
+        Features present in at least this many molecules go to the dense
+        part (default: 2% of the molecules, at least 2).
+    """
+
+    def __init__(self, fp: Fingerprints, dense_min_count: int | None = None):
+        n = fp.n
+        rows = np.repeat(np.arange(n, dtype=np.int64), fp.sizes())
+        uniq, cols, counts = np.unique(fp.ids, return_inverse=True, return_counts=True)
+        threshold = max(2, int(0.02 * n)) if dense_min_count is None else int(dense_min_count)
+        is_dense = counts >= threshold
+        dense_col = np.cumsum(is_dense) - 1
+        sparse_col = np.cumsum(~is_dense) - 1
+        in_dense = is_dense[cols]
+        self.n = n
+        self.sizes = fp.sizes().astype(np.float32)
+        self.dense = np.zeros((n, int(is_dense.sum())), dtype=np.float32)
+        self.dense[rows[in_dense], dense_col[cols[in_dense]]] = 1.0
+        self.sparse = sp.csr_matrix(
+            (np.ones(int((~in_dense).sum()), dtype=np.float32), (rows[~in_dense], sparse_col[cols[~in_dense]])),
+            shape=(n, int((~is_dense).sum())),
+        )
+        self.n_features = uniq.size
+
+    def intersections(self, a: slice | np.ndarray, b: slice | np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
+        """Exact ``|a_i & b_j|`` for rows a and b, as a float32 (len a, len b) array.
+
+        ``out``, a C-contiguous float32 array of that shape, is reused if given
+        (fresh pages cost more than the arithmetic on some kernels).
+        """
+        out = np.matmul(self.dense[a], self.dense[b].T, out=out)
+        prod = (self.sparse[a] @ self.sparse[b].T).tocoo()
+        if prod.nnz:
+            out[prod.row, prod.col] += prod.data
+        return out
+
+    def tanimoto(self, a: slice | np.ndarray, b: slice | np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
+        """Exact Tanimoto similarities between rows a and rows b (float32; 0 where both sets are empty)."""
+        inter = self.intersections(a, b, out)
+        union = self.sizes[a][:, None] + self.sizes[b][None, :]
+        union -= inter
+        np.maximum(union, 1.0, out=union)  # both sets empty: 0 / 1
+        return np.divide(inter, union, out=inter)
+
+
+class _Progress:
+    def __init__(self, total: int, what: str, stream=None, every: float = 5.0):
+        self.total, self.what, self.stream, self.every = total, what, stream, every
+        self.start = self.last = time.perf_counter()
+
+    def update(self, done: int) -> None:
+        now = time.perf_counter()
+        if self.stream is not None and (now - self.last >= self.every or done == self.total):
+            self.last = now
+            print(f"{self.what}: {done}/{self.total} rows ({100 * done / self.total:.0f}%), "
+                  f"{now - self.start:.1f} s", file=self.stream, flush=True)
+
+
+def tanimoto_matrix(fp: Fingerprints | FeatureMatrix, out=None, block: int = DEFAULT_BLOCK, progress=None) -> np.ndarray:
+    """The full symmetric N x N Tanimoto matrix, float32, diagonal 1 (0 for an empty set).
+
+    Only the upper block triangle is computed.  Each row block is assembled
+    in a buffer (its lower part is the transpose of rows already written)
+    and written sequentially: strided first writes to fresh pages cost far
+    more than the arithmetic.
+
+    Parameters
+    ----------
+    out : path-like or ndarray, optional
+        A path ending in ``.npy`` makes the matrix a memory-mapped ``.npy``
+        file written block by block (read it back with
+        ``np.load(path, mmap_mode="r")``, holding no second copy); an array
+        of shape (N, N) is filled in place.
+    progress : file-like, optional
+        Progress lines are written there (e.g. ``sys.stderr``).
+    """
+    import torch  # a fast blocked transpose
+
+    fm = fp if isinstance(fp, FeatureMatrix) else FeatureMatrix(fp)
+    n = fm.n
+    if out is None:
+        mat = np.empty((n, n), dtype=np.float32)
+    elif isinstance(out, (str, Path)):
+        mat = np.lib.format.open_memmap(out, mode="w+", dtype=np.float32, shape=(n, n))
+    else:
+        mat = out
+    report = _Progress(n, "tanimoto matrix", progress)
+    row_buf = np.empty((min(block, n), n), dtype=np.float32)
+    work = np.empty(min(block, n) * n, dtype=np.float32)
+    for i in range(0, n, block):
+        rows = slice(i, min(i + block, n))
+        b = rows.stop - i
+        buf = row_buf[:b]
+        if i:
+            torch.from_numpy(buf[:, :i]).copy_(torch.from_numpy(np.asarray(mat[:i, rows])).t())
+        buf[:, i:] = fm.tanimoto(rows, slice(i, n), out=work[: b * (n - i)].reshape(b, n - i))
+        mat[rows] = buf
+        report.update(rows.stop)
+    if isinstance(mat, np.memmap):
+        mat.flush()
+    return mat
+
+
+class Neighbours(NamedTuple):
+    """Top-k neighbours: ``index[i, r]`` (into the reference set) and ``similarity[i, r]``, r = 0 most similar."""
+
+    index: np.ndarray
+    similarity: np.ndarray
+
+
+def _top_k_rows(sims: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """Per row, the k largest values; ties broken by smaller column index (deterministic)."""
+    kth = -np.partition(-sims, k - 1, axis=1)[:, k - 1]
+    r, c = np.nonzero(sims >= kth[:, None])
+    v = sims[r, c]
+    order = np.lexsort((c, -v, r))
+    r, c, v = r[order], c[order], v[order]
+    first = np.searchsorted(r, np.arange(sims.shape[0]))
+    take = (first[:, None] + np.arange(k)[None, :]).ravel()
+    return c[take].reshape(-1, k), v[take].reshape(-1, k)
+
+
+def top_k(
+    fp: Fingerprints | FeatureMatrix,
+    k: int = 20,
+    query=None,
+    reference=None,
+    exclude_self: bool = True,
+    block: int = DEFAULT_BLOCK,
+    progress=None,
+) -> Neighbours:
+    """The k most similar reference molecules of every query molecule, block by block.
+
+    Memory is O(len(query) k) plus one block of ``block x len(reference)``.
+
+    Parameters
+    ----------
+    query, reference : array of int, optional
+        Rows of ``fp`` (default: all).  Returned indices are positions in
+        ``reference``.
+    exclude_self : bool
+        A molecule is never its own neighbour (same row of ``fp`` in both sets).
+
+    Returns
+    -------
+    Neighbours
+        Sorted by decreasing similarity, ties by increasing reference position.
+    """
+    fm = fp if isinstance(fp, FeatureMatrix) else FeatureMatrix(fp)
+    query = np.arange(fm.n) if query is None else np.asarray(query, dtype=np.int64)
+    reference = np.arange(fm.n) if reference is None else np.asarray(reference, dtype=np.int64)
+    n_ref = reference.size - (1 if exclude_self and np.isin(query, reference).any() else 0)
+    if not (1 <= k <= n_ref):
+        raise ValueError(f"k must be in [1, {n_ref}] (the reference set, less the molecule itself); got {k}")
+    position = np.full(fm.n, -1, dtype=np.int64)
+    position[reference] = np.arange(reference.size)
+    index = np.empty((query.size, k), dtype=np.int64)
+    similarity = np.empty((query.size, k), dtype=np.float32)
+    report = _Progress(query.size, f"top-{k} neighbours", progress)
+    whole = reference.size == fm.n and bool(np.all(reference == np.arange(fm.n)))
+    work = np.empty(min(block, query.size) * reference.size, dtype=np.float32)
+    for i in range(0, query.size, block):
+        q = query[i:i + block]
+        out = work[: q.size * reference.size].reshape(q.size, reference.size)
+        sims = fm.tanimoto(q, slice(None) if whole else reference, out=out)
+        if exclude_self:
+            own = position[q]
+            hit = own >= 0
+            sims[np.flatnonzero(hit), own[hit]] = -1.0
+        index[i:i + q.size], similarity[i:i + q.size] = _top_k_rows(sims, k)
+        report.update(min(i + block, query.size))
+    return Neighbours(index, similarity)

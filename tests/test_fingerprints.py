@@ -1,0 +1,178 @@
+"""The paper's labeled-tree features, enumerated by hand, and the fast ids against the reference."""
+
+import numpy as np
+import pytest
+from rdkit import Chem, DataStructs
+
+from crocbench import fingerprints as F
+from crocbench import similarity as S
+
+# Hand enumeration. Labels: element + heavy degree; bonds - = # :
+HAND = {
+    # ethanol (the issue's example: 8 features, where a default radius-2 Morgan gives 6)
+    "CCO": {"C1", "C2", "O1", "C1(-C2)", "O1(-C2)", "C2(-C1,-O1)", "C1(-C2(-O1))", "O1(-C2(-C1))"},
+    # acetic acid: the carbonyl and hydroxyl oxygens differ by bond label only
+    "CC(=O)O": {
+        "C1", "C3", "O1",
+        "C1(-C3)", "C3(-C1,-O1,=O1)", "O1(=C3)", "O1(-C3)",
+        "C1(-C3(-O1,=O1))", "O1(=C3(-C1,-O1))", "O1(-C3(-C1,=O1))",
+    },
+    # benzene: every atom has the same trees
+    "c1ccccc1": {"C2", "C2(:C2,:C2)", "C2(:C2(:C2),:C2(:C2))"},
+    # pyridine: N and three kinds of carbon
+    "c1ccncc1": {
+        "C2", "N2",
+        "C2(:C2,:N2)", "C2(:C2,:C2)", "N2(:C2,:C2)",
+        "C2(:C2(:C2),:N2(:C2))",  # C2 (next to N)
+        "C2(:C2(:C2),:C2(:N2))",  # C3
+        "C2(:C2(:C2),:C2(:C2))",  # C4 (para)
+        "N2(:C2(:C2),:C2(:C2))",
+    },
+    # cyclopropane with a methyl: the unfolded tree re-enters the ring (no step back to the parent only)
+    "CC1CC1": {
+        "C1", "C3", "C2",
+        "C1(-C3)", "C3(-C1,-C2,-C2)", "C2(-C2,-C3)",
+        "C1(-C3(-C2,-C2))", "C3(-C1,-C2(-C2),-C2(-C2))",
+        "C2(-C2(-C3),-C3(-C1,-C2))",
+    },
+    # an ion with no heavy neighbour: depth 1 and 2 trees are the depth-0 feature
+    "[Na+].[Cl-]": {"Na0", "Cl0"},
+}
+
+
+@pytest.mark.parametrize("smiles", list(HAND))
+def test_hand_enumerated_features(smiles):
+    assert F.feature_strings(smiles) == HAND[smiles]
+    assert F.molecule_features(smiles).size == len(HAND[smiles])
+
+
+def test_hydrogens_never_count():
+    assert F.feature_strings("[H]OC([H])([H])C") == F.feature_strings("CCO")
+    assert F.tanimoto("[2H]C([2H])([2H])CO", "CCO") == 1.0
+
+
+CORPUS = [
+    "CCO", "CC(=O)O", "c1ccccc1", "c1ccncc1", "CC1CC1", "C1CC1C1CC1", "C#CC(=O)N", "O=C(O)c1ccccc1O",
+    "CC(C)(C)c1ccc(O)cc1", "c1ccc2ccccc2c1", "C1CCC2CCCCC2C1", "[NH4+].[O-]C(=O)C", "OC1C(O)C(O)C(O)C(O)C1O",
+    "Cn1cnc2c1c(=O)n(C)c(=O)n2C", "CCN(CC)CC", "N#CC#N", "C=CC=CC=C", "c1cc2cccc3ccc(c1)c23", "S(=O)(=O)(O)O",
+    "CC12CCC3C(CCC4=CC(=O)CCC34C)C1CCC2O", "Fc1ccc(cc1)C(=O)N", "[Cu+2].[O-]S(=O)(=O)[O-]", "C1=CC=CC=C1",
+]
+
+
+def test_fast_ids_partition_atoms_exactly_like_the_reference():
+    """Two (atom, depth) pairs get the same fast id iff their canonical trees are equal."""
+    for smiles in CORPUS:
+        mol, _ = F.parse_smiles(smiles)
+        z, bonds, codes = F.mol_graph(mol)
+        ids = F.atom_tree_ids(F.Graphs(np.zeros(z.size, np.int64), z, bonds, codes, 1))
+        nbrs = [[] for _ in z]
+        for (u, v), c in zip(bonds.tolist(), codes.tolist()):
+            nbrs[u].append((v, F.BOND_SYMBOLS[c]))
+            nbrs[v].append((u, F.BOND_SYMBOLS[c]))
+        labels = [F.atom_label(a, len(n)) for a, n in zip(z, nbrs)]
+
+        def tree(u, parent, d):
+            kids = sorted(b + tree(v, u, d - 1) for v, b in nbrs[u] if v != parent) if d else []
+            return f"{labels[u]}({','.join(kids)})" if kids else labels[u]
+
+        strings = [tree(u, -1, d) for d in range(3) for u in range(z.size)]
+        fast = ids.ravel().tolist()
+        pairs = {}
+        for s, f in zip(strings, fast):
+            assert pairs.setdefault(s, f) == f, (smiles, s)
+        assert len(set(pairs.values())) == len(pairs), smiles
+        assert F.molecule_features(smiles).size == len(F.feature_strings(smiles))
+
+
+def test_sd_fixture_molecules_match_reference(mirror):
+    sup = Chem.SDMolSupplier(str(mirror / "fixtures" / "NCI_aids_few.sdf"))
+    mols = [m for m in sup if m is not None]
+    assert len(mols) >= 10
+    for m in mols:
+        assert F.molecule_features(m).size == len(F.feature_strings(m))
+
+
+def test_tanimoto_by_hand_and_errors():
+    # CCO vs CCN share C1, C2, C1(-C2) out of 8 + 8 features
+    assert F.tanimoto("CCO", "CCN") == pytest.approx(3 / 13)
+    # shared: C2, C2(:C2,:C2) and the para carbon's C2(:C2(:C2),:C2(:C2)); union 3 + 9 - 3
+    assert F.tanimoto("c1ccccc1", "c1ccncc1") == pytest.approx(3 / 9)
+    with pytest.raises(ValueError, match="cannot read molecule"):
+        F.tanimoto("C1CC", "CCO")
+
+
+def test_parse_reports_reasons():
+    assert F.parse_smiles("C1CC")[1] == "SMILES syntax error"  # unclosed ring
+    assert "valence" in F.parse_smiles("C(C)(C)(C)(C)C")[1]
+    assert F.parse_smiles("")[1] == "empty SMILES"
+    assert F.parse_smiles("[H][H]")[1] == "no heavy atom"
+
+
+def test_graphs_in_parallel_equal_serial():
+    smiles = CORPUS * 5 + ["C1CC", "CCO"]
+    r1, g1 = F.graphs_from_smiles(smiles, n_jobs=1, chunk_size=7)
+    r2, g2 = F.graphs_from_smiles(smiles, n_jobs=2, chunk_size=7)
+    assert r1 == r2 and [i for i, r in enumerate(r1) if r] == [len(CORPUS) * 5]
+    for a, b in zip(g1, g2):
+        np.testing.assert_array_equal(a, b)
+    fp = F.fingerprints_from_graphs(g1)
+    assert fp.n == len(smiles) and fp.sizes()[len(CORPUS) * 5] == 0  # the rejected one: empty set
+
+
+def test_folding_is_optional():
+    _, fp = F.fingerprints_from_smiles(CORPUS)
+    _, folded = F.fingerprints_from_smiles(CORPUS, fold=64)
+    assert folded.ids.max() < 64 and np.all(folded.sizes() <= fp.sizes())
+
+
+# --- similarity -------------------------------------------------------------------------
+
+
+def _rdkit_tanimoto(fp):
+    vecs = []
+    for i in range(fp.n):
+        v = DataStructs.SparseBitVect(2**31 - 1)  # exact ids mapped to bits: none shared by chance here
+        for f in fp.row(i):
+            v.SetBit(int(f % (2**31 - 1)))
+        vecs.append(v)
+    return np.array([DataStructs.BulkTanimotoSimilarity(v, vecs) for v in vecs])
+
+
+def test_matrix_equals_rdkit_symmetric_unit_diagonal():
+    _, fp = F.fingerprints_from_smiles(CORPUS)
+    for dense_min in (2, 5, 10**9):  # dense/sparse split must not matter
+        fm = S.FeatureMatrix(fp, dense_min)
+        m = S.tanimoto_matrix(fm, block=5)
+        np.testing.assert_allclose(m, _rdkit_tanimoto(fp), rtol=1e-6, atol=1e-7)
+        assert np.array_equal(m, m.T)
+        assert np.all(np.diag(m) == 1.0)
+
+
+def test_matrix_to_npy_file_reads_back_memory_mapped(tmp_path):
+    _, fp = F.fingerprints_from_smiles(CORPUS)
+    path = tmp_path / "sim.npy"
+    S.tanimoto_matrix(fp, out=path, block=4)
+    back = np.load(path, mmap_mode="r")
+    np.testing.assert_array_equal(back, S.tanimoto_matrix(fp))
+
+
+def test_top_k_equals_brute_force_sort():
+    rng = np.random.default_rng(0)
+    smiles = CORPUS * 3  # duplicates: ties that must break by index
+    _, fp = F.fingerprints_from_smiles(smiles)
+    full = S.tanimoto_matrix(fp)
+    query = rng.choice(fp.n, 20, replace=False)
+    reference = np.sort(rng.choice(fp.n, 40, replace=False))
+    for exclude_self in (True, False):
+        nb = S.top_k(fp, 7, query=query, reference=reference, exclude_self=exclude_self, block=6)
+        for qi, q in enumerate(query):
+            cand = [(-full[q, r], pos) for pos, r in enumerate(reference) if not (exclude_self and r == q)]
+            best = sorted(cand)[:7]
+            assert nb.index[qi].tolist() == [p for _, p in best]
+            np.testing.assert_array_equal(nb.similarity[qi], [-s for s, _ in best])
+
+
+def test_top_k_bad_k():
+    _, fp = F.fingerprints_from_smiles(CORPUS[:5])
+    with pytest.raises(ValueError, match="k must be in"):
+        S.top_k(fp, 5)
