@@ -1,0 +1,98 @@
+"""Speed and memory of parsing, fingerprints and similarities on the DTP AIDS set; prints a table.
+
+    python benchmarks/features.py [path/to/HIV_41913.csv]
+
+Each step runs in its own process so its peak RSS is its own.  Targets
+(2 cores): parse + fingerprint <= 20 s; full exact Tanimoto matrix <= 20 s
+and <= 10 GB; top-20 neighbours of every compound without the matrix <= 30 s
+and <= 2 GB.  RDKit's BulkTanimotoSimilarity on 2048-bit Morgan fingerprints
+(single-threaded) is timed on the first 1,000 rows against all and scaled
+to all rows, in the same run.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+DEFAULT_CSV = Path(os.environ.get("CROCBENCH_MIRROR", ROOT.parent / "shared" / "mirror")) / "HIV_41913.csv"
+
+
+def _step(name: str, csv: str, cache: str) -> dict:
+    import pandas as pd
+
+    from crocbench import fingerprints as F
+    from crocbench import similarity as S
+
+    t = time.perf_counter()
+    if name == "fingerprints":
+        smiles = pd.read_csv(csv)["smiles"].tolist()
+        reasons, fp = F.fingerprints_from_smiles(smiles, n_jobs=2)
+        keep = np.array([r is None for r in reasons])
+        rows = np.flatnonzero(keep)
+        sizes = fp.sizes()[rows]
+        ids = np.concatenate([fp.row(i) for i in rows])
+        np.savez(cache, indptr=np.r_[0, np.cumsum(sizes)], ids=ids, smiles=np.array(smiles, dtype=object)[rows])
+        extra = {"molecules": int(rows.size), "rejected": int((~keep).sum())}
+    else:
+        data = np.load(cache, allow_pickle=True)
+        fp = F.Fingerprints(data["indptr"], data["ids"])
+        extra = {"molecules": fp.n}
+        if name == "matrix":
+            S.tanimoto_matrix(fp)
+        elif name == "topk":
+            S.top_k(fp, 20)
+        elif name == "rdkit":
+            from rdkit import Chem, DataStructs
+            from rdkit.Chem import rdFingerprintGenerator
+
+            gen = rdFingerprintGenerator.GetMorganGenerator(radius=2, fpSize=2048)
+            fps = [gen.GetFingerprint(Chem.MolFromSmiles(s)) for s in data["smiles"]]
+            t = time.perf_counter()
+            for q in fps[:1000]:
+                DataStructs.BulkTanimotoSimilarity(q, fps)
+            extra["scaled_from_rows"] = 1000
+            return {"seconds": (time.perf_counter() - t) * len(fps) / 1000, **extra}
+    return {"seconds": time.perf_counter() - t, **extra}
+
+
+def main() -> None:
+    if len(sys.argv) > 2 and sys.argv[1] == "--step":
+        result = _step(sys.argv[2], sys.argv[3], sys.argv[4])
+        result["peak_rss_gb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1e6
+        print(json.dumps(result))
+        return
+    csv = sys.argv[1] if len(sys.argv) > 1 else str(DEFAULT_CSV)
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        cache = str(Path(tmp) / "fp.npz")
+        for step, label, target in [
+            ("fingerprints", "parse + fingerprint (2 processes)", "<= 20 s"),
+            ("matrix", "full Tanimoto matrix, float32, in memory", "<= 20 s, <= 10 GB"),
+            ("topk", "top-20 neighbours, no full matrix", "<= 30 s, <= 2 GB"),
+            ("rdkit", "RDKit BulkTanimoto, Morgan 2048 bits, 1 thread", "reference"),
+        ]:
+            out = subprocess.run([sys.executable, __file__, "--step", step, csv, cache],
+                                 capture_output=True, text=True, check=True)
+            rows.append((label, json.loads(out.stdout.strip().splitlines()[-1]), target))
+    by = {label: r for label, r, _ in rows}
+    ratio = by["RDKit BulkTanimoto, Morgan 2048 bits, 1 thread"]["seconds"] / by["full Tanimoto matrix, float32, in memory"]["seconds"]
+    width = max(len(label) for label, _, _ in rows)
+    print(f"{'step':<{width}}  {'seconds':>8}  {'peak RSS GB':>11}  target")
+    for label, r, target in rows:
+        print(f"{label:<{width}}  {r['seconds']:>8.1f}  {r['peak_rss_gb']:>11.2f}  {target}")
+    print(f"molecules: {rows[0][1]['molecules']} (rejected {rows[0][1]['rejected']}); "
+          f"RDKit (all pairs, scaled from 1,000 rows) / ours: {ratio:.1f}x")
+
+
+if __name__ == "__main__":
+    main()
