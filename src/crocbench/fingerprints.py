@@ -21,8 +21,8 @@ is a slow, readable reference that the tests compare against.
 
 from __future__ import annotations
 
+import functools
 import hashlib
-import os
 from concurrent.futures import ProcessPoolExecutor
 from typing import NamedTuple, Sequence
 
@@ -32,7 +32,6 @@ BOND_SYMBOLS = {1: "-", 2: "=", 3: "#", 4: ":", 5: "~"}
 DEFAULT_DEPTH = 2
 
 _U64 = np.uint64
-_MASK = (1 << 64) - 1
 
 
 def _rdkit():
@@ -59,20 +58,18 @@ def parse_smiles(smiles: str):
     return mol, None
 
 
-def _bond_code(bond) -> int:
+@functools.cache
+def _bond_codes() -> dict:
     Chem = _rdkit()
-    return {
-        Chem.BondType.SINGLE: 1,
-        Chem.BondType.DOUBLE: 2,
-        Chem.BondType.TRIPLE: 3,
-        Chem.BondType.AROMATIC: 4,
-    }.get(bond.GetBondType(), 5)
+    bt = Chem.BondType
+    return {bt.SINGLE: 1, bt.DOUBLE: 2, bt.TRIPLE: 3, bt.AROMATIC: 4}
 
 
 def mol_graph(mol) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Heavy-atom graph of an RDKit molecule: atomic numbers, bonds (k, 2), bond codes (k,)."""
     z = np.fromiter((a.GetAtomicNum() for a in mol.GetAtoms()), dtype=np.int64)
-    bonds = [(b.GetBeginAtomIdx(), b.GetEndAtomIdx(), _bond_code(b)) for b in mol.GetBonds()]
+    codes = _bond_codes()
+    bonds = [(b.GetBeginAtomIdx(), b.GetEndAtomIdx(), codes.get(b.GetBondType(), 5)) for b in mol.GetBonds()]
     e = np.array(bonds, dtype=np.int64).reshape(-1, 3)
     heavy = z > 1
     keep = heavy[e[:, 0]] & heavy[e[:, 1]]
@@ -90,22 +87,31 @@ class Graphs(NamedTuple):
     n_mols: int
 
 
+def _concat(parts: Sequence[Graphs]) -> Graphs:
+    """Concatenate graphs, renumbering molecules and atoms."""
+    n_mols = np.cumsum([0] + [g.n_mols for g in parts])
+    n_atoms = np.cumsum([0] + [g.z.size for g in parts])
+    cat = lambda arrays, shape: np.concatenate(arrays) if arrays else np.empty(shape, dtype=np.int64)
+    return Graphs(
+        cat([g.atom_mol + m for g, m in zip(parts, n_mols)], 0),
+        cat([g.z for g in parts], 0),
+        cat([g.bonds + a for g, a in zip(parts, n_atoms)], (0, 2)),
+        cat([g.bond_code for g in parts], 0),
+        int(n_mols[-1]),
+    )
+
+
+def _single(mol) -> Graphs:
+    """The graph of one molecule (None: a rejected molecule, with no atoms)."""
+    if mol is None:
+        return Graphs(np.empty(0, np.int64), np.empty(0, np.int64), np.empty((0, 2), np.int64), np.empty(0, np.int64), 1)
+    z, bonds, codes = mol_graph(mol)
+    return Graphs(np.zeros(z.size, dtype=np.int64), z, bonds, codes, 1)
+
+
 def _graphs_chunk(smiles: Sequence[str]) -> tuple[list, Graphs]:
-    reasons, zs, bs, cs, mol_of = [], [], [], [], []
-    offset = 0
-    for i, smi in enumerate(smiles):
-        mol, reason = parse_smiles(smi)
-        reasons.append(reason)
-        if mol is None:
-            continue
-        z, b, c = mol_graph(mol)
-        zs.append(z)
-        bs.append(b + offset)
-        cs.append(c)
-        mol_of.append(np.full(z.size, i, dtype=np.int64))
-        offset += z.size
-    cat = lambda parts, shape: np.concatenate(parts) if parts else np.empty(shape, dtype=np.int64)
-    return reasons, Graphs(cat(mol_of, 0), cat(zs, 0), cat(bs, (0, 2)), cat(cs, 0), len(smiles))
+    parsed = [parse_smiles(s) for s in smiles]
+    return [reason for _, reason in parsed], _concat([_single(mol) for mol, _ in parsed])
 
 
 def graphs_from_smiles(smiles: Sequence[str], n_jobs: int = 1, chunk_size: int = 2000) -> tuple[list, Graphs]:
@@ -122,19 +128,7 @@ def graphs_from_smiles(smiles: Sequence[str], n_jobs: int = 1, chunk_size: int =
             parts = list(pool.map(_graphs_chunk, chunks))
     else:
         parts = [_graphs_chunk(c) for c in chunks]
-    reasons, mol_of, zs, bs, cs = [], [], [], [], []
-    mol_offset = atom_offset = 0
-    for r, g in parts:
-        reasons += r
-        mol_of.append(g.atom_mol + mol_offset)
-        zs.append(g.z)
-        bs.append(g.bonds + atom_offset)
-        cs.append(g.bond_code)
-        mol_offset += g.n_mols
-        atom_offset += g.z.size
-    if not parts:
-        return [], Graphs(np.empty(0, np.int64), np.empty(0, np.int64), np.empty((0, 2), np.int64), np.empty(0, np.int64), 0)
-    return reasons, Graphs(np.concatenate(mol_of), np.concatenate(zs), np.concatenate(bs), np.concatenate(cs), len(smiles))
+    return [r for reasons, _ in parts for r in reasons], _concat([g for _, g in parts])
 
 
 # --- hashing -------------------------------------------------------------------------
@@ -185,9 +179,8 @@ def atom_tree_ids(graphs: Graphs, depth: int = DEFAULT_DEPTH) -> np.ndarray:
     n_bonds = graphs.bonds.shape[0]
     reverse = np.concatenate([np.arange(n_bonds, 2 * n_bonds), np.arange(n_bonds)])
     degree = np.bincount(src, minlength=n_atoms)
-    pairs = np.unique(np.stack([graphs.z, degree], axis=1), axis=0)
-    table = {(int(zz), int(d)): _text_hash(f"atom:{atom_label(zz, d)}") for zz, d in pairs}
-    label = np.fromiter((table[(int(zz), int(d))] for zz, d in zip(graphs.z, degree)), dtype=_U64, count=n_atoms)
+    pairs, which = np.unique(np.stack([graphs.z, degree], axis=1), axis=0, return_inverse=True)
+    label = np.array([_text_hash(f"atom:{atom_label(zz, d)}") for zz, d in pairs], dtype=_U64)[which.ravel()]
 
     order = np.argsort(src, kind="stable")
     has_edges = degree > 0
@@ -263,8 +256,7 @@ def _mol(smiles_or_mol):
 
 def molecule_features(smiles_or_mol, depth: int = DEFAULT_DEPTH) -> np.ndarray:
     """Sorted feature ids of one molecule (SMILES or RDKit molecule)."""
-    z, bonds, codes = mol_graph(_mol(smiles_or_mol))
-    return fingerprints_from_graphs(Graphs(np.zeros(z.size, dtype=np.int64), z, bonds, codes, 1), depth).row(0)
+    return fingerprints_from_graphs(_single(_mol(smiles_or_mol)), depth).row(0)
 
 
 def tanimoto(smiles_a, smiles_b, depth: int = DEFAULT_DEPTH) -> float:
