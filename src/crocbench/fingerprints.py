@@ -23,10 +23,12 @@ from __future__ import annotations
 
 import functools
 import hashlib
-from concurrent.futures import ProcessPoolExecutor
 from typing import NamedTuple, Sequence
 
 import numpy as np
+
+from ._io import load_arrays, save_arrays
+from ._parallel import map_chunks
 
 BOND_SYMBOLS = {1: "-", 2: "=", 3: "#", 4: ":", 5: "~"}
 DEFAULT_DEPTH = 2
@@ -41,14 +43,11 @@ def _rdkit():
     return Chem
 
 
-def parse_smiles(smiles: str):
-    """Parse and sanitize a SMILES string: ``(mol, None)`` or ``(None, reason)``."""
+def _sanitized(mol, unreadable: str):
+    """``(mol, None)`` for a sanitizable molecule with a heavy atom, else ``(None, reason)``."""
     Chem = _rdkit()
-    if not isinstance(smiles, str) or not smiles.strip():
-        return None, "empty SMILES"
-    mol = Chem.MolFromSmiles(smiles, sanitize=False)
     if mol is None:
-        return None, "SMILES syntax error"
+        return None, unreadable
     try:
         Chem.SanitizeMol(mol)
     except Exception as exc:  # RDKit raises several sanitization exception types
@@ -58,7 +57,20 @@ def parse_smiles(smiles: str):
     return mol, None
 
 
-@functools.cache
+def parse_smiles(smiles: str):
+    """Parse and sanitize a SMILES string: ``(mol, None)`` or ``(None, reason)``."""
+    if not isinstance(smiles, str) or not smiles.strip():
+        return None, "empty SMILES"
+    return _sanitized(_rdkit().MolFromSmiles(smiles, sanitize=False), "SMILES syntax error")
+
+
+def parse_molblock(block: str):
+    """Parse and sanitize an MDL mol block: ``(mol, None)`` or ``(None, reason)``."""
+    if not isinstance(block, str) or not block.strip():
+        return None, "empty mol block"
+    return _sanitized(_rdkit().MolFromMolBlock(block, sanitize=False, removeHs=False), "mol block unreadable")
+
+
 def _bond_codes() -> dict:
     Chem = _rdkit()
     bt = Chem.BondType
@@ -114,20 +126,14 @@ def _graphs_chunk(smiles: Sequence[str]) -> tuple[list, Graphs]:
     return [reason for _, reason in parsed], _concat([_single(mol) for mol, _ in parsed])
 
 
-def graphs_from_smiles(smiles: Sequence[str], n_jobs: int = 1, chunk_size: int = 2000) -> tuple[list, Graphs]:
+def graphs_from_smiles(smiles: Sequence[str], n_jobs: int = 1, chunk_size: int = 2000, progress=None) -> tuple[list, Graphs]:
     """Parse SMILES (in ``n_jobs`` processes) into concatenated heavy-atom graphs.
 
     Returns ``(reasons, graphs)``: ``reasons[i]`` is None for a parsed
     molecule and the rejection reason otherwise; a rejected molecule has no
     atoms in ``graphs`` (its feature set is empty).
     """
-    smiles = list(smiles)
-    chunks = [smiles[i:i + chunk_size] for i in range(0, len(smiles), chunk_size)]
-    if n_jobs > 1 and len(chunks) > 1:
-        with ProcessPoolExecutor(max_workers=n_jobs) as pool:
-            parts = list(pool.map(_graphs_chunk, chunks))
-    else:
-        parts = [_graphs_chunk(c) for c in chunks]
+    parts = map_chunks(_graphs_chunk, smiles, n_jobs, chunk_size, progress, "parsed")
     return [r for reasons, _ in parts for r in reasons], _concat([g for _, g in parts])
 
 
@@ -220,6 +226,16 @@ class Fingerprints(NamedTuple):
         return self.ids[self.indptr[i]:self.indptr[i + 1]]
 
 
+def save_fingerprints(path, fp: Fingerprints) -> None:
+    """Write fingerprints to an ``.npz`` file (deterministic bytes, atomic)."""
+    save_arrays(path, indptr=fp.indptr, ids=fp.ids)
+
+
+def load_fingerprints(path) -> Fingerprints:
+    """Read fingerprints written by :func:`save_fingerprints`."""
+    return Fingerprints(*load_arrays(path, "indptr", "ids"))
+
+
 def fingerprints_from_graphs(graphs: Graphs, depth: int = DEFAULT_DEPTH, fold: int | None = None) -> Fingerprints:
     """Feature sets of every molecule.  ``fold`` (off by default) maps ids to ``id % fold``."""
     trees = atom_tree_ids(graphs, depth)
@@ -239,9 +255,11 @@ def fingerprints_from_graphs(graphs: Graphs, depth: int = DEFAULT_DEPTH, fold: i
     return Fingerprints(indptr, ids)
 
 
-def fingerprints_from_smiles(smiles: Sequence[str], depth: int = DEFAULT_DEPTH, fold: int | None = None, n_jobs: int = 1):
+def fingerprints_from_smiles(
+    smiles: Sequence[str], depth: int = DEFAULT_DEPTH, fold: int | None = None, n_jobs: int = 1, progress=None
+):
     """``(reasons, Fingerprints)`` for a list of SMILES; see :func:`graphs_from_smiles`."""
-    reasons, graphs = graphs_from_smiles(smiles, n_jobs=n_jobs)
+    reasons, graphs = graphs_from_smiles(smiles, n_jobs=n_jobs, progress=progress)
     return reasons, fingerprints_from_graphs(graphs, depth, fold)
 
 

@@ -20,6 +20,7 @@ from typing import NamedTuple
 import numpy as np
 import scipy.sparse as sp
 
+from ._io import load_arrays, save_arrays
 from .fingerprints import Fingerprints
 
 DEFAULT_BLOCK = 2048
@@ -163,6 +164,16 @@ class Neighbours(NamedTuple):
 
     index: np.ndarray
     similarity: np.ndarray
+
+
+def save_neighbours(path, nb: Neighbours) -> None:
+    """Write neighbours to an ``.npz`` file (deterministic bytes, atomic)."""
+    save_arrays(path, index=nb.index, similarity=nb.similarity)
+
+
+def load_neighbours(path) -> Neighbours:
+    """Read neighbours written by :func:`save_neighbours`."""
+    return Neighbours(*load_arrays(path, "index", "similarity"))
 
 
 def _top_k_rows(sims: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:

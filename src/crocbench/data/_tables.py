@@ -23,7 +23,7 @@ def _separator(path: Path, sep: str | None) -> str | None:
     return None  # let pandas sniff
 
 
-def read_table(path, sep: str | None = None, required=()) -> pd.DataFrame:
+def read_table(path, sep: str | None = None, required=(), dtype=None) -> pd.DataFrame:
     """Read a CSV/TSV file (optionally compressed) into a DataFrame of strings and numbers.
 
     Parameters
@@ -34,6 +34,11 @@ def read_table(path, sep: str | None = None, required=()) -> pd.DataFrame:
         ``.tsv``/``.tab`` tab) or sniffed.
     required : iterable of str
         Columns that must be present.
+    dtype : optional
+        Passed to pandas (``str`` keeps every cell as text).
+
+    Column names and text cells are stripped of surrounding blanks (NCI pads
+    its files with them).
 
     Raises
     ------
@@ -46,11 +51,16 @@ def read_table(path, sep: str | None = None, required=()) -> pd.DataFrame:
         raise ValueError(f"{path}: no such file")
     delimiter = _separator(path, sep)
     try:
-        df = pd.read_csv(path, sep=delimiter, engine="python" if delimiter is None else "c")
+        df = pd.read_csv(path, sep=delimiter, engine="python" if delimiter is None else "c", dtype=dtype,
+                         skipinitialspace=True, keep_default_na=dtype is not str, na_values=[""])
     except pd.errors.EmptyDataError:
         raise ValueError(f"{path}: the file is empty") from None
     except (pd.errors.ParserError, UnicodeDecodeError, EOFError, OSError) as exc:
         raise ValueError(f"{path}: cannot be read as a table: {str(exc).splitlines()[0]}") from None
+    df.columns = [str(c).strip() for c in df.columns]
+    for column in df.columns:
+        if df[column].dtype == object or pd.api.types.is_string_dtype(df[column]):
+            df[column] = df[column].map(lambda v: v.strip() if isinstance(v, str) else v)
     if df.shape[0] == 0:
         raise ValueError(f"{path}: the table has a header but no rows")
     missing = [c for c in required if c not in df.columns]

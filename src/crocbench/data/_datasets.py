@@ -1,0 +1,262 @@
+"""Datasets declared in config.yaml, and their standardization into one table of compounds."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from .._parallel import map_chunks
+from ._sdf import MOLBLOCK, TITLE, read_sdf
+from ._tables import read_table
+
+ROW = "_row"  # id = row number, when the structures have no id column
+_FORMATS = {".csv": "csv", ".tsv": "tsv", ".tab": "tsv", ".txt": "csv", ".sdf": "sdf", ".sd": "sdf", ".mol": "sdf"}
+COMPOUND_COLUMNS = ["id", "smiles", "label", "class"]
+
+
+@dataclass(frozen=True)
+class Source:
+    """Where a table's columns are: a file (relative to the dataset folder) and column/field names."""
+
+    file: str
+    id: str | None = None
+    label: str | None = None
+    smiles: str | None = None
+    format: str | None = None
+
+    @property
+    def kind(self) -> str:
+        if self.format:
+            return self.format
+        suffixes = [s for s in Path(self.file).suffixes if s.lower() not in (".gz",)]
+        ext = suffixes[-1].lower() if suffixes else ""
+        if ext not in _FORMATS:
+            raise ValueError(f"{self.file}: cannot tell the format from the name; set 'format' (csv, tsv or sdf)")
+        return _FORMATS[ext]
+
+
+@dataclass(frozen=True)
+class Dataset:
+    """One dataset of the config: files to fetch, where the structures and labels are, what is positive."""
+
+    name: str
+    files: tuple[dict, ...]
+    structures: Source
+    labels: Source | None = None
+    positive: tuple = ()
+    negative: tuple = ()
+    expected: dict = field(default_factory=dict)
+    description: str = ""
+
+    @classmethod
+    def from_config(cls, name: str, entry: dict) -> "Dataset":
+        """Build from a ``datasets:`` entry of config.yaml (already schema-validated)."""
+        labels = entry.get("labels")
+        return cls(
+            name=name,
+            files=tuple(entry["files"]),
+            structures=Source(**entry["structures"]),
+            labels=Source(**labels) if labels else None,
+            positive=tuple(str(v) for v in entry.get("positive", ())),
+            negative=tuple(str(v) for v in entry.get("negative", ())),
+            expected=dict(entry.get("expected", {})),
+            description=entry.get("description", ""),
+        )
+
+    def file(self, name: str) -> dict:
+        for f in self.files:
+            if f["name"] == name:
+                return f
+        raise ValueError(f"dataset {self.name}: {name!r} is not one of its files ({', '.join(f['name'] for f in self.files)})")
+
+
+# --- reading ----------------------------------------------------------------------------
+
+
+def _read(source: Source, folder: Path, need: list[str]) -> pd.DataFrame:
+    path = folder / source.file
+    if source.kind == "sdf":
+        table = read_sdf(path)
+        missing = [c for c in need if c not in table.columns]
+        if missing:
+            fields = [c for c in table.columns if c not in (MOLBLOCK,)]
+            raise ValueError(f"{path}: field(s) {', '.join(map(repr, missing))} not found; fields are: {', '.join(fields)}")
+        return table
+    return read_table(path, sep="\t" if source.kind == "tsv" else ",", required=need, dtype=str)
+
+
+def _ids(table: pd.DataFrame, column: str | None) -> pd.Series:
+    if column in (None, ROW):
+        return pd.Series(np.arange(len(table)).astype(str), index=table.index)
+    return table[column].fillna("").astype(str).str.strip()
+
+
+def load_records(dataset: Dataset, folder) -> tuple[pd.DataFrame, dict]:
+    """The raw records: columns id, structure, kind ('smiles' or 'molblock'), class, reason.
+
+    ``reason`` is set for a record that cannot be used whatever its structure
+    (missing id, duplicate id, no label).  Also returns counts for the summary.
+    """
+    folder = Path(folder)
+    s = dataset.structures
+    is_sdf = s.kind == "sdf"
+    if not is_sdf and not s.smiles:
+        raise ValueError(f"dataset {dataset.name}: 'structures' of a {s.kind} file needs a 'smiles' column name")
+    if dataset.labels is None and not s.label:
+        raise ValueError(f"dataset {dataset.name}: name a 'label' column in 'structures', or a 'labels' file")
+    need = [c for c in (s.id, None if is_sdf else s.smiles, s.label) if c and c not in (ROW, TITLE)]
+    table = _read(s, folder, need)
+    records = pd.DataFrame({
+        "id": _ids(table, s.id),
+        "structure": table[MOLBLOCK if is_sdf else s.smiles].fillna("").astype(str),
+        "kind": "molblock" if is_sdf else "smiles",
+    })
+    reason = pd.Series(None, index=records.index, dtype=object)
+    reason[records["id"] == ""] = "missing id"
+    dup = records["id"].duplicated() & (records["id"] != "")
+    reason[dup & reason.isna()] = "duplicate id (the first record is kept)"
+    counts = {"rows_in": int(len(records))}
+    if dataset.labels is None:
+        records["class"] = table[s.label].fillna("").astype(str).str.strip()
+    else:
+        lab = dataset.labels
+        if lab.id is None or lab.label is None:
+            raise ValueError(f"dataset {dataset.name}: 'labels' needs 'id' and 'label' column names")
+        labels = _read(lab, folder, [lab.id, lab.label])
+        key = _ids(labels, lab.id)
+        repeated = key[key.duplicated()].unique()
+        if repeated.size:
+            raise ValueError(f"{folder / lab.file}: {repeated.size} id(s) appear more than once, e.g. {repeated[0]!r}; "
+                             "the join with the structures would be ambiguous")
+        mapping = pd.Series(labels[lab.label].fillna("").astype(str).str.strip().to_numpy(), index=key.to_numpy())
+        records["class"] = records["id"].map(mapping).fillna("")
+        reason[(records["class"] == "") & records["id"].isin(mapping.index) & reason.isna()] = "empty label"
+        reason[~records["id"].isin(mapping.index) & reason.isna()] = "no label for this id"
+        counts["labels_in"] = int(len(mapping))
+        counts["labels_without_structure"] = int((~mapping.index.isin(records["id"])).sum())
+    reason[(records["class"] == "") & reason.isna()] = "missing label"
+    records["reason"] = reason
+    return records, counts
+
+
+# --- standardization -------------------------------------------------------------------
+
+
+def _parse_chunk(rows: list[tuple[str, str]]) -> list[tuple[str | None, str | None, str | None]]:
+    """``(smiles to keep, canonical SMILES, reason)`` of each ``(kind, text)``."""
+    from rdkit import Chem
+
+    from ..fingerprints import parse_molblock, parse_smiles
+
+    out = []
+    for kind, text in rows:
+        mol, reason = parse_smiles(text) if kind == "smiles" else parse_molblock(text)
+        if mol is None:
+            out.append((None, None, reason))
+            continue
+        if kind != "smiles":
+            try:
+                mol = Chem.RemoveHs(mol)
+            except Exception:  # keep explicit hydrogens; the fingerprints ignore them anyway
+                pass
+        canonical = Chem.MolToSmiles(mol)
+        out.append((text if kind == "smiles" else canonical, canonical, None))
+    return out
+
+
+def binary_classes(classes: pd.Series, positive, negative, where: str) -> np.ndarray:
+    """0/1 labels from class values; a value that is neither positive nor negative raises, listing them."""
+    if not positive:
+        from ._tables import binary_labels
+
+        return binary_labels(classes, where=where).astype(np.int8)
+    positive = set(positive)
+    if negative:
+        unknown = classes[~classes.isin(positive | set(negative))].value_counts()
+        if unknown.size:
+            listed = ", ".join(f"{v!r} ({n})" for v, n in unknown.items())
+            raise ValueError(f"{where}: label value(s) neither positive {sorted(positive)} nor negative "
+                             f"{sorted(negative)}: {listed}")
+    return classes.isin(positive).to_numpy().astype(np.int8)
+
+
+def _check_expected(dataset: Dataset, summary: dict) -> None:
+    for key, want in dataset.expected.items():
+        have = summary.get(key)
+        low, high = (want, want) if not isinstance(want, (list, tuple)) else want
+        if have is None or not (low <= have <= high):
+            span = f"{low}" if low == high else f"in [{low}, {high}]"
+            raise ValueError(f"dataset {dataset.name}: {key} = {have}, expected {span} (config 'expected'); "
+                             "the source file is not the documented one")
+
+
+def standardize(dataset: Dataset, folder, n_jobs: int = 1, progress=None) -> tuple[pd.DataFrame, pd.DataFrame, dict]:
+    """The dataset as one table of compounds, the rejected records with reasons, and a summary.
+
+    Returns
+    -------
+    compounds : DataFrame
+        id (str), smiles (str), label (int8, 1 = positive), class (the
+        original label value), one row per usable record, in file order.
+        Exact duplicate structures are all kept (one row per record).
+    rejected : DataFrame
+        id, row (0-based record number), reason, structure.
+    summary : dict
+        rows_in, rejected (by reason), kept, positives, negatives, classes,
+        duplicate_groups/duplicate_rows (identical canonical SMILES),
+        conflicting_class_groups/conflicting_label_groups among them.
+    """
+    records, counts = load_records(dataset, folder)
+    usable = records["reason"].isna().to_numpy()
+    parsed = [r for part in map_chunks(_parse_chunk, list(zip(records["kind"][usable], records["structure"][usable])),
+                                       n_jobs, 2000, progress, f"{dataset.name}: parsed")
+              for r in part]
+    smiles = np.full(len(records), None, dtype=object)
+    canonical = np.full(len(records), None, dtype=object)
+    reason = records["reason"].to_numpy(dtype=object, copy=True)
+    rows = np.flatnonzero(usable)
+    smiles[rows] = [p[0] for p in parsed]
+    canonical[rows] = [p[1] for p in parsed]
+    reason[rows] = [p[2] for p in parsed]
+    keep = pd.isna(reason)
+
+    kept = records[keep]
+    labels = binary_classes(kept["class"], dataset.positive, dataset.negative, f"dataset {dataset.name}")
+    compounds = pd.DataFrame({
+        "id": kept["id"].to_numpy(dtype=str),
+        "smiles": smiles[keep].astype(str),
+        "label": labels,
+        "class": kept["class"].to_numpy(dtype=str),
+    })
+    bad = np.flatnonzero(~keep)
+    rejected = pd.DataFrame({
+        "id": records["id"].to_numpy()[bad],
+        "row": bad,
+        "reason": reason[bad],
+        "structure": [s if k == "smiles" else s.split("\n", 1)[0] for s, k in
+                      zip(records["structure"].to_numpy()[bad], records["kind"].to_numpy()[bad])],
+    })
+    groups = pd.DataFrame({"c": canonical[keep], "class": compounds["class"], "label": labels}).groupby("c")
+    size = groups.size()
+    dup = size[size > 1].index
+    n_class, n_label = groups["class"].nunique(), groups["label"].nunique()
+    summary = {
+        "dataset": dataset.name,
+        **counts,
+        "rejected": int(bad.size),
+        "rejected_by_reason": {str(k): int(v) for k, v in
+                               rejected["reason"].str.split(":").str[0].value_counts().sort_index().items()},
+        "kept": int(len(compounds)),
+        "positives": int(labels.sum()),
+        "negatives": int(len(labels) - labels.sum()),
+        "classes": {str(k): int(v) for k, v in compounds["class"].value_counts().sort_index().items()},
+        "duplicate_groups": int(dup.size),
+        "duplicate_rows": int(size[dup].sum()),
+        "conflicting_class_groups": int((n_class[dup] > 1).sum()),
+        "conflicting_label_groups": int((n_label[dup] > 1).sum()),
+    }
+    _check_expected(dataset, summary)
+    return compounds, rejected, summary

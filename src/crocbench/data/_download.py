@@ -1,0 +1,194 @@
+"""Fetching raw files: a local mirror first, else the canonical URL; sha256-checked, atomic."""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import hashlib
+import http.client
+import json
+import os
+import shutil
+import socket
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+MIRROR_ENV = "CROCBENCH_MIRROR"
+_CHUNK = 1 << 20
+
+
+class DownloadError(RuntimeError):
+    """A file could not be fetched, or its content is not the expected one."""
+
+
+def resolve_mirror(configured=None, base=None) -> Path | None:
+    """The mirror folder: ``$CROCBENCH_MIRROR`` if set, else the configured path (relative to ``base``)."""
+    value = os.environ.get(MIRROR_ENV) or configured
+    if not value:
+        return None
+    path = Path(value).expanduser()
+    if not path.is_absolute() and base is not None:
+        path = Path(base) / path
+    return path
+
+
+def sha256_of(path) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for chunk in iter(lambda: fh.read(_CHUNK), b""):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def _hint(name: str) -> str:
+    return (f"to use a local copy instead, put {name} in a folder and point the 'mirror' key of "
+            f"config.yaml, or the {MIRROR_ENV} environment variable, at that folder")
+
+
+class _Meter:
+    """Progress lines for one transfer: at most one every ``every`` seconds, and a last one."""
+
+    def __init__(self, name: str, total: int | None, stream, every: float = 2.0):
+        self.name, self.total, self.stream, self.every = name, total, stream, every
+        self.start = self.last = time.monotonic()
+
+    def __call__(self, done: int, final: bool = False) -> None:
+        now = time.monotonic()
+        if self.stream is None or not (final or now - self.last >= self.every):
+            return
+        self.last = now
+        rate = done / max(now - self.start, 1e-9) / 1e6
+        of = f" of {self.total / 1e6:.1f} MB ({100 * done / self.total:.0f}%)" if self.total else " MB"
+        print(f"{self.name}: {done / 1e6:.1f}{of}, {rate:.1f} MB/s", file=self.stream, flush=True)
+
+
+def _transfer(url: str, tmp: Path, name: str, timeout: float, stream) -> None:
+    """One attempt: stream ``url`` into ``tmp``; raise on any short or failed transfer."""
+    request = urllib.request.Request(url, headers={"User-Agent": "crocbench"})
+    with urllib.request.urlopen(request, timeout=timeout) as response, open(tmp, "wb") as out:
+        length = response.headers.get("Content-Length")
+        total = int(length) if length and length.isdigit() else None
+        meter, done = _Meter(name, total, stream), 0
+        while chunk := response.read(_CHUNK):
+            out.write(chunk)
+            done += len(chunk)
+            meter(done)
+        meter(done, final=True)
+    if total is not None and done != total:
+        raise http.client.IncompleteRead(b"", total - done)
+
+
+def _download(url: str, tmp: Path, name: str, retries: int, timeout: float, backoff: float, stream) -> None:
+    error = None
+    for attempt in range(1, retries + 1):
+        try:
+            _transfer(url, tmp, name, timeout, stream)
+            return
+        except urllib.error.HTTPError as exc:
+            error = f"HTTP {exc.code} {exc.reason}"
+            if exc.code < 500 and exc.code != 429:  # the server's answer will not change
+                break
+        except (urllib.error.URLError, http.client.HTTPException, socket.timeout, ConnectionError, OSError) as exc:
+            reason = getattr(exc, "reason", None) or exc
+            error = f"{type(exc).__name__}: {reason}"
+        if stream is not None:
+            print(f"{name}: attempt {attempt}/{retries} failed ({error})", file=stream, flush=True)
+        if attempt < retries:
+            time.sleep(backoff * 2 ** (attempt - 1))
+    raise DownloadError(f"{name}: cannot download {url}: {error}; {_hint(name)}")
+
+
+@contextlib.contextmanager
+def _locked(path: Path):
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path.with_name(path.name + ".flock"), "w") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def check_lock(lock, key: str, actual: str) -> None:
+    """Trust on first use: record ``actual`` for ``key`` in the JSON lock file, or check it against the record."""
+    lock = Path(lock)
+    with _locked(lock):
+        recorded = json.loads(lock.read_text()) if lock.is_file() and lock.stat().st_size else {}
+        if key in recorded and recorded[key] != actual:
+            raise DownloadError(
+                f"{key}: sha256 {actual} differs from {recorded[key]} recorded in {lock} by an earlier run; "
+                f"the source changed: check it, then delete its entry from {lock} to accept the new file"
+            )
+        if key not in recorded:
+            recorded[key] = actual
+            tmp = lock.with_name(lock.name + ".tmp")
+            tmp.write_text(json.dumps(recorded, indent=2, sort_keys=True) + "\n")
+            tmp.replace(lock)
+
+
+def fetch(
+    url: str,
+    dest,
+    sha256: str | None = None,
+    *,
+    mirror=None,
+    name: str | None = None,
+    lock=None,
+    lock_key: str | None = None,
+    retries: int = 3,
+    timeout: float = 60.0,
+    backoff: float = 2.0,
+    progress=sys.stderr,
+) -> str:
+    """Put the file ``name`` at ``dest``, from ``mirror/name`` if present, else from ``url``.
+
+    The content goes to a temporary name beside ``dest`` and is renamed only
+    once its sha256 is the expected one, so ``dest`` is never a partial or
+    wrong file.  When the expected sha256 is unknown (None), the sha256 of the
+    first file fetched is recorded in ``lock`` (a JSON file, key ``lock_key``)
+    and later fetches must match it.
+
+    Returns
+    -------
+    str
+        The sha256 of the file now at ``dest``.
+
+    Raises
+    ------
+    DownloadError
+        The source is unreachable (after ``retries`` attempts, each with a
+        ``timeout`` in seconds), or the content's sha256 is wrong; the message
+        names the file, the checksums or the error, and how to use a mirror.
+    """
+    dest = Path(dest)
+    name = name or dest.name
+    if sha256 is None and lock is None:
+        raise ValueError(f"{name}: give its sha256, or a lock file to record it in")
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    tmp = dest.with_name(f".{dest.name}.part")
+    local = Path(mirror) / name if mirror is not None else None
+    try:
+        if local is not None and local.is_file():
+            source = f"mirror file {local}"
+            if progress is not None:
+                print(f"{name}: copying from the mirror {local}", file=progress, flush=True)
+            shutil.copyfile(local, tmp)
+        else:
+            source = url
+            if progress is not None:
+                where = f"not in the mirror {mirror}; " if mirror is not None else ""
+                print(f"{name}: {where}downloading {url}", file=progress, flush=True)
+            _download(url, tmp, name, retries, timeout, backoff, progress)
+        actual = sha256_of(tmp)
+        if sha256 is not None and actual != sha256.lower():
+            raise DownloadError(f"{name}: sha256 mismatch for {source}: expected {sha256}, got {actual}; "
+                                f"the file is corrupt or not the published one; {_hint(name)}")
+        if sha256 is None:
+            check_lock(lock, lock_key or name, actual)
+        tmp.replace(dest)
+        return actual
+    finally:
+        tmp.unlink(missing_ok=True)

@@ -1,0 +1,215 @@
+"""SD reading, dataset declarations (config.yaml + schema) and standardization."""
+
+import gzip
+import shutil
+from pathlib import Path
+
+import jsonschema
+import pandas as pd
+import pytest
+import yaml
+
+from crocbench.data import Dataset, read_sdf, standardize
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture
+def fixtures(mirror) -> Path:
+    return mirror / "fixtures"
+
+
+def _csv_dataset(tmp_path, text, **entry):
+    (tmp_path / "d.csv").write_text(text)
+    spec = {"files": [{"name": "d.csv", "url": "u"}], "structures": {"file": "d.csv", "smiles": "smi", "label": "y"}}
+    spec.update(entry)
+    return Dataset.from_config("t", spec)
+
+
+# --- SD files ---------------------------------------------------------------------------
+
+
+def test_read_sdf_on_nci_fixtures(fixtures):
+    few = read_sdf(fixtures / "NCI_aids_few.sdf")
+    assert len(few) == 16 and len(read_sdf(fixtures / "NCI_aids.10.sdf")) == 10
+    assert few["_title"].tolist() == few["NSC"].tolist()
+    assert few["NSC"].iloc[0] == "48" and few["CAS_RN"].iloc[0] == "15716-70-8"
+    conclusion = few.set_index("NSC")["NCI_AIDS_Antiviral_Screen_Conclusion"]
+    assert conclusion["211"] == "CM" and (conclusion.drop("211") == "CI").all()
+    assert all(block.rstrip().endswith("M  END") for block in few["_molblock"])
+
+
+def test_records_without_m_end_and_gzip_give_the_same_molecules(fixtures, tmp_path):
+    from rdkit import Chem
+
+    text = (fixtures / "NCI_aids_few.sdf").read_text()
+    stripped = "".join(line for line in text.splitlines(keepends=True) if not line.startswith("M  END"))
+    assert "M  END" not in stripped
+    (tmp_path / "no_end.sdf").write_text(stripped)
+    (tmp_path / "x.BIN").write_bytes(gzip.compress(stripped.encode()))
+    ref = read_sdf(fixtures / "NCI_aids_few.sdf")
+    for path in (tmp_path / "no_end.sdf", tmp_path / "x.BIN"):
+        got = read_sdf(path)
+        assert got["NSC"].tolist() == ref["NSC"].tolist()
+        for a, b in zip(got["_molblock"], ref["_molblock"]):
+            ma, mb = Chem.MolFromMolBlock(a), Chem.MolFromMolBlock(b)
+            assert ma is not None and Chem.MolToSmiles(ma) == Chem.MolToSmiles(mb)
+
+
+def test_read_sdf_bad_files(tmp_path, fixtures):
+    (tmp_path / "empty.sdf").write_text("")
+    with pytest.raises(ValueError, match="empty"):
+        read_sdf(tmp_path / "empty.sdf")
+    packed = gzip.compress((fixtures / "NCI_aids_few.sdf").read_bytes())
+    (tmp_path / "t.BIN").write_bytes(packed[: len(packed) // 2])
+    with pytest.raises(ValueError, match="truncated or corrupt gzip"):
+        read_sdf(tmp_path / "t.BIN")
+    (tmp_path / "plain.sdf").write_text("just some text\n")
+    with pytest.raises(ValueError, match="no SD records"):
+        read_sdf(tmp_path / "plain.sdf")
+    with pytest.raises(ValueError, match="no such file"):
+        read_sdf(tmp_path / "absent.sdf")
+
+
+# --- configuration ------------------------------------------------------------------------
+
+
+def _config():
+    return yaml.safe_load((ROOT / "config.yaml").read_text())
+
+
+def _schema():
+    return yaml.safe_load((ROOT / "workflow" / "schemas" / "config.schema.yaml").read_text())
+
+
+def test_config_is_valid_and_every_dataset_builds():
+    config = _config()
+    jsonschema.validate(config, _schema())
+    assert config["dataset"] in config["datasets"]
+    names = set()
+    for name, entry in config["datasets"].items():
+        ds = Dataset.from_config(name, entry)
+        names.add(name)
+        for source in filter(None, (ds.structures, ds.labels)):
+            ds.file(source.file)  # every source names one of the dataset's files
+            assert source.kind in ("csv", "tsv", "sdf")
+    assert {"dtp_aids", "moleculenet_hiv", "dtp_aids_nci"} <= names
+
+
+def test_schema_rejects_bad_configs():
+    schema = _schema()
+    for mutate in (
+        lambda c: c.pop("datasets"),
+        lambda c: c["datasets"]["dtp_aids"]["files"][0].update(sha256="abc"),
+        lambda c: c["datasets"]["dtp_aids"]["structures"].update(format="xlsx"),
+        lambda c: c.update(similarity={"k": 0}),
+        lambda c: c.update(unknown_key=1),
+    ):
+        config = _config()
+        mutate(config)
+        with pytest.raises(jsonschema.ValidationError):
+            jsonschema.validate(config, schema)
+
+
+# --- standardization ---------------------------------------------------------------------------
+
+
+def test_standardize_csv_counts_rejections_and_duplicates(tmp_path):
+    ds = _csv_dataset(tmp_path, "smi,y\nCCO,A\nCCO,I\nOCC,I\nC1CC,I\n,I\nc1ccccc1,A\n[Na+].[Cl-],I\n",
+                      positive=["A"], negative=["I"])
+    compounds, rejected, summary = standardize(ds, tmp_path)
+    assert compounds["smiles"].tolist() == ["CCO", "CCO", "OCC", "c1ccccc1", "[Na+].[Cl-]"]
+    assert compounds["label"].tolist() == [1, 0, 0, 1, 0]
+    assert compounds["id"].tolist() == ["0", "1", "2", "5", "6"]  # row numbers
+    assert rejected["row"].tolist() == [3, 4]
+    assert rejected["reason"].tolist() == ["SMILES syntax error", "empty SMILES"]
+    assert summary["rows_in"] == 7 and summary["rejected"] == 2 and summary["kept"] == 5
+    assert summary["positives"] == 2 and summary["negatives"] == 3
+    # CCO, CCO and OCC are one structure: one group of 3 rows with conflicting labels
+    assert (summary["duplicate_groups"], summary["duplicate_rows"]) == (1, 3)
+    assert summary["conflicting_class_groups"] == summary["conflicting_label_groups"] == 1
+
+
+def test_standardize_sd_joined_with_conclusions_matches_the_csv(fixtures, mirror, tmp_path):
+    """Rows 0..15 of HIV_41913.csv are the 16 records of NCI_aids_few.sdf (mirror README)."""
+    from crocbench.fingerprints import molecule_features
+
+    shutil.copy(fixtures / "NCI_aids_few.sdf", tmp_path / "few.sdf")
+    shutil.copy(mirror / "aids_conc_may04.csv", tmp_path / "conc.csv")
+    ds = Dataset.from_config("nci", {
+        "files": [{"name": "few.sdf", "url": "u"}, {"name": "conc.csv", "url": "u"}],
+        "structures": {"file": "few.sdf", "id": "_title"},
+        "labels": {"file": "conc.csv", "id": "NSC", "label": "Conclusion"},
+        "positive": ["CA", "CM"], "negative": ["CI"],
+    })
+    compounds, rejected, summary = standardize(ds, tmp_path)
+    assert len(rejected) == 0 and summary["kept"] == 16
+    assert summary["labels_in"] == 43850 and summary["labels_without_structure"] == 43850 - 16
+    csv = pd.read_csv(mirror / "HIV_41913.csv", nrows=16)
+    # the same molecules (charges may be drawn differently: MoleculeNet writes [Cu-3], NCI's
+    # SD file a neutral Cu), hence the same heavy-atom graphs and the same features
+    for from_sd, from_csv in zip(compounds["smiles"], csv["smiles"]):
+        assert molecule_features(from_sd).tolist() == molecule_features(from_csv).tolist()
+    assert compounds["class"].tolist() == csv["activity"].tolist()
+    assert compounds.set_index("id").loc["211", "label"] == 1 and compounds["label"].sum() == 1
+
+
+def test_structures_without_labels_are_rejected_not_dropped(fixtures, tmp_path):
+    shutil.copy(fixtures / "NCI_aids.10.sdf", tmp_path / "s.sdf")
+    (tmp_path / "l.csv").write_text("NSC , Conclusion\n  48 , CI \n78,CM\n78000,CI\n")  # NCI pads with blanks
+    ds = Dataset.from_config("x", {
+        "files": [{"name": "s.sdf", "url": "u"}, {"name": "l.csv", "url": "u"}],
+        "structures": {"file": "s.sdf", "id": "NSC"},
+        "labels": {"file": "l.csv", "id": "NSC", "label": "Conclusion"}, "positive": ["CA", "CM"],
+    })
+    compounds, rejected, summary = standardize(ds, tmp_path)
+    assert compounds["id"].tolist() == ["48", "78"] and compounds["label"].tolist() == [0, 1]
+    assert len(rejected) == 8 and set(rejected["reason"]) == {"no label for this id"}
+    assert summary["labels_without_structure"] == 1 and summary["rows_in"] == 10
+
+
+def test_sd_label_field_and_missing_field(fixtures, tmp_path):
+    shutil.copy(fixtures / "NCI_aids_few.sdf", tmp_path / "s.sdf")
+    entry = {"files": [{"name": "s.sdf", "url": "u"}], "positive": ["CM", "CA"], "negative": ["CI"],
+             "structures": {"file": "s.sdf", "id": "NSC", "label": "NCI_AIDS_Antiviral_Screen_Conclusion"}}
+    compounds, _, _ = standardize(Dataset.from_config("x", entry), tmp_path)
+    assert compounds["label"].sum() == 1 and len(compounds) == 16
+    entry["structures"]["label"] = "Activity"
+    with pytest.raises(ValueError, match="field\\(s\\) 'Activity' not found; fields are: _title, NSC, CAS_RN"):
+        standardize(Dataset.from_config("x", entry), tmp_path)
+
+
+def test_bad_input_gives_clear_errors(tmp_path):
+    with pytest.raises(ValueError, match=r"column\(s\) 'y' not found; columns are: smi, label"):
+        standardize(_csv_dataset(tmp_path, "smi,label\nCCO,1\n"), tmp_path)
+    with pytest.raises(ValueError, match=r"neither positive \['A'\] nor negative \['I'\]: 'X' \(2\), 'Z' \(1\)"):
+        standardize(_csv_dataset(tmp_path, "smi,y\nCCO,A\nCC,X\nCN,X\nCCC,Z\n", positive=["A"], negative=["I"]),
+                    tmp_path)
+    with pytest.raises(ValueError, match="the file is empty"):
+        standardize(_csv_dataset(tmp_path, ""), tmp_path)
+    with pytest.raises(ValueError, match="cannot be read as a table"):
+        standardize(_csv_dataset(tmp_path, "smi,y\nCCO,1\nCC,0,extra,fields\n"), tmp_path)
+    with pytest.raises(ValueError, match="labels must be binary"):
+        standardize(_csv_dataset(tmp_path, "smi,y\nCCO,active\nCC,maybe\n"), tmp_path)
+    with pytest.raises(ValueError, match=r"kept = 1, expected in \[2, 5\]"):
+        standardize(_csv_dataset(tmp_path, "smi,y\nCCO,1\n", expected={"kept": [2, 5]}), tmp_path)
+
+
+def test_missing_labels_and_duplicate_ids_are_reported(tmp_path):
+    ds = _csv_dataset(tmp_path, "id,smi,y\na,CCO,1\nb,CC,\na,CN,0\n,CCC,0\n",
+                      structures={"file": "d.csv", "smiles": "smi", "label": "y", "id": "id"})
+    compounds, rejected, summary = standardize(ds, tmp_path)
+    assert compounds["id"].tolist() == ["a"]
+    assert rejected["reason"].tolist() == ["missing label", "duplicate id (the first record is kept)", "missing id"]
+    assert summary["rows_in"] == 4 and summary["kept"] + summary["rejected"] == 4
+
+
+@pytest.mark.fulldata
+def test_dtp_aids_standardization_counts(mirror, tmp_path):
+    ds = Dataset.from_config("dtp_aids", _config()["datasets"]["dtp_aids"])
+    compounds, rejected, summary = standardize(ds, mirror, n_jobs=2)
+    assert (summary["rows_in"], summary["rejected"], summary["kept"], summary["positives"]) == (41913, 7, 41906, 1487)
+    assert summary["classes"] == {"CA": 421, "CI": 40419, "CM": 1066}
+    assert all(r.startswith("sanitization failed: Explicit valence") for r in rejected["reason"])
+    assert set("".join(rejected["structure"])) >= set("AlBGe") and summary["duplicate_groups"] == 712
+    assert summary["duplicate_rows"] == 1498 and summary["conflicting_class_groups"] == 36
