@@ -1,0 +1,22 @@
+# crocbench: early-retrieval benchmark on the NCI DTP AIDS antiviral screen
+# (Swamidass et al. 2010, "A CROC stronger than ROC"). Run: snakemake --cores 2
+from snakemake.utils import min_version, validate
+
+min_version("9.0")
+
+
+configfile: "config.yaml"
+
+
+validate(config, "workflow/schemas/config.schema.yaml")
+
+
+include: "workflow/rules/common.smk"
+include: "workflow/rules/data.smk"
+include: "workflow/rules/features.smk"
+
+
+rule all:
+    input:
+        all_targets(),
+    default_target: True

@@ -1,0 +1,39 @@
+# Raw files (mirror first, else the canonical URL; sha256-checked) and standardization.
+
+
+rule download:
+    output:
+        "data/{dataset}/{file}",
+    params:
+        entry=lambda wc: dataset_spec(wc.dataset).file(wc.file),
+        mirror=config.get("mirror"),
+        lock=config.get("lock_file", "checksums.lock.json"),
+        retries=config["download"]["retries"],
+        timeout=config["download"]["timeout_s"],
+    log:
+        "logs/{dataset}/download/{file}.log",
+    threads: 1
+    resources:
+        downloads=1,
+    script:
+        "../scripts/download.py"
+
+
+rule standardize:
+    input:
+        raw_files,
+    output:
+        compounds="results/{dataset}/compounds.parquet",
+        rejected="results/{dataset}/rejected.tsv",
+        summary="results/{dataset}/standardize_summary.json",
+    params:
+        folder="data/{dataset}",
+    log:
+        "logs/{dataset}/standardize.log",
+    benchmark:
+        "logs/{dataset}/benchmark/standardize.tsv"
+    threads: 2
+    resources:
+        mem_mb=4000,
+    script:
+        "../scripts/standardize.py"

@@ -1,0 +1,57 @@
+# The paper's depth-2 circular fingerprints and exact Tanimoto similarities.
+
+
+rule fingerprints:
+    input:
+        "results/{dataset}/compounds.parquet",
+    output:
+        "results/{dataset}/fingerprints.npz",
+    params:
+        depth=config["fingerprints"]["depth"],
+        fold=config["fingerprints"]["fold"],
+    log:
+        "logs/{dataset}/fingerprints.log",
+    benchmark:
+        "logs/{dataset}/benchmark/fingerprints.tsv"
+    threads: 2
+    resources:
+        mem_mb=3000,
+    script:
+        "../scripts/fingerprints.py"
+
+
+rule neighbours:
+    input:
+        "results/{dataset}/fingerprints.npz",
+    output:
+        "results/{dataset}/neighbours_k{k}.npz",
+    params:
+        block=config["similarity"]["block"],
+    log:
+        "logs/{dataset}/neighbours_k{k}.log",
+    benchmark:
+        "logs/{dataset}/benchmark/neighbours_k{k}.tsv"
+    threads: 2
+    resources:
+        mem_mb=3000,
+    script:
+        "../scripts/neighbours.py"
+
+
+rule similarity_matrix:
+    """The full N x N float32 matrix (7 GB for 42k compounds), memory-mapped by its readers."""
+    input:
+        "results/{dataset}/fingerprints.npz",
+    output:
+        temp("results/{dataset}/tanimoto.npy"),
+    params:
+        block=config["similarity"]["block"],
+    log:
+        "logs/{dataset}/similarity_matrix.log",
+    benchmark:
+        "logs/{dataset}/benchmark/similarity_matrix.tsv"
+    threads: 2
+    resources:
+        mem_mb=10000,
+    script:
+        "../scripts/similarity_matrix.py"
