@@ -14,6 +14,7 @@ validate(config, "workflow/schemas/config.schema.yaml")
 include: "workflow/rules/common.smk"
 include: "workflow/rules/data.smk"
 include: "workflow/rules/features.smk"
+include: "workflow/rules/models.smk"
 
 
 rule all:

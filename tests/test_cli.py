@@ -118,3 +118,31 @@ def test_module_entry_point_has_no_traceback(tmp_path):
     proc = subprocess.run([sys.executable, "-m", "crocbench", "score", str(bad)], capture_output=True, text=True)
     assert proc.returncode == 2
     assert "Traceback" not in proc.stderr and "binary" in proc.stderr
+
+
+def test_explain_prints_the_irv_influences(tmp_path, capsys):
+    from test_models import synthetic
+
+    from crocbench.cv import fold_table, split
+    from crocbench.fingerprints import save_fingerprints
+    from crocbench.models import IRV
+    from crocbench.similarity import SimilarityIndex
+
+    fp, y = synthetic()
+    save_fingerprints(tmp_path / "fingerprints.npz", fp)
+    folds = fold_table([f"c{i}" for i in range(fp.n)], y, 10, 0)
+    folds.to_csv(tmp_path / "folds.tsv", sep="\t", index=False)
+    assert main(["explain", str(tmp_path), "c5", "--k", "5"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    sim = SimilarityIndex(fp)
+    train, _ = split(folds["fold"].to_numpy(), int(folds["fold"][5]))
+    irv = IRV(k=5).fit(sim, train, y[train])
+    assert f"logit {irv.score(sim, [5])[0]:.4f}" in out[0]
+    rows = [line.split() for line in out[3:]]
+    expected = irv.explain(sim, 5, ids=folds["id"].to_numpy())
+    assert [r[1] for r in rows] == expected["neighbour"].tolist()
+    assert [float(r[6]) for r in rows] == pytest.approx(expected["influence"].tolist(), abs=1e-4)
+    assert main(["explain", str(tmp_path), "nope"]) == 2
+    assert "compound 'nope' is not in" in capsys.readouterr().err
+    assert main(["explain", str(tmp_path / "absent"), "c5"]) == 2
+    assert "run the workflow first" in capsys.readouterr().err

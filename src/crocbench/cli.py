@@ -67,6 +67,11 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=0, help="seed of the permutation tests (default: 0)")
     p.add_argument("--two-sided", action="store_true", help="two-sided p-values (default: one-sided in the observed direction)")
     p.add_argument("--json", action="store_true", help="print JSON instead of a table")
+
+    p = sub.add_parser("explain", help="an IRV prediction, neighbour by neighbour (needs a workflow run's results)")
+    p.add_argument("results", help="a dataset's results folder, e.g. results/dtp_aids")
+    p.add_argument("id", help="the compound's id (column id of compounds.parquet)")
+    p.add_argument("--k", type=int, default=20, help="neighbours (default: 20)")
     return parser
 
 
@@ -168,13 +173,47 @@ def _compare(args) -> int:
     return 0
 
 
+def _explain(args) -> int:
+    import pandas as pd
+
+    from .cv import split
+    from .fingerprints import load_fingerprints
+    from .models import IRV
+    from .similarity import SimilarityIndex, load_neighbours
+
+    folder = Path(args.results)
+    needed = [folder / "fingerprints.npz", folder / "folds.tsv"]
+    missing = [str(p) for p in needed if not p.is_file()]
+    if missing:
+        raise ValueError(f"{', '.join(missing)} not found: run the workflow first (snakemake --cores 2)")
+    folds = pd.read_csv(folder / "folds.tsv", sep="\t", dtype={"id": str})
+    where = np.flatnonzero(folds["id"].to_numpy() == args.id)
+    if where.size == 0:
+        raise ValueError(f"compound {args.id!r} is not in {folder / 'folds.tsv'}")
+    row = int(where[0])
+    cached = sorted(folder.glob("neighbours_k*.npz"))
+    sim = SimilarityIndex(load_fingerprints(needed[0]), load_neighbours(cached[-1]) if cached else None)
+    y, fold = folds["label"].to_numpy(), int(folds["fold"].iloc[row])
+    train, _ = split(folds["fold"].to_numpy(), fold)
+    irv = IRV(k=args.k).fit(sim, train, y[train])
+    logit = float(irv.score(sim, [row])[0])
+    table = irv.explain(sim, row, ids=folds["id"].to_numpy())
+    print(f"compound {args.id} (label {y[row]}, fold {fold}); IRV trained on the other folds: "
+          f"logit {logit:.4f} = w_z {irv.weights_['w_z']:.4f} + sum of influences; "
+          f"P(active) = {np.exp(-np.logaddexp(0.0, -logit)):.4f}")
+    rows = [[str(r.rank), str(r.neighbour), f"{r.similarity:.4f}", str(r.active), f"{r.relevance:.4f}",
+             f"{r.vote:+.4f}", f"{r.influence:+.4f}"] for r in table.itertuples()]
+    print(_format_table(["rank", "neighbour", "similarity", "active", "relevance", "vote", "influence"], rows))
+    return 0
+
+
 def main(argv=None) -> int:
     try:
         args = _parser().parse_args(argv)
     except SystemExit as exc:  # --help, --version and usage errors (already printed)
         return int(exc.code or 0)
     try:
-        return _score(args) if args.command == "score" else _compare(args)
+        return {"score": _score, "compare": _compare, "explain": _explain}[args.command](args)
     except ValueError as exc:
         print(f"crocbench: error: {exc}", file=sys.stderr)
         return EXIT_USAGE

@@ -74,6 +74,14 @@ class FeatureMatrix:
         )
         self.n_features = uniq.size
 
+    def take(self, rows) -> "FeatureMatrix":
+        """The same matrix restricted to ``rows`` (in that order): one gather, reused by every block."""
+        sub = object.__new__(FeatureMatrix)
+        rows = np.asarray(rows, dtype=np.int64)
+        sub.n, sub.sizes, sub.n_features = rows.size, self.sizes[rows], self.n_features
+        sub.dense, sub.sparse = self.dense[rows], self.sparse[rows]
+        return sub
+
     def intersections(self, a: slice | np.ndarray, b: slice | np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
         """Exact ``|a_i & b_j|`` for rows a and b, as a float32 (len a, len b) array.
 
@@ -111,8 +119,10 @@ class _Progress:
                   f"{now - self.start:.1f} s", file=self.stream, flush=True)
 
 
-def tanimoto_matrix(fp: Fingerprints | FeatureMatrix, out=None, block: int = DEFAULT_BLOCK, progress=None) -> np.ndarray:
-    """The full symmetric N x N Tanimoto matrix, float32, diagonal 1 (0 for an empty set).
+def tanimoto_matrix(
+    fp: Fingerprints | FeatureMatrix, out=None, block: int = DEFAULT_BLOCK, progress=None, dtype=np.float32
+) -> np.ndarray:
+    """The full symmetric N x N Tanimoto matrix, diagonal 1 (0 for an empty set).
 
     Only the upper block triangle is computed.  Each row block is assembled
     in a buffer (its lower part is the transpose of rows already written)
@@ -125,18 +135,21 @@ def tanimoto_matrix(fp: Fingerprints | FeatureMatrix, out=None, block: int = DEF
         A path ending in ``.npy`` makes the matrix a memory-mapped ``.npy``
         file written block by block (read it back with
         ``np.load(path, mmap_mode="r")``, holding no second copy); an array
-        of shape (N, N) is filled in place.
+        of shape (N, N) and any float dtype is filled in place (the values are
+        float32 divisions, widened exactly).
     progress : file-like, optional
         Progress lines are written there (e.g. ``sys.stderr``).
+    dtype : float32 or float64
+        Of a matrix allocated here (``out`` None or a path); float64 is what LIBSVM takes.
     """
     import torch  # a fast blocked transpose
 
     fm = fp if isinstance(fp, FeatureMatrix) else FeatureMatrix(fp)
     n = fm.n
     if out is None:
-        mat = empty_array((n, n))
+        mat = empty_array((n, n), dtype)
     elif isinstance(out, (str, Path)):
-        mat = np.lib.format.open_memmap(out, mode="w+", dtype=np.float32, shape=(n, n))
+        mat = np.lib.format.open_memmap(out, mode="w+", dtype=dtype, shape=(n, n))
     else:
         mat = out
     report = _Progress(n, "tanimoto matrix", progress)
@@ -240,3 +253,58 @@ def top_k(
         index[i:i + q.size], similarity[i:i + q.size] = _top_k_rows(sims, k)
         report.update(min(i + block, query.size))
     return Neighbours(index, similarity)
+
+
+class SimilarityIndex:
+    """Everything the models ask of the similarity stage, for any split of the compounds.
+
+    Parameters
+    ----------
+    fp : Fingerprints or FeatureMatrix
+    neighbours : Neighbours, optional
+        Each compound's top-K among all compounds (itself excluded), as written by the
+        ``neighbours`` rule.  :meth:`neighbours` derives top-k lists within any
+        reference subset from it exactly, falling back to a direct computation for
+        the rare rows where fewer than k of the K lie in the subset.
+    """
+
+    def __init__(self, fp: Fingerprints | FeatureMatrix, neighbours: Neighbours | None = None,
+                 block: int = DEFAULT_BLOCK):
+        self.fm = fp if isinstance(fp, FeatureMatrix) else FeatureMatrix(fp)
+        self.cached, self.block = neighbours, block
+        self.n = self.fm.n
+        self.recomputed = 0  # rows the cache could not serve, for the logs
+
+    def similarities(self, rows, cols) -> np.ndarray:
+        """Tanimoto similarities, float32 (len rows, len cols)."""
+        return self.fm.tanimoto(np.asarray(rows), np.asarray(cols))
+
+    def kernel(self, rows, dtype=np.float64, progress=None) -> np.ndarray:
+        """The square Tanimoto matrix of ``rows`` (float64 by default: what LIBSVM takes)."""
+        return tanimoto_matrix(self.fm.take(rows), block=self.block, progress=progress, dtype=dtype)
+
+    def neighbours(self, query, reference, k: int) -> Neighbours:
+        """Top-k of each query compound among ``reference`` (global indices), a compound never its own.
+
+        Equal to ``top_k`` over that reference set: sorted by decreasing similarity,
+        ties by increasing index.
+        """
+        query = np.asarray(query, dtype=np.int64)
+        reference = np.unique(np.asarray(reference, dtype=np.int64))
+        index = np.empty((query.size, k), dtype=np.int64)
+        similarity = np.empty((query.size, k), dtype=np.float32)
+        redo = np.arange(query.size)
+        if self.cached is not None and self.cached.index.shape[1] >= k:
+            allowed = np.zeros(self.n, dtype=bool)
+            allowed[reference] = True
+            cand = self.cached.index[query]
+            ok = allowed[cand]
+            order = np.argsort(~ok, axis=1, kind="stable")[:, :k]  # the first k allowed, in order
+            index[:] = np.take_along_axis(cand, order, axis=1)
+            similarity[:] = np.take_along_axis(self.cached.similarity[query], order, axis=1)
+            redo = np.flatnonzero(ok.sum(axis=1) < k)
+        if redo.size:
+            self.recomputed += int(redo.size)
+            nb = top_k(self.fm, k, query=query[redo], reference=reference, block=self.block)
+            index[redo], similarity[redo] = reference[nb.index], nb.similarity
+        return Neighbours(index, similarity)

@@ -14,9 +14,36 @@ if DATASET not in config["datasets"]:
 K = config["similarity"]["k"]
 
 
+MODELS = list(config["models"])
+
+# Without `--resources mem_mb=...`, jobs may use up to 90% of this machine's memory
+# together, so that `--cores N` never runs two SVM folds that do not fit side by side.
+if "mem_mb" not in workflow.global_resources:
+    workflow.register_resource(
+        "mem_mb", int(0.9 * os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**20)
+    )
+
+
 wildcard_constraints:
     dataset="|".join(map(re.escape, config["datasets"])),
     file=r"[^/]+",
+    model="|".join(map(re.escape, MODELS)),
+    fold=r"\d+",
+
+
+def svm_mem_mb(fingerprints):
+    """Peak memory of one SVM fold: the float64 kernel of (1 - 1/folds) N compounds, plus 2 GB.
+
+    Before the fingerprints exist, N is taken as 42,000 (the DTP AIDS screen).
+    """
+    import numpy as np
+
+    n = 42000
+    if os.path.exists(fingerprints):
+        with np.load(fingerprints) as fp:
+            n = fp["indptr"].size - 1
+    n_train = n * (1 - 1 / config["cv"]["folds"])
+    return int(8 * n_train**2 / 2**20 + 2000)
 
 
 def dataset_spec(name):
@@ -32,4 +59,5 @@ def all_targets():
         f"results/{DATASET}/compounds.parquet",
         f"results/{DATASET}/fingerprints.npz",
         f"results/{DATASET}/neighbours_k{K}.npz",
+        *(f"results/{DATASET}/scores/{m}.parquet" for m in MODELS),
     ]

@@ -1,0 +1,84 @@
+"""Speed and memory of the five models over the shared 10 folds on the DTP AIDS set; prints a table.
+
+    python benchmarks/models.py [results/dtp_aids]
+
+Reads ``fingerprints.npz`` and ``compounds.parquet`` from the results folder
+(run ``snakemake --cores 2 results/dtp_aids/fingerprints.npz`` first).  Each
+model runs all folds in its own process, so its peak RSS is its own.  Targets
+(2 cores): SVM all folds <= 4 min; IRV <= 2 min; kNN + MAX-SIM + RANDOM <= 30 s;
+peak RSS of any job <= 14 GB.  The quality columns are on the pooled
+out-of-fold ranking.
+"""
+
+from __future__ import annotations
+
+import json
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _step(name: str, folder: str, cache: str) -> dict:
+    import numpy as np
+    import pandas as pd
+
+    from crocbench.cv import fold_table, pool_scores, score_fold
+    from crocbench.fingerprints import load_fingerprints
+    from crocbench.metrics import croc_auc, hits_at_k, roc_auc
+    from crocbench.models import make_model
+    from crocbench.similarity import SimilarityIndex, load_neighbours, save_neighbours, top_k
+
+    t = time.perf_counter()
+    fp = load_fingerprints(Path(folder) / "fingerprints.npz")
+    if name == "neighbours":
+        save_neighbours(cache, top_k(fp, 50))
+        return {"seconds": time.perf_counter() - t}
+    compounds = pd.read_parquet(Path(folder) / "compounds.parquet")
+    folds = fold_table(compounds["id"], compounds["label"], 10, 0)
+    sim = SimilarityIndex(fp, load_neighbours(cache))
+    parts, epochs = [], []
+    for f in range(10):
+        model = make_model(name, seed=(0, f))
+        parts.append(score_fold(model, sim, folds, f))
+        epochs.append(getattr(model, "n_epochs_", 0))
+    pooled = pool_scores(parts, folds)
+    y, s = pooled["label"].to_numpy(), pooled["score"].to_numpy()
+    return {"seconds": time.perf_counter() - t, "roc": roc_auc(y, s), "croc80": croc_auc(y, s, alpha=80),
+            "top1000": hits_at_k(y, s, k=1000), "epochs": float(np.mean(epochs))}
+
+
+def main() -> None:
+    if len(sys.argv) > 2 and sys.argv[1] == "--step":
+        result = _step(*sys.argv[2:5])
+        result["peak_rss_gb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1e6
+        print(json.dumps(result))
+        return
+    folder = sys.argv[1] if len(sys.argv) > 1 else str(ROOT / "results" / "dtp_aids")
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        cache = str(Path(tmp) / "nb.npz")
+        for step in ("neighbours", "random", "maxsim", "knn", "irv", "svm"):
+            out = subprocess.run([sys.executable, __file__, "--step", step, folder, cache],
+                                 capture_output=True, text=True)
+            if out.returncode:
+                sys.exit(f"{step} failed:\n{out.stderr[-3000:]}")
+            rows.append((step, json.loads(out.stdout.strip().splitlines()[-1])))
+            print(f"{step}: done", file=sys.stderr, flush=True)
+    print(f"{'step (10 folds)':<16} {'seconds':>8} {'peak RSS GB':>11} {'AUC[ROC]':>9} {'CROC a=80':>9} "
+          f"{'top 1000':>8} {'epochs':>6}")
+    for step, r in rows:
+        label = "top-50 neighbours" if step == "neighbours" else step
+        quality = (f"{r['roc']:>9.4f} {r['croc80']:>9.4f} {r['top1000']:>8.1f} {r['epochs']:>6.0f}"
+                   if "roc" in r else "")
+        print(f"{label:<16} {r['seconds']:>8.1f} {r['peak_rss_gb']:>11.2f} {quality}")
+    simple = sum(r["seconds"] for s, r in rows if s in ("random", "maxsim", "knn"))
+    print(f"kNN + MAX-SIM + RANDOM: {simple:.1f} s (target <= 30 s); IRV <= 120 s; SVM <= 240 s; RSS <= 14 GB")
+
+
+if __name__ == "__main__":
+    main()

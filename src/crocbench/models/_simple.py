@@ -1,0 +1,62 @@
+"""RANDOM, MAX-SIM and kNN."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._base import Model
+
+
+class Random(Model):
+    """Uniform scores in [0, 1), from a seeded generator (``seed`` may be a tuple, e.g. (seed, fold))."""
+
+    name = "random"
+
+    def __init__(self, seed=0):
+        self.seed = seed
+
+    def _score(self, sim, rows):
+        return np.random.default_rng(self.seed).random(rows.size)
+
+
+class MaxSim(Model):
+    """The highest Tanimoto similarity to a training active (Willett's MAX-SIM)."""
+
+    name = "maxsim"
+
+    def __init__(self, block: int = 4096):
+        self.block = block
+
+    def _score(self, sim, rows):
+        actives = self.train_[self.y_ == 1]
+        out = np.empty(rows.size)
+        for i in range(0, rows.size, self.block):
+            out[i:i + self.block] = sim.similarities(rows[i:i + self.block], actives).max(axis=1)
+        return out
+
+
+class KNN(Model):
+    """The fraction of actives among the k most similar training compounds (never the compound itself).
+
+    The scores take k + 1 values, so there are many ties; the metrics resolve them
+    exactly.  ``tie_break="similarity"`` (off by default) adds, within a fraction,
+    the summed similarity of the active neighbours scaled below 1/(2k), so it
+    orders compounds with equal fractions without changing any other order.
+    """
+
+    name = "knn"
+
+    def __init__(self, k: int = 20, tie_break: str | None = None):
+        if tie_break not in (None, "none", "similarity"):
+            raise ValueError(f"tie_break must be none or similarity; got {tie_break!r}")
+        self.k, self.tie_break = int(k), tie_break
+
+    def _score(self, sim, rows):
+        nb = sim.neighbours(rows, self.train_, self.k)
+        label = np.zeros(sim.n, dtype=np.float64)
+        label[self.train_] = self.y_
+        active = label[nb.index]
+        score = active.mean(axis=1)
+        if self.tie_break == "similarity":
+            score += (active * nb.similarity).sum(axis=1) / (self.k + 1) / (2 * self.k)
+        return score

@@ -1,0 +1,239 @@
+"""The five models, the similarity index they read, and the shared cross-validation."""
+
+import numpy as np
+import pandas as pd
+import pytest
+import torch
+
+from crocbench.cv import fold_table, per_fold_metrics, pool_scores, score_fold, split, stratified_folds
+from crocbench.fingerprints import Fingerprints
+from crocbench.metrics import paper_panel, roc_auc
+from crocbench.models import IRV, KNN, SVM, MaxSim, Random, irv_loss, make_model
+from crocbench.similarity import SimilarityIndex, tanimoto_matrix, top_k
+
+
+def synthetic(n=300, frac=0.1, seed=0):
+    """Feature sets where actives share features of one cluster: (Fingerprints, labels)."""
+    rng = np.random.default_rng(seed)
+    y = (rng.random(n) < frac).astype(np.int8)
+    y[:3] = 1
+    rows = []
+    for label in y:
+        if label:
+            feats = np.concatenate([rng.choice(30, 12, replace=False), rng.choice(np.arange(30, 400), 8, replace=False)])
+        else:
+            feats = np.concatenate([rng.choice(30, 2, replace=False), rng.choice(np.arange(30, 400), 18, replace=False)])
+        rows.append(np.unique(feats).astype(np.uint64))
+    indptr = np.concatenate([[0], np.cumsum([r.size for r in rows])])
+    return Fingerprints(indptr, np.concatenate(rows)), y
+
+
+@pytest.fixture(scope="module")
+def data():
+    fp, y = synthetic()
+    full = tanimoto_matrix(fp).astype(np.float64)
+    return fp, y, full
+
+
+def _split(y, fold=0):
+    return split(stratified_folds(y, 5, seed=1), fold)
+
+
+# --- similarity index -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("cached_k", [None, 6, 40])
+def test_neighbours_within_a_subset_equal_top_k(data, cached_k):
+    fp, y, full = data
+    cached = top_k(fp, cached_k) if cached_k else None
+    sim = SimilarityIndex(fp, cached)
+    train, test = _split(y)
+    for query in (train, test):
+        got = sim.neighbours(query, train, 5)
+        want = top_k(fp, 5, query=query, reference=train)
+        assert np.array_equal(got.index, train[want.index])
+        assert np.array_equal(got.similarity, want.similarity)
+    if cached_k == 6:
+        assert sim.recomputed > 0  # the fallback path ran
+    if cached_k == 40:
+        assert sim.recomputed == 0
+
+
+# --- RANDOM, MAX-SIM, kNN ----------------------------------------------------------------------
+
+
+def test_maxsim_and_knn_equal_brute_force(data):
+    fp, y, full = data
+    sim = SimilarityIndex(fp, top_k(fp, 30))
+    train, test = _split(y)
+    rows = np.concatenate([test, train[:10]])  # training rows: never their own neighbour
+    maxsim = MaxSim(block=7).fit(sim, train, y[train]).score(sim, rows)
+    knn = KNN(k=5).fit(sim, train, y[train]).score(sim, rows)
+    actives = train[y[train] == 1]
+    for i, row in enumerate(rows):
+        assert maxsim[i] == pytest.approx(full[row, actives].max(), abs=1e-7)
+        others = [j for j in train if j != row]
+        order = sorted(others, key=lambda j: (-np.float32(full[row, j]), j))[:5]
+        assert knn[i] == pytest.approx(np.mean(y[order]))
+
+
+def test_knn_tie_break_only_orders_within_a_fraction(data):
+    fp, y, _ = data
+    sim = SimilarityIndex(fp)
+    train, test = _split(y)
+    plain = KNN(k=5).fit(sim, train, y[train]).score(sim, test)
+    broken = KNN(k=5, tie_break="similarity").fit(sim, train, y[train]).score(sim, test)
+    assert np.unique(plain).size <= 6
+    assert np.unique(broken).size > np.unique(plain).size
+    assert np.all(np.floor(broken * 5 + 1e-9) == np.round(plain * 5))  # same fraction, bonus < 1/(2k)
+    with pytest.raises(ValueError, match="tie_break"):
+        KNN(tie_break="random")
+
+
+def test_random_is_seeded_and_uniform(data):
+    fp, y, _ = data
+    sim = SimilarityIndex(fp)
+    train, test = _split(y)
+    a = Random(seed=(0, 1)).fit(sim, train, y[train]).score(sim, test)
+    b = Random(seed=(0, 1)).fit(sim, train, y[train]).score(sim, test)
+    c = Random(seed=(0, 2)).fit(sim, train, y[train]).score(sim, test)
+    assert np.array_equal(a, b) and not np.array_equal(a, c)
+    assert a.min() >= 0 and a.max() < 1
+
+
+# --- SVM ------------------------------------------------------------------------------------------
+
+
+def test_svm_matches_scikit_learn_on_the_kernel(data):
+    from sklearn.svm import SVC
+
+    fp, y, full = data
+    sim = SimilarityIndex(fp)
+    train, test = _split(y)
+    for C in (0.3, 1.0):
+        ours = SVM(C=C).fit(sim, train, y[train]).score(sim, test)
+        svc = SVC(C=C, kernel="precomputed").fit(full[np.ix_(train, train)], y[train])
+        np.testing.assert_allclose(ours, svc.decision_function(full[np.ix_(test, train)]), rtol=1e-6, atol=1e-6)
+
+
+def test_svm_inner_cv_picks_a_C_from_the_grid(data):
+    fp, y, _ = data
+    sim = SimilarityIndex(fp)
+    train, _ = _split(y)
+    model = SVM(C_grid=[0.01, 1.0]).fit(sim, train, y[train])
+    assert model.C_ in (0.01, 1.0)
+
+
+# --- IRV ------------------------------------------------------------------------------------------
+
+
+def test_irv_gradients_equal_finite_differences():
+    rng = np.random.default_rng(0)
+    s = torch.tensor(rng.random((40, 6)))
+    c = torch.tensor((rng.random((40, 6)) < 0.3).astype(float))
+    y = torch.tensor((rng.random(40) < 0.2).astype(float))
+    weights = torch.tensor(rng.random(40))
+    w = torch.tensor([0.3, 1.2, -0.2, 0.8, -0.6, -1.0], dtype=torch.float64, requires_grad=True)
+    for wt in (None, weights):
+        grad = torch.autograd.grad(irv_loss(w, s, c, y, wt), w)[0].numpy()
+        h = 1e-6
+        numeric = []
+        for j in range(6):
+            e = torch.zeros(6, dtype=torch.float64)
+            e[j] = h
+            with torch.no_grad():
+                numeric.append((irv_loss(w + e, s, c, y, wt) - irv_loss(w - e, s, c, y, wt)).item() / (2 * h))
+        np.testing.assert_allclose(grad, numeric, rtol=1e-6, atol=1e-9)
+
+
+def test_irv_learns_that_active_neighbours_vote_for_activity(data):
+    fp, y, _ = data
+    sim = SimilarityIndex(fp)
+    train, test = _split(y)
+    irv = IRV(k=5).fit(sim, train, y[train])
+    assert irv.converged_ and irv.n_epochs_ < irv.max_epochs
+    assert irv.weights_["w_1"] > irv.weights_["w_0"]
+    losses = [loss for _, loss in irv.history_]
+    assert losses[-1] < losses[0]
+    score = irv.score(sim, test)
+    rand = Random(seed=0).fit(sim, train, y[train]).score(sim, test)
+    assert roc_auc(y[test], score) > 0.9 > roc_auc(y[test], rand) + 0.2
+
+
+def test_irv_explanation_adds_up_to_the_score(data):
+    fp, y, _ = data
+    sim = SimilarityIndex(fp)
+    train, test = _split(y)
+    irv = IRV(k=5).fit(sim, train, y[train])
+    table = irv.explain(sim, int(test[0]), ids=[f"m{i}" for i in range(fp.n)])
+    assert list(table["rank"]) == [1, 2, 3, 4, 5] and table["neighbour"].str.startswith("m").all()
+    assert irv.weights_["w_z"] + table["influence"].sum() == pytest.approx(irv.score(sim, test[:1])[0])
+    assert np.allclose(table["influence"], table["relevance"] * table["vote"])
+
+
+def test_irv_is_deterministic_and_float32_ranks_alike(data):
+    fp, y, _ = data
+    sim = SimilarityIndex(fp)
+    train, test = _split(y)
+    a = IRV(k=5).fit(sim, train, y[train]).score(sim, test)
+    b = IRV(k=5).fit(sim, train, y[train]).score(sim, test)
+    assert np.array_equal(a, b)
+    c = IRV(k=5, dtype="float32").fit(sim, train, y[train]).score(sim, test)
+    assert roc_auc(y[test], c) == pytest.approx(roc_auc(y[test], a), abs=0.01)
+
+
+def test_fit_input_errors(data):
+    fp, y, _ = data
+    sim = SimilarityIndex(fp)
+    with pytest.raises(ValueError, match="no positive"):
+        KNN().fit(sim, [0, 1], [0, 0])
+    with pytest.raises(ValueError, match="labels must be 0/1"):
+        KNN().fit(sim, [0, 1], [0, 2])
+    with pytest.raises(ValueError, match=r"in \[0, 300\)"):
+        MaxSim().fit(sim, [0, 1, 999], [1, 0, 0])
+    with pytest.raises(RuntimeError, match="call fit"):
+        KNN().score(sim, [0])
+    with pytest.raises(ValueError, match="unknown model 'nn'"):
+        make_model("nn")
+    with pytest.raises(ValueError, match="model knn"):
+        make_model("knn", {"alpha": 1})
+    assert make_model("random", seed=(1, 2)).seed == (1, 2)
+
+
+# --- cross-validation -------------------------------------------------------------------------------
+
+
+def test_stratified_folds_are_balanced_and_seeded():
+    y = np.array([1] * 23 + [0] * 177)
+    folds = stratified_folds(y, 10, seed=3)
+    for f in range(10):
+        members = folds == f
+        assert y[members].sum() in (2, 3) and (members.sum() in (20,))
+    assert np.array_equal(folds, stratified_folds(y, 10, seed=3))
+    assert not np.array_equal(folds, stratified_folds(y, 10, seed=4))
+    with pytest.raises(ValueError, match="smallest class has 3"):
+        stratified_folds([1, 1, 1] + [0] * 20, 5)
+
+
+def test_score_fold_and_pooling_score_every_compound_once(data):
+    fp, y, _ = data
+    sim = SimilarityIndex(fp)
+    table = fold_table([f"c{i}" for i in range(fp.n)], y, n_folds=4, seed=0)
+    parts = [score_fold(KNN(k=5), sim, table, f) for f in range(4)]
+    pooled = pool_scores(parts[::-1], table)
+    assert pooled["id"].tolist() == table["id"].tolist()
+    for part in parts:
+        train, test = split(table["fold"].to_numpy(), int(part["fold"].iloc[0]))
+        expected = KNN(k=5).fit(sim, train, y[train]).score(sim, test)
+        assert np.array_equal(part["score"].to_numpy(), expected)
+    with pytest.raises(ValueError, match="have no score"):
+        pool_scores(parts[:3], table)
+    with pytest.raises(ValueError, match="more than once"):
+        pool_scores(parts + parts[:1], table)
+    moved = parts[0].assign(fold=1)
+    with pytest.raises(ValueError, match="another fold"):
+        pool_scores([moved] + parts[1:], table)
+    metrics = per_fold_metrics(pooled, paper_panel(top_k=10))
+    assert metrics["fold"].tolist() == ["0", "1", "2", "3", "all"]
+    assert metrics["roc"].iloc[-1] == pytest.approx(roc_auc(pooled["label"], pooled["score"]))
+    assert pd.api.types.is_float_dtype(metrics["croc_exp_80"])
