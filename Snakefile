@@ -8,6 +8,9 @@ min_version("9.0")
 configfile: "config.yaml"
 
 
+report: "workflow/report/workflow.rst"
+
+
 validate(config, "workflow/schemas/config.schema.yaml")
 
 
@@ -15,6 +18,7 @@ include: "workflow/rules/common.smk"
 include: "workflow/rules/data.smk"
 include: "workflow/rules/features.smk"
 include: "workflow/rules/models.smk"
+include: "workflow/rules/report.smk"
 
 
 rule all:

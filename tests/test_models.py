@@ -153,7 +153,7 @@ def test_irv_learns_that_active_neighbours_vote_for_activity(data):
     irv = IRV(k=5).fit(sim, train, y[train])
     assert irv.converged_ and irv.n_epochs_ < irv.max_epochs
     assert irv.weights_["w_1"] > irv.weights_["w_0"]
-    losses = [loss for _, loss in irv.history_]
+    losses = [h[1] for h in irv.history_]
     assert losses[-1] < losses[0]
     score = irv.score(sim, test)
     rand = Random(seed=0).fit(sim, train, y[train]).score(sim, test)

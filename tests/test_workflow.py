@@ -86,9 +86,44 @@ def test_unknown_dataset_is_named(workdir):
     assert done.returncode != 0 and "dataset 'nope' is not declared" in done.stdout + done.stderr
 
 
+def _check_html_report(workdir, config, figures):
+    """``snakemake --report`` embeds every figure; each decodes, and renders in a headless browser if one is here."""
+    import base64
+    import io
+    import re
+
+    from matplotlib.image import imread
+
+    done = _run(workdir, config, "--report", str(workdir / "report.html"))
+    assert done.returncode == 0, done.stderr[-3000:]
+    html = (workdir / "report.html").read_text()
+    uris = {}
+    for name in figures:
+        match = re.search(rf'"results/mine/figures/{name}\.png": \{{.*?"data_uri": "(data:image/png[^"]*)"', html)
+        assert match, f"{name}.png is not embedded in the report"
+        uris[name] = match.group(1)
+        pixels = imread(io.BytesIO(base64.b64decode(uris[name].split(",", 1)[1])), format="png")
+        assert pixels.shape[0] > 300 and pixels.std() > 0.01, name
+    browser = shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")
+    if browser is None:
+        return
+    page = workdir / "images.html"
+    page.write_text("<html><body>" + "".join(f'<img src="{u}">' for u in uris.values())
+                    + "<script>window.onload = () => document.body.setAttribute('data-widths', "
+                    "[...document.images].map(i => i.naturalWidth).join(','));</script></body></html>")
+    dom = subprocess.run([browser, "--headless", "--no-sandbox", "--disable-gpu", "--virtual-time-budget=5000",
+                          "--dump-dom", page.as_uri()], capture_output=True, text=True, timeout=120).stdout
+    widths = re.search(r'data-widths="([0-9,]+)"', dom)
+    assert widths and all(int(w) > 300 for w in widths.group(1).split(",")), dom[-500:]
+    app = subprocess.run([browser, "--headless", "--no-sandbox", "--disable-gpu", "--virtual-time-budget=5000",
+                          "--dump-dom", (workdir / "report.html").as_uri()], capture_output=True, text=True,
+                         timeout=120).stdout
+    assert "Figures" in app and "Tables" in app
+
+
 def test_own_csv_dataset_through_every_model(tmp_path, mirror):
-    """A CSV with its own column names and class values, 3 folds, all five models; then a rerun
-    from scratch gives byte-identical results files."""
+    """A CSV with its own column names and class values, 2 folds, all five models; a forced rerun
+    gives byte-identical results files."""
     data = pd.read_csv(mirror / "HIV_41913.csv")
     sample = pd.concat([data[data["HIV_active"] == 1].head(24), data[data["HIV_active"] == 0].head(96)])
     (tmp_path / "mir").mkdir()
@@ -96,8 +131,9 @@ def test_own_csv_dataset_through_every_model(tmp_path, mirror):
         compound=[f"c{i}" for i in range(len(sample))]
     ).to_csv(tmp_path / "mir" / "mine.csv", index=False)
     config = {
-        "dataset": "mine", "mirror": "mir", "similarity": {"k": 12}, "cv": {"folds": 3, "seed": 7},
+        "dataset": "mine", "mirror": "mir", "similarity": {"k": 12}, "cv": {"folds": 2, "seed": 7},
         "models": {"random": {}, "maxsim": {}, "knn": {"k": 5}, "svm": {"C": 1.0}, "irv": {"k": 5}},
+        "irv_training": {"schemes": ["none", "power"]},
         "datasets": {"mine": {
             "files": [{"name": "mine.csv", "url": "http://127.0.0.1:9/mine.csv", "sha256": None}],
             "structures": {"file": "mine.csv", "smiles": "Structure", "id": "compound", "label": "Outcome"},
@@ -108,18 +144,32 @@ def test_own_csv_dataset_through_every_model(tmp_path, mirror):
     assert done.returncode == 0, done.stderr[-3000:]
     res = tmp_path / "results" / "mine"
     folds = pd.read_csv(res / "folds.tsv", sep="\t")
-    assert len(folds) == 120 and folds.groupby("fold")["label"].sum().tolist() == [8, 8, 8]
-    digests = {}
+    assert len(folds) == 120 and folds.groupby("fold")["label"].sum().tolist() == [12, 12]
     for model in config["models"]:
         scores = pd.read_parquet(res / "scores" / f"{model}.parquet")
         assert scores["id"].tolist() == folds["id"].tolist() and scores["score"].notna().all()
         per_fold = pd.read_csv(res / "scores" / f"{model}.per_fold.tsv", sep="\t")
-        assert per_fold["fold"].astype(str).tolist() == ["0", "1", "2", "all"]
-    for path in sorted(res.rglob("*")):
-        if path.is_file():
-            digests[path.relative_to(res)] = path.read_bytes()
-    shutil.rmtree(tmp_path / "results")
-    again = _run(tmp_path, config, "--cores", "2")
-    assert again.returncode == 0, again.stderr[-3000:]
-    for rel, content in digests.items():
+        assert per_fold["fold"].astype(str).tolist() == ["0", "1", "all"]
+    table = pd.read_csv(res / "tables" / "irv_training.tsv", sep="\t")
+    assert table["scheme"].tolist() == ["none", "power"] and (table["converged_folds"] <= 2).all()
+    assert "## The paper's claims on this run" in (res / "tables" / "irv_training.md").read_text()
+    assert (res / "figures" / "irv_training.png").stat().st_size > 10_000
+    tables = ["areas", "significance", "published", "irv_training"]
+    figures = ["magnification", "roc", "croc", "ac_cac", "proc", "irv_training"]
+    for name in tables:
+        assert (res / "tables" / f"{name}.tsv").stat().st_size and (res / "tables" / f"{name}.md").stat().st_size
+    for name in figures:
+        assert all((res / "figures" / f"{name}.{ext}").stat().st_size > 10_000 for ext in ("png", "pdf"))
+    assert "RANDOM" in (res / "tables" / "areas.md").read_text()
+    _check_html_report(tmp_path, config, figures)
+
+    # determinism: rerun the whole chain to three models' fold-0 scores; the same bytes come out
+    again = ["compounds.parquet", "fingerprints.npz", "neighbours_k12.npz", "folds.tsv",
+             *(f"scores/{m}/fold_0.{ext}" for m in ("random", "svm", "irv_power") for ext in ("parquet", "json"))]
+    before = {rel: (res / rel).read_bytes() for rel in again}
+    rerun = _run(tmp_path, config, "--cores", "2", "--forcerun", "standardize", "fingerprints", "neighbours", "folds",
+                 "score_fold", "--", *(f"results/mine/{rel}" for rel in again if rel.endswith(".parquet")))
+    assert rerun.returncode == 0, rerun.stderr[-3000:]
+    assert rerun.stdout.count("Finished jobid") + rerun.stderr.count("Finished jobid") >= 7
+    for rel, content in before.items():
         assert (res / rel).read_bytes() == content, rel

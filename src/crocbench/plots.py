@@ -8,7 +8,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
-from .metrics import croc_curve, get_transform, roc_curve  # noqa: E402
+from .metrics import ac_curve, cac_curve, croc_curve, cutoff_transform, get_transform, roc_curve  # noqa: E402
 
 # Okabe & Ito (2008), colour-blind safe.
 PALETTE = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#F0E442", "#000000")
@@ -17,6 +17,121 @@ PALETTE = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#F
 def colour_map(names) -> dict:
     """A fixed colour per method name, in the order given."""
     return {name: PALETTE[i % len(PALETTE)] for i, name in enumerate(names)}
+
+
+def save_figure(fig, out, formats=("png", "pdf")) -> list:
+    """Save ``fig`` as ``out`` and beside it in the other ``formats`` (same stem); deterministic bytes.
+
+    Returns the paths written.
+    """
+    from pathlib import Path
+
+    out = Path(out)
+    paths = [out] + [out.with_suffix(f".{f}") for f in formats if f".{f}" != out.suffix]
+    for path in paths:
+        metadata = {"CreationDate": None} if path.suffix == ".pdf" else {"Software": None} if path.suffix == ".png" else {}
+        fig.savefig(path, dpi=150, metadata=metadata)
+    plt.close(fig)
+    return paths
+
+
+def _random_style():
+    return {"ls": ":", "color": "grey", "lw": 1.2, "label": "random"}
+
+
+def _finish(axes, legend_loc="lower right"):
+    for ax in np.atleast_1d(axes):
+        ax.grid(alpha=0.3)
+        ax.legend(loc=legend_loc, fontsize="small")
+
+
+def plot_magnification(out, alphas=(7.0, 14.0, 80.0), cutoffs=(0.5, 0.1, 0.0086)) -> list:
+    """The magnification functions: exp, pow and log at each alpha, and the hard cutoffs (four panels)."""
+    x = np.linspace(0, 1, 2001)
+    x = np.unique(np.concatenate([x, np.geomspace(1e-5, 1, 2000)]))
+    fig, axes = plt.subplots(1, 4, figsize=(15, 4), constrained_layout=True)
+    shades = PALETTE[:len(alphas)]
+    for ax, name in zip(axes, ("exp", "pow", "log")):
+        for colour, a in zip(shades, alphas):
+            ax.plot(x, get_transform(name, a)(x), color=colour, label=f"$\\alpha$ = {a:g}")
+        ax.set(title=f"{name}", xlabel="x (FPR)", ylabel="f(x)")
+    for colour, t in zip(shades, cutoffs):
+        axes[3].plot(x, cutoff_transform(t)(x), color=colour, label=f"t = {t:g}")
+    axes[3].set(title="hard cutoff min(x/t, 1)", xlabel="x (FPR)", ylabel="f(x)")
+    for ax in axes:
+        ax.plot([0, 1], [0, 1], **{**_random_style(), "label": "identity"})
+        ax.set(xlim=(0, 1), ylim=(0, 1.01), aspect="equal")
+    _finish(axes)
+    return save_figure(fig, out)
+
+
+def plot_roc(rankings: dict, out) -> list:
+    """ROC curves of every ranking (``{name: (y, score)}``), random classifier dotted."""
+    colours = colour_map(rankings)
+    fig, ax = plt.subplots(figsize=(5.2, 5), constrained_layout=True)
+    ax.plot([0, 1], [0, 1], **_random_style())
+    for name, (y, s) in rankings.items():
+        ax.plot(*roc_curve(y, s), color=colours[name], label=name, lw=1.5)
+    ax.set(xlabel="false positive rate", ylabel="true positive rate", title="ROC", xlim=(0, 1), ylim=(0, 1.01),
+           aspect="equal")
+    _finish(ax)
+    return save_figure(fig, out)
+
+
+def plot_croc_panels(rankings: dict, out, alphas=(7.0, 14.0, 80.0)) -> list:
+    """CROC(exp) curves at each alpha (one panel each), random classifier's CROC dotted."""
+    colours = colour_map(rankings)
+    fig, axes = plt.subplots(1, len(alphas), figsize=(5 * len(alphas), 5), constrained_layout=True)
+    x = np.linspace(0, 1, 4001)
+    for ax, a in zip(np.atleast_1d(axes), alphas):
+        ax.plot(get_transform("exp", a)(x), x, **_random_style())
+        for name, (y, s) in rankings.items():
+            ax.plot(*croc_curve(y, s, alpha=a), color=colours[name], label=name, lw=1.5)
+        ax.set(xlabel=f"f(FPR), exp, $\\alpha$ = {a:g}", ylabel="true positive rate", title=f"CROC(exp), $\\alpha$ = {a:g}",
+               xlim=(0, 1), ylim=(0, 1.01), aspect="equal")
+    _finish(axes)
+    return save_figure(fig, out)
+
+
+def plot_ac_cac(rankings: dict, out, alpha: float = 14.0) -> list:
+    """AC and CAC(exp) curves; the regions above the best and below the worst possible curves are shaded."""
+    colours = colour_map(rankings)
+    y0 = np.asarray(next(iter(rankings.values()))[0]).astype(bool)
+    n, n_pos = y0.size, int(y0.sum())
+    x = np.unique(np.concatenate([np.linspace(0, 1, 4001), [n_pos / n, 1 - n_pos / n]]))
+    best = np.minimum(1.0, x * n / n_pos)
+    worst = np.maximum(0.0, (x * n - (n - n_pos)) / n_pos)
+    f = get_transform("exp", alpha)
+    fig, (ax_ac, ax_cac) = plt.subplots(1, 2, figsize=(10, 5), constrained_layout=True)
+    for ax, u, title in ((ax_ac, x, "AC"), (ax_cac, f(x), f"CAC(exp), $\\alpha$ = {alpha:g}")):
+        ax.fill_between(u, best, 1.01, color="0.85", lw=0, label="beyond best / worst possible")
+        ax.fill_between(u, 0, worst, color="0.85", lw=0)
+        ax.plot(u, x, **_random_style())
+        ax.set(title=title, ylabel="true positive rate", xlim=(0, 1), ylim=(0, 1.01), aspect="equal")
+    for name, (y, s) in rankings.items():
+        ax_ac.plot(*ac_curve(y, s), color=colours[name], label=name, lw=1.5)
+        ax_cac.plot(*cac_curve(y, s, alpha=alpha), color=colours[name], label=name, lw=1.5)
+    ax_ac.set(xlabel="fraction of the list ranked above")
+    ax_cac.set(xlabel=f"f(fraction above), exp, $\\alpha$ = {alpha:g}")
+    _finish((ax_ac, ax_cac))
+    return save_figure(fig, out)
+
+
+def plot_proc(rankings: dict, out) -> list:
+    """pROC curves: TPR against log10(FPR), FPR floored at 0.5/N (Clark & Webster-Clark)."""
+    colours = colour_map(rankings)
+    fig, ax = plt.subplots(figsize=(6, 5), constrained_layout=True)
+    floor = None
+    for name, (y, s) in rankings.items():
+        fpr, tpr = roc_curve(y, s)
+        floor = 0.5 / len(y)
+        ax.plot(np.maximum(fpr, floor), tpr, color=colours[name], label=name, lw=1.5, drawstyle="steps-post")
+    grid = np.geomspace(floor, 1, 400)
+    ax.plot(grid, grid, **_random_style())
+    ax.set(xscale="log", xlim=(floor, 1), ylim=(0, 1.01), xlabel="false positive rate (log scale)",
+           ylabel="true positive rate", title="pROC")
+    _finish(ax, "upper left")
+    return save_figure(fig, out)
 
 
 def plot_roc_croc(rankings: dict, out, alpha: float = 14.0, title: str | None = None) -> None:
@@ -50,5 +165,32 @@ def plot_roc_croc(rankings: dict, out, alpha: float = 14.0, title: str | None = 
         ax.legend(loc="lower right", fontsize="small")
     if title:
         fig.suptitle(title)
-    fig.savefig(out, dpi=150)
-    plt.close(fig)
+    save_figure(fig, out, formats=())
+
+
+def plot_training_curves(histories: dict, out, title: str | None = None) -> list:
+    """Save loss and training AUC[CROC(exp)] a=80 against epoch, one colour per scheme, one line per fold.
+
+    Parameters
+    ----------
+    histories : dict
+        ``{scheme: [history of fold 0, history of fold 1, ...]}``, a history being rows of
+        ``(epoch, loss, training AUC[CROC(exp)] a=80)``.
+    """
+    colours = colour_map(histories)
+    fig, (ax_loss, ax_croc) = plt.subplots(1, 2, figsize=(10, 4.2), constrained_layout=True)
+    for scheme, folds in histories.items():
+        for i, history in enumerate(folds):
+            h = np.asarray(history, dtype=float).reshape(-1, 3)
+            label = scheme if i == 0 else None
+            ax_loss.plot(h[:, 0], h[:, 1], color=colours[scheme], lw=0.9, alpha=0.7, label=label)
+            ax_croc.plot(h[:, 0], h[:, 2], color=colours[scheme], lw=0.9, alpha=0.7, label=label)
+    ax_loss.set(xlabel="epoch", ylabel="weighted cross-entropy", title="training loss", xscale="log", yscale="log")
+    ax_croc.set(xlabel="epoch", ylabel="AUC[CROC(exp)], $\\alpha$ = 80", title="training folds, early retrieval",
+                xscale="log")
+    for ax in (ax_loss, ax_croc):
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize="small")
+    if title:
+        fig.suptitle(title)
+    return save_figure(fig, out)

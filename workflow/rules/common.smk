@@ -15,6 +15,20 @@ K = config["similarity"]["k"]
 
 
 MODELS = list(config["models"])
+# Runs = the models of the comparison plus the IRV's reweighting variants (irv_power, ...):
+# run name -> (model, parameters).
+RUNS = {name: (name, dict(params)) for name, params in config["models"].items()}
+IRV_SCHEMES = config["irv_training"]["schemes"] if "irv" in RUNS else []
+if "irv" in RUNS:
+    RUNS["irv"][1]["track"] = True
+    _training = {k: v for k, v in config["irv_training"].items() if k != "schemes"}
+    for _scheme in IRV_SCHEMES:
+        if _scheme != "none":
+            RUNS[f"irv_{_scheme}"] = ("irv", {**RUNS["irv"][1], **_training, "reweight": _scheme})
+
+
+def irv_run(scheme):
+    return "irv" if scheme == "none" else f"irv_{scheme}"
 
 # Without `--resources mem_mb=...`, jobs may use up to 90% of this machine's memory
 # together, so that `--cores N` never runs two SVM folds that do not fit side by side.
@@ -27,7 +41,7 @@ if "mem_mb" not in workflow.global_resources:
 wildcard_constraints:
     dataset="|".join(map(re.escape, config["datasets"])),
     file=r"[^/]+",
-    model="|".join(map(re.escape, MODELS)),
+    model="|".join(map(re.escape, RUNS)),
     fold=r"\d+",
 
 
@@ -60,4 +74,13 @@ def all_targets():
         f"results/{DATASET}/fingerprints.npz",
         f"results/{DATASET}/neighbours_k{K}.npz",
         *(f"results/{DATASET}/scores/{m}.parquet" for m in MODELS),
+        *([f"results/{DATASET}/tables/irv_training.md"] if IRV_SCHEMES else []),
+        f"results/{DATASET}/tables/areas.md",
+        f"results/{DATASET}/tables/significance.md",
+        f"results/{DATASET}/tables/published.md",
+        f"results/{DATASET}/figures/roc.png",
     ]
+
+
+def pooled_scores(wildcards):
+    return [f"results/{wildcards.dataset}/scores/{m}.parquet" for m in MODELS]

@@ -15,6 +15,8 @@ rule download:
     threads: 1
     resources:
         downloads=1,
+    conda:
+        "../../envs/crocbench.yaml"
     script:
         "../scripts/download.py"
 
@@ -35,5 +37,7 @@ rule standardize:
     threads: 2
     resources:
         mem_mb=4000,
+    conda:
+        "../../envs/crocbench.yaml"
     script:
         "../scripts/standardize.py"

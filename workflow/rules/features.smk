@@ -16,6 +16,8 @@ rule fingerprints:
     threads: 2
     resources:
         mem_mb=3000,
+    conda:
+        "../../envs/crocbench.yaml"
     script:
         "../scripts/fingerprints.py"
 
@@ -34,6 +36,8 @@ rule neighbours:
     threads: 2
     resources:
         mem_mb=3000,
+    conda:
+        "../../envs/crocbench.yaml"
     script:
         "../scripts/neighbours.py"
 
@@ -53,5 +57,7 @@ rule similarity_matrix:
     threads: 2
     resources:
         mem_mb=10000,
+    conda:
+        "../../envs/crocbench.yaml"
     script:
         "../scripts/similarity_matrix.py"

@@ -12,6 +12,8 @@ rule folds:
     log:
         "logs/{dataset}/folds.log",
     threads: 1
+    conda:
+        "../../envs/crocbench.yaml"
     script:
         "../scripts/folds.py"
 
@@ -22,19 +24,23 @@ rule score_fold:
         neighbours=f"results/{{dataset}}/neighbours_k{K}.npz",
         folds="results/{dataset}/folds.tsv",
     output:
-        "results/{dataset}/scores/{model}/fold_{fold}.parquet",
+        scores="results/{dataset}/scores/{model}/fold_{fold}.parquet",
+        info="results/{dataset}/scores/{model}/fold_{fold}.json",
     params:
-        model_params=lambda wc: config["models"][wc.model],
+        model=lambda wc: RUNS[wc.model][0],
+        model_params=lambda wc: RUNS[wc.model][1],
         seed=config["cv"]["seed"],
         block=config["similarity"]["block"],
     log:
         "logs/{dataset}/scores/{model}/fold_{fold}.log",
     benchmark:
         "logs/{dataset}/benchmark/scores/{model}/fold_{fold}.tsv"
-    threads: lambda wc: 2 if wc.model in ("svm", "irv") else 1
+    threads: lambda wc: 2 if RUNS[wc.model][0] in ("svm", "irv") else 1
     resources:
         # the SVM's float64 training kernel: 8 bytes x (0.9 N)^2, plus the feature matrix
-        mem_mb=lambda wc, input: svm_mem_mb(input.fingerprints) if wc.model == "svm" else 4000,
+        mem_mb=lambda wc, input: svm_mem_mb(input.fingerprints) if RUNS[wc.model][0] == "svm" else 4000,
+    conda:
+        "../../envs/crocbench.yaml"
     script:
         "../scripts/score_fold.py"
 
@@ -51,5 +57,43 @@ rule pool_scores:
     log:
         "logs/{dataset}/scores/{model}/pool.log",
     threads: 1
+    conda:
+        "../../envs/crocbench.yaml"
     script:
         "../scripts/pool_scores.py"
+
+
+rule irv_training_table:
+    """The IRV's reweighting schemes side by side (the paper's Appendix A)."""
+    input:
+        scores=lambda wc: [f"results/{wc.dataset}/scores/{irv_run(s)}.parquet" for s in IRV_SCHEMES],
+        infos=lambda wc: [
+            f"results/{wc.dataset}/scores/{irv_run(s)}/fold_{k}.json"
+            for s in IRV_SCHEMES
+            for k in range(config["cv"]["folds"])
+        ],
+        benchmarks=lambda wc: [
+            f"logs/{wc.dataset}/benchmark/scores/{irv_run(s)}/fold_{k}.tsv"
+            for s in IRV_SCHEMES
+            for k in range(config["cv"]["folds"])
+        ],
+        others=lambda wc: [f"results/{wc.dataset}/scores/{m}.parquet" for m in ("svm", "knn") if m in MODELS],
+    output:
+        tsv="results/{dataset}/tables/irv_training.tsv",
+        md=report("results/{dataset}/tables/irv_training.md", caption="../report/irv_training_table.rst", category="Tables"),
+        figure=report(
+            "results/{dataset}/figures/irv_training.png",
+            caption="../report/irv_training.rst",
+            category="Figures",
+        ),
+        pdf="results/{dataset}/figures/irv_training.pdf",
+    params:
+        schemes=IRV_SCHEMES,
+        n_folds=config["cv"]["folds"],
+    log:
+        "logs/{dataset}/irv_training_table.log",
+    threads: 1
+    conda:
+        "../../envs/crocbench.yaml"
+    script:
+        "../scripts/irv_training_table.py"

@@ -4,6 +4,7 @@ import inspect
 
 from ._base import Model
 from ._irv import IRV, irv_loss, irv_terms
+from ._reweight import SCHEMES, Reweighting, average_ranks, score_density, silverman_bandwidth
 from ._simple import KNN, MaxSim, Random
 from ._svm import SVM
 
@@ -30,4 +31,7 @@ def make_model(name: str, params: dict | None = None, *, seed=None, progress=Non
         raise ValueError(f"model {name}: {exc}") from None
 
 
-__all__ = ["IRV", "KNN", "LABELS", "MODELS", "MaxSim", "Model", "Random", "SVM", "irv_loss", "irv_terms", "make_model"]
+__all__ = [
+    "IRV", "KNN", "LABELS", "MODELS", "MaxSim", "Model", "Random", "Reweighting", "SCHEMES", "SVM", "average_ranks",
+    "irv_loss", "irv_terms", "make_model", "score_density", "silverman_bandwidth",
+]

@@ -30,6 +30,10 @@ class Model:
         rows = _check_rows(sim, rows)
         return np.asarray(self._score(sim, rows), dtype=np.float64)
 
+    def info(self) -> dict:
+        """What the fit learned that is worth keeping beside the scores (JSON-serializable)."""
+        return {}
+
     def _fit(self, sim, train, y) -> None:  # models that only store the training set need nothing more
         pass
 

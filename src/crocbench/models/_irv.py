@@ -7,12 +7,18 @@ For the k most similar training compounds N_1..N_k of X (rank r_i = i, similarit
     influence  I_i = R_i V_i
     P(active | X) = sigmoid(w_z + sum_i I_i)
 
-Training minimizes the (weighted) cross-entropy over the training compounds, each
+Training minimizes the weighted cross-entropy over the training compounds, each
 scored by its k nearest *other* training compounds, by full-batch gradient descent
 with Rprop steps (per-parameter step sizes adapted from the gradient's sign; no
-learning rate to tune, and deterministic).  One epoch = one full-batch step.
-Convergence: the loss fell by less than ``tol`` (relative) over the last
-``window`` epochs, or ``max_epochs`` was reached.  The score of a compound is its
+learning rate to tune, and deterministic).  One epoch = one full-batch step.  The
+weights start uniform (1/N) and, with a reweighting scheme (the paper's Appendix A,
+see ``_reweight``), are recomputed at the start of every later epoch from the
+ranking of the training compounds by the current model, which the epoch's
+forward pass computes anyway.
+Convergence: the (weighted) loss changed by less than ``tol`` (relative) over
+the last ``window`` epochs, or ``max_epochs`` was reached.  (A change, not a
+fall: with reweighting the loss can rise while the weights move to the top of
+the list; it settles when the ranking does.)  The score of a compound is its
 logit ``w_z + sum_i I_i`` (the same order as the probability, without float
 saturation ties).
 """
@@ -23,6 +29,7 @@ import numpy as np
 import pandas as pd
 
 from ._base import Model
+from ._reweight import Reweighting
 
 PARAMETERS = ("w_y", "w_s", "w_r", "w_1", "w_0", "w_z")
 
@@ -42,12 +49,22 @@ def irv_terms(w, s, c):
     return relevance, vote, w[5] + (relevance * vote).sum(dim=1)
 
 
-def irv_loss(w, s, c, y, weights=None):
-    """Cross-entropy of the IRV on (s, c) with 0/1 targets ``y``: mean, or weighted sum if ``weights`` is given."""
+def cross_entropy(z, y, weights=None):
+    """Cross-entropy of logits ``z`` against 0/1 targets: the mean, or the ``weights``-weighted sum."""
     torch = _torch()
-    z = irv_terms(w, s, c)[2]
     losses = torch.nn.functional.binary_cross_entropy_with_logits(z, y, reduction="none")
     return losses.mean() if weights is None else (weights * losses).sum()
+
+
+def irv_loss(w, s, c, y, weights=None):
+    """The IRV's cross-entropy on (s, c) with 0/1 targets ``y``; see :func:`cross_entropy`."""
+    return cross_entropy(irv_terms(w, s, c)[2], y, weights)
+
+
+def _croc80(y, scores) -> float:
+    from ..metrics import croc_auc
+
+    return croc_auc(y, scores, alpha=80.0)
 
 
 class IRV(Model):
@@ -61,22 +78,33 @@ class IRV(Model):
     step : float
         Rprop's initial step size.
     dtype : "float64" or "float32"
+    reweight : str
+        ``none`` (default), ``power``, ``power_density``, ``exp`` or ``exp_anneal``;
+        ``alpha``, ``alpha_start``, ``alpha_end`` and ``anneal_epochs`` parametrize the
+        exponential schemes.
+    track : bool
+        Also record AUC[CROC(exp), alpha = 80] of the training ranking at every epoch.
     progress : stream, optional
         Gets the loss every ``log_every`` epochs and at the end.
 
     Attributes
     ----------
     weights_ : dict of the six fitted parameters
-    history_ : list of (epoch, loss)
+    history_ : list of (epoch, loss, training AUC[CROC(exp)] a=80 or NaN), the loss and
+        ranking of the model after ``epoch - 1`` steps
     n_epochs_ : int, converged_ : bool
     """
 
     name = "irv"
 
     def __init__(self, k: int = 20, max_epochs: int = 3000, tol: float = 1e-4, window: int = 10, step: float = 0.01,
-                 dtype: str = "float64", progress=None, log_every: int = 10):
+                 dtype: str = "float64", reweight: str = "none", alpha: float = 20.0, alpha_start: float = 1.0,
+                 alpha_end: float = 20.0, anneal_epochs: int = 20, track: bool = False, progress=None,
+                 log_every: int = 10):
         if dtype not in ("float64", "float32"):
             raise ValueError(f"dtype must be float64 or float32; got {dtype!r}")
+        self.reweighting = Reweighting(reweight, alpha, alpha_start, alpha_end, anneal_epochs)
+        self.track = bool(track)
         self.k, self.max_epochs, self.tol, self.window, self.step = int(k), int(max_epochs), float(tol), int(window), step
         self.dtype, self.progress, self.log_every = dtype, progress, log_every
 
@@ -98,22 +126,31 @@ class IRV(Model):
                             dtype=getattr(torch, self.dtype), requires_grad=True)
 
     def _fit(self, sim, train, y) -> None:
-        torch = _torch()
         _, s, c = self._inputs(sim, train)
+        self._train(s, c, y)
+
+    def _train(self, s, c, y) -> None:
+        """Gradient descent on prepared inputs: similarities ``s`` and classes ``c`` (n, k) of the neighbours."""
+        torch = _torch()
         target = torch.as_tensor(y, dtype=s.dtype)
         w = self._initial(y)
         optimizer = torch.optim.Rprop([w], lr=self.step)
+        weights = torch.full((y.size,), 1.0 / y.size, dtype=s.dtype)
         self.history_, self.converged_ = [], False
         for epoch in range(1, self.max_epochs + 1):
             optimizer.zero_grad()
-            loss = irv_loss(w, s, c, target)
+            z = irv_terms(w, s, c)[2]
+            scores = z.detach().double().numpy()
+            if epoch > 1 and self.reweighting.scheme != "none":
+                weights = torch.as_tensor(self.reweighting.weights(scores, epoch - 1), dtype=s.dtype)
+            loss = cross_entropy(z, target, weights)
             loss.backward()
             optimizer.step()
             value = loss.detach().item()
-            self.history_.append((epoch, value))
+            self.history_.append((epoch, value, _croc80(y, scores) if self.track else float("nan")))
             if self.progress is not None and epoch % self.log_every == 0:
                 print(f"epoch {epoch}: loss {value:.8f}", file=self.progress, flush=True)
-            if epoch > self.window and self.history_[-self.window - 1][1] - value <= self.tol * abs(value):
+            if epoch > self.window and abs(self.history_[-self.window - 1][1] - value) <= self.tol * abs(value):
                 self.converged_ = True
                 break
         self.n_epochs_ = epoch
@@ -121,8 +158,13 @@ class IRV(Model):
         self.weights_ = dict(zip(PARAMETERS, self.w_.tolist()))
         if self.progress is not None:
             state = "converged" if self.converged_ else "stopped at max_epochs"
-            print(f"IRV {state} after {epoch} epochs, loss {value:.8f}, weights "
+            print(f"IRV ({self.reweighting.scheme}) {state} after {epoch} epochs, loss {value:.8f}, weights "
                   + ", ".join(f"{k}={v:.4f}" for k, v in self.weights_.items()), file=self.progress, flush=True)
+
+    def info(self) -> dict:
+        return {"reweight": self.reweighting.scheme, "epochs": self.n_epochs_, "converged": self.converged_,
+                "weights": self.weights_,
+                "history": [[e, loss, None if np.isnan(croc) else croc] for e, loss, croc in self.history_]}
 
     def _score(self, sim, rows):
         _, s, c = self._inputs(sim, rows)

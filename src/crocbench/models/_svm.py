@@ -66,6 +66,9 @@ class SVM(Model):
         self.dual_coef_ = svc.dual_coef_[0].astype(np.float64)
         self.intercept_ = float(svc.intercept_[0])
 
+    def info(self) -> dict:
+        return {"C": self.C_, "support_vectors": int(self.support_.size), "intercept": self.intercept_}
+
     @staticmethod
     def _decision(sim, rows, support, dual_coef, intercept, block: int = 4096) -> np.ndarray:
         out = np.empty(rows.size)

@@ -1,0 +1,35 @@
+"""Figures: every plot writes PNG and PDF, deterministically."""
+
+import numpy as np
+import pytest
+
+from crocbench import plots
+
+
+@pytest.fixture(scope="module")
+def rankings():
+    rng = np.random.default_rng(0)
+    y = (rng.random(800) < 0.1).astype(int)
+    return {name: (y, rng.normal(size=800) + shift * y) for name, shift in (("A", 0.0), ("B", 1.0), ("C", 2.5))}
+
+
+@pytest.mark.parametrize("name", ["magnification", "roc", "croc", "ac_cac", "proc"])
+def test_figures_are_written_in_both_formats_deterministically(rankings, tmp_path, name):
+    draw = {
+        "magnification": lambda out: plots.plot_magnification(out),
+        "roc": lambda out: plots.plot_roc(rankings, out),
+        "croc": lambda out: plots.plot_croc_panels(rankings, out),
+        "ac_cac": lambda out: plots.plot_ac_cac(rankings, out),
+        "proc": lambda out: plots.plot_proc(rankings, out),
+    }[name]
+    first = draw(tmp_path / f"{name}.png")
+    assert [p.suffix for p in first] == [".png", ".pdf"]
+    content = [p.read_bytes() for p in first]
+    assert content[0][:8] == b"\x89PNG\r\n\x1a\n" and content[1][:5] == b"%PDF-"
+    assert len(content[0]) > 20_000
+    draw(tmp_path / f"{name}.png")
+    assert [p.read_bytes() for p in first] == content
+
+
+def test_same_colour_per_method_everywhere():
+    assert plots.colour_map(["RANDOM", "IRV"])["IRV"] == plots.colour_map(["RANDOM", "IRV", "SVM"])["IRV"]

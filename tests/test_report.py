@@ -1,0 +1,162 @@
+"""Report tables: the IRV training table and the paper's Appendix A claims."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from crocbench.metrics import croc_auc, hits_at_k, roc_auc
+from crocbench.report import claims_markdown, irv_training_claims, irv_training_table, markdown_table, pooled_metrics
+
+
+def _scores(seed, strength):
+    rng = np.random.default_rng(seed)
+    y = (rng.random(3000) < 0.05).astype(int)
+    return pd.DataFrame({"id": np.arange(3000).astype(str), "fold": 0, "label": y,
+                         "score": rng.normal(size=3000) + strength * y})
+
+
+def test_pooled_metrics_equal_the_metric_functions():
+    s = _scores(0, 1.5)
+    m = pooled_metrics(s)
+    y, x = s["label"], s["score"]
+    assert m["roc"] == pytest.approx(roc_auc(y, x))
+    assert m["croc_exp_80"] == pytest.approx(croc_auc(y, x, alpha=80))
+    assert m["top1000"] == pytest.approx(hits_at_k(y, x, k=1000))
+
+
+def test_training_table_and_claims():
+    info = lambda epochs: {"epochs": epochs, "converged": epochs < 3000}  # noqa: E731
+    runs = {
+        "none": (_scores(1, 2.0), [info(100), info(90)], [3.0, 4.0]),
+        "power": (_scores(1, 2.0), [info(40), info(44)], [1.0, 1.5]),
+        "exp": (_scores(2, 1.0), [info(6), info(3000)], [0.5, 9.0]),
+    }
+    table = irv_training_table(runs)
+    assert table["scheme"].tolist() == ["none", "power", "exp"]
+    assert table["epochs_mean"].tolist() == [95.0, 42.0, 1503.0]
+    assert table["epochs_per_fold"].tolist() == ["100/90", "40/44", "6/3000"]
+    assert table["converged_folds"].tolist() == [2, 2, 1]
+    assert table["train_seconds"].tolist() == [7.0, 2.5, 9.5]
+    assert table["paper_epochs"].tolist() == ["101", "42", "4-8"]
+    others = {"svm": {"croc_exp_80": 0.99}, "knn": {"croc_exp_80": 0.1}}
+    claims = {text.split(" (")[0]: ok for text, ok, _ in irv_training_claims(table, others)}
+    assert claims["1/r weighting converges faster than no weighting"] is True
+    assert claims["g(r)/r converges faster than 1/r"] is None  # not run
+    assert claims["exponential weighting converges in 4 to 8 epochs"] is False
+    assert claims["exponential weighting ends slightly below no weighting"] is True
+    assert claims["exponentially weighted IRV still beats SVM and kNN"] is False
+    assert claims["weighted and unweighted IRV end at about the same AUC[CROC(exp)] a=80"] is True
+    text = claims_markdown(irv_training_claims(table, others))
+    assert "- NOT reproduced: exponential weighting converges in 4 to 8 epochs (1503.0 epochs)" in text
+    md = markdown_table(table[["scheme", "epochs_mean", "croc_exp_80"]])
+    assert md.splitlines()[0] == "| scheme | epochs_mean | croc_exp_80 |"
+    assert md.splitlines()[2].startswith("| none | 95 | 0.")
+
+
+# --- tables 1, 2 and 4 -------------------------------------------------------------------------------
+
+
+def _pooled():
+    from crocbench.models import LABELS
+
+    base = _scores(5, 0.0)
+    out = {}
+    for i, m in enumerate(["random", "maxsim", "knn", "svm", "irv"]):
+        s = base.copy()
+        s["score"] = np.random.default_rng(i).normal(size=len(s)) + (0.4 * i) * s["label"]
+        out[LABELS[m]] = s
+    return out
+
+
+def test_areas_table_has_the_random_expectation():
+    from crocbench.metrics import paper_panel, random_baseline
+    from crocbench.report import RANDOM_ROW, areas_table
+
+    calls = paper_panel(top_k=100)
+    pooled = _pooled()
+    table = areas_table(pooled, calls).set_index("model")
+    assert list(table.index) == [*pooled, RANDOM_ROW]
+    y, s = pooled["IRV"]["label"], pooled["IRV"]["score"]
+    assert table.loc["IRV", "croc_exp_80"] == pytest.approx(croc_auc(y, s, alpha=80))
+    n, n_pos = len(y), int(y.sum())
+    assert table.loc[RANDOM_ROW, "roc"] == pytest.approx(0.5)
+    assert table.loc[RANDOM_ROW, "top100"] == pytest.approx(100 * n_pos / n)
+    assert table.loc[RANDOM_ROW, "croc_exp_80"] == pytest.approx(random_baseline("croc_auc", n, n_pos, alpha=80).mean)
+
+
+def test_significance_table_matches_compare():
+    from crocbench.metrics import paper_panel
+    from crocbench.report import significance_markdown, significance_table
+    from crocbench.stats import compare
+
+    pooled = dict(list(_pooled().items())[2:])  # kNN, SVM, IRV
+    calls = [c for c in paper_panel() if c.key in ("roc", "croc_exp_80")]
+    tests = ["paired_permutation", "unpaired_t"]
+    table = significance_table(pooled, calls, tests, n_samples=500, seed=3)
+    assert len(table) == 3 * 2 and table[["a", "b"]].drop_duplicates().values.tolist() == [
+        ["kNN", "SVM"], ["kNN", "IRV"], ["SVM", "IRV"]]
+    row = table[(table.a == "kNN") & (table.b == "IRV") & (table.metric == "croc_exp_80")].iloc[0]
+    direct = compare(pooled["kNN"]["label"], pooled["kNN"]["score"], pooled["IRV"]["score"], calls[1],
+                     tests=tests, n_samples=500, seed=3)
+    assert row["paired_permutation"] == direct.results["paired_permutation"].p_value
+    assert row["better"] == ("IRV" if direct.value_b > direct.value_a else "kNN")
+    md = significance_markdown(table, tests)
+    assert md.count("\n") == 1 + len(table)
+    low = table[tests].min().min()
+    assert ("**" in md) == (low < 0.01)
+
+
+def test_published_comparison_statuses():
+    from crocbench.report import published_comparison
+
+    published = {"anchors": [
+        {"id": "a", "model": "irv", "metric": "roc", "published": 0.845, "tolerance": 0.03, "why": "w"},
+        {"id": "b", "model": "svm", "metric": "roc", "published": 0.852, "tolerance": 0.01, "why": "w"},
+        {"id": "c", "model": "svm", "metric": "croc_exp_80", "published": 0.31, "tolerance": 0.03, "why": "w",
+         "known_deviation": "explained"},
+        {"id": "d", "model": "knn", "metric": "top1000", "published": 603, "tolerance": 25, "why": "w"},
+    ], "claims": []}
+    measured = {("irv", "roc"): 0.83, ("svm", "roc"): 0.80, ("svm", "croc_exp_80"): 0.40}
+    table = published_comparison(measured, published)
+    assert table["status"].tolist() == ["pass", "FAIL", "known deviation", "not run"]
+    assert table["note"].tolist()[2] == "explained"
+
+
+def test_claims_on_a_table_that_reproduces_the_paper():
+    from crocbench.report import check_claims, load_published
+
+    names = {"random": "RANDOM", "maxsim": "MAX-SIM", "knn": "kNN", "svm": "SVM", "irv": "IRV"}
+    areas = pd.DataFrame({
+        "model": ["RANDOM", "MAX-SIM", "kNN", "SVM", "IRV"],
+        "roc": [0.5, 0.8, 0.82, 0.852, 0.845],
+        "croc_exp_7": [0.14, 0.6, 0.64, 0.63, 0.66], "croc_exp_14": [0.07, 0.5, 0.56, 0.55, 0.58],
+        "croc_exp_80": [0.01, 0.25, 0.37, 0.31, 0.40],
+    })
+    sig = pd.DataFrame({"a": ["SVM", "SVM"], "b": ["IRV", "IRV"], "metric": ["roc", "croc_exp_80"],
+                        "paired_permutation": [0.3, 0.001], "unpaired_permutation": [0.4, 0.01]})
+    result = {c[0]: c[2] for c in check_claims(areas, sig, names, load_published())}
+    assert result == {"svm_best_roc_irv_best_croc": True, "croc_order": True, "croc_significant_roc_not": True,
+                      "paired_more_powerful": True}
+    areas.loc[areas.model == "SVM", "croc_exp_80"] = 0.41
+    sig["paired_permutation"] = [0.5, 0.6]
+    claims = check_claims(areas, sig, names, load_published())
+    result = {c[0]: c[2] for c in claims}
+    assert result["svm_best_roc_irv_best_croc"] is False and result["croc_order"] is False
+    assert result["croc_significant_roc_not"] is False and result["paired_more_powerful"] is False
+    assert all(c[4] for c in claims[:3])  # the documented deviations come with their note
+    assert "known deviation" in claims_markdown([c[1:] for c in claims])
+
+
+def test_published_file_is_complete():
+    from crocbench.report import load_published
+
+    published = load_published()
+    ids = [a["id"] for a in published["anchors"]]
+    assert len(ids) == len(set(ids))
+    for a in published["anchors"]:
+        assert a["tolerance"] > 0 and a["why"]
+    values = {a["id"]: a["published"] for a in published["anchors"]}
+    # the paper's numbers (../shared/papers/README.md)
+    assert (values["svm_roc"], values["irv_roc"], values["irv_croc80"], values["svm_croc80"]) == (0.852, 0.845, 0.4, 0.31)
+    assert (values["irv_top1000"], values["svm_top1000"], values["knn_top1000"]) == (645, 616, 603)
+    assert (values["irv_epochs_none"], values["irv_epochs_power"], values["irv_epochs_power_density"]) == (101, 42, 33)

@@ -1,0 +1,93 @@
+"""The IRV's rank-reweighting schemes (the paper's Appendix A)."""
+
+import numpy as np
+import pytest
+import torch
+
+from crocbench.models import IRV, Reweighting, average_ranks, irv_loss, score_density, silverman_bandwidth
+from crocbench.similarity import SimilarityIndex
+
+SCORES = np.array([0.9, 0.5, 0.1, 0.7])  # ranks 1, 3, 4, 2
+
+
+def test_average_ranks_share_ties():
+    assert average_ranks(SCORES).tolist() == [1, 3, 4, 2]
+    assert average_ranks(np.array([2.0, 2.0, 2.0, 1.0])).tolist() == [2, 2, 2, 4]
+
+
+def test_weights_by_hand():
+    assert np.allclose(Reweighting("none").weights(SCORES), 0.25)
+    h = np.array([1, 1 / 3, 1 / 4, 1 / 2])
+    assert np.allclose(Reweighting("power").weights(SCORES), h / (1 + 1 / 3 + 1 / 4 + 1 / 2))
+    e = np.exp(-2.0 * np.array([1, 3, 4, 2]) / 4)
+    assert np.allclose(Reweighting("exp", alpha=2.0).weights(SCORES), e / e.sum())
+    # higher-ranked compounds always weigh more
+    for scheme in ("power", "exp"):
+        w = Reweighting(scheme).weights(SCORES)
+        assert w[0] > w[3] > w[1] > w[2]
+
+
+def test_density_factor_on_a_toy_score_set():
+    scores = np.array([0.0, 0.1, 0.2, 0.25, 3.0])
+    h = silverman_bandwidth(scores)
+    sd, iqr = np.std(scores, ddof=1), np.subtract(*np.percentile(scores, [75, 25]))
+    assert h == pytest.approx(0.9 * min(sd, iqr / 1.34) * 5 ** -0.2)
+    exact = np.array([np.exp(-0.5 * ((x - scores) / h) ** 2).sum() / (5 * h * np.sqrt(2 * np.pi)) for x in scores])
+    assert np.allclose(score_density(scores), exact, rtol=2e-3)
+    ranks = np.array([5, 4, 3, 2, 1])
+    expected = exact / ranks
+    got = Reweighting("power_density").weights(scores)
+    assert np.allclose(got, expected / expected.sum(), rtol=3e-3)
+    density = score_density(scores)
+    assert density[4] < density[3]  # the lone top score sits where the density is low
+
+
+def test_annealing_schedule():
+    r = Reweighting("exp_anneal", alpha_start=2.0, alpha_end=20.0, anneal_epochs=10)
+    assert [r.alpha_at(t) for t in (1, 10, 50)] == [2.0, 20.0, 20.0]
+    assert r.alpha_at(4) == pytest.approx(2.0 + 18.0 * 3 / 9)
+    e = np.exp(-r.alpha_at(4) * average_ranks(SCORES) / 4)
+    assert np.allclose(r.weights(SCORES, epoch=4), e / e.sum())
+
+
+@pytest.mark.parametrize("scheme", ["none", "power", "power_density", "exp", "exp_anneal"])
+def test_renormalization_keeps_the_sum(scheme):
+    rng = np.random.default_rng(1)
+    for epoch in (1, 5, 40):
+        w = Reweighting(scheme).weights(rng.normal(size=1000), epoch)
+        assert w.sum() == pytest.approx(1.0) and np.all(w > 0)
+
+
+def test_weighted_loss_equals_mean_loss_when_uniform():
+    rng = np.random.default_rng(0)
+    s, c = torch.tensor(rng.random((30, 4))), torch.tensor((rng.random((30, 4)) < 0.3).astype(float))
+    y = torch.tensor((rng.random(30) < 0.3).astype(float))
+    w = torch.tensor([0.1, 0.8, -0.2, 1.0, -0.7, -1.2], dtype=torch.float64)
+    uniform = torch.full((30,), 1 / 30, dtype=torch.float64)
+    assert irv_loss(w, s, c, y, uniform).item() == pytest.approx(irv_loss(w, s, c, y).item(), rel=1e-12)
+
+
+def test_bad_scheme():
+    with pytest.raises(ValueError, match="unknown reweighting scheme 'cubic'"):
+        IRV(reweight="cubic")
+    with pytest.raises(ValueError, match="anneal_epochs"):
+        Reweighting("exp_anneal", anneal_epochs=0)
+
+
+def test_convergence_detection_and_schemes_on_a_toy_problem():
+    from test_models import _split, synthetic
+
+    fp, y = synthetic()
+    sim = SimilarityIndex(fp)
+    train, _ = _split(y)
+    for scheme in ("none", "power", "exp"):
+        irv = IRV(k=5, reweight=scheme, tol=1e-4, window=5, track=True).fit(sim, train, y[train])
+        loss = [h[1] for h in irv.history_]
+        assert irv.converged_ and len(loss) == irv.n_epochs_
+        t = irv.n_epochs_ - 1  # 0-based index of the last epoch
+        assert abs(loss[t - 5] - loss[t]) <= 1e-4 * abs(loss[t])  # the criterion holds at the end...
+        earlier = [abs(loss[u - 5] - loss[u]) <= 1e-4 * abs(loss[u]) for u in range(5, t)]
+        assert not any(earlier)  # ...and at no epoch before
+        assert all(0 <= h[2] <= 1 for h in irv.history_)
+    never = IRV(k=5, max_epochs=3, tol=0).fit(sim, train, y[train])
+    assert not never.converged_ and never.n_epochs_ == 3

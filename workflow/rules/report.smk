@@ -1,0 +1,94 @@
+# The paper's tables and figures from the pooled scores, and the published-vs-reproduced comparison.
+
+
+rule areas_table:
+    input:
+        scores=pooled_scores,
+        per_fold=lambda wc: [f"results/{wc.dataset}/scores/{m}.per_fold.tsv" for m in MODELS],
+    output:
+        tsv="results/{dataset}/tables/areas.tsv",
+        per_fold="results/{dataset}/tables/areas_per_fold.tsv",
+        md=report("results/{dataset}/tables/areas.md", caption="../report/areas.rst", category="Tables"),
+    params:
+        models=MODELS,
+    log:
+        "logs/{dataset}/areas_table.log",
+    threads: 1
+    resources:
+        mem_mb=2000,
+    conda:
+        "../../envs/crocbench.yaml"
+    script:
+        "../scripts/areas_table.py"
+
+
+rule significance_table:
+    input:
+        scores=pooled_scores,
+    output:
+        tsv="results/{dataset}/tables/significance.tsv",
+        md=report("results/{dataset}/tables/significance.md", caption="../report/significance.rst", category="Tables"),
+    params:
+        models=MODELS,
+        seed=config["cv"]["seed"],
+    log:
+        "logs/{dataset}/significance_table.log",
+    benchmark:
+        "logs/{dataset}/benchmark/significance_table.tsv"
+    threads: 1
+    resources:
+        mem_mb=3000,
+    conda:
+        "../../envs/crocbench.yaml"
+    script:
+        "../scripts/significance_table.py"
+
+
+FIGURES = ["magnification", "roc", "croc", "ac_cac", "proc"]
+
+
+rule figures:
+    input:
+        scores=pooled_scores,
+    output:
+        **{
+            name: report(
+                f"results/{{dataset}}/figures/{name}.png",
+                caption=f"../report/{name}.rst",
+                category="Figures",
+            )
+            for name in FIGURES
+        },
+        pdf=[f"results/{{dataset}}/figures/{name}.pdf" for name in FIGURES],
+    params:
+        models=MODELS,
+    log:
+        "logs/{dataset}/figures.log",
+    threads: 1
+    resources:
+        mem_mb=2000,
+    conda:
+        "../../envs/crocbench.yaml"
+    script:
+        "../scripts/figures.py"
+
+
+rule published_table:
+    input:
+        areas="results/{dataset}/tables/areas.tsv",
+        significance="results/{dataset}/tables/significance.tsv",
+        training=lambda wc: [f"results/{wc.dataset}/tables/irv_training.tsv"] if IRV_SCHEMES else [],
+    output:
+        tsv="results/{dataset}/tables/published.tsv",
+        md=report("results/{dataset}/tables/published.md", caption="../report/published.rst", category="Tables"),
+    params:
+        models=MODELS,
+    log:
+        "logs/{dataset}/published_table.log",
+    threads: 1
+    resources:
+        mem_mb=1000,
+    conda:
+        "../../envs/crocbench.yaml"
+    script:
+        "../scripts/published_table.py"

@@ -1,0 +1,22 @@
+from pathlib import Path
+
+import pandas as pd
+
+from crocbench._workflow import step
+from crocbench.models import LABELS
+from crocbench.report import areas_markdown, areas_table, panel_for, per_fold_summary
+
+with step(snakemake) as log:
+    models, notes = snakemake.params.models, []
+    label = {m: LABELS.get(m, m) for m in models}
+    pooled = {label[m]: pd.read_parquet(p) for m, p in zip(models, snakemake.input.scores)}
+    calls = panel_for(next(iter(pooled.values())), notes=notes)
+    print("\n".join(notes), file=log)
+    per_fold = {label[m]: pd.read_csv(p, sep="\t") for m, p in zip(models, snakemake.input.per_fold)}
+    areas, summary = areas_table(pooled, calls), per_fold_summary(per_fold, calls)
+    areas.to_csv(snakemake.output.tsv, sep="\t", index=False, float_format="%.10g")
+    summary.to_csv(snakemake.output.per_fold, sep="\t", index=False, float_format="%.10g")
+    text = (f"# Areas ({snakemake.wildcards.dataset}): pooled 10-fold ranking; below, mean ± SD over the folds\n\n"
+            + areas_markdown(areas, summary, calls) + "\n")
+    Path(snakemake.output.md).write_text(text)
+    print(text, file=log)

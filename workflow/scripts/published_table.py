@@ -1,0 +1,23 @@
+from pathlib import Path
+
+import pandas as pd
+
+from crocbench._workflow import step
+from crocbench.models import LABELS
+from crocbench.report import (check_claims, claims_markdown, load_published, markdown_table, measured_values,
+                              published_comparison)
+
+with step(snakemake) as log:
+    published = load_published()
+    names = {m: LABELS.get(m, m) for m in snakemake.params.models}
+    areas = pd.read_csv(snakemake.input.areas, sep="\t")
+    significance = pd.read_csv(snakemake.input.significance, sep="\t")
+    training = pd.read_csv(snakemake.input.training[0], sep="\t") if snakemake.input.training else None
+    table = published_comparison(measured_values(areas, training, {v: k for k, v in names.items()}), published)
+    claims = check_claims(areas, significance, names, published)
+    table.to_csv(snakemake.output.tsv, sep="\t", index=False, float_format="%.10g")
+    text = (f"# Published vs reproduced ({snakemake.wildcards.dataset})\n\n{published['reference']}\n\n"
+            f"{published['data_note']}\n\n{markdown_table(table)}\n\n## Claims\n\n"
+            + claims_markdown([c[1:] for c in claims]) + "\n")
+    Path(snakemake.output.md).write_text(text)
+    print(text, file=log)
