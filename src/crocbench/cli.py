@@ -72,6 +72,10 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("results", help="a dataset's results folder, e.g. results/dtp_aids")
     p.add_argument("id", help="the compound's id (column id of compounds.parquet)")
     p.add_argument("--k", type=int, default=20, help="neighbours (default: 20)")
+
+    p = sub.add_parser("reference", help="refresh the committed regression reference from a finished run")
+    p.add_argument("results", help="a dataset's results folder, e.g. results/dtp_aids")
+    p.add_argument("--out", default="results/reference", help="reference folder (default: results/reference)")
     return parser
 
 
@@ -207,13 +211,24 @@ def _explain(args) -> int:
     return 0
 
 
+def _reference(args) -> int:
+    from .report import REFERENCE_FILES, write_reference
+
+    missing = [n for n in REFERENCE_FILES if not (Path(args.results) / "tables" / n).is_file()]
+    if missing:
+        raise ValueError(f"{args.results}/tables lacks {', '.join(missing)}: run the workflow first")
+    for path in write_reference(args.results, args.out):
+        print(f"wrote {path}")
+    return 0
+
+
 def main(argv=None) -> int:
     try:
         args = _parser().parse_args(argv)
     except SystemExit as exc:  # --help, --version and usage errors (already printed)
         return int(exc.code or 0)
     try:
-        return {"score": _score, "compare": _compare, "explain": _explain}[args.command](args)
+        return {"score": _score, "compare": _compare, "explain": _explain, "reference": _reference}[args.command](args)
     except ValueError as exc:
         print(f"crocbench: error: {exc}", file=sys.stderr)
         return EXIT_USAGE

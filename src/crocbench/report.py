@@ -318,3 +318,31 @@ def check_claims(areas: pd.DataFrame, significance: pd.DataFrame | None, names: 
         ok = None if ok is None else bool(ok)
         out.append((c["id"], c["text"], ok, evidence, c.get("known_deviation", "") if ok is False else ""))
     return out
+
+
+# --- the committed regression reference ------------------------------------------------------------
+
+#: Tables of a run kept in ``results/reference/`` (the pipeline is deterministic: a rerun must match).
+REFERENCE_FILES = ("areas.tsv", "areas_per_fold.tsv", "significance.tsv", "irv_training.tsv", "published.tsv")
+_TIMING_COLUMNS = ("train_seconds",)
+
+
+def reference_frame(results, name: str) -> pd.DataFrame:
+    """A run's table as kept in the reference: wall-clock columns dropped."""
+    from pathlib import Path
+
+    table = pd.read_csv(Path(results) / "tables" / name, sep="\t")
+    return table.drop(columns=[c for c in _TIMING_COLUMNS if c in table.columns])
+
+
+def write_reference(results, reference) -> list:
+    """Copy a run's tables into the reference folder (the documented way to refresh it on purpose)."""
+    from pathlib import Path
+
+    reference = Path(reference)
+    reference.mkdir(parents=True, exist_ok=True)
+    written = []
+    for name in REFERENCE_FILES:
+        reference_frame(results, name).to_csv(reference / name, sep="\t", index=False, float_format="%.12g")
+        written.append(reference / name)
+    return written
