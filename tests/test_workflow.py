@@ -86,6 +86,18 @@ def test_unknown_dataset_is_named(workdir):
     assert done.returncode != 0 and "dataset 'nope' is not declared" in done.stdout + done.stderr
 
 
+def _small_config(name, file, structures, models, **extra):
+    """A config declaring one dataset (a file in the test's mirror folder ``mir``, labels CA/CM vs CI)."""
+    return {
+        "dataset": name, "mirror": "mir", "models": models, **extra,
+        "datasets": {name: {
+            "files": [{"name": file, "url": f"http://127.0.0.1:9/{file}", "sha256": None}],
+            "structures": {"file": file, **structures},
+            "positive": ["CA", "CM"], "negative": ["CI"],
+        }},
+    }
+
+
 def _check_html_report(workdir, config, figures):
     """``snakemake --report`` embeds every figure; each decodes, and renders in a headless browser if one is here."""
     import base64
@@ -130,16 +142,11 @@ def test_own_csv_dataset_through_every_model(tmp_path, mirror):
     sample.rename(columns={"smiles": "Structure", "activity": "Outcome"}).assign(
         compound=[f"c{i}" for i in range(len(sample))]
     ).to_csv(tmp_path / "mir" / "mine.csv", index=False)
-    config = {
-        "dataset": "mine", "mirror": "mir", "similarity": {"k": 12}, "cv": {"folds": 2, "seed": 7},
-        "models": {"random": {}, "maxsim": {}, "knn": {"k": 5}, "svm": {"C": 1.0}, "irv": {"k": 5, "max_epochs": 100}},
-        "irv_training": {"schemes": ["none", "power"]},
-        "datasets": {"mine": {
-            "files": [{"name": "mine.csv", "url": "http://127.0.0.1:9/mine.csv", "sha256": None}],
-            "structures": {"file": "mine.csv", "smiles": "Structure", "id": "compound", "label": "Outcome"},
-            "positive": ["CA", "CM"], "negative": ["CI"],
-        }},
-    }
+    config = _small_config(
+        "mine", "mine.csv", {"smiles": "Structure", "id": "compound", "label": "Outcome"},
+        {"random": {}, "maxsim": {}, "knn": {"k": 5}, "svm": {"C": 1.0}, "irv": {"k": 5, "max_epochs": 100}},
+        similarity={"k": 12}, cv={"folds": 2, "seed": 7}, irv_training={"schemes": ["none", "power"]},
+    )
     done = _run(tmp_path, config, "--cores", "2")
     assert done.returncode == 0, done.stderr[-3000:]
     res = tmp_path / "results" / "mine"
@@ -191,15 +198,8 @@ def test_own_sd_dataset_through_the_report(tmp_path, mirror):
         blocks.append(f"NSC{i}{block[block.index(chr(10)):]}>  <Screen>\n{label}\n\n$$$$\n")
     (tmp_path / "mir").mkdir()
     (tmp_path / "mir" / "lib.sdf.gz").write_bytes(gzip.compress("".join(blocks).encode()))
-    config = {
-        "dataset": "lib", "mirror": "mir", "similarity": {"k": 10}, "cv": {"folds": 2, "seed": 1},
-        "models": {"random": {}, "knn": {"k": 5}},
-        "datasets": {"lib": {
-            "files": [{"name": "lib.sdf.gz", "url": "http://127.0.0.1:9/lib.sdf.gz", "sha256": None}],
-            "structures": {"file": "lib.sdf.gz", "format": "sdf", "id": "_title", "label": "Screen"},
-            "positive": ["CA", "CM"], "negative": ["CI"],
-        }},
-    }
+    config = _small_config("lib", "lib.sdf.gz", {"format": "sdf", "id": "_title", "label": "Screen"},
+                           {"random": {}, "knn": {"k": 5}}, similarity={"k": 10}, cv={"folds": 2, "seed": 1})
     done = _run(tmp_path, config, "--cores", "2")
     assert done.returncode == 0, done.stderr[-3000:]
     res = tmp_path / "results" / "lib"
