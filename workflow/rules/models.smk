@@ -35,7 +35,7 @@ rule score_fold:
         "logs/{dataset}/scores/{model}/fold_{fold}.log",
     benchmark:
         "logs/{dataset}/benchmark/scores/{model}/fold_{fold}.tsv"
-    threads: lambda wc: 2 if RUNS[wc.model][0] in ("svm", "irv") else 1
+    threads: lambda wc: 2 if RUNS[wc.model][0] == "svm" else 1  # IRV: two 1-thread jobs beat one 2-thread job
     resources:
         # the SVM's float64 training kernel: 8 bytes x (0.9 N)^2, plus the feature matrix
         mem_mb=lambda wc, input: svm_mem_mb(input.fingerprints) if RUNS[wc.model][0] == "svm" else 4000,
