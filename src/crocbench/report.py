@@ -170,20 +170,19 @@ def per_fold_summary(per_fold: dict, calls) -> pd.DataFrame:
 
 def areas_markdown(areas: pd.DataFrame, summary: pd.DataFrame, calls) -> str:
     """Table 1 as Markdown: pooled value, and per-fold mean +/- SD beneath it."""
-    header = ["model", *[c.label for c in calls]]
-    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     by_model = summary.set_index("model") if len(summary) else None
-    for row in areas.itertuples(index=False):
-        cells = [row.model]
+    rows = []
+    for record in areas.to_dict("records"):
+        row = {"model": record["model"]}
         for c in calls:
-            value = getattr(row, c.key) if c.key.isidentifier() else areas.loc[areas["model"] == row.model, c.key].iloc[0]
-            text = f"{value:.1f}" if c.metric == "hits_at_k" else f"{value:.4f}"
-            if by_model is not None and row.model in by_model.index:
-                mean, sd = by_model.loc[row.model, f"{c.key}_mean"], by_model.loc[row.model, f"{c.key}_sd"]
-                text += f"<br>{mean:.1f} ± {sd:.1f}" if c.metric == "hits_at_k" else f"<br>{mean:.3f} ± {sd:.3f}"
-            cells.append(text)
-        lines.append("| " + " | ".join(cells) + " |")
-    return "\n".join(lines)
+            count = c.metric == "hits_at_k"
+            text = f"{record[c.key]:.1f}" if count else f"{record[c.key]:.4f}"
+            if by_model is not None and record["model"] in by_model.index:
+                mean, sd = by_model.loc[record["model"], f"{c.key}_mean"], by_model.loc[record["model"], f"{c.key}_sd"]
+                text += f"<br>{mean:.1f} ± {sd:.1f}" if count else f"<br>{mean:.3f} ± {sd:.3f}"
+            row[c.label] = text
+        rows.append(row)
+    return markdown_table(pd.DataFrame(rows))
 
 
 # --- table 2: significance ------------------------------------------------------------------------
@@ -220,12 +219,9 @@ def _p_cell(p: float) -> str:
 
 def significance_markdown(table: pd.DataFrame, tests) -> str:
     """Table 2 as Markdown, p < 0.01 in bold and 0.01 <= p < 0.05 in italics (as in the paper)."""
-    header = ["pair", "metric", "better", *tests]
-    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-    for row in table.itertuples(index=False):
-        values = [_p_cell(getattr(row, t)) for t in tests]
-        lines.append(f"| {row.a} vs {row.b} | {row.metric} | {row.better} | " + " | ".join(values) + " |")
-    return "\n".join(lines)
+    cells = pd.DataFrame({"pair": table["a"] + " vs " + table["b"], "metric": table["metric"],
+                          "better": table["better"], **{t: table[t].map(_p_cell) for t in tests}})
+    return markdown_table(cells)
 
 
 # --- table 4: published vs reproduced ---------------------------------------------------------------
