@@ -28,23 +28,17 @@ def _exact_unpaired_p(a, b):
     return np.mean(np.array(diffs) >= obs - 1e-12)
 
 
-def test_paired_permutation_matches_exact_enumeration():
-    rng = np.random.default_rng(0)
-    a = rng.normal(size=11) + 0.4
-    b = rng.normal(size=11)
-    exact = _exact_paired_p(a, b)
+@pytest.mark.parametrize("paired, sizes, shift, seeds, exact_p", [
+    (True, (11, 11), 0.4, (0, 1), _exact_paired_p),
+    (False, (6, 7), 0.8, (2, 3), _exact_unpaired_p),
+])
+def test_permutation_tests_match_exact_enumeration(paired, sizes, shift, seeds, exact_p):
+    rng = np.random.default_rng(seeds[0])
+    a = rng.normal(size=sizes[0]) + shift
+    b = rng.normal(size=sizes[1])
+    exact = exact_p(a, b)
     n = 40_000
-    p = S.permutation_test(a, b, paired=True, n_samples=n, seed=1, alternative="greater").p_value
-    assert abs(p - exact) < 3 * math.sqrt(exact * (1 - exact) / n) + 1 / n
-
-
-def test_unpaired_permutation_matches_exact_enumeration():
-    rng = np.random.default_rng(2)
-    a = rng.normal(size=6) + 0.8
-    b = rng.normal(size=7)
-    exact = _exact_unpaired_p(a, b)
-    n = 40_000
-    p = S.permutation_test(a, b, paired=False, n_samples=n, seed=3, alternative="greater").p_value
+    p = S.permutation_test(a, b, paired=paired, n_samples=n, seed=seeds[1], alternative="greater").p_value
     assert abs(p - exact) < 3 * math.sqrt(exact * (1 - exact) / n) + 1 / n
 
 
