@@ -131,6 +131,7 @@ ALL_CALLS = [
     ("croc_auc", {"alpha": 2.0, "transform": "log"}), ("roc_auc_cutoff", {"t": 0.4}), ("roc_n", {"n": 2}),
     ("proc_auc", {}), ("ac_auc", {}), ("cac_auc", {"alpha": 4.0}), ("rie", {"alpha": 5.0}),
     ("bedroc", {"alpha": 5.0}), ("slr", {}), ("enrichment_factor", {"fraction": 0.3}), ("hits_at_k", {"k": 3}),
+    ("precision_at_k", {"k": 4}), ("recall_at_k", {"k": 2}), ("r_precision", {}),
 ]
 
 

@@ -1,4 +1,4 @@
-"""Early-retrieval metrics: ROC, CROC, AC, CAC and their relatives.
+"""Early-retrieval metrics: ROC, CROC, AC, CAC, their relatives, and the other references' measures.
 
 Every area here is ``scale * mean(h(x_i)) + offset`` over the positives i,
 with ``x_i`` the number of negatives above positive i (ROC family) or its
@@ -7,6 +7,12 @@ significance tests in :mod:`crocbench.stats` compare.  All functions take
 ``(y_true, y_score, ...)`` with higher score = more likely positive, resolve
 tied scores exactly (see :mod:`crocbench.metrics._ranking`) and raise
 ``ValueError`` on bad input.
+
+Beyond the CROC paper: average precision, precision/recall at k,
+R-precision and LocAUC are means over the positives too (they plug into the
+tests); :mod:`crocbench.metrics._retrieval` adds the set-based IR measures,
+KDD Cup ``perf``'s metrics and per-query scores (TAP-k, ROC_n per query,
+MAP, TOP1), which do not.
 """
 
 from ._areas import (
@@ -14,6 +20,7 @@ from ._areas import (
     Definition,
     RandomBaseline,
     ac_auc,
+    average_precision,
     bedroc,
     cac_auc,
     croc_auc,
@@ -21,9 +28,13 @@ from ._areas import (
     enrichment_factor,
     evaluate,
     hits_at_k,
+    loc_auc,
     per_positive_values,
+    precision_at_k,
     proc_auc,
+    r_precision,
     random_baseline,
+    recall_at_k,
     rie,
     roc_auc,
     roc_auc_cutoff,
@@ -31,17 +42,42 @@ from ._areas import (
     score,
     slr,
 )
-from ._curves import ac_curve, cac_curve, croc_curve, roc_curve
+from ._curves import ac_curve, cac_curve, croc_curve, precision_recall_curve, roc_curve
 from ._panel import ALPHAS, CUTOFFS, MetricCall, paper_panel, parse_metric
+from ._retrieval import (
+    AVERAGES,
+    Confusion,
+    accuracy,
+    confusion,
+    cross_entropy,
+    f_beta,
+    fallout,
+    last_positive_rank,
+    mean_average_precision,
+    per_query,
+    precision,
+    precision_at_recall,
+    recall,
+    rmse,
+    roc_n_per_query,
+    slac_q,
+    tap_k,
+    tap_threshold,
+    top1,
+)
 from ._ranking import TIES, Counts, Ranking, check_binary_scores
 from ._transforms import TRANSFORMS, cutoff_transform, get_transform, random_croc_auc_limit
 
 __all__ = [
-    "ALPHAS", "CUTOFFS", "METRICS", "TIES", "TRANSFORMS",
-    "Counts", "Definition", "MetricCall", "RandomBaseline", "Ranking",
-    "ac_auc", "ac_curve", "bedroc", "cac_auc", "cac_curve", "check_binary_scores",
+    "ALPHAS", "AVERAGES", "CUTOFFS", "METRICS", "TIES", "TRANSFORMS",
+    "Confusion", "Counts", "Definition", "MetricCall", "RandomBaseline", "Ranking",
+    "accuracy", "ac_auc", "ac_curve", "average_precision", "bedroc", "cac_auc", "cac_curve", "check_binary_scores",
     "croc_auc", "croc_curve", "cutoff_transform", "definition", "enrichment_factor",
     "evaluate", "get_transform", "hits_at_k", "paper_panel", "parse_metric",
     "per_positive_values", "proc_auc", "random_baseline", "random_croc_auc_limit",
     "rie", "roc_auc", "roc_auc_cutoff", "roc_curve", "roc_n", "score", "slr",
+    "confusion", "cross_entropy", "f_beta", "fallout", "last_positive_rank", "loc_auc",
+    "mean_average_precision", "per_query", "precision", "precision_at_k", "precision_at_recall",
+    "precision_recall_curve", "r_precision", "recall", "recall_at_k", "rmse", "roc_n_per_query",
+    "slac_q", "tap_k", "tap_threshold", "top1",
 ]

@@ -16,17 +16,21 @@ from typing import Callable, NamedTuple
 
 import numpy as np
 
-from ._ranking import Counts, Ranking
+from ._ranking import Counts, Ranking, check_ties
 from ._transforms import Transform, check_alpha, check_fraction, cutoff_transform, get_transform
 
-FPR, RANK = "fpr", "rank"
+FPR, RANK, RANKING = "fpr", "rank", "ranking"
 
 
 class Definition(NamedTuple):
     """A metric for a list of a given size: ``scale * mean(h(x)) + offset``.
 
     ``kind`` is ``"fpr"`` when x is the number of negatives above a positive
-    (0..n_neg) and ``"rank"`` when x is its 1-based rank (1..n).
+    (0..n_neg) and ``"rank"`` when x is its 1-based rank (1..n).  A few
+    metrics need more of a positive's position than one number (average
+    precision: its rank and the positives above it); for those ``kind`` is
+    ``"ranking"`` and ``h(ranking, ties)`` returns the per-positive values
+    directly.  They have no exact random baseline here.
     """
 
     kind: str
@@ -133,6 +137,37 @@ def _hits(c: Counts, k) -> Definition:
     return Definition(RANK, lambda r: (r <= k).astype(np.float64), float(c.n_pos))
 
 
+def _precision_at_k(c: Counts, k) -> Definition:
+    k = _check_count(k, "k", 1, c.n)
+    return Definition(RANK, lambda r: (r <= k).astype(np.float64), c.n_pos / k)
+
+
+def _recall_at_k(c: Counts, k) -> Definition:
+    k = _check_count(k, "k", 1, c.n)
+    return Definition(RANK, lambda r: (r <= k).astype(np.float64))
+
+
+def _r_precision(c: Counts) -> Definition:
+    r_max = c.n_pos
+    return Definition(RANK, lambda r: (r <= r_max).astype(np.float64))
+
+
+def _average_precision(c: Counts) -> Definition:
+    return Definition(RANKING, lambda ranking, ties: ranking.precision_values(ties))
+
+
+def _loc_auc(c: Counts, u0=0.1) -> Definition:
+    u0 = check_fraction(u0, "u0")
+    top = max(1, math.ceil(u0 * c.n - 1e-9))  # rank of the empirical (1 - u0)-quantile of the scores
+    m = c.n_neg
+
+    def values(ranking: Ranking, ties: str) -> np.ndarray:
+        inside = ranking.first_ranks() <= top
+        return ranking.fpr_values(lambda j: 1.0 - j / m, ties) * inside
+
+    return Definition(RANKING, values)
+
+
 METRICS: dict[str, Callable[..., Definition]] = {
     "roc_auc": _roc,
     "croc_auc": _croc,
@@ -146,6 +181,11 @@ METRICS: dict[str, Callable[..., Definition]] = {
     "slr": _slr,
     "enrichment_factor": _enrichment,
     "hits_at_k": _hits,
+    "precision_at_k": _precision_at_k,
+    "recall_at_k": _recall_at_k,
+    "r_precision": _r_precision,
+    "average_precision": _average_precision,
+    "loc_auc": _loc_auc,
 }
 
 
@@ -162,7 +202,11 @@ def definition(metric: str, counts: Counts, **params) -> Definition:
 
 
 def _values(ranking: Ranking, d: Definition, ties: str) -> np.ndarray:
-    return ranking.fpr_values(d.h, ties) if d.kind == FPR else ranking.rank_values(d.h, ties)
+    if d.kind == FPR:
+        return ranking.fpr_values(d.h, ties)
+    if d.kind == RANK:
+        return ranking.rank_values(d.h, ties)
+    return d.h(ranking, check_ties(ties))
 
 
 def _as_ranking(y_true, y_score) -> Ranking:
@@ -238,6 +282,8 @@ def random_baseline(metric: str, n: int, n_pos: int, /, **params) -> RandomBasel
     n_pos = _check_count(n_pos, "n_pos", 1, n - 1)
     c = Counts(n, n_pos, n - n_pos)
     d = definition(metric, c, **params)
+    if d.kind == RANKING:
+        raise ValueError(f"{metric} has no exact random baseline (its per-positive value is not a function of one position)")
     if d.kind == RANK:
         v = np.asarray(d.h(np.arange(1, n + 1, dtype=np.int64)), dtype=np.float64)
         var_mean = v.var() / n_pos * (n - n_pos) / (n - 1)
@@ -360,3 +406,81 @@ def enrichment_factor(y_true, y_score, fraction, *, ties: str = "expected") -> f
 def hits_at_k(y_true, y_score, k: int, *, ties: str = "expected") -> float:
     """Number of positives among the k top-ranked items (expected number under ties)."""
     return score(y_true, y_score, "hits_at_k", ties=ties, k=k)
+
+
+def precision_at_k(y_true, y_score, k: int, *, ties: str = "expected") -> float:
+    """Precision among the k top-ranked items: ``hits_at_k / k`` (Weber 2019, section 1.4).
+
+    A mean over the positives (of ``n_pos / k * [r <= k]``), so it plugs
+    into the significance tests, like :func:`hits_at_k`.
+    """
+    return score(y_true, y_score, "precision_at_k", ties=ties, k=k)
+
+
+def recall_at_k(y_true, y_score, k: int, *, ties: str = "expected") -> float:
+    """Recall (TPR) among the k top-ranked items: ``hits_at_k / n_pos``."""
+    return score(y_true, y_score, "recall_at_k", ties=ties, k=k)
+
+
+def r_precision(y_true, y_score, *, ties: str = "expected") -> float:
+    """R-precision: precision at rank R = n_pos (TREC's definition; equals recall there).
+
+    Weber's variant, the best precision once a given recall is reached, is
+    :func:`crocbench.metrics.precision_at_recall`.
+
+    Examples
+    --------
+    Weber's walk-through: 5 relevant documents at ranks 1, 2, 4, 6, 13; 3 of them in the top 5.
+
+    >>> y = np.zeros(14, dtype=int); y[[0, 1, 3, 5, 12]] = 1
+    >>> r_precision(y, -np.arange(14))
+    0.6
+    """
+    return score(y_true, y_score, "r_precision", ties=ties)
+
+
+def average_precision(y_true, y_score, *, ties: str = "expected") -> float:
+    """Average precision: mean over the positives of the precision at each positive's rank.
+
+    This is perf's APR (KDD Cup 2004, "expected precision") and the area
+    under the raw precision-recall step curve.  With ``ties="expected"`` it
+    is the exact mean over every ordering of the tied items (perf's tie
+    rule), computed without enumerating them in time linear in the tie
+    groups' sizes; see :meth:`Ranking.precision_values`.  ``"pessimistic"``
+    is perf's fallback for very many ties.  It differs from
+    :func:`sklearn.metrics.average_precision_score` only when scores tie
+    (scikit-learn counts a whole tie group at its last position).
+
+    Examples
+    --------
+    Weber's walk-through: (1 + 1 + 3/4 + 4/6 + 5/13) / 5.
+
+    >>> y = np.zeros(14, dtype=int); y[[0, 1, 3, 5, 12]] = 1
+    >>> round(average_precision(y, -np.arange(14)), 4)
+    0.7603
+    """
+    return score(y_true, y_score, "average_precision", ties=ties)
+
+
+def loc_auc(y_true, y_score, u0: float = 0.1, *, ties: str = "expected") -> float:
+    """Local AUC of Clemencon & Vayatis (2007): the AUC restricted to the top mass ``u0``.
+
+    ``LocAUC(s, u0) = P{s(X) > s(X'), s(X) >= Q(s, 1 - u0) | Y = 1, Y' = -1}``
+    with ``Q(s, 1 - u0)`` the score above which a fraction ``u0`` of all
+    items lies.  The empirical estimator takes Q = the score at rank
+    ``ceil(u0 N)``; a positive scoring at least Q contributes its
+    ``1 - FPR`` (the share of negatives below it; a tied negative counts
+    1/2 under ``"expected"`` ties), any other positive 0.  For ``u0 = 1`` it
+    is AUC[ROC].  By Theorem 9 / Remark 7 it equals
+    ``int_0^a beta(alpha) d alpha + b (1 - a)``, with (a, b) the (FPR, TPR)
+    of the ROC curve at the threshold Q.
+
+    Examples
+    --------
+    The paper's 10-item example, top 50%: the positives at ranks 1, 2, 4, 5 qualify.
+
+    >>> y = [1, 1, 0, 1, 1, 0, 1, 0, 0, 0]
+    >>> round(loc_auc(y, [10, 9, 8, 7, 6, 5, 4, 3, 2, 1], u0=0.5), 12)
+    0.72
+    """
+    return score(y_true, y_score, "loc_auc", ties=ties, u0=u0)

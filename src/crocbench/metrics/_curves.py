@@ -75,3 +75,30 @@ def cac_curve(y_true, y_score, alpha=None, transform: Transform = "exp") -> tupl
     fp, tp, n_pos, n_neg = _cumulative_counts(y_true, y_score)
     u, tp = _densify(fp + tp, tp)
     return f(u / (n_pos + n_neg)), tp / n_pos
+
+
+def precision_recall_curve(y_true, y_score, *, interpolated: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """Precision-recall curve: (recall, precision) after each distinct score threshold, top down.
+
+    Raw, precision falls at every negative and rises at every positive (a
+    tie group is one step).  ``interpolated=True`` gives each recall the
+    best precision at that or any higher recall, the usual step curve
+    (Weber, section 1.4).
+
+    Examples
+    --------
+    Weber's walk-through, first six ranks (relevant at 1, 2, 4, 6):
+
+    >>> r, p = precision_recall_curve([1, 1, 0, 1, 0, 1, 0], [7, 6, 5, 4, 3, 2, 1])
+    >>> p.round(2).tolist()
+    [1.0, 1.0, 0.67, 0.75, 0.6, 0.67, 0.57]
+    >>> precision_recall_curve([1, 1, 0, 1, 0, 1, 0], [7, 6, 5, 4, 3, 2, 1], interpolated=True)[1].round(2).tolist()
+    [1.0, 1.0, 1.0, 0.75, 0.75, 0.67, 0.67]
+    """
+    fp, tp, n_pos, _ = _cumulative_counts(y_true, y_score)
+    fp, tp = fp[1:], tp[1:]
+    precision, recall = tp / (tp + fp), tp / n_pos
+    if interpolated:  # best precision over every point at this recall or beyond
+        best_after = np.maximum.accumulate(precision[::-1])[::-1]
+        precision = best_after[np.searchsorted(recall, recall, side="left")]
+    return recall, precision

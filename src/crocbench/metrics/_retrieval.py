@@ -1,0 +1,475 @@
+"""The other references' metrics: set-based IR measures, KDD Cup ``perf`` and per-query scores.
+
+Sources
+-------
+[perf]   KDD Cup 2004 ``perf`` metric definitions (Caruana): accuracy, AUC as
+         swaps, cross-entropy, SLAC Q-score, TOP1, rank of the last positive,
+         RMSE, average precision with ties resolved over all orderings.
+[TAP]    Carroll, Kann, Sheetlin & Spouge (2010) "Threshold Average Precision
+         (TAP-k)": TAP-k, ROC_n per query and the pooled ROC_n.
+[IR]     Weber, "Multimedia Retrieval", ch. 1: precision, recall, fallout,
+         F-beta, R-precision, precision-recall curves, micro/macro averaging.
+
+The metrics that are a mean over the positives of one list (average
+precision, precision/recall at k, R-precision, LocAUC) live with the CROC
+areas in :mod:`crocbench.metrics._areas` and plug into the significance
+tests; those here do not (they are ratios of counts, means over queries or
+functions of calibrated probabilities) - see :data:`IN_TESTS`.
+
+Queries
+-------
+Functions taking ``groups`` treat each distinct value as one query (a
+``perf`` "block"): the metric is computed on each query's own ranking and
+averaged over the queries (macro), or - for the set-based measures with
+``average="micro"`` - from the counts summed over the queries.  A query in
+which a metric is undefined (e.g. no positive for average precision) raises
+``ValueError`` naming it; ``skip_undefined=True`` drops such queries with a
+``RuntimeWarning`` saying how many.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from typing import NamedTuple
+
+import numpy as np
+import pandas as pd
+
+from ._areas import roc_n, score
+from ._curves import precision_recall_curve
+from ._ranking import Ranking, check_binary_scores, check_ties
+
+AVERAGES = ("macro", "micro")
+
+
+# --- queries ----------------------------------------------------------------------
+
+
+def _split_queries(y, s, groups):
+    """``[(query id, labels, scores), ...]`` in sorted query order; ``groups=None`` is one query."""
+    if groups is None:
+        return [(None, y, s)]
+    g = np.asarray(groups)
+    if g.ndim != 1 or g.shape[0] != y.shape[0]:
+        raise ValueError(f"groups must be 1-D with one query id per score; got shape {g.shape} for {y.shape[0]} scores")
+    if g.dtype.kind == "f" and np.isnan(g).any():
+        raise ValueError(f"groups has {int(np.isnan(g).sum())} missing query id(s)")
+    try:
+        ids, inverse = np.unique(g, return_inverse=True)
+    except TypeError:  # mixed types: compare as text
+        ids, inverse = np.unique(g.astype(str), return_inverse=True)
+    order = np.argsort(inverse, kind="stable")
+    bounds = np.searchsorted(inverse[order], np.arange(ids.size + 1))
+    return [(ids[q].item() if hasattr(ids[q], "item") else ids[q], y[order[a:b]], s[order[a:b]])
+            for q, (a, b) in enumerate(zip(bounds[:-1], bounds[1:]))]
+
+
+def per_query(y_true, y_score, groups, fn, *, skip_undefined: bool = False) -> pd.Series:
+    """``fn(labels, scores)`` on each query's items; a Series indexed by query id.
+
+    ``fn`` raising ``ValueError`` on a query (a metric undefined there) is
+    re-raised naming the query, or with ``skip_undefined`` the query is left
+    out and a ``RuntimeWarning`` counts the queries left out.
+
+    Examples
+    --------
+    >>> from crocbench.metrics import average_precision
+    >>> y = [1, 0, 1, 0, 0, 1]; s = [3, 2, 1, 3, 2, 1]; q = ["a", "a", "a", "b", "b", "b"]
+    >>> per_query(y, s, q, average_precision).round(4).to_dict()
+    {'a': 0.8333, 'b': 0.3333}
+    """
+    y, s = check_binary_scores(y_true, y_score, both_classes=False)
+    values, skipped = {}, []
+    for q, yq, sq in _split_queries(y, s, groups):
+        try:
+            values[q] = float(fn(yq, sq))
+        except ValueError as exc:
+            if not skip_undefined:
+                where = "" if q is None else f"query {q!r}: "
+                raise ValueError(f"{where}{exc}") from None
+            skipped.append(q)
+    if skipped:
+        warnings.warn(f"{len(skipped)} of {len(skipped) + len(values)} queries left out (metric undefined there), "
+                      f"e.g. {skipped[0]!r}", RuntimeWarning, stacklevel=2)
+    if not values:
+        raise ValueError("the metric is undefined in every query")
+    return pd.Series(values, dtype=np.float64, name="value").rename_axis("query")
+
+
+def _macro(y_true, y_score, groups, fn, skip_undefined: bool) -> float:
+    return float(per_query(y_true, y_score, groups, fn, skip_undefined=skip_undefined).mean())
+
+
+def mean_average_precision(y_true, y_score, groups, *, ties: str = "expected", skip_undefined: bool = False) -> float:
+    """Mean over the queries of the average precision (perf's APR over blocks; MAP)."""
+    check_ties(ties)
+    return _macro(y_true, y_score, groups, lambda y, s: score(y, s, "average_precision", ties=ties), skip_undefined)
+
+
+def roc_n_per_query(y_true, y_score, groups, n: int = 50, *, ties: str = "expected", skip_undefined: bool = False) -> float:
+    """Mean over the queries of each query's ROC_n [TAP].
+
+    The *pooled* ROC_n that Carroll et al. criticize is :func:`roc_n` on
+    all queries' items ranked together as one list; compare the two to see
+    how far a few queries drive the pooled score.
+    """
+    check_ties(ties)
+    return _macro(y_true, y_score, groups, lambda y, s: roc_n(y, s, n, ties=ties), skip_undefined)
+
+
+def top1(y_true, y_score, groups=None) -> float:
+    """perf's TOP1: fraction of queries whose top-scored item is a positive.
+
+    Ties do not help: a query scores 1 only if every item tied at its top
+    score is positive.  A query without positives scores 0.
+
+    Examples
+    --------
+    >>> top1([1, 0, 0, 1], [0.9, 0.9, 0.5, 0.7], groups=["a", "a", "b", "b"])
+    0.5
+    """
+
+    def one(y, s):
+        return float(np.all(y[s == s.max()]))
+
+    return _macro(y_true, y_score, groups, one, False)
+
+
+def last_positive_rank(y_true, y_score, groups=None, *, skip_undefined: bool = False) -> float:
+    """perf's average rank of the last positive (lower is better).
+
+    Ties do not help: positives sort to the low end of their ties, so the
+    last positive's rank is the number of items scoring at least the
+    lowest-scored positive.  Undefined for a query without positives.
+
+    Examples
+    --------
+    >>> last_positive_rank([1, 0, 1, 0], [0.9, 0.5, 0.5, 0.1])
+    3.0
+    """
+
+    def one(y, s):
+        if not y.any():
+            raise ValueError("no positives: the rank of the last positive is undefined")
+        return float(np.count_nonzero(s >= s[y].min()))
+
+    return _macro(y_true, y_score, groups, one, skip_undefined)
+
+
+# --- TAP-k ----------------------------------------------------------------------------
+
+
+def tap_threshold(y_true, y_score, groups=None, k: int = 5) -> float:
+    """The score threshold of TAP-k: the median over the queries of the score of each query's k-th negative.
+
+    E-values rise as scores fall, so this is Carroll et al.'s E-value
+    threshold at which the median query has ``k`` irrelevant records
+    retrieved (a query with fewer than k negatives counts as -inf).
+    """
+    y, s = check_binary_scores(y_true, y_score, both_classes=False)
+    if not isinstance(k, (int, np.integer)) or k < 1:
+        raise ValueError(f"k must be a positive integer; got {k!r}")
+    kth = []
+    for _, yq, sq in _split_queries(y, s, groups):
+        neg = np.sort(sq[~yq])[::-1]
+        kth.append(neg[k - 1] if neg.size >= k else -np.inf)
+    return float(np.median(kth))
+
+
+def _tap_one(y: np.ndarray, s: np.ndarray, threshold: float, ties: str) -> float:
+    n_pos = int(y.sum())
+    if n_pos == 0:
+        raise ValueError("no positives: TAP is undefined")
+    kept = s >= threshold
+    retrieved, hits = int(kept.sum()), int((kept & y).sum())
+    if n_pos == y.size:
+        precisions = np.ones(n_pos)
+    else:
+        precisions = Ranking(y, s).precision_values(ties)
+    total = precisions[s[y] >= threshold].sum()
+    threshold_precision = hits / retrieved if retrieved else 0.0
+    return (total + threshold_precision) / (n_pos + 1)
+
+
+def tap_k(y_true, y_score, groups=None, k: int = 5, *, ties: str = "expected", skip_undefined: bool = False) -> float:
+    """Threshold average precision at a median of k irrelevant records per query (TAP-k) [TAP].
+
+    One score threshold for all queries (:func:`tap_threshold`).  For a
+    query with T positives, of which those scoring at least the threshold
+    are retrieved at ranks ``t_1 < t_2 < ...`` among ``L`` retrieved items,
+    ``TAP = (sum_i i / t_i + p_L) / (T + 1)`` where ``p_L`` is the precision
+    of the retrieved list (0 if it is empty).  TAP-k is the mean over the
+    queries.  Tied items are retrieved together; tied precisions are
+    resolved like :func:`average_precision`.
+
+    Examples
+    --------
+    One query, k = 2: the threshold is the 2nd negative's score 0.6, so
+    the top 4 items are retrieved, with positives at ranks 1 and 3 and
+    ``p_L = 2/4``; T = 3.
+
+    >>> round(tap_k([1, 0, 1, 0, 1], [0.9, 0.8, 0.7, 0.6, 0.1], k=2), 4)  # (1 + 2/3 + 1/2) / 4
+    0.5417
+    """
+    check_ties(ties)
+    threshold = tap_threshold(y_true, y_score, groups, k)
+    return _macro(y_true, y_score, groups, lambda y, s: _tap_one(y, s, threshold, ties), skip_undefined)
+
+
+# --- set-based measures ---------------------------------------------------------------
+
+
+class Confusion(NamedTuple):
+    """Confusion counts of a retrieved set (expected counts when a tie straddles the cut)."""
+
+    tp: float
+    fp: float
+    fn: float
+    tn: float
+
+    def __add__(self, other):  # micro averaging sums the counts
+        return Confusion(*(a + b for a, b in zip(self, other)))
+
+    @property
+    def precision(self) -> float:
+        return _ratio(self.tp, self.tp + self.fp, "precision", "nothing is retrieved")
+
+    @property
+    def recall(self) -> float:
+        return _ratio(self.tp, self.tp + self.fn, "recall", "there are no positives")
+
+    @property
+    def fallout(self) -> float:
+        return _ratio(self.fp, self.fp + self.tn, "fallout", "there are no negatives")
+
+    @property
+    def accuracy(self) -> float:
+        return (self.tp + self.tn) / (self.tp + self.fp + self.fn + self.tn)
+
+    def f_beta(self, beta: float = 1.0) -> float:
+        """``(1 + b^2) p r / (b^2 p + r)``; 0 when p = r = 0."""
+        b2 = _check_beta(beta) ** 2
+        p, r = self.precision, self.recall
+        return 0.0 if p == r == 0 else (1 + b2) * p * r / (b2 * p + r)
+
+
+def _ratio(num: float, den: float, what: str, why: str) -> float:
+    if den == 0:
+        raise ValueError(f"{what} is undefined: {why}")
+    return float(num / den)
+
+
+def _check_beta(beta) -> float:
+    try:
+        b = float(beta)
+    except (TypeError, ValueError):
+        raise ValueError(f"beta must be a non-negative number; got {beta!r}") from None
+    if not (b >= 0 and math.isfinite(b)):
+        raise ValueError(f"beta must be a non-negative finite number; got {beta!r}")
+    return b
+
+
+def _confusion(y: np.ndarray, s: np.ndarray, k, threshold, ties: str) -> Confusion:
+    n, n_pos = y.size, int(y.sum())
+    if k is not None:
+        if not isinstance(k, (int, np.integer)) or not 1 <= k <= n:
+            raise ValueError(f"k must be an integer in [1, {n}] for this list; got {k!r}")
+        if 0 < n_pos < n:
+            tp = float(Ranking(y, s).rank_values(lambda r: (r <= k).astype(np.float64), ties).sum())
+        else:
+            tp = float(k if n_pos == n else 0)
+        retrieved = float(k)
+    else:
+        kept = s >= threshold
+        tp, retrieved = float((kept & y).sum()), float(kept.sum())
+    fp = retrieved - tp
+    return Confusion(tp, fp, n_pos - tp, n - n_pos - fp)
+
+
+def _check_cut(k, threshold) -> None:
+    if (k is None) == (threshold is None):
+        raise ValueError("give exactly one of k (the k top-ranked items are retrieved) "
+                         "or threshold (items scoring >= threshold are retrieved)")
+    if threshold is not None and not (isinstance(threshold, (int, float, np.number)) and math.isfinite(threshold)):
+        raise ValueError(f"threshold must be a finite number; got {threshold!r}")
+
+
+def confusion(y_true, y_score, *, k=None, threshold=None, groups=None, ties: str = "expected") -> Confusion:
+    """Confusion counts of the retrieved set: the top ``k`` items, or those scoring ``>= threshold``.
+
+    With ``groups``, the top k of every query (or one threshold for all),
+    counts summed over the queries (micro).  Under ``"expected"`` ties a tie
+    group cut by rank k contributes its expected number of positives.
+
+    Examples
+    --------
+    Weber's 20-instance example, threshold 0.54 (the row's own score counts):
+
+    >>> y = [1,1,0,1,1,1,0,0,1,0,1,0,1,0,0,0,1,0,1,0]
+    >>> s = [.9,.8,.7,.6,.55,.54,.53,.52,.51,.5,.4,.39,.38,.37,.36,.35,.34,.33,.3,.1]
+    >>> confusion(y, s, threshold=0.54)
+    Confusion(tp=5.0, fp=1.0, fn=5.0, tn=9.0)
+    """
+    return _set_measure(y_true, y_score, None, k, threshold, groups, "micro", ties)
+
+
+def _set_measure(y_true, y_score, measure, k, threshold, groups, average: str, ties: str, beta: float = 1.0):
+    _check_cut(k, threshold)
+    check_ties(ties)
+    if average not in AVERAGES:
+        raise ValueError(f"average must be one of {AVERAGES}; got {average!r}")
+    y, s = check_binary_scores(y_true, y_score, both_classes=False)
+
+    def value(c: Confusion) -> float:
+        return c.f_beta(beta) if measure == "f_beta" else getattr(c, measure)
+
+    queries = _split_queries(y, s, groups)
+    if measure is None or average == "micro":
+        total = Confusion(0.0, 0.0, 0.0, 0.0)
+        for _, yq, sq in queries:
+            total = total + _confusion(yq, sq, k, threshold, ties)
+        return total if measure is None else value(total)
+    return _macro(y, s, groups, lambda yq, sq: value(_confusion(yq, sq, k, threshold, ties)), False)
+
+
+def precision(y_true, y_score, *, k=None, threshold=None, groups=None, average: str = "macro", ties: str = "expected") -> float:
+    """Precision ``TP / (TP + FP)`` of the retrieved set [IR].
+
+    ``k`` or ``threshold`` chooses the set (see :func:`confusion`); with
+    ``groups``, ``average="macro"`` is the mean of the queries' precisions
+    and ``"micro"`` is summed TP over summed retrieved.
+
+    Examples
+    --------
+    Query 0 retrieves 3 items, 2 relevant; query 1 retrieves 2, 1 relevant:
+    macro (2/3 + 1/2) / 2, micro 3/5.
+
+    >>> y = [1, 0, 1, 1, 0, 0]; s = [2, 1, 2, 2, 1, 0]; q = [0, 0, 0, 1, 1, 1]
+    >>> p_macro = precision(y, s, threshold=1, groups=q)
+    >>> p_micro = precision(y, s, threshold=1, groups=q, average="micro")
+    >>> round(p_macro, 4), p_micro
+    (0.5833, 0.6)
+    """
+    return _set_measure(y_true, y_score, "precision", k, threshold, groups, average, ties)
+
+
+def recall(y_true, y_score, *, k=None, threshold=None, groups=None, average: str = "macro", ties: str = "expected") -> float:
+    """Recall (TPR) ``TP / (TP + FN)`` of the retrieved set [IR]; see :func:`precision`."""
+    return _set_measure(y_true, y_score, "recall", k, threshold, groups, average, ties)
+
+
+def fallout(y_true, y_score, *, k=None, threshold=None, groups=None, average: str = "macro", ties: str = "expected") -> float:
+    """Fallout (FPR) ``FP / (FP + TN)`` of the retrieved set [IR]; lower is better."""
+    return _set_measure(y_true, y_score, "fallout", k, threshold, groups, average, ties)
+
+
+def f_beta(y_true, y_score, beta: float = 1.0, *, k=None, threshold=None, groups=None, average: str = "macro",
+           ties: str = "expected") -> float:
+    """F-measure ``(1 + b^2) p r / (b^2 p + r)`` of the retrieved set [IR].
+
+    ``beta = 0`` is precision alone, large beta weighs recall.  ``"micro"``
+    combines the micro-averaged precision and recall; ``"macro"`` averages
+    the queries' F values.
+    """
+    return _set_measure(y_true, y_score, "f_beta", k, threshold, groups, average, ties, beta)
+
+
+def accuracy(y_true, y_score, threshold: float = 0.5, *, groups=None, average: str = "macro") -> float:
+    """perf's accuracy: the share of items on the right side of ``threshold`` (``>= threshold`` is class 1).
+
+    Examples
+    --------
+    Weber's 20-instance example: best accuracy 70% at T = 0.54.
+
+    >>> y = [1,1,0,1,1,1,0,0,1,0,1,0,1,0,0,0,1,0,1,0]
+    >>> s = [.9,.8,.7,.6,.55,.54,.53,.52,.51,.5,.4,.39,.38,.37,.36,.35,.34,.33,.3,.1]
+    >>> accuracy(y, s, 0.54)
+    0.7
+    """
+    return _set_measure(y_true, y_score, "accuracy", None, threshold, groups, average, "expected")
+
+
+def precision_at_recall(y_true, y_score, recall_level: float) -> float:
+    """Weber's R-precision: the best precision among the thresholds that reach ``recall_level``.
+
+    The interpolated precision-recall curve at that recall.
+
+    Examples
+    --------
+    Weber's walk-through: recall 0.8 is first reached at rank 6 (4/6).
+
+    >>> y = [1, 1, 0, 1, 0, 1, 0, 0, 0, 0, 0, 0, 1, 0]
+    >>> round(precision_at_recall(y, -np.arange(14), 0.8), 4)
+    0.6667
+    """
+    level = float(recall_level)
+    if not 0.0 <= level <= 1.0:
+        raise ValueError(f"recall_level must be in [0, 1]; got {recall_level!r}")
+    r, p = precision_recall_curve(y_true, y_score)
+    return float(p[r >= level - 1e-12].max())
+
+
+# --- probabilities (perf) ---------------------------------------------------------------
+
+
+def _check_probabilities(y_true, y_prob, what: str) -> tuple[np.ndarray, np.ndarray]:
+    y, p = check_binary_scores(y_true, y_prob, both_classes=False)
+    bad = (p < 0) | (p > 1)
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        raise ValueError(f"{what} needs probabilities in [0, 1]; found {float(p[i])!r} at index {i} "
+                         f"({int(bad.sum())} value(s) outside)")
+    return y, p
+
+
+def cross_entropy(y_true, y_prob, *, eps: float = 1e-15) -> float:
+    """perf's mean cross-entropy ``-mean(y log p + (1 - y) log(1 - p))`` (natural log; minimize).
+
+    perf returns "a very, very large number" when a prediction is exactly
+    wrong (p = 0 for a positive or 1 for a negative); here probabilities are
+    clamped to ``[eps, 1 - eps]`` first (Weber's Delta, default 1e-15), so
+    one such case adds ``-log(1e-15) / N = 34.5 / N``.
+
+    Examples
+    --------
+    >>> round(cross_entropy([1, 0], [0.5, 0.5]), 6) == round(math.log(2), 6)
+    True
+    """
+    y, p = _check_probabilities(y_true, y_prob, "cross_entropy")
+    if not 0 < eps < 0.5:
+        raise ValueError(f"eps must be in (0, 0.5); got {eps!r}")
+    p = np.clip(p, eps, 1 - eps)
+    return float(-np.mean(np.where(y, np.log(p), np.log1p(-p))))
+
+
+def rmse(y_true, y_prob) -> float:
+    """perf's root-mean-squared error ``sqrt(mean((y - p)^2))`` (minimize)."""
+    y, p = check_binary_scores(y_true, y_prob, both_classes=False)
+    return float(np.sqrt(np.mean((y - p) ** 2)))
+
+
+def slac_q(y_true, y_prob, bins: int = 100) -> float:
+    """perf's SLAC Q-score (SLQ) with ``bins`` equal bins of [0, 1] (maximize).
+
+    Each bin contributes ``(1 - 2 err)^2 * n_bin / N`` with ``err`` its
+    minority share.  Bin i holds ``[i / bins, (i + 1) / bins)``; the last
+    also holds 1.0.  Bin edges are exact decimals: 0.29 falls in bin 29
+    (a plain ``floor(0.29 * 100)`` gives 28 in binary floating point).
+
+    Examples
+    --------
+    perf's example bin: 350 positives and 150 negatives, err = 0.3.
+
+    >>> round(slac_q([1] * 350 + [0] * 150, [0.025] * 500), 12)
+    0.16
+    """
+    if not isinstance(bins, (int, np.integer)) or bins < 1:
+        raise ValueError(f"bins must be a positive integer; got {bins!r}")
+    y, p = _check_probabilities(y_true, y_prob, "slac_q")
+    idx = np.minimum(np.floor(np.round(p * bins, 9)).astype(np.int64), bins - 1)
+    total = np.bincount(idx, minlength=bins).astype(np.float64)
+    pos = np.bincount(idx, weights=y.astype(np.float64), minlength=bins)
+    used = total > 0
+    err = np.minimum(pos[used], total[used] - pos[used]) / total[used]
+    return float(np.sum((1 - 2 * err) ** 2 * total[used]) / y.size)
