@@ -43,6 +43,35 @@ def test_score_json_equals_library(ranked, capsys):
     assert {m["key"] for m in out["metrics"]} == {c.key for c in M.paper_panel(50)}
 
 
+def test_score_other_metrics_by_family_with_groups(ranked, tmp_path, capsys):
+    y, a, _, _, _ = ranked
+    q = np.repeat(["q1", "q2", "q3"], 100)
+    f = tmp_path / "grouped.csv"
+    pd.DataFrame({"pred": a, "active": y, "query": q}).to_csv(f, index=False)
+    args = ["score", str(f), "--score-col", "pred", "--label-col", "active", "--top-k", "30", "--n-negatives", "10"]
+    assert main([*args, "--group", "query", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    other = {m["key"]: m for m in out["other_metrics"]}
+    assert out["queries"] == 3
+    assert other["ap"]["value"] == pytest.approx(M.average_precision(y, a), abs=1e-12) and other["ap"]["in_tests"]
+    assert other["precision_at_30"]["value"] == pytest.approx(M.hits_at_k(y, a, 30) / 30)
+    assert other["tap_10"]["value"] == pytest.approx(M.tap_k(y, a, q, 10), abs=1e-12)
+    assert other["roc10_per_query"]["value"] == pytest.approx(np.mean([M.roc_n(y[q == g], a[q == g], 10) for g in ("q1", "q2", "q3")]))
+    assert other["roc10_pooled"]["value"] == pytest.approx(M.roc_n(y, a, 10))
+    assert other["top1"]["value"] == pytest.approx(M.top1(y, a, q))
+    # scores are not probabilities: perf's probability metrics say so instead of a number
+    assert other["cross_entropy"]["value"] is None and "probabilities" in other["cross_entropy"]["note"]
+    assert {m["family"] for m in out["other_metrics"]} == set(M.FAMILIES)
+    # without --group the per-query metrics are marked, and the table prints every family
+    assert main(args) == 0
+    text = capsys.readouterr().out
+    for family in M.FAMILIES:
+        assert f"\n{family}\n" in text
+    assert "per query: needs query ids" in text and "average precision" in text
+    assert main([*args, "--group", "missing"]) == 2
+    assert "missing" in capsys.readouterr().err
+
+
 def test_score_table_and_plot(ranked, tmp_path, capsys):
     _, _, _, _, fb = ranked
     png = tmp_path / "curves.png"

@@ -160,3 +160,25 @@ def test_published_file_is_complete():
     assert (values["svm_roc"], values["irv_roc"], values["irv_croc80"], values["svm_croc80"]) == (0.852, 0.845, 0.4, 0.31)
     assert (values["irv_top1000"], values["svm_top1000"], values["knn_top1000"]) == (645, 616, 603)
     assert (values["irv_epochs_none"], values["irv_epochs_power"], values["irv_epochs_power_density"]) == (101, 42, 33)
+
+
+def test_other_metrics_table_per_model_with_folds_as_queries():
+    from crocbench import metrics as M
+    from crocbench.report import other_metrics_markdown, other_metrics_table
+
+    a, b = _scores(6, 2.0), _scores(6, 0.7)
+    a["fold"] = b["fold"] = np.arange(3000) % 3
+    b["score"] = 1 / (1 + np.exp(-b["score"]))  # probabilities: perf's probability metrics apply
+    table = other_metrics_table({"A": a, "B": b}, top_k=100, n=20)
+    value = table.set_index(["model", "key"])["value"]
+    y, folds = a["label"].to_numpy(), a["fold"].to_numpy()
+    assert value["A", "ap"] == pytest.approx(M.average_precision(y, a["score"]))
+    assert value["A", "precision_at_100"] == pytest.approx(M.hits_at_k(y, a["score"], 100) / 100)
+    assert value["A", "tap_20"] == pytest.approx(M.tap_k(y, a["score"], folds, 20))
+    assert value["B", "map"] == pytest.approx(np.mean([M.average_precision(y[folds == f], b["score"][folds == f])
+                                                      for f in range(3)]))
+    assert np.isnan(value["A", "rmse"]) and value["B", "rmse"] == pytest.approx(M.rmse(y, b["score"]))
+    assert value["A", "ap"] > value["B", "ap"]
+    text = other_metrics_markdown(table)
+    assert text.count("### ") == len(M.FAMILIES)
+    assert "average precision *" in text and "- RMSE, A: needs probabilities" in text

@@ -14,7 +14,7 @@ import numpy as np
 
 from . import __version__
 from .data import binary_labels, numeric_column, read_table
-from .metrics import TIES, MetricCall, Ranking, paper_panel, parse_metric
+from .metrics import FAMILIES, TIES, MetricCall, Ranking, other_panel, other_values, paper_panel, parse_metric
 from .stats import TESTS, compare
 
 EXIT_USAGE = 2
@@ -52,7 +52,13 @@ def _parser() -> argparse.ArgumentParser:
     p = sub.add_parser("score", help="print every metric of one ranked list")
     p.add_argument("file", help="CSV/TSV with a score column and a label column")
     _columns_args(p)
-    p.add_argument("--top-k", type=int, default=1000, help="k for 'actives in top k' (default: 1000, capped at N)")
+    p.add_argument("--top-k", type=int, default=1000,
+                   help="k for 'actives in top k' and the precision/recall/F1 at k (default: 1000, capped at N)")
+    p.add_argument("--group", metavar="COLUMN", default=None,
+                   help="column of query (block) ids: adds the per-query metrics (TAP-k, MAP, ROC_n per query) "
+                        "and makes TOP1 and the last positive's rank per query")
+    p.add_argument("--n-negatives", type=int, default=50, metavar="N",
+                   help="negatives of ROC_n and TAP-k in the other metrics (default: 50)")
     p.add_argument("--json", action="store_true", help="print JSON instead of a table")
     p.add_argument("--plot", metavar="OUT", help="also draw ROC and CROC(exp) curves into this image file")
     p.add_argument("--alpha", type=float, default=14.0, help="magnification of the plotted CROC (default: 14)")
@@ -100,29 +106,52 @@ def _format_table(header: list[str], rows: list[list[str]]) -> str:
 
 def _score(args) -> int:
     calls = _requested_calls(args)
-    _, y, s = _load(args.file, args)
+    df, y, s = _load(args.file, args, extra=[args.group] if args.group else ())
+    groups = None
+    if args.group:
+        column = df[args.group]
+        if column.isna().any():
+            raise ValueError(f"{args.file}: column {args.group!r} has {int(column.isna().sum())} empty query id(s)")
+        groups = column.astype(str).to_numpy()
     ranking = Ranking(y, s)
     n, n_pos, _ = ranking.counts
     rows = []
     for call in calls or paper_panel(top_k=min(args.top_k, n)):
+        row = {"key": call.key, "metric": call.label, "value": None}
         try:
-            value = call.value(ranking, args.ties)
-            base = call.random(n, n_pos)
-            rows.append({"key": call.key, "metric": call.label, "value": value,
-                         "random_mean": base.mean, "random_sd": base.sd, "z": base.z_score(value)})
+            row["value"] = call.value(ranking, args.ties)
         except ValueError as exc:  # e.g. ROC50 on a list with fewer than 50 negatives
-            rows.append({"key": call.key, "metric": call.label, "value": None, "note": str(exc)})
+            row["note"] = str(exc)
+        else:
+            try:
+                base = call.random(n, n_pos)
+                row.update(random_mean=base.mean, random_sd=base.sd, z=base.z_score(row["value"]))
+            except ValueError:  # no exact random baseline (e.g. average precision)
+                pass
+        rows.append(row)
+    other = [] if calls else other_values(
+        y, s, groups, args.ties, other_panel(top_k=min(args.top_k, n), n=args.n_negatives))
+    n_queries = None if groups is None else int(np.unique(groups).size)
     if args.json:
-        print(json.dumps({"file": args.file, "n": n, "n_pos": n_pos, "ties": args.ties, "metrics": rows}, indent=2))
+        print(json.dumps({"file": args.file, "n": n, "n_pos": n_pos, "ties": args.ties, "queries": n_queries,
+                          "metrics": rows, "other_metrics": other}, indent=2))
     else:
-        print(f"{args.file}: {n} compounds, {n_pos} positives, ties {args.ties}")
+        queries = "" if groups is None else f", {n_queries} queries in column {args.group!r}"
+        print(f"{args.file}: {n} compounds, {n_pos} positives, ties {args.ties}{queries}")
         fmt = lambda v: "n/a" if v is None or not np.isfinite(v) else f"{v:.4f}"
         table = [[r["metric"], fmt(r["value"]), fmt(r.get("random_mean")), fmt(r.get("random_sd")),
-                  "n/a" if r["value"] is None else f"{r['z']:.1f}"] for r in rows]
-        print(_format_table(["metric", "value", "random", "random sd", "z"], table))
+                  "n/a" if r.get("z") is None else f"{r['z']:.1f}"] for r in rows]
+        title = "CROC paper areas" + (" (all queries ranked as one list)" if groups is not None else "")
+        print(f"\n{title}\n" + _format_table(["metric", "value", "random", "random sd", "z"], table))
         for r in rows:
             if r["value"] is None:
                 print(f"note: {r['metric']}: {r['note']}")
+        for family in FAMILIES:
+            part = [r for r in other if r["family"] == family]
+            if part:
+                table = [[r["label"], fmt(r["value"]), "higher" if r["higher_is_better"] else "lower",
+                          "yes" if r["in_tests"] else "no", r["note"]] for r in part]
+                print(f"\n{family}\n" + _format_table(["metric", "value", "better", "in tests", "note"], table))
     if args.plot:
         from .plots import plot_roc_croc
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .metrics import Ranking, paper_panel
+from .metrics import FAMILIES, Ranking, other_panel, other_values, paper_panel
 
 #: The paper's Appendix A results for the IRV's reweighted training (Table 3 and text).
 PAPER_IRV_TRAINING = {
@@ -153,6 +153,47 @@ def areas_table(pooled: dict, calls) -> pd.DataFrame:
         rows.append({"model": name, **{c.key: c.value(ranking) for c in calls}})
     rows.append({"model": RANDOM_ROW, **{c.key: c.random(n, n_pos).mean for c in calls}})
     return pd.DataFrame(rows)
+
+
+def other_metrics_table(pooled: dict, top_k: int = 1000, n: int = 50) -> pd.DataFrame:
+    """Table 1b: the other references' metrics (:func:`crocbench.metrics.other_panel`) per model.
+
+    Single-list metrics are computed on the pooled ranking; the per-query
+    ones (TAP-k, MAP, ROC_n per query, TOP1, rank of the last positive)
+    treat each fold as a query.  Long format: model, key, label, family,
+    value (NaN when it does not apply), note, in_tests, higher_is_better.
+    """
+    rows = []
+    for name, scores in pooled.items():
+        y, s = scores["label"].to_numpy(), scores["score"].to_numpy()
+        panel = other_panel(top_k=min(top_k, len(scores)), n=n)
+        for r in other_values(y, s, scores["fold"].to_numpy(), panel=panel):
+            rows.append({"model": name, **r, "value": np.nan if r["value"] is None else r["value"]})
+    return pd.DataFrame(rows)
+
+
+def other_metrics_markdown(table: pd.DataFrame) -> str:
+    """Table 1b as Markdown: one table per family, models as rows, with the notes beneath."""
+    parts = []
+    for family in FAMILIES:
+        part = table[table["family"] == family]
+        if part.empty:
+            continue
+        labels = list(dict.fromkeys(part["label"]))
+        wide = part.pivot(index="model", columns="label", values="value").reindex(
+            index=list(dict.fromkeys(part["model"])), columns=labels)
+        meta = part.drop_duplicates("label").set_index("label")
+        wide.columns = [f"{c}{'' if meta.loc[c, 'higher_is_better'] else ' (lower is better)'}"
+                        f"{' *' if meta.loc[c, 'in_tests'] else ''}" for c in labels]
+        missing = part[part["value"].isna()].groupby(["label", "note"], sort=False)["model"]
+        lines = [f"- {label}, {', '.join(models)}: {note}" for (label, note), models in missing]
+        text = f"### {family}\n\n" + markdown_table(wide.reset_index()) + "".join(
+            ["\n\n" + "\n".join(lines)] if lines else [])
+        parts.append(text)
+    parts.append("\n\\* a mean over the positives: the six significance tests apply to it "
+                 "(`crocbench compare --metric NAME`); the other metrics are ratios of counts, "
+                 "means over queries or functions of probabilities, and are not tested.")
+    return "\n\n".join(parts)
 
 
 def per_fold_summary(per_fold: dict, calls) -> pd.DataFrame:
@@ -319,7 +360,9 @@ def check_claims(areas: pd.DataFrame, significance: pd.DataFrame | None, names: 
 # --- the committed regression reference ------------------------------------------------------------
 
 #: Tables of a run kept in ``results/reference/`` (the pipeline is deterministic: a rerun must match).
-REFERENCE_FILES = ("areas.tsv", "areas_per_fold.tsv", "significance.tsv", "irv_training.tsv", "published.tsv")
+REFERENCE_FILES = (
+    "areas.tsv", "areas_per_fold.tsv", "other_metrics.tsv", "significance.tsv", "irv_training.tsv", "published.tsv",
+)
 _TIMING_COLUMNS = ("train_seconds",)
 
 

@@ -9,6 +9,10 @@ rule areas_table:
         tsv="results/{dataset}/tables/areas.tsv",
         per_fold="results/{dataset}/tables/areas_per_fold.tsv",
         md=report("results/{dataset}/tables/areas.md", caption="../report/areas.rst", category="Tables"),
+        other_tsv="results/{dataset}/tables/other_metrics.tsv",
+        other_md=report(
+            "results/{dataset}/tables/other_metrics.md", caption="../report/other_metrics.rst", category="Tables"
+        ),
     params:
         models=MODELS,
     log:

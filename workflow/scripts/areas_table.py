@@ -4,7 +4,14 @@ import pandas as pd
 
 from crocbench._workflow import step
 from crocbench.models import LABELS
-from crocbench.report import areas_markdown, areas_table, panel_for, per_fold_summary
+from crocbench.report import (
+    areas_markdown,
+    areas_table,
+    other_metrics_markdown,
+    other_metrics_table,
+    panel_for,
+    per_fold_summary,
+)
 
 with step(snakemake) as log:
     models, notes = snakemake.params.models, []
@@ -19,4 +26,10 @@ with step(snakemake) as log:
     text = (f"# Areas ({snakemake.wildcards.dataset}): pooled 10-fold ranking; below, mean ± SD over the folds\n\n"
             + areas_markdown(areas, summary, calls) + "\n")
     Path(snakemake.output.md).write_text(text)
+    print(text, file=log)
+    other = other_metrics_table(pooled)
+    other.to_csv(snakemake.output.other_tsv, sep="\t", index=False, float_format="%.10g")
+    text = (f"# Other metrics ({snakemake.wildcards.dataset}): the other references' measures on the pooled "
+            "ranking; per-query metrics take each fold as a query\n\n" + other_metrics_markdown(other) + "\n")
+    Path(snakemake.output.other_md).write_text(text)
     print(text, file=log)

@@ -43,7 +43,7 @@ from ._areas import (
     slr,
 )
 from ._curves import ac_curve, cac_curve, croc_curve, precision_recall_curve, roc_curve
-from ._panel import ALPHAS, CUTOFFS, MetricCall, paper_panel, parse_metric
+from ._panel import ALPHAS, CUTOFFS, FAMILIES, MetricCall, OtherMetric, other_panel, other_values, paper_panel, parse_metric
 from ._retrieval import (
     AVERAGES,
     Confusion,
@@ -69,8 +69,8 @@ from ._ranking import TIES, Counts, Ranking, check_binary_scores
 from ._transforms import TRANSFORMS, cutoff_transform, get_transform, random_croc_auc_limit
 
 __all__ = [
-    "ALPHAS", "AVERAGES", "CUTOFFS", "METRICS", "TIES", "TRANSFORMS",
-    "Confusion", "Counts", "Definition", "MetricCall", "RandomBaseline", "Ranking",
+    "ALPHAS", "AVERAGES", "CUTOFFS", "FAMILIES", "METRICS", "TIES", "TRANSFORMS",
+    "Confusion", "Counts", "Definition", "MetricCall", "OtherMetric", "RandomBaseline", "Ranking",
     "accuracy", "ac_auc", "ac_curve", "average_precision", "bedroc", "cac_auc", "cac_curve", "check_binary_scores",
     "croc_auc", "croc_curve", "cutoff_transform", "definition", "enrichment_factor",
     "evaluate", "get_transform", "hits_at_k", "paper_panel", "parse_metric",
@@ -79,5 +79,5 @@ __all__ = [
     "confusion", "cross_entropy", "f_beta", "fallout", "last_positive_rank", "loc_auc",
     "mean_average_precision", "per_query", "precision", "precision_at_k", "precision_at_recall",
     "precision_recall_curve", "r_precision", "recall", "recall_at_k", "rmse", "roc_n_per_query",
-    "slac_q", "tap_k", "tap_threshold", "top1",
+    "other_panel", "other_values", "slac_q", "tap_k", "tap_threshold", "top1",
 ]

@@ -6,11 +6,12 @@ the significance tests, so a column means the same thing everywhere.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Callable, NamedTuple
 
 import numpy as np
 
-from ._areas import METRICS, RandomBaseline, _values, definition, evaluate, random_baseline
+from . import _retrieval as R
+from ._areas import METRICS, RandomBaseline, _values, definition, evaluate, random_baseline, roc_n
 from ._ranking import Ranking
 
 
@@ -108,3 +109,107 @@ def parse_metric(spec: str) -> MetricCall:
         if call.metric == name and call.params == params:
             return call
     return MetricCall(spec, spec, name, params)
+
+
+# --- the other references' metrics --------------------------------------------------
+
+FAMILIES = ("information retrieval", "local AUC", "KDD Cup perf", "per query")
+PROBABILITIES = "probabilities"
+GROUPS = "groups"
+
+
+class OtherMetric(NamedTuple):
+    """A metric of the other references, as a column of the "other metrics" table.
+
+    ``compute(y, s, groups, ties)`` gives its value; ``call`` is set when the
+    metric is a mean over the positives of one list, so the significance
+    tests apply to it.  ``needs`` is ``"groups"`` (a per-query metric: it
+    needs query ids), ``"probabilities"`` (scores must be in [0, 1]) or "".
+    """
+
+    key: str
+    label: str
+    family: str
+    compute: Callable
+    call: MetricCall | None = None
+    needs: str = ""
+    higher_is_better: bool = True
+
+
+def _from_call(family: str, call: MetricCall) -> OtherMetric:
+    return OtherMetric(call.key, call.label, family, lambda y, s, g, ties: call.value(Ranking(y, s), ties), call)
+
+
+def other_panel(top_k: int = 1000, n: int = 50, u0=(0.01, 0.05)) -> list[OtherMetric]:
+    """The other references' metrics, by family (:data:`FAMILIES`).
+
+    ``top_k`` is the cut of the set-based measures, ``n`` the number of
+    negatives of ROC_n and TAP-k (the same n, so the two can be compared)
+    and ``u0`` the masses of LocAUC.  Metrics marked ``needs="groups"`` are
+    per query and left out of single-list tables; TOP1 and the rank of the
+    last positive are per query when query ids are given, else over the
+    one list.
+    """
+    ir, loc, perf, query = FAMILIES
+    k = top_k
+    out = [
+        _from_call(ir, _call("ap", "average precision", "average_precision")),
+        _from_call(ir, _call("r_precision", "R-precision", "r_precision")),
+        _from_call(ir, _call(f"precision_at_{k}", f"precision@{k}", "precision_at_k", k=k)),
+        _from_call(ir, _call(f"recall_at_{k}", f"recall@{k}", "recall_at_k", k=k)),
+        OtherMetric(f"fallout_at_{k}", f"fallout@{k}", ir,
+                    lambda y, s, g, ties: R.fallout(y, s, k=k, ties=ties), higher_is_better=False),
+        OtherMetric(f"f1_at_{k}", f"F1@{k}", ir, lambda y, s, g, ties: R.f_beta(y, s, 1.0, k=k, ties=ties)),
+        OtherMetric("precision_at_recall_0.5", "interpolated precision at recall 0.5", ir,
+                    lambda y, s, g, ties: R.precision_at_recall(y, s, 0.5)),
+    ]
+    out += [_from_call(loc, _call(f"loc_auc_{u:g}", f"LocAUC u0={u:g}", "loc_auc", u0=u)) for u in u0]
+    out += [
+        OtherMetric("top1", "TOP1", perf, lambda y, s, g, ties: R.top1(y, s, g)),
+        OtherMetric("last_positive_rank", "rank of last positive", perf,
+                    lambda y, s, g, ties: R.last_positive_rank(y, s, g), higher_is_better=False),
+        OtherMetric("accuracy_0.5", "accuracy (>= 0.5)", perf, lambda y, s, g, ties: R.accuracy(y, s, 0.5),
+                    needs=PROBABILITIES),
+        OtherMetric("cross_entropy", "cross-entropy", perf, lambda y, s, g, ties: R.cross_entropy(y, s),
+                    needs=PROBABILITIES, higher_is_better=False),
+        OtherMetric("rmse", "RMSE", perf, lambda y, s, g, ties: R.rmse(y, s), needs=PROBABILITIES,
+                    higher_is_better=False),
+        OtherMetric("slq_100", "SLAC Q-score (100 bins)", perf, lambda y, s, g, ties: R.slac_q(y, s, 100),
+                    needs=PROBABILITIES),
+        OtherMetric("map", "mean average precision", query,
+                    lambda y, s, g, ties: R.mean_average_precision(y, s, g, ties=ties), needs=GROUPS),
+        OtherMetric(f"tap_{n}", f"TAP-{n}", query, lambda y, s, g, ties: R.tap_k(y, s, g, n, ties=ties), needs=GROUPS),
+        OtherMetric(f"roc{n}_per_query", f"ROC{n}, mean over queries", query,
+                    lambda y, s, g, ties: R.roc_n_per_query(y, s, g, n, ties=ties), needs=GROUPS),
+        OtherMetric(f"roc{n}_pooled", f"ROC{n}, pooled list", query,
+                    lambda y, s, g, ties: roc_n(y, s, n, ties=ties), needs=GROUPS),
+    ]
+    return out
+
+
+def other_values(y, s, groups=None, ties: str = "expected", panel=None) -> list[dict]:
+    """Every metric of ``panel`` (default :func:`other_panel`) on one scored list.
+
+    Returns one record per metric: key, label, family, value (None when it
+    does not apply or is undefined here), note (why), in_tests (a mean over
+    positives) and higher_is_better.  Per-query metrics are skipped (value
+    None) without ``groups``; probability metrics without scores in [0, 1].
+    """
+    y = np.asarray(y)
+    s = np.asarray(s, dtype=np.float64)
+    probabilities = bool(np.all((s >= 0) & (s <= 1)))
+    rows = []
+    for m in panel if panel is not None else other_panel(top_k=min(1000, y.size)):
+        row = {"key": m.key, "label": m.label, "family": m.family, "value": None, "note": "",
+               "in_tests": m.call is not None, "higher_is_better": m.higher_is_better}
+        if m.needs == GROUPS and groups is None:
+            row["note"] = "per query: needs query ids"
+        elif m.needs == PROBABILITIES and not probabilities:
+            row["note"] = "needs probabilities: scores outside [0, 1]"
+        else:
+            try:
+                row["value"] = float(m.compute(y, s, groups, ties))
+            except ValueError as exc:
+                row["note"] = str(exc)
+        rows.append(row)
+    return rows
