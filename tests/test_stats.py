@@ -157,3 +157,20 @@ def test_compare_values_are_the_metric_values():
 def test_bad_input(call, match):
     with pytest.raises(ValueError, match=match):
         call()
+
+
+@pytest.mark.parametrize("name", S.TESTS)
+@pytest.mark.parametrize("alternative", ["greater", "less", "two-sided"])
+def test_batched_p_values_equal_one_column_at_a_time(name, alternative):
+    rng = np.random.default_rng(11)
+    a = rng.random((40, 5))
+    b = a + rng.normal(0.02, 0.1, size=(40, 5))
+    b[:, 4] = a[:, 4]  # a column without differences: p = 1 for the paired tests
+    batched = S.p_values(name, a, b, alternative, n_samples=500, seed=3)
+    single = [S.p_values(name, a[:, j:j + 1], b[:, j:j + 1], alternative, n_samples=500, seed=3)[0] for j in range(5)]
+    np.testing.assert_allclose(batched, single, rtol=1e-12)
+    paired = name.startswith("paired")
+    one = S.run_tests(a[:, 0], b[:, 0], [name], n_samples=500, seed=3, alternative=alternative)[name]
+    assert one.p_value == pytest.approx(batched[0], rel=1e-12)
+    if paired:
+        assert batched[4] == 1.0

@@ -70,12 +70,14 @@ class Comparison(NamedTuple):
 
 
 def _check_samples(a, b, paired: bool) -> tuple[np.ndarray, np.ndarray]:
+    """Non-empty finite samples: 1-D arrays, or (n, m) arrays with the same m columns."""
     a = np.asarray(a, dtype=np.float64)
     b = np.asarray(b, dtype=np.float64)
-    if a.ndim != 1 or b.ndim != 1 or a.size == 0 or b.size == 0:
-        raise ValueError(f"values must be non-empty 1-D arrays; got shapes {a.shape} and {b.shape}")
-    if paired and a.size != b.size:
-        raise ValueError(f"a paired test needs values of the same positives; got {a.size} and {b.size}")
+    if a.ndim != b.ndim or a.ndim not in (1, 2) or a.size == 0 or b.size == 0 or a.shape[1:] != b.shape[1:]:
+        raise ValueError(f"values must be non-empty 1-D arrays (or 2-D with the same columns); "
+                         f"got shapes {a.shape} and {b.shape}")
+    if paired and a.shape[0] != b.shape[0]:
+        raise ValueError(f"a paired test needs values of the same positives; got {a.shape[0]} and {b.shape[0]}")
     if not (np.isfinite(a).all() and np.isfinite(b).all()):
         raise ValueError("values must be finite")
     return a, b
@@ -86,11 +88,6 @@ def _prepare(a, b, paired: bool, alternative: str) -> tuple[np.ndarray, np.ndarr
     a, b = _check_samples(a, b, paired)
     observed = float(a.mean() - b.mean())
     return a, b, observed, _resolve(alternative, observed)
-
-
-def _result(kind: str, paired: bool, observed: float, p, alternative: str) -> TestResult:
-    p = float(p) if np.isfinite(p) else 1.0  # a degenerate sample (no variance): no evidence
-    return TestResult(f"{'paired' if paired else 'unpaired'}_{kind}", observed, p, alternative)
 
 
 def _resolve(alternative: str, observed: float) -> str:
@@ -107,51 +104,119 @@ def _check_n_samples(n_samples) -> int:
     return int(n_samples)
 
 
-def _permutation_p(samples: np.ndarray, observed: float, alternative: str, tol: float) -> float:
+def _permutation_p(samples: np.ndarray, observed, alternative: str, tol) -> np.ndarray:
+    """Monte Carlo p-values, column-wise: ``samples`` (n_samples, m) against ``observed`` (m,)."""
     if alternative == "greater":
-        hits = np.count_nonzero(samples >= observed - tol)
+        hits = np.count_nonzero(samples >= observed - tol, axis=0)
     elif alternative == "less":
-        hits = np.count_nonzero(samples <= observed + tol)
+        hits = np.count_nonzero(samples <= observed + tol, axis=0)
     else:
-        hits = np.count_nonzero(np.abs(samples) >= abs(observed) - tol)
-    return float((1.0 + hits) / (1.0 + samples.size))
+        hits = np.count_nonzero(np.abs(samples) >= np.abs(observed) - tol, axis=0)
+    return (1.0 + hits) / (1.0 + samples.shape[0])
 
 
-def _tolerance(a: np.ndarray, b: np.ndarray) -> float:
+def _tolerance(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     # Sampled statistics equal to the observed one up to rounding count as "at least as extreme".
-    return 1e-9 * (np.abs(a).mean() + np.abs(b).mean() + 1e-300)
+    return 1e-9 * (np.abs(a).mean(axis=0) + np.abs(b).mean(axis=0) + 1e-300)
 
 
 def paired_permutation_samples(d: np.ndarray, n_samples: int, rng: np.random.Generator) -> np.ndarray:
-    """Mean of ``s_i * d_i`` with independent fair signs s_i, ``n_samples`` times (vectorized)."""
-    n = d.size
-    total = d.sum()
-    out = np.empty(n_samples)
+    """Mean of ``s_i * d_i`` with independent fair signs s_i, ``n_samples`` times (vectorized).
+
+    ``d`` is (n,) or (n, m): with m columns the same sign flips are applied
+    to every column (one draw serves several metrics of the same positives),
+    and the result is (n_samples, m).
+    """
+    n = d.shape[0]
+    total = d.sum(axis=0)
+    out = np.empty((n_samples,) + d.shape[1:])
     chunk = max(1, _CHUNK_CELLS // max(n, 1))
     n_bytes = (n + 7) // 8
     for start in range(0, n_samples, chunk):
         rows = min(chunk, n_samples - start)
         raw = np.frombuffer(rng.bytes(rows * n_bytes), dtype=np.uint8).reshape(rows, n_bytes)
-        bits = np.unpackbits(raw, axis=1, count=n)
+        bits = np.unpackbits(raw, axis=1, count=n).astype(d.dtype)
         # sum of s_i d_i with s_i = 2 bit_i - 1
         out[start:start + rows] = (2.0 * (bits @ d) - total) / n
     return out
 
 
 def unpaired_permutation_samples(a: np.ndarray, b: np.ndarray, n_samples: int, rng: np.random.Generator) -> np.ndarray:
-    """``mean(first part) - mean(second part)`` of random splits of the pooled values."""
+    """``mean(first part) - mean(second part)`` of random splits of the pooled values.
+
+    ``a`` and ``b`` are (na,) and (nb,), or (na, m) and (nb, m) with one
+    split applied to every column; the result is (n_samples,) or (n_samples, m).
+    """
     pooled = np.concatenate([a, b])
-    n, na, nb = pooled.size, a.size, b.size
-    total = pooled.sum()
-    out = np.empty(n_samples)
+    n, na, nb = pooled.shape[0], a.shape[0], b.shape[0]
+    total = pooled.sum(axis=0)
+    out = np.empty((n_samples,) + pooled.shape[1:])
     chunk = max(1, _CHUNK_CELLS // n)
     for start in range(0, n_samples, chunk):
         rows = min(chunk, n_samples - start)
         keys = rng.random((rows, n))
         chosen = np.argpartition(keys, na - 1, axis=1)[:, :na]
-        s_a = pooled[chosen].sum(axis=1)
+        first = np.zeros((rows, n))
+        np.put_along_axis(first, chosen, 1.0, axis=1)
+        s_a = first @ pooled
         out[start:start + rows] = s_a / na - (total - s_a) / nb
     return out
+
+
+def p_values(name: str, a, b, alternative: str, *, n_samples: int = 10_000, seed=0) -> np.ndarray:
+    """p-values of test ``name`` for every column of ``a`` and ``b`` at once.
+
+    The batched core of every test here (the one-sample functions call it
+    with one column).  ``a`` and ``b`` are (n, m) arrays of per-positive
+    values, column j holding one comparison (e.g. one metric, or one
+    random subset); for the paired tests row i of both is the same
+    positive.  ``alternative`` is ``"greater"`` (a better than b),
+    ``"less"`` or ``"two-sided"``.  Permutation tests draw one set of
+    ``n_samples`` sign flips or splits and apply it to every column (each
+    column's test is exact in distribution; the columns share their Monte
+    Carlo noise).  A column without variance (all differences 0) gets p = 1.
+
+    Examples
+    --------
+    >>> a = np.linspace(0.5, 0.9, 50); b = a ** 2  # a > b for every positive
+    >>> (p_values("paired_t", np.c_[a, b], np.c_[b, a], "greater") < 1e-6).tolist()
+    [True, False]
+    """
+    if name not in TESTS:
+        raise ValueError(f"unknown test {name!r}; known: {', '.join(TESTS)}")
+    if alternative not in ALTERNATIVES[1:]:
+        raise ValueError(f"alternative must be one of {ALTERNATIVES[1:]}; got {alternative!r}")
+    paired = name.startswith("paired")
+    a, b = _check_samples(a, b, paired)
+    if name.endswith("permutation"):
+        rng = np.random.default_rng(seed)
+        n_samples = _check_n_samples(n_samples)
+        if paired:
+            samples = paired_permutation_samples(a - b, n_samples, rng)
+        else:
+            samples = unpaired_permutation_samples(a, b, n_samples, rng)
+        p = _permutation_p(samples, a.mean(axis=0) - b.mean(axis=0), alternative, _tolerance(a, b))
+    else:
+        same = np.all(a == b, axis=0) if paired else np.zeros(a.shape[1], dtype=bool)
+        p = np.ones(a.shape[1])
+        if (~same).any():
+            x, y = a[:, ~same], b[:, ~same]
+            with np.errstate(divide="ignore", invalid="ignore"):
+                if name == "paired_t":
+                    p[~same] = _sps.ttest_rel(x, y, alternative=alternative, axis=0).pvalue
+                elif name == "unpaired_t":
+                    p[~same] = _sps.ttest_ind(x, y, equal_var=False, alternative=alternative, axis=0).pvalue
+                elif name == "paired_wilcoxon":
+                    p[~same] = _sps.wilcoxon(x, y, zero_method="wilcox", alternative=alternative, axis=0).pvalue
+                else:
+                    p[~same] = _sps.mannwhitneyu(x, y, alternative=alternative, axis=0).pvalue
+    return np.where(np.isfinite(p), p, 1.0)  # a degenerate sample (no variance): no evidence
+
+
+def _one(name: str, a, b, alternative: str, **kwargs) -> TestResult:
+    a, b, observed, alt = _prepare(a, b, name.startswith("paired"), alternative)
+    p = p_values(name, a[:, None], b[:, None], alt, **kwargs)[0]
+    return TestResult(name, observed, float(p), alt)
 
 
 def permutation_test(a, b, *, paired: bool, n_samples: int = 10_000, seed=0, alternative: str = "observed") -> TestResult:
@@ -174,34 +239,18 @@ def permutation_test(a, b, *, paired: bool, n_samples: int = 10_000, seed=0, alt
     >>> permutation_test(a, b, paired=True, n_samples=999).p_value  # every sign flip is smaller
     0.001
     """
-    a, b, observed, alt = _prepare(a, b, paired, alternative)
-    n_samples = _check_n_samples(n_samples)
-    rng = np.random.default_rng(seed)
-    if paired:
-        samples = paired_permutation_samples(a - b, n_samples, rng)
-    else:
-        samples = unpaired_permutation_samples(a, b, n_samples, rng)
-    return _result("permutation", paired, observed, _permutation_p(samples, observed, alt, _tolerance(a, b)), alt)
+    name = f"{'paired' if paired else 'unpaired'}_permutation"
+    return _one(name, a, b, alternative, n_samples=_check_n_samples(n_samples), seed=seed)
 
 
 def t_test(a, b, *, paired: bool, alternative: str = "observed") -> TestResult:
     """Paired (Student) or unpaired (Welch) t-test on per-positive values."""
-    a, b, observed, alt = _prepare(a, b, paired, alternative)
-    if paired:
-        p = 1.0 if np.array_equal(a, b) else _sps.ttest_rel(a, b, alternative=alt).pvalue
-    else:
-        p = _sps.ttest_ind(a, b, equal_var=False, alternative=alt).pvalue
-    return _result("t", paired, observed, p, alt)
+    return _one(f"{'paired' if paired else 'unpaired'}_t", a, b, alternative)
 
 
 def wilcoxon_test(a, b, *, paired: bool, alternative: str = "observed") -> TestResult:
     """Wilcoxon signed-rank (paired) or rank-sum / Mann-Whitney U (unpaired) test."""
-    a, b, observed, alt = _prepare(a, b, paired, alternative)
-    if paired:
-        p = 1.0 if np.array_equal(a, b) else _sps.wilcoxon(a, b, zero_method="wilcox", alternative=alt).pvalue
-    else:
-        p = _sps.mannwhitneyu(a, b, alternative=alt).pvalue
-    return _result("wilcoxon", paired, observed, p, alt)
+    return _one(f"{'paired' if paired else 'unpaired'}_wilcoxon", a, b, alternative)
 
 
 def run_tests(a, b, tests=TESTS, *, n_samples: int = 10_000, seed=0, alternative: str = "observed") -> dict:
@@ -209,16 +258,8 @@ def run_tests(a, b, tests=TESTS, *, n_samples: int = 10_000, seed=0, alternative
     unknown = [t for t in tests if t not in TESTS]
     if unknown:
         raise ValueError(f"unknown test(s) {unknown}; known: {', '.join(TESTS)}")
-    out = {}
-    for name in tests:
-        paired = name.startswith("paired")
-        if name.endswith("permutation"):
-            out[name] = permutation_test(a, b, paired=paired, n_samples=n_samples, seed=seed, alternative=alternative)
-        elif name.endswith("_t"):
-            out[name] = t_test(a, b, paired=paired, alternative=alternative)
-        else:
-            out[name] = wilcoxon_test(a, b, paired=paired, alternative=alternative)
-    return out
+    n_samples = _check_n_samples(n_samples)
+    return {name: _one(name, a, b, alternative, n_samples=n_samples, seed=seed) for name in tests}
 
 
 def compare(
