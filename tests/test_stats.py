@@ -174,3 +174,21 @@ def test_batched_p_values_equal_one_column_at_a_time(name, alternative):
     assert one.p_value == pytest.approx(batched[0], rel=1e-12)
     if paired:
         assert batched[4] == 1.0
+
+
+@pytest.mark.parametrize("name", ["paired_wilcoxon", "unpaired_wilcoxon"])
+def test_batched_rank_tests_choose_exact_or_normal_per_column(name):
+    from scipy import stats as sps
+
+    rng = np.random.default_rng(12)
+    a = rng.random((20, 3))
+    b = a + rng.normal(0.05, 0.1, size=(20, 3))
+    a[:4, 1] = b[:4, 1] = 0.5  # column 1: zero differences (paired) and ties (both)
+    a[4:, 1] = np.round(a[4:, 1], 1)
+    batched = S.p_values(name, a, b, "greater")
+    for j in range(3):  # scipy's own choice on one column at a time
+        if name == "paired_wilcoxon":
+            want = sps.wilcoxon(a[:, j], b[:, j], zero_method="wilcox", alternative="greater").pvalue
+        else:
+            want = sps.mannwhitneyu(a[:, j], b[:, j], alternative="greater").pvalue
+        assert batched[j] == pytest.approx(want, rel=1e-12), j

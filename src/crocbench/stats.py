@@ -163,7 +163,7 @@ def unpaired_permutation_samples(a: np.ndarray, b: np.ndarray, n_samples: int, r
     return out
 
 
-def p_values(name: str, a, b, alternative: str, *, n_samples: int = 10_000, seed=0) -> np.ndarray:
+def p_values(name: str, a, b, alternative, *, n_samples: int = 10_000, seed=0) -> np.ndarray:
     """p-values of test ``name`` for every column of ``a`` and ``b`` at once.
 
     The batched core of every test here (the one-sample functions call it
@@ -171,7 +171,9 @@ def p_values(name: str, a, b, alternative: str, *, n_samples: int = 10_000, seed
     values, column j holding one comparison (e.g. one metric, or one
     random subset); for the paired tests row i of both is the same
     positive.  ``alternative`` is ``"greater"`` (a better than b),
-    ``"less"`` or ``"two-sided"``.  Permutation tests draw one set of
+    ``"less"`` or ``"two-sided"``, or a tuple of them: then the result is
+    (len(alternative), m), every alternative from the same permutation
+    draw.  Permutation tests draw one set of
     ``n_samples`` sign flips or splits and apply it to every column (each
     column's test is exact in distribution; the columns share their Monte
     Carlo noise).  A column without variance (all differences 0) gets p = 1.
@@ -184,8 +186,10 @@ def p_values(name: str, a, b, alternative: str, *, n_samples: int = 10_000, seed
     """
     if name not in TESTS:
         raise ValueError(f"unknown test {name!r}; known: {', '.join(TESTS)}")
-    if alternative not in ALTERNATIVES[1:]:
-        raise ValueError(f"alternative must be one of {ALTERNATIVES[1:]}; got {alternative!r}")
+    alternatives = (alternative,) if isinstance(alternative, str) else tuple(alternative)
+    for alt in alternatives:
+        if alt not in ALTERNATIVES[1:]:
+            raise ValueError(f"alternative must be one of {ALTERNATIVES[1:]}; got {alt!r}")
     paired = name.startswith("paired")
     a, b = _check_samples(a, b, paired)
     if name.endswith("permutation"):
@@ -195,22 +199,56 @@ def p_values(name: str, a, b, alternative: str, *, n_samples: int = 10_000, seed
             samples = paired_permutation_samples(a - b, n_samples, rng)
         else:
             samples = unpaired_permutation_samples(a, b, n_samples, rng)
-        p = _permutation_p(samples, a.mean(axis=0) - b.mean(axis=0), alternative, _tolerance(a, b))
+        observed, tol = a.mean(axis=0) - b.mean(axis=0), _tolerance(a, b)
+        p = np.array([_permutation_p(samples, observed, alt, tol) for alt in alternatives])
     else:
         same = np.all(a == b, axis=0) if paired else np.zeros(a.shape[1], dtype=bool)
-        p = np.ones(a.shape[1])
+        p = np.ones((len(alternatives), a.shape[1]))
         if (~same).any():
             x, y = a[:, ~same], b[:, ~same]
-            with np.errstate(divide="ignore", invalid="ignore"):
-                if name == "paired_t":
-                    p[~same] = _sps.ttest_rel(x, y, alternative=alternative, axis=0).pvalue
-                elif name == "unpaired_t":
-                    p[~same] = _sps.ttest_ind(x, y, equal_var=False, alternative=alternative, axis=0).pvalue
-                elif name == "paired_wilcoxon":
-                    p[~same] = _sps.wilcoxon(x, y, zero_method="wilcox", alternative=alternative, axis=0).pvalue
-                else:
-                    p[~same] = _sps.mannwhitneyu(x, y, alternative=alternative, axis=0).pvalue
-    return np.where(np.isfinite(p), p, 1.0)  # a degenerate sample (no variance): no evidence
+            for i, alt in enumerate(alternatives):
+                with np.errstate(divide="ignore", invalid="ignore"):
+                    p[i, ~same] = _scipy_p(name, x, y, alt)
+    p = np.where(np.isfinite(p), p, 1.0)  # a degenerate sample (no variance): no evidence
+    return p[0] if isinstance(alternative, str) else p
+
+
+def _has_ties(v: np.ndarray) -> np.ndarray:
+    """Per column of ``v`` (n, m): whether two values are equal."""
+    s = np.sort(v, axis=0)
+    return (s[1:] == s[:-1]).any(axis=0)
+
+
+def _scipy_p(name: str, x: np.ndarray, y: np.ndarray, alternative: str) -> np.ndarray:
+    """scipy's p-values column-wise, the exact-or-normal choice made per column.
+
+    scipy's ``method="auto"`` looks at a whole batch at once (one tie
+    anywhere switches every column), so the choice is made here, column by
+    column, as scipy makes it for one sample: the signed-rank test is exact
+    for at most 50 differences without zeros or ties, the rank-sum test for
+    a sample of at most 8 without ties; otherwise the normal approximation
+    (with continuity correction).  For 13 or fewer differences with ties
+    scipy would run a permutation test; the normal approximation is used.
+    """
+    if name == "paired_t":
+        return _sps.ttest_rel(x, y, alternative=alternative, axis=0).pvalue
+    if name == "unpaired_t":
+        return _sps.ttest_ind(x, y, equal_var=False, alternative=alternative, axis=0).pvalue
+    if name == "paired_wilcoxon":
+        d = x - y
+        exact = (d.shape[0] <= 50) & ~(d == 0).any(axis=0) & ~_has_ties(np.abs(d))
+        run = lambda cols, method: _sps.wilcoxon(x[:, cols], y[:, cols], zero_method="wilcox",  # noqa: E731
+                                                 alternative=alternative, method=method, axis=0).pvalue
+    else:
+        small = min(x.shape[0], y.shape[0]) <= 8
+        exact = small & ~_has_ties(np.concatenate([x, y]))
+        run = lambda cols, method: _sps.mannwhitneyu(x[:, cols], y[:, cols], alternative=alternative,  # noqa: E731
+                                                     method=method, axis=0).pvalue
+    p = np.empty(x.shape[1])
+    for method, cols in (("exact", exact), ("asymptotic", ~exact)):
+        if cols.any():
+            p[cols] = run(cols, method)
+    return p
 
 
 def _one(name: str, a, b, alternative: str, **kwargs) -> TestResult:

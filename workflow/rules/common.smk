@@ -19,6 +19,7 @@ MODELS = list(config["models"])
 # run name -> (model, parameters).
 RUNS = {name: (name, dict(params)) for name, params in config["models"].items()}
 IRV_SCHEMES = config["irv_training"]["schemes"] if "irv" in RUNS else []
+POWER_PAIRS = [pair for pair in config["power"]["pairs"] if set(pair) <= set(MODELS)]
 if "irv" in RUNS:
     RUNS["irv"][1]["track"] = True
     _training = {k: v for k, v in config["irv_training"].items() if k != "schemes"}
@@ -78,6 +79,7 @@ def all_targets():
         f"results/{DATASET}/tables/areas.md",
         f"results/{DATASET}/tables/significance.md",
         f"results/{DATASET}/tables/published.md",
+        *([f"results/{DATASET}/tables/power.md"] if POWER_PAIRS else []),
         f"results/{DATASET}/figures/roc.png",
     ]
 

@@ -96,3 +96,30 @@ rule published_table:
         "../../envs/crocbench.yaml"
     script:
         "../scripts/published_table.py"
+
+
+rule power_study:
+    input:
+        scores=lambda wc: [f"results/{wc.dataset}/scores/{m}.parquet" for m in sorted({m for p in POWER_PAIRS for m in p})],
+    output:
+        tsv="results/{dataset}/tables/power.tsv",
+        md=report("results/{dataset}/tables/power.md", caption="../report/power.rst", category="Power study"),
+        metrics=report("results/{dataset}/figures/power_metrics.png", caption="../report/power_metrics.rst", category="Power study"),
+        tests=report("results/{dataset}/figures/power_tests.png", caption="../report/power_tests.rst", category="Power study"),
+        pdf=["results/{dataset}/figures/power_metrics.pdf", "results/{dataset}/figures/power_tests.pdf"],
+    params:
+        models=lambda wc: sorted({m for p in POWER_PAIRS for m in p}),
+        pairs=POWER_PAIRS,
+        power=config["power"],
+        seed=config["cv"]["seed"],
+    log:
+        "logs/{dataset}/power_study.log",
+    benchmark:
+        "logs/{dataset}/benchmark/power_study.tsv"
+    threads: 1
+    resources:
+        mem_mb=4000,
+    conda:
+        "../../envs/crocbench.yaml"
+    script:
+        "../scripts/power_study.py"

@@ -1,0 +1,37 @@
+from pathlib import Path
+
+import pandas as pd
+
+from crocbench._workflow import step
+from crocbench.models import LABELS
+from crocbench.plots import plot_power_by_metric, plot_power_by_test
+from crocbench.power import feasible_fractions, power_study
+from crocbench.report import claims_markdown, panel_for, power_claims, power_markdown, power_notes
+
+with step(snakemake) as log:
+    cfg, out = snakemake.params.power, snakemake.output
+    pooled = {m: pd.read_parquet(p) for m, p in zip(snakemake.params.models, snakemake.input.scores)}
+    first = next(iter(pooled.values()))
+    notes = []
+    calls = panel_for(first, notes=notes)
+    fractions, left_out = feasible_fractions(first["label"].to_numpy(), cfg["fractions"])
+    notes += left_out
+    if not fractions:
+        raise ValueError("no subset size leaves 2 positives to test: " + "; ".join(left_out))
+    table = power_study(
+        first["label"].to_numpy(), {m: t["score"].to_numpy() for m, t in pooled.items()}, calls,
+        pairs=[tuple(p) for p in snakemake.params.pairs], fractions=fractions, n_subsets=cfg["subsets"],
+        n_samples=cfg["samples"], level=cfg["level"], seed=snakemake.params.seed, progress=log,
+    )
+    table.to_csv(out.tsv, sep="\t", index=False, float_format="%.10g")
+    claims = power_claims(table, LABELS)
+    text = (f"# Power study ({snakemake.wildcards.dataset}): {cfg['subsets']} stratified random subsets per size, "
+            f"{cfg['samples']} permutation samples, one-sided tests at p < {cfg['level']}\n\n"
+            + "".join(f"- note: {n}\n" for n in notes) + ("\n" if notes else "")
+            + "## The paper's power claims, measured\n\n" + claims_markdown(claims, ("supported", "NOT supported", "not checked"))
+            + "\n\n" + power_notes(table) + "\n\n## Power by pair, metric, test and subset size\n\n"
+            + power_markdown(table, LABELS) + "\n")
+    Path(out.md).write_text(text)
+    plot_power_by_metric(table, out.metrics, labels=LABELS)
+    plot_power_by_test(table, out.tests, labels=LABELS)
+    print(text, file=log)
