@@ -116,6 +116,33 @@ def test_svm_matches_scikit_learn_on_the_kernel(data):
         np.testing.assert_allclose(ours, svc.decision_function(full[np.ix_(test, train)]), rtol=1e-6, atol=1e-6)
 
 
+def test_svm_class_weight_and_platt_score(data):
+    from sklearn.svm import SVC
+
+    from crocbench.cv import platt_fit
+
+    fp, y, full = data
+    sim = SimilarityIndex(fp)
+    train, test = _split(y)
+    k_train, k_test = full[np.ix_(train, train)], full[np.ix_(test, train)]
+    balanced = SVM(C=1.0, class_weight="balanced").fit(sim, train, y[train]).score(sim, test)
+    svc = SVC(C=1.0, kernel="precomputed", class_weight="balanced").fit(k_train, y[train])
+    np.testing.assert_allclose(balanced, svc.decision_function(k_test), rtol=1e-6, atol=1e-6)
+    model = SVM(C=1.0, score="platt").fit(sim, train, y[train])
+    prob = model.score(sim, test)
+    svc = SVC(C=1.0, kernel="precomputed").fit(k_train, y[train])
+    a, b = platt_fit(svc.decision_function(k_train), y[train])  # fitted on the training decision values
+    decision = svc.decision_function(k_test)
+    np.testing.assert_allclose(prob, 1 / (1 + np.exp(a * decision + b)), rtol=1e-6)
+    order = np.argsort(decision)
+    assert np.all(np.diff(prob[order]) >= 0) and ((prob > 0) & (prob < 1)).all()  # monotone: same ranking
+    assert model.info()["platt_A"] == pytest.approx(a)
+    with pytest.raises(ValueError, match="score must be"):
+        SVM(score="probability")
+    with pytest.raises(ValueError, match="class_weight"):
+        SVM(class_weight="auto")
+
+
 def test_svm_inner_cv_picks_a_C_from_the_grid(data):
     fp, y, _ = data
     sim = SimilarityIndex(fp)
@@ -237,3 +264,20 @@ def test_score_fold_and_pooling_score_every_compound_once(data):
     assert metrics["fold"].tolist() == ["0", "1", "2", "3", "all"]
     assert metrics["roc"].iloc[-1] == pytest.approx(roc_auc(pooled["label"], pooled["score"]))
     assert pd.api.types.is_float_dtype(metrics["croc_exp_80"])
+
+
+def test_platt_fit_matches_scikit_learn_and_is_monotone():
+    from sklearn.calibration import _sigmoid_calibration
+
+    from crocbench.cv import platt_fit
+
+    rng = np.random.default_rng(7)
+    y = rng.random(3000) < 0.1
+    f = 2.0 * y + rng.normal(size=3000) - 1.0
+    a, b = platt_fit(f, y)
+    a_sk, b_sk = _sigmoid_calibration(f, y)
+    assert (a, b) == (pytest.approx(a_sk, rel=1e-4), pytest.approx(b_sk, rel=1e-4))
+    assert a < 0  # larger decision values, larger probability
+    with pytest.raises(ValueError, match="positives and negatives"):
+        platt_fit(f[~y], y[~y])
+
