@@ -19,6 +19,7 @@ include: "workflow/rules/data.smk"
 include: "workflow/rules/features.smk"
 include: "workflow/rules/models.smk"
 include: "workflow/rules/report.smk"
+include: "workflow/rules/sensitivity.smk"
 
 
 rule all:

@@ -209,3 +209,24 @@ def test_dtp_aids_sample_features_and_similarities(mirror):
         row[i] = -1
         order = np.lexsort((np.arange(row.size), -row))[:20]
         assert nb.index[i].tolist() == order.tolist()
+
+
+def test_variant_fingerprints_rdkit_morgan_and_folded():
+    from rdkit.Chem import AllChem
+
+    from crocbench.fingerprints import VARIANTS, parse_smiles, variant_fingerprints
+
+    smiles = ["CCO", "c1ccccc1O", "CC(=O)Nc1ccc(O)cc1"]
+    reasons, fp = variant_fingerprints("rdkit_morgan", smiles)
+    assert reasons == [None, None, None] and fp.n == 3
+    for i, s in enumerate(smiles):  # RDKit's own Morgan environments (radius 2), independently
+        mol, _ = parse_smiles(s)
+        want = sorted(AllChem.GetMorganFingerprint(mol, 2).GetNonzeroElements())
+        assert fp.row(i).tolist() == want
+    _, paper = variant_fingerprints("paper", smiles)
+    _, folded = variant_fingerprints("folded_1024", smiles)
+    for i in range(3):
+        assert folded.row(i).tolist() == sorted(set((paper.row(i) % np.uint64(1024)).tolist()))
+    assert VARIANTS == ("paper", "folded_1024", "rdkit_morgan")
+    with pytest.raises(ValueError, match="unknown fingerprint variant"):
+        variant_fingerprints("maccs", smiles)

@@ -281,3 +281,16 @@ def test_platt_fit_matches_scikit_learn_and_is_monotone():
     with pytest.raises(ValueError, match="positives and negatives"):
         platt_fit(f[~y], y[~y])
 
+
+
+def test_svm_grid_shares_one_kernel_and_equals_separate_fits(data):
+    fp, y, _ = data
+    sim = SimilarityIndex(fp)
+    train, test = _split(y)
+    grid = SVM.grid(sim, train, y[train], test, Cs=[0.1, 1.0], class_weights=[None, "balanced"])
+    assert sorted(grid, key=str) == sorted([(0.1, None), (1.0, None), (0.1, "balanced"), (1.0, "balanced")], key=str)
+    for (C, cw), (decision, prob) in grid.items():
+        alone = SVM(C=C, class_weight=cw).fit(sim, train, y[train]).score(sim, test)
+        np.testing.assert_allclose(decision, alone, rtol=1e-9, atol=1e-12)
+        platt = SVM(C=C, class_weight=cw, score="platt").fit(sim, train, y[train]).score(sim, test)
+        np.testing.assert_allclose(prob, platt, rtol=1e-9)

@@ -170,6 +170,21 @@ def test_own_csv_dataset_through_every_model(tmp_path, mirror):
     assert "RANDOM" in (res / "tables" / "areas.md").read_text()
     _check_html_report(tmp_path, config, figures)
 
+    # the optional SVM sensitivity target: every (fingerprint, C, class weight, score), pooled and per fold
+    config["svm_sensitivity"] = {"C": [0.1, 1.0], "class_weight": [None, "balanced"]}
+    done = _run(tmp_path, config, "--cores", "2", "svm_sensitivity")
+    assert done.returncode == 0, done.stderr[-3000:]
+    grid = pd.read_csv(res / "tables" / "svm_sensitivity.tsv", sep="\t")
+    assert len(grid) == 3 * 2 * 2 * 2 and set(grid["fingerprint"]) == {"paper", "folded_1024", "rdkit_morgan"}
+    svm = pd.read_csv(res / "scores" / "svm.per_fold.tsv", sep="\t").set_index("fold")
+    same = grid[(grid["fingerprint"] == "paper") & (grid["C"] == 1.0) & (grid["class_weight"] == "none")]
+    decision = same[same["score"] == "decision"].iloc[0]
+    assert decision["roc"] == pytest.approx(svm.loc["all", "roc"], abs=1e-6)  # the workflow's own SVM run (TSV: 6 digits)
+    platt = same[same["score"] == "platt"].iloc[0]  # same per-fold rankings, another pooled one
+    assert platt["roc_fold_mean"] == pytest.approx(decision["roc_fold_mean"], abs=1e-12)
+    assert "Pooled ranking vs per-fold mean" in (res / "tables" / "svm_sensitivity.md").read_text()
+    assert (res / "figures" / "svm_sensitivity.png").stat().st_size > 10_000
+
     # determinism: rerun the whole chain to three models' fold-0 scores; the same bytes come out
     again = ["compounds.parquet", "fingerprints.npz", "neighbours_k12.npz", "folds.tsv",
              *(f"scores/{m}/fold_0.{ext}" for m in ("random", "irv_power") for ext in ("parquet", "json"))]

@@ -501,3 +501,92 @@ def power_notes(table: pd.DataFrame) -> str:
         "their extra power is not power for the metric.",
     ]
     return "\n".join(lines)
+
+
+# --- SVM set-up sensitivity ------------------------------------------------------------------
+
+SENSITIVITY_KEYS = ("roc", "croc_exp_7", "croc_exp_14", "croc_exp_80", "bedroc_20", "top1000")
+SETUP_COLUMNS = ["fingerprint", "C", "class_weight", "score"]
+
+
+def _sensitivity_calls(n: int):
+    calls = {c.key: c for c in paper_panel(top_k=min(1000, n))}
+    calls["top1000"] = calls.pop(f"top{min(1000, n)}")._replace(key="top1000")
+    return [calls[k] for k in SENSITIVITY_KEYS]
+
+
+def svm_sensitivity_table(scores: pd.DataFrame) -> pd.DataFrame:
+    """One row per SVM set-up: each metric on the pooled out-of-fold ranking, and its per-fold mean and SD.
+
+    ``scores`` is long: id, fold, label, fingerprint, C, class_weight, score
+    ("decision" or "platt") and value.  Pooling ranks the folds' values
+    together: comparable across folds for Platt probabilities, not
+    necessarily for raw decision values.
+    """
+    from .cv import per_fold_metrics
+
+    rows = []
+    for setup, part in scores.groupby(SETUP_COLUMNS, sort=True, dropna=False):
+        per_fold = per_fold_metrics(part.rename(columns={"score": "kind", "value": "score"}),
+                                    _sensitivity_calls(part["id"].nunique()))
+        pooled = per_fold[per_fold["fold"] == "all"].iloc[0]
+        folds = per_fold[per_fold["fold"] != "all"]
+        row = dict(zip(SETUP_COLUMNS, setup))
+        for k in SENSITIVITY_KEYS:
+            row[k] = float(pooled[k])
+            row[f"{k}_fold_mean"] = float(folds[k].mean())
+            row[f"{k}_fold_sd"] = float(folds[k].std(ddof=1))
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def pooling_table(per_fold: dict) -> pd.DataFrame:
+    """Pooled value against the per-fold mean +/- SD, per model (``per_fold``: label -> its per-fold table)."""
+    rows = []
+    for name, table in per_fold.items():
+        pooled = table[table["fold"].astype(str) == "all"].iloc[0]
+        folds = table[table["fold"].astype(str) != "all"]
+        row = {"model": name}
+        for k in SENSITIVITY_KEYS:
+            if k in table.columns:
+                row[k] = float(pooled[k])
+                row[f"{k}_fold_mean"], row[f"{k}_fold_sd"] = float(folds[k].mean()), float(folds[k].std(ddof=1))
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def paper_svm_matches(table: pd.DataFrame, where: str = "") -> pd.Series:
+    """Which set-ups reproduce every published SVM number within its tolerance (``published.yaml``), pooled
+    (``where=""``) or as per-fold means (``where="_fold_mean"``)."""
+    ok = pd.Series(True, index=table.index)
+    for anchor in load_published()["anchors"]:
+        if anchor["model"] == "svm":
+            ok &= (table[anchor["metric"] + where] - anchor["published"]).abs() <= anchor["tolerance"]
+    return ok
+
+
+def svm_sensitivity_markdown(table: pd.DataFrame, pooling: pd.DataFrame | None = None) -> str:
+    """The sensitivity table as Markdown (pooled value, per-fold mean +/- SD beneath), best matches marked."""
+    anchors = {a["metric"]: a for a in load_published()["anchors"] if a["model"] == "svm"}
+    target = ", ".join(f"{k} {a['published']:g} +/- {a['tolerance']:g}" for k, a in anchors.items())
+    match_pooled, match_folds = paper_svm_matches(table), paper_svm_matches(table, "_fold_mean")
+
+    def cells(row):
+        out = {}
+        for k in (k for k in SENSITIVITY_KEYS if k in row):
+            digits = 1 if k == "top1000" else 3
+            out[k] = (f"{row[k]:.{digits}f}<br>{row[k + '_fold_mean']:.{digits}f} ± {row[k + '_fold_sd']:.{digits}f}"
+                      if f"{k}_fold_mean" in row else f"{row[k]:.{digits}f}")
+        return out
+
+    rows = []
+    for i, row in table.iterrows():
+        marks = [m for m, ok in (("pooled", match_pooled[i]), ("per fold", match_folds[i])) if ok]
+        rows.append({**{c: ("none" if c == "class_weight" and pd.isna(row[c]) else row[c]) for c in SETUP_COLUMNS},
+                     **cells(row), "matches the paper's SVM": ", ".join(marks)})
+    text = (f"Published SVM: {target} (pooled 10-fold ranking, presumably). Each cell: pooled value, "
+            "then per-fold mean ± SD.\n\n" + markdown_table(pd.DataFrame(rows)))
+    if pooling is not None and len(pooling):
+        rows = [{"model": r["model"], **cells(r)} for _, r in pooling.iterrows()]
+        text += ("\n\n### Pooled ranking vs per-fold mean, the workflow's models\n\n" + markdown_table(pd.DataFrame(rows)))
+    return text

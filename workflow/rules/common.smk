@@ -19,6 +19,7 @@ MODELS = list(config["models"])
 # run name -> (model, parameters).
 RUNS = {name: (name, dict(params)) for name, params in config["models"].items()}
 IRV_SCHEMES = config["irv_training"]["schemes"] if "irv" in RUNS else []
+SENSITIVITY = config["svm_sensitivity"]
 POWER_PAIRS = [pair for pair in config["power"]["pairs"] if set(pair) <= set(MODELS)]
 if "irv" in RUNS:
     RUNS["irv"][1]["track"] = True
@@ -86,3 +87,10 @@ def all_targets():
 
 def pooled_scores(wildcards):
     return [f"results/{wildcards.dataset}/scores/{m}.parquet" for m in MODELS]
+
+
+def sensitivity_fingerprints(wildcards):
+    """The fingerprints of one SVM sensitivity variant: the workflow's own for "paper"."""
+    if wildcards.variant == "paper":
+        return f"results/{wildcards.dataset}/fingerprints.npz"
+    return f"results/{wildcards.dataset}/fingerprints_{wildcards.variant}.npz"

@@ -76,17 +76,43 @@ class SVM(Model):
     def _fit(self, sim, train, y) -> None:
         self.C_ = self._select_C(sim, train, y) if self.C_grid else self.C
         kernel = sim.kernel(train, progress=self.progress)
+        self._fit_kernel(kernel, train, y)
+        del kernel
+
+    def _fit_kernel(self, kernel, train, y) -> None:
+        """LIBSVM on a precomputed training kernel (rows and columns = ``train``), at ``self.C_``."""
         svc = self._svc(self.C_).fit(kernel, y)
         self.platt_ = None
         if self.score_kind == "platt":
             from ..cv import platt_fit
 
             self.platt_ = platt_fit(svc.decision_function(kernel), y)
-        del kernel
         self.support_ = train[svc.support_]
         self.dual_coef_ = svc.dual_coef_[0].astype(np.float64)
         self.intercept_ = float(svc.intercept_[0])
 
+    @classmethod
+    def grid(cls, sim, train, y, test, Cs, class_weights=(None,), progress=None) -> dict:
+        """Decision values and Platt probabilities of ``test`` for every (C, class_weight), one kernel.
+
+        The training kernel is built once and shared by every fit (the
+        sensitivity study's cost is the kernel plus one LIBSVM fit per set-up).
+        Returns ``{(C, class_weight): (decision, probability)}``.
+        """
+        kernel = sim.kernel(train, progress=progress)
+        out = {}
+        for class_weight in class_weights:
+            for C in Cs:
+                model = cls(C=C, class_weight=class_weight, score="platt", progress=progress)
+                model.C_ = float(C)
+                model._fit_kernel(kernel, train, np.asarray(y))
+                decision = model.decision(sim, test)
+                out[(float(C), class_weight)] = (decision, model.probability(decision))
+                if progress is not None:
+                    print(f"C={C:g} class_weight={class_weight}: {model.support_.size} support vectors",
+                          file=progress, flush=True)
+        del kernel
+        return out
     def info(self) -> dict:
         out = {"C": self.C_, "support_vectors": int(self.support_.size), "intercept": self.intercept_}
         if self.platt_ is not None:
@@ -101,9 +127,17 @@ class SVM(Model):
             out[i:i + block] = k @ dual_coef + intercept
         return out
 
-    def _score(self, sim, rows):
-        decision = self._decision(sim, rows, self.support_, self.dual_coef_, self.intercept_)
+    def decision(self, sim, rows) -> np.ndarray:
+        """The SVM's decision function on ``rows`` (whatever ``score`` is)."""
+        return self._decision(sim, np.asarray(rows), self.support_, self.dual_coef_, self.intercept_)
+
+    def probability(self, decision) -> np.ndarray:
+        """Platt's probability of decision values (needs ``score="platt"``)."""
         if self.platt_ is None:
-            return decision
+            raise ValueError("no Platt sigmoid: fit with score='platt'")
         a, b = self.platt_
-        return np.exp(-np.logaddexp(0.0, a * decision + b))  # 1 / (1 + exp(A f + B)), without overflow
+        return np.exp(-np.logaddexp(0.0, a * np.asarray(decision) + b))  # 1 / (1 + exp(A f + B)), no overflow
+
+    def _score(self, sim, rows):
+        decision = self.decision(sim, rows)
+        return decision if self.platt_ is None else self.probability(decision)

@@ -1,0 +1,84 @@
+# SVM set-up sensitivity (optional target `svm_sensitivity`): which SVM set-up gives the paper's numbers.
+
+rule fingerprint_variant:
+    input:
+        "results/{dataset}/compounds.parquet",
+    output:
+        "results/{dataset}/fingerprints_{variant}.npz",
+    wildcard_constraints:
+        variant="folded_1024|rdkit_morgan",
+    params:
+        depth=config["fingerprints"]["depth"],
+    log:
+        "logs/{dataset}/fingerprints_{variant}.log",
+    benchmark:
+        "logs/{dataset}/benchmark/fingerprints_{variant}.tsv"
+    threads: 2
+    resources:
+        mem_mb=3000,
+    conda:
+        "../../envs/crocbench.yaml"
+    script:
+        "../scripts/fingerprint_variant.py"
+
+
+rule svm_sensitivity_fold:
+    input:
+        fingerprints=sensitivity_fingerprints,
+        folds="results/{dataset}/folds.tsv",
+    output:
+        "results/{dataset}/svm_sensitivity/{variant}/fold_{fold}.parquet",
+    wildcard_constraints:
+        variant="paper|folded_1024|rdkit_morgan",
+    params:
+        C=SENSITIVITY["C"],
+        class_weight=SENSITIVITY["class_weight"],
+    log:
+        "logs/{dataset}/svm_sensitivity/{variant}/fold_{fold}.log",
+    benchmark:
+        "logs/{dataset}/benchmark/svm_sensitivity/{variant}/fold_{fold}.tsv"
+    threads: 2
+    resources:
+        mem_mb=lambda wc, input: svm_mem_mb(input.fingerprints),
+    conda:
+        "../../envs/crocbench.yaml"
+    script:
+        "../scripts/svm_sensitivity_fold.py"
+
+
+rule svm_sensitivity_table:
+    input:
+        folds=lambda wc: [
+            f"results/{wc.dataset}/svm_sensitivity/{v}/fold_{k}.parquet"
+            for v in SENSITIVITY["fingerprints"]
+            for k in range(config["cv"]["folds"])
+        ],
+        per_fold=lambda wc: [f"results/{wc.dataset}/scores/{m}.per_fold.tsv" for m in MODELS if m != "random"],
+    output:
+        tsv="results/{dataset}/tables/svm_sensitivity.tsv",
+        md=report(
+            "results/{dataset}/tables/svm_sensitivity.md", caption="../report/svm_sensitivity.rst", category="SVM set-up"
+        ),
+        figure=report(
+            "results/{dataset}/figures/svm_sensitivity.png",
+            caption="../report/svm_sensitivity_figure.rst",
+            category="SVM set-up",
+        ),
+        pdf="results/{dataset}/figures/svm_sensitivity.pdf",
+    params:
+        models=[m for m in MODELS if m != "random"],
+    log:
+        "logs/{dataset}/svm_sensitivity_table.log",
+    threads: 1
+    resources:
+        mem_mb=4000,
+    conda:
+        "../../envs/crocbench.yaml"
+    script:
+        "../scripts/svm_sensitivity_table.py"
+
+
+rule svm_sensitivity:
+    """The optional target: `snakemake --cores 2 svm_sensitivity`."""
+    input:
+        f"results/{DATASET}/tables/svm_sensitivity.md",

@@ -1,0 +1,24 @@
+from pathlib import Path
+
+import pandas as pd
+
+from crocbench._workflow import step
+from crocbench.models import LABELS
+from crocbench.plots import plot_svm_sensitivity
+from crocbench.report import pooling_table, svm_sensitivity_markdown, svm_sensitivity_table
+
+with step(snakemake) as log:
+    scores = pd.concat([pd.read_parquet(p) for p in snakemake.input.folds], ignore_index=True)
+    table = svm_sensitivity_table(scores)
+    table.to_csv(snakemake.output.tsv, sep="\t", index=False, float_format="%.10g")
+    per_fold = {LABELS.get(m, m): pd.read_csv(p, sep="\t") for m, p in zip(snakemake.params.models, snakemake.input.per_fold)}
+    pooling = pooling_table(per_fold)
+    text = (f"# SVM set-up sensitivity ({snakemake.wildcards.dataset})\n\n"
+            + svm_sensitivity_markdown(table, pooling) + "\n")
+    Path(snakemake.output.md).write_text(text)
+    refs = {"paper SVM": (0.852, 0.310), "paper IRV": (0.845, 0.400)}
+    if "IRV" in per_fold:
+        irv = pooling.set_index("model").loc["IRV"]
+        refs["our IRV"] = (irv["roc"], irv["croc_exp_80"])
+    plot_svm_sensitivity(table, snakemake.output.figure, refs)
+    print(text, file=log)
