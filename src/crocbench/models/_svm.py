@@ -86,7 +86,9 @@ class SVM(Model):
         if self.score_kind == "platt":
             from ..cv import platt_fit
 
-            self.platt_ = platt_fit(svc.decision_function(kernel), y)
+            dual = np.zeros(kernel.shape[0])  # decision values of the training compounds, without
+            dual[svc.support_] = svc.dual_coef_[0]  # copying the kernel's support-vector columns
+            self.platt_ = platt_fit(kernel @ dual + svc.intercept_[0], y)
         self.support_ = train[svc.support_]
         self.dual_coef_ = svc.dual_coef_[0].astype(np.float64)
         self.intercept_ = float(svc.intercept_[0])
