@@ -200,14 +200,16 @@ def other_metrics_markdown(table: pd.DataFrame) -> str:
 
 
 def per_fold_summary(per_fold: dict, calls) -> pd.DataFrame:
-    """Mean and SD over the folds of each metric (``per_fold`` maps a model label to its per-fold table)."""
+    """Mean and SD over the folds of each metric (``per_fold`` maps a model label to its per-fold table;
+    ``calls`` are metric calls or their keys)."""
+    keys = [getattr(c, "key", c) for c in calls]
     rows = []
     for name, table in per_fold.items():
         folds = table[table["fold"].astype(str) != "all"]
         row = {"model": name}
-        for c in calls:
-            row[f"{c.key}_mean"] = float(folds[c.key].mean())
-            row[f"{c.key}_sd"] = float(folds[c.key].std(ddof=1))
+        for key in keys:
+            row[f"{key}_mean"] = float(folds[key].mean())
+            row[f"{key}_sd"] = float(folds[key].std(ddof=1))
         rows.append(row)
     return pd.DataFrame(rows)
 
@@ -525,39 +527,30 @@ def svm_sensitivity_table(scores: pd.DataFrame) -> pd.DataFrame:
     """
     from .cv import per_fold_metrics
 
-    rows = []
+    per_fold = {}
     for setup, part in scores.groupby(SETUP_COLUMNS, sort=True, dropna=False):
-        per_fold = per_fold_metrics(part.rename(columns={"score": "kind", "value": "score"}),
-                                    _sensitivity_calls(part["id"].nunique()))
-        pooled = per_fold[per_fold["fold"] == "all"].iloc[0]
-        folds = per_fold[per_fold["fold"] != "all"]
-        row = dict(zip(SETUP_COLUMNS, setup))
-        for k in SENSITIVITY_KEYS:
-            row[k] = float(pooled[k])
-            row[f"{k}_fold_mean"] = float(folds[k].mean())
-            row[f"{k}_fold_sd"] = float(folds[k].std(ddof=1))
-        rows.append(row)
-    return pd.DataFrame(rows)
+        per_fold[setup] = per_fold_metrics(part.rename(columns={"score": "kind", "value": "score"}),
+                                           _sensitivity_calls(part["id"].nunique()))
+    table = pooling_table(per_fold)
+    setups = pd.DataFrame(table.pop("model").tolist(), columns=SETUP_COLUMNS)
+    return pd.concat([setups, table], axis=1)
 
 
-def pooling_table(per_fold: dict) -> pd.DataFrame:
-    """Pooled value against the per-fold mean +/- SD, per model (``per_fold``: label -> its per-fold table)."""
+def pooling_table(per_fold: dict, keys=SENSITIVITY_KEYS) -> pd.DataFrame:
+    """Pooled value (fold ``all``) beside the per-fold mean and SD of each metric in ``keys`` that every
+    table has (``per_fold``: model label -> its per-fold table)."""
+    keys = [k for k in keys if all(k in t.columns for t in per_fold.values())]
+    summary = per_fold_summary(per_fold, keys).set_index("model")
     rows = []
     for name, table in per_fold.items():
         pooled = table[table["fold"].astype(str) == "all"].iloc[0]
-        folds = table[table["fold"].astype(str) != "all"]
-        row = {"model": name}
-        for k in SENSITIVITY_KEYS:
-            if k in table.columns:
-                row[k] = float(pooled[k])
-                row[f"{k}_fold_mean"], row[f"{k}_fold_sd"] = float(folds[k].mean()), float(folds[k].std(ddof=1))
-        rows.append(row)
+        rows.append({"model": name, **{k: float(pooled[k]) for k in keys}, **summary.loc[[name]].iloc[0].to_dict()})
     return pd.DataFrame(rows)
 
 
 def paper_svm_matches(table: pd.DataFrame, where: str = "") -> pd.Series:
     """Which set-ups reproduce every published SVM number within its tolerance (``published.yaml``), pooled
-    (``where=""``) or as per-fold means (``where="_fold_mean"``)."""
+    (``where=""``) or as per-fold means (``where="_mean"``)."""
     ok = pd.Series(True, index=table.index)
     for anchor in load_published()["anchors"]:
         if anchor["model"] == "svm":
@@ -569,14 +562,14 @@ def svm_sensitivity_markdown(table: pd.DataFrame, pooling: pd.DataFrame | None =
     """The sensitivity table as Markdown (pooled value, per-fold mean +/- SD beneath), best matches marked."""
     anchors = {a["metric"]: a for a in load_published()["anchors"] if a["model"] == "svm"}
     target = ", ".join(f"{k} {a['published']:g} +/- {a['tolerance']:g}" for k, a in anchors.items())
-    match_pooled, match_folds = paper_svm_matches(table), paper_svm_matches(table, "_fold_mean")
+    match_pooled, match_folds = paper_svm_matches(table), paper_svm_matches(table, "_mean")
 
     def cells(row):
         out = {}
         for k in (k for k in SENSITIVITY_KEYS if k in row):
             digits = 1 if k == "top1000" else 3
-            out[k] = (f"{row[k]:.{digits}f}<br>{row[k + '_fold_mean']:.{digits}f} ± {row[k + '_fold_sd']:.{digits}f}"
-                      if f"{k}_fold_mean" in row else f"{row[k]:.{digits}f}")
+            out[k] = (f"{row[k]:.{digits}f}<br>{row[k + '_mean']:.{digits}f} ± {row[k + '_sd']:.{digits}f}"
+                      if f"{k}_mean" in row else f"{row[k]:.{digits}f}")
         return out
 
     rows = []
