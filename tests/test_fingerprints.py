@@ -230,3 +230,9 @@ def test_variant_fingerprints_rdkit_morgan_and_folded():
     assert VARIANTS == ("paper", "folded_1024", "rdkit_morgan")
     with pytest.raises(ValueError, match="unknown fingerprint variant"):
         variant_fingerprints("maccs", smiles)
+
+
+def test_require_parsed_names_the_first_failure():
+    F.require_parsed([None, None])
+    with pytest.raises(ValueError, match="2 standardized SMILES no longer parse, first row 1: bad valence"):
+        F.require_parsed([None, "bad valence", "empty"])

@@ -255,6 +255,13 @@ def fingerprints_from_graphs(graphs: Graphs, depth: int = DEFAULT_DEPTH, fold: i
     return Fingerprints(indptr, ids)
 
 
+def require_parsed(reasons) -> None:
+    """Raise if any of the standardized SMILES did not parse (``reasons`` from a ``*_from_smiles`` call)."""
+    failed = [(i, r) for i, r in enumerate(reasons) if r is not None]
+    if failed:
+        raise ValueError(f"{len(failed)} standardized SMILES no longer parse, first row {failed[0][0]}: {failed[0][1]}")
+
+
 def fingerprints_from_smiles(
     smiles: Sequence[str], depth: int = DEFAULT_DEPTH, fold: int | None = None, n_jobs: int = 1, progress=None
 ):

@@ -1,14 +1,12 @@
 import pandas as pd
 
 from crocbench._workflow import step
-from crocbench.fingerprints import fingerprints_from_smiles, save_fingerprints
+from crocbench.fingerprints import fingerprints_from_smiles, require_parsed, save_fingerprints
 
 with step(snakemake) as log:
     smiles = pd.read_parquet(snakemake.input[0], columns=["smiles"])["smiles"]
     reasons, fp = fingerprints_from_smiles(smiles, snakemake.params.depth, snakemake.params.fold,
                                            n_jobs=snakemake.threads, progress=log)
-    failed = [(i, r) for i, r in enumerate(reasons) if r is not None]
-    if failed:
-        raise ValueError(f"{len(failed)} standardized SMILES no longer parse, first row {failed[0][0]}: {failed[0][1]}")
+    require_parsed(reasons)
     save_fingerprints(snakemake.output[0], fp)
     print(f"{fp.n} compounds, {fp.ids.size} features set, {len(set(fp.ids.tolist()))} distinct", file=log)
