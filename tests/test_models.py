@@ -5,11 +5,11 @@ import pandas as pd
 import pytest
 import torch
 
-from crocbench.cv import fold_table, per_fold_metrics, pool_scores, score_fold, split, stratified_folds
+from crocbench.cv import fold_table, per_fold_metrics, pool_scores, score_fold, split, stratified_folds, svm_grid_fold
 from crocbench.fingerprints import Fingerprints
-from crocbench.metrics import paper_panel, roc_auc
+from crocbench.metrics import croc_auc, paper_panel, roc_auc
 from crocbench.models import IRV, KNN, SVM, MaxSim, Random, irv_loss, make_model
-from crocbench.similarity import SimilarityIndex, tanimoto_matrix, top_k
+from crocbench.similarity import KernelBuffer, SimilarityIndex, tanimoto_matrix, top_k
 
 
 def synthetic(n=300, frac=0.1, seed=0):
@@ -143,12 +143,40 @@ def test_svm_class_weight_and_platt_score(data):
         SVM(class_weight="auto")
 
 
-def test_svm_inner_cv_picks_a_C_from_the_grid(data):
-    fp, y, _ = data
+def test_svm_inner_cv_selection_equals_a_brute_force_nested_cv(data):
+    from sklearn.svm import SVC
+
+    fp, y, full = data
     sim = SimilarityIndex(fp)
     train, _ = _split(y)
-    model = SVM(C_grid=[0.01, 1.0]).fit(sim, train, y[train])
-    assert model.C_ in (0.01, 1.0)
+    yt = y[train]
+    grid_C, grid_cw = [0.01, 1.0, 100.0], [None, "balanced"]
+    model = SVM(C_grid=grid_C, class_weight_grid=grid_cw, select_metric="croc_exp_80", n_jobs=2, seed=3)
+    model.fit(sim, train, yt)
+    inner = stratified_folds(yt, 3, 3)  # the documented inner split: stratified, the model's seed
+    expected = {}
+    for cw in grid_cw:
+        for C in grid_C:
+            pooled = np.empty(yt.size)
+            for f in range(3):
+                a, b = train[inner != f], train[inner == f]
+                svc = SVC(C=C, kernel="precomputed", class_weight=cw).fit(full[np.ix_(a, a)], yt[inner != f])
+                pooled[inner == f] = svc.decision_function(full[np.ix_(b, a)])
+            expected[(C, cw)] = croc_auc(yt, pooled, alpha=80)
+    assert model.inner_values_.keys() == expected.keys()
+    for setup, value in expected.items():
+        assert model.inner_values_[setup] == pytest.approx(value, abs=1e-9)
+    best = max(expected.values())
+    assert (model.C_, model.class_weight_) == next(s for s in expected if expected[s] == best)
+    info = model.info()
+    assert info["C"] == model.C_ and info["class_weight"] == model.class_weight_ and len(info["inner_cv"]) == 6
+    # the final fit is the chosen set-up on all the training compounds
+    fixed = SVM(C=model.C_, class_weight=model.class_weight_).fit(sim, train, yt)
+    np.testing.assert_array_equal(model.score(sim, train), fixed.score(sim, train))
+    with pytest.raises(ValueError, match="unknown metric"):
+        SVM(C_grid=[1.0], select_metric="nope")
+    with pytest.raises(ValueError, match="C_grid"):
+        SVM(C_grid=[])
 
 
 # --- IRV ------------------------------------------------------------------------------------------
@@ -287,10 +315,46 @@ def test_svm_grid_shares_one_kernel_and_equals_separate_fits(data):
     fp, y, _ = data
     sim = SimilarityIndex(fp)
     train, test = _split(y)
-    grid = SVM.grid(sim, train, y[train], test, Cs=[0.1, 1.0], class_weights=[None, "balanced"])
+    buffer = KernelBuffer()
+    buffer.take(train.size + 7)[:] = np.nan  # a used, larger buffer: every entry the grid reads is rewritten
+    grid = SVM.grid(sim, train, y[train], test, Cs=[0.1, 1.0], class_weights=[None, "balanced"], n_jobs=2,
+                    buffer=buffer)
     assert sorted(grid, key=str) == sorted([(0.1, None), (1.0, None), (0.1, "balanced"), (1.0, "balanced")], key=str)
     for (C, cw), (decision, prob) in grid.items():
         alone = SVM(C=C, class_weight=cw).fit(sim, train, y[train]).score(sim, test)
-        np.testing.assert_allclose(decision, alone, rtol=1e-9, atol=1e-12)
+        np.testing.assert_allclose(decision, alone, rtol=1e-13, atol=1e-14)  # same fit; sums in another order
         platt = SVM(C=C, class_weight=cw, score="platt").fit(sim, train, y[train]).score(sim, test)
-        np.testing.assert_allclose(prob, platt, rtol=1e-9)
+        np.testing.assert_allclose(prob, platt, rtol=1e-12)
+        assert np.all(np.diff(prob[np.argsort(decision)]) >= 0)  # Platt is monotone in the decision value
+    serial = SVM.grid(sim, train, y[train], test, Cs=[0.1, 1.0], class_weights=[None, "balanced"], n_jobs=1)
+    for setup, (decision, prob) in grid.items():  # threads change nothing
+        np.testing.assert_array_equal(decision, serial[setup][0])
+        np.testing.assert_array_equal(prob, serial[setup][1])
+
+
+def test_svm_grid_fold_is_one_row_per_test_compound_setup_and_score(data):
+    fp, y, _ = data
+    sim = SimilarityIndex(fp)
+    folds = fold_table([f"c{i}" for i in range(y.size)], y, 5, seed=1)
+    table = svm_grid_fold(sim, folds, 2, [0.1, 1.0], [None, "balanced"], fingerprint="paper")
+    test = folds.index[folds["fold"] == 2]
+    assert len(table) == test.size * 2 * 2 * 2
+    assert set(table["class_weight"]) == {"none", "balanced"} and set(table["score"]) == {"decision", "platt"}
+    assert (table["fingerprint"] == "paper").all() and (table["fold"] == 2).all()
+    for _, part in table.groupby(["C", "class_weight", "score"]):  # every test compound once per set-up and score
+        assert part["id"].tolist() == folds["id"].to_numpy()[test].tolist()
+        assert part["label"].tolist() == folds["label"].to_numpy()[test].tolist()
+    one = table[(table["C"] == 1.0) & (table["class_weight"] == "none") & (table["score"] == "decision")]
+    expected = score_fold(SVM(C=1.0), sim, folds, 2)
+    np.testing.assert_allclose(one["value"].to_numpy(), expected["score"].to_numpy(), rtol=1e-13, atol=1e-14)
+
+
+def test_kernel_buffer_reuses_one_allocation_and_gives_the_fresh_kernel(data):
+    fp, y, full = data
+    sim = SimilarityIndex(fp)
+    buffer = KernelBuffer()
+    big = sim.kernel(np.arange(200), buffer=buffer)
+    small = sim.kernel(np.arange(50, 150), buffer=buffer)
+    assert np.shares_memory(big, small) and small.flags["C_CONTIGUOUS"]
+    np.testing.assert_array_equal(small, full[50:150, 50:150])
+    np.testing.assert_array_equal(sim.kernel(np.arange(250), buffer=buffer), full[:250, :250])  # grows

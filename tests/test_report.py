@@ -182,3 +182,19 @@ def test_other_metrics_table_per_model_with_folds_as_queries():
     text = other_metrics_markdown(table)
     assert text.count("### ") == len(M.FAMILIES)
     assert "average precision *" in text and "- RMSE, A: needs probabilities" in text
+
+
+def test_svm_choices_counts_the_folds_of_each_chosen_setup_and_averages_inner_values():
+    from crocbench.report import svm_choices
+
+    inner = lambda a, b: [{"C": 1.0, "class_weight": None, "value": a}, {"C": 1.0, "class_weight": "balanced", "value": b}]
+    infos = [{"fold": 0, "C": 1.0, "class_weight": "balanced", "inner_cv": inner(0.80, 0.84)},
+             {"fold": 2, "C": 1.0, "class_weight": None, "inner_cv": inner(0.86, 0.85)},
+             {"fold": 1, "C": 1.0, "class_weight": "balanced", "inner_cv": inner(0.82, 0.86)}]
+    table = svm_choices(infos)
+    assert table[["C", "class_weight", "folds", "n_folds"]].values.tolist() == [["1", "balanced", "0, 1", 2],
+                                                                                ["1", "none", "2", 1]]
+    assert table["inner 1 none"].iloc[0] == pytest.approx((0.80 + 0.86 + 0.82) / 3)
+    assert table["inner 1 balanced"].iloc[0] == pytest.approx((0.84 + 0.85 + 0.86) / 3)
+    fixed = svm_choices([{"fold": k, "C": 1.0, "class_weight": None} for k in range(3)])
+    assert fixed.values.tolist() == [["1", "none", "0, 1, 2", 3]]

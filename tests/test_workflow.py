@@ -182,7 +182,8 @@ def test_own_csv_dataset_through_every_model(tmp_path, mirror):
     assert decision["roc"] == pytest.approx(svm.loc["all", "roc"], abs=1e-6)  # the workflow's own SVM run (TSV: 6 digits)
     platt = same[same["score"] == "platt"].iloc[0]  # same per-fold rankings, another pooled one
     assert platt["roc_mean"] == pytest.approx(decision["roc_mean"], abs=1e-12)
-    assert "Pooled ranking vs per-fold mean" in (res / "tables" / "svm_sensitivity.md").read_text()
+    markdown = (res / "tables" / "svm_sensitivity.md").read_text()
+    assert "Pooled ranking vs per-fold mean" in markdown and "| 1 | none | 0, 1 | 2 |" in markdown  # C = 1 fixed
     assert (res / "figures" / "svm_sensitivity.png").stat().st_size > 10_000
 
     # determinism: rerun the whole chain to three models' fold-0 scores; the same bytes come out
@@ -214,7 +215,8 @@ def test_own_sd_dataset_through_the_report(tmp_path, mirror):
     (tmp_path / "mir").mkdir()
     (tmp_path / "mir" / "lib.sdf.gz").write_bytes(gzip.compress("".join(blocks).encode()))
     config = _small_config("lib", "lib.sdf.gz", {"format": "sdf", "id": "_title", "label": "Screen"},
-                           {"random": {}, "knn": {"k": 5}}, similarity={"k": 10}, cv={"folds": 2, "seed": 1})
+                           {"random": {}, "knn": {"k": 5}, "svm": {"C_grid": [0.1, 1], "class_weight_grid": [None, "balanced"]}},
+                           similarity={"k": 10}, cv={"folds": 2, "seed": 1})
     done = _run(tmp_path, config, "--cores", "2")
     assert done.returncode == 0, done.stderr[-3000:]
     res = tmp_path / "results" / "lib"
@@ -225,5 +227,11 @@ def test_own_sd_dataset_through_the_report(tmp_path, mirror):
     for name in ("magnification", "roc", "croc", "ac_cac", "proc"):
         assert (res / "figures" / f"{name}.png").stat().st_size > 10_000
     areas = pd.read_csv(res / "tables" / "areas.tsv", sep="\t")
-    assert areas["model"].tolist() == ["RANDOM", "kNN", "random (expected)"]
+    assert areas["model"].tolist() == ["RANDOM", "kNN", "SVM", "random (expected)"]
+    for fold in (0, 1):  # the SVM chose its set-up by an inner CV among the grid's four
+        info = json.loads((res / "scores" / "svm" / f"fold_{fold}.json").read_text())
+        assert len(info["inner_cv"]) == 4 and (info["C"], info["class_weight"]) in [
+            (c["C"], c["class_weight"]) for c in info["inner_cv"]]
+        best = max(c["value"] for c in info["inner_cv"])
+        assert [c["value"] for c in info["inner_cv"] if (c["C"], c["class_weight"]) == (info["C"], info["class_weight"])] == [best]
     assert not (res / "tables" / "irv_training.md").exists()  # no IRV, no reweighting table

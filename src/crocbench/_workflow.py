@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import contextlib
+import hashlib
+import json
 import os
+import shutil
 import sys
 import time
 import traceback
+from pathlib import Path
 
 
 @contextlib.contextmanager
@@ -33,3 +37,47 @@ def step(smk):
             print(f"done in {time.perf_counter() - start:.1f} s", file=log)
             if log is not sys.stderr:
                 log.close()
+
+
+def signature(*files, **params) -> str:
+    """A short hash of input files' bytes and JSON-able parameters: what a resumable step's parts depend on."""
+    h = hashlib.sha256(json.dumps(params, sort_keys=True, default=str).encode())
+    for f in files:
+        with open(f, "rb") as fh:
+            for chunk in iter(lambda: fh.read(1 << 20), b""):
+                h.update(chunk)
+    return h.hexdigest()[:16]
+
+
+def resumable(directory, key: str, names, compute, log=None) -> list:
+    """``[compute(name) for name in names]`` (pandas tables), each kept in ``directory`` as soon as it is done.
+
+    An interrupted step, run again with the same ``key`` (:func:`signature` of
+    its inputs and parameters), reuses the parts already there instead of
+    recomputing them; parts of another key are ignored.  Each part is written
+    under a temporary name and renamed, so a part on disk is always complete.
+    The caller removes ``directory`` (:func:`shutil.rmtree`) once its output is written.
+    """
+    import pandas as pd
+
+    directory = Path(directory)
+    directory.mkdir(parents=True, exist_ok=True)
+    out = []
+    for name in names:
+        part = directory / f"{name}.{key}.parquet"
+        if part.exists():
+            out.append(pd.read_parquet(part))
+            if log is not None:
+                print(f"{name}: reused from an interrupted run ({part})", file=log, flush=True)
+            continue
+        table = compute(name)
+        tmp = part.with_name(part.name + ".tmp")
+        table.to_parquet(tmp, index=False)
+        os.replace(tmp, part)
+        out.append(table)
+    return out
+
+
+def remove_parts(directory) -> None:
+    """Remove a :func:`resumable` step's parts once its output is complete."""
+    shutil.rmtree(directory, ignore_errors=True)

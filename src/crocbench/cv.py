@@ -92,6 +92,27 @@ def score_fold(model, sim, folds: pd.DataFrame, fold: int) -> pd.DataFrame:
                          "label": y[test].astype(np.int8), "score": model.score(sim, test)})
 
 
+def svm_grid_fold(sim, folds: pd.DataFrame, fold: int, Cs, class_weights, n_jobs: int = 1, buffer=None,
+                  progress=None, **labels) -> pd.DataFrame:
+    """:meth:`SVM.grid <crocbench.models.SVM.grid>` on one fold, as a long table.
+
+    Columns id, fold, label, the ``labels`` given (e.g. ``fingerprint=``), C,
+    class_weight ("none" or "balanced"), score ("decision" or "platt") and value;
+    one row per (test compound, set-up, score).
+    """
+    from .models import SVM
+
+    if len(folds) != sim.n:
+        raise ValueError(f"the fold table has {len(folds)} compounds, the similarity index {sim.n}")
+    y = folds["label"].to_numpy()
+    train, test = split(folds["fold"].to_numpy(), fold)
+    grid = SVM.grid(sim, train, y[train], test, Cs, class_weights, n_jobs=n_jobs, buffer=buffer, progress=progress)
+    base = pd.DataFrame({"id": folds["id"].to_numpy()[test], "fold": np.int64(fold), "label": y[test].astype(np.int8)})
+    parts = [base.assign(**labels, C=C, class_weight=class_weight or "none", score=kind, value=values)
+             for (C, class_weight), scores in grid.items() for kind, values in zip(("decision", "platt"), scores)]
+    return pd.concat(parts, ignore_index=True)
+
+
 def per_fold_metrics(pooled: pd.DataFrame, calls, notes: list | None = None) -> pd.DataFrame:
     """One row per fold (and one for the pooled list, fold ``all``) with every metric of ``calls``.
 

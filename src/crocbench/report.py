@@ -558,7 +558,29 @@ def paper_svm_matches(table: pd.DataFrame, where: str = "") -> pd.Series:
     return ok
 
 
-def svm_sensitivity_markdown(table: pd.DataFrame, pooling: pd.DataFrame | None = None) -> str:
+def svm_choices(infos) -> pd.DataFrame:
+    """What the workflow's SVM chose in each outer fold (its fold info: C, class_weight, inner_cv values).
+
+    One row per chosen set-up: C, class weight, the folds that chose it, and
+    for every candidate set-up its inner-CV value averaged over the folds
+    (``inner <C> <class weight>`` columns; none without an inner CV).
+    """
+    rows = {}
+    inner = {}
+    for info in infos:
+        key = (float(info["C"]), info.get("class_weight") or "none")
+        rows.setdefault(key, []).append(int(info["fold"]))
+        for cand in info.get("inner_cv", []):
+            inner.setdefault(f"inner {cand['C']:g} {cand['class_weight'] or 'none'}", []).append(cand["value"])
+    table = pd.DataFrame([{"C": f"{C:g}", "class_weight": cw, "folds": ", ".join(map(str, sorted(f))), "n_folds": len(f)}
+                          for (C, cw), f in sorted(rows.items(), key=lambda kv: -len(kv[1]))])
+    for col, values in inner.items():
+        table[col] = float(np.mean(values))
+    return table
+
+
+def svm_sensitivity_markdown(table: pd.DataFrame, pooling: pd.DataFrame | None = None,
+                             choices: pd.DataFrame | None = None, select_metric: str = "") -> str:
     """The sensitivity table as Markdown (pooled value, per-fold mean +/- SD beneath), best matches marked."""
     anchors = {a["metric"]: a for a in load_published()["anchors"] if a["model"] == "svm"}
     target = ", ".join(f"{k} {a['published']:g} +/- {a['tolerance']:g}" for k, a in anchors.items())
@@ -582,4 +604,9 @@ def svm_sensitivity_markdown(table: pd.DataFrame, pooling: pd.DataFrame | None =
     if pooling is not None and len(pooling):
         rows = [{"model": r["model"], **cells(r)} for _, r in pooling.iterrows()]
         text += ("\n\n### Pooled ranking vs per-fold mean, the workflow's models\n\n" + markdown_table(pd.DataFrame(rows)))
+    if choices is not None and len(choices):
+        inner = [c for c in choices.columns if c.startswith("inner ")]
+        how = (f"chosen in each outer fold by an inner CV on {select_metric} (inner values: mean over the outer folds)"
+               if inner else "fixed (no inner CV)")
+        text += (f"\n\n### The workflow's SVM set-up\n\nC and class weight {how}:\n\n" + markdown_table(choices))
     return text

@@ -22,38 +22,42 @@ rule fingerprint_variant:
         "../scripts/fingerprint_variant.py"
 
 
-rule svm_sensitivity_fold:
+rule svm_sensitivity_grid:
+    """Every (C, class weight) on every fold, one job per fingerprint variant so that the folds share one
+    kernel allocation; each finished fold is kept (in `parts`) and reused if the job is interrupted."""
     input:
         fingerprints=sensitivity_fingerprints,
         folds="results/{dataset}/folds.tsv",
     output:
-        "results/{dataset}/svm_sensitivity/{variant}/fold_{fold}.parquet",
+        "results/{dataset}/svm_sensitivity/{variant}.parquet",
     wildcard_constraints:
         variant="paper|folded_1024|rdkit_morgan",
     params:
         C=SENSITIVITY["C"],
         class_weight=SENSITIVITY["class_weight"],
+        parts=lambda wc: f"results/{wc.dataset}/svm_sensitivity/{wc.variant}.parts",
     log:
-        "logs/{dataset}/svm_sensitivity/{variant}/fold_{fold}.log",
+        "logs/{dataset}/svm_sensitivity/{variant}.log",
     benchmark:
-        "logs/{dataset}/benchmark/svm_sensitivity/{variant}/fold_{fold}.tsv"
+        "logs/{dataset}/benchmark/svm_sensitivity/{variant}.tsv"
     threads: 2
     resources:
         mem_mb=lambda wc, input: svm_mem_mb(input.fingerprints),
     conda:
         "../../envs/crocbench.yaml"
     script:
-        "../scripts/svm_sensitivity_fold.py"
+        "../scripts/svm_sensitivity.py"
 
 
 rule svm_sensitivity_table:
     input:
-        folds=lambda wc: [
-            f"results/{wc.dataset}/svm_sensitivity/{v}/fold_{k}.parquet"
-            for v in SENSITIVITY["fingerprints"]
-            for k in range(config["cv"]["folds"])
-        ],
+        grids=lambda wc: [f"results/{wc.dataset}/svm_sensitivity/{v}.parquet" for v in SENSITIVITY["fingerprints"]],
         per_fold=lambda wc: [f"results/{wc.dataset}/scores/{m}.per_fold.tsv" for m in MODELS if m != "random"],
+        svm_info=lambda wc: (
+            [f"results/{wc.dataset}/scores/svm/fold_{k}.json" for k in range(config["cv"]["folds"])]
+            if "svm" in MODELS
+            else []
+        ),
     output:
         tsv="results/{dataset}/tables/svm_sensitivity.tsv",
         md=report(
@@ -67,6 +71,7 @@ rule svm_sensitivity_table:
         pdf="results/{dataset}/figures/svm_sensitivity.pdf",
     params:
         models=[m for m in MODELS if m != "random"],
+        select_metric=config["models"].get("svm", {}).get("select_metric", "roc"),
     log:
         "logs/{dataset}/svm_sensitivity_table.log",
     threads: 1

@@ -13,7 +13,8 @@ with step(snakemake) as log:
     folds = pd.read_csv(snakemake.input.folds, sep="\t", dtype={"id": str})
     sim = SimilarityIndex(load_fingerprints(snakemake.input.fingerprints), load_neighbours(snakemake.input.neighbours),
                           block=snakemake.params.block)
-    model = make_model(name, snakemake.params.model_params, seed=(snakemake.params.seed, fold), progress=log)
+    model = make_model(name, snakemake.params.model_params, seed=(snakemake.params.seed, fold), progress=log,
+                       n_jobs=snakemake.threads)
     scores = score_fold(model, sim, folds, fold)
     scores.to_parquet(snakemake.output.scores, index=False)
     with open(snakemake.output.info, "w") as fh:

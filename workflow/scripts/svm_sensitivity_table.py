@@ -1,3 +1,4 @@
+import json
 from pathlib import Path
 
 import pandas as pd
@@ -5,16 +6,17 @@ import pandas as pd
 from crocbench._workflow import step
 from crocbench.models import LABELS
 from crocbench.plots import plot_svm_sensitivity
-from crocbench.report import pooling_table, svm_sensitivity_markdown, svm_sensitivity_table
+from crocbench.report import pooling_table, svm_choices, svm_sensitivity_markdown, svm_sensitivity_table
 
 with step(snakemake) as log:
-    scores = pd.concat([pd.read_parquet(p) for p in snakemake.input.folds], ignore_index=True)
+    scores = pd.concat([pd.read_parquet(p) for p in snakemake.input.grids], ignore_index=True)
     table = svm_sensitivity_table(scores)
     table.to_csv(snakemake.output.tsv, sep="\t", index=False, float_format="%.10g")
     per_fold = {LABELS.get(m, m): pd.read_csv(p, sep="\t") for m, p in zip(snakemake.params.models, snakemake.input.per_fold)}
     pooling = pooling_table(per_fold)
+    choices = svm_choices([json.loads(Path(p).read_text()) for p in snakemake.input.svm_info])
     text = (f"# SVM set-up sensitivity ({snakemake.wildcards.dataset})\n\n"
-            + svm_sensitivity_markdown(table, pooling) + "\n")
+            + svm_sensitivity_markdown(table, pooling, choices, snakemake.params.select_metric) + "\n")
     Path(snakemake.output.md).write_text(text)
     refs = {"paper SVM": (0.852, 0.310), "paper IRV": (0.845, 0.400)}
     if "IRV" in per_fold:

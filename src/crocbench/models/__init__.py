@@ -12,17 +12,17 @@ MODELS = {"random": Random, "maxsim": MaxSim, "knn": KNN, "svm": SVM, "irv": IRV
 LABELS = {"random": "RANDOM", "maxsim": "MAX-SIM", "knn": "kNN", "svm": "SVM", "irv": "IRV"}
 
 
-def make_model(name: str, params: dict | None = None, *, seed=None, progress=None) -> Model:
+def make_model(name: str, params: dict | None = None, *, seed=None, progress=None, n_jobs=None) -> Model:
     """A model by name (``random``, ``maxsim``, ``knn``, ``svm``, ``irv``) with its parameters.
 
-    ``seed`` and ``progress`` are passed to the models that take them.
+    ``seed``, ``progress`` and ``n_jobs`` are passed to the models that take them.
     """
     if name not in MODELS:
         raise ValueError(f"unknown model {name!r}; models are: {', '.join(MODELS)}")
     cls = MODELS[name]
     params = dict(params or {})
     accepted = inspect.signature(cls).parameters
-    for key, value in (("seed", seed), ("progress", progress)):
+    for key, value in (("seed", seed), ("progress", progress), ("n_jobs", n_jobs)):
         if value is not None and key in accepted:
             params.setdefault(key, value)
     try:

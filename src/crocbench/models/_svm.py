@@ -18,13 +18,16 @@ class SVM(Model):
     Parameters
     ----------
     C : float
-    C_grid : sequence of float, optional
-        If given, C is chosen by an inner stratified ``inner_folds``-fold CV on the
-        training compounds, maximizing ``select_metric`` on the pooled inner scores.
-        Each inner kernel is built and freed in turn (peak memory stays below the
-        final fit's).
     class_weight : None or "balanced"
         LIBSVM's per-class C: "balanced" weighs each class by n / (2 n_class).
+    C_grid, class_weight_grid : sequence, optional
+        If either is given, (C, class_weight) is chosen among their product (a
+        missing grid is the fixed value) by an inner stratified
+        ``inner_folds``-fold CV on the training compounds, maximizing
+        ``select_metric`` (a metric spec, e.g. ``"roc"`` or ``"croc_exp_80"``) on
+        the pooled inner decision values; ties go to the earlier candidate
+        (class weights in the order given, then smaller C).  One inner kernel
+        at a time, in the memory of the final one.
     score : "decision" or "platt"
         The decision function, or Platt's probability ``1 / (1 + exp(A f + B))``
         with (A, B) fitted (:func:`crocbench.cv.platt_fit`) to this model's own
@@ -34,89 +37,107 @@ class SVM(Model):
         fitted in-sample (nearly free: the training kernel is still in memory);
         LIBSVM's ``-b 1`` fits it on an inner cross-validation instead, at five
         times the cost, and gives less over-confident probabilities.
+    n_jobs : int
+        LIBSVM fits run at a time during the inner CV (threads sharing one kernel).
     """
 
     name = "svm"
 
-    def __init__(self, C: float = 1.0, C_grid=None, inner_folds: int = 3, select_metric: str = "roc_auc",
-                 class_weight=None, score: str = "decision", cache_size: float = 500.0, seed: int = 0, progress=None):
-        if class_weight not in (None, "balanced"):
-            raise ValueError(f"class_weight must be None or 'balanced'; got {class_weight!r}")
+    def __init__(self, C: float = 1.0, class_weight=None, C_grid=None, class_weight_grid=None, inner_folds: int = 3,
+                 select_metric: str = "roc", score: str = "decision", cache_size: float = 500.0, n_jobs: int = 1,
+                 seed: int = 0, progress=None):
+        for cw in [class_weight, *(class_weight_grid or [])]:
+            if cw not in (None, "balanced"):
+                raise ValueError(f"class_weight must be None or 'balanced'; got {cw!r}")
         if score not in ("decision", "platt"):
             raise ValueError(f"score must be 'decision' or 'platt'; got {score!r}")
-        self.C, self.C_grid, self.inner_folds = float(C), C_grid, int(inner_folds)
-        self.class_weight, self.score_kind = class_weight, score
-        self.select_metric, self.cache_size, self.seed, self.progress = select_metric, cache_size, seed, progress
+        if C_grid is not None and (len(C_grid) == 0 or min(C_grid) <= 0):
+            raise ValueError(f"C_grid must be a non-empty list of positive numbers; got {C_grid!r}")
+        self.C, self.class_weight, self.C_grid, self.class_weight_grid = float(C), class_weight, C_grid, class_weight_grid
+        self.inner_folds, self.select_metric, self.score_kind = int(inner_folds), select_metric, score
+        self.cache_size, self.n_jobs, self.seed, self.progress = cache_size, int(n_jobs), seed, progress
+        if self.C_grid or self.class_weight_grid:
+            from ..metrics import parse_metric
 
-    def _svc(self, C):
+            parse_metric(select_metric)  # a bad name fails here, not after the inner fits
+
+    def candidates(self) -> list:
+        """The (C, class_weight) set-ups the inner CV chooses among (just the fixed one without grids)."""
+        return [(float(C), cw) for cw in (self.class_weight_grid or [self.class_weight])
+                for C in sorted(self.C_grid or [self.C])]
+
+    def _svc(self, C, class_weight):
         from sklearn.svm import SVC
 
-        return SVC(C=C, kernel="precomputed", class_weight=self.class_weight, cache_size=self.cache_size)
+        return SVC(C=C, kernel="precomputed", class_weight=class_weight, cache_size=self.cache_size)
 
-    def _select_C(self, sim, train, y) -> float:
-        from ..cv import stratified_folds
+    def _select(self, sim, train, y, buffer=None) -> tuple:
         from ..metrics import Ranking, parse_metric
 
         metric = parse_metric(self.select_metric)
-        inner = stratified_folds(y, self.inner_folds, self.seed)
-        scores = {C: np.empty(y.size) for C in self.C_grid}
-        for f in range(self.inner_folds):
-            fit_rows, held = np.flatnonzero(inner != f), np.flatnonzero(inner == f)
-            kernel = sim.kernel(train[fit_rows])
-            for C in self.C_grid:
-                svc = self._svc(C).fit(kernel, y[fit_rows])
-                scores[C][held] = self._decision(sim, train[held], train[fit_rows][svc.support_],
-                                                 svc.dual_coef_[0], svc.intercept_[0])
-            del kernel
-        values = {C: metric.value(Ranking(y, s)) for C, s in scores.items()}
+        setups = self.candidates()
+        inner = inner_decisions(sim, train, y, setups, self.inner_folds, self.seed, self.n_jobs, buffer, self.progress)
+        self.inner_values_ = {setup: float(metric.value(Ranking(y, d))) for setup, d in inner.items()}
+        best = max(self.inner_values_.values())
+        choice = next(s for s in setups if self.inner_values_[s] == best)
         if self.progress is not None:
-            print("inner CV " + ", ".join(f"C={C:g}: {v:.4f}" for C, v in values.items()), file=self.progress)
-        return max(self.C_grid, key=lambda C: (values[C], -C))  # ties: the smaller C
+            print(f"inner {self.inner_folds}-fold CV ({metric.key}): "
+                  + ", ".join(f"C={C:g} {cw or 'none'} {v:.4f}" for (C, cw), v in self.inner_values_.items())
+                  + f"; chosen C={choice[0]:g} class_weight={choice[1]}", file=self.progress, flush=True)
+        return choice
 
     def _fit(self, sim, train, y) -> None:
-        self.C_ = self._select_C(sim, train, y) if self.C_grid else self.C
-        kernel = sim.kernel(train, progress=self.progress)
-        self._fit_kernel(kernel, train, y)
-        del kernel
+        from ..similarity import KernelBuffer
 
-    def _fit_kernel(self, kernel, train, y) -> None:
-        """LIBSVM on a precomputed training kernel (rows and columns = ``train``), at ``self.C_``."""
-        svc = self._svc(self.C_).fit(kernel, y)
+        buffer = KernelBuffer()
+        self.inner_values_ = None
+        if self.C_grid or self.class_weight_grid:
+            buffer.take(train.size)  # the final kernel's memory, reused by the smaller inner ones first
+        self.C_, self.class_weight_ = (self._select(sim, train, y, buffer) if self.C_grid or self.class_weight_grid
+                                       else (self.C, self.class_weight))
+        kernel = sim.kernel(train, progress=self.progress, buffer=buffer)
+        self._libsvm(kernel, train, y)
         self.platt_ = None
         if self.score_kind == "platt":
-            from ..cv import platt_fit
+            _fit_platt(kernel, [self], y)
+        del kernel, buffer
 
-            dual = np.zeros(kernel.shape[0])  # decision values of the training compounds, without
-            dual[svc.support_] = svc.dual_coef_[0]  # copying the kernel's support-vector columns
-            self.platt_ = platt_fit(kernel @ dual + svc.intercept_[0], y)
+    def _libsvm(self, kernel, train, y) -> None:
+        """LIBSVM on a precomputed training kernel (rows and columns = ``train``) at ``C_``, ``class_weight_``."""
+        svc = self._svc(self.C_, self.class_weight_).fit(kernel, y)
+        self.support_local_ = svc.support_  # positions in ``train``
         self.support_ = train[svc.support_]
         self.dual_coef_ = svc.dual_coef_[0].astype(np.float64)
         self.intercept_ = float(svc.intercept_[0])
 
     @classmethod
-    def grid(cls, sim, train, y, test, Cs, class_weights=(None,), progress=None) -> dict:
+    def grid(cls, sim, train, y, test, Cs, class_weights=(None,), n_jobs: int = 1, buffer=None, progress=None) -> dict:
         """Decision values and Platt probabilities of ``test`` for every (C, class_weight), one kernel.
 
-        The training kernel is built once and shared by every fit (the
-        sensitivity study's cost is the kernel plus one LIBSVM fit per set-up).
+        The training kernel is built once (in ``buffer``, a
+        :class:`~crocbench.similarity.KernelBuffer`, if given) and shared by
+        every fit, ``n_jobs`` LIBSVM fits run at a time (threads: LIBSVM
+        releases the GIL and the kernel is not copied), the Platt sigmoids take
+        one pass over the kernel, and the test compounds' similarities to the
+        training set are computed once.  Each set-up's values equal a separate
+        ``SVM(C, class_weight, score=...)`` fit (to rounding: ~1e-15 relative).
         Returns ``{(C, class_weight): (decision, probability)}``.
         """
-        kernel = sim.kernel(train, progress=progress)
-        out = {}
-        for class_weight in class_weights:
-            for C in Cs:
-                model = cls(C=C, class_weight=class_weight, score="platt", progress=progress)
-                model.C_ = float(C)
-                model._fit_kernel(kernel, train, np.asarray(y))
-                decision = model.decision(sim, test)
-                out[(float(C), class_weight)] = (decision, model.probability(decision))
-                if progress is not None:
-                    print(f"C={C:g} class_weight={class_weight}: {model.support_.size} support vectors",
-                          file=progress, flush=True)
+        y = np.asarray(y)
+        models = [cls(C=C, class_weight=cw, score="platt", progress=progress) for cw in class_weights for C in Cs]
+        kernel = sim.kernel(train, progress=progress, buffer=buffer)
+        _fit_all(kernel, train, y, models, n_jobs, progress)
+        _fit_platt(kernel, models, y)
         del kernel
-        return out
+        decisions = _decisions(sim, test, train, models)
+        return {(m.C, m.class_weight): (d, m.probability(d)) for m, d in zip(models, decisions)}
+
     def info(self) -> dict:
-        out = {"C": self.C_, "support_vectors": int(self.support_.size), "intercept": self.intercept_}
+        out = {"C": self.C_, "class_weight": self.class_weight_, "support_vectors": int(self.support_.size),
+               "intercept": self.intercept_}
+        if self.inner_values_ is not None:
+            out["select_metric"] = self.select_metric
+            out["inner_cv"] = [{"C": C, "class_weight": cw, "value": v} for (C, cw), v in self.inner_values_.items()]
         if self.platt_ is not None:
             out["platt_A"], out["platt_B"] = self.platt_
         return out
@@ -125,9 +146,13 @@ class SVM(Model):
     def _decision(sim, rows, support, dual_coef, intercept, block: int = 4096) -> np.ndarray:
         out = np.empty(rows.size)
         for i in range(0, rows.size, block):
-            k = sim.similarities(rows[i:i + block], support).astype(np.float64)
-            out[i:i + block] = k @ dual_coef + intercept
+            out[i:i + block] = SVM._affine(sim.similarities(rows[i:i + block], support), dual_coef, intercept)
         return out
+
+    @staticmethod
+    def _affine(similarities, dual_coef, intercept) -> np.ndarray:
+        """``K @ dual + intercept`` in float64, K the float32 similarities to the support vectors."""
+        return similarities.astype(np.float64, order="C") @ dual_coef + intercept
 
     def decision(self, sim, rows) -> np.ndarray:
         """The SVM's decision function on ``rows`` (whatever ``score`` is)."""
@@ -143,3 +168,96 @@ class SVM(Model):
     def _score(self, sim, rows):
         decision = self.decision(sim, rows)
         return decision if self.platt_ is None else self.probability(decision)
+
+
+def _fit_all(kernel, train, y, models, n_jobs: int = 1, progress=None) -> None:
+    """LIBSVM fits of ``models`` (each at its ``C``, ``class_weight``) on one training kernel, ``n_jobs`` at a time."""
+    import time
+    from concurrent.futures import ThreadPoolExecutor
+
+    start = time.perf_counter()
+
+    def fit(model):
+        model.C_, model.class_weight_ = model.C, model.class_weight
+        model._libsvm(kernel, train, y)
+        if progress is not None:
+            print(f"C={model.C:g} class_weight={model.class_weight}: {model.support_.size} support vectors "
+                  f"({time.perf_counter() - start:.1f} s)", file=progress, flush=True)
+
+    with ThreadPoolExecutor(max_workers=max(1, int(n_jobs))) as pool:
+        list(pool.map(fit, models))
+
+
+def _fit_platt(kernel, models, y) -> None:
+    """Platt's sigmoid for each model, on its own training decision values.
+
+    One pass over the kernel for all models (``kernel @ duals``), without
+    copying the kernel's support-vector columns.
+    """
+    from ..cv import platt_fit
+
+    training = kernel @ _dual_matrix(kernel.shape[0], models)
+    for j, m in enumerate(models):
+        m.platt_ = platt_fit(training[:, j] + m.intercept_, y)
+
+
+def _decisions(sim, rows, reference, models, block: int = 4096) -> np.ndarray:
+    """Decision values of ``rows`` for each model trained on ``reference`` (support_local_ indexes it): (models, rows).
+
+    One similarity block per ``block`` rows, shared by every model, times the
+    (reference x models) matrix of dual coefficients (zero off the support
+    vectors): one matrix product instead of a gather per model.  Values equal
+    :meth:`SVM.decision` (support vectors only) to rounding (~1e-15 relative).
+    """
+    rows = np.asarray(rows)
+    duals = _dual_matrix(len(reference), models)
+    intercepts = np.array([m.intercept_ for m in models])
+    out = np.empty((len(models), rows.size))
+    for i in range(0, rows.size, block):
+        sims = sim.similarities(rows[i:i + block], reference).astype(np.float64)
+        out[:, i:i + block] = (sims @ duals + intercepts).T
+    return out
+
+
+def _dual_matrix(n: int, models) -> np.ndarray:
+    """(n, models) dual coefficients, each model's at its support vectors' positions, zero elsewhere."""
+    duals = np.zeros((n, len(models)))
+    for j, m in enumerate(models):
+        duals[m.support_local_, j] = m.dual_coef_
+    return duals
+
+
+def inner_decisions(sim, train, y, setups, inner_folds: int = 3, seed=0, n_jobs: int = 1, buffer=None,
+                    progress=None) -> dict:
+    """Inner cross-validated decision values of the training compounds for every (C, class_weight) set-up.
+
+    The training compounds are split into ``inner_folds`` stratified folds
+    (``seed``); for each, every set-up is fitted on the others (one kernel,
+    ``n_jobs`` fits at a time) and scores it.  Returns ``{setup: decision}``,
+    the decisions in ``train`` order (pooled over the inner folds).
+    """
+    import time
+
+    from ..cv import stratified_folds
+
+    y = np.asarray(y)
+    inner = stratified_folds(y, inner_folds, seed)
+    out = {setup: np.empty(y.size) for setup in setups}
+    start = time.perf_counter()
+
+    def say(what):
+        if progress is not None:
+            print(f"inner fold {f + 1}/{inner_folds}: {what} ({time.perf_counter() - start:.1f} s)", file=progress,
+                  flush=True)
+
+    for f in range(inner_folds):
+        fit_rows, held = np.flatnonzero(inner != f), np.flatnonzero(inner == f)
+        models = [SVM(C=C, class_weight=cw) for C, cw in setups]
+        kernel = sim.kernel(train[fit_rows], buffer=buffer)
+        say(f"kernel of {fit_rows.size} compounds")
+        _fit_all(kernel, train[fit_rows], y[fit_rows], models, n_jobs, progress)
+        del kernel
+        for setup, d in zip(setups, _decisions(sim, train[held], train[fit_rows], models)):
+            out[setup][held] = d
+        say(f"{len(setups)} set-ups fitted, {held.size} compounds scored")
+    return out
