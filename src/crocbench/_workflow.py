@@ -56,7 +56,7 @@ def resumable(directory, key: str, names, compute, log=None) -> list:
     its inputs and parameters), reuses the parts already there instead of
     recomputing them; parts of another key are ignored.  Each part is written
     under a temporary name and renamed, so a part on disk is always complete.
-    The caller removes ``directory`` (:func:`shutil.rmtree`) once its output is written.
+    The caller removes ``directory`` (:func:`remove_parts`) once its output is written.
     """
     import pandas as pd
 

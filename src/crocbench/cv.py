@@ -83,13 +83,19 @@ def score_fold(model, sim, folds: pd.DataFrame, fold: int) -> pd.DataFrame:
 
     ``folds`` is a fold table (:func:`fold_table`) whose rows are the rows of ``sim``.
     """
+    y, train, test, rows = _fold_rows(sim, folds, fold)
+    model.fit(sim, train, y[train])
+    return rows.assign(score=model.score(sim, test))
+
+
+def _fold_rows(sim, folds: pd.DataFrame, fold: int):
+    """``(y, train, test, rows)`` of one fold: the labels, the row indices, and id/fold/label of its test compounds."""
     if len(folds) != sim.n:
         raise ValueError(f"the fold table has {len(folds)} compounds, the similarity index {sim.n}")
     y = folds["label"].to_numpy()
     train, test = split(folds["fold"].to_numpy(), fold)
-    model.fit(sim, train, y[train])
-    return pd.DataFrame({"id": folds["id"].to_numpy()[test], "fold": np.int64(fold),
-                         "label": y[test].astype(np.int8), "score": model.score(sim, test)})
+    rows = pd.DataFrame({"id": folds["id"].to_numpy()[test], "fold": np.int64(fold), "label": y[test].astype(np.int8)})
+    return y, train, test, rows
 
 
 def svm_grid_fold(sim, folds: pd.DataFrame, fold: int, Cs, class_weights, n_jobs: int = 1, buffer=None,
@@ -102,12 +108,8 @@ def svm_grid_fold(sim, folds: pd.DataFrame, fold: int, Cs, class_weights, n_jobs
     """
     from .models import SVM
 
-    if len(folds) != sim.n:
-        raise ValueError(f"the fold table has {len(folds)} compounds, the similarity index {sim.n}")
-    y = folds["label"].to_numpy()
-    train, test = split(folds["fold"].to_numpy(), fold)
+    y, train, test, base = _fold_rows(sim, folds, fold)
     grid = SVM.grid(sim, train, y[train], test, Cs, class_weights, n_jobs=n_jobs, buffer=buffer, progress=progress)
-    base = pd.DataFrame({"id": folds["id"].to_numpy()[test], "fold": np.int64(fold), "label": y[test].astype(np.int8)})
     parts = [base.assign(**labels, C=C, class_weight=class_weight or "none", score=kind, value=values)
              for (C, class_weight), scores in grid.items() for kind, values in zip(("decision", "platt"), scores)]
     return pd.concat(parts, ignore_index=True)

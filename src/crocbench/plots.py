@@ -250,13 +250,13 @@ def plot_svm_sensitivity(table, out, references: dict | None = None) -> list:
     function, size grows with C; ``references`` maps a name to an (AUC[ROC], CROC) point drawn as a star.
     """
     markers = ("o", "s", "^", "D", "v")
+    table = table.assign(class_weight=table["class_weight"].fillna("none"))
     fingerprints = list(dict.fromkeys(table["fingerprint"]))
-    weights = list(dict.fromkeys(table["class_weight"].fillna("none")))
+    weights = list(dict.fromkeys(table["class_weight"]))
     colours = {w: PALETTE[i] for i, w in enumerate(weights)}
     fig, ax = plt.subplots(figsize=(7.5, 5.5), constrained_layout=True)
     for _, r in table.iterrows():
-        w = "none" if r["class_weight"] is None or r["class_weight"] != r["class_weight"] else r["class_weight"]
-        colour = colours[w]
+        colour = colours[r["class_weight"]]
         ax.scatter(r["roc"], r["croc_exp_80"], s=18 + 14 * (np.log10(float(r["C"])) + 2),
                    marker=markers[fingerprints.index(r["fingerprint"]) % len(markers)],
                    facecolors=colour if r["score"] == "platt" else "none", edgecolors=colour, linewidths=1.2)

@@ -71,7 +71,6 @@ rule svm_sensitivity_table:
         pdf="results/{dataset}/figures/svm_sensitivity.pdf",
     params:
         models=[m for m in MODELS if m != "random"],
-        select_metric=config["models"].get("svm", {}).get("select_metric", "roc"),
     log:
         "logs/{dataset}/svm_sensitivity_table.log",
     threads: 1

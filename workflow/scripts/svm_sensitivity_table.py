@@ -14,9 +14,10 @@ with step(snakemake) as log:
     table.to_csv(snakemake.output.tsv, sep="\t", index=False, float_format="%.10g")
     per_fold = {LABELS.get(m, m): pd.read_csv(p, sep="\t") for m, p in zip(snakemake.params.models, snakemake.input.per_fold)}
     pooling = pooling_table(per_fold)
-    choices = svm_choices([json.loads(Path(p).read_text()) for p in snakemake.input.svm_info])
+    infos = [json.loads(Path(p).read_text()) for p in snakemake.input.svm_info]
+    select_metric = next((i["select_metric"] for i in infos if "select_metric" in i), "")
     text = (f"# SVM set-up sensitivity ({snakemake.wildcards.dataset})\n\n"
-            + svm_sensitivity_markdown(table, pooling, choices, snakemake.params.select_metric) + "\n")
+            + svm_sensitivity_markdown(table, pooling, svm_choices(infos), select_metric) + "\n")
     Path(snakemake.output.md).write_text(text)
     refs = {"paper SVM": (0.852, 0.310), "paper IRV": (0.845, 0.400)}
     if "IRV" in per_fold:

@@ -56,10 +56,15 @@ class SVM(Model):
         self.C, self.class_weight, self.C_grid, self.class_weight_grid = float(C), class_weight, C_grid, class_weight_grid
         self.inner_folds, self.select_metric, self.score_kind = int(inner_folds), select_metric, score
         self.cache_size, self.n_jobs, self.seed, self.progress = cache_size, int(n_jobs), seed, progress
-        if self.C_grid or self.class_weight_grid:
+        if self.selects:
             from ..metrics import parse_metric
 
             parse_metric(select_metric)  # a bad name fails here, not after the inner fits
+
+    @property
+    def selects(self) -> bool:
+        """Whether (C, class_weight) is chosen by an inner CV (a grid is given)."""
+        return bool(self.C_grid or self.class_weight_grid)
 
     def candidates(self) -> list:
         """The (C, class_weight) set-ups the inner CV chooses among (just the fixed one without grids)."""
@@ -91,10 +96,9 @@ class SVM(Model):
 
         buffer = KernelBuffer()
         self.inner_values_ = None
-        if self.C_grid or self.class_weight_grid:
+        if self.selects:
             buffer.take(train.size)  # the final kernel's memory, reused by the smaller inner ones first
-        self.C_, self.class_weight_ = (self._select(sim, train, y, buffer) if self.C_grid or self.class_weight_grid
-                                       else (self.C, self.class_weight))
+        self.C_, self.class_weight_ = self._select(sim, train, y, buffer) if self.selects else (self.C, self.class_weight)
         kernel = sim.kernel(train, progress=self.progress, buffer=buffer)
         self._libsvm(kernel, train, y)
         self.platt_ = None
@@ -146,13 +150,8 @@ class SVM(Model):
     def _decision(sim, rows, support, dual_coef, intercept, block: int = 4096) -> np.ndarray:
         out = np.empty(rows.size)
         for i in range(0, rows.size, block):
-            out[i:i + block] = SVM._affine(sim.similarities(rows[i:i + block], support), dual_coef, intercept)
+            out[i:i + block] = sim.similarities(rows[i:i + block], support).astype(np.float64) @ dual_coef + intercept
         return out
-
-    @staticmethod
-    def _affine(similarities, dual_coef, intercept) -> np.ndarray:
-        """``K @ dual + intercept`` in float64, K the float32 similarities to the support vectors."""
-        return similarities.astype(np.float64, order="C") @ dual_coef + intercept
 
     def decision(self, sim, rows) -> np.ndarray:
         """The SVM's decision function on ``rows`` (whatever ``score`` is)."""
