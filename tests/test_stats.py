@@ -192,3 +192,36 @@ def test_batched_rank_tests_choose_exact_or_normal_per_column(name):
         else:
             want = sps.mannwhitneyu(a[:, j], b[:, j], alternative="greater").pvalue
         assert batched[j] == pytest.approx(want, rel=1e-12), j
+
+
+@pytest.mark.parametrize("name", ["paired_wilcoxon", "unpaired_wilcoxon"])
+def test_rank_tests_are_blind_to_last_bit_noise(name):
+    """pROC-like per-positive values (logs of integer ratios): mathematically equal values and differences are
+    ties whatever their last bits, as they are when computed on another CPU (issue 16)."""
+    from scipy import stats as sps
+
+    rng = np.random.default_rng(5)
+    ja, jb = rng.integers(1, 40, 600), rng.integers(1, 40, 600)
+    f = lambda j: np.log10(j / 500) / np.log10(1 / 1000)  # noqa: E731
+    a, b = f(ja), f(jb)
+    noisy = [np.where(rng.random(v.size) < 0.5, np.nextafter(v, np.inf), v) for v in (a, b)]
+    ours = S.p_values(name, np.c_[a], np.c_[b], "two-sided")[0]
+    assert S.p_values(name, np.c_[noisy[0]], np.c_[noisy[1]], "two-sided")[0] == ours
+    if name == "paired_wilcoxon":  # exact ties: |d| computed once per reduced fraction max(ja, jb) / min(ja, jb)
+        hi, lo = np.maximum(ja, jb), np.minimum(ja, jb)
+        g = np.gcd(hi, lo)
+        exact = np.sign(jb - ja) * np.log10((hi // g) / (lo // g)) / np.log10(1000)
+        want = sps.wilcoxon(exact, zero_method="wilcox", alternative="two-sided").pvalue
+        raw = sps.wilcoxon(*noisy, zero_method="wilcox", alternative="two-sided").pvalue
+    else:
+        want = sps.mannwhitneyu(a, b, alternative="two-sided").pvalue
+        raw = sps.mannwhitneyu(*noisy, alternative="two-sided").pvalue
+    assert ours == pytest.approx(want, rel=1e-12)
+    assert raw != pytest.approx(want, rel=1e-9)  # without the resolution, the noise moves the p-value
+
+
+def test_snap_ties_merges_only_within_the_resolution():
+    v = np.array([[1.0, 0.0], [1.0 + 1e-15, 5.0], [1.0 + 1e-9, 5.0 - 4e-12], [2.0, -5.0]])
+    got = S.snap_ties(v)
+    assert got[:, 0].tolist() == [1.0, 1.0, 1.0 + 1e-9, 2.0]
+    assert got[:, 1].tolist() == [0.0, 5.0 - 4e-12, 5.0 - 4e-12, -5.0]

@@ -15,7 +15,8 @@ compounds is comparing two samples of per-positive values
     Student's paired t-test and Welch's t-test on the values.
 ``paired_wilcoxon`` / ``unpaired_wilcoxon``
     Wilcoxon signed-rank test (zero differences dropped) and rank-sum
-    (Mann-Whitney U) test.
+    (Mann-Whitney U) test; values closer than :data:`RANK_RESOLUTION`
+    (relative) are ties, so that last-bit noise cannot move a rank.
 
 Permutation p-values are ``(1 + #samples at least as extreme) / (1 + n)``.
 By default (``alternative="observed"``) every test is one-sided in the
@@ -213,6 +214,40 @@ def p_values(name: str, a, b, alternative, *, n_samples: int = 10_000, seed=0) -
     return p[0] if isinstance(alternative, str) else p
 
 
+#: Relative resolution of the rank tests: values (or paired differences) closer than this times the
+#: column's largest magnitude are ties (differences that small are zero).  Per-positive values are
+#: computed with transcendental functions (log, exp) and sums whose last bits depend on the CPU's
+#: SIMD and BLAS kernels; without it, a value pair that is tied on one machine is 1 ulp apart on
+#: another and the signed-rank statistic moves (issue 16: p 0.010308 vs 0.010309).  Last-bit noise
+#: is ~1e-16 relative; distinct per-positive values differ by far more than 1e-12.
+RANK_RESOLUTION = 1e-12
+
+
+def snap_ties(v: np.ndarray, resolution: float = RANK_RESOLUTION) -> np.ndarray:
+    """``v`` (n, m) with values closer than ``resolution`` x the column's largest |value| made equal.
+
+    Column by column, the sorted values are cut into groups wherever two
+    neighbours differ by more than the tolerance; every value becomes its
+    group's smallest.  Ranks of the result are the ranks of ``v`` with
+    near-ties (last-bit noise) counted as ties, the same on every machine.
+
+    Examples
+    --------
+    >>> snap_ties(np.array([[0.3], [0.1 + 0.2], [0.5]])).ravel().tolist()  # 0.1 + 0.2 != 0.3
+    [0.3, 0.3, 0.5]
+    """
+    v = np.asarray(v, dtype=np.float64)
+    tol = resolution * np.abs(v).max(axis=0, initial=0.0)
+    order = np.argsort(v, axis=0, kind="stable")
+    s = np.take_along_axis(v, order, axis=0)
+    starts = np.ones(s.shape, dtype=bool)
+    starts[1:] = (s[1:] - s[:-1]) > tol
+    group = np.maximum.accumulate(np.where(starts, np.arange(s.shape[0])[:, None], 0), axis=0)
+    out = np.empty_like(v)
+    np.put_along_axis(out, order, np.take_along_axis(s, group, axis=0), axis=0)
+    return out
+
+
 def _has_ties(v: np.ndarray) -> np.ndarray:
     """Per column of ``v`` (n, m): whether two values are equal."""
     s = np.sort(v, axis=0)
@@ -235,13 +270,19 @@ def _scipy_p(name: str, x: np.ndarray, y: np.ndarray, alternative: str) -> np.nd
     if name == "unpaired_t":
         return _sps.ttest_ind(x, y, equal_var=False, alternative=alternative, axis=0).pvalue
     if name == "paired_wilcoxon":
+        # |d| below the resolution (relative to the values) is 0; near-equal |d| are tied
         d = x - y
+        scale = np.maximum(np.abs(x).max(axis=0), np.abs(y).max(axis=0))
+        magnitude = np.where(np.abs(d) <= RANK_RESOLUTION * scale, 0.0, np.abs(d))
+        d = np.sign(d) * snap_ties(magnitude)
         exact = (d.shape[0] <= 50) & ~(d == 0).any(axis=0) & ~_has_ties(np.abs(d))
-        run = lambda cols, method: _sps.wilcoxon(x[:, cols], y[:, cols], zero_method="wilcox",  # noqa: E731
+        run = lambda cols, method: _sps.wilcoxon(d[:, cols], zero_method="wilcox",  # noqa: E731
                                                  alternative=alternative, method=method, axis=0).pvalue
     else:
+        pooled = snap_ties(np.concatenate([x, y]))
+        x, y = pooled[:x.shape[0]], pooled[x.shape[0]:]
         small = min(x.shape[0], y.shape[0]) <= 8
-        exact = small & ~_has_ties(np.concatenate([x, y]))
+        exact = small & ~_has_ties(pooled)
         run = lambda cols, method: _sps.mannwhitneyu(x[:, cols], y[:, cols], alternative=alternative,  # noqa: E731
                                                      method=method, axis=0).pvalue
     p = np.empty(x.shape[1])

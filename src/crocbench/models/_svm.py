@@ -150,7 +150,7 @@ class SVM(Model):
     def _decision(sim, rows, support, dual_coef, intercept, block: int = 4096) -> np.ndarray:
         out = np.empty(rows.size)
         for i in range(0, rows.size, block):
-            out[i:i + block] = sim.similarities(rows[i:i + block], support).astype(np.float64) @ dual_coef + intercept
+            out[i:i + block] = ordered_dot(sim.similarities(rows[i:i + block], support), dual_coef) + intercept
         return out
 
     def decision(self, sim, rows) -> np.ndarray:
@@ -167,6 +167,32 @@ class SVM(Model):
     def _score(self, sim, rows):
         decision = self.decision(sim, rows)
         return decision if self.platt_ is None else self.probability(decision)
+
+
+def ordered_dot(a: np.ndarray, w: np.ndarray, chunk: int = 1024) -> np.ndarray:
+    """``a @ w`` (float64) summed column by column in a fixed order: the same bits on every CPU.
+
+    BLAS's result depends on the CPU (OpenBLAS picks its kernels per CPU: blocking, FMA), so
+    last bits differ between machines; two compounds tied on one (e.g. duplicate structures)
+    would be 1 ulp apart on another and every tie-aware metric would move.  Here each term is
+    one IEEE multiply and one add, in column order, so the decision values of the model's
+    scores are reproducible bit for bit, and equal rows give equal values.
+
+    Examples
+    --------
+    >>> a = np.array([[0.5, 0.25], [1.0, 0.0]], dtype=np.float32)
+    >>> ordered_dot(a, np.array([2.0, 4.0])).tolist()
+    [2.0, 2.0]
+    """
+    w = np.asarray(w, dtype=np.float64)
+    out = np.zeros(a.shape[0])
+    term = np.empty(a.shape[0])
+    for start in range(0, a.shape[1], chunk):
+        cols = np.asfortranarray(a[:, start:start + chunk], dtype=np.float64)  # columns contiguous
+        for j in range(cols.shape[1]):
+            np.multiply(cols[:, j], w[start + j], out=term)
+            out += term
+    return out
 
 
 def _fit_all(kernel, train, y, models, n_jobs: int = 1, progress=None) -> None:
