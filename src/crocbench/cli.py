@@ -241,13 +241,13 @@ def _explain(args) -> int:
 
 
 def _reference(args) -> int:
-    from .report import REFERENCE_FILES, write_reference
+    from .reference import missing_tables, write_reference
 
-    missing = [n for n in REFERENCE_FILES if not (Path(args.results) / "tables" / n).is_file()]
+    missing = missing_tables(args.results)
     if missing:
-        raise ValueError(f"{args.results}/tables lacks {', '.join(missing)}: run the workflow first")
-    for path in write_reference(args.results, args.out):
-        print(f"wrote {path}")
+        raise ValueError(f"{args.results} lacks {', '.join(missing)}: run the workflow first")
+    for path, moved in write_reference(args.results, args.out).items():
+        print(f"wrote {path}: " + ("unchanged" if not moved else "\n" + "\n".join(moved)))
     return 0
 
 

@@ -35,6 +35,7 @@ rule significance_table:
     params:
         models=MODELS,
         seed=config["cv"]["seed"],
+        samples=config["significance"]["samples"],
     log:
         "logs/{dataset}/significance_table.log",
     benchmark:

@@ -11,9 +11,10 @@ with step(snakemake) as log:
     models = snakemake.params.models
     pooled = {LABELS.get(m, m): pd.read_parquet(p) for m, p in zip(models, snakemake.input.scores)}
     calls = panel_for(next(iter(pooled.values())))
-    table = significance_table(pooled, calls, TESTS, n_samples=10_000, seed=snakemake.params.seed)
+    samples = snakemake.params.samples
+    table = significance_table(pooled, calls, TESTS, n_samples=samples, seed=snakemake.params.seed)
     table.to_csv(snakemake.output.tsv, sep="\t", index=False, float_format="%.10g")
     text = (f"# Significance ({snakemake.wildcards.dataset}): one-sided p-values in the observed direction, "
-            "10,000 permutation samples; **p < 0.01**, *p < 0.05*\n\n" + significance_markdown(table, TESTS) + "\n")
+            f"{samples:,} permutation samples; **p < 0.01**, *p < 0.05*\n\n" + significance_markdown(table, TESTS) + "\n")
     Path(snakemake.output.md).write_text(text)
     print(f"{len(table)} comparisons", file=log)

@@ -1,0 +1,159 @@
+"""The committed regression reference (``results/reference/``): what it holds, how a run is compared with it.
+
+A run's tables are compared cell by cell: text and integer columns (counts,
+fold numbers, chosen set-ups) must be equal; floating-point columns must
+agree to :data:`RELATIVE_TOLERANCE` (relative, with :data:`ABSOLUTE_FLOOR`
+near 0), or to a column's own declared tolerance (:data:`COLUMN_TOLERANCES`).
+The tables are written with 10 significant digits, and their values are
+reproducible across CPUs to far better than that: the Tanimoto kernel and
+every count are exact, the SVM's decision values are summed in a fixed order,
+and the rank tests treat values within 1e-12 (relative) as ties.
+
+:func:`compare` returns the differences as readable lines (row, column, old,
+new); ``pytest -m regression`` fails with them and ``crocbench reference``
+prints them when it rewrites the reference.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+#: Tables of a run kept in the reference.  Most are ``tables/<name>``; ``svm_folds.tsv`` is built
+#: from the SVM's per-fold records (the chosen C and class weight, the inner-CV values).
+REFERENCE_FILES = (
+    "areas.tsv", "areas_per_fold.tsv", "other_metrics.tsv", "significance.tsv", "irv_training.tsv",
+    "published.tsv", "power.tsv", "svm_folds.tsv",
+)
+#: Floats agree to this relative difference (the tables hold 10 significant digits).
+RELATIVE_TOLERANCE = 1e-9
+#: ... or to this absolute difference, for values near 0.
+ABSOLUTE_FLOOR = 1e-12
+#: Columns with their own absolute tolerance.  The SVM's inner-CV values come from BLAS matrix
+#: products (fast, but their last bits depend on the CPU's kernels): a duplicate pair tied on one
+#: CPU and split on another moves an inner AUC[ROC] by 1/(n_pos n_neg), about 4e-8 on dtp_aids;
+#: 1e-6 allows 25 such pairs and is still 1,000 times below the smallest gap between two set-ups.
+COLUMN_TOLERANCES = {("svm_folds.tsv", "inner_"): 1e-6}
+#: Wall-clock columns: never compared.
+TIMING_COLUMNS = ("train_seconds",)
+_SHOWN = 8  # moved cells listed per table
+
+
+def svm_folds_frame(results) -> pd.DataFrame:
+    """One row per outer fold of the workflow's SVM: chosen C and class weight, support vectors, and the
+    inner-CV value of every candidate set-up (``inner_<C>_<class weight>``)."""
+    rows = []
+    for path in sorted(Path(results, "scores", "svm").glob("fold_*.json"), key=lambda p: int(p.stem[5:])):
+        info = json.loads(path.read_text())
+        row = {"fold": int(info["fold"]), "C": float(info["C"]), "class_weight": info.get("class_weight") or "none",
+               "support_vectors": int(info["support_vectors"]), "select_metric": info.get("select_metric", "")}
+        for cand in info.get("inner_cv", []):
+            row[f"inner_{cand['C']:g}_{cand['class_weight'] or 'none'}"] = float(cand["value"])
+        rows.append(row)
+    if not rows:
+        raise FileNotFoundError(f"{results}/scores/svm/fold_*.json: no SVM fold records")
+    return pd.DataFrame(rows)
+
+
+def reference_frame(results, name: str) -> pd.DataFrame:
+    """A run's table as kept in the reference (wall-clock columns dropped)."""
+    if name == "svm_folds.tsv":
+        return svm_folds_frame(results)
+    table = pd.read_csv(Path(results) / "tables" / name, sep="\t")
+    return table.drop(columns=[c for c in TIMING_COLUMNS if c in table.columns])
+
+
+def missing_tables(results) -> list:
+    """Reference tables the run at ``results`` lacks."""
+    missing = [n for n in REFERENCE_FILES if n != "svm_folds.tsv" and not (Path(results) / "tables" / n).is_file()]
+    if not any(Path(results, "scores", "svm").glob("fold_*.json")):
+        missing.append("scores/svm/fold_*.json")
+    return missing
+
+
+def _row_name(frame: pd.DataFrame, i: int) -> str:
+    keys = [c for c in frame.columns if not pd.api.types.is_numeric_dtype(frame[c])][:3]
+    if "fold" in frame.columns and "fold" not in keys:
+        keys.insert(0, "fold")
+    return " / ".join(str(frame[c].iloc[i]) for c in keys) or f"row {i}"
+
+
+def _cell(value) -> str:
+    return repr(value.item() if hasattr(value, "item") else value)
+
+
+def _tolerance(name: str, column: str) -> float | None:
+    for (table, prefix), tol in COLUMN_TOLERANCES.items():
+        if table == name and column.startswith(prefix):
+            return tol
+    return None
+
+
+def compare(run: pd.DataFrame, ref: pd.DataFrame, name: str) -> list[str]:
+    """The differences between a run's table and the reference's, as lines (empty: they agree).
+
+    Examples
+    --------
+    >>> ref = pd.DataFrame({"model": ["IRV", "SVM"], "roc": [0.8443, 0.8531], "top1000": [641, 625]})
+    >>> compare(ref.assign(roc=[0.8443, 0.8531 + 1e-13]), ref, "areas.tsv")
+    []
+    >>> compare(ref.assign(top1000=[641, 626]), ref, "areas.tsv")
+    ['areas.tsv: top1000 moved in 1 of 2 rows', '  SVM: 625 -> 626']
+    """
+    if list(run.columns) != list(ref.columns):
+        gone = [c for c in ref.columns if c not in run.columns]
+        new = [c for c in run.columns if c not in ref.columns]
+        return [f"{name}: columns changed (missing: {', '.join(gone) or 'none'}; new: {', '.join(new) or 'none'})"]
+    if len(run) != len(ref):
+        return [f"{name}: {len(run)} rows, reference {len(ref)}"]
+    lines = []
+    for column in ref.columns:
+        a, b = run[column], ref[column]
+        if pd.api.types.is_float_dtype(b) or pd.api.types.is_float_dtype(a):
+            x, y = a.to_numpy(float), b.to_numpy(float)
+            tol = _tolerance(name, column)
+            limit = tol if tol is not None else np.maximum(RELATIVE_TOLERANCE * np.abs(y), ABSOLUTE_FLOOR)
+            same = (np.abs(x - y) <= limit) | (np.isnan(x) & np.isnan(y))
+        else:
+            same = a.fillna("").astype(str).to_numpy() == b.fillna("").astype(str).to_numpy()
+        bad = np.flatnonzero(~same)
+        if bad.size:
+            lines.append(f"{name}: {column} moved in {bad.size} of {len(ref)} rows")
+            lines += [f"  {_row_name(ref, i)}: {_cell(b.iloc[i])} -> {_cell(a.iloc[i])}" for i in bad[:_SHOWN]]
+            if bad.size > _SHOWN:
+                lines.append(f"  ... and {bad.size - _SHOWN} more")
+    return lines
+
+
+def compare_run(results, reference) -> dict:
+    """``{table: difference lines}`` between a run and the reference folder (a missing reference table is
+    one line)."""
+    out = {}
+    for name in REFERENCE_FILES:
+        path = Path(reference) / name
+        if not path.is_file():
+            out[name] = [f"{name}: not in the reference {reference}"]
+            continue
+        out[name] = compare(reference_frame(results, name), pd.read_csv(path, sep="\t"), name)
+    return out
+
+
+def write_reference(results, reference) -> dict:
+    """Copy a run's tables into the reference folder (the documented way to refresh it on purpose).
+
+    Returns ``{path written: lines saying what moved against the previous reference}``.
+    """
+    reference = Path(reference)
+    reference.mkdir(parents=True, exist_ok=True)
+    before = compare_run(results, reference)
+    written = {}
+    for name in REFERENCE_FILES:
+        path = reference / name
+        tmp = path.with_suffix(".tmp")
+        reference_frame(results, name).to_csv(tmp, sep="\t", index=False, float_format="%.12g")
+        tmp.replace(path)
+        written[path] = before[name]
+    return written
