@@ -91,3 +91,57 @@ def test_convergence_detection_and_schemes_on_a_toy_problem():
         assert all(0 <= h[2] <= 1 for h in irv.history_)
     never = IRV(k=5, max_epochs=3, tol=0).fit(sim, train, y[train])
     assert not never.converged_ and never.n_epochs_ == 3
+
+
+def _bce(z, y):
+    """Binary cross-entropy of logits, by hand: log(1 + e^z) - y z."""
+    return np.logaddexp(0.0, z) - y * z
+
+
+def test_weighted_irv_loss_by_hand_on_six_compounds():
+    s = np.array([[0.9, 0.5], [0.8, 0.7], [0.4, 0.3], [0.6, 0.2], [0.3, 0.1], [0.7, 0.6]])
+    c = np.array([[1, 0], [1, 1], [0, 0], [0, 1], [0, 0], [1, 0]], dtype=float)
+    y = np.array([1, 1, 0, 0, 0, 1], dtype=float)
+    w = np.array([0.2, 1.5, -0.3, 1.1, -0.9, -0.4])
+    relevance = 1 / (1 + np.exp(-(w[0] + w[1] * s + w[2] * np.array([1, 2]))))
+    z = w[5] + (relevance * np.where(c == 1, w[3], w[4])).sum(axis=1)
+    weights = np.array([0.4, 0.1, 0.2, 0.05, 0.05, 0.2])
+    t = [torch.tensor(v) for v in (w, s, c, y, weights)]
+    assert irv_loss(*t[:4]).item() == pytest.approx(_bce(z, y).mean(), rel=1e-12)
+    assert irv_loss(*t).item() == pytest.approx((weights * _bce(z, y)).sum(), rel=1e-12)
+    # the weights enter the gradient too: compare with finite differences of the hand-computed weighted loss
+    wt = torch.tensor(w, requires_grad=True)
+    grad = torch.autograd.grad(irv_loss(wt, *t[1:]), wt)[0].numpy()
+    plain = torch.autograd.grad(irv_loss(wt, *t[1:4]), wt)[0].numpy()
+
+    def hand(v):
+        r = 1 / (1 + np.exp(-(v[0] + v[1] * s + v[2] * np.array([1, 2]))))
+        return (weights * _bce(v[5] + (r * np.where(c == 1, v[3], v[4])).sum(axis=1), y)).sum()
+
+    numeric = [(hand(w + h) - hand(w - h)) / 2e-6 for h in np.eye(6) * 1e-6]
+    np.testing.assert_allclose(grad, numeric, rtol=1e-6)
+    assert np.abs(grad - plain).max() > 1e-3
+
+
+def test_reweighted_training_uses_the_weights_from_the_second_epoch():
+    """After one epoch (uniform weights) both runs sit at the same weights; the second epoch's loss is the
+    1/r-weighted loss of the ranking after one step (computed by hand), and the fits then part."""
+    from test_models import synthetic
+
+    fp, y = synthetic(frac=0.15, shared=5)
+    sim = SimilarityIndex(fp)
+    train = np.arange(fp.n)
+    one = IRV(k=5, max_epochs=1).fit(sim, train, y)
+    runs = {scheme: IRV(k=5, max_epochs=6, tol=0, reweight=scheme).fit(sim, train, y) for scheme in ("none", "power")}
+    for irv in runs.values():
+        assert irv.history_[0][1] == one.history_[0][1]
+    s, c = (v.numpy() for v in one._inputs(sim, train)[1:])
+    w = one.w_.numpy()
+    relevance = 1 / (1 + np.exp(-(w[0] + w[1] * s + w[2] * np.arange(1, 6))))
+    z = w[5] + (relevance * np.where(c == 1, w[3], w[4])).sum(axis=1)
+    from scipy.stats import rankdata
+
+    h = 1 / rankdata(-z)
+    assert runs["power"].history_[1][1] == pytest.approx((h / h.sum() * _bce(z, y)).sum(), rel=1e-9)
+    assert runs["none"].history_[1][1] == pytest.approx(_bce(z, y).mean(), rel=1e-9)
+    assert not np.allclose(runs["power"].w_.numpy(), runs["none"].w_.numpy(), rtol=1e-6, atol=0)

@@ -168,6 +168,12 @@ def test_own_csv_dataset_through_every_model(tmp_path, mirror):
     for name in figures:
         assert all((res / "figures" / f"{name}.{ext}").stat().st_size > 10_000 for ext in ("png", "pdf"))
     assert "RANDOM" in (res / "tables" / "areas.md").read_text()
+    # the configured permutation samples (default 10,000) reach table 2: p = (1 + hits) / 10,001
+    significance = pd.read_csv(res / "tables" / "significance.tsv", sep="\t")
+    for test in ("paired_permutation", "unpaired_permutation"):
+        hits = significance[test].to_numpy() * 10_001 - 1
+        assert np.allclose(hits, np.round(hits), atol=1e-3) and (significance[test] < 0.99).any(), test
+    assert "10,000 permutation samples" in (res / "tables" / "significance.md").read_text()
     _check_html_report(tmp_path, config, figures)
 
     # the optional SVM sensitivity target: every (fingerprint, C, class weight, score), pooled and per fold
