@@ -46,3 +46,28 @@ def test_readme_opens_with_setup_main_and_test_commands():
     assert commands[1].startswith("snakemake --cores")
     assert commands[2].startswith("pytest")
     assert text.index("```") < 600, "the commands come first"
+
+
+def test_conda_environment_installs_crocbench_itself():
+    """Every rule's script imports crocbench: `snakemake --use-conda` creates envs/crocbench.yaml and then runs
+    its post-deploy script (found by that name beside the env file), which must install this checkout."""
+    rules = "\n".join(p.read_text() for p in (ROOT / "workflow/rules").glob("*.smk"))
+    envs = set(re.findall(r'conda:\s*\n\s*"([^"]+)"', rules))
+    assert envs == {"../../envs/crocbench.yaml"}, envs
+    script = ROOT / "envs/crocbench.post-deploy.sh"  # the name snakemake looks for: <env stem>.post-deploy.sh
+    text = script.read_text()
+    assert text.startswith("#!/bin/sh\n") and "set -eu" in text
+    root = re.search(r'root=\$\(cd "\$\(dirname "\$0"\)/(.*?)" && pwd\)', text).group(1)
+    assert (script.parent / root / "pyproject.toml").resolve() == ROOT / "pyproject.toml"
+    install = re.search(r"^python -m pip install (.*)$", text, flags=re.M).group(1).split()
+    assert install[-2:] == ["-e", '"$root"'] and "--no-deps" in install  # editable; the env's pins untouched
+    assert 'name = "crocbench"' in (ROOT / "pyproject.toml").read_text()
+
+
+def test_snakemake_floor_is_the_snakefiles():
+    floor = re.search(r'min_version\("([0-9.]+)"\)', (ROOT / "Snakefile").read_text()).group(1)
+    wanted = re.search(r'"snakemake>=([0-9.]+)"', (ROOT / "pyproject.toml").read_text()).group(1)
+    version = lambda text: ([int(x) for x in text.split(".")] + [0, 0, 0])[:3]  # noqa: E731
+    assert version(wanted) >= version(floor), (wanted, floor)
+    pinned = _pins((ROOT / "envs/requirements.txt").read_text().splitlines())["snakemake"]
+    assert int(pinned.split(".")[0]) >= int(floor.split(".")[0])

@@ -41,23 +41,3 @@ rule neighbours:
     script:
         "../scripts/neighbours.py"
 
-
-rule similarity_matrix:
-    """The full N x N float32 matrix (7 GB for 42k compounds), memory-mapped by its readers."""
-    input:
-        "results/{dataset}/fingerprints.npz",
-    output:
-        temp("results/{dataset}/tanimoto.npy"),
-    params:
-        block=config["similarity"]["block"],
-    log:
-        "logs/{dataset}/similarity_matrix.log",
-    benchmark:
-        "logs/{dataset}/benchmark/similarity_matrix.tsv"
-    threads: 2
-    resources:
-        mem_mb=10000,
-    conda:
-        "../../envs/crocbench.yaml"
-    script:
-        "../scripts/similarity_matrix.py"
