@@ -175,3 +175,38 @@ def test_explain_prints_the_irv_influences(tmp_path, capsys):
     assert "compound 'nope' is not in" in capsys.readouterr().err
     assert main(["explain", str(tmp_path / "absent"), "c5"]) == 2
     assert "run the workflow first" in capsys.readouterr().err
+
+
+def test_reference_refresh_prints_what_moved(tmp_path, capsys):
+    from crocbench.reference import REFERENCE_FILES
+
+    run = tmp_path / "run"
+    (run / "tables").mkdir(parents=True)
+    (run / "scores" / "svm").mkdir(parents=True)
+    for name in REFERENCE_FILES:
+        if name != "svm_folds.tsv":
+            pd.DataFrame({"model": ["IRV", "SVM"], "roc": [0.8443, 0.8532], "top1000": [641, 625],
+                          "train_seconds": [3.0, 4.0]}).to_csv(run / "tables" / name, sep="\t", index=False)
+    for fold in range(2):
+        (run / "scores" / "svm" / f"fold_{fold}.json").write_text(json.dumps({
+            "fold": fold, "C": 1.0, "class_weight": "balanced", "support_vectors": 100 + fold, "intercept": 0.1,
+            "select_metric": "roc", "inner_cv": [{"C": 1.0, "class_weight": None, "value": 0.8},
+                                                  {"C": 1.0, "class_weight": "balanced", "value": 0.84}]}))
+    ref = tmp_path / "ref"
+    assert main(["reference", str(run), "--out", str(ref)]) == 0
+    out = capsys.readouterr().out
+    assert out.count("not in the reference") == len(REFERENCE_FILES)
+    folds = pd.read_csv(ref / "svm_folds.tsv", sep="\t")
+    assert folds.columns.tolist() == ["fold", "C", "class_weight", "support_vectors", "select_metric",
+                                      "inner_1_none", "inner_1_balanced"]
+    assert "train_seconds" not in pd.read_csv(ref / "areas.tsv", sep="\t").columns  # wall clock: never compared
+    assert main(["reference", str(run), "--out", str(ref)]) == 0
+    assert capsys.readouterr().out.count(": unchanged") == len(REFERENCE_FILES)
+    areas = pd.read_csv(run / "tables" / "areas.tsv", sep="\t")
+    areas.loc[1, "roc"] = 0.86
+    areas.to_csv(run / "tables" / "areas.tsv", sep="\t", index=False)
+    assert main(["reference", str(run), "--out", str(ref)]) == 0
+    out = capsys.readouterr().out
+    assert "areas.tsv: roc moved in 1 of 2 rows\n  SVM: 0.8532 -> 0.86" in out
+    assert main(["reference", str(tmp_path / "nothing")]) == 2  # no run there: one line, exit 2
+    assert "run the workflow first" in capsys.readouterr().err
