@@ -4,7 +4,9 @@
 
 Reads ``fingerprints.npz`` and ``compounds.parquet`` from the results folder
 (run ``snakemake --cores 2 results/dtp_aids/fingerprints.npz`` first).  Each
-model runs all folds in its own process, so its peak RSS is its own.  Targets
+model is set up as ``config.yaml`` configures it for the workflow (the SVM: inner-CV
+selection of C and class weight, two LIBSVM fits at a time as with its 2 threads there)
+and runs all folds in its own process, so its peak RSS is its own.  Targets
 (2 cores): SVM all folds <= 4 min; IRV <= 2 min; kNN + MAX-SIM + RANDOM <= 30 s;
 peak RSS of any job <= 14 GB.  The quality columns are on the pooled
 out-of-fold ranking.
@@ -33,17 +35,21 @@ def _step(name: str, folder: str, cache: str) -> dict:
     from crocbench.models import make_model
     from crocbench.similarity import SimilarityIndex, load_neighbours, save_neighbours, top_k
 
+    import yaml
+
+    config = yaml.safe_load((ROOT / "config.yaml").read_text())
     t = time.perf_counter()
     fp = load_fingerprints(Path(folder) / "fingerprints.npz")
     if name == "neighbours":
         save_neighbours(cache, top_k(fp, 50))
         return {"seconds": time.perf_counter() - t}
     compounds = pd.read_parquet(Path(folder) / "compounds.parquet")
-    folds = fold_table(compounds["id"], compounds["label"], 10, 0)
+    n_folds, seed = config["cv"]["folds"], config["cv"]["seed"]
+    folds = fold_table(compounds["id"], compounds["label"], n_folds, seed)
     sim = SimilarityIndex(fp, load_neighbours(cache))
     parts, epochs = [], []
-    for f in range(10):
-        model = make_model(name, seed=(0, f))
+    for f in range(n_folds):  # as the workflow's score_fold jobs: the SVM's 2 threads, 1 for the others
+        model = make_model(name, config["models"][name], seed=(seed, f), n_jobs=2 if name == "svm" else 1)
         parts.append(score_fold(model, sim, folds, f))
         epochs.append(getattr(model, "n_epochs_", 0))
     pooled = pool_scores(parts, folds)

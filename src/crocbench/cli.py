@@ -82,6 +82,7 @@ def _parser() -> argparse.ArgumentParser:
     p = sub.add_parser("reference", help="refresh the committed regression reference from a finished run")
     p.add_argument("results", help="a dataset's results folder, e.g. results/dtp_aids")
     p.add_argument("--out", default="results/reference", help="reference folder (default: results/reference)")
+    p.add_argument("--readme", metavar="PATH", help="also rewrite the results tables in this README (README.md)")
     return parser
 
 
@@ -241,13 +242,16 @@ def _explain(args) -> int:
 
 
 def _reference(args) -> int:
-    from .reference import missing_tables, write_reference
+    from .reference import missing_tables, update_readme, write_reference
 
     missing = missing_tables(args.results)
     if missing:
         raise ValueError(f"{args.results} lacks {', '.join(missing)}: run the workflow first")
     for path, moved in write_reference(args.results, args.out).items():
         print(f"wrote {path}: " + ("unchanged" if not moved else "\n" + "\n".join(moved)))
+    if args.readme:
+        changed = update_readme(args.readme, args.out)
+        print(f"{args.readme}: " + (f"rewrote the {' and '.join(changed)} table(s)" if changed else "tables unchanged"))
     return 0
 
 

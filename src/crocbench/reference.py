@@ -157,3 +157,69 @@ def write_reference(results, reference) -> dict:
         tmp.replace(path)
         written[path] = before[name]
     return written
+
+
+# --- the README's results tables, generated from the reference (tests/test_readme.py keeps them equal) ---
+
+_README_METRICS = {"roc": "AUC[ROC]", "croc_exp_7": "AUC[CROC(exp)] a=7", "croc_exp_14": "AUC[CROC(exp)] a=14",
+                   "croc_exp_80": "AUC[CROC(exp)] a=80", "top1000": "actives in top 1,000", "epochs_mean": "epochs"}
+
+
+def _number(value, digits: int = 4) -> str:
+    if value is None or (isinstance(value, float) and np.isnan(value)):
+        return ""
+    return f"{value:,.0f}" if abs(value) >= 1000 else f"{value:.{digits}g}"
+
+
+def readme_tables(reference) -> dict:
+    """The README's two results tables as Markdown, from the reference folder: ``"published"`` (every anchor
+    of ``published.yaml`` with the run's value and status) and ``"pooled"`` (the paper's three numbers per
+    model beside the run's)."""
+    from .report import load_published
+
+    published = pd.read_csv(Path(reference) / "published.tsv", sep="\t")
+    lines = ["| anchor | model | quantity | published | reproduced | tolerance (band) | status |",
+             "|---|---|---|---|---|---|---|"]
+    for r in published.itertuples():
+        allowed = "" if pd.isna(r.tolerance) else f"{r.tolerance:g}"
+        if not pd.isna(r.band_low):
+            allowed += f" ({_number(r.band_low)} to {_number(r.band_high)})"
+        lines.append(f"| {r.id} | {r.model} | {_README_METRICS.get(r.metric, r.metric)} | "
+                     f"{'' if pd.isna(r.published) else f'{r.published:g}'} | {_number(r.reproduced)} | "
+                     f"{allowed.strip()} | {r.status} |")
+    areas = pd.read_csv(Path(reference) / "areas.tsv", sep="\t").set_index("model")
+    paper = {(a["model"], a["metric"]): a["published"] for a in load_published()["anchors"]}
+    keys = {"RANDOM": "random", "MAX-SIM": "maxsim", "kNN": "knn", "SVM": "svm", "IRV": "irv",
+            "random (expected)": "random_expected"}
+    metrics = ("roc", "croc_exp_80", "top1000")
+    pooled = ["| model | " + " | ".join(f"{_README_METRICS[m]} | paper" for m in metrics) + " |",
+              "|---|" + "---|---|" * len(metrics)]
+    for label, row in areas.iterrows():
+        cells = []
+        for m in metrics:
+            ours = f"{row[m]:.1f}" if m == "top1000" else f"{row[m]:.3f}"
+            theirs = paper.get((keys.get(label, label), m))
+            cells += [ours, "" if theirs is None else f"{theirs:g}"]
+        pooled.append(f"| {label} | " + " | ".join(cells) + " |")
+    return {"published": "\n".join(lines), "pooled": "\n".join(pooled)}
+
+
+def update_readme(readme, reference) -> list:
+    """Rewrite the ``<!-- reference:NAME -->`` blocks of ``readme`` from the reference; returns the names
+    of the blocks whose text changed."""
+    import re
+
+    path = Path(readme)
+    text = path.read_text()
+    changed = []
+    for name, table in readme_tables(reference).items():
+        pattern = re.compile(rf"<!-- reference:{name} -->\n(.*?)\n?<!-- /reference:{name} -->", flags=re.S)
+        match = pattern.search(text)
+        if match is None:
+            raise ValueError(f"{readme} has no <!-- reference:{name} --> ... <!-- /reference:{name} --> block")
+        if match.group(1) != table:
+            changed.append(name)
+            block = f"<!-- reference:{name} -->\n{table}\n<!-- /reference:{name} -->"
+            text = text[:match.start()] + block + text[match.end():]
+    path.write_text(text)
+    return changed
