@@ -1,8 +1,11 @@
 """The command-line tool: values equal the library's, errors are one line with exit code 2."""
 
 import json
+import re
+import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -115,10 +118,10 @@ def test_errors_are_one_line_exit_2(ranked, tmp_path, capsys):
     assert "no such file" in _error(capsys, ["score", str(tmp_path / "missing.csv")])
     nan = tmp_path / "nan.csv"
     nan.write_text("score,label\n0.5,1\n,0\n0.2,0\n")
-    assert "NaN" in _error(capsys, ["score", str(nan)])
+    assert f"{nan}: column 'score': 1 empty or NaN value(s), first at row 2" in _error(capsys, ["score", str(nan)])
     word = tmp_path / "word.csv"
     word.write_text("score,label\n0.5,1\nhigh,0\n")
-    assert "'high' at row 1 is not a number" in _error(capsys, ["score", str(word)])
+    assert "'high' at row 2 is not a number" in _error(capsys, ["score", str(word)])  # rows count from 1
     only_pos = tmp_path / "pos.csv"
     only_pos.write_text("score,label\n0.5,1\n0.3,1\n")
     assert "no negatives" in _error(capsys, ["score", str(only_pos)])
@@ -210,3 +213,125 @@ def test_reference_refresh_prints_what_moved(tmp_path, capsys):
     assert "areas.tsv: roc moved in 1 of 2 rows\n  SVM: 0.8532 -> 0.86" in out
     assert main(["reference", str(tmp_path / "nothing")]) == 2  # no run there: one line, exit 2
     assert "run the workflow first" in capsys.readouterr().err
+
+
+# --- what a new user hit (issue 17), through the installed `crocbench` command ----------------------------
+
+CROCBENCH = shutil.which("crocbench") or str(Path(sys.executable).with_name("crocbench"))
+
+
+def _cli(*args, installed: bool = False) -> subprocess.CompletedProcess:
+    """``crocbench ARGS``: through the installed command (a process: entry point, exit status, streams), or
+    in this process through ``main``, the function that command runs (the same code, without ~2 s of
+    start-up per call, which keeps the unit suite within its budget)."""
+    import contextlib
+    import io
+
+    if installed:
+        return subprocess.run([CROCBENCH, *map(str, args)], capture_output=True, text=True, timeout=300)
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main(list(map(str, args)))
+    return subprocess.CompletedProcess(args, code, out.getvalue(), err.getvalue())
+
+
+def _one_line_error(done, *fragments):
+    assert done.returncode == 2, (done.returncode, done.stderr)
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("crocbench: error: "), done.stderr
+    for fragment in fragments:
+        assert fragment in lines[0], (fragment, lines[0])
+    return lines[0]
+
+
+@pytest.fixture
+def small(tmp_path):
+    """30 compounds, 6 positives: shorter than the default top 1,000, so some metrics are undefined."""
+    rng = np.random.default_rng(3)
+    y = np.r_[np.ones(6, int), np.zeros(24, int)]
+    f = tmp_path / "small.csv"
+    pd.DataFrame({"id": [f"m{i}" for i in range(30)], "score": rng.random(30) + y, "label": y}).to_csv(f, index=False)
+    return f, y
+
+
+def test_score_json_is_strict_json_with_null_for_undefined(small):
+    f, _ = small
+    done = _cli("score", f, "--json")
+    assert done.returncode == 0, done.stderr
+
+    def no_constants(name):
+        raise AssertionError(f"invalid JSON constant {name}")
+
+    out = json.loads(done.stdout, parse_constant=no_constants)
+    values = [m["value"] for m in out["metrics"]] + [m["value"] for m in out["other_metrics"]]
+    assert None in values  # ROC50 needs 50 negatives: undefined, written as null
+    top = next(m for m in out["metrics"] if m["key"] == "top30")
+    assert top["value"] == 6 and top["random_sd"] == 0 and top["z"] is None  # k = N: no spread, no z
+
+
+def test_plot_into_a_missing_folder_or_without_extension(small, tmp_path):
+    f, _ = small
+    _one_line_error(_cli("score", f, "--plot", tmp_path / "nope" / "curves.png"), "folder", "does not exist")
+    _one_line_error(_cli("score", f, "--plot", tmp_path / "curves.xyz"), "cannot write .xyz images")
+    done = _cli("score", f, "--plot", tmp_path / "noext")
+    assert done.returncode == 0 and (tmp_path / "noext.png").stat().st_size > 10_000
+    assert f"wrote {tmp_path / 'noext.png'}" in done.stderr
+
+
+@pytest.mark.parametrize("spec", ["croc_auc:alpha=-1", "croc_auc:alpha=80,beta=2", "croc_auc", "nope"])
+def test_bad_metric_exits_2_in_score_and_compare(small, spec):
+    f, _ = small
+    for command in (["score", f], ["compare", f, f]):
+        _one_line_error(_cli(*command, "--metric", spec, installed=spec == "nope"), "metric")
+
+
+def test_broken_pipe_is_quiet(small):
+    f, _ = small
+    done = subprocess.run(f"'{CROCBENCH}' score '{f}' | head -1", shell=True, capture_output=True, text=True,
+                          executable="/bin/bash", timeout=120)
+    assert done.stdout.count("\n") == 1 and done.stderr == ""
+
+
+def test_separator_names_and_sniffing(small, tmp_path):
+    f, y = small
+    df = pd.read_csv(f)
+    tsv = tmp_path / "tab_content.csv"  # tab-separated content behind a .csv name
+    df.to_csv(tsv, sep="\t", index=False)
+    want = json.loads(_cli("score", f, "--json").stdout)["metrics"]
+    for extra in ([], ["--sep", "tab"], ["--sep", "\\t"], ["--sep", "\t"]):
+        done = _cli("score", tsv, "--json", *extra)
+        assert done.returncode == 0, (extra, done.stderr)
+        assert json.loads(done.stdout)["metrics"] == want, extra
+    _one_line_error(_cli("score", f, "--sep", "ab"), "one character")
+
+
+def test_positive_values_are_checked(small, tmp_path):
+    f, y = small
+    words = tmp_path / "words.csv"
+    pd.read_csv(f).assign(label=np.where(y == 1, "CA", "CI")).to_csv(words, index=False)
+    _one_line_error(_cli("score", words, "--positive", "CA,XX"), "'XX'", "labels found: CA, CI")
+    _one_line_error(_cli("score", words, "--positive", "XX"), "'XX'", "labels found: CA, CI")
+    _one_line_error(_cli("compare", words, words, "--positive", "CA,XX"), "'XX'")
+    assert _cli("score", words, "--positive", "CA").returncode == 0
+
+
+def test_top_k_must_be_a_positive_whole_number(small, capsys):
+    f, _ = small
+    for k in ("-5", "0", "x"):
+        assert main(["score", str(f), "--top-k", k]) == 2
+        err = capsys.readouterr().err
+        assert "--top-k" in err and err.count("\n") == 1, err
+
+
+def test_table_formats(small):
+    f, _ = small
+    table = _cli("score", f).stdout
+    row = next(line for line in table.splitlines() if line.startswith("actives in top 30"))
+    assert row.split()[4:] == ["6", "6", "0.0000", "n/a"]  # a count as a count; no z without spread
+    requested = _cli("score", f, "--metric", "roc_auc").stdout
+    assert "Requested metrics" in requested and "CROC paper areas" not in requested
+    compared = _cli("compare", f, f, "--metric", "croc_exp_80", "--samples", "500").stdout.splitlines()[-1]
+    p_cells = compared.split()[-6:]
+    assert all(re.fullmatch(r"\d\.\d\de[+-]\d\d", p) for p in p_cells), p_cells
+    usage = _cli("score", "--help", installed=True).stdout
+    assert all(name in usage for name in ("croc_auc", "bedroc", "hits_at_k", "croc_exp_80"))

@@ -43,6 +43,10 @@ def test_numeric_column_names_the_bad_row():
     import pandas as pd
 
     df = pd.DataFrame({"s": ["0.1", "x", "0.3"]})
-    with pytest.raises(ValueError, match="'x' at row 1"):
+    with pytest.raises(ValueError, match="'x' at row 2"):  # the second data row: rows count from 1
         numeric_column(df, "s")
-    assert np.isnan(numeric_column(pd.DataFrame({"s": [0.1, None]}), "s")[1])
+    with pytest.raises(ValueError, match=r"column 's': 1 empty or NaN value\(s\), first at row 2"):
+        numeric_column(pd.DataFrame({"s": [0.1, None, 0.3]}), "s")
+    with pytest.raises(ValueError, match=r"column 's': 2 infinite value\(s\), first at row 1"):
+        numeric_column(pd.DataFrame({"s": ["inf", "0.2", "-inf"]}), "s")
+    assert numeric_column(pd.DataFrame({"s": ["1e-3", " 2"]}), "s").tolist() == [0.001, 2.0]

@@ -300,3 +300,23 @@ def test_parse_metric_panel_keys_and_params():
     assert M.parse_metric("croc_exp_80").params == {"alpha": 80.0, "transform": "exp"}
     keys = [c.key for c in M.paper_panel()]
     assert len(keys) == len(set(keys)) == 18
+
+
+def test_counts_are_exact_whole_numbers_without_ties():
+    rng = np.random.default_rng(11)
+    for _ in range(20):
+        n = int(rng.integers(500, 5000))
+        y, s = rng.random(n) < 0.07, rng.random(n)
+        k = int(rng.integers(1, n))
+        want = int(y[np.argsort(-s)[:k]].sum())
+        got = M.hits_at_k(y, s, k)
+        assert got == want and float(got).is_integer(), (n, k, got)
+
+
+def test_alpha_is_required_by_named_transforms_and_refused_by_callables():
+    y, s = np.r_[1, 0, 1, 0], np.r_[0.9, 0.8, 0.4, 0.1]
+    with pytest.raises(ValueError, match="'exp' transform needs alpha"):
+        M.croc_auc(y, s)
+    with pytest.raises(ValueError, match="callable transform has its magnification built in"):
+        M.croc_auc(y, s, alpha=7, transform=np.sqrt)
+    assert M.croc_auc(y, s, transform=np.sqrt) == pytest.approx(M.croc_auc(y, s, alpha=1, transform="pow"))

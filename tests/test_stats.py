@@ -225,3 +225,16 @@ def test_snap_ties_merges_only_within_the_resolution():
     got = S.snap_ties(v)
     assert got[:, 0].tolist() == [1.0, 1.0, 1.0 + 1e-9, 2.0]
     assert got[:, 1].tolist() == [0.0, 5.0 - 4e-12, 5.0 - 4e-12, -5.0]
+
+
+def test_degenerate_samples_give_p_values_without_warnings():
+    import warnings
+
+    a = np.linspace(0.1, 0.9, 40)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # scipy's "precision loss" RuntimeWarning would fail here
+        for name in S.TESTS:
+            p = S.p_values(name, np.c_[a, a], np.c_[a - 0.1, a], "greater", n_samples=200)
+            assert ((0 <= p) & (p <= 1)).all(), name
+            if name.startswith("paired"):  # identical: no evidence; a constant lead on every positive: significant
+                assert p[1] == 1.0 and p[0] < 0.01, name

@@ -7,14 +7,16 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 
 from . import __version__
-from .data import binary_labels, numeric_column, read_table
-from .metrics import FAMILIES, TIES, MetricCall, Ranking, other_panel, other_values, paper_panel, parse_metric
+from .data import binary_labels, label_summary, numeric_column, read_table
+from .metrics import FAMILIES, METRICS, TIES, MetricCall, Ranking, other_panel, other_values, paper_panel, parse_metric
 from .stats import TESTS, compare
 
 EXIT_USAGE = 2
@@ -33,15 +35,28 @@ def _columns_args(p: argparse.ArgumentParser) -> None:
         default=None,
         help="comma-separated label value(s) that mark a positive (default: labels must be 0/1 or true/false)",
     )
-    p.add_argument("--sep", default=None, help="field separator (default: from the extension, or sniffed)")
+    p.add_argument("--sep", default=None,
+                   help="field separator: a character, or tab, comma, semicolon, pipe (default: sniffed from the "
+                        "file's first lines, else from the extension)")
     p.add_argument("--ties", choices=TIES, default="expected", help="how tied scores are resolved (default: expected)")
     p.add_argument(
         "--metric",
         action="append",
         default=None,
         metavar="SPEC",
-        help="a metric as NAME or NAME:key=value,... or a panel key such as croc_exp_80; repeatable",
+        help="a metric as NAME or NAME:key=value,... (names: " + ", ".join(METRICS) + ") or a key of the paper's "
+             "panel (" + ", ".join(c.key for c in paper_panel()) + "); repeatable",
     )
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1; got {value}")
+    return value
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -52,12 +67,12 @@ def _parser() -> argparse.ArgumentParser:
     p = sub.add_parser("score", help="print every metric of one ranked list")
     p.add_argument("file", help="CSV/TSV with a score column and a label column")
     _columns_args(p)
-    p.add_argument("--top-k", type=int, default=1000,
+    p.add_argument("--top-k", type=_positive_int, default=1000,
                    help="k for 'actives in top k' and the precision/recall/F1 at k (default: 1000, capped at N)")
     p.add_argument("--group", metavar="COLUMN", default=None,
                    help="column of query (block) ids: adds the per-query metrics (TAP-k, MAP, ROC_n per query) "
                         "and makes TOP1 and the last positive's rank per query")
-    p.add_argument("--n-negatives", type=int, default=50, metavar="N",
+    p.add_argument("--n-negatives", type=_positive_int, default=50, metavar="N",
                    help="negatives of ROC_n and TAP-k in the other metrics (default: 50)")
     p.add_argument("--json", action="store_true", help="print JSON instead of a table")
     p.add_argument("--plot", metavar="OUT", help="also draw ROC and CROC(exp) curves into this image file")
@@ -69,7 +84,7 @@ def _parser() -> argparse.ArgumentParser:
     _columns_args(p)
     p.add_argument("--id-col", default="id", help="column that identifies a compound in both files (default: id)")
     p.add_argument("--tests", default=",".join(TESTS), help=f"comma-separated tests (default: all six: {','.join(TESTS)})")
-    p.add_argument("--samples", type=int, default=10_000, help="permutation samples (default: 10000)")
+    p.add_argument("--samples", type=_positive_int, default=10_000, help="permutation samples (default: 10000)")
     p.add_argument("--seed", type=int, default=0, help="seed of the permutation tests (default: 0)")
     p.add_argument("--two-sided", action="store_true", help="two-sided p-values (default: one-sided in the observed direction)")
     p.add_argument("--json", action="store_true", help="print JSON instead of a table")
@@ -88,10 +103,29 @@ def _parser() -> argparse.ArgumentParser:
 
 def _load(path: str, args, extra=()) -> tuple:
     df = read_table(path, sep=args.sep, required=[args.score_col, args.label_col, *extra])
-    positive = args.positive.split(",") if args.positive else None
+    positive = _positive_values(args)
     y = binary_labels(df[args.label_col], positive, where=f"{path}: column {args.label_col!r}")
     s = numeric_column(df, args.score_col, where=f"{path}: ")
     return df, y, s
+
+
+def _positive_values(args) -> list | None:
+    return [v.strip() for v in args.positive.split(",") if v.strip()] if args.positive else None
+
+
+def _check_positive_values(args, frames: list) -> None:
+    """Every --positive value must be a label of at least one of the files read (a typo is an error,
+    not fewer positives)."""
+    wanted = _positive_values(args)
+    if not wanted:
+        return
+    seen = set()
+    for df in frames:
+        seen |= set(df[args.label_col].astype(str).str.strip())
+    absent = [v for v in wanted if v not in seen]
+    if absent:
+        raise ValueError(f"--positive {args.positive}: no label in column {args.label_col!r} equals "
+                         f"{', '.join(map(repr, absent))}; labels found: {label_summary(list(seen))}")
 
 
 def _requested_calls(args) -> list[MetricCall] | None:
@@ -105,9 +139,63 @@ def _format_table(header: list[str], rows: list[list[str]]) -> str:
     return "\n".join([line(header), line(["-" * w for w in widths]), *map(line, rows)])
 
 
+def _is_count(call: MetricCall) -> bool:
+    return call.metric == "hits_at_k"
+
+
+def _finite(value):
+    """JSON-safe: non-finite floats (NaN, inf) become None (null), recursively."""
+    if isinstance(value, dict):
+        return {k: _finite(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_finite(v) for v in value]
+    if isinstance(value, (float, np.floating)):
+        return float(value) if np.isfinite(value) else None
+    if isinstance(value, np.integer):
+        return int(value)
+    return value
+
+
+def _print_json(payload) -> None:
+    print(json.dumps(_finite(payload), indent=2, allow_nan=False))
+
+
+def _number(value, count: bool = False) -> str:
+    """A value for the tables: n/a when undefined, a count as a whole number (or 1 decimal when it is an
+    expectation over tied orderings), else 4 decimals."""
+    if value is None or not np.isfinite(value):
+        return "n/a"
+    if count:
+        return f"{value:.0f}" if float(value).is_integer() else f"{value:.1f}"
+    return f"{value:.4f}"
+
+
+def _p_value(p: float) -> str:
+    return f"{p:.2e}"
+
+
+def _plot_path(path: str) -> Path:
+    """Where --plot writes: the path given, with .png added when it has no extension; a missing folder or an
+    image format matplotlib cannot write is an error before anything runs."""
+    from matplotlib.figure import Figure
+
+    out = Path(path)
+    if not out.suffix:
+        out = out.with_suffix(".png")
+    formats = Figure().canvas.get_supported_filetypes()
+    if out.suffix[1:].lower() not in formats:
+        raise ValueError(f"--plot {path}: cannot write {out.suffix} images; use one of "
+                         + ", ".join(f".{f}" for f in sorted(formats)))
+    if not out.parent.is_dir():
+        raise ValueError(f"--plot {path}: folder {out.parent} does not exist")
+    return out
+
+
 def _score(args) -> int:
     calls = _requested_calls(args)
+    plot = _plot_path(args.plot) if args.plot else None
     df, y, s = _load(args.file, args, extra=[args.group] if args.group else ())
+    _check_positive_values(args, [df])
     groups = None
     if args.group:
         column = df[args.group]
@@ -118,7 +206,7 @@ def _score(args) -> int:
     n, n_pos, _ = ranking.counts
     rows = []
     for call in calls or paper_panel(top_k=min(args.top_k, n)):
-        row = {"key": call.key, "metric": call.label, "value": None}
+        row = {"key": call.key, "metric": call.label, "value": None, "count": _is_count(call)}
         try:
             row["value"] = call.value(ranking, args.ties)
         except ValueError as exc:  # e.g. ROC50 on a list with fewer than 50 negatives
@@ -126,7 +214,8 @@ def _score(args) -> int:
         else:
             try:
                 base = call.random(n, n_pos)
-                row.update(random_mean=base.mean, random_sd=base.sd, z=base.z_score(row["value"]))
+                row.update(random_mean=base.mean, random_sd=base.sd,
+                           z=base.z_score(row["value"]) if base.sd > 0 else None)
             except ValueError:  # no exact random baseline (e.g. average precision)
                 pass
         rows.append(row)
@@ -134,15 +223,15 @@ def _score(args) -> int:
         y, s, groups, args.ties, other_panel(top_k=min(args.top_k, n), n=args.n_negatives))
     n_queries = None if groups is None else int(np.unique(groups).size)
     if args.json:
-        print(json.dumps({"file": args.file, "n": n, "n_pos": n_pos, "ties": args.ties, "queries": n_queries,
-                          "metrics": rows, "other_metrics": other}, indent=2))
+        _print_json({"file": args.file, "n": n, "n_pos": n_pos, "ties": args.ties, "queries": n_queries,
+                     "metrics": rows, "other_metrics": other})
     else:
         queries = "" if groups is None else f", {n_queries} queries in column {args.group!r}"
         print(f"{args.file}: {n} compounds, {n_pos} positives, ties {args.ties}{queries}")
-        fmt = lambda v: "n/a" if v is None or not np.isfinite(v) else f"{v:.4f}"
-        table = [[r["metric"], fmt(r["value"]), fmt(r.get("random_mean")), fmt(r.get("random_sd")),
-                  "n/a" if r.get("z") is None else f"{r['z']:.1f}"] for r in rows]
-        title = "CROC paper areas" + (" (all queries ranked as one list)" if groups is not None else "")
+        table = [[r["metric"], _number(r["value"], r["count"]), _number(r.get("random_mean"), r["count"]),
+                  _number(r.get("random_sd")), "n/a" if r.get("z") is None else f"{r['z']:.1f}"] for r in rows]
+        title = "Requested metrics" if calls else "CROC paper areas"
+        title += " (all queries ranked as one list)" if groups is not None else ""
         print(f"\n{title}\n" + _format_table(["metric", "value", "random", "random sd", "z"], table))
         for r in rows:
             if r["value"] is None:
@@ -150,14 +239,14 @@ def _score(args) -> int:
         for family in FAMILIES:
             part = [r for r in other if r["family"] == family]
             if part:
-                table = [[r["label"], fmt(r["value"]), "higher" if r["higher_is_better"] else "lower",
+                table = [[r["label"], _number(r["value"]), "higher" if r["higher_is_better"] else "lower",
                           "yes" if r["in_tests"] else "no", r["note"]] for r in part]
                 print(f"\n{family}\n" + _format_table(["metric", "value", "better", "in tests", "note"], table))
-    if args.plot:
+    if plot is not None:
         from .plots import plot_roc_croc
 
-        plot_roc_croc({Path(args.file).name: (y, s)}, args.plot, alpha=args.alpha)
-        print(f"wrote {args.plot}", file=sys.stderr)
+        plot_roc_croc({Path(args.file).name: (y, s)}, plot, alpha=args.alpha)
+        print(f"wrote {plot}", file=sys.stderr)
     return 0
 
 
@@ -167,7 +256,7 @@ def _compare(args) -> int:
     unknown = [t for t in tests if t not in TESTS]
     if unknown:
         raise ValueError(f"unknown test(s) {', '.join(unknown)}; known: {', '.join(TESTS)}")
-    frames = []
+    frames, tables = [], []
     for path in (args.file_a, args.file_b):
         df, y, s = _load(path, args, extra=[args.id_col])
         ids = df[args.id_col].astype(str)
@@ -175,15 +264,18 @@ def _compare(args) -> int:
         if len(dup):
             raise ValueError(f"{path}: {len(dup)} duplicate id(s) in column {args.id_col!r}, e.g. {dup.iloc[0]!r}")
         frames.append((ids.to_numpy(), y, s))
+        tables.append(df)
+    _check_positive_values(args, tables)
     (ids_a, y_a, s_a), (ids_b, y_b, s_b) = frames
-    only_a, only_b = np.setdiff1d(ids_a, ids_b), np.setdiff1d(ids_b, ids_a)
+    idx = pd.Index(ids_b).get_indexer(ids_a)  # a hash join: linear in the number of compounds
+    matched = np.zeros(ids_b.size, dtype=bool)
+    matched[idx[idx >= 0]] = True
+    only_a, only_b = ids_a[idx < 0], ids_b[~matched]
     if only_a.size or only_b.size:
         raise ValueError(
             f"the files must score the same compounds: {only_a.size} id(s) only in {args.file_a}, "
             f"{only_b.size} only in {args.file_b} (e.g. {(list(only_a[:1]) + list(only_b[:1]))[0]!r})"
         )
-    order_b = {k: i for i, k in enumerate(ids_b)}
-    idx = np.fromiter((order_b[k] for k in ids_a), dtype=np.int64, count=ids_a.size)
     if np.any(y_a != y_b[idx]):
         k = int(np.flatnonzero(y_a != y_b[idx])[0])
         raise ValueError(f"the files disagree on the label of compound {ids_a[k]!r}")
@@ -196,20 +288,19 @@ def _compare(args) -> int:
                     "p_values": {t: r.p_value for t, r in c.results.items()},
                     "alternative": next(iter(c.results.values())).alternative})
     if args.json:
-        print(json.dumps({"file_a": args.file_a, "file_b": args.file_b, "n": int(ids_a.size),
-                          "n_pos": int(y_a.sum()), "samples": args.samples, "seed": args.seed, "comparisons": out}, indent=2))
+        _print_json({"file_a": args.file_a, "file_b": args.file_b, "n": int(ids_a.size), "n_pos": int(y_a.sum()),
+                     "samples": args.samples, "seed": args.seed, "comparisons": out})
         return 0
     print(f"A = {args.file_a}\nB = {args.file_b}\n{ids_a.size} compounds, {int(y_a.sum())} positives; "
           f"p-values {'two-sided' if args.two_sided else 'one-sided in the observed direction'}, "
-          f"{args.samples} permutation samples")
-    rows = [[o["metric"], f"{o['value_a']:.4f}", f"{o['value_b']:.4f}", *(f"{o['p_values'][t]:.4g}" for t in tests)] for o in out]
+          f"{args.samples:,} permutation samples")
+    rows = [[o["metric"], _number(o["value_a"], _is_count(c)), _number(o["value_b"], _is_count(c)),
+             *(_p_value(o["p_values"][t]) for t in tests)] for o, c in zip(out, calls)]
     print(_format_table(["metric", "A", "B", *tests], rows))
     return 0
 
 
 def _explain(args) -> int:
-    import pandas as pd
-
     from .cv import split
     from .fingerprints import load_fingerprints
     from .models import IRV
@@ -265,6 +356,9 @@ def main(argv=None) -> int:
     except ValueError as exc:
         print(f"crocbench: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
+    except BrokenPipeError:  # the reader stopped early (e.g. `| head -1`): not an error, and no traceback
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # nothing more to flush at exit
+        return 0
 
 
 if __name__ == "__main__":  # pragma: no cover

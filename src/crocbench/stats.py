@@ -26,6 +26,7 @@ direction of the observed difference, as in the paper; ``"two-sided"``,
 
 from __future__ import annotations
 
+import warnings
 from typing import NamedTuple
 
 import numpy as np
@@ -208,7 +209,10 @@ def p_values(name: str, a, b, alternative, *, n_samples: int = 10_000, seed=0) -
         if (~same).any():
             x, y = a[:, ~same], b[:, ~same]
             for i, alt in enumerate(alternatives):
-                with np.errstate(divide="ignore", invalid="ignore"):
+                # scipy warns on degenerate samples (e.g. a constant paired difference: "precision loss");
+                # their p-values are handled here (non-finite -> 1), so the warning is noise for the caller
+                with np.errstate(divide="ignore", invalid="ignore"), warnings.catch_warnings():
+                    warnings.simplefilter("ignore", RuntimeWarning)
                     p[i, ~same] = _scipy_p(name, x, y, alt)
     p = np.where(np.isfinite(p), p, 1.0)  # a degenerate sample (no variance): no evidence
     return p[0] if isinstance(alternative, str) else p

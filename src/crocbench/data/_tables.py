@@ -11,16 +11,37 @@ _TRUE = {"1", "1.0", "true", "t", "yes", "y", "active"}
 _FALSE = {"0", "0.0", "false", "f", "no", "n", "inactive"}
 
 
-def _separator(path: Path, sep: str | None) -> str | None:
+_SEPARATOR_NAMES = {"tab": "\t", "\\t": "\t", "comma": ",", "semicolon": ";", "pipe": "|", "space": " "}
+_SNIFFED = ",\t;|"
+
+
+def _separator(path: Path, sep: str | None) -> str:
+    """The field separator: ``sep`` (a character or a name: tab, comma, semicolon, pipe, space; ``\\t`` as
+    typed in a shell); else sniffed from the file's first lines, so a tab-separated ``.csv`` or ``.txt``
+    is read right; else from the extension (``.tsv``/``.tab`` tab, otherwise comma)."""
+    import csv
+    import gzip
+
     if sep is not None:
+        sep = _SEPARATOR_NAMES.get(sep.lower(), sep)
+        if len(sep) != 1:
+            raise ValueError(f"separator {sep!r}: give one character, or tab, comma, semicolon, pipe or space")
         return sep
-    suffixes = [s.lower() for s in path.suffixes if s.lower() not in (".gz", ".bz2", ".xz", ".zip")]
-    last = suffixes[-1] if suffixes else ""
-    if last in (".tsv", ".tab"):
-        return "\t"
-    if last == ".csv":
-        return ","
-    return None  # let pandas sniff
+    suffixes = [s.lower() for s in path.suffixes]
+    opener = gzip.open if suffixes[-1:] == [".gz"] else open
+    try:
+        with opener(path, "rt", errors="replace") as fh:
+            head = fh.read(65536)
+    except (OSError, EOFError):
+        head = ""
+    lines = head.splitlines()[:50]
+    if len(lines) > 1 and len(head) == 65536:
+        lines = lines[:-1]  # the last line may be cut short
+    try:
+        return csv.Sniffer().sniff("\n".join(lines), delimiters=_SNIFFED).delimiter
+    except csv.Error:  # one column, or no consistent separator: trust the extension
+        plain = [s for s in suffixes if s not in (".gz", ".bz2", ".xz", ".zip")]
+        return "\t" if plain[-1:] in ([".tsv"], [".tab"]) else ","
 
 
 def read_table(path, sep: str | None = None, required=(), dtype=None) -> pd.DataFrame:
@@ -30,8 +51,9 @@ def read_table(path, sep: str | None = None, required=(), dtype=None) -> pd.Data
     ----------
     path : path-like
     sep : str, optional
-        Field separator; by default from the extension (``.csv`` comma,
-        ``.tsv``/``.tab`` tab) or sniffed.
+        Field separator: a character or ``tab``, ``comma``, ``semicolon``,
+        ``pipe``, ``space``; by default sniffed from the first lines, else
+        from the extension (``.tsv``/``.tab`` tab, otherwise comma).
     required : iterable of str
         Columns that must be present.
     dtype : optional
@@ -51,8 +73,8 @@ def read_table(path, sep: str | None = None, required=(), dtype=None) -> pd.Data
         raise ValueError(f"{path}: no such file")
     delimiter = _separator(path, sep)
     try:
-        df = pd.read_csv(path, sep=delimiter, engine="python" if delimiter is None else "c", dtype=dtype,
-                         skipinitialspace=True, keep_default_na=dtype is not str, na_values=[""])
+        df = pd.read_csv(path, sep=delimiter, dtype=dtype, skipinitialspace=True,
+                         keep_default_na=dtype is not str, na_values=[""])
     except pd.errors.EmptyDataError:
         raise ValueError(f"{path}: the file is empty") from None
     except (pd.errors.ParserError, UnicodeDecodeError, EOFError, OSError) as exc:
@@ -93,11 +115,15 @@ def binary_labels(values, positive=None, *, where: str = "labels") -> np.ndarray
     s = pd.Series(values)
     if s.isna().any():
         rows = np.flatnonzero(s.isna().to_numpy())
-        raise ValueError(f"{where}: {rows.size} missing label(s), first at row {rows[0]}")
+        raise ValueError(f"{where}: {rows.size} missing label(s), first at row {rows[0] + 1}")
     text = s.astype(str).str.strip()
     if positive is not None:
-        wanted = {str(p).strip() for p in (positive if isinstance(positive, (list, tuple, set)) else [positive])}
-        return text.isin(wanted).to_numpy()
+        wanted = [str(p).strip() for p in (positive if isinstance(positive, (list, tuple, set)) else [positive])]
+        out = text.isin(wanted).to_numpy()
+        if not out.any():  # name the values rather than report "no positives"
+            raise ValueError(f"{where}: no label equals the positive value(s) {', '.join(map(repr, wanted))}; "
+                             f"labels found: {label_summary(text)}")
+        return out
     low = text.str.lower()
     unknown = sorted(set(low) - _TRUE - _FALSE)
     if unknown:
@@ -108,11 +134,27 @@ def binary_labels(values, positive=None, *, where: str = "labels") -> np.ndarray
     return low.isin(_TRUE).to_numpy()
 
 
+def label_summary(values, shown: int = 10) -> str:
+    """The distinct values of a label column, sorted, the first ``shown`` of them."""
+    found = sorted(set(pd.Series(values).astype(str).str.strip()))
+    return ", ".join(found[:shown]) + (f", ... ({len(found)} values)" if len(found) > shown else "")
+
+
 def numeric_column(df: pd.DataFrame, column: str, *, where: str = "") -> np.ndarray:
-    """A column as float64; a value that is not a number raises ValueError naming its row."""
+    """A column as finite float64.
+
+    A value that is not a number, an empty cell, NaN or infinity raises
+    ValueError naming the column, how many rows and the first (rows count from
+    1, the header not included).
+    """
     values = pd.to_numeric(df[column], errors="coerce")
     bad = values.isna() & df[column].notna()
     if bad.any():
         row = int(np.flatnonzero(bad.to_numpy())[0])
-        raise ValueError(f"{where}column {column!r}: {df[column].iloc[row]!r} at row {row} is not a number")
-    return values.to_numpy(dtype=np.float64)
+        raise ValueError(f"{where}column {column!r}: {df[column].iloc[row]!r} at row {row + 1} is not a number")
+    out = values.to_numpy(dtype=np.float64)
+    for what, mask in (("empty or NaN", np.isnan(out)), ("infinite", np.isinf(out))):
+        if mask.any():
+            rows = np.flatnonzero(mask)
+            raise ValueError(f"{where}column {column!r}: {rows.size} {what} value(s), first at row {rows[0] + 1}")
+    return out

@@ -249,7 +249,9 @@ def per_positive_values(y_true, y_score, metric: str, *, ties: str = "expected",
 
 def evaluate(ranking: Ranking, d: Definition, ties: str = "expected") -> float:
     """The value of a metric :class:`Definition` on a :class:`Ranking`."""
-    return float(d.scale * _values(ranking, d, ties).mean() + d.offset)
+    values = _values(ranking, d, ties)
+    # scale x sum / n rather than scale x mean: a count (scale = n_pos, e.g. hits_at_k) is then exact
+    return float(d.scale * values.sum() / values.size + d.offset)
 
 
 def score(y_true, y_score, metric: str, *, ties: str = "expected", **params) -> float:

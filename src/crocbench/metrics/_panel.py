@@ -12,7 +12,7 @@ import numpy as np
 
 from . import _retrieval as R
 from ._areas import METRICS, RandomBaseline, _values, definition, evaluate, random_baseline, roc_n
-from ._ranking import Ranking
+from ._ranking import Counts, Ranking
 
 
 class MetricCall(NamedTuple):
@@ -108,7 +108,12 @@ def parse_metric(spec: str) -> MetricCall:
     for call in panel.values():  # same metric as a panel column: use its key and label
         if call.metric == name and call.params == params:
             return call
-    return MetricCall(spec, spec, name, params)
+    call = MetricCall(spec, spec, name, params)
+    try:  # bad parameters fail here, before any data is read (a huge list: no size-dependent limit applies)
+        call.definition(Counts(10**12, 10**6, 10**12 - 10**6))
+    except ValueError as exc:
+        raise ValueError(f"metric {spec!r}: {exc}") from None
+    return call
 
 
 # --- the other references' metrics --------------------------------------------------

@@ -45,10 +45,11 @@ def get_transform(transform: Transform, alpha=None) -> Callable[[np.ndarray], np
         ``exp``: f(x) = (1 - e^(-a x)) / (1 - e^(-a));
         ``pow``: f(x) = x^(1 / (1 + a));
         ``log``: f(x) = log(1 + a x) / log(1 + a).
-        A callable ``f(x)`` is used as given (``alpha`` is then ignored); it
-        must map 0 to 0 and 1 to 1.
+        A callable ``f(x)`` is used as given; it must map 0 to 0 and 1 to 1,
+        and takes no ``alpha`` (its own magnification is built in).
     alpha : float
-        Global magnification factor, > 0 (required for the named transforms).
+        Global magnification factor, > 0 (required for the named transforms;
+        the paper uses 7, 14 and 80).
 
     Examples
     --------
@@ -57,6 +58,9 @@ def get_transform(transform: Transform, alpha=None) -> Callable[[np.ndarray], np
     0.504
     """
     if callable(transform):
+        if alpha is not None:
+            raise ValueError(f"alpha={alpha!r} applies to the named transforms {TRANSFORMS}; a callable transform "
+                             "has its magnification built in: leave alpha out")
         ends = np.asarray(transform(np.array([0.0, 1.0])), dtype=float)
         if ends.shape != (2,) or not np.allclose(ends, [0.0, 1.0], atol=1e-9):
             raise ValueError(
@@ -65,6 +69,9 @@ def get_transform(transform: Transform, alpha=None) -> Callable[[np.ndarray], np
         return transform
     if transform not in TRANSFORMS:
         raise ValueError(f"transform must be one of {TRANSFORMS} or a callable; got {transform!r}")
+    if alpha is None:
+        raise ValueError(f"the {transform!r} transform needs alpha, its magnification (the paper uses 7, 14 and 80; "
+                         "e.g. alpha=80)")
     a = check_alpha(alpha)
     if transform == "exp":
         denom = -math.expm1(-a)
@@ -94,6 +101,9 @@ def random_croc_auc_limit(alpha, transform: str = "exp") -> float:
     >>> [round(random_croc_auc_limit(a), 4) for a in (7, 14, 80)]
     [0.1419, 0.0714, 0.0125]
     """
+    if alpha is None:
+        raise ValueError(f"the {transform!r} transform needs alpha, its magnification (the paper uses 7, 14 and 80; "
+                         "e.g. alpha=80)")
     a = check_alpha(alpha)
     if transform == "exp":
         return 1.0 / a - math.exp(-a) / (-math.expm1(-a))
