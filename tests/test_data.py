@@ -1,6 +1,7 @@
 """Reading tables and labels."""
 
 import gzip
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -50,3 +51,15 @@ def test_numeric_column_names_the_bad_row():
     with pytest.raises(ValueError, match=r"column 's': 2 infinite value\(s\), first at row 1"):
         numeric_column(pd.DataFrame({"s": ["inf", "0.2", "-inf"]}), "s")
     assert numeric_column(pd.DataFrame({"s": ["1e-3", " 2"]}), "s").tolist() == [0.001, 2.0]
+
+
+def test_binary_labels_accept_what_the_readme_says():
+    from crocbench.data import binary_labels
+
+    words = ["0", "1", "true", "False", "yes", "No", "active", "INACTIVE", "t", "f", "y", "n"]
+    assert binary_labels(words).tolist() == [False, True, True, False, True, False, True, False, True, False, True,
+                                             False]
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+    assert "0/1, true/false, yes/no or\nactive/inactive (any case; t/f and y/n too)" in readme
+    with pytest.raises(ValueError, match="yes/no or active/inactive"):
+        binary_labels(["CA", "CI"])

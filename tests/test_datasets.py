@@ -196,12 +196,33 @@ def test_bad_input_gives_clear_errors(tmp_path):
 
 
 def test_missing_labels_and_duplicate_ids_are_reported(tmp_path):
-    ds = _csv_dataset(tmp_path, "id,smi,y\na,CCO,1\nb,CC,\na,CN,0\n,CCC,0\n",
+    ds = _csv_dataset(tmp_path, "id,smi,y\nc,CCO,1\nb,CC,\nc,CN,1\n,CCC,0\na,CCN,1\nd,CO,0\na,CCCC,0\n",
                       structures={"file": "d.csv", "smiles": "smi", "label": "y", "id": "id"})
     compounds, rejected, summary = standardize(ds, tmp_path)
-    assert compounds["id"].tolist() == ["a"]
-    assert rejected["reason"].tolist() == ["missing label", "duplicate id (the first record is kept)", "missing id"]
-    assert summary["rows_in"] == 4 and summary["kept"] + summary["rejected"] == 4
+    assert compounds["id"].tolist() == ["c", "d"]  # c twice with one label: the first is kept
+    assert rejected["id"].tolist() == ["b", "c", "", "a", "a"]
+    assert rejected["reason"].tolist() == ["missing label", "duplicate id (the first record is kept)", "missing id",
+                                           "duplicate id with conflicting labels", "duplicate id with conflicting labels"]
+    assert summary["conflicting_label_ids"] == 1  # a: 1 and 0, neither record kept
+    assert summary["rows_in"] == 7 and summary["kept"] + summary["rejected"] == 7
+
+
+def test_tab_separated_txt_is_read_by_its_content(tmp_path):
+    (tmp_path / "d.txt").write_text("compound id\tsmi\ty\nNSC 1, salt\tCCO\t1\nNSC 2\tCC\t0\n")
+    ds = Dataset.from_config("t", {"files": [{"name": "d.txt", "url": "u"}],
+                                   "structures": {"file": "d.txt", "smiles": "smi", "label": "y", "id": "compound id"}})
+    compounds, _, _ = standardize(ds, tmp_path)
+    assert compounds["id"].tolist() == ["NSC 1, salt", "NSC 2"] and compounds["label"].tolist() == [1, 0]
+
+
+def test_too_few_positives_for_the_folds_stop_at_standardization(tmp_path):
+    text = "smi,y\n" + "".join(f"{'C' * (i + 1)}O,{int(i < 3)}\n" for i in range(30))
+    with pytest.raises(ValueError, match=r"dataset t: 3 positives and 27 negatives .* 10-fold cross-validation "
+                                         r"needs at least 10 of each"):
+        standardize(_csv_dataset(tmp_path, text), tmp_path, n_folds=10)
+    assert standardize(_csv_dataset(tmp_path, text), tmp_path, n_folds=3)[2]["positives"] == 3
+    with pytest.raises(ValueError, match="dataset t: 0 positives and 30 negatives"):
+        standardize(_csv_dataset(tmp_path, text.replace(",1\n", ",0\n")), tmp_path, n_folds=2)
 
 
 @pytest.mark.fulldata

@@ -117,8 +117,10 @@ def test_mirror_first_and_its_checksum(server, tmp_path):
     assert _fetch(f"{server}/missing.csv", tmp_path / "out" / "a.csv", mirror=mirror) == SHA
     assert "/missing.csv" not in _Handler.hits
     (mirror / "a.csv").write_bytes(CONTENT + b"\n")
-    with pytest.raises(DownloadError, match="sha256 mismatch for mirror file"):
+    with pytest.raises(DownloadError, match="sha256 mismatch for mirror file") as error:
         _fetch(f"{server}/good.csv", tmp_path / "out" / "b.csv", mirror=mirror, name="a.csv")
+    assert f"replace {mirror / 'a.csv'} with the published file" in str(error.value)  # not "use a mirror"
+    assert "mirror' key" not in str(error.value)
     # a mirror without the file: download
     assert _fetch(f"{server}/good.csv", tmp_path / "out" / "c.csv", mirror=tmp_path / "nowhere") == SHA
 
@@ -134,6 +136,22 @@ def test_unknown_checksum_is_recorded_then_enforced(server, tmp_path):
     assert not (tmp_path / "a.csv").exists()
     with pytest.raises(ValueError, match="sha256, or a lock file"):
         _fetch(f"{server}/good.csv", tmp_path / "a.csv", sha=None)
+
+
+def test_unknown_checksum_can_wait_until_the_file_was_read(server, tmp_path):
+    """record=False (the workflow's download): nothing is recorded yet, but a recorded sha256 is enforced."""
+    from crocbench.data import record_checksums
+
+    lock = tmp_path / "lock.json"
+    assert _fetch(f"{server}/corrupt.csv", tmp_path / "a.csv", sha=None, lock=lock, lock_key="ds/a.csv",
+                  record=False) != SHA
+    assert not lock.exists()  # a bad download leaves no trace in the lock
+    assert _fetch(f"{server}/good.csv", tmp_path / "a.csv", sha=None, lock=lock, lock_key="ds/a.csv", record=False) == SHA
+    assert record_checksums([{"name": "a.csv", "sha256": None}, {"name": "b.csv", "sha256": SHA}], tmp_path, lock,
+                            "ds") == ["a.csv"]
+    assert json.loads(lock.read_text()) == {"ds/a.csv": SHA}
+    with pytest.raises(DownloadError, match="differs from"):
+        _fetch(f"{server}/corrupt.csv", tmp_path / "c.csv", sha=None, lock=lock, lock_key="ds/a.csv", record=False)
 
 
 def test_resolve_mirror(monkeypatch, tmp_path):

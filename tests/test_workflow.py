@@ -54,14 +54,22 @@ FEATURES = ["results/tiny/compounds.parquet", "results/tiny/fingerprints.npz", "
 
 
 def test_own_sd_dataset_end_to_end(workdir):
+    # 1 positive among 16 records: no 10-fold CV is possible, and standardize says so before any fingerprint
     done = _run(workdir, _config(), *FEATURES)
-    assert done.returncode == 0, done.stderr[-3000:]
+    assert done.returncode != 0
+    assert "dataset tiny: 1 positives and 15 negatives" in done.stdout + done.stderr
     res = workdir / "results" / "tiny"
+    assert not (res / "fingerprints.npz").exists()
+    sdf = workdir / "mir" / "few.sdf"  # three more positives (CM), and a 2-fold CV
+    sdf.write_text(sdf.read_text().replace("Conclusion>\nCI\n", "Conclusion>\nCM\n", 3))
+    (workdir / "data" / "tiny" / "few.sdf").unlink()
+    done = _run(workdir, {**_config(), "cv": {"folds": 2}}, *FEATURES)
+    assert done.returncode == 0, done.stderr[-3000:]
     compounds = pd.read_parquet(res / "compounds.parquet")
     assert list(compounds.columns) == ["id", "smiles", "label", "class"]
     assert len(compounds) == 16 and compounds.set_index("id").loc["211", "label"] == 1
     summary = json.loads((res / "standardize_summary.json").read_text())
-    assert summary["kept"] == 16 and summary["rejected"] == 0
+    assert summary["kept"] == 16 and summary["rejected"] == 0 and summary["positives"] == 4
     fp = load_fingerprints(res / "fingerprints.npz")
     assert fp.row(3).tolist() == molecule_features(compounds["smiles"][3]).tolist()
     nb = load_neighbours(res / "neighbours_k5.npz")
@@ -77,7 +85,9 @@ def test_wrong_checksum_stops_the_run_and_says_why(workdir):
     done = _run(workdir, _config(sha="0" * 64), *FEATURES)
     assert done.returncode != 0
     log = (workdir / "logs" / "tiny" / "download" / "few.sdf.log").read_text()
-    assert "sha256 mismatch" in log and "0" * 64 in log and "CROCBENCH_MIRROR" in log
+    # the file came from the mirror: the advice is to replace it there, not to "use a mirror"
+    assert "sha256 mismatch for mirror file" in log and "0" * 64 in log and "with the published file" in log
+    assert "CROCBENCH_MIRROR" not in log
     assert not (workdir / "data" / "tiny" / "few.sdf").exists()
 
 
@@ -246,3 +256,35 @@ def test_own_sd_dataset_through_the_report(tmp_path, mirror):
         best = max(c["value"] for c in info["inner_cv"])
         assert [c["value"] for c in info["inner_cv"] if (c["C"], c["class_weight"]) == (info["C"], info["class_weight"])] == [best]
     assert not (res / "tables" / "irv_training.md").exists()  # no IRV, no reweighting table
+
+
+def test_a_file_without_checksum_is_trusted_only_once_read_and_rejections_are_told(tmp_path):
+    """sha256: null and a truncated .gz in the mirror: the run stops at standardize and records nothing; with the
+    good file the checksum is recorded, conflicting duplicate ids are rejected and the console says so."""
+    import gzip
+    import hashlib
+
+    rows = ["id,smiles,outcome"] + [f"m{i},{'C' * (i % 9 + 1)}O,{'active' if i % 4 == 0 else 'inactive'}"
+                                    for i in range(40)]
+    rows += ["dup,CCN,active", "dup,CCN,inactive", "bad1,C1CC,inactive", "bad2,xyz,inactive"]
+    good = gzip.compress(("\n".join(rows) + "\n").encode())
+    (tmp_path / "mir").mkdir()
+    (tmp_path / "mir" / "lib.csv.gz").write_bytes(good[: len(good) // 2])
+    config = _small_config("lib", "lib.csv.gz", {"smiles": "smiles", "id": "id", "label": "outcome"}, {"random": {}},
+                           cv={"folds": 2})
+    config["datasets"]["lib"].update(positive=["active"], negative=["inactive"])
+    target = "results/lib/compounds.parquet"
+    done = _run(tmp_path, config, target)
+    assert done.returncode != 0 and "lib.csv.gz" in done.stdout + done.stderr
+    lock = tmp_path / "checksums.lock.json"
+    assert not lock.exists() or "lib/lib.csv.gz" not in json.loads(lock.read_text())  # nothing locked in
+    (tmp_path / "mir" / "lib.csv.gz").write_bytes(good)  # the advice: delete the file and fetch it again
+    (tmp_path / "data" / "lib" / "lib.csv.gz").unlink()
+    done = _run(tmp_path, config, target)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert json.loads(lock.read_text()) == {"lib/lib.csv.gz": hashlib.sha256(good).hexdigest()}
+    rejected = pd.read_csv(tmp_path / "results" / "lib" / "rejected.tsv", sep="\t")
+    assert rejected.groupby("reason")["id"].apply(list).to_dict() == {
+        "duplicate id with conflicting labels": ["dup", "dup"], "SMILES syntax error": ["bad1", "bad2"]}
+    assert ("lib: 4 of 44 records rejected (2 SMILES syntax error, 2 duplicate id with conflicting labels); "
+            "each is listed with its reason in results/lib/rejected.tsv") in done.stderr

@@ -33,7 +33,8 @@ def _columns_args(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--positive",
         default=None,
-        help="comma-separated label value(s) that mark a positive (default: labels must be 0/1 or true/false)",
+        help="comma-separated label value(s) that mark a positive (default: labels must be binary: 0/1, "
+             "true/false, yes/no or active/inactive)",
     )
     p.add_argument("--sep", default=None,
                    help="field separator: a character, or tab, comma, semicolon, pipe (default: sniffed from the "

@@ -12,6 +12,8 @@ if DATASET not in config["datasets"]:
         f"(declared: {', '.join(config['datasets'])})"
     )
 K = config["similarity"]["k"]
+# sha256 records of files that publish none: checked on download, written once standardize has read them
+LOCK_FILE = config.get("lock_file", "checksums.lock.json")
 
 
 MODELS = list(config["models"])

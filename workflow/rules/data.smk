@@ -7,7 +7,7 @@ rule download:
     params:
         entry=lambda wc: dataset_spec(wc.dataset).file(wc.file),
         mirror=config.get("mirror"),
-        lock=config.get("lock_file", "checksums.lock.json"),
+        lock=LOCK_FILE,
         retries=config["download"]["retries"],
         timeout=config["download"]["timeout_s"],
     log:
@@ -30,6 +30,8 @@ rule standardize:
         summary="results/{dataset}/standardize_summary.json",
     params:
         folder="data/{dataset}",
+        lock=LOCK_FILE,
+        n_folds=config["cv"]["folds"],
     log:
         "logs/{dataset}/standardize.log",
     benchmark:

@@ -6,5 +6,5 @@ from crocbench.data import fetch, resolve_mirror
 with step(snakemake) as log:
     entry, p = snakemake.params.entry, snakemake.params
     fetch(entry["url"], snakemake.output[0], entry.get("sha256"), mirror=resolve_mirror(p.mirror, Path.cwd()),
-          name=entry["name"], lock=p.lock, lock_key=f"{snakemake.wildcards.dataset}/{entry['name']}",
+          name=entry["name"], lock=p.lock, lock_key=f"{snakemake.wildcards.dataset}/{entry['name']}", record=False,
           retries=p.retries, timeout=p.timeout, progress=log)

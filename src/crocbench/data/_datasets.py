@@ -85,7 +85,9 @@ def _read(source: Source, folder: Path, need: list[str]) -> pd.DataFrame:
             fields = [c for c in table.columns if c not in (MOLBLOCK,)]
             raise ValueError(f"{path}: field(s) {', '.join(map(repr, missing))} not found; fields are: {', '.join(fields)}")
         return table
-    return read_table(path, sep="\t" if source.kind == "tsv" else ",", required=need, dtype=str)
+    # a declared format is obeyed; otherwise the separator is sniffed (a tab-separated .txt or .csv reads right)
+    sep = {"tsv": "\t", "csv": ","}.get(source.format) if source.format else None
+    return read_table(path, sep=sep, required=need, dtype=str)
 
 
 def _ids(table: pd.DataFrame, column: str | None) -> pd.Series:
@@ -121,6 +123,13 @@ def load_records(dataset: Dataset, folder) -> tuple[pd.DataFrame, dict]:
     counts = {"rows_in": int(len(records))}
     if dataset.labels is None:
         records["class"] = table[s.label].fillna("").astype(str).str.strip()
+        # an id given twice with different labels: no record of it can be trusted, so none is kept
+        named = records["id"] != ""
+        classes = records[named].groupby("id")["class"].nunique()
+        conflicting = classes.index[classes > 1]
+        clash = records["id"].isin(conflicting)
+        reason[clash] = "duplicate id with conflicting labels"
+        counts["conflicting_label_ids"] = int(conflicting.size)
     else:
         lab = dataset.labels
         if lab.id is None or lab.label is None:
@@ -137,6 +146,7 @@ def load_records(dataset: Dataset, folder) -> tuple[pd.DataFrame, dict]:
         reason[~records["id"].isin(mapping.index) & reason.isna()] = "no label for this id"
         counts["labels_in"] = int(len(mapping))
         counts["labels_without_structure"] = int((~mapping.index.isin(records["id"])).sum())
+    counts.setdefault("conflicting_label_ids", 0)  # a labels file has one label per id (checked above)
     reason[(records["class"] == "") & reason.isna()] = "missing label"
     records["reason"] = reason
     return records, counts
@@ -193,8 +203,13 @@ def _check_expected(dataset: Dataset, summary: dict) -> None:
                              "the source file is not the documented one")
 
 
-def standardize(dataset: Dataset, folder, n_jobs: int = 1, progress=None) -> tuple[pd.DataFrame, pd.DataFrame, dict]:
+def standardize(dataset: Dataset, folder, n_jobs: int = 1, progress=None,
+                n_folds: int | None = None) -> tuple[pd.DataFrame, pd.DataFrame, dict]:
     """The dataset as one table of compounds, the rejected records with reasons, and a summary.
+
+    With ``n_folds``, a dataset with fewer positives or negatives than folds
+    (none at all, say) is an error here, naming the dataset and its counts,
+    before any fingerprint is computed.
 
     Returns
     -------
@@ -259,4 +274,9 @@ def standardize(dataset: Dataset, folder, n_jobs: int = 1, progress=None) -> tup
         "conflicting_label_groups": int((n_label[dup] > 1).sum()),
     }
     _check_expected(dataset, summary)
+    if n_folds is not None and min(summary["positives"], summary["negatives"]) < n_folds:
+        raise ValueError(f"dataset {dataset.name}: {summary['positives']} positives and {summary['negatives']} "
+                         f"negatives after standardization ({summary['rejected']} of {summary['rows_in']} records "
+                         f"rejected); its {n_folds}-fold cross-validation needs at least {n_folds} of each "
+                         "(check 'positive' in its config, or lower cv: folds)")
     return compounds, rejected, summary

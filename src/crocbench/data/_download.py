@@ -112,11 +112,14 @@ def _locked(path: Path):
             fcntl.flock(handle, fcntl.LOCK_UN)
 
 
-def check_lock(lock, key: str, actual: str) -> None:
-    """Trust on first use: record ``actual`` for ``key`` in the JSON lock file, or check it against the record."""
+def check_lock(lock, key: str, actual: str, record: bool = True) -> None:
+    """Trust on first use: check ``actual`` against the sha256 recorded for ``key`` in the JSON lock file, or,
+    when there is none and ``record``, record it."""
     lock = Path(lock)
     with _locked(lock):
         recorded = json.loads(lock.read_text()) if lock.is_file() and lock.stat().st_size else {}
+        if key not in recorded and not record:
+            return
         if key in recorded and recorded[key] != actual:
             raise DownloadError(
                 f"{key}: sha256 {actual} differs from {recorded[key]} recorded in {lock} by an earlier run; "
@@ -138,6 +141,7 @@ def fetch(
     name: str | None = None,
     lock=None,
     lock_key: str | None = None,
+    record: bool = True,
     retries: int = 3,
     timeout: float = 60.0,
     backoff: float = 2.0,
@@ -149,7 +153,10 @@ def fetch(
     once its sha256 is the expected one, so ``dest`` is never a partial or
     wrong file.  When the expected sha256 is unknown (None), the sha256 of the
     first file fetched is recorded in ``lock`` (a JSON file, key ``lock_key``)
-    and later fetches must match it.
+    and later fetches must match it.  With ``record=False`` a recorded sha256
+    is still checked but a new one is not recorded: the workflow records it
+    only once the file has been read completely (:func:`record_checksums`),
+    so a truncated download is never locked in.
 
     Returns
     -------
@@ -184,11 +191,29 @@ def fetch(
             _download(url, tmp, name, retries, timeout, backoff, progress)
         actual = sha256_of(tmp)
         if sha256 is not None and actual != sha256.lower():
+            advice = (f"replace {local} with the published file" if source.startswith("mirror")
+                      else _hint(name))
             raise DownloadError(f"{name}: sha256 mismatch for {source}: expected {sha256}, got {actual}; "
-                                f"the file is corrupt or not the published one; {_hint(name)}")
+                                f"the file is corrupt or not the published one; {advice}")
         if sha256 is None:
-            check_lock(lock, lock_key or name, actual)
+            check_lock(lock, lock_key or name, actual, record=record)
         tmp.replace(dest)
         return actual
     finally:
         tmp.unlink(missing_ok=True)
+
+
+def record_checksums(files, folder, lock, key_prefix: str) -> list:
+    """Record in ``lock`` the sha256 of each file (``files``: the dataset's entries) that publishes none.
+
+    Called once the files have been read completely (a gzip stream to its end,
+    every table parsed), so only a good file is trusted on first use; a file
+    whose sha256 is already recorded must match it.  Returns the names recorded
+    or checked.
+    """
+    done = []
+    for entry in files:
+        if entry.get("sha256") is None:
+            check_lock(lock, f"{key_prefix}/{entry['name']}", sha256_of(Path(folder) / entry["name"]))
+            done.append(entry["name"])
+    return done

@@ -128,7 +128,7 @@ def binary_labels(values, positive=None, *, where: str = "labels") -> np.ndarray
     unknown = sorted(set(low) - _TRUE - _FALSE)
     if unknown:
         raise ValueError(
-            f"{where}: labels must be binary (0/1, true/false); found {unknown[:5]}"
+            f"{where}: labels must be binary (0/1, true/false, yes/no or active/inactive); found {unknown[:5]}"
             " — name the positive value(s) to use other labels"
         )
     return low.isin(_TRUE).to_numpy()
