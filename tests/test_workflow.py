@@ -162,6 +162,7 @@ def test_own_csv_dataset_through_every_model(tmp_path, mirror):
         {"random": {}, "maxsim": {}, "knn": {"k": 5}, "svm": {"C": 1.0}, "irv": {"k": 5, "max_epochs": 100}},
         similarity={"k": 12}, cv={"folds": 2, "seed": 7}, irv_training={"schemes": ["none", "power"]},
     )
+    config["datasets"]["mine"]["reproduces"] = "swamidass2010"  # a sample of the paper's screen: its claims apply
     done = _run(tmp_path, config, "--cores", "2")
     assert done.returncode == 0, done.stderr[-3000:]
     res = tmp_path / "results" / "mine"
@@ -243,10 +244,16 @@ def test_own_sd_dataset_through_the_report(tmp_path, mirror):
     res = tmp_path / "results" / "lib"
     compounds = pd.read_parquet(res / "compounds.parquet")
     assert len(compounds) == 80 and compounds["label"].sum() == 20 and compounds["id"].iloc[3] == "NSC3"
-    for name in ("areas", "significance", "published"):
+    for name in ("areas", "significance"):
         assert (res / "tables" / f"{name}.md").stat().st_size
+    assert not (res / "tables" / "published.md").exists()  # not a reproduction of the paper: no published table
     for name in ("magnification", "roc", "croc", "ac_cac", "proc"):
         assert (res / "figures" / f"{name}.png").stat().st_size > 10_000
+    report = _run(tmp_path, config, "--report", str(tmp_path / "report.html"))
+    assert report.returncode == 0, report.stderr[-3000:]
+    html = (tmp_path / "report.html").read_text()
+    assert "crocbench on <strong>lib</strong>" in html and "are not compared here" in html
+    assert "published.md" not in html and "NCI DTP AIDS antiviral screen: five" not in html
     areas = pd.read_csv(res / "tables" / "areas.tsv", sep="\t")
     assert areas["model"].tolist() == ["RANDOM", "kNN", "SVM", "random (expected)"]
     for fold in (0, 1):  # the SVM chose its set-up by an inner CV among the grid's four

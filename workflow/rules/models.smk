@@ -90,6 +90,7 @@ rule irv_training_table:
     params:
         schemes=IRV_SCHEMES,
         n_folds=config["cv"]["folds"],
+        reproduces=REPRODUCES,
     log:
         "logs/{dataset}/irv_training_table.log",
     threads: 1

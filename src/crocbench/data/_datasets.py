@@ -50,6 +50,7 @@ class Dataset:
     negative: tuple = ()
     expected: dict = field(default_factory=dict)
     description: str = ""
+    reproduces: str | None = None  # e.g. "swamidass2010": the paper's published numbers apply to it
 
     @classmethod
     def from_config(cls, name: str, entry: dict) -> "Dataset":
@@ -64,6 +65,7 @@ class Dataset:
             negative=tuple(str(v) for v in entry.get("negative", ())),
             expected=dict(entry.get("expected", {})),
             description=entry.get("description", ""),
+            reproduces=entry.get("reproduces"),
         )
 
     def file(self, name: str) -> dict:
