@@ -225,6 +225,8 @@ def test_snap_ties_merges_only_within_the_resolution():
     got = S.snap_ties(v)
     assert got[:, 0].tolist() == [1.0, 1.0, 1.0 + 1e-9, 2.0]
     assert got[:, 1].tolist() == [0.0, 5.0 - 4e-12, 5.0 - 4e-12, -5.0]
+    tiny = np.array([[1e-17], [1e-17 * (1 + 1e-15)], [3e-17], [0.0]])  # relative to the values: tiny ones stay apart
+    assert S.snap_ties(tiny).ravel().tolist() == [1e-17, 1e-17, 3e-17, 0.0]
 
 
 def test_degenerate_samples_give_p_values_without_warnings():

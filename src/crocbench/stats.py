@@ -16,7 +16,7 @@ compounds is comparing two samples of per-positive values
 ``paired_wilcoxon`` / ``unpaired_wilcoxon``
     Wilcoxon signed-rank test (zero differences dropped) and rank-sum
     (Mann-Whitney U) test; values closer than :data:`RANK_RESOLUTION`
-    (relative) are ties, so that last-bit noise cannot move a rank.
+    (relative to themselves) are ties, so that last-bit noise cannot move a rank.
 
 Permutation p-values are ``(1 + #samples at least as extreme) / (1 + n)``.
 By default (``alternative="observed"``) every test is one-sided in the
@@ -218,34 +218,35 @@ def p_values(name: str, a, b, alternative, *, n_samples: int = 10_000, seed=0) -
     return p[0] if isinstance(alternative, str) else p
 
 
-#: Relative resolution of the rank tests: values (or paired differences) closer than this times the
-#: column's largest magnitude are ties (differences that small are zero).  Per-positive values are
+#: Relative resolution of the rank tests: two values closer than this times their magnitude are ties
+#: (a paired difference that small, relative to the two values, is zero).  Per-positive values are
 #: computed with transcendental functions (log, exp) and sums whose last bits depend on the CPU's
-#: SIMD and BLAS kernels; without it, a value pair that is tied on one machine is 1 ulp apart on
-#: another and the signed-rank statistic moves (issue 16: p 0.010308 vs 0.010309).  Last-bit noise
-#: is ~1e-16 relative; distinct per-positive values differ by far more than 1e-12.
+#: SIMD and BLAS kernels: without it, a value pair tied on one machine is 1 ulp apart on another and
+#: the rank statistic moves (issue 16: p 0.010308 vs 0.010309).  That noise is ~1e-16 of a value;
+#: distinct per-positive values differ by far more than 1e-12 of theirs, however small they are.
 RANK_RESOLUTION = 1e-12
 
 
-def snap_ties(v: np.ndarray, resolution: float = RANK_RESOLUTION) -> np.ndarray:
-    """``v`` (n, m) with values closer than ``resolution`` x the column's largest |value| made equal.
+def snap_ties(v: np.ndarray, resolution: float = RANK_RESOLUTION, scale=None) -> np.ndarray:
+    """``v`` (n, m) with neighbouring values closer than ``resolution`` x their magnitude made equal.
 
     Column by column, the sorted values are cut into groups wherever two
-    neighbours differ by more than the tolerance; every value becomes its
+    neighbours differ by more than ``resolution`` times the larger of their
+    ``scale`` (default: their own absolute values); every value becomes its
     group's smallest.  Ranks of the result are the ranks of ``v`` with
-    near-ties (last-bit noise) counted as ties, the same on every machine.
+    last-bit noise counted as ties, the same on every machine.
 
     Examples
     --------
-    >>> snap_ties(np.array([[0.3], [0.1 + 0.2], [0.5]])).ravel().tolist()  # 0.1 + 0.2 != 0.3
-    [0.3, 0.3, 0.5]
+    >>> snap_ties(np.array([[0.3], [0.1 + 0.2], [0.5], [1e-17], [3e-17]])).ravel().tolist()
+    [0.3, 0.3, 0.5, 1e-17, 3e-17]
     """
     v = np.asarray(v, dtype=np.float64)
-    tol = resolution * np.abs(v).max(axis=0, initial=0.0)
+    scale = np.abs(v) if scale is None else np.asarray(scale, dtype=np.float64)
     order = np.argsort(v, axis=0, kind="stable")
-    s = np.take_along_axis(v, order, axis=0)
+    s, sc = np.take_along_axis(v, order, axis=0), np.take_along_axis(scale, order, axis=0)
     starts = np.ones(s.shape, dtype=bool)
-    starts[1:] = (s[1:] - s[:-1]) > tol
+    starts[1:] = (s[1:] - s[:-1]) > resolution * np.maximum(sc[1:], sc[:-1])
     group = np.maximum.accumulate(np.where(starts, np.arange(s.shape[0])[:, None], 0), axis=0)
     out = np.empty_like(v)
     np.put_along_axis(out, order, np.take_along_axis(s, group, axis=0), axis=0)
@@ -274,11 +275,12 @@ def _scipy_p(name: str, x: np.ndarray, y: np.ndarray, alternative: str) -> np.nd
     if name == "unpaired_t":
         return _sps.ttest_ind(x, y, equal_var=False, alternative=alternative, axis=0).pvalue
     if name == "paired_wilcoxon":
-        # |d| below the resolution (relative to the values) is 0; near-equal |d| are tied
+        # a difference is only as precise as the two values it comes from: |d| below the resolution of
+        # max(|x|, |y|) is 0, and |d|s closer than that are tied
         d = x - y
-        scale = np.maximum(np.abs(x).max(axis=0), np.abs(y).max(axis=0))
+        scale = np.maximum(np.abs(x), np.abs(y))
         magnitude = np.where(np.abs(d) <= RANK_RESOLUTION * scale, 0.0, np.abs(d))
-        d = np.sign(d) * snap_ties(magnitude)
+        d = np.sign(d) * snap_ties(magnitude, scale=scale)
         exact = (d.shape[0] <= 50) & ~(d == 0).any(axis=0) & ~_has_ties(np.abs(d))
         run = lambda cols, method: _sps.wilcoxon(d[:, cols], zero_method="wilcox",  # noqa: E731
                                                  alternative=alternative, method=method, axis=0).pvalue
