@@ -28,6 +28,12 @@ REFERENCE_FILES = (
     "areas.tsv", "areas_per_fold.tsv", "other_metrics.tsv", "significance.tsv", "irv_training.tsv",
     "published.tsv", "power.tsv", "svm_folds.tsv",
 )
+#: The columns that name a row of each table, in the lines that say what moved.
+ROW_KEYS = {
+    "areas.tsv": ["model"], "areas_per_fold.tsv": ["model"], "other_metrics.tsv": ["model", "key"],
+    "significance.tsv": ["a", "b", "metric"], "irv_training.tsv": ["scheme"], "published.tsv": ["id"],
+    "power.tsv": ["a", "b", "metric", "test", "fraction"], "svm_folds.tsv": ["fold"],
+}
 #: Floats agree to this relative difference (the tables hold 10 significant digits).
 RELATIVE_TOLERANCE = 1e-9
 #: ... or to this absolute difference, for values near 0.
@@ -74,11 +80,10 @@ def missing_tables(results) -> list:
     return missing
 
 
-def _row_name(frame: pd.DataFrame, i: int) -> str:
-    keys = [c for c in frame.columns if not pd.api.types.is_numeric_dtype(frame[c])][:3]
-    if "fold" in frame.columns and "fold" not in keys:
-        keys.insert(0, "fold")
-    return " / ".join(str(frame[c].iloc[i]) for c in keys) or f"row {i}"
+def _row_name(frame: pd.DataFrame, i: int, name: str) -> str:
+    keys = [c for c in ROW_KEYS.get(name, frame.columns[:1]) if c in frame.columns]
+    return " / ".join(f"{frame[c].iloc[i]:g}" if isinstance(frame[c].iloc[i], float) else str(frame[c].iloc[i])
+                      for c in keys) or f"row {i + 1}"
 
 
 def _cell(value) -> str:
@@ -122,7 +127,7 @@ def compare(run: pd.DataFrame, ref: pd.DataFrame, name: str) -> list[str]:
         bad = np.flatnonzero(~same)
         if bad.size:
             lines.append(f"{name}: {column} moved in {bad.size} of {len(ref)} rows")
-            lines += [f"  {_row_name(ref, i)}: {_cell(b.iloc[i])} -> {_cell(a.iloc[i])}" for i in bad[:_SHOWN]]
+            lines += [f"  {_row_name(ref, i, name)}: {_cell(b.iloc[i])} -> {_cell(a.iloc[i])}" for i in bad[:_SHOWN]]
             if bad.size > _SHOWN:
                 lines.append(f"  ... and {bad.size - _SHOWN} more")
     return lines
