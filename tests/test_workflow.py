@@ -1,4 +1,4 @@
-"""The Snakemake workflow on a user's own tiny dataset, declared in a config file only."""
+"""The Snakemake workflow on a user's own tiny dataset, declared in a config file only (``pytest -m workflow``)."""
 
 import json
 import os
@@ -16,6 +16,7 @@ import yaml
 from crocbench.fingerprints import load_fingerprints, molecule_features
 from crocbench.similarity import load_neighbours, top_k
 
+pytestmark = pytest.mark.workflow  # `pytest -m workflow`: end to end, minutes; not in the unit suite
 ROOT = Path(__file__).resolve().parents[1]
 SNAKEMAKE = shutil.which("snakemake") or str(Path(sys.executable).with_name("snakemake"))
 
