@@ -140,10 +140,6 @@ def _format_table(header: list[str], rows: list[list[str]]) -> str:
     return "\n".join([line(header), line(["-" * w for w in widths]), *map(line, rows)])
 
 
-def _is_count(call: MetricCall) -> bool:
-    return call.metric == "hits_at_k"
-
-
 def _finite(value):
     """JSON-safe: non-finite floats (NaN, inf) become None (null), recursively."""
     if isinstance(value, dict):
@@ -207,7 +203,7 @@ def _score(args) -> int:
     n, n_pos, _ = ranking.counts
     rows = []
     for call in calls or paper_panel(top_k=min(args.top_k, n)):
-        row = {"key": call.key, "metric": call.label, "value": None, "count": _is_count(call)}
+        row = {"key": call.key, "metric": call.label, "value": None, "count": call.is_count}
         try:
             row["value"] = call.value(ranking, args.ties)
         except ValueError as exc:  # e.g. ROC50 on a list with fewer than 50 negatives
@@ -295,7 +291,7 @@ def _compare(args) -> int:
     print(f"A = {args.file_a}\nB = {args.file_b}\n{ids_a.size} compounds, {int(y_a.sum())} positives; "
           f"p-values {'two-sided' if args.two_sided else 'one-sided in the observed direction'}, "
           f"{args.samples:,} permutation samples")
-    rows = [[o["metric"], _number(o["value_a"], _is_count(c)), _number(o["value_b"], _is_count(c)),
+    rows = [[o["metric"], _number(o["value_a"], c.is_count), _number(o["value_b"], c.is_count),
              *(_p_value(o["p_values"][t]) for t in tests)] for o, c in zip(out, calls)]
     print(_format_table(["metric", "A", "B", *tests], rows))
     return 0

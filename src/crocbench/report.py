@@ -224,7 +224,7 @@ def areas_markdown(areas: pd.DataFrame, summary: pd.DataFrame, calls) -> str:
     for record in areas.to_dict("records"):
         row = {"model": record["model"]}
         for c in calls:
-            count = c.metric == "hits_at_k"
+            count = c.is_count
             text = f"{record[c.key]:.1f}" if count else f"{record[c.key]:.4f}"
             if by_model is not None and record["model"] in by_model.index:
                 mean, sd = by_model.loc[record["model"], f"{c.key}_mean"], by_model.loc[record["model"], f"{c.key}_sd"]

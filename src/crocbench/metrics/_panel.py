@@ -35,6 +35,11 @@ class MetricCall(NamedTuple):
     def random(self, n: int, n_pos: int) -> RandomBaseline:
         return random_baseline(self.metric, n, n_pos, **self.params)
 
+    @property
+    def is_count(self) -> bool:
+        """Whether the value is a number of compounds (shown as a count, not a fraction)."""
+        return self.metric == "hits_at_k"
+
 
 def _call(key, label, metric, **params) -> MetricCall:
     return MetricCall(key, label, metric, params)
