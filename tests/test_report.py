@@ -5,7 +5,8 @@ import pandas as pd
 import pytest
 
 from crocbench.metrics import croc_auc, hits_at_k, roc_auc
-from crocbench.report import claims_markdown, irv_training_claims, irv_training_table, markdown_table, pooled_metrics
+from crocbench.report import (claims_markdown, irv_training_claims, irv_training_table, markdown_table, panel_for,
+                              pooled_metrics)
 
 
 def _scores(seed, strength):
@@ -188,7 +189,7 @@ def test_other_metrics_table_per_model_with_folds_as_queries():
     a, b = _scores(6, 2.0), _scores(6, 0.7)
     a["fold"] = b["fold"] = np.arange(3000) % 3
     b["score"] = 1 / (1 + np.exp(-b["score"]))  # probabilities: perf's probability metrics apply
-    table = other_metrics_table({"A": a, "B": b}, top_k=100, n=20)
+    table = other_metrics_table({"A": a, "B": b}, top=100, n=20)
     value = table.set_index(["model", "key"])["value"]
     y, folds = a["label"].to_numpy(), a["fold"].to_numpy()
     assert value["A", "ap"] == pytest.approx(M.average_precision(y, a["score"]))
@@ -217,3 +218,34 @@ def test_svm_choices_counts_the_folds_of_each_chosen_setup_and_averages_inner_va
     assert table["inner 1 balanced"].iloc[0] == pytest.approx((0.84 + 0.85 + 0.86) / 3)
     fixed = svm_choices([{"fold": k, "C": 1.0, "class_weight": None} for k in range(3)])
     assert fixed.values.tolist() == [["1", "none", "0, 1, 2", 3]]
+
+
+def test_top_cutoff_is_a_count_or_a_share_of_the_list_and_says_which():
+    from crocbench.data import Dataset
+    from crocbench.metrics import hits_at_k, top_cutoff
+
+    assert [top_cutoff(t, n) for t, n in [(1000, 41906), (1000, 642), (1000.0, 642), (0.01, 642), (0.01, 20),
+                                           (0.015, 100), (0.5, 3)]] == [1000, 642, 642, 6, 1, 2, 2]
+    for bad in (0, -5, 1.5, 0.0, True, "1%"):
+        with pytest.raises(ValueError, match="count >= 1 or a fraction"):
+            top_cutoff(bad, 100)
+    rng = np.random.default_rng(3)
+    s = pd.DataFrame({"label": (rng.random(642) < 0.3).astype(int), "score": rng.random(642)})
+    m = pooled_metrics(s, keys=("roc",), top=0.01)
+    assert list(m) == ["roc", "top6"] and m["top6"] == hits_at_k(s["label"], s["score"], 6)
+    assert [c.label for c in panel_for(s, 0.01)][-1] == "actives in top 6 (1% of 642)"
+    assert [c.label for c in panel_for(s, 1000)][-1] == "actives in top 642"
+    entry = {"files": [{"name": "a.csv", "url": "u"}], "structures": {"file": "a.csv"}}
+    assert Dataset.from_config("x", entry).top_cutoff == 0.01
+    assert Dataset.from_config("x", {**entry, "reproduces": "swamidass2010"}).top_cutoff == 1000
+    assert Dataset.from_config("x", {**entry, "reproduces": "swamidass2010", "top": 0.02}).top_cutoff == 0.02
+
+
+def test_paper_svm_matches_needs_every_published_svm_number():
+    from crocbench.report import load_published, paper_svm_matches
+
+    svm = {a["metric"]: a["published"] for a in load_published()["anchors"] if a["model"] == "svm"}
+    table = pd.DataFrame([svm, {**svm, "croc_exp_80": svm["croc_exp_80"] + 0.05}])
+    assert paper_svm_matches(table).tolist() == [True, False]
+    # a list shorter than 1,000 has no "top 1,000": no set-up can be said to match the paper
+    assert paper_svm_matches(table.drop(columns="top1000")).tolist() == [False, False]

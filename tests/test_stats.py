@@ -240,3 +240,42 @@ def test_degenerate_samples_give_p_values_without_warnings():
             assert ((0 <= p) & (p <= 1)).all(), name
             if name.startswith("paired"):  # identical: no evidence; a constant lead on every positive: significant
                 assert p[1] == 1.0 and p[0] < 0.01, name
+
+
+@pytest.mark.parametrize("na, nb", [(3, 3), (2, 4), (4, 2), (1, 5), (2, 7)])
+def test_unpaired_splits_are_uniform_over_every_split(na, nb):
+    """Each of the C(n, na) splits is drawn with probability 1 / C(n, na) (chi-square against uniform): the coin
+    sampler with its surplus correction (parts of similar sizes) and the key sampler (very different sizes)."""
+    from scipy.stats import chisquare
+
+    a, b = 2.0 ** np.arange(na), 2.0 ** np.arange(na, na + nb)  # the first part's sum names the split
+    total = a.sum() + b.sum()
+    samples = S.unpaired_permutation_samples(a, b, 60_000, np.random.default_rng(na * 10 + nb))
+    first_sum = np.round((samples + total / nb) / (1 / na + 1 / nb)).astype(int)
+    sums = [sum(2 ** i for i in idx) for idx in itertools.combinations(range(na + nb), na)]
+    counts = np.array([np.count_nonzero(first_sum == v) for v in sums])
+    assert counts.sum() == 60_000  # every sample is a split of the right sizes
+    assert chisquare(counts).pvalue > 1e-4
+
+
+def test_resize_flips_the_surplus_to_the_exact_size():
+    rng = np.random.default_rng(1)
+    for size in (0, 1, 37, 50, 99, 100):
+        bits = (rng.random((40, 100)) < rng.random((40, 1))).astype(np.uint8)
+        before = bits.copy()
+        S._resize(bits, size, rng)
+        assert (np.count_nonzero(bits, axis=1) == size).all()
+        for row, old in zip(bits, before):  # only the kind in surplus was flipped
+            assert np.all(old[row != old] == (1 if old.sum() > size else 0))
+
+
+def test_compare_many_equals_compare_metric_by_metric():
+    rng = np.random.default_rng(8)
+    y = rng.random(3000) < 0.1
+    a, b = rng.normal(size=3000) + y, rng.normal(size=3000) + 0.8 * y
+    metrics = ["roc_auc", "croc_exp_80", "bedroc_20"]
+    many = S.compare_many(y, a, b, metrics, n_samples=2000, seed=3)
+    for metric, c in zip(metrics, many):
+        one = S.compare(y, a, b, metric, n_samples=2000, seed=3)
+        assert (c.metric, c.value_a, c.value_b) == (one.metric, one.value_a, one.value_b)
+        assert {t: r.p_value for t, r in c.results.items()} == {t: r.p_value for t, r in one.results.items()}

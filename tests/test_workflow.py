@@ -240,6 +240,7 @@ def test_own_sd_dataset_through_the_report(tmp_path, mirror):
     config = _small_config("lib", "lib.sdf.gz", {"format": "sdf", "id": "_title", "label": "Screen"},
                            {"random": {}, "knn": {"k": 5}, "svm": {"C_grid": [0.1, 1], "class_weight_grid": [None, "balanced"]}},
                            similarity={"k": 10}, cv={"folds": 2, "seed": 1})
+    config["datasets"]["lib"]["top"] = 0.05  # "actives in the top k" as a share of the list (default 1%)
     done = _run(tmp_path, config, "--cores", "2")
     assert done.returncode == 0, done.stderr[-3000:]
     res = tmp_path / "results" / "lib"
@@ -257,6 +258,10 @@ def test_own_sd_dataset_through_the_report(tmp_path, mirror):
     assert "published.md" not in html and "NCI DTP AIDS antiviral screen: five" not in html
     areas = pd.read_csv(res / "tables" / "areas.tsv", sep="\t")
     assert areas["model"].tolist() == ["RANDOM", "kNN", "SVM", "random (expected)"]
+    # 5% of 80 = the top 4, not the paper's 1,000 (capped at 80, every model's 20 actives): said in the header
+    assert "top4" in areas and "top80" not in areas and areas["top4"].iloc[-1] == pytest.approx(4 * 20 / 80)
+    assert "| actives in top 4 (5% of 80) |" in (res / "tables" / "areas.md").read_text()
+    assert "pooled 2-fold ranking" in (res / "tables" / "areas.md").read_text()
     for fold in (0, 1):  # the SVM chose its set-up by an inner CV among the grid's four
         info = json.loads((res / "scores" / "svm" / f"fold_{fold}.json").read_text())
         assert len(info["inner_cv"]) == 4 and (info["C"], info["class_weight"]) in [

@@ -17,7 +17,7 @@ import pandas as pd
 from . import __version__
 from .data import binary_labels, label_summary, numeric_column, read_table
 from .metrics import FAMILIES, METRICS, TIES, MetricCall, Ranking, other_panel, other_values, paper_panel, parse_metric
-from .stats import TESTS, compare
+from .stats import TESTS, compare_many
 
 EXIT_USAGE = 2
 
@@ -256,15 +256,22 @@ def _compare(args) -> int:
     frames, tables = [], []
     for path in (args.file_a, args.file_b):
         df, y, s = _load(path, args, extra=[args.id_col])
-        ids = df[args.id_col].astype(str)
-        dup = ids[ids.duplicated()]
-        if len(dup):
-            raise ValueError(f"{path}: {len(dup)} duplicate id(s) in column {args.id_col!r}, e.g. {dup.iloc[0]!r}")
-        frames.append((ids.to_numpy(), y, s))
+        frames.append((df[args.id_col].astype(str).to_numpy(), y, s))
         tables.append(df)
     _check_positive_values(args, tables)
     (ids_a, y_a, s_a), (ids_b, y_b, s_b) = frames
-    idx = pd.Index(ids_b).get_indexer(ids_a)  # a hash join: linear in the number of compounds
+    # a hash join: one pass over both id columns, linear in the number of compounds
+    codes, distinct = pd.factorize(np.concatenate([ids_a, ids_b]))
+    codes_a, codes_b = codes[:ids_a.size], codes[ids_a.size:]
+    for path, ids, c in ((args.file_a, ids_a, codes_a), (args.file_b, ids_b, codes_b)):
+        seen = np.zeros(distinct.size, dtype=bool)
+        seen[c] = True
+        if np.count_nonzero(seen) < ids.size:
+            dup = pd.Series(ids)[pd.Series(c).duplicated()]
+            raise ValueError(f"{path}: {len(dup)} duplicate id(s) in column {args.id_col!r}, e.g. {dup.iloc[0]!r}")
+    row_b = np.full(distinct.size, -1)
+    row_b[codes_b] = np.arange(ids_b.size)
+    idx = row_b[codes_a]  # row of B for each row of A, -1 when B lacks it
     matched = np.zeros(ids_b.size, dtype=bool)
     matched[idx[idx >= 0]] = True
     only_a, only_b = ids_a[idx < 0], ids_b[~matched]
@@ -278,9 +285,8 @@ def _compare(args) -> int:
         raise ValueError(f"the files disagree on the label of compound {ids_a[k]!r}")
     alternative = "two-sided" if args.two_sided else "observed"
     out = []
-    for call in calls:
-        c = compare(y_a, s_a, s_b[idx], call, tests=tests, ties=args.ties, n_samples=args.samples,
-                    seed=args.seed, alternative=alternative)
+    for call, c in zip(calls, compare_many(y_a, s_a, s_b[idx], calls, tests=tests, ties=args.ties,
+                                           n_samples=args.samples, seed=args.seed, alternative=alternative)):
         out.append({"metric": call.label, "value_a": c.value_a, "value_b": c.value_b,
                     "p_values": {t: r.p_value for t, r in c.results.items()},
                     "alternative": next(iter(c.results.values())).alternative})

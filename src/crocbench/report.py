@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .metrics import FAMILIES, Ranking, other_panel, other_values, paper_panel
+from .metrics import FAMILIES, Ranking, hits_call, other_panel, other_values, paper_panel, top_cutoff
 
 #: The paper's Appendix A results for the IRV's reweighted training (Table 3 and text).
 PAPER_IRV_TRAINING = {
@@ -19,15 +19,17 @@ IRV_TRAINING_NOTES = (
     "exponential weighting converges in 4 to 8 epochs with slightly lower final performance that still "
     "beats SVM and kNN; after convergence AUC[CROC(exp)] a=80 is about 0.396 weighted and unweighted."
 )
-_TRAINING_METRICS = ("roc", "croc_exp_7", "croc_exp_14", "croc_exp_80", "top1000")
+#: The IRV training table's metrics, followed by the list's "actives in the top k" (:func:`hits_call`).
+_TRAINING_METRICS = ("roc", "croc_exp_7", "croc_exp_14", "croc_exp_80")
 
 
-def panel_for(scores: pd.DataFrame, top_k: int = 1000, notes: list | None = None) -> list:
-    """The paper's panel for this list: "top k" capped at its size, and any metric undefined for a
-    list this small (e.g. ROC50 with fewer than 50 negatives) left out, with a note."""
+def panel_for(scores: pd.DataFrame, top=1000, notes: list | None = None) -> list:
+    """The paper's panel for this list: "top k" from ``top`` (a count capped at the list's size, or a
+    fraction of it: :func:`crocbench.metrics.top_cutoff`), and any metric undefined for a list this
+    small (e.g. ROC50 with fewer than 50 negatives) left out, with a note."""
     ranking = Ranking(scores["label"].to_numpy(), scores["score"].to_numpy())
     calls = []
-    for call in paper_panel(top_k=min(top_k, len(scores))):
+    for call in paper_panel(top_k=top, n=len(scores)):
         try:
             call.definition(ranking.counts)
         except ValueError as exc:
@@ -38,15 +40,16 @@ def panel_for(scores: pd.DataFrame, top_k: int = 1000, notes: list | None = None
     return calls
 
 
-def pooled_metrics(scores: pd.DataFrame, keys=_TRAINING_METRICS, top_k: int = 1000) -> dict:
-    """The paper-panel metrics named by ``keys`` on a pooled score table (columns label, score)."""
+def pooled_metrics(scores: pd.DataFrame, keys=_TRAINING_METRICS, top=1000) -> dict:
+    """The paper-panel metrics named by ``keys``, then "actives in the top k" (key ``top<k>``, k from
+    ``top`` as in :func:`panel_for`), on a pooled score table (columns label, score)."""
     ranking = Ranking(scores["label"].to_numpy(), scores["score"].to_numpy())
-    calls = {c.key: c for c in paper_panel(top_k=min(top_k, len(scores)))}
-    calls["top1000"] = calls.pop(f"top{min(top_k, len(scores))}")
-    return {k: calls[k].value(ranking) for k in keys}
+    calls = {c.key: c for c in paper_panel(top_k=top, n=len(scores))}
+    hits = hits_call(top, len(scores))
+    return {**{k: calls[k].value(ranking) for k in keys}, hits.key: hits.value(ranking)}
 
 
-def irv_training_table(runs: dict) -> pd.DataFrame:
+def irv_training_table(runs: dict, top=1000) -> pd.DataFrame:
     """One row per reweighting scheme.
 
     Parameters
@@ -54,6 +57,8 @@ def irv_training_table(runs: dict) -> pd.DataFrame:
     runs : dict
         scheme -> (pooled scores DataFrame, list of per-fold fit records (``IRV.info()``),
         list of per-fold seconds)
+    top : int or float
+        The cut-off of "actives in the top k" (:func:`crocbench.metrics.top_cutoff`).
     """
     rows = []
     for scheme, (scores, infos, seconds) in runs.items():
@@ -63,7 +68,7 @@ def irv_training_table(runs: dict) -> pd.DataFrame:
             "epochs_mean": float(np.mean(epochs)),
             "epochs_per_fold": "/".join(map(str, epochs)),
             "converged_folds": int(sum(bool(i["converged"]) for i in infos)),
-            **pooled_metrics(scores),
+            **pooled_metrics(scores, top=top),
             "paper_epochs": str(PAPER_IRV_TRAINING.get(scheme, {}).get("epochs", "")),
             "train_seconds": float(np.sum(seconds)),
         })
@@ -161,7 +166,7 @@ def areas_table(pooled: dict, calls) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def other_metrics_table(pooled: dict, top_k: int = 1000, n: int = 50) -> pd.DataFrame:
+def other_metrics_table(pooled: dict, top=1000, n: int = 50) -> pd.DataFrame:
     """Table 1b: the other references' metrics (:func:`crocbench.metrics.other_panel`) per model.
 
     Single-list metrics are computed on the pooled ranking; the per-query
@@ -172,7 +177,7 @@ def other_metrics_table(pooled: dict, top_k: int = 1000, n: int = 50) -> pd.Data
     rows = []
     for name, scores in pooled.items():
         y, s = scores["label"].to_numpy(), scores["score"].to_numpy()
-        panel = other_panel(top_k=min(top_k, len(scores)), n=n)
+        panel = other_panel(top_k=top_cutoff(top, len(scores)), n=n)
         for r in other_values(y, s, scores["fold"].to_numpy(), panel=panel):
             rows.append({"model": name, **r, "value": np.nan if r["value"] is None else r["value"]})
     return pd.DataFrame(rows)
@@ -242,7 +247,7 @@ def significance_table(pooled: dict, calls, tests, *, n_samples: int = 10_000, s
 
     One-sided in the observed direction, as in the paper; ``better`` names the model with the higher value.
     """
-    from .stats import compare
+    from .stats import compare_many
 
     names = list(pooled)
     y = next(iter(pooled.values()))["label"].to_numpy()
@@ -251,9 +256,9 @@ def significance_table(pooled: dict, calls, tests, *, n_samples: int = 10_000, s
         for b in names[i + 1:]:
             if not np.array_equal(pooled[a]["id"].to_numpy(), pooled[b]["id"].to_numpy()):
                 raise ValueError(f"{a} and {b} did not score the same compounds in the same order")
-            for c in calls:
-                result = compare(y, pooled[a]["score"].to_numpy(), pooled[b]["score"].to_numpy(), c,
-                                 tests=tests, n_samples=n_samples, seed=seed)
+            results = compare_many(y, pooled[a]["score"].to_numpy(), pooled[b]["score"].to_numpy(), calls,
+                                   tests=tests, n_samples=n_samples, seed=seed)
+            for c, result in zip(calls, results):
                 row = {"a": a, "b": b, "metric": c.key, "value_a": result.value_a, "value_b": result.value_b,
                        "better": a if result.value_a > result.value_b else b if result.value_b > result.value_a else "="}
                 row.update({t: result.results[t].p_value for t in tests})
@@ -283,6 +288,13 @@ def load_published() -> dict:
     import yaml
 
     return yaml.safe_load(files("crocbench").joinpath("published.yaml").read_text())
+
+
+def published_points(models=("svm", "irv"), metrics=("roc", "croc_exp_80")) -> dict:
+    """``{"paper SVM": (0.852, 0.310), ...}``: each model's published values of ``metrics`` (``published.yaml``),
+    as points to mark on a figure."""
+    anchors = {(a["model"], a["metric"]): a["published"] for a in load_published()["anchors"]}
+    return {f"paper {m.upper()}": tuple(anchors[(m, k)] for k in metrics) for m in models}
 
 
 def measured_values(areas: pd.DataFrame, training: pd.DataFrame | None = None, names: dict | None = None) -> dict:
@@ -490,17 +502,23 @@ def power_notes(table: pd.DataFrame) -> str:
 
 # --- SVM set-up sensitivity ------------------------------------------------------------------
 
-SENSITIVITY_KEYS = ("roc", "croc_exp_7", "croc_exp_14", "croc_exp_80", "bedroc_20", "top1000")
+#: The sensitivity study's areas, followed by the list's "actives in the top k" (:func:`sensitivity_keys`).
+SENSITIVITY_KEYS = ("roc", "croc_exp_7", "croc_exp_14", "croc_exp_80", "bedroc_20")
 SETUP_COLUMNS = ["fingerprint", "C", "class_weight", "score"]
 
 
-def _sensitivity_calls(n: int):
-    calls = {c.key: c for c in paper_panel(top_k=min(1000, n))}
-    calls["top1000"] = calls.pop(f"top{min(1000, n)}")._replace(key="top1000")
-    return [calls[k] for k in SENSITIVITY_KEYS]
+def sensitivity_keys(n: int, top=1000) -> tuple:
+    """The sensitivity and pooling tables' metric keys for a list of ``n``: :data:`SENSITIVITY_KEYS` and
+    ``top<k>``."""
+    return (*SENSITIVITY_KEYS, hits_call(top, n).key)
 
 
-def svm_sensitivity_table(scores: pd.DataFrame) -> pd.DataFrame:
+def _sensitivity_calls(n: int, top):
+    calls = {c.key: c for c in paper_panel(top_k=top, n=n)}
+    return [calls[k] for k in sensitivity_keys(n, top)]
+
+
+def svm_sensitivity_table(scores: pd.DataFrame, top=1000) -> pd.DataFrame:
     """One row per SVM set-up: each metric on the pooled out-of-fold ranking, and its per-fold mean and SD.
 
     ``scores`` is long: id, fold, label, fingerprint, C, class_weight, score
@@ -510,11 +528,11 @@ def svm_sensitivity_table(scores: pd.DataFrame) -> pd.DataFrame:
     """
     from .cv import per_fold_metrics
 
-    per_fold = {}
+    per_fold, n = {}, scores["id"].nunique()
     for setup, part in scores.groupby(SETUP_COLUMNS, sort=True, dropna=False):
         per_fold[setup] = per_fold_metrics(part.rename(columns={"score": "kind", "value": "score"}),
-                                           _sensitivity_calls(part["id"].nunique()))
-    table = pooling_table(per_fold)
+                                           _sensitivity_calls(n, top))
+    table = pooling_table(per_fold, sensitivity_keys(n, top))
     setups = pd.DataFrame(table.pop("model").tolist(), columns=SETUP_COLUMNS)
     return pd.concat([setups, table], axis=1)
 
@@ -536,8 +554,12 @@ def paper_svm_matches(table: pd.DataFrame, where: str = "") -> pd.Series:
     (``where=""``) or as per-fold means (``where="_mean"``)."""
     ok = pd.Series(True, index=table.index)
     for anchor in load_published()["anchors"]:
-        if anchor["model"] == "svm":
-            ok &= (table[anchor["metric"] + where] - anchor["published"]).abs() <= anchor["tolerance"]
+        if anchor["model"] != "svm":
+            continue
+        column = anchor["metric"] + where
+        if column not in table:  # e.g. no top 1,000 on a list shorter than that: no match can be claimed
+            return pd.Series(False, index=table.index)
+        ok &= (table[column] - anchor["published"]).abs() <= anchor["tolerance"]
     return ok
 
 
@@ -563,27 +585,34 @@ def svm_choices(infos) -> pd.DataFrame:
 
 
 def svm_sensitivity_markdown(table: pd.DataFrame, pooling: pd.DataFrame | None = None,
-                             choices: pd.DataFrame | None = None, select_metric: str = "") -> str:
-    """The sensitivity table as Markdown (pooled value, per-fold mean +/- SD beneath), best matches marked."""
-    anchors = {a["metric"]: a for a in load_published()["anchors"] if a["model"] == "svm"}
-    target = ", ".join(f"{k} {a['published']:g} +/- {a['tolerance']:g}" for k, a in anchors.items())
-    match_pooled, match_folds = paper_svm_matches(table), paper_svm_matches(table, "_mean")
+                             choices: pd.DataFrame | None = None, select_metric: str = "",
+                             reproduces: bool = True) -> str:
+    """The sensitivity table as Markdown (pooled value, per-fold mean +/- SD beneath); where the dataset
+    ``reproduces`` the paper, the set-ups that match its SVM numbers are marked."""
+    keys = [c for c in table.columns if c not in SETUP_COLUMNS and not c.endswith(("_mean", "_sd"))]
 
     def cells(row):
         out = {}
-        for k in (k for k in SENSITIVITY_KEYS if k in row):
-            digits = 1 if k == "top1000" else 3
+        for k in (k for k in keys if k in row):
+            digits = 1 if k.startswith("top") else 3  # "actives in the top k": a count
             out[k] = (f"{row[k]:.{digits}f}<br>{row[k + '_mean']:.{digits}f} ± {row[k + '_sd']:.{digits}f}"
                       if f"{k}_mean" in row else f"{row[k]:.{digits}f}")
         return out
 
     rows = []
     for i, row in table.iterrows():
-        marks = [m for m, ok in (("pooled", match_pooled[i]), ("per fold", match_folds[i])) if ok]
         rows.append({**{c: ("none" if c == "class_weight" and pd.isna(row[c]) else row[c]) for c in SETUP_COLUMNS},
-                     **cells(row), "matches the paper's SVM": ", ".join(marks)})
-    text = (f"Published SVM: {target} (pooled 10-fold ranking, presumably). Each cell: pooled value, "
-            "then per-fold mean ± SD.\n\n" + markdown_table(pd.DataFrame(rows)))
+                     **cells(row)})
+    text = "Each cell: pooled value, then per-fold mean ± SD.\n\n"
+    if reproduces:
+        anchors = {a["metric"]: a for a in load_published()["anchors"] if a["model"] == "svm"}
+        target = ", ".join(f"{k} {a['published']:g} +/- {a['tolerance']:g}" for k, a in anchors.items())
+        match_pooled, match_folds = paper_svm_matches(table), paper_svm_matches(table, "_mean")
+        for i, row in zip(table.index, rows):
+            row["matches the paper's SVM"] = ", ".join(
+                m for m, ok in (("pooled", match_pooled[i]), ("per fold", match_folds[i])) if ok)
+        text = f"Published SVM: {target} (pooled 10-fold ranking, presumably). " + text
+    text += markdown_table(pd.DataFrame(rows))
     if pooling is not None and len(pooling):
         rows = [{"model": r["model"], **cells(r)} for _, r in pooling.iterrows()]
         text += ("\n\n### Pooled ranking vs per-fold mean, the workflow's models\n\n" + markdown_table(pd.DataFrame(rows)))

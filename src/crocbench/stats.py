@@ -148,21 +148,63 @@ def unpaired_permutation_samples(a: np.ndarray, b: np.ndarray, n_samples: int, r
 
     ``a`` and ``b`` are (na,) and (nb,), or (na, m) and (nb, m) with one
     split applied to every column; the result is (n_samples,) or (n_samples, m).
+
+    Each split is uniform over the C(na + nb, na) ways: a fair coin per value
+    (one random bit, not a float, per value), then the part that came out too
+    large gives up a uniformly random set of the surplus.  The result does not
+    depend on which values are which, so it is uniform among splits of the
+    right size.  Parts of very different sizes draw each split by sorting
+    random keys instead.
     """
     pooled = np.concatenate([a, b])
     n, na, nb = pooled.shape[0], a.shape[0], b.shape[0]
     total = pooled.sum(axis=0)
     out = np.empty((n_samples,) + pooled.shape[1:])
     chunk = max(1, _CHUNK_CELLS // n)
+    coins = 0.25 <= na / n <= 0.75
+    n_bytes = (n + 7) // 8
     for start in range(0, n_samples, chunk):
         rows = min(chunk, n_samples - start)
-        keys = rng.random((rows, n))
-        chosen = np.argpartition(keys, na - 1, axis=1)[:, :na]
-        first = np.zeros((rows, n))
-        np.put_along_axis(first, chosen, 1.0, axis=1)
+        if coins:
+            raw = np.frombuffer(rng.bytes(rows * n_bytes), dtype=np.uint8).reshape(rows, n_bytes)
+            bits = np.unpackbits(raw, axis=1, count=n)
+            _resize(bits, na, rng)
+            first = bits.astype(pooled.dtype)
+        else:
+            keys = rng.random((rows, n))
+            chosen = np.argpartition(keys, na - 1, axis=1)[:, :na]
+            first = np.zeros((rows, n))
+            np.put_along_axis(first, chosen, 1.0, axis=1)
         s_a = first @ pooled
         out[start:start + rows] = s_a / na - (total - s_a) / nb
     return out
+
+
+def _resize(bits: np.ndarray, size: int, rng: np.random.Generator) -> None:
+    """Flip a uniformly random set of each row's ``bits`` (0/1, (rows, n), in place) so that exactly ``size``
+    are 1: ones to zeros in a row with too many, zeros to ones in a row with too few.
+
+    Vectorized rejection sampling: uniform column draws per row, kept when they land on the kind to flip; a
+    row's first distinct kept draws, in draw order, are a uniform sample without replacement.
+    """
+    n = bits.shape[1]
+    surplus = np.count_nonzero(bits, axis=1).astype(np.int64) - size
+    rows = np.flatnonzero(surplus)
+    while rows.size:
+        need, flip = np.abs(surplus[rows]), (surplus[rows] > 0).astype(bits.dtype)
+        width = 2 * int(need.max()) + 32
+        draws = rng.integers(0, n, size=(rows.size, width))
+        kept = bits[rows[:, None], draws] == flip[:, None]
+        keys = np.where(kept, np.arange(rows.size)[:, None] * n + draws, -1).ravel()
+        distinct, first = np.unique(keys, return_index=True)
+        first = np.sort(first[distinct >= 0])  # first occurrences, in draw order, rows in turn
+        local = first // width
+        rank = np.arange(first.size) - np.searchsorted(local, local)
+        take = rank < need[local]
+        bits[rows[local[take]], draws.ravel()[first[take]]] = 1 - flip[local[take]]
+        got = np.bincount(local[take], minlength=rows.size)
+        surplus[rows] -= np.sign(surplus[rows]) * got
+        rows = rows[got < need]
 
 
 def p_values(name: str, a, b, alternative, *, n_samples: int = 10_000, seed=0) -> np.ndarray:
@@ -380,9 +422,50 @@ def compare(
     >>> c.value_a > c.value_b, c.results["paired_permutation"].p_value < 0.01
     (True, True)
     """
-    call = metric if isinstance(metric, MetricCall) else parse_metric(metric)
+    return compare_many(y_true, score_a, score_b, [metric], tests=tests, ties=ties, n_samples=n_samples, seed=seed,
+                        alternative=alternative)[0]
+
+
+def compare_many(y_true, score_a, score_b, metrics, *, tests=TESTS, ties: str = "expected", n_samples: int = 10_000,
+                 seed=0, alternative: str = "observed") -> list[Comparison]:
+    """:func:`compare` on several metrics at once: one permutation draw per test serves every metric.
+
+    Each metric's test is exact in distribution, as with :func:`compare` on
+    its own and the same seed; the metrics share their Monte Carlo noise
+    (:func:`p_values`), and the draws cost as much as for one metric.
+
+    Returns
+    -------
+    list of Comparison, one per metric, in order.
+
+    Examples
+    --------
+    >>> y = np.r_[np.ones(30), np.zeros(300)]
+    >>> rng = np.random.default_rng(1)
+    >>> good = y * 2 + rng.normal(size=330); bad = y * 0.5 + rng.normal(size=330)
+    >>> [(c.metric, c.value_a > c.value_b) for c in compare_many(y, good, bad, ["roc_auc", "croc_exp_80"], n_samples=99)]
+    [('roc', True), ('croc_exp_80', True)]
+    """
+    unknown = [t for t in tests if t not in TESTS]
+    if unknown:
+        raise ValueError(f"unknown test(s) {unknown}; known: {', '.join(TESTS)}")
+    calls = [m if isinstance(m, MetricCall) else parse_metric(m) for m in metrics]
     ra, rb = Ranking(y_true, score_a), Ranking(y_true, score_b)
-    va, vb = call.per_positive(ra, ties), call.per_positive(rb, ties)
-    d = call.definition(ra.counts)
-    results = run_tests(va, vb, tests, n_samples=n_samples, seed=seed, alternative=alternative)
-    return Comparison(call.key, float(d.scale * va.mean() + d.offset), float(d.scale * vb.mean() + d.offset), results)
+    va = np.column_stack([c.per_positive(ra, ties) for c in calls])
+    vb = np.column_stack([c.per_positive(rb, ties) for c in calls])
+    observed = va.mean(axis=0) - vb.mean(axis=0)
+    alternatives = [_resolve(alternative, float(o)) for o in observed]
+    needed = tuple(dict.fromkeys(alternatives))
+    n_samples = _check_n_samples(n_samples)
+    results = [{} for _ in calls]
+    for name in tests:
+        kwargs = {"n_samples": n_samples, "seed": seed} if name.endswith("permutation") else {}
+        p = p_values(name, va, vb, needed, **kwargs)
+        for j, alt in enumerate(alternatives):
+            results[j][name] = TestResult(name, float(observed[j]), float(p[needed.index(alt), j]), alt)
+    out = []
+    for j, call in enumerate(calls):
+        d = call.definition(ra.counts)
+        out.append(Comparison(call.key, float(d.scale * va[:, j].mean() + d.offset),
+                              float(d.scale * vb[:, j].mean() + d.offset), results[j]))
+    return out

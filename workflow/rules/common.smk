@@ -72,6 +72,11 @@ def dataset_spec(name):
     return Dataset.from_config(name, config["datasets"][name])
 
 
+def top_cutoff(wildcards):
+    """The dataset's cut-off of "actives in the top k": a count or a fraction of the list."""
+    return dataset_spec(wildcards.dataset).top_cutoff
+
+
 def raw_files(wildcards):
     return [f"data/{wildcards.dataset}/{f['name']}" for f in dataset_spec(wildcards.dataset).files]
 

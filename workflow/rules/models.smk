@@ -54,6 +54,8 @@ rule pool_scores:
     output:
         scores="results/{dataset}/scores/{model}.parquet",
         per_fold="results/{dataset}/scores/{model}.per_fold.tsv",
+    params:
+        top=top_cutoff,
     log:
         "logs/{dataset}/scores/{model}/pool.log",
     threads: 1
@@ -88,6 +90,7 @@ rule irv_training_table:
         ),
         pdf="results/{dataset}/figures/irv_training.pdf",
     params:
+        top=top_cutoff,
         schemes=IRV_SCHEMES,
         n_folds=config["cv"]["folds"],
         reproduces=REPRODUCES,

@@ -14,7 +14,9 @@ rule areas_table:
             "results/{dataset}/tables/other_metrics.md", caption="../report/other_metrics.rst", category="Tables"
         ),
     params:
+        top=top_cutoff,
         models=MODELS,
+        n_folds=config["cv"]["folds"],
     log:
         "logs/{dataset}/areas_table.log",
     threads: 1
@@ -33,6 +35,7 @@ rule significance_table:
         tsv="results/{dataset}/tables/significance.tsv",
         md=report("results/{dataset}/tables/significance.md", caption="../report/significance.rst", category="Tables"),
     params:
+        top=top_cutoff,
         models=MODELS,
         seed=config["cv"]["seed"],
         samples=config["significance"]["samples"],
@@ -109,6 +112,7 @@ rule power_study:
         tests=report("results/{dataset}/figures/power_tests.png", caption="../report/power_tests.rst", category="Power study"),
         pdf=["results/{dataset}/figures/power_metrics.pdf", "results/{dataset}/figures/power_tests.pdf"],
     params:
+        top=top_cutoff,
         models=lambda wc: sorted({m for p in POWER_PAIRS for m in p}),
         pairs=POWER_PAIRS,
         power=config["power"],

@@ -70,6 +70,8 @@ rule svm_sensitivity_table:
         ),
         pdf="results/{dataset}/figures/svm_sensitivity.pdf",
     params:
+        top=top_cutoff,
+        reproduces=REPRODUCES,
         models=[m for m in MODELS if m != "random"],
     log:
         "logs/{dataset}/svm_sensitivity_table.log",

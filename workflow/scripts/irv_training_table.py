@@ -16,12 +16,12 @@ with step(snakemake) as log:
     for i, scheme in enumerate(schemes):
         part = slice(i * n_folds, (i + 1) * n_folds)
         runs[scheme] = (pd.read_parquet(snakemake.input.scores[i]), infos[part], seconds[part])
-    table = irv_training_table(runs)
+    table = irv_training_table(runs, top=snakemake.params.top)
     table.to_csv(snakemake.output.tsv, sep="\t", index=False, float_format="%.10g")
     text = (f"# IRV training with rank reweighting ({snakemake.wildcards.dataset})\n\n{markdown_table(table)}\n\n"
             f"train_seconds: wall time of the {n_folds} fold jobs (loading included).\n")
     if snakemake.params.reproduces:  # the paper's Appendix A numbers and claims apply to this dataset only
-        others = {Path(p).stem: pooled_metrics(pd.read_parquet(p)) for p in snakemake.input.others}
+        others = {Path(p).stem: pooled_metrics(pd.read_parquet(p), top=snakemake.params.top) for p in snakemake.input.others}
         claims = irv_training_claims(table, others)
         text += (f"\n{IRV_TRAINING_NOTES}\n\n## The paper's claims on this run\n\n"
                  f"{claims_markdown([c[1:] for c in claims])}\n")

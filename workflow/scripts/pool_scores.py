@@ -9,7 +9,7 @@ with step(snakemake) as log:
     pooled = pool_scores((pd.read_parquet(p) for p in snakemake.input.parts), folds)
     pooled.to_parquet(snakemake.output.scores, index=False)
     notes = []
-    table = per_fold_metrics(pooled, panel_for(pooled, notes=notes), notes)
+    table = per_fold_metrics(pooled, panel_for(pooled, snakemake.params.top, notes=notes), notes)
     print("\n".join(notes), file=log)
     table.to_csv(snakemake.output.per_fold, sep="\t", index=False, float_format="%.6g")
     print(table.to_string(), file=log)

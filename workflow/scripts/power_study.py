@@ -13,7 +13,7 @@ with step(snakemake) as log:
     pooled = {m: pd.read_parquet(p) for m, p in zip(snakemake.params.models, snakemake.input.scores)}
     first = next(iter(pooled.values()))
     notes = []
-    calls = panel_for(first, notes=notes)
+    calls = panel_for(first, snakemake.params.top, notes=notes)
     fractions, left_out = feasible_fractions(first["label"].to_numpy(), cfg["fractions"])
     notes += left_out
     if not fractions:

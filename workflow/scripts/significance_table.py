@@ -10,7 +10,7 @@ from crocbench.stats import TESTS
 with step(snakemake) as log:
     models = snakemake.params.models
     pooled = {LABELS.get(m, m): pd.read_parquet(p) for m, p in zip(models, snakemake.input.scores)}
-    calls = panel_for(next(iter(pooled.values())))
+    calls = panel_for(next(iter(pooled.values())), snakemake.params.top)
     samples = snakemake.params.samples
     table = significance_table(pooled, calls, TESTS, n_samples=samples, seed=snakemake.params.seed)
     table.to_csv(snakemake.output.tsv, sep="\t", index=False, float_format="%.10g")

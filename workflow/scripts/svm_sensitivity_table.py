@@ -6,20 +6,22 @@ import pandas as pd
 from crocbench._workflow import step
 from crocbench.models import LABELS
 from crocbench.plots import plot_svm_sensitivity
-from crocbench.report import pooling_table, svm_choices, svm_sensitivity_markdown, svm_sensitivity_table
+from crocbench.report import (published_points, pooling_table, sensitivity_keys, svm_choices, svm_sensitivity_markdown,
+                              svm_sensitivity_table)
 
 with step(snakemake) as log:
     scores = pd.concat([pd.read_parquet(p) for p in snakemake.input.grids], ignore_index=True)
-    table = svm_sensitivity_table(scores)
+    top, reproduces = snakemake.params.top, snakemake.params.reproduces
+    table = svm_sensitivity_table(scores, top)
     table.to_csv(snakemake.output.tsv, sep="\t", index=False, float_format="%.10g")
     per_fold = {LABELS.get(m, m): pd.read_csv(p, sep="\t") for m, p in zip(snakemake.params.models, snakemake.input.per_fold)}
-    pooling = pooling_table(per_fold)
+    pooling = pooling_table(per_fold, sensitivity_keys(scores["id"].nunique(), top))
     infos = [json.loads(Path(p).read_text()) for p in snakemake.input.svm_info]
     select_metric = next((i["select_metric"] for i in infos if "select_metric" in i), "")
     text = (f"# SVM set-up sensitivity ({snakemake.wildcards.dataset})\n\n"
-            + svm_sensitivity_markdown(table, pooling, svm_choices(infos), select_metric) + "\n")
+            + svm_sensitivity_markdown(table, pooling, svm_choices(infos), select_metric, bool(reproduces)) + "\n")
     Path(snakemake.output.md).write_text(text)
-    refs = {"paper SVM": (0.852, 0.310), "paper IRV": (0.845, 0.400)}
+    refs = published_points(("svm", "irv")) if reproduces else {}
     if "IRV" in per_fold:
         irv = pooling.set_index("model").loc["IRV"]
         refs["our IRV"] = (irv["roc"], irv["croc_exp_80"])

@@ -51,6 +51,16 @@ class Dataset:
     expected: dict = field(default_factory=dict)
     description: str = ""
     reproduces: str | None = None  # e.g. "swamidass2010": the paper's published numbers apply to it
+    #: "actives in the top k": a count, or a fraction of the list (:func:`crocbench.metrics.top_cutoff`).
+    #: None: the paper's 1,000 where the dataset reproduces it, else 1% of the list.
+    top: int | float | None = None
+
+    @property
+    def top_cutoff(self) -> int | float:
+        """``top`` as declared, or its default (1,000 for a dataset that reproduces the paper, else 0.01)."""
+        if self.top is not None:
+            return self.top
+        return 1000 if self.reproduces else 0.01
 
     @classmethod
     def from_config(cls, name: str, entry: dict) -> "Dataset":
@@ -66,6 +76,7 @@ class Dataset:
             expected=dict(entry.get("expected", {})),
             description=entry.get("description", ""),
             reproduces=entry.get("reproduces"),
+            top=entry.get("top"),
         )
 
     def file(self, name: str) -> dict:

@@ -82,7 +82,7 @@ def read_table(path, sep: str | None = None, required=(), dtype=None) -> pd.Data
     df.columns = [str(c).strip() for c in df.columns]
     for column in df.columns:
         if df[column].dtype == object or pd.api.types.is_string_dtype(df[column]):
-            df[column] = df[column].map(lambda v: v.strip() if isinstance(v, str) else v)
+            df[column] = _strip(df[column])
     if df.shape[0] == 0:
         raise ValueError(f"{path}: the table has a header but no rows")
     missing = [c for c in required if c not in df.columns]
@@ -92,6 +92,15 @@ def read_table(path, sep: str | None = None, required=(), dtype=None) -> pd.Data
             + ", ".join(map(str, df.columns))
         )
     return df
+
+
+def _strip(column: pd.Series) -> pd.Series:
+    """Text cells without surrounding blanks; other cells (NaN, numbers in a mixed column) as they are."""
+    try:
+        stripped = column.str.strip()
+    except AttributeError:  # no text cells at all
+        return column
+    return stripped.where(stripped.notna(), column)
 
 
 def binary_labels(values, positive=None, *, where: str = "labels") -> np.ndarray:
@@ -116,14 +125,15 @@ def binary_labels(values, positive=None, *, where: str = "labels") -> np.ndarray
     if s.isna().any():
         rows = np.flatnonzero(s.isna().to_numpy())
         raise ValueError(f"{where}: {rows.size} missing label(s), first at row {rows[0] + 1}")
-    text = s.astype(str).str.strip()
+    codes, distinct = pd.factorize(s)  # decide once per distinct value, not once per row
+    text = pd.Series(distinct).astype(str).str.strip()
     if positive is not None:
         wanted = [str(p).strip() for p in (positive if isinstance(positive, (list, tuple, set)) else [positive])]
-        out = text.isin(wanted).to_numpy()
-        if not out.any():  # name the values rather than report "no positives"
+        is_positive = text.isin(wanted).to_numpy()
+        if not is_positive.any():  # name the values rather than report "no positives"
             raise ValueError(f"{where}: no label equals the positive value(s) {', '.join(map(repr, wanted))}; "
                              f"labels found: {label_summary(text)}")
-        return out
+        return is_positive[codes]
     low = text.str.lower()
     unknown = sorted(set(low) - _TRUE - _FALSE)
     if unknown:
@@ -131,7 +141,7 @@ def binary_labels(values, positive=None, *, where: str = "labels") -> np.ndarray
             f"{where}: labels must be binary (0/1, true/false, yes/no or active/inactive); found {unknown[:5]}"
             " — name the positive value(s) to use other labels"
         )
-    return low.isin(_TRUE).to_numpy()
+    return low.isin(_TRUE).to_numpy()[codes]
 
 
 def label_summary(values, shown: int = 10) -> str:

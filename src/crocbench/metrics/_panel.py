@@ -49,13 +49,58 @@ ALPHAS = (7.0, 14.0, 80.0)
 CUTOFFS = (0.5, 0.1, 0.0086)
 
 
-def paper_panel(top_k: int = 1000) -> list[MetricCall]:
+def top_cutoff(top, n: int) -> int:
+    """The k of "actives in the top k" for a list of ``n`` compounds.
+
+    Parameters
+    ----------
+    top : int or float
+        A count (an integer >= 1, capped at ``n``) or a fraction of the list
+        (a float in (0, 1), rounded half up, at least 1).
+    n : int
+        The list's size.
+
+    Returns
+    -------
+    int
+
+    Examples
+    --------
+    >>> top_cutoff(1000, 41906), top_cutoff(1000, 642), top_cutoff(0.01, 642), top_cutoff(0.01, 20)
+    (1000, 642, 6, 1)
+    """
+    if isinstance(top, (bool, np.bool_)) or not isinstance(top, (int, float, np.integer, np.floating)):
+        raise ValueError(f"top must be a count >= 1 or a fraction in (0, 1), got {top!r}")
+    if float(top).is_integer() and top >= 1:  # 1000.0 from a YAML or JSON file is the count 1000
+        top = int(top)
+    if isinstance(top, (int, np.integer)):
+        if top < 1:
+            raise ValueError(f"top must be a count >= 1 or a fraction in (0, 1), got {top}")
+        return int(min(top, n))
+    if not 0 < top < 1:
+        raise ValueError(f"top must be a count >= 1 or a fraction in (0, 1), got {top}")
+    return int(max(1, min(n, np.floor(top * n + 0.5))))
+
+
+def hits_call(top, n: int) -> MetricCall:
+    """The "actives in the top k" call for a list of ``n``; its label says a fraction's share and n.
+
+    >>> hits_call(1000, 41906).key, hits_call(0.01, 642).label
+    ('top1000', 'actives in top 6 (1% of 642)')
+    """
+    k = top_cutoff(top, n)
+    share = "" if float(top).is_integer() else f" ({100 * top:g}% of {n:,})"
+    return _call(f"top{k}", f"actives in top {k}{share}", "hits_at_k", k=k)
+
+
+def paper_panel(top_k: int = 1000, n: int | None = None) -> list[MetricCall]:
     """The areas of the paper's tables, in the order of the workflow's table 1.
 
     AUC[ROC], AUC[AC], AUC[CROC(exp)] and AUC[CAC(exp)] at alpha = 7, 14, 80,
     ROC with hard cutoffs t = 0.5, 0.1, 0.0086, ROC50, pROC, BEDROC at
     alpha = 20 and 80, RIE (alpha = 20), SLR and the actives among the
-    ``top_k`` top-ranked items.
+    ``top_k`` top-ranked items; with ``n`` (the list's size), ``top_k`` may
+    also be a fraction of the list (:func:`top_cutoff`).
     """
     calls = [_call("roc", "AUC[ROC]", "roc_auc"), _call("ac", "AUC[AC]", "ac_auc")]
     calls += [_call(f"croc_exp_{a:g}", f"AUC[CROC(exp)] a={a:g}", "croc_auc", alpha=a, transform="exp") for a in ALPHAS]
@@ -68,7 +113,7 @@ def paper_panel(top_k: int = 1000) -> list[MetricCall]:
         _call("bedroc_80", "BEDROC a=80", "bedroc", alpha=80.0),
         _call("rie_20", "RIE a=20", "rie", alpha=20.0),
         _call("slr", "SLR", "slr"),
-        _call(f"top{top_k}", f"actives in top {top_k}", "hits_at_k", k=top_k),
+        hits_call(top_k, top_k if n is None else n),
     ]
     return calls
 
