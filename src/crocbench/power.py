@@ -30,7 +30,7 @@ import pandas as pd
 
 from .metrics import Ranking
 from .metrics._panel import MetricCall
-from .stats import TESTS, p_values
+from .stats import TESTS, check_tests, p_values
 
 FRACTIONS = (0.02, 0.05, 0.10, 0.20, 0.50)
 PAIRS = (("irv", "svm"), ("irv", "knn"), ("knn", "svm"), ("svm", "maxsim"))
@@ -154,9 +154,7 @@ def power_study(
     for m in models:
         if s[m].shape != y.shape:
             raise ValueError(f"scores of {m!r} have shape {s[m].shape}; labels {y.shape}")
-    unknown = [t for t in tests if t not in TESTS]
-    if unknown:
-        raise ValueError(f"unknown test(s) {unknown}; known: {', '.join(TESTS)}")
+    check_tests(tests)
     calls = list(calls)
     full = {m: Ranking(y, s[m]) for m in models}
     full_diff = np.array([[c.value(full[a]) - c.value(full[b]) for c in calls] for a, b in pairs])

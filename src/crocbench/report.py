@@ -44,9 +44,13 @@ def pooled_metrics(scores: pd.DataFrame, keys=_TRAINING_METRICS, top=1000) -> di
     """The paper-panel metrics named by ``keys``, then "actives in the top k" (key ``top<k>``, k from
     ``top`` as in :func:`panel_for`), on a pooled score table (columns label, score)."""
     ranking = Ranking(scores["label"].to_numpy(), scores["score"].to_numpy())
-    calls = {c.key: c for c in paper_panel(top_k=top, n=len(scores))}
-    hits = hits_call(top, len(scores))
-    return {**{k: calls[k].value(ranking) for k in keys}, hits.key: hits.value(ranking)}
+    return {c.key: c.value(ranking) for c in _named_calls(keys, len(scores), top)}
+
+
+def _named_calls(keys, n: int, top) -> list:
+    """The paper-panel calls named by ``keys``, then the list's "actives in the top k" (:func:`hits_call`)."""
+    panel = {c.key: c for c in paper_panel(top_k=top, n=n)}
+    return [*(panel[k] for k in keys), hits_call(top, n)]
 
 
 def irv_training_table(runs: dict, top=1000) -> pd.DataFrame:
@@ -513,11 +517,6 @@ def sensitivity_keys(n: int, top=1000) -> tuple:
     return (*SENSITIVITY_KEYS, hits_call(top, n).key)
 
 
-def _sensitivity_calls(n: int, top):
-    calls = {c.key: c for c in paper_panel(top_k=top, n=n)}
-    return [calls[k] for k in sensitivity_keys(n, top)]
-
-
 def svm_sensitivity_table(scores: pd.DataFrame, top=1000) -> pd.DataFrame:
     """One row per SVM set-up: each metric on the pooled out-of-fold ranking, and its per-fold mean and SD.
 
@@ -531,7 +530,7 @@ def svm_sensitivity_table(scores: pd.DataFrame, top=1000) -> pd.DataFrame:
     per_fold, n = {}, scores["id"].nunique()
     for setup, part in scores.groupby(SETUP_COLUMNS, sort=True, dropna=False):
         per_fold[setup] = per_fold_metrics(part.rename(columns={"score": "kind", "value": "score"}),
-                                           _sensitivity_calls(n, top))
+                                           _named_calls(SENSITIVITY_KEYS, n, top))
     table = pooling_table(per_fold, sensitivity_keys(n, top))
     setups = pd.DataFrame(table.pop("model").tolist(), columns=SETUP_COLUMNS)
     return pd.concat([setups, table], axis=1)

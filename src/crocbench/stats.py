@@ -100,6 +100,13 @@ def _resolve(alternative: str, observed: float) -> str:
     return alternative
 
 
+def check_tests(tests) -> None:
+    """Every name in ``tests`` is one of :data:`TESTS` (else a ValueError naming the unknown ones)."""
+    unknown = [t for t in tests if t not in TESTS]
+    if unknown:
+        raise ValueError(f"unknown test(s) {unknown}; known: {', '.join(TESTS)}")
+
+
 def _check_n_samples(n_samples) -> int:
     if not isinstance(n_samples, (int, np.integer)) or n_samples < 1:
         raise ValueError(f"n_samples must be a positive integer; got {n_samples!r}")
@@ -382,9 +389,7 @@ def wilcoxon_test(a, b, *, paired: bool, alternative: str = "observed") -> TestR
 
 def run_tests(a, b, tests=TESTS, *, n_samples: int = 10_000, seed=0, alternative: str = "observed") -> dict:
     """Run the named tests on two samples of per-positive values; returns ``{test: TestResult}``."""
-    unknown = [t for t in tests if t not in TESTS]
-    if unknown:
-        raise ValueError(f"unknown test(s) {unknown}; known: {', '.join(TESTS)}")
+    check_tests(tests)
     n_samples = _check_n_samples(n_samples)
     return {name: _one(name, a, b, alternative, n_samples=n_samples, seed=seed) for name in tests}
 
@@ -446,9 +451,7 @@ def compare_many(y_true, score_a, score_b, metrics, *, tests=TESTS, ties: str = 
     >>> [(c.metric, c.value_a > c.value_b) for c in compare_many(y, good, bad, ["roc_auc", "croc_exp_80"], n_samples=99)]
     [('roc', True), ('croc_exp_80', True)]
     """
-    unknown = [t for t in tests if t not in TESTS]
-    if unknown:
-        raise ValueError(f"unknown test(s) {unknown}; known: {', '.join(TESTS)}")
+    check_tests(tests)
     calls = [m if isinstance(m, MetricCall) else parse_metric(m) for m in metrics]
     ra, rb = Ranking(y_true, score_a), Ranking(y_true, score_b)
     va = np.column_stack([c.per_positive(ra, ties) for c in calls])

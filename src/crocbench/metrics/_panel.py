@@ -69,16 +69,13 @@ def top_cutoff(top, n: int) -> int:
     >>> top_cutoff(1000, 41906), top_cutoff(1000, 642), top_cutoff(0.01, 642), top_cutoff(0.01, 20)
     (1000, 642, 6, 1)
     """
+    bad = ValueError(f"top must be a count >= 1 or a fraction in (0, 1), got {top!r}")
     if isinstance(top, (bool, np.bool_)) or not isinstance(top, (int, float, np.integer, np.floating)):
-        raise ValueError(f"top must be a count >= 1 or a fraction in (0, 1), got {top!r}")
+        raise bad
     if float(top).is_integer() and top >= 1:  # 1000.0 from a YAML or JSON file is the count 1000
-        top = int(top)
-    if isinstance(top, (int, np.integer)):
-        if top < 1:
-            raise ValueError(f"top must be a count >= 1 or a fraction in (0, 1), got {top}")
         return int(min(top, n))
     if not 0 < top < 1:
-        raise ValueError(f"top must be a count >= 1 or a fraction in (0, 1), got {top}")
+        raise bad
     return int(max(1, min(n, np.floor(top * n + 0.5))))
 
 
