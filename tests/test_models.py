@@ -1,14 +1,17 @@
 """The five models, the similarity index they read, and the shared cross-validation."""
 
+import re
+from pathlib import Path
+
 import numpy as np
 import pandas as pd
 import pytest
 import torch
 
-from crocbench.cv import fold_table, per_fold_metrics, pool_scores, score_fold, split, stratified_folds, svm_grid_fold
+from crocbench.cv import fold_table, pool_scores, score_fold, split, stratified_folds
 from crocbench.fingerprints import Fingerprints
-from crocbench.metrics import croc_auc, paper_panel, roc_auc
-from crocbench.models import IRV, KNN, SVM, MaxSim, Random, irv_loss, make_model
+from crocbench.metrics import croc_auc, paper_panel, per_fold_metrics, roc_auc
+from crocbench.models import IRV, KNN, SVM, MaxSim, Random, grid_fold, irv_loss, make_model
 from crocbench.similarity import KernelBuffer, SimilarityIndex, tanimoto_matrix, top_k
 
 
@@ -51,7 +54,7 @@ def test_neighbours_within_a_subset_equal_top_k(data, cached_k):
     sim = SimilarityIndex(fp, cached)
     train, test = _split(y)
     for query in (train, test):
-        got = sim.neighbours(query, train, 5)
+        got = sim.neighbours(query, 5, among=train)
         want = top_k(fp, 5, query=query, reference=train)
         assert np.array_equal(got.index, train[want.index])
         assert np.array_equal(got.similarity, want.similarity)
@@ -122,7 +125,7 @@ def test_svm_matches_scikit_learn_on_the_kernel(data):
 def test_svm_class_weight_and_platt_score(data):
     from sklearn.svm import SVC
 
-    from crocbench.cv import platt_fit
+    from crocbench.models import platt_fit
 
     fp, y, full = data
     sim = SimilarityIndex(fp)
@@ -313,7 +316,7 @@ def test_score_fold_and_pooling_score_every_compound_once(data):
 def test_platt_fit_matches_scikit_learn_and_is_monotone():
     from sklearn.calibration import _sigmoid_calibration
 
-    from crocbench.cv import platt_fit
+    from crocbench.models import platt_fit
 
     rng = np.random.default_rng(7)
     y = rng.random(3000) < 0.1
@@ -352,7 +355,7 @@ def test_svm_grid_fold_is_one_row_per_test_compound_setup_and_score(data):
     fp, y, _ = data
     sim = SimilarityIndex(fp)
     folds = fold_table([f"c{i}" for i in range(y.size)], y, 5, seed=1)
-    table = svm_grid_fold(sim, folds, 2, [0.1, 1.0], [None, "balanced"], fingerprint="paper")
+    table = grid_fold(sim, folds, 2, [0.1, 1.0], [None, "balanced"], fingerprint="paper")
     test = folds.index[folds["fold"] == 2]
     assert len(table) == test.size * 2 * 2 * 2
     assert set(table["class_weight"]) == {"none", "balanced"} and set(table["score"]) == {"decision", "platt"}
@@ -374,3 +377,127 @@ def test_kernel_buffer_reuses_one_allocation_and_gives_the_fresh_kernel(data):
     assert np.shares_memory(big, small) and small.flags["C_CONTIGUOUS"]
     np.testing.assert_array_equal(small, full[50:150, 50:150])
     np.testing.assert_array_equal(sim.kernel(np.arange(250), buffer=buffer), full[:250, :250])  # grows
+
+
+# --- plug-ins, imported scores, the data contract --------------------------------------------------------------------
+
+
+PLUGIN = '''
+import numpy as np
+
+
+class Ranker:
+    """Scores a compound by its number of features: a user's class that is not a crocbench Model."""
+
+    label = "feature count"
+
+    def __init__(self, scale=1.0):
+        self.scale = scale
+
+    def fit(self, data, train, y):
+        self.seen_ = len(train)
+        return self
+
+    def score(self, data, rows):
+        return self.scale * np.asarray(data.fingerprints[rows].sum(axis=1)).ravel()
+
+    def resources(self, n_compounds, n_folds):
+        return {"threads": 3, "mem_mb": n_compounds}
+
+
+class NoScore:
+    def fit(self, data, train, y):
+        return self
+'''
+
+
+def test_a_plugin_class_is_found_in_a_folder_checked_and_labelled(tmp_path, data):
+    from crocbench.models import declared_runs, load_class
+
+    (tmp_path / "my_rankers.py").write_text(PLUGIN)
+    fp, y, _ = data
+    sim = SimilarityIndex(fp)
+    search = [tmp_path]
+    model = make_model("mine", {"class": "my_rankers:Ranker", "scale": 2.0}, search=search)
+    folds = fold_table([f"c{i}" for i in range(sim.n)], y, n_folds=3)
+    scores = score_fold(model, sim, folds, 1)
+    test = np.flatnonzero(folds["fold"].to_numpy() == 1)
+    assert scores["score"].tolist() == [2.0 * fp.sizes()[i] for i in test]  # by hand: twice the feature count
+    assert model.seen_ == sim.n - test.size
+    runs = declared_runs({"knn": {}, "mine": {"class": "my_rankers:Ranker"}, "knn5": {"class": "knn", "k": 5},
+                          "ext": {"scores": "x.csv", "label": "GNN"}}, search=search)
+    assert {n: r.label for n, r in runs.items()} == {"knn": "kNN", "mine": "feature count", "knn5": "knn5", "ext": "GNN"}
+    assert runs["mine"].resources(500, 10) == {"threads": 3, "mem_mb": 500}
+    assert runs["knn"].resources(500, 10) == {"threads": 1, "mem_mb": 4000}
+    assert runs["ext"].imported and runs["ext"].params == {"id": "id", "score": "score", "fold": None, "scores": "x.csv"}
+    assert load_class("svm") is SVM
+    bad = {
+        "nowhere:Ranker": "module 'nowhere' not found on PYTHONPATH or in",
+        "my_rankers:Missing": "module 'my_rankers' has no 'Missing'",
+        "my_rankers:NoScore": "no score method",
+        "my_rankers": "unknown model 'my_rankers'",
+    }
+    for spec, message in bad.items():
+        with pytest.raises(ValueError, match=f"^model mine: .*{message}"):
+            make_model("mine", {"class": spec}, search=search)
+    with pytest.raises(ValueError, match="^model mine: unknown parameter 'scael'; Ranker takes scale$"):
+        make_model("mine", {"class": "my_rankers:Ranker", "scael": 2}, search=search)
+    with pytest.raises(ValueError, match="models knn and mine are both labelled 'kNN'"):
+        declared_runs({"knn": {}, "mine": {"class": "my_rankers:Ranker", "label": "kNN"}}, search=search)
+
+
+def test_imported_scores_are_checked_against_the_folds_one_line_each():
+    from crocbench.cv import import_scores
+
+    folds = fold_table([f"c{i}" for i in range(12)], [1, 0, 0, 0] * 3, n_folds=3, seed=1)
+    rng = np.random.default_rng(0)
+    given = folds.sample(frac=1.0, random_state=0).assign(s=rng.random(12), k=lambda t: t["fold"])
+    pooled = import_scores(given.rename(columns={"id": "name"}), folds, id="name", score="s", fold="k")
+    assert pooled["id"].tolist() == folds["id"].tolist() and pooled["fold"].tolist() == folds["fold"].tolist()
+    assert pooled["score"].tolist() == given.set_index("id").loc[folds["id"], "s"].tolist()
+    cases = {
+        "missing": (given.iloc[1:], "1 compound(s) of the dataset have no score, e.g. "),
+        "duplicated": (pd.concat([given, given.iloc[[3]]]), "1 compound(s) scored more than once, e.g. "),
+        "unknown": (pd.concat([given, given.iloc[[0]].assign(id="zz")]), "1 scored id(s) are not in the dataset, e.g. 'zz'"),
+        "nan": (given.assign(s=given["s"].where(given["id"] != "c4")), "1 score(s) are not finite numbers .*, e.g. id 'c4'"),
+        "inf": (given.assign(s=np.where(given["id"] == "c5", np.inf, given["s"])), "1 score(s) are not finite numbers .*, e.g. id 'c5'"),
+        "fold": (given.assign(k=np.where(given["id"] == "c7", (given["k"] + 1) % 3, given["k"])),
+                 "1 compound(s) have a fold other than folds.tsv's, e.g. 'c7'"),
+    }
+    for name, (table, message) in cases.items():
+        with pytest.raises(ValueError, match="^gnn.csv: " + re.escape(message).replace(re.escape(".*"), ".*")):
+            import_scores(table, folds, score="s", fold="k", source="gnn.csv")
+    with pytest.raises(ValueError, match="no column\\(s\\) 'round'"):
+        import_scores(given, folds, score="s", fold="round")
+
+
+def test_the_data_a_model_sees_fingerprints_ids_smiles_neighbours(data):
+    fp, _, _ = data
+    full = SimilarityIndex(fp, ids=[f"c{i}" for i in range(fp.n)], smiles=["C"] * fp.n)
+    csr = full.fingerprints
+    for i in (0, 7, fp.n - 1):  # row i holds exactly molecule i's features
+        assert full.feature_ids[csr[i].indices].tolist() == sorted(fp.row(i).tolist())
+    assert full.ids[3] == "c3" and full.smiles.shape == (fp.n,)
+    expected = top_k(fp, 4)
+    got = full.neighbours(np.arange(fp.n), 4)
+    assert np.array_equal(got.index, expected.index) and np.array_equal(got.similarity, expected.similarity)
+    with pytest.raises(ValueError, match="3 ids for"):
+        SimilarityIndex(fp, ids=["a", "b", "c"])
+
+
+def test_example_forest_plugin_is_a_forest_on_folded_bits(data):
+    from sklearn.ensemble import RandomForestClassifier
+
+    fp, y, _ = data
+    sim = SimilarityIndex(fp)
+    root = Path(__file__).resolve().parents[1]
+    model = make_model("rf", {"class": "fingerprint_forest:FingerprintForest", "n_estimators": 15, "n_bits": 64},
+                       seed=(0, 2), search=[root / "plugins"])
+    train, test = np.arange(0, sim.n, 2), np.arange(1, sim.n, 2)
+    model.fit(sim, train, y[train])
+    folded = np.zeros((sim.n, 64))  # by hand: feature id mod 64, 0/1
+    for i in range(sim.n):
+        folded[i, (fp.row(i) % np.uint64(64)).astype(int)] = 1
+    assert np.array_equal(model._features(sim, np.arange(sim.n)).toarray(), folded)
+    forest = RandomForestClassifier(n_estimators=15, max_features="sqrt", random_state=model.forest_.random_state)
+    assert np.array_equal(model.score(sim, test), forest.fit(folded[train], y[train]).predict_proba(folded[test])[:, 1])

@@ -301,3 +301,90 @@ def test_a_file_without_checksum_is_trusted_only_once_read_and_rejections_are_to
         "duplicate id with conflicting labels": ["dup", "dup"], "SMILES syntax error": ["bad1", "bad2"]}
     assert ("lib: 4 of 44 records rejected (2 SMILES syntax error, 2 duplicate id with conflicting labels); "
             "each is listed with its reason in results/lib/rejected.tsv") in done.stderr
+
+
+RANKER = '''
+import numpy as np
+
+
+class SizeRanker:
+    """A user's ranker, outside crocbench: larger molecules (more features, more SMILES characters) first."""
+
+    label = "SIZE"
+
+    def __init__(self, weight=1.0):
+        self.weight = weight
+
+    def fit(self, data, train, y):
+        return self
+
+    def score(self, data, rows):
+        feats = np.asarray(data.fingerprints[rows].sum(axis=1)).ravel()
+        return feats + self.weight * np.array([len(data.smiles[r]) for r in rows]) / 1000
+'''
+
+
+def test_own_ranker_and_imported_scores_beside_built_in_models(tmp_path, mirror):
+    """A plug-in class (declared in the config only, found in plugins/ beside it) and scores computed elsewhere
+    (written by plain pandas from folds.tsv) go through every table, figure and the HTML report; a bad score
+    file (a missing, a duplicated, a NaN score, a wrong fold) stops the run with one line and no table."""
+    data = pd.read_csv(mirror / "HIV_41913.csv")
+    sample = pd.concat([data[data["HIV_active"] == 1].head(20), data[data["HIV_active"] == 0].head(70)])
+    (tmp_path / "mir").mkdir()
+    sample.assign(compound=[f"m{i}" for i in range(len(sample))]).to_csv(tmp_path / "mir" / "mine.csv", index=False)
+    (tmp_path / "plugins").mkdir()
+    (tmp_path / "plugins" / "size_ranker.py").write_text(RANKER)
+    config = _small_config(
+        "mine", "mine.csv", {"smiles": "smiles", "id": "compound", "label": "activity"},
+        {"random": {}, "knn": {"k": 5}, "size": {"class": "size_ranker:SizeRanker", "weight": 2.0},
+         "gnn": {"scores": "gnn.csv", "id": "compound", "score": "p_active", "fold": "fold", "label": "GNN"}},
+        similarity={"k": 10}, cv={"folds": 2, "seed": 3}, power={"pairs": [["gnn", "knn"]], "subsets": 20,
+                                                                 "fractions": [0.5], "samples": 200},
+    )
+    done = _run(tmp_path, config, "results/mine/folds.tsv", "results/mine/compounds.parquet")
+    assert done.returncode == 0, done.stderr[-3000:]
+    res = tmp_path / "results" / "mine"
+    folds = pd.read_csv(res / "folds.tsv", sep="\t", dtype={"id": str})
+    smiles = pd.read_parquet(res / "compounds.parquet").set_index("id")["smiles"]
+    # "trained elsewhere": a score from the SMILES alone (count of ring-closure digits), one per compound, with its fold
+    good = pd.DataFrame({"compound": folds["id"], "fold": folds["fold"],
+                         "p_active": [sum(c.isdigit() for c in smiles[i]) / 10 for i in folds["id"]]})
+    bad = {
+        "missing": (good.drop(index=5), f"1 compound(s) of the dataset have no score, e.g. '{folds['id'][5]}'"),
+        "duplicated": (pd.concat([good, good.iloc[[7]]]), f"1 compound(s) scored more than once, e.g. '{folds['id'][7]}'"),
+        "nan": (good.assign(p_active=good["p_active"].where(good.index != 9)), "1 score(s) are not finite numbers"),
+        "wrong fold": (good.assign(fold=np.where(good.index == 11, 1 - good["fold"], good["fold"])),
+                       f"1 compound(s) have a fold other than folds.tsv's, e.g. '{folds['id'][11]}'"),
+    }
+    for name, (table, message) in bad.items():
+        table.to_csv(tmp_path / "gnn.csv", index=False)
+        done = _run(tmp_path, config)
+        assert done.returncode != 0, name
+        assert f"gnn.csv: {message}" in done.stdout + done.stderr, (name, done.stderr[-2000:])
+        assert not (res / "tables").exists() or not any((res / "tables").iterdir()), name
+        assert not (res / "scores" / "gnn.parquet").exists()
+    good.sample(frac=1.0, random_state=1).to_csv(tmp_path / "gnn.csv", index=False)  # any row order
+    done = _run(tmp_path, config, "--cores", "2")
+    assert done.returncode == 0, done.stderr[-3000:]
+    imported = pd.read_parquet(res / "scores" / "gnn.parquet")
+    assert imported["id"].tolist() == folds["id"].tolist()
+    assert imported["score"].tolist() == good["p_active"].tolist()
+    fp_sizes = np.diff(load_fingerprints(res / "fingerprints.npz").indptr)
+    size = pd.read_parquet(res / "scores" / "size.parquet")  # the plug-in's scores, by hand
+    assert np.allclose(size["score"], fp_sizes + 2.0 * np.array([len(smiles[i]) for i in size["id"]]) / 1000)
+    areas = pd.read_csv(res / "tables" / "areas.tsv", sep="\t")
+    assert areas["model"].tolist() == ["RANDOM", "kNN", "SIZE", "GNN", "random (expected)"]
+    significance = pd.read_csv(res / "tables" / "significance.tsv", sep="\t")
+    assert {"SIZE", "GNN"} <= set(significance["a"]) | set(significance["b"])
+    other = pd.read_csv(res / "tables" / "other_metrics.tsv", sep="\t")
+    assert {"SIZE", "GNN"} <= set(other["model"])
+    assert "GNN" in (res / "tables" / "power.md").read_text()
+    info = json.loads((res / "scores" / "size" / "fold_0.json").read_text())
+    assert info["model"] == "size_ranker:SizeRanker" and info["run"] == "size"
+    _check_html_report(tmp_path, config, ["magnification", "roc", "croc", "ac_cac", "proc"])
+    # every figure has one curve per model, the plug-in's and the import's too
+    assert "curves: RANDOM, kNN, SIZE, GNN" in (tmp_path / "logs" / "mine" / "figures.log").read_text()
+    # a bad declaration stops before any job, in one line
+    config["models"]["size"]["wieght"] = 1
+    done = _run(tmp_path, config, "-n")
+    assert done.returncode != 0 and "model size: unknown parameter 'wieght'; SizeRanker takes weight" in done.stdout + done.stderr

@@ -1,4 +1,4 @@
-"""One shared, seeded, stratified k-fold split, and pooling of out-of-fold scores."""
+"""One shared, seeded, stratified k-fold split; pooling of out-of-fold scores, trained here or imported."""
 
 from __future__ import annotations
 
@@ -62,15 +62,7 @@ def pool_scores(parts, folds: pd.DataFrame) -> pd.DataFrame:
     missing = [c for c in SCORE_COLUMNS if c not in pooled.columns]
     if missing:
         raise ValueError(f"score tables lack column(s) {missing}")
-    repeated = pooled["id"][pooled["id"].duplicated()]
-    if repeated.size:
-        raise ValueError(f"{repeated.size} compound(s) scored more than once, e.g. {repeated.iloc[0]!r}")
-    merged = folds.merge(pooled, on="id", how="left", suffixes=("", "_scored"), validate="one_to_one")
-    unscored = merged["score"].isna()
-    if unscored.any():
-        raise ValueError(f"{int(unscored.sum())} compound(s) have no score, e.g. {merged['id'][unscored].iloc[0]!r}")
-    if len(pooled) != len(folds):
-        raise ValueError(f"{len(pooled) - len(folds)} scored id(s) are not in the fold table")
+    merged = _match_ids(pooled[SCORE_COLUMNS], folds, "scored")
     wrong = (merged["fold"] != merged["fold_scored"]) | (merged["label"] != merged["label_scored"])
     if wrong.any():
         raise ValueError(f"{int(wrong.sum())} compound(s) scored in another fold or with another label, "
@@ -78,17 +70,104 @@ def pool_scores(parts, folds: pd.DataFrame) -> pd.DataFrame:
     return merged[SCORE_COLUMNS].reset_index(drop=True)
 
 
+def import_scores(table: pd.DataFrame, folds: pd.DataFrame, id: str = "id", score: str = "score",
+                  fold: str | None = None, source: str = "the scores") -> pd.DataFrame:
+    """Out-of-fold scores computed outside crocbench, checked against the fold table and pooled like a model's.
+
+    Parameters
+    ----------
+    table : DataFrame
+        One row per compound: its id (column ``id``), its score (column
+        ``score``, higher = more likely active) and, optionally, the fold it was
+        scored in (column ``fold``).
+    folds : DataFrame
+        The dataset's fold table (:func:`fold_table`, ``results/{dataset}/folds.tsv``).
+    source : str
+        Names the file in error messages.
+
+    Returns
+    -------
+    DataFrame
+        id, fold, label, score in the order of ``folds`` (the pooled table of a trained model).
+
+    Raises
+    ------
+    ValueError
+        One line naming the count and an example id: a compound scored twice,
+        an id not in the dataset, a compound without a score, a score that is
+        not a finite number, or (with ``fold``) a fold other than the fold table's.
+
+    Examples
+    --------
+    >>> folds = fold_table(["a", "b", "c", "d"], [1, 0, 1, 0], n_folds=2)
+    >>> import_scores(pd.DataFrame({"id": ["d", "c", "b", "a"], "score": [0.1, 0.9, 0.2, 0.8]}), folds)["score"].tolist()
+    [0.8, 0.2, 0.9, 0.1]
+    >>> import_scores(pd.DataFrame({"id": ["a", "b", "c"], "score": [1.0, 0.0, 1.0]}), folds)
+    Traceback (most recent call last):
+    ...
+    ValueError: the scores: 1 compound(s) of the dataset have no score, e.g. 'd'
+    """
+    columns = [id, score] + ([fold] if fold else [])
+    absent = [c for c in columns if c not in table.columns]
+    if absent:
+        raise ValueError(f"{source}: no column(s) {', '.join(map(repr, absent))}; columns are {', '.join(map(str, table.columns))}")
+    given = pd.DataFrame({"id": table[id].astype(str).str.strip(),
+                          "score": pd.to_numeric(table[score], errors="coerce").astype(np.float64)})
+    bad = ~np.isfinite(given["score"].to_numpy())
+    if bad.any():
+        raise ValueError(f"{source}: {int(bad.sum())} score(s) are not finite numbers (NaN, inf or text), "
+                         f"e.g. id {given['id'][bad].iloc[0]!r}")
+    if fold:
+        given["fold_given"] = pd.to_numeric(table[fold], errors="coerce")
+    try:
+        merged = _match_ids(given, folds, "imported")
+    except ValueError as exc:
+        raise ValueError(f"{source}: {exc}") from None
+    if fold:
+        wrong = merged["fold_given"] != merged["fold"]
+        if wrong.any():
+            raise ValueError(f"{source}: {int(wrong.sum())} compound(s) have a fold other than folds.tsv's, "
+                             f"e.g. {merged['id'][wrong].iloc[0]!r}")
+    return merged[SCORE_COLUMNS].reset_index(drop=True)
+
+
+def _match_ids(scored: pd.DataFrame, folds: pd.DataFrame, suffix: str) -> pd.DataFrame:
+    """``folds`` left-joined with ``scored`` on id, after checking each compound is there exactly once.
+
+    Columns of ``scored`` other than id and score that ``folds`` also has get ``_{suffix}``.
+    """
+    repeated = scored["id"][scored["id"].duplicated()]
+    if repeated.size:
+        raise ValueError(f"{repeated.nunique()} compound(s) scored more than once, e.g. {repeated.iloc[0]!r}")
+    unknown = ~scored["id"].isin(folds["id"])
+    if unknown.any():
+        raise ValueError(f"{int(unknown.sum())} scored id(s) are not in the dataset, e.g. {scored['id'][unknown].iloc[0]!r}")
+    merged = folds.merge(scored, on="id", how="left", suffixes=("", f"_{suffix}"), validate="one_to_one")
+    unscored = merged["score"].isna()
+    if unscored.any():
+        raise ValueError(f"{int(unscored.sum())} compound(s) of the dataset have no score, "
+                         f"e.g. {merged['id'][unscored].iloc[0]!r}")
+    return merged
+
+
 def score_fold(model, sim, folds: pd.DataFrame, fold: int) -> pd.DataFrame:
     """Fit ``model`` on every fold but ``fold`` and score ``fold``: a table of id, fold, label, score.
 
     ``folds`` is a fold table (:func:`fold_table`) whose rows are the rows of ``sim``.
     """
-    y, train, test, rows = _fold_rows(sim, folds, fold)
+    y, train, test, rows = fold_rows(sim, folds, fold)
     model.fit(sim, train, y[train])
-    return rows.assign(score=model.score(sim, test))
+    scores = np.asarray(model.score(sim, test), dtype=np.float64).ravel()
+    name = getattr(model, "name", type(model).__name__)
+    if scores.size != test.size:
+        raise ValueError(f"{name}: score returned {scores.size} values for {test.size} compounds")
+    bad = ~np.isfinite(scores)
+    if bad.any():
+        raise ValueError(f"{name}: {int(bad.sum())} score(s) are not finite, e.g. compound {rows['id'].iloc[np.argmax(bad)]!r}")
+    return rows.assign(score=scores)
 
 
-def _fold_rows(sim, folds: pd.DataFrame, fold: int):
+def fold_rows(sim, folds: pd.DataFrame, fold: int):
     """``(y, train, test, rows)`` of one fold: the labels, the row indices, and id/fold/label of its test compounds."""
     if len(folds) != sim.n:
         raise ValueError(f"the fold table has {len(folds)} compounds, the similarity index {sim.n}")
@@ -96,79 +175,3 @@ def _fold_rows(sim, folds: pd.DataFrame, fold: int):
     train, test = split(folds["fold"].to_numpy(), fold)
     rows = pd.DataFrame({"id": folds["id"].to_numpy()[test], "fold": np.int64(fold), "label": y[test].astype(np.int8)})
     return y, train, test, rows
-
-
-def svm_grid_fold(sim, folds: pd.DataFrame, fold: int, Cs, class_weights, n_jobs: int = 1, buffer=None,
-                  progress=None, **labels) -> pd.DataFrame:
-    """:meth:`SVM.grid <crocbench.models.SVM.grid>` on one fold, as a long table.
-
-    Columns id, fold, label, the ``labels`` given (e.g. ``fingerprint=``), C,
-    class_weight ("none" or "balanced"), score ("decision" or "platt") and value;
-    one row per (test compound, set-up, score).
-    """
-    from .models import SVM
-
-    y, train, test, base = _fold_rows(sim, folds, fold)
-    grid = SVM.grid(sim, train, y[train], test, Cs, class_weights, n_jobs=n_jobs, buffer=buffer, progress=progress)
-    parts = [base.assign(**labels, C=C, class_weight=class_weight or "none", score=kind, value=values)
-             for (C, class_weight), scores in grid.items() for kind, values in zip(("decision", "platt"), scores)]
-    return pd.concat(parts, ignore_index=True)
-
-
-def per_fold_metrics(pooled: pd.DataFrame, calls, notes: list | None = None) -> pd.DataFrame:
-    """One row per fold (and one for the pooled list, fold ``all``) with every metric of ``calls``.
-
-    A metric undefined for a list that size (e.g. ROC50 with fewer than 50
-    negatives) is NaN, and the reason is appended to ``notes`` if given.
-    """
-    from .metrics import Ranking
-
-    rows = []
-    groups = [(str(f), part) for f, part in pooled.groupby("fold", sort=True)] + [("all", pooled)]
-    for fold, part in groups:
-        ranking = Ranking(part["label"].to_numpy(), part["score"].to_numpy())
-        row = {"fold": fold, "n": len(part), "positives": int(part["label"].sum())}
-        for call in calls:
-            try:
-                row[call.key] = call.value(ranking)
-            except ValueError as exc:
-                row[call.key] = np.nan
-                if notes is not None:
-                    notes.append(f"fold {fold}: {call.key} undefined ({exc})")
-        rows.append(row)
-    return pd.DataFrame(rows)
-
-
-def platt_fit(decision, y) -> tuple[float, float]:
-    """Platt's (1999) sigmoid ``P(y = 1 | f) = 1 / (1 + exp(A f + B))`` fitted to decision values.
-
-    Maximum likelihood with Platt's smoothed targets ``(n_pos + 1) / (n_pos + 2)``
-    and ``1 / (n_neg + 2)`` (as in LIBSVM and scikit-learn), from
-    ``A = 0, B = log((n_neg + 1) / (n_pos + 1))``.  Returns ``(A, B)``; ``A < 0``
-    when larger decision values mean positive.
-    """
-    from scipy.optimize import minimize
-
-    f = np.asarray(decision, dtype=np.float64)
-    y = np.asarray(y).astype(bool)
-    if f.ndim != 1 or f.shape != y.shape or not np.isfinite(f).all():
-        raise ValueError(f"decision values must be finite and match the labels; got shapes {f.shape} and {y.shape}")
-    n_pos, n_neg = int(y.sum()), int((~y).sum())
-    if n_pos == 0 or n_neg == 0:
-        raise ValueError("Platt scaling needs positives and negatives")
-    target = np.where(y, (n_pos + 1.0) / (n_pos + 2.0), 1.0 / (n_neg + 2.0))
-    scale = max(float(np.abs(f).max()), 1e-12)  # optimize on f / scale: well conditioned
-    g = f / scale
-
-    def loss(ab):
-        z = ab[0] * g + ab[1]  # log-odds of y = 0
-        p_loss = np.logaddexp(0.0, z)  # -log P(y = 1)
-        value = np.sum(target * p_loss + (1 - target) * (p_loss - z))
-        q = 1.0 / (1.0 + np.exp(-z))  # P(y = 0)
-        grad = q - (1 - target)
-        return value, np.array([np.dot(grad, g), grad.sum()])
-
-    start = np.array([0.0, np.log((n_neg + 1.0) / (n_pos + 1.0))])
-    result = minimize(loss, start, jac=True, method="L-BFGS-B", options={"gtol": 1e-10, "maxiter": 1000})
-    return float(result.x[0] / scale), float(result.x[1])
-

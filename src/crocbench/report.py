@@ -7,18 +7,6 @@ import pandas as pd
 
 from .metrics import FAMILIES, Ranking, hits_call, other_panel, other_values, paper_panel, top_cutoff
 
-#: The paper's Appendix A results for the IRV's reweighted training (Table 3 and text).
-PAPER_IRV_TRAINING = {
-    "none": {"epochs": 101},
-    "power": {"epochs": 42},
-    "power_density": {"epochs": 33},
-    "exp": {"epochs": "4-8"},
-}
-IRV_TRAINING_NOTES = (
-    "Paper (Appendix A): the unweighted IRV converges after 101 epochs, 1/r after 42, g(r)/r after 33; "
-    "exponential weighting converges in 4 to 8 epochs with slightly lower final performance that still "
-    "beats SVM and kNN; after convergence AUC[CROC(exp)] a=80 is about 0.396 weighted and unweighted."
-)
 #: The IRV training table's metrics, followed by the list's "actives in the top k" (:func:`hits_call`).
 _TRAINING_METRICS = ("roc", "croc_exp_7", "croc_exp_14", "croc_exp_80")
 
@@ -64,7 +52,7 @@ def irv_training_table(runs: dict, top=1000) -> pd.DataFrame:
     top : int or float
         The cut-off of "actives in the top k" (:func:`crocbench.metrics.top_cutoff`).
     """
-    rows = []
+    rows, paper_epochs = [], paper_irv_epochs()
     for scheme, (scores, infos, seconds) in runs.items():
         epochs = [int(i["epochs"]) for i in infos]
         rows.append({
@@ -73,7 +61,7 @@ def irv_training_table(runs: dict, top=1000) -> pd.DataFrame:
             "epochs_per_fold": "/".join(map(str, epochs)),
             "converged_folds": int(sum(bool(i["converged"]) for i in infos)),
             **pooled_metrics(scores, top=top),
-            "paper_epochs": str(PAPER_IRV_TRAINING.get(scheme, {}).get("epochs", "")),
+            "paper_epochs": paper_epochs.get(scheme, ""),
             "train_seconds": float(np.sum(seconds)),
         })
     return pd.DataFrame(rows)
@@ -292,6 +280,17 @@ def load_published() -> dict:
     import yaml
 
     return yaml.safe_load(files("crocbench").joinpath("published.yaml").read_text())
+
+
+def paper_irv_epochs() -> dict:
+    """``{scheme: "101", ..., "exp": "4-8"}``: the epochs the paper's Appendix A gives each reweighting scheme."""
+    return {a["model"].removeprefix("irv_"): str(a.get("shown", a["published"])) for a in load_published()["anchors"]
+            if a["metric"] == "epochs_mean" and a["published"] is not None}
+
+
+def irv_training_notes() -> str:
+    """The paper's Appendix A results, as prose for the IRV training table."""
+    return load_published()["appendix_note"].strip()
 
 
 def published_points(models=("svm", "irv"), metrics=("roc", "croc_exp_80")) -> dict:
@@ -525,7 +524,7 @@ def svm_sensitivity_table(scores: pd.DataFrame, top=1000) -> pd.DataFrame:
     together: comparable across folds for Platt probabilities, not
     necessarily for raw decision values.
     """
-    from .cv import per_fold_metrics
+    from .metrics import per_fold_metrics
 
     per_fold, n = {}, scores["id"].nunique()
     for setup, part in scores.groupby(SETUP_COLUMNS, sort=True, dropna=False):

@@ -284,7 +284,7 @@ def top_k(
 
 
 class SimilarityIndex:
-    """Everything the models ask of the similarity stage, for any split of the compounds.
+    """The dataset as every model sees it (the ``data`` of ``fit(data, train, y)``), for any split of the compounds.
 
     Parameters
     ----------
@@ -294,14 +294,60 @@ class SimilarityIndex:
         ``neighbours`` rule.  :meth:`neighbours` derives top-k lists within any
         reference subset from it exactly, falling back to a direct computation for
         the rare rows where fewer than k of the K lie in the subset.
+    block : int
+        Rows per block of similarity computations.
+    ids, smiles : sequence of str, optional
+        One per compound (row): the dataset's ids and standardized SMILES.
+
+    Attributes
+    ----------
+    n : int
+        Number of compounds.
+    ids, smiles : ndarray of str or None
+    fingerprints : scipy.sparse.csr_matrix
+        The paper's features, 0/1 float32, rows = compounds, one column per
+        distinct feature (``feature_ids`` holds each column's 64-bit feature id).
+
+    Examples
+    --------
+    >>> from crocbench.fingerprints import Fingerprints
+    >>> fp = Fingerprints(np.array([0, 2, 4, 5]), np.array([7, 9, 7, 11, 9], dtype=np.uint64))
+    >>> data = SimilarityIndex(fp, ids=["a", "b", "c"])
+    >>> data.similarities([0], [1, 2]).tolist()
+    [[0.3333333432674408, 0.5]]
+    >>> data.neighbours([0], 1, among=[1, 2]).index.tolist()
+    [[2]]
+    >>> data.fingerprints.toarray().astype(int).tolist(), data.feature_ids.tolist()
+    ([[1, 1, 0], [1, 0, 1], [0, 1, 0]], [7, 9, 11])
     """
 
     def __init__(self, fp: Fingerprints | FeatureMatrix, neighbours: Neighbours | None = None,
-                 block: int = DEFAULT_BLOCK):
+                 block: int = DEFAULT_BLOCK, ids=None, smiles=None):
         self.fm = fp if isinstance(fp, FeatureMatrix) else FeatureMatrix(fp)
+        self._fp = None if isinstance(fp, FeatureMatrix) else fp
         self.cached, self.block = neighbours, block
         self.n = self.fm.n
         self.recomputed = 0  # rows the cache could not serve, for the logs
+        self.ids, self.smiles = (None if v is None else np.asarray(v, dtype=str) for v in (ids, smiles))
+        for name, v in (("ids", self.ids), ("smiles", self.smiles)):
+            if v is not None and v.shape != (self.n,):
+                raise ValueError(f"{v.size} {name} for {self.n} compounds")
+        self._csr = None
+
+    @property
+    def fingerprints(self) -> sp.csr_matrix:
+        if self._csr is None:
+            if self._fp is None:
+                raise ValueError("built from a FeatureMatrix: the fingerprints' feature ids are not known")
+            self._feature_ids, cols = np.unique(self._fp.ids, return_inverse=True)
+            self._csr = sp.csr_matrix((np.ones(cols.size, dtype=np.float32), cols.ravel(), self._fp.indptr),
+                                      shape=(self.n, self._feature_ids.size))
+        return self._csr
+
+    @property
+    def feature_ids(self) -> np.ndarray:
+        """The 64-bit feature id of each column of :attr:`fingerprints`."""
+        return self._feature_ids if self.fingerprints is not None else None
 
     def similarities(self, rows, cols) -> np.ndarray:
         """Tanimoto similarities, float32 (len rows, len cols)."""
@@ -316,14 +362,14 @@ class SimilarityIndex:
         out = None if buffer is None else buffer.take(len(rows), dtype)
         return tanimoto_matrix(self.fm.take(rows), out=out, block=self.block, progress=progress, dtype=dtype)
 
-    def neighbours(self, query, reference, k: int) -> Neighbours:
-        """Top-k of each query compound among ``reference`` (global indices), a compound never its own.
+    def neighbours(self, rows, k: int, among=None) -> Neighbours:
+        """Top-k of each of ``rows`` among the compounds ``among`` (default: all), a compound never its own.
 
         Equal to ``top_k`` over that reference set: sorted by decreasing similarity,
-        ties by increasing index.
+        ties by increasing index.  ``index`` holds row indices of the dataset.
         """
-        query = np.asarray(query, dtype=np.int64)
-        reference = np.unique(np.asarray(reference, dtype=np.int64))
+        query = np.asarray(rows, dtype=np.int64)
+        reference = np.arange(self.n) if among is None else np.unique(np.asarray(among, dtype=np.int64))
         index = np.empty((query.size, k), dtype=np.int64)
         similarity = np.empty((query.size, k), dtype=np.float32)
         redo = np.arange(query.size)

@@ -4,6 +4,7 @@ import re
 from pathlib import Path
 
 from crocbench.data import Dataset
+from crocbench.models import SVM, declared_runs
 
 DATASET = config["dataset"]
 if DATASET not in config["datasets"]:
@@ -19,23 +20,37 @@ REPRODUCES = config["datasets"][DATASET].get("reproduces")
 LOCK_FILE = config.get("lock_file", "checksums.lock.json")
 
 
+FOLDS = config["cv"]["folds"]
+# Plug-in models ("module:Class") are looked up on PYTHONPATH and in a `plugins/` folder beside each config file.
+PLUGIN_DIRS = sorted({str(p) for p in (Path(f).resolve().parent / "plugins" for f in [*workflow.configfiles, "config.yaml"])
+                      if p.is_dir()})
+# The models of the comparison, in config order: trained on the folds, or imported out-of-fold scores.
 MODELS = list(config["models"])
-# Runs = the models of the comparison plus the IRV's reweighting variants (irv_power, ...):
-# run name -> (model, parameters).
-RUNS = {name: (name, dict(params)) for name, params in config["models"].items()}
-IRV_SCHEMES = config["irv_training"]["schemes"] if "irv" in RUNS else []
-SENSITIVITY = config["svm_sensitivity"]
-POWER_PAIRS = [pair for pair in config["power"]["pairs"] if set(pair) <= set(MODELS)]
-if "irv" in RUNS:
-    RUNS["irv"][1]["track"] = True
+# Runs = the models of the comparison plus the IRV's reweighting variants (irv_power, ...), each a checked
+# crocbench.models.Run (class, parameters, label, resources): a bad entry stops here, before any job.
+IRV_SCHEMES = config["irv_training"]["schemes"] if "irv" in MODELS else []
+_entries = {name: dict(entry or {}) for name, entry in config["models"].items()}
+if "irv" in _entries:
+    _entries["irv"]["track"] = True
     _training = {k: v for k, v in config["irv_training"].items() if k != "schemes"}
     for _scheme in IRV_SCHEMES:
         if _scheme != "none":
-            RUNS[f"irv_{_scheme}"] = ("irv", {**RUNS["irv"][1], **_training, "reweight": _scheme})
+            _entries[f"irv_{_scheme}"] = {"class": "irv", **_entries["irv"], **_training, "reweight": _scheme}
+RUNS = declared_runs(_entries, search=PLUGIN_DIRS)
+LABELS = {name: run.label for name, run in RUNS.items()}
+IMPORTED = [name for name, run in RUNS.items() if run.imported]
+TRAINED = [name for name, run in RUNS.items() if not run.imported]
+SENSITIVITY = config["svm_sensitivity"]
+POWER_PAIRS = [pair for pair in config["power"]["pairs"] if set(pair) <= set(MODELS)]
 
 
 def irv_run(scheme):
     return "irv" if scheme == "none" else f"irv_{scheme}"
+
+
+def _alternatives(names):
+    """A regex matching exactly these names (one that matches nothing for none)."""
+    return "|".join(map(re.escape, names)) or "(?!)"
 
 # Without `--resources mem_mb=...`, jobs may use up to 90% of this machine's memory
 # together, so that `--cores N` never runs two SVM folds that do not fit side by side.
@@ -48,24 +63,33 @@ if "mem_mb" not in workflow.global_resources:
 wildcard_constraints:
     dataset="|".join(map(re.escape, config["datasets"])),
     file=r"[^/]+",
-    model="|".join(map(re.escape, RUNS)),
+    model=_alternatives(RUNS),
     fold=r"\d+",
 
 
-def svm_mem_mb(fingerprints):
-    """Peak memory of one SVM job: the float64 kernel of (1 - 1/folds) N compounds, plus 3 GB (two LIBSVM
-    fits at a time, the fingerprints, the test block: measured peak 13.8 GB for N = 41,906).
-
-    Before the fingerprints exist, N is taken as 42,000 (the DTP AIDS screen).
-    """
+def compounds_in(fingerprints):
+    """The number of compounds, from the fingerprints file; 42,000 (the DTP AIDS screen) before it exists."""
     import numpy as np
 
-    n = 42000
-    if os.path.exists(fingerprints):
+    if fingerprints and os.path.exists(fingerprints):
         with np.load(fingerprints) as fp:
-            n = fp["indptr"].size - 1
-    n_train = n * (1 - 1 / config["cv"]["folds"])
-    return int(8 * n_train**2 / 2**20 + 3000)
+            return fp["indptr"].size - 1
+    return 42000
+
+
+def model_threads(wildcards):
+    """A fold job's threads, as its model's class says (``resources``)."""
+    return RUNS[wildcards.model].resources(compounds_in(f"results/{wildcards.dataset}/fingerprints.npz"), FOLDS)["threads"]
+
+
+def model_mem_mb(wildcards, input):
+    """A fold job's memory (MB), as its model's class says for this dataset's size."""
+    return RUNS[wildcards.model].resources(compounds_in(input.fingerprints), FOLDS)["mem_mb"]
+
+
+def sensitivity_mem_mb(wildcards, input):
+    """One SVM sensitivity job: the SVM's own memory formula on these fingerprints."""
+    return SVM().resources(compounds_in(input.fingerprints), FOLDS)["mem_mb"]
 
 
 def dataset_spec(name):
@@ -75,6 +99,11 @@ def dataset_spec(name):
 def top_cutoff(wildcards):
     """The dataset's cut-off of "actives in the top k": a count or a fraction of the list."""
     return dataset_spec(wildcards.dataset).top_cutoff
+
+
+def raw_file_entry(wildcards):
+    """The dataset's declaration of one raw file (name, url, sha256)."""
+    return dataset_spec(wildcards.dataset).file(wildcards.file)
 
 
 def raw_files(wildcards):
@@ -97,7 +126,77 @@ def all_targets():
 
 
 def pooled_scores(wildcards):
+    """Every model's pooled out-of-fold scores, in config order."""
     return [f"results/{wildcards.dataset}/scores/{m}.parquet" for m in MODELS]
+
+
+def per_fold_tables(wildcards):
+    """Every model's per-fold metrics, in config order."""
+    return [f"results/{wildcards.dataset}/scores/{m}.per_fold.tsv" for m in MODELS]
+
+
+def fold_parts(wildcards):
+    """One trained run's per-fold scores."""
+    return [f"results/{wildcards.dataset}/scores/{wildcards.model}/fold_{k}.parquet" for k in range(FOLDS)]
+
+
+def run_params(wildcards):
+    """A run's checked config entry: its class and parameters, or an import's file and columns."""
+    return RUNS[wildcards.model].params
+
+
+def sensitivity_parts(wildcards):
+    """Where an interrupted sensitivity job keeps its finished folds."""
+    return f"results/{wildcards.dataset}/svm_sensitivity/{wildcards.variant}.parts"
+
+
+def sensitivity_grids(wildcards):
+    return [f"results/{wildcards.dataset}/svm_sensitivity/{v}.parquet" for v in SENSITIVITY["fingerprints"]]
+
+
+def imported_scores(wildcards):
+    """The file an imported run's scores come from (relative to the working directory)."""
+    return RUNS[wildcards.model].params["scores"]
+
+
+def irv_training_inputs(wildcards):
+    """Per scheme: its pooled scores, its folds' infos and benchmark files (dicts keyed by scheme for the script)."""
+    runs = {s: irv_run(s) for s in IRV_SCHEMES}
+    return {  # the script matches files to schemes by run name (the folder or file name), not by position
+        "scores": [f"results/{wildcards.dataset}/scores/{r}.parquet" for r in runs.values()],
+        "infos": [f"results/{wildcards.dataset}/scores/{r}/fold_{k}.json" for r in runs.values() for k in range(FOLDS)],
+        "benchmarks": [f"logs/{wildcards.dataset}/benchmark/scores/{r}/fold_{k}.tsv" for r in runs.values() for k in range(FOLDS)],
+        # the paper's Appendix A claims compare the reweighted IRVs with its SVM and kNN
+        "others": [f"results/{wildcards.dataset}/scores/{m}.parquet" for m in ("svm", "knn") if m in MODELS],
+    }
+
+
+def irv_training_runs(wildcards):
+    """The tables the published comparison reads the IRV training numbers from (none without the IRV)."""
+    return [f"results/{wildcards.dataset}/tables/irv_training.tsv"] if IRV_SCHEMES else []
+
+
+def power_models():
+    """The models the power study's pairs name."""
+    return sorted({m for pair in POWER_PAIRS for m in pair})
+
+
+def power_scores(wildcards):
+    return [f"results/{wildcards.dataset}/scores/{m}.parquet" for m in power_models()]
+
+
+def ranked_models():
+    """The models of the sensitivity study's pooling table: every one but the random baseline."""
+    return [m for m in MODELS if RUNS[m].params.get("class") != "random"]
+
+
+def sensitivity_per_fold(wildcards):
+    return [f"results/{wildcards.dataset}/scores/{m}.per_fold.tsv" for m in ranked_models()]
+
+
+def svm_fold_infos(wildcards):
+    """The default SVM run's per-fold choices (none without one)."""
+    return [f"results/{wildcards.dataset}/scores/svm/fold_{k}.json" for k in range(FOLDS)] if "svm" in TRAINED else []
 
 
 def sensitivity_fingerprints(wildcards):

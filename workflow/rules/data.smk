@@ -5,7 +5,7 @@ rule download:
     output:
         "data/{dataset}/{file}",
     params:
-        entry=lambda wc: dataset_spec(wc.dataset).file(wc.file),
+        entry=raw_file_entry,
         mirror=config.get("mirror"),
         lock=LOCK_FILE,
         retries=config["download"]["retries"],

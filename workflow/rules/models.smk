@@ -1,4 +1,5 @@
-# One shared stratified 10-fold split; every (model, fold) is one job; out-of-fold scores pooled.
+# One shared stratified k-fold split; every (model, fold) is one job; out-of-fold scores pooled,
+# or imported from a file of scores computed elsewhere on the same folds.
 
 
 rule folds:
@@ -7,7 +8,7 @@ rule folds:
     output:
         "results/{dataset}/folds.tsv",
     params:
-        n_folds=config["cv"]["folds"],
+        n_folds=FOLDS,
         seed=config["cv"]["seed"],
     log:
         "logs/{dataset}/folds.log",
@@ -20,25 +21,27 @@ rule folds:
 
 rule score_fold:
     input:
+        compounds="results/{dataset}/compounds.parquet",
         fingerprints="results/{dataset}/fingerprints.npz",
         neighbours=f"results/{{dataset}}/neighbours_k{K}.npz",
         folds="results/{dataset}/folds.tsv",
     output:
         scores="results/{dataset}/scores/{model}/fold_{fold}.parquet",
         info="results/{dataset}/scores/{model}/fold_{fold}.json",
+    wildcard_constraints:
+        model=_alternatives(TRAINED),
     params:
-        model=lambda wc: RUNS[wc.model][0],
-        model_params=lambda wc: RUNS[wc.model][1],
+        run=run_params,
+        search=PLUGIN_DIRS,
         seed=config["cv"]["seed"],
         block=config["similarity"]["block"],
     log:
         "logs/{dataset}/scores/{model}/fold_{fold}.log",
     benchmark:
         "logs/{dataset}/benchmark/scores/{model}/fold_{fold}.tsv"
-    threads: lambda wc: 2 if RUNS[wc.model][0] == "svm" else 1  # IRV: two 1-thread jobs beat one 2-thread job
+    threads: model_threads  # each model's class says (resources): the SVM 2, the IRV 1 (two 1-thread jobs beat one 2-thread job)
     resources:
-        # the SVM's float64 training kernel: 8 bytes x (0.9 N)^2, plus the feature matrix
-        mem_mb=lambda wc, input: svm_mem_mb(input.fingerprints) if RUNS[wc.model][0] == "svm" else 4000,
+        mem_mb=model_mem_mb,  # the SVM: its float64 training kernel, 8 bytes x (0.9 N)^2, plus 3 GB
     conda:
         "../../envs/crocbench.yaml"
     script:
@@ -48,12 +51,12 @@ rule score_fold:
 rule pool_scores:
     input:
         folds="results/{dataset}/folds.tsv",
-        parts=lambda wc: expand(
-            "results/{{dataset}}/scores/{{model}}/fold_{fold}.parquet", fold=range(config["cv"]["folds"])
-        ),
+        parts=fold_parts,
     output:
         scores="results/{dataset}/scores/{model}.parquet",
         per_fold="results/{dataset}/scores/{model}.per_fold.tsv",
+    wildcard_constraints:
+        model=_alternatives(TRAINED),
     params:
         top=top_cutoff,
     log:
@@ -65,21 +68,34 @@ rule pool_scores:
         "../scripts/pool_scores.py"
 
 
+rule import_scores:
+    """Out-of-fold scores computed elsewhere (`models: name: {scores: file}`), checked against folds.tsv."""
+    input:
+        folds="results/{dataset}/folds.tsv",
+        scores=imported_scores,
+    output:
+        scores="results/{dataset}/scores/{model}.parquet",
+        per_fold="results/{dataset}/scores/{model}.per_fold.tsv",
+    wildcard_constraints:
+        model=_alternatives(IMPORTED),
+    params:
+        run=run_params,
+        top=top_cutoff,
+    log:
+        "logs/{dataset}/scores/{model}/import.log",
+    threads: 1
+    resources:
+        mem_mb=2000,
+    conda:
+        "../../envs/crocbench.yaml"
+    script:
+        "../scripts/import_scores.py"
+
+
 rule irv_training_table:
     """The IRV's reweighting schemes side by side (the paper's Appendix A)."""
     input:
-        scores=lambda wc: [f"results/{wc.dataset}/scores/{irv_run(s)}.parquet" for s in IRV_SCHEMES],
-        infos=lambda wc: [
-            f"results/{wc.dataset}/scores/{irv_run(s)}/fold_{k}.json"
-            for s in IRV_SCHEMES
-            for k in range(config["cv"]["folds"])
-        ],
-        benchmarks=lambda wc: [
-            f"logs/{wc.dataset}/benchmark/scores/{irv_run(s)}/fold_{k}.tsv"
-            for s in IRV_SCHEMES
-            for k in range(config["cv"]["folds"])
-        ],
-        others=lambda wc: [f"results/{wc.dataset}/scores/{m}.parquet" for m in ("svm", "knn") if m in MODELS],
+        unpack(irv_training_inputs),
     output:
         tsv="results/{dataset}/tables/irv_training.tsv",
         md=report("results/{dataset}/tables/irv_training.md", caption="../report/irv_training_table.rst", category="Tables"),
@@ -91,8 +107,8 @@ rule irv_training_table:
         pdf="results/{dataset}/figures/irv_training.pdf",
     params:
         top=top_cutoff,
-        schemes=IRV_SCHEMES,
-        n_folds=config["cv"]["folds"],
+        runs={s: irv_run(s) for s in IRV_SCHEMES},
+        n_folds=FOLDS,
         reproduces=REPRODUCES,
     log:
         "logs/{dataset}/irv_training_table.log",

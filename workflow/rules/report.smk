@@ -4,7 +4,7 @@
 rule areas_table:
     input:
         scores=pooled_scores,
-        per_fold=lambda wc: [f"results/{wc.dataset}/scores/{m}.per_fold.tsv" for m in MODELS],
+        per_fold=per_fold_tables,
     output:
         tsv="results/{dataset}/tables/areas.tsv",
         per_fold="results/{dataset}/tables/areas_per_fold.tsv",
@@ -16,6 +16,7 @@ rule areas_table:
     params:
         top=top_cutoff,
         models=MODELS,
+        labels=LABELS,
         n_folds=config["cv"]["folds"],
     log:
         "logs/{dataset}/areas_table.log",
@@ -37,6 +38,7 @@ rule significance_table:
     params:
         top=top_cutoff,
         models=MODELS,
+        labels=LABELS,
         seed=config["cv"]["seed"],
         samples=config["significance"]["samples"],
     log:
@@ -70,6 +72,7 @@ rule figures:
         pdf=[f"results/{{dataset}}/figures/{name}.pdf" for name in FIGURES],
     params:
         models=MODELS,
+        labels=LABELS,
     log:
         "logs/{dataset}/figures.log",
     threads: 1
@@ -85,12 +88,13 @@ rule published_table:
     input:
         areas="results/{dataset}/tables/areas.tsv",
         significance="results/{dataset}/tables/significance.tsv",
-        training=lambda wc: [f"results/{wc.dataset}/tables/irv_training.tsv"] if IRV_SCHEMES else [],
+        training=irv_training_runs,
     output:
         tsv="results/{dataset}/tables/published.tsv",
         md=report("results/{dataset}/tables/published.md", caption="../report/published.rst", category="Tables"),
     params:
         models=MODELS,
+        labels=LABELS,
     log:
         "logs/{dataset}/published_table.log",
     threads: 1
@@ -104,7 +108,7 @@ rule published_table:
 
 rule power_study:
     input:
-        scores=lambda wc: [f"results/{wc.dataset}/scores/{m}.parquet" for m in sorted({m for p in POWER_PAIRS for m in p})],
+        scores=power_scores,
     output:
         tsv="results/{dataset}/tables/power.tsv",
         md=report("results/{dataset}/tables/power.md", caption="../report/power.rst", category="Power study"),
@@ -113,7 +117,8 @@ rule power_study:
         pdf=["results/{dataset}/figures/power_metrics.pdf", "results/{dataset}/figures/power_tests.pdf"],
     params:
         top=top_cutoff,
-        models=lambda wc: sorted({m for p in POWER_PAIRS for m in p}),
+        models=power_models(),
+        labels=LABELS,
         pairs=POWER_PAIRS,
         power=config["power"],
         seed=config["cv"]["seed"],

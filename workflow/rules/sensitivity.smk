@@ -35,14 +35,14 @@ rule svm_sensitivity_grid:
     params:
         C=SENSITIVITY["C"],
         class_weight=SENSITIVITY["class_weight"],
-        parts=lambda wc: f"results/{wc.dataset}/svm_sensitivity/{wc.variant}.parts",
+        parts=sensitivity_parts,
     log:
         "logs/{dataset}/svm_sensitivity/{variant}.log",
     benchmark:
         "logs/{dataset}/benchmark/svm_sensitivity/{variant}.tsv"
     threads: 2
     resources:
-        mem_mb=lambda wc, input: svm_mem_mb(input.fingerprints),
+        mem_mb=sensitivity_mem_mb,
     conda:
         "../../envs/crocbench.yaml"
     script:
@@ -51,13 +51,9 @@ rule svm_sensitivity_grid:
 
 rule svm_sensitivity_table:
     input:
-        grids=lambda wc: [f"results/{wc.dataset}/svm_sensitivity/{v}.parquet" for v in SENSITIVITY["fingerprints"]],
-        per_fold=lambda wc: [f"results/{wc.dataset}/scores/{m}.per_fold.tsv" for m in MODELS if m != "random"],
-        svm_info=lambda wc: (
-            [f"results/{wc.dataset}/scores/svm/fold_{k}.json" for k in range(config["cv"]["folds"])]
-            if "svm" in MODELS
-            else []
-        ),
+        grids=sensitivity_grids,
+        per_fold=sensitivity_per_fold,
+        svm_info=svm_fold_infos,
     output:
         tsv="results/{dataset}/tables/svm_sensitivity.tsv",
         md=report(
@@ -72,7 +68,8 @@ rule svm_sensitivity_table:
     params:
         top=top_cutoff,
         reproduces=REPRODUCES,
-        models=[m for m in MODELS if m != "random"],
+        models=ranked_models(),
+        labels=LABELS,
     log:
         "logs/{dataset}/svm_sensitivity_table.log",
     threads: 1

@@ -3,7 +3,6 @@ from pathlib import Path
 import pandas as pd
 
 from crocbench._workflow import step
-from crocbench.models import LABELS
 from crocbench.report import (
     areas_markdown,
     areas_table,
@@ -15,7 +14,7 @@ from crocbench.report import (
 
 with step(snakemake) as log:
     models, notes = snakemake.params.models, []
-    label = {m: LABELS.get(m, m) for m in models}
+    label = snakemake.params.labels
     pooled = {label[m]: pd.read_parquet(p) for m, p in zip(models, snakemake.input.scores)}
     calls = panel_for(next(iter(pooled.values())), snakemake.params.top, notes=notes)
     print("\n".join(notes), file=log)

@@ -1,7 +1,6 @@
 import pandas as pd
 
 from crocbench._workflow import step
-from crocbench.models import LABELS
 from crocbench.plots import plot_ac_cac, plot_croc_panels, plot_magnification, plot_proc, plot_roc
 
 with step(snakemake) as log:
@@ -9,10 +8,10 @@ with step(snakemake) as log:
     rankings = {}
     for m, path in zip(models, snakemake.input.scores):
         scores = pd.read_parquet(path)
-        rankings[LABELS.get(m, m)] = (scores["label"].to_numpy(), scores["score"].to_numpy())
+        rankings[snakemake.params.labels[m]] = (scores["label"].to_numpy(), scores["score"].to_numpy())
     plot_magnification(out.magnification)
     plot_roc(rankings, out.roc)
     plot_croc_panels(rankings, out.croc)
     plot_ac_cac(rankings, out.ac_cac)
     plot_proc(rankings, out.proc)
-    print("figures written", file=log)
+    print(f"figures written; curves: {', '.join(rankings)}", file=log)

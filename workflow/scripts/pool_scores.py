@@ -1,7 +1,8 @@
 import pandas as pd
 
 from crocbench._workflow import step
-from crocbench.cv import per_fold_metrics, pool_scores
+from crocbench.cv import pool_scores
+from crocbench.metrics import per_fold_metrics
 from crocbench.report import panel_for
 
 with step(snakemake) as log:

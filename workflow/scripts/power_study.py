@@ -3,7 +3,6 @@ from pathlib import Path
 import pandas as pd
 
 from crocbench._workflow import step
-from crocbench.models import LABELS
 from crocbench.plots import plot_power_by_metric, plot_power_by_test
 from crocbench.power import feasible_fractions, power_study
 from crocbench.report import claims_markdown, panel_for, power_claims, power_markdown, power_notes
@@ -24,14 +23,14 @@ with step(snakemake) as log:
         n_samples=cfg["samples"], level=cfg["level"], seed=snakemake.params.seed, progress=log,
     )
     table.to_csv(out.tsv, sep="\t", index=False, float_format="%.10g")
-    claims = power_claims(table, LABELS)
+    claims = power_claims(table, snakemake.params.labels)
     text = (f"# Power study ({snakemake.wildcards.dataset}): {cfg['subsets']} stratified random subsets per size, "
             f"{cfg['samples']} permutation samples, one-sided tests at p < {cfg['level']}\n\n"
             + "".join(f"- note: {n}\n" for n in notes) + ("\n" if notes else "")
             + "## The paper's power claims, measured\n\n" + claims_markdown(claims, ("supported", "NOT supported", "not checked"))
             + "\n\n" + power_notes(table) + "\n\n## Power by pair, metric, test and subset size\n\n"
-            + power_markdown(table, LABELS) + "\n")
+            + power_markdown(table, snakemake.params.labels) + "\n")
     Path(out.md).write_text(text)
-    plot_power_by_metric(table, out.metrics, labels=LABELS)
-    plot_power_by_test(table, out.tests, labels=LABELS)
+    plot_power_by_metric(table, out.metrics, labels=snakemake.params.labels)
+    plot_power_by_test(table, out.tests, labels=snakemake.params.labels)
     print(text, file=log)

@@ -3,13 +3,12 @@ from pathlib import Path
 import pandas as pd
 
 from crocbench._workflow import step
-from crocbench.models import LABELS
 from crocbench.report import (check_claims, claims_markdown, load_published, markdown_table, measured_values,
                               published_comparison)
 
 with step(snakemake) as log:
     published = load_published()
-    names = {m: LABELS.get(m, m) for m in snakemake.params.models}
+    names = {m: snakemake.params.labels[m] for m in snakemake.params.models}
     areas = pd.read_csv(snakemake.input.areas, sep="\t")
     significance = pd.read_csv(snakemake.input.significance, sep="\t")
     training = pd.read_csv(snakemake.input.training[0], sep="\t") if snakemake.input.training else None

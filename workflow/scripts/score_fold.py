@@ -9,16 +9,18 @@ from crocbench.models import make_model
 from crocbench.similarity import SimilarityIndex, load_neighbours
 
 with step(snakemake) as log:
-    fold, name = int(snakemake.wildcards.fold), snakemake.params.model
+    fold, run = int(snakemake.wildcards.fold), snakemake.wildcards.model
     folds = pd.read_csv(snakemake.input.folds, sep="\t", dtype={"id": str})
+    compounds = pd.read_parquet(snakemake.input.compounds, columns=["id", "smiles"])
     sim = SimilarityIndex(load_fingerprints(snakemake.input.fingerprints), load_neighbours(snakemake.input.neighbours),
-                          block=snakemake.params.block)
-    model = make_model(name, snakemake.params.model_params, seed=(snakemake.params.seed, fold), progress=log,
-                       n_jobs=snakemake.threads)
+                          block=snakemake.params.block, ids=compounds["id"], smiles=compounds["smiles"])
+    model = make_model(run, snakemake.params.run, seed=(snakemake.params.seed, fold), progress=log,
+                       n_jobs=snakemake.threads, search=snakemake.params.search)
     scores = score_fold(model, sim, folds, fold)
     scores.to_parquet(snakemake.output.scores, index=False)
+    info = model.info() if callable(getattr(model, "info", None)) else {}
     with open(snakemake.output.info, "w") as fh:
-        json.dump({"run": snakemake.wildcards.model, "model": name, "fold": fold, **model.info()}, fh)
+        json.dump({"run": run, "model": snakemake.params.run["class"], "fold": fold, **info}, fh)
         fh.write("\n")
-    print(f"{snakemake.wildcards.model} fold {fold}: {len(scores)} compounds scored; neighbour lists recomputed: {sim.recomputed}",
+    print(f"{run} fold {fold}: {len(scores)} compounds scored; neighbour lists recomputed: {sim.recomputed}",
           file=log)

@@ -3,13 +3,12 @@ from pathlib import Path
 import pandas as pd
 
 from crocbench._workflow import step
-from crocbench.models import LABELS
 from crocbench.report import panel_for, significance_markdown, significance_table
 from crocbench.stats import TESTS
 
 with step(snakemake) as log:
     models = snakemake.params.models
-    pooled = {LABELS.get(m, m): pd.read_parquet(p) for m, p in zip(models, snakemake.input.scores)}
+    pooled = {snakemake.params.labels[m]: pd.read_parquet(p) for m, p in zip(models, snakemake.input.scores)}
     calls = panel_for(next(iter(pooled.values())), snakemake.params.top)
     samples = snakemake.params.samples
     table = significance_table(pooled, calls, TESTS, n_samples=samples, seed=snakemake.params.seed)

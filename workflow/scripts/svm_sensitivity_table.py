@@ -4,7 +4,6 @@ from pathlib import Path
 import pandas as pd
 
 from crocbench._workflow import step
-from crocbench.models import LABELS
 from crocbench.plots import plot_svm_sensitivity
 from crocbench.report import (published_points, pooling_table, sensitivity_keys, svm_choices, svm_sensitivity_markdown,
                               svm_sensitivity_table)
@@ -14,7 +13,7 @@ with step(snakemake) as log:
     top, reproduces = snakemake.params.top, snakemake.params.reproduces
     table = svm_sensitivity_table(scores, top)
     table.to_csv(snakemake.output.tsv, sep="\t", index=False, float_format="%.10g")
-    per_fold = {LABELS.get(m, m): pd.read_csv(p, sep="\t") for m, p in zip(snakemake.params.models, snakemake.input.per_fold)}
+    per_fold = {snakemake.params.labels[m]: pd.read_csv(p, sep="\t") for m, p in zip(snakemake.params.models, snakemake.input.per_fold)}
     pooling = pooling_table(per_fold, sensitivity_keys(scores["id"].nunique(), top))
     infos = [json.loads(Path(p).read_text()) for p in snakemake.input.svm_info]
     select_metric = next((i["select_metric"] for i in infos if "select_metric" in i), "")

@@ -44,7 +44,7 @@ from ._areas import (
 )
 from ._curves import ac_curve, cac_curve, croc_curve, precision_recall_curve, roc_curve
 from ._panel import (ALPHAS, CUTOFFS, FAMILIES, MetricCall, OtherMetric, hits_call, other_panel, other_values,
-                     paper_panel, parse_metric, top_cutoff)
+                     paper_panel, parse_metric, per_fold_metrics, top_cutoff)
 from ._retrieval import (
     AVERAGES,
     Confusion,
@@ -74,7 +74,7 @@ __all__ = [
     "Confusion", "Counts", "Definition", "MetricCall", "OtherMetric", "RandomBaseline", "Ranking",
     "accuracy", "ac_auc", "ac_curve", "average_precision", "bedroc", "cac_auc", "cac_curve", "check_binary_scores",
     "croc_auc", "croc_curve", "cutoff_transform", "definition", "enrichment_factor",
-    "evaluate", "get_transform", "hits_at_k", "hits_call", "paper_panel", "parse_metric", "top_cutoff",
+    "evaluate", "get_transform", "hits_at_k", "hits_call", "paper_panel", "parse_metric", "per_fold_metrics", "top_cutoff",
     "per_positive_values", "proc_auc", "random_baseline", "random_croc_auc_limit",
     "rie", "roc_auc", "roc_auc_cutoff", "roc_curve", "roc_n", "score", "slr",
     "confusion", "cross_entropy", "f_beta", "fallout", "last_positive_rank", "loc_auc",

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Callable, NamedTuple
 
 import numpy as np
+import pandas as pd
 
 from . import _retrieval as R
 from ._areas import METRICS, RandomBaseline, _values, definition, evaluate, random_baseline, roc_n
@@ -265,3 +266,25 @@ def other_values(y, s, groups=None, ties: str = "expected", panel=None) -> list[
                 row["note"] = str(exc)
         rows.append(row)
     return rows
+
+
+def per_fold_metrics(pooled: pd.DataFrame, calls, notes: list | None = None) -> pd.DataFrame:
+    """One row per fold (and one for the pooled list, fold ``all``) with every metric of ``calls``.
+
+    A metric undefined for a list that size (e.g. ROC50 with fewer than 50
+    negatives) is NaN, and the reason is appended to ``notes`` if given.
+    """
+    rows = []
+    groups = [(str(f), part) for f, part in pooled.groupby("fold", sort=True)] + [("all", pooled)]
+    for fold, part in groups:
+        ranking = Ranking(part["label"].to_numpy(), part["score"].to_numpy())
+        row = {"fold": fold, "n": len(part), "positives": int(part["label"].sum())}
+        for call in calls:
+            try:
+                row[call.key] = call.value(ranking)
+            except ValueError as exc:
+                row[call.key] = np.nan
+                if notes is not None:
+                    notes.append(f"fold {fold}: {call.key} undefined ({exc})")
+        rows.append(row)
+    return pd.DataFrame(rows)

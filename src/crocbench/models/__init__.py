@@ -1,37 +1,20 @@
-"""The five rankers of the paper behind one interface: ``fit(sim, train, y)``, ``score(sim, rows)``."""
+"""The rankers: the paper's five and any user's class, behind one contract (see :class:`Model`).
 
-import inspect
+``fit(data, train, y)`` then ``score(data, rows)``; ``data`` is a
+:class:`~crocbench.similarity.SimilarityIndex`.  :func:`declared_runs` turns a
+config's ``models:`` entries (built-in names, ``"module:Class"`` plug-ins,
+imported score files) into checked runs.
+"""
 
 from ._base import Model
 from ._irv import IRV, irv_loss, irv_terms
+from ._registry import BUILTIN, LABELS, MODELS, Run, declared_runs, load_class, make_model
 from ._reweight import SCHEMES, Reweighting, average_ranks, score_density, silverman_bandwidth
 from ._simple import KNN, MaxSim, Random
-from ._svm import SVM
-
-MODELS = {"random": Random, "maxsim": MaxSim, "knn": KNN, "svm": SVM, "irv": IRV}
-LABELS = {"random": "RANDOM", "maxsim": "MAX-SIM", "knn": "kNN", "svm": "SVM", "irv": "IRV"}
-
-
-def make_model(name: str, params: dict | None = None, *, seed=None, progress=None, n_jobs=None) -> Model:
-    """A model by name (``random``, ``maxsim``, ``knn``, ``svm``, ``irv``) with its parameters.
-
-    ``seed``, ``progress`` and ``n_jobs`` are passed to the models that take them.
-    """
-    if name not in MODELS:
-        raise ValueError(f"unknown model {name!r}; models are: {', '.join(MODELS)}")
-    cls = MODELS[name]
-    params = dict(params or {})
-    accepted = inspect.signature(cls).parameters
-    for key, value in (("seed", seed), ("progress", progress), ("n_jobs", n_jobs)):
-        if value is not None and key in accepted:
-            params.setdefault(key, value)
-    try:
-        return cls(**params)
-    except TypeError as exc:
-        raise ValueError(f"model {name}: {exc}") from None
-
+from ._svm import SVM, grid_fold, platt_fit
 
 __all__ = [
-    "IRV", "KNN", "LABELS", "MODELS", "MaxSim", "Model", "Random", "Reweighting", "SCHEMES", "SVM", "average_ranks",
-    "irv_loss", "irv_terms", "make_model", "score_density", "silverman_bandwidth",
+    "BUILTIN", "IRV", "KNN", "LABELS", "MODELS", "MaxSim", "Model", "Random", "Reweighting", "Run", "SCHEMES", "SVM",
+    "average_ranks", "declared_runs", "grid_fold", "irv_loss", "irv_terms", "load_class", "make_model", "platt_fit",
+    "score_density", "silverman_bandwidth",
 ]

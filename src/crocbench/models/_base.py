@@ -8,15 +8,43 @@ from ..similarity import SimilarityIndex
 
 
 class Model:
-    """A ranker of compounds, in the spirit of a scikit-learn estimator.
+    """A ranker of compounds, in the spirit of a scikit-learn estimator: the contract every model follows.
 
-    ``fit(sim, train, y)`` learns from the compounds ``train`` (row indices into
-    the similarity index ``sim``) with 0/1 labels ``y``; ``score(sim, rows)``
-    returns one float64 score per row, higher = more likely active.  A model
-    never sees the labels of the rows it scores.
+    A model is one class, built-in or a user's (declared in ``config.yaml`` as
+    ``name: {class: "module:Class", param: value, ...}``; it need not subclass
+    this one).  Required:
+
+    ``__init__(**params)``
+        Its parameters, as keyword arguments; the config's other keys are
+        checked against this signature before any job runs.  A class whose
+        signature takes ``seed`` (per fold: ``(cv seed, fold)``), ``progress``
+        (a stream for log lines) or ``n_jobs`` (the job's threads) gets them.
+    ``fit(self, data, train, y)``
+        Learn from the compounds ``train`` (row indices into ``data``) with 0/1
+        labels ``y``.
+    ``score(self, data, rows) -> array``
+        One finite float per row of ``rows``, higher = more likely active.  A
+        model never sees the labels of the rows it scores.
+
+    ``data`` (a :class:`~crocbench.similarity.SimilarityIndex`) gives
+    ``data.n``, ``data.ids`` and ``data.smiles`` (standardized, indexable by
+    row), ``data.fingerprints`` (scipy CSR matrix of the paper's features, rows =
+    compounds), ``data.similarities(rows, cols)`` (exact Tanimoto, dense float32)
+    and ``data.neighbours(rows, k, among=train)`` (top-k lists: ``.index``,
+    ``.similarity``).
+
+    Optional, read by the workflow:
+
+    ``label``
+        Display name in tables and figures (default: the config entry's name).
+    ``resources(self, n_compounds, n_folds) -> {"threads": .., "mem_mb": ..}``
+        What one fold job needs, so Snakemake schedules it (default: 1 thread, 4 GB).
+    ``info(self) -> dict``
+        JSON-serializable facts about the fit, written beside each fold's scores.
     """
 
     name = "model"
+    label = None
 
     def fit(self, sim: SimilarityIndex, train, y) -> "Model":
         train, y = _check_fit(sim, train, y)
@@ -33,6 +61,10 @@ class Model:
     def info(self) -> dict:
         """What the fit learned that is worth keeping beside the scores (JSON-serializable)."""
         return {}
+
+    def resources(self, n_compounds: int, n_folds: int) -> dict:
+        """One fold job's threads and memory (MB) on a dataset of ``n_compounds`` split in ``n_folds``."""
+        return {"threads": 1, "mem_mb": 4000}
 
     def _fit(self, sim, train, y) -> None:  # models that only store the training set need nothing more
         pass

@@ -95,7 +95,7 @@ class IRV(Model):
     n_epochs_ : int, converged_ : bool
     """
 
-    name = "irv"
+    name, label = "irv", "IRV"
 
     def __init__(self, k: int = 20, max_epochs: int = 3000, tol: float = 1e-4, window: int = 10, step: float = 0.01,
                  dtype: str = "float64", reweight: str = "none", alpha: float = 20.0, alpha_start: float = 1.0,
@@ -110,7 +110,7 @@ class IRV(Model):
 
     def _inputs(self, sim, rows):
         torch = _torch()
-        nb = sim.neighbours(rows, self.train_, self.k)
+        nb = sim.neighbours(rows, self.k, among=self.train_)
         label = np.zeros(sim.n, dtype=np.float64)
         label[self.train_] = self.y_
         dtype = getattr(torch, self.dtype)

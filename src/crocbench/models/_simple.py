@@ -10,7 +10,7 @@ from ._base import Model
 class Random(Model):
     """Uniform scores in [0, 1), from a seeded generator (``seed`` may be a tuple, e.g. (seed, fold))."""
 
-    name = "random"
+    name, label = "random", "RANDOM"
 
     def __init__(self, seed=0):
         self.seed = seed
@@ -22,7 +22,7 @@ class Random(Model):
 class MaxSim(Model):
     """The highest Tanimoto similarity to a training active (Willett's MAX-SIM)."""
 
-    name = "maxsim"
+    name, label = "maxsim", "MAX-SIM"
 
     def __init__(self, block: int = 4096):
         self.block = block
@@ -44,7 +44,7 @@ class KNN(Model):
     orders compounds with equal fractions without changing any other order.
     """
 
-    name = "knn"
+    name, label = "knn", "kNN"
 
     def __init__(self, k: int = 20, tie_break: str | None = None):
         if tie_break not in (None, "none", "similarity"):
@@ -52,7 +52,7 @@ class KNN(Model):
         self.k, self.tie_break = int(k), tie_break
 
     def _score(self, sim, rows):
-        nb = sim.neighbours(rows, self.train_, self.k)
+        nb = sim.neighbours(rows, self.k, among=self.train_)
         label = np.zeros(sim.n, dtype=np.float64)
         label[self.train_] = self.y_
         active = label[nb.index]

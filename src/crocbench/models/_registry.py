@@ -1,0 +1,183 @@
+"""From a config entry to a model: the built-in five by name, a user's class by "module:Class", or imported scores.
+
+A ``models:`` entry of ``config.yaml`` is one *run*::
+
+    svm: {C_grid: [0.1, 1, 10]}                          # a built-in model, by its name
+    svm_platt: {class: svm, score: platt}                # a built-in under another name
+    rf: {class: "my_rankers:ForestRanker", n_estimators: 500, label: RF}   # a user's class
+    gnn: {scores: gnn.csv, id: id, score: score, fold: fold}              # scores computed elsewhere
+
+Every entry is checked here, before any job runs, and every error is one line
+naming the entry.
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ._base import Model
+from ._irv import IRV
+from ._simple import KNN, MaxSim, Random
+from ._svm import SVM
+
+BUILTIN = (Random, MaxSim, KNN, SVM, IRV)
+MODELS = {cls.name: cls for cls in BUILTIN}
+LABELS = {cls.name: cls.label for cls in BUILTIN}
+IMPORT_KEYS = ("scores", "id", "score", "fold", "label")
+_INJECTED = ("seed", "progress", "n_jobs")  # passed to the classes whose signature takes them
+
+
+def load_class(spec: str, search=()) -> type:
+    """The class named by ``spec``: a built-in model's name, or ``"module:Class"`` found on ``sys.path`` or in ``search``.
+
+    The folders of ``search`` are put in front of ``sys.path`` (once).  The class
+    must have ``fit`` and ``score`` methods.  Raises ``ValueError`` (one line) otherwise.
+    """
+    if spec in MODELS:
+        return MODELS[spec]
+    module_name, sep, qualname = str(spec).partition(":")
+    if not sep or not module_name or not qualname:
+        raise ValueError(f"class {spec!r}: expected 'module:Class' or a built-in model ({', '.join(MODELS)})")
+    for folder in reversed([str(Path(f).resolve()) for f in search]):
+        if folder not in sys.path:
+            sys.path.insert(0, folder)
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as exc:
+        if exc.name and (module_name == exc.name or module_name.startswith(exc.name + ".")):
+            where = ", ".join(str(f) for f in search) or "no plugins folder"
+            raise ValueError(f"class {spec!r}: module {module_name!r} not found on PYTHONPATH or in {where}") from None
+        raise ValueError(f"class {spec!r}: module {module_name!r} needs {exc.name!r}, which is not installed") from None
+    except Exception as exc:
+        raise ValueError(f"class {spec!r}: importing {module_name!r} failed: {type(exc).__name__}: {exc}") from None
+    obj = module
+    for part in qualname.split("."):
+        if not hasattr(obj, part):
+            raise ValueError(f"class {spec!r}: module {module_name!r} has no {qualname!r}")
+        obj = getattr(obj, part)
+    if not inspect.isclass(obj):
+        raise ValueError(f"class {spec!r}: {qualname!r} is not a class")
+    missing = [m for m in ("fit", "score") if not callable(getattr(obj, m, None))]
+    if missing:
+        raise ValueError(f"class {spec!r}: no {' or '.join(missing)} method; a model needs fit(data, train, y) "
+                         "and score(data, rows)")
+    return obj
+
+
+def make_model(name: str, params: dict | None = None, *, seed=None, progress=None, n_jobs=None, search=()) -> Model:
+    """The model of the config entry ``name: params``, with its parameters checked against its class's signature.
+
+    ``params`` may name the class (``class:``, a built-in name or
+    ``"module:Class"``; default: the built-in called ``name``) and a display
+    ``label`` (not passed on).  ``seed``, ``progress`` and ``n_jobs`` are passed
+    to the classes whose signature takes them.
+
+    Examples
+    --------
+    >>> make_model("knn", {"k": 5}).k
+    5
+    >>> make_model("knn", {"kk": 5})
+    Traceback (most recent call last):
+    ...
+    ValueError: model knn: unknown parameter 'kk'; KNN takes k, tie_break
+    """
+    params = dict(params or {})
+    spec = params.pop("class", name)
+    params.pop("label", None)
+    if "scores" in params:
+        raise ValueError(f"model {name}: an entry with 'scores' imports scores and names no class")
+    if spec not in MODELS and ":" not in str(spec):
+        raise ValueError(f"model {name}: unknown model {spec!r}; built-in models are {', '.join(MODELS)}; "
+                         "any other class is given as class: 'module:Class'")
+    try:
+        cls = load_class(spec, search)
+    except ValueError as exc:
+        raise ValueError(f"model {name}: {exc}") from None
+    try:
+        signature = inspect.signature(cls)
+    except (TypeError, ValueError):
+        signature = None
+    if signature is not None:
+        accepted = signature.parameters
+        open_ended = any(p.kind is inspect.Parameter.VAR_KEYWORD for p in accepted.values())
+        unknown = [k for k in params if k not in accepted]
+        if unknown and not open_ended:
+            takes = ", ".join(k for k, p in accepted.items() if k not in _INJECTED
+                              and p.kind not in (inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD))
+            raise ValueError(f"model {name}: unknown parameter {unknown[0]!r}; {cls.__name__} takes {takes or 'none'}")
+        for key, value in zip(_INJECTED, (seed, progress, n_jobs)):
+            if value is not None and (key in accepted or open_ended):
+                params.setdefault(key, value)
+    try:
+        return cls(**params)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"model {name}: {exc}") from None
+
+
+@dataclass
+class Run:
+    """One ``models:`` entry: a model trained on the folds, or out-of-fold scores imported from a file.
+
+    ``params`` are the model's parameters (with ``class``; without ``label``),
+    or for an import its ``scores`` file and column names.
+    """
+
+    name: str
+    params: dict
+    label: str
+    imported: bool = False
+    model: object = field(default=None, repr=False)
+
+    def resources(self, n_compounds: int, n_folds: int) -> dict:
+        """``{"threads", "mem_mb"}`` of one fold job, from the model's own ``resources`` if it has one."""
+        own = getattr(self.model, "resources", None)
+        out = Model.resources(self.model, n_compounds, n_folds)  # the default, for classes without their own
+        if callable(own):
+            out.update(own(n_compounds, n_folds))
+        return {"threads": max(1, int(out["threads"])), "mem_mb": max(1, int(out["mem_mb"]))}
+
+
+def declared_runs(entries: dict, search=()) -> dict:
+    """``{name: Run}`` for the ``models:`` entries of a config, each checked; labels unique.
+
+    A run's label is its entry's ``label``, else its class's ``label`` for the
+    first run of that class (so ``svm`` is "SVM" and a second SVM entry keeps
+    its own name), else its name.
+
+    Examples
+    --------
+    >>> runs = declared_runs({"knn": {"k": 5}, "knn3": {"class": "knn", "k": 3}, "gnn": {"scores": "g.csv"}})
+    >>> [(r.name, r.label, r.imported) for r in runs.values()]
+    [('knn', 'kNN', False), ('knn3', 'knn3', False), ('gnn', 'gnn', True)]
+    """
+    runs, classes = {}, set()
+    for name, entry in entries.items():
+        entry = dict(entry or {})
+        if "scores" in entry:
+            extra = sorted(set(entry) - set(IMPORT_KEYS))
+            if extra:
+                raise ValueError(f"model {name}: an import takes {', '.join(IMPORT_KEYS)}; not {extra[0]!r}")
+            label = entry.pop("label", None) or name
+            runs[name] = Run(name, {"id": "id", "score": "score", "fold": None, **entry}, str(label), imported=True)
+            continue
+        model = make_model(name, entry, search=search)
+        cls = type(model)
+        label = entry.pop("label", None) or (getattr(cls, "label", None) if cls not in classes else None) or name
+        classes.add(cls)
+        runs[name] = Run(name, {"class": _spec(cls), **{k: v for k, v in entry.items() if k != "class"}},
+                         str(label), model=model)
+    seen = {}
+    for run in runs.values():
+        if run.label in seen:
+            raise ValueError(f"models {seen[run.label]} and {run.name} are both labelled {run.label!r}; "
+                             "give one a 'label:'")
+        seen[run.label] = run.name
+    return runs
+
+
+def _spec(cls) -> str:
+    return cls.name if MODELS.get(getattr(cls, "name", None)) is cls else f"{cls.__module__}:{cls.__qualname__}"
