@@ -324,26 +324,31 @@ class SizeRanker:
 '''
 
 
-def test_own_ranker_and_imported_scores_beside_built_in_models(tmp_path, mirror):
-    """A plug-in class (declared in the config only, found in plugins/ beside it) and scores computed elsewhere
-    (written by plain pandas from folds.tsv) go through every table, figure and the HTML report; a bad score
-    file (a missing, a duplicated, a NaN score, a wrong fold) stops the run with one line and no table."""
-    data = pd.read_csv(mirror / "HIV_41913.csv")
-    sample = pd.concat([data[data["HIV_active"] == 1].head(20), data[data["HIV_active"] == 0].head(70)])
-    (tmp_path / "mir").mkdir()
-    sample.assign(compound=[f"m{i}" for i in range(len(sample))]).to_csv(tmp_path / "mir" / "mine.csv", index=False)
-    (tmp_path / "plugins").mkdir()
+def test_own_ranker_and_imported_scores_beside_built_in_models(tmp_path):
+    """The .test screen (as `snakemake --cores 2 --configfile .test/config.yaml` runs it, with the example forest
+    plug-in) plus a plug-in class written here (declared in this test's config only, found in plugins/ beside it)
+    and scores computed elsewhere (plain pandas, from folds.tsv): all go through every table, figure and the HTML
+    report; a bad score file (a missing, a duplicated, a NaN score, a wrong fold) stops the run with one line and
+    no table."""
+    shutil.copytree(ROOT / ".test", tmp_path / ".test")
+    shutil.copytree(ROOT / "plugins", tmp_path / "plugins")
     (tmp_path / "plugins" / "size_ranker.py").write_text(RANKER)
-    config = _small_config(
-        "mine", "mine.csv", {"smiles": "smiles", "id": "compound", "label": "activity"},
-        {"random": {}, "knn": {"k": 5}, "size": {"class": "size_ranker:SizeRanker", "weight": 2.0},
-         "gnn": {"scores": "gnn.csv", "id": "compound", "score": "p_active", "fold": "fold", "label": "GNN"}},
-        similarity={"k": 10}, cv={"folds": 2, "seed": 3}, power={"pairs": [["gnn", "knn"]], "subsets": 20,
-                                                                 "fractions": [0.5], "samples": 200},
-    )
-    done = _run(tmp_path, config, "results/mine/folds.tsv", "results/mine/compounds.parquet")
+    config = {
+        "models": {"size": {"class": "size_ranker:SizeRanker", "weight": 2.0},
+                   "gnn": {"scores": "gnn.csv", "id": "compound", "score": "p_active", "fold": "fold", "label": "GNN"}},
+        "power": {"pairs": [["gnn", "knn"]], "subsets": 20, "fractions": [0.5], "samples": 200},
+    }
+
+    def run(*extra):
+        (tmp_path / "cfg.yaml").write_text(yaml.safe_dump(config, sort_keys=False))
+        return subprocess.run(
+            [SNAKEMAKE, "--snakefile", str(ROOT / "Snakefile"), "--directory", str(tmp_path), "--configfile",
+             str(tmp_path / ".test" / "config.yaml"), str(tmp_path / "cfg.yaml"), "--cores", "2", *extra],
+            capture_output=True, text=True, timeout=600, env={k: v for k, v in os.environ.items() if k != "CROCBENCH_MIRROR"})
+
+    done = run("results/test_screen/folds.tsv", "results/test_screen/compounds.parquet")
     assert done.returncode == 0, done.stderr[-3000:]
-    res = tmp_path / "results" / "mine"
+    res = tmp_path / "results" / "test_screen"
     folds = pd.read_csv(res / "folds.tsv", sep="\t", dtype={"id": str})
     smiles = pd.read_parquet(res / "compounds.parquet").set_index("id")["smiles"]
     # "trained elsewhere": a score from the SMILES alone (count of ring-closure digits), one per compound, with its fold
@@ -358,13 +363,13 @@ def test_own_ranker_and_imported_scores_beside_built_in_models(tmp_path, mirror)
     }
     for name, (table, message) in bad.items():
         table.to_csv(tmp_path / "gnn.csv", index=False)
-        done = _run(tmp_path, config)
+        done = run()
         assert done.returncode != 0, name
         assert f"gnn.csv: {message}" in done.stdout + done.stderr, (name, done.stderr[-2000:])
         assert not (res / "tables").exists() or not any((res / "tables").iterdir()), name
         assert not (res / "scores" / "gnn.parquet").exists()
     good.sample(frac=1.0, random_state=1).to_csv(tmp_path / "gnn.csv", index=False)  # any row order
-    done = _run(tmp_path, config, "--cores", "2")
+    done = run()
     assert done.returncode == 0, done.stderr[-3000:]
     imported = pd.read_parquet(res / "scores" / "gnn.parquet")
     assert imported["id"].tolist() == folds["id"].tolist()
@@ -373,18 +378,22 @@ def test_own_ranker_and_imported_scores_beside_built_in_models(tmp_path, mirror)
     size = pd.read_parquet(res / "scores" / "size.parquet")  # the plug-in's scores, by hand
     assert np.allclose(size["score"], fp_sizes + 2.0 * np.array([len(smiles[i]) for i in size["id"]]) / 1000)
     areas = pd.read_csv(res / "tables" / "areas.tsv", sep="\t")
-    assert areas["model"].tolist() == ["RANDOM", "kNN", "SIZE", "GNN", "random (expected)"]
+    assert areas["model"].tolist() == ["RANDOM", "MAX-SIM", "kNN", "SVM", "IRV", "RF", "SIZE", "GNN", "random (expected)"]
     significance = pd.read_csv(res / "tables" / "significance.tsv", sep="\t")
-    assert {"SIZE", "GNN"} <= set(significance["a"]) | set(significance["b"])
+    assert {"RF", "SIZE", "GNN"} <= set(significance["a"]) | set(significance["b"])
     other = pd.read_csv(res / "tables" / "other_metrics.tsv", sep="\t")
-    assert {"SIZE", "GNN"} <= set(other["model"])
+    assert {"RF", "SIZE", "GNN"} <= set(other["model"])
     assert "GNN" in (res / "tables" / "power.md").read_text()
     info = json.loads((res / "scores" / "size" / "fold_0.json").read_text())
     assert info["model"] == "size_ranker:SizeRanker" and info["run"] == "size"
-    _check_html_report(tmp_path, config, ["magnification", "roc", "croc", "ac_cac", "proc"])
-    # every figure has one curve per model, the plug-in's and the import's too
-    assert "curves: RANDOM, kNN, SIZE, GNN" in (tmp_path / "logs" / "mine" / "figures.log").read_text()
+    assert "| RF |" in (res / "tables" / "areas.md").read_text() and not (res / "tables" / "published.md").exists()
+    done = run("--report", str(tmp_path / "report.html"))
+    assert done.returncode == 0, done.stderr[-3000:]
+    html = (tmp_path / "report.html").read_text()
+    assert "results/test_screen/figures/roc.png" in html and "results/test_screen/tables/areas.md" in html
+    # every figure has one curve per model, the plug-ins' and the import's too
+    assert "curves: RANDOM, MAX-SIM, kNN, SVM, IRV, RF, SIZE, GNN" in (tmp_path / "logs" / "test_screen" / "figures.log").read_text()
     # a bad declaration stops before any job, in one line
     config["models"]["size"]["wieght"] = 1
-    done = _run(tmp_path, config, "-n")
+    done = run("-n")
     assert done.returncode != 0 and "model size: unknown parameter 'wieght'; SizeRanker takes weight" in done.stdout + done.stderr
