@@ -31,3 +31,31 @@ def test_readme_python_example_runs():
     names = {"y_true": y_true, "y_score": rng.random(2000) + y_true, "score_irv": rng.random(2000) + y_true,
              "score_svm": rng.random(2000) + 0.5 * y_true}
     exec(compile(code, "README.md", "exec"), names)  # noqa: S102
+
+
+def test_readme_plugin_example_runs_as_declared(tmp_path):
+    """"Benchmark your own ranker": the plug-in module and its config entry, as written, fit and score."""
+    import numpy as np
+    import yaml
+
+    from crocbench.cv import fold_table, score_fold
+    from crocbench.fingerprints import Fingerprints
+    from crocbench.models import declared_runs, make_model
+    from crocbench.similarity import SimilarityIndex
+
+    text = (ROOT / "README.md").read_text()
+    module = re.search(r"```python\n# plugins/my_rankers.py\n(.*?)```", text, flags=re.S).group(1)
+    entry = re.search(r"```yaml\n(models:\n  logreg: .*?)```", text, flags=re.S).group(1)
+    (tmp_path / "my_rankers.py").write_text(module)
+    models = yaml.safe_load(entry)["models"]
+    runs = declared_runs(models, search=[tmp_path])
+    assert runs["logreg"].label == "LogReg"
+    rng = np.random.default_rng(0)
+    rows = [np.unique(rng.integers(0, 50, 12)) for _ in range(60)]
+    y = np.arange(60) % 4 == 0
+    rows = [np.union1d(r, [100, 101]) if a else r for r, a in zip(rows, y)]  # actives share two features
+    fp = Fingerprints(np.r_[0, np.cumsum([r.size for r in rows])], np.concatenate(rows).astype(np.uint64))
+    model = make_model("logreg", models["logreg"], seed=(0, 1), search=[tmp_path])
+    scores = score_fold(model, SimilarityIndex(fp), fold_table([f"c{i}" for i in range(60)], y.astype(int), 3), 0)
+    assert scores["score"].notna().all()
+    assert scores.loc[scores["label"] == 1, "score"].min() > scores.loc[scores["label"] == 0, "score"].max()
