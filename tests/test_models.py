@@ -414,17 +414,17 @@ class NoScore:
 def test_a_plugin_class_is_found_in_a_folder_checked_and_labelled(tmp_path, data):
     from crocbench.models import declared_runs, load_class
 
-    (tmp_path / "my_rankers.py").write_text(PLUGIN)
+    (tmp_path / "unit_rankers.py").write_text(PLUGIN)
     fp, y, _ = data
     sim = SimilarityIndex(fp)
     search = [tmp_path]
-    model = make_model("mine", {"class": "my_rankers:Ranker", "scale": 2.0}, search=search)
+    model = make_model("mine", {"class": "unit_rankers:Ranker", "scale": 2.0}, search=search)
     folds = fold_table([f"c{i}" for i in range(sim.n)], y, n_folds=3)
     scores = score_fold(model, sim, folds, 1)
     test = np.flatnonzero(folds["fold"].to_numpy() == 1)
     assert scores["score"].tolist() == [2.0 * fp.sizes()[i] for i in test]  # by hand: twice the feature count
     assert model.seen_ == sim.n - test.size
-    runs = declared_runs({"knn": {}, "mine": {"class": "my_rankers:Ranker"}, "knn5": {"class": "knn", "k": 5},
+    runs = declared_runs({"knn": {}, "mine": {"class": "unit_rankers:Ranker"}, "knn5": {"class": "knn", "k": 5},
                           "ext": {"scores": "x.csv", "label": "GNN"}}, search=search)
     assert {n: r.label for n, r in runs.items()} == {"knn": "kNN", "mine": "feature count", "knn5": "knn5", "ext": "GNN"}
     assert runs["mine"].resources(500, 10) == {"threads": 3, "mem_mb": 500}
@@ -433,17 +433,17 @@ def test_a_plugin_class_is_found_in_a_folder_checked_and_labelled(tmp_path, data
     assert load_class("svm") is SVM
     bad = {
         "nowhere:Ranker": "module 'nowhere' not found on PYTHONPATH or in",
-        "my_rankers:Missing": "module 'my_rankers' has no 'Missing'",
-        "my_rankers:NoScore": "no score method",
-        "my_rankers": "unknown model 'my_rankers'",
+        "unit_rankers:Missing": "module 'unit_rankers' has no 'Missing'",
+        "unit_rankers:NoScore": "no score method",
+        "unit_rankers": "unknown model 'unit_rankers'",
     }
     for spec, message in bad.items():
         with pytest.raises(ValueError, match=f"^model mine: .*{message}"):
             make_model("mine", {"class": spec}, search=search)
     with pytest.raises(ValueError, match="^model mine: unknown parameter 'scael'; Ranker takes scale$"):
-        make_model("mine", {"class": "my_rankers:Ranker", "scael": 2}, search=search)
+        make_model("mine", {"class": "unit_rankers:Ranker", "scael": 2}, search=search)
     with pytest.raises(ValueError, match="models knn and mine are both labelled 'kNN'"):
-        declared_runs({"knn": {}, "mine": {"class": "my_rankers:Ranker", "label": "kNN"}}, search=search)
+        declared_runs({"knn": {}, "mine": {"class": "unit_rankers:Ranker", "label": "kNN"}}, search=search)
 
 
 def test_imported_scores_are_checked_against_the_folds_one_line_each():
