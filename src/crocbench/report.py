@@ -5,7 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .metrics import FAMILIES, Ranking, hits_call, other_panel, other_values, paper_panel, top_cutoff
+from .metrics import (FAMILIES, Ranking, hits_call, other_panel, other_values, paper_panel, per_fold_metrics,
+                      top_cutoff)
+from .stats import compare_many
 
 #: The IRV training table's metrics, followed by the list's "actives in the top k" (:func:`hits_call`).
 _TRAINING_METRICS = ("roc", "croc_exp_7", "croc_exp_14", "croc_exp_80")
@@ -239,8 +241,6 @@ def significance_table(pooled: dict, calls, tests, *, n_samples: int = 10_000, s
 
     One-sided in the observed direction, as in the paper; ``better`` names the model with the higher value.
     """
-    from .stats import compare_many
-
     names = list(pooled)
     y = next(iter(pooled.values()))["label"].to_numpy()
     rows = []
@@ -524,8 +524,6 @@ def svm_sensitivity_table(scores: pd.DataFrame, top=1000) -> pd.DataFrame:
     together: comparable across folds for Platt probabilities, not
     necessarily for raw decision values.
     """
-    from .metrics import per_fold_metrics
-
     per_fold, n = {}, scores["id"].nunique()
     for setup, part in scores.groupby(SETUP_COLUMNS, sort=True, dropna=False):
         per_fold[setup] = per_fold_metrics(part.rename(columns={"score": "kind", "value": "score"}),

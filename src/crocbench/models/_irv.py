@@ -28,6 +28,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from ..metrics import croc_auc
 from ._base import Model
 from ._reweight import Reweighting
 
@@ -62,8 +63,6 @@ def irv_loss(w, s, c, y, weights=None):
 
 
 def _croc80(y, scores) -> float:
-    from ..metrics import croc_auc
-
     return croc_auc(y, scores, alpha=80.0)
 
 
