@@ -13,3 +13,46 @@ def mirror() -> Path:
     if not path.is_dir():
         pytest.skip(f"no data mirror at {path}")
     return path
+
+
+SIZE_RANKER = '''
+import numpy as np
+
+
+class SizeRanker:
+    """A user's ranker, outside crocbench: larger molecules (more features, more SMILES characters) first."""
+
+    label = "SIZE"
+
+    def __init__(self, weight=1.0):
+        self.weight = weight
+
+    def fit(self, data, train, y):
+        self.seen_ = len(train)
+        return self
+
+    def score(self, data, rows):
+        feats = np.asarray(data.fingerprints[rows].sum(axis=1)).ravel()
+        return feats + self.weight * np.array([len(data.smiles[r]) for r in rows]) / 1000
+
+    def resources(self, n_compounds, n_folds):
+        return {"threads": 3, "mem_mb": n_compounds}
+
+
+class NoScore:
+    def fit(self, data, train, y):
+        return self
+'''
+
+
+@pytest.fixture
+def write_plugin():
+    """Writes the test plug-in module (class ``SizeRanker``, a user's ranker; ``NoScore``, a broken one) as
+    ``folder/{module}.py`` and returns the folder."""
+
+    def write(folder: Path, module: str = "size_ranker") -> Path:
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / f"{module}.py").write_text(SIZE_RANKER)
+        return folder
+
+    return write

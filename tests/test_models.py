@@ -382,57 +382,29 @@ def test_kernel_buffer_reuses_one_allocation_and_gives_the_fresh_kernel(data):
 # --- plug-ins, imported scores, the data contract --------------------------------------------------------------------
 
 
-PLUGIN = '''
-import numpy as np
-
-
-class Ranker:
-    """Scores a compound by its number of features: a user's class that is not a crocbench Model."""
-
-    label = "feature count"
-
-    def __init__(self, scale=1.0):
-        self.scale = scale
-
-    def fit(self, data, train, y):
-        self.seen_ = len(train)
-        return self
-
-    def score(self, data, rows):
-        return self.scale * np.asarray(data.fingerprints[rows].sum(axis=1)).ravel()
-
-    def resources(self, n_compounds, n_folds):
-        return {"threads": 3, "mem_mb": n_compounds}
-
-
-class NoScore:
-    def fit(self, data, train, y):
-        return self
-'''
-
-
-def test_a_plugin_class_is_found_in_a_folder_checked_and_labelled(tmp_path, data):
+def test_a_plugin_class_is_found_in_a_folder_checked_and_labelled(tmp_path, data, write_plugin):
     from crocbench.models import declared_runs, load_class
 
-    (tmp_path / "unit_rankers.py").write_text(PLUGIN)
+    search = [write_plugin(tmp_path, "unit_rankers")]
     fp, y, _ = data
-    sim = SimilarityIndex(fp)
-    search = [tmp_path]
-    model = make_model("mine", {"class": "unit_rankers:Ranker", "scale": 2.0}, search=search)
+    smiles = ["C" * (1 + i % 7) for i in range(fp.n)]
+    sim = SimilarityIndex(fp, smiles=smiles)
+    model = make_model("mine", {"class": "unit_rankers:SizeRanker", "weight": 2.0}, search=search)
     folds = fold_table([f"c{i}" for i in range(sim.n)], y, n_folds=3)
     scores = score_fold(model, sim, folds, 1)
     test = np.flatnonzero(folds["fold"].to_numpy() == 1)
-    assert scores["score"].tolist() == [2.0 * fp.sizes()[i] for i in test]  # by hand: twice the feature count
+    # by hand: the feature count plus 2 x the SMILES length / 1000
+    assert scores["score"].tolist() == [fp.sizes()[i] + 2.0 * len(smiles[i]) / 1000 for i in test]
     assert model.seen_ == sim.n - test.size
-    runs = declared_runs({"knn": {}, "mine": {"class": "unit_rankers:Ranker"}, "knn5": {"class": "knn", "k": 5},
+    runs = declared_runs({"knn": {}, "mine": {"class": "unit_rankers:SizeRanker"}, "knn5": {"class": "knn", "k": 5},
                           "ext": {"scores": "x.csv", "label": "GNN"}}, search=search)
-    assert {n: r.label for n, r in runs.items()} == {"knn": "kNN", "mine": "feature count", "knn5": "knn5", "ext": "GNN"}
+    assert {n: r.label for n, r in runs.items()} == {"knn": "kNN", "mine": "SIZE", "knn5": "knn5", "ext": "GNN"}
     assert runs["mine"].resources(500, 10) == {"threads": 3, "mem_mb": 500}
     assert runs["knn"].resources(500, 10) == {"threads": 1, "mem_mb": 4000}
     assert runs["ext"].imported and runs["ext"].params == {"id": "id", "score": "score", "fold": None, "scores": "x.csv"}
     assert load_class("svm") is SVM
     bad = {
-        "nowhere:Ranker": "module 'nowhere' not found on PYTHONPATH or in",
+        "nowhere:SizeRanker": "module 'nowhere' not found on PYTHONPATH or in",
         "unit_rankers:Missing": "module 'unit_rankers' has no 'Missing'",
         "unit_rankers:NoScore": "no score method",
         "unit_rankers": "unknown model 'unit_rankers'",
@@ -440,10 +412,10 @@ def test_a_plugin_class_is_found_in_a_folder_checked_and_labelled(tmp_path, data
     for spec, message in bad.items():
         with pytest.raises(ValueError, match=f"^model mine: .*{message}"):
             make_model("mine", {"class": spec}, search=search)
-    with pytest.raises(ValueError, match="^model mine: unknown parameter 'scael'; Ranker takes scale$"):
-        make_model("mine", {"class": "unit_rankers:Ranker", "scael": 2}, search=search)
+    with pytest.raises(ValueError, match="^model mine: unknown parameter 'wieght'; SizeRanker takes weight$"):
+        make_model("mine", {"class": "unit_rankers:SizeRanker", "wieght": 2}, search=search)
     with pytest.raises(ValueError, match="models knn and mine are both labelled 'kNN'"):
-        declared_runs({"knn": {}, "mine": {"class": "unit_rankers:Ranker", "label": "kNN"}}, search=search)
+        declared_runs({"knn": {}, "mine": {"class": "unit_rankers:SizeRanker", "label": "kNN"}}, search=search)
 
 
 def test_imported_scores_are_checked_against_the_folds_one_line_each():

@@ -303,28 +303,7 @@ def test_a_file_without_checksum_is_trusted_only_once_read_and_rejections_are_to
             "each is listed with its reason in results/lib/rejected.tsv") in done.stderr
 
 
-RANKER = '''
-import numpy as np
-
-
-class SizeRanker:
-    """A user's ranker, outside crocbench: larger molecules (more features, more SMILES characters) first."""
-
-    label = "SIZE"
-
-    def __init__(self, weight=1.0):
-        self.weight = weight
-
-    def fit(self, data, train, y):
-        return self
-
-    def score(self, data, rows):
-        feats = np.asarray(data.fingerprints[rows].sum(axis=1)).ravel()
-        return feats + self.weight * np.array([len(data.smiles[r]) for r in rows]) / 1000
-'''
-
-
-def test_own_ranker_and_imported_scores_beside_built_in_models(tmp_path):
+def test_own_ranker_and_imported_scores_beside_built_in_models(tmp_path, write_plugin):
     """The .test screen (as `snakemake --cores 2 --configfile .test/config.yaml` runs it, with the example forest
     plug-in) plus a plug-in class written here (declared in this test's config only, found in plugins/ beside it)
     and scores computed elsewhere (plain pandas, from folds.tsv): all go through every table, figure and the HTML
@@ -332,7 +311,7 @@ def test_own_ranker_and_imported_scores_beside_built_in_models(tmp_path):
     no table."""
     shutil.copytree(ROOT / ".test", tmp_path / ".test")
     shutil.copytree(ROOT / "plugins", tmp_path / "plugins")
-    (tmp_path / "plugins" / "size_ranker.py").write_text(RANKER)
+    write_plugin(tmp_path / "plugins")
     config = {
         "models": {"size": {"class": "size_ranker:SizeRanker", "weight": 2.0},
                    "gnn": {"scores": "gnn.csv", "id": "compound", "score": "p_active", "fold": "fold", "label": "GNN"}},

@@ -30,6 +30,21 @@ def panel_for(scores: pd.DataFrame, top=1000, notes: list | None = None) -> list
     return calls
 
 
+def write_pooled(pooled: pd.DataFrame, top, scores_path, per_fold_path, log=None) -> pd.DataFrame:
+    """Write a model's pooled out-of-fold scores and its per-fold metrics table (folds and ``all``).
+
+    Metrics undefined for a list this size are left out, with a note in ``log``.  Returns the per-fold table.
+    """
+    pooled.to_parquet(scores_path, index=False)
+    notes = []
+    table = per_fold_metrics(pooled, panel_for(pooled, top, notes=notes), notes)
+    table.to_csv(per_fold_path, sep="\t", index=False, float_format="%.6g")
+    if log is not None:
+        print("\n".join(notes), file=log)
+        print(table.to_string(), file=log)
+    return table
+
+
 def pooled_metrics(scores: pd.DataFrame, keys=_TRAINING_METRICS, top=1000) -> dict:
     """The paper-panel metrics named by ``keys``, then "actives in the top k" (key ``top<k>``, k from
     ``top`` as in :func:`panel_for`), on a pooled score table (columns label, score)."""

@@ -336,18 +336,23 @@ class SimilarityIndex:
 
     @property
     def fingerprints(self) -> sp.csr_matrix:
-        if self._csr is None:
-            if self._fp is None:
-                raise ValueError("built from a FeatureMatrix: the fingerprints' feature ids are not known")
-            self._feature_ids, cols = np.unique(self._fp.ids, return_inverse=True)
-            self._csr = sp.csr_matrix((np.ones(cols.size, dtype=np.float32), cols.ravel(), self._fp.indptr),
-                                      shape=(self.n, self._feature_ids.size))
-        return self._csr
+        return self._sparse()[0]
 
     @property
     def feature_ids(self) -> np.ndarray:
         """The 64-bit feature id of each column of :attr:`fingerprints`."""
-        return self._feature_ids if self.fingerprints is not None else None
+        return self._sparse()[1]
+
+    def _sparse(self) -> tuple:
+        """``(CSR matrix, feature id per column)``, built on first use."""
+        if self._csr is None:
+            if self._fp is None:
+                raise ValueError("built from a FeatureMatrix: the fingerprints' feature ids are not known")
+            ids, cols = np.unique(self._fp.ids, return_inverse=True)
+            csr = sp.csr_matrix((np.ones(cols.size, dtype=np.float32), cols.ravel(), self._fp.indptr),
+                                shape=(self.n, ids.size))
+            self._csr = (csr, ids)
+        return self._csr
 
     def similarities(self, rows, cols) -> np.ndarray:
         """Tanimoto similarities, float32 (len rows, len cols)."""
