@@ -35,7 +35,8 @@ if "irv" in _entries:
     _training = {k: v for k, v in config["irv_training"].items() if k != "schemes"}
     for _scheme in IRV_SCHEMES:
         if _scheme != "none":
-            _entries[f"irv_{_scheme}"] = {"class": "irv", **_entries["irv"], **_training, "reweight": _scheme}
+            _entries[f"irv_{_scheme}"] = {"class": "irv", **{k: v for k, v in _entries["irv"].items() if k != "label"},
+                                          **_training, "reweight": _scheme}  # named by their run, not the irv's label
 RUNS = declared_runs(_entries, search=PLUGIN_DIRS)
 LABELS = {name: run.label for name, run in RUNS.items()}
 IMPORTED = [name for name, run in RUNS.items() if run.imported]
@@ -160,7 +161,7 @@ def imported_scores(wildcards):
 
 
 def irv_training_inputs(wildcards):
-    """Per scheme: its pooled scores, its folds' infos and benchmark files (dicts keyed by scheme for the script)."""
+    """The IRV training table's inputs: each scheme's pooled scores, fold infos and benchmark files (named lists)."""
     runs = {s: irv_run(s) for s in IRV_SCHEMES}
     return {  # the script matches files to schemes by run name (the folder or file name), not by position
         "scores": [f"results/{wildcards.dataset}/scores/{r}.parquet" for r in runs.values()],
