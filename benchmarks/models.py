@@ -5,8 +5,9 @@
 Reads ``fingerprints.npz`` and ``compounds.parquet`` from the results folder
 (run ``snakemake --cores 2 results/dtp_aids/fingerprints.npz`` first).  Each
 model is set up as ``config.yaml`` configures it for the workflow (the SVM: inner-CV
-selection of C and class weight, two LIBSVM fits at a time as with its 2 threads there)
-and runs all folds in its own process, so its peak RSS is its own.  Targets
+selection of C and class weight, two LIBSVM fits at a time as with its 2 threads there, its
+kernels read from the all-pairs similarity matrix, computed once as the workflow's
+``similarity_matrix`` rule does) and runs all folds in its own process, so its peak RSS is its own.  Targets
 (2 cores): SVM all folds <= 4 min; IRV <= 2 min; kNN + MAX-SIM + RANDOM <= 30 s;
 peak RSS of any job <= 14 GB.  The quality columns are on the pooled
 out-of-fold ranking.
@@ -25,7 +26,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def _step(name: str, folder: str, cache: str) -> dict:
+def _step(name: str, folder: str, cache: str, matrix: str) -> dict:
     import numpy as np
     import pandas as pd
 
@@ -33,7 +34,7 @@ def _step(name: str, folder: str, cache: str) -> dict:
     from crocbench.fingerprints import load_fingerprints
     from crocbench.metrics import croc_auc, hits_at_k, roc_auc
     from crocbench.models import make_model
-    from crocbench.similarity import SimilarityIndex, load_neighbours, save_neighbours, top_k
+    from crocbench.similarity import SimilarityIndex, load_neighbours, save_neighbours, tanimoto_matrix, top_k
 
     import yaml
 
@@ -43,10 +44,14 @@ def _step(name: str, folder: str, cache: str) -> dict:
     if name == "neighbours":
         save_neighbours(cache, top_k(fp, 50))
         return {"seconds": time.perf_counter() - t}
+    if name == "matrix":
+        tanimoto_matrix(fp, out=matrix)
+        return {"seconds": time.perf_counter() - t}
     compounds = pd.read_parquet(Path(folder) / "compounds.parquet")
     n_folds, seed = config["cv"]["folds"], config["cv"]["seed"]
     folds = fold_table(compounds["id"], compounds["label"], n_folds, seed)
-    sim = SimilarityIndex(fp, load_neighbours(cache))
+    uses_matrix = make_model(name, config["models"][name]).uses_matrix
+    sim = SimilarityIndex(fp, load_neighbours(cache), matrix=matrix if uses_matrix else None)
     parts, epochs = [], []
     for f in range(n_folds):  # as the workflow's score_fold jobs: the SVM's 2 threads, 1 for the others
         model = make_model(name, config["models"][name], seed=(seed, f), n_jobs=2 if name == "svm" else 1)
@@ -60,16 +65,16 @@ def _step(name: str, folder: str, cache: str) -> dict:
 
 def main() -> None:
     if len(sys.argv) > 2 and sys.argv[1] == "--step":
-        result = _step(*sys.argv[2:5])
+        result = _step(*sys.argv[2:6])
         result["peak_rss_gb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1e6
         print(json.dumps(result))
         return
     folder = sys.argv[1] if len(sys.argv) > 1 else str(ROOT / "results" / "dtp_aids")
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
-        cache = str(Path(tmp) / "nb.npz")
-        for step in ("neighbours", "random", "maxsim", "knn", "irv", "svm"):
-            out = subprocess.run([sys.executable, __file__, "--step", step, folder, cache],
+        cache, matrix = str(Path(tmp) / "nb.npz"), str(Path(tmp) / "matrix.npy")
+        for step in ("neighbours", "random", "maxsim", "knn", "irv", "matrix", "svm"):
+            out = subprocess.run([sys.executable, __file__, "--step", step, folder, cache, matrix],
                                  capture_output=True, text=True)
             if out.returncode:
                 sys.exit(f"{step} failed:\n{out.stderr[-3000:]}")
@@ -78,7 +83,7 @@ def main() -> None:
     print(f"{'step (10 folds)':<16} {'seconds':>8} {'peak RSS GB':>11} {'AUC[ROC]':>9} {'CROC a=80':>9} "
           f"{'top 1000':>8} {'epochs':>6}")
     for step, r in rows:
-        label = "top-50 neighbours" if step == "neighbours" else step
+        label = {"neighbours": "top-50 neighbours", "matrix": "N x N matrix"}.get(step, step)
         quality = (f"{r['roc']:>9.4f} {r['croc80']:>9.4f} {r['top1000']:>8.1f} {r['epochs']:>6.0f}"
                    if "roc" in r else "")
         print(f"{label:<16} {r['seconds']:>8.1f} {r['peak_rss_gb']:>11.2f} {quality}")

@@ -12,7 +12,7 @@ from crocbench.cv import fold_table, pool_scores, score_fold, split, stratified_
 from crocbench.fingerprints import Fingerprints
 from crocbench.metrics import croc_auc, paper_panel, per_fold_metrics, roc_auc
 from crocbench.models import IRV, KNN, SVM, MaxSim, Random, grid_fold, irv_loss, make_model
-from crocbench.similarity import KernelBuffer, SimilarityIndex, tanimoto_matrix, top_k
+from crocbench.similarity import KernelBuffer, MatrixFile, SimilarityIndex, tanimoto_matrix, top_k
 
 
 def synthetic(n=300, frac=0.1, seed=0, shared=12):
@@ -377,6 +377,42 @@ def test_kernel_buffer_reuses_one_allocation_and_gives_the_fresh_kernel(data):
     assert np.shares_memory(big, small) and small.flags["C_CONTIGUOUS"]
     np.testing.assert_array_equal(small, full[50:150, 50:150])
     np.testing.assert_array_equal(sim.kernel(np.arange(250), buffer=buffer), full[:250, :250])  # grows
+
+
+def test_matrix_file_gathers_any_rows_and_columns_exactly(tmp_path, data):
+    fp, y, full = data
+    path = tmp_path / "m.npy"
+    tanimoto_matrix(fp, out=path, block=64)
+    rng = np.random.default_rng(0)
+    rows, cols = rng.choice(300, 120, replace=False), rng.choice(300, 77, replace=False)  # unordered, unequal
+    matrix = MatrixFile(path, block_bytes=7 * 300 * 4)  # 7 file rows a read: many reads, partial spans
+    assert matrix.block_rows == 7
+    np.testing.assert_array_equal(matrix.gather(rows, cols), full[np.ix_(rows, cols)].astype(np.float32))
+    wide = matrix.gather(np.sort(rows), np.arange(300), dtype=np.float64)
+    assert wide.dtype == np.float64
+    np.testing.assert_array_equal(wide, full[np.sort(rows)])  # float32 values widened exactly
+    with pytest.raises(ValueError, match=r"lie in \[0, 300\)"):
+        matrix.gather([0, 300], [1])
+    with pytest.raises(ValueError, match="300 x 300 matrix for 200 compounds"):
+        SimilarityIndex(Fingerprints(fp.indptr[:201], fp.ids[:fp.indptr[200]]), matrix=path)
+
+
+def test_a_model_reads_its_kernels_from_the_matrix_file_with_the_same_results(tmp_path, data):
+    fp, y, full = data
+    path = tmp_path / "m.npy"
+    tanimoto_matrix(fp, out=path)
+    computed, read = SimilarityIndex(fp), SimilarityIndex(fp, matrix=path)
+    rows = np.random.default_rng(1).permutation(300)[:150]
+    np.testing.assert_array_equal(read.kernel(rows), computed.kernel(rows))
+    np.testing.assert_array_equal(read.similarities(rows[:40], rows), computed.similarities(rows[:40], rows))
+    buffer = KernelBuffer()
+    np.testing.assert_array_equal(read.kernel(np.arange(250), buffer=buffer), full[:250, :250])
+    train, test = _split(y)
+    a = SVM(C_grid=[0.1, 1.0], class_weight_grid=[None, "balanced"], n_jobs=2).fit(computed, train, y[train])
+    b = SVM(C_grid=[0.1, 1.0], class_weight_grid=[None, "balanced"], n_jobs=2).fit(read, train, y[train])
+    assert a.inner_values_ == b.inner_values_
+    np.testing.assert_array_equal(a.score(computed, test), b.score(read, test))
+    assert SVM.uses_matrix and not KNN.uses_matrix
 
 
 # --- plug-ins, imported scores, the data contract --------------------------------------------------------------------

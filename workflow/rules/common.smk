@@ -78,6 +78,21 @@ def compounds_in(fingerprints):
     return 42000
 
 
+def fold_inputs(wildcards):
+    """A fold job's inputs (named); the all-pairs similarity matrix for a model whose class says `uses_matrix`."""
+    d = f"results/{wildcards.dataset}"
+    out = {"compounds": f"{d}/compounds.parquet", "fingerprints": f"{d}/fingerprints.npz",
+           "neighbours": f"{d}/neighbours_k{K}.npz", "folds": f"{d}/folds.tsv"}
+    if RUNS[wildcards.model].uses_matrix:
+        out["matrix"] = f"{d}/similarity_matrix.npy"
+    return out
+
+
+def matrix_mem_mb(wildcards, input):
+    """The similarity matrix job: its N^2 float32 values (written through a memory map) plus 1 GB."""
+    return int(4 * compounds_in(input[0]) ** 2 / 2**20 + 1000)
+
+
 def model_threads(wildcards):
     """A fold job's threads, as its model's class says (``resources``)."""
     return RUNS[wildcards.model].resources(compounds_in(f"results/{wildcards.dataset}/fingerprints.npz"), FOLDS)["threads"]

@@ -41,3 +41,25 @@ rule neighbours:
     script:
         "../scripts/neighbours.py"
 
+
+
+rule similarity_matrix:
+    """The N x N Tanimoto matrix (float32), computed once for the models whose class says `uses_matrix`
+    (the SVM: its fold jobs read their kernels from it); deleted once they are done."""
+    input:
+        "results/{dataset}/fingerprints.npz",
+    output:
+        temp("results/{dataset}/similarity_matrix.npy"),
+    params:
+        block=config["similarity"]["block"],
+    log:
+        "logs/{dataset}/similarity_matrix.log",
+    benchmark:
+        "logs/{dataset}/benchmark/similarity_matrix.tsv"
+    threads: 2
+    resources:
+        mem_mb=matrix_mem_mb,  # the file's pages, written through a memory map
+    conda:
+        "../../envs/crocbench.yaml"
+    script:
+        "../scripts/similarity_matrix.py"

@@ -21,10 +21,7 @@ rule folds:
 
 rule score_fold:
     input:
-        compounds="results/{dataset}/compounds.parquet",
-        fingerprints="results/{dataset}/fingerprints.npz",
-        neighbours=f"results/{{dataset}}/neighbours_k{K}.npz",
-        folds="results/{dataset}/folds.tsv",
+        unpack(fold_inputs),
     output:
         scores="results/{dataset}/scores/{model}/fold_{fold}.parquet",
         info="results/{dataset}/scores/{model}/fold_{fold}.json",

@@ -13,7 +13,8 @@ with step(snakemake) as log:
     folds = pd.read_csv(snakemake.input.folds, sep="\t", dtype={"id": str})
     compounds = pd.read_parquet(snakemake.input.compounds, columns=["id", "smiles"])
     sim = SimilarityIndex(load_fingerprints(snakemake.input.fingerprints), load_neighbours(snakemake.input.neighbours),
-                          block=snakemake.params.block, ids=compounds["id"], smiles=compounds["smiles"])
+                          block=snakemake.params.block, ids=compounds["id"], smiles=compounds["smiles"],
+                          matrix=snakemake.input.get("matrix"))
     model = make_model(run, snakemake.params.run, seed=(snakemake.params.seed, fold), progress=log,
                        n_jobs=snakemake.threads, search=snakemake.params.search)
     scores = score_fold(model, sim, folds, fold)

@@ -29,8 +29,9 @@ class Model:
     ``data`` (a :class:`~crocbench.similarity.SimilarityIndex`) gives
     ``data.n``, ``data.ids`` and ``data.smiles`` (standardized, indexable by
     row), ``data.fingerprints`` (scipy CSR matrix of the paper's features, rows =
-    compounds), ``data.similarities(rows, cols)`` (exact Tanimoto, dense float32)
-    and ``data.neighbours(rows, k, among=train)`` (top-k lists: ``.index``,
+    compounds), ``data.similarities(rows, cols)`` (exact Tanimoto, dense float32),
+    ``data.kernel(rows)`` (the square float64 Tanimoto matrix of ``rows``) and
+    ``data.neighbours(rows, k, among=train)`` (top-k lists: ``.index``,
     ``.similarity``).
 
     Optional, read by the workflow:
@@ -41,10 +42,17 @@ class Model:
         What one fold job needs, so Snakemake schedules it (default: 1 thread, 4 GB).
     ``info(self) -> dict``
         JSON-serializable facts about the fit, written beside each fold's scores.
+    ``uses_matrix``
+        True for a model that reads most of the all-pairs similarities (a kernel
+        method): the workflow then computes the N x N Tanimoto matrix once per
+        dataset (N^2 x 4 bytes on disk, deleted after use) and ``data`` reads
+        ``kernel`` and ``similarities`` from it instead of recomputing them in
+        every fold (default False).
     """
 
     name = "model"
     label = None
+    uses_matrix = False
 
     def fit(self, sim: SimilarityIndex, train, y) -> "Model":
         train, y = _check_fit(sim, train, y)

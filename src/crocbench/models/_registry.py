@@ -132,6 +132,11 @@ class Run:
     imported: bool = False
     model: object = field(default=None, repr=False)
 
+    @property
+    def uses_matrix(self) -> bool:
+        """Whether the model's fold jobs read the all-pairs similarity matrix (its class's ``uses_matrix``)."""
+        return bool(getattr(self.model, "uses_matrix", False))
+
     def resources(self, n_compounds: int, n_folds: int) -> dict:
         """``{"threads", "mem_mb"}`` of one fold job, from the model's own ``resources`` if it has one."""
         own = getattr(self.model, "resources", None)

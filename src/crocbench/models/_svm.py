@@ -19,9 +19,11 @@ class SVM(Model):
     """``sklearn.svm.SVC(kernel="precomputed")`` on the exact Tanimoto kernel.
 
     Memory: the float64 training kernel LIBSVM needs (n_train^2 x 8 bytes, 11.3 GB for
-    37,700 compounds) is built once, directly from the fingerprints, and freed right
-    after training; only the support vectors are kept, and test compounds are scored
-    against them alone, so a test kernel never sits beside the training one.
+    37,700 compounds) is built once (``data.kernel``: computed from the fingerprints,
+    or read from the all-pairs matrix the workflow computes once, as ``uses_matrix``
+    asks) and freed right after training; only the support vectors are kept, and test
+    compounds are scored against them alone, so a test kernel never sits beside the
+    training one.
 
     Parameters
     ----------
@@ -50,6 +52,7 @@ class SVM(Model):
     """
 
     name, label = "svm", "SVM"
+    uses_matrix = True  # every fold reads four training kernels and the inner CV's held-out blocks
 
     def __init__(self, C: float = 1.0, class_weight=None, C_grid=None, class_weight_grid=None, inner_folds: int = 3,
                  select_metric: str = "roc", score: str = "decision", cache_size: float = 500.0, n_jobs: int = 1,
