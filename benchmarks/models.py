@@ -34,7 +34,8 @@ def _step(name: str, folder: str, cache: str, matrix: str) -> dict:
     from crocbench.fingerprints import load_fingerprints
     from crocbench.metrics import croc_auc, hits_at_k, roc_auc
     from crocbench.models import make_model
-    from crocbench.similarity import SimilarityIndex, load_neighbours, save_neighbours, tanimoto_matrix, top_k
+    from crocbench.similarity import (MatrixFile, SimilarityIndex, load_neighbours, save_neighbours, tanimoto_matrix,
+                                     top_k)
 
     import yaml
 
@@ -51,7 +52,7 @@ def _step(name: str, folder: str, cache: str, matrix: str) -> dict:
     n_folds, seed = config["cv"]["folds"], config["cv"]["seed"]
     folds = fold_table(compounds["id"], compounds["label"], n_folds, seed)
     uses_matrix = make_model(name, config["models"][name]).uses_matrix
-    sim = SimilarityIndex(fp, load_neighbours(cache), matrix=matrix if uses_matrix else None)
+    sim = SimilarityIndex(fp, load_neighbours(cache), matrix=MatrixFile(matrix, threads=2) if uses_matrix else None)
     parts, epochs = [], []
     for f in range(n_folds):  # as the workflow's score_fold jobs: the SVM's 2 threads, 1 for the others
         model = make_model(name, config["models"][name], seed=(seed, f), n_jobs=2 if name == "svm" else 1)

@@ -379,6 +379,73 @@ def test_kernel_buffer_reuses_one_allocation_and_gives_the_fresh_kernel(data):
     np.testing.assert_array_equal(sim.kernel(np.arange(250), buffer=buffer), full[:250, :250])  # grows
 
 
+def test_irv_rprop_is_torch_rprop_bit_for_bit():
+    from crocbench.models._irv import Rprop
+
+    rng = np.random.default_rng(0)
+    a = torch.as_tensor(rng.normal(size=(40, 6)))
+    start = rng.normal(size=6)
+    paths = []
+    for make in (lambda w: torch.optim.Rprop([w], lr=0.05), lambda w: Rprop(w, lr=0.05)):
+        w = torch.tensor(start, requires_grad=True)
+        opt = make(w)
+        path = []
+        for _ in range(60):  # a non-convex loss: signs flip, steps shrink and grow
+            opt.zero_grad()
+            (torch.sin(a @ w).sum() + 0.1 * (w ** 4).sum()).backward()
+            opt.step()
+            path.append(w.detach().clone().numpy())
+        paths.append(np.array(path))
+    assert np.abs(np.diff(np.sign(np.diff(paths[0], axis=0)), axis=0)).sum() > 0  # some coordinate turned back
+    np.testing.assert_array_equal(paths[1], paths[0])
+
+
+def test_svm_successive_halving_equals_a_brute_force_two_round_selection():
+    from sklearn.svm import SVC
+
+    fp, y = synthetic(frac=0.15, shared=5)
+    full = tanimoto_matrix(fp).astype(np.float64)
+    sim = SimilarityIndex(fp)
+    train, _ = _split(y)
+    yt = y[train]
+    grid_C, grid_cw = [0.005, 0.02, 0.08], [None, "balanced"]
+    setups = [(C, cw) for cw in grid_cw for C in grid_C]
+    inner = stratified_folds(yt, 3, 3)
+
+    def pooled_auc(setup, share):
+        pooled = np.empty(yt.size)
+        for f in range(3):
+            fit = np.flatnonzero(inner != f)
+            if share > 1:  # the documented subsample: part 0 of a stratified split seeded by (seed, inner fold)
+                fit = fit[stratified_folds(yt[fit], share, [3, f]) == 0]
+            held = np.flatnonzero(inner == f)
+            svc = SVC(C=setup[0], kernel="precomputed", class_weight=setup[1])
+            svc.fit(full[np.ix_(train[fit], train[fit])], yt[fit])
+            pooled[held] = svc.decision_function(full[np.ix_(train[held], train[fit])])
+        return roc_auc(yt, pooled)
+
+    first = {s: pooled_auc(s, 3) for s in setups}
+    survivors = sorted(setups, key=lambda s: -first[s])[:2]
+    second = {s: pooled_auc(s, 1) for s in survivors}
+    model = SVM(C_grid=grid_C, class_weight_grid=grid_cw, halving=3, n_jobs=2, seed=3).fit(sim, train, yt)
+    assert model.halving_rounds(6) == 2 and model.halving_rounds(2) == 1 and model.halving_rounds(9) == 3
+    (share0, got0), (share1, got1) = model.inner_rounds_
+    assert (share0, share1) == (3, 1) and got0.keys() == first.keys() and got1.keys() == second.keys()
+    for setup in setups:
+        assert got0[setup] == pytest.approx(first[setup], abs=1e-9)
+    for setup in survivors:
+        assert got1[setup] == pytest.approx(second[setup], abs=1e-9)
+    assert (model.C_, model.class_weight_) == max(second, key=second.get)
+    assert sorted(first.values())[-2] - sorted(first.values())[-3] > 1e-3  # the cut is a real one
+    info = model.info()
+    assert info["halving"] == 3 and len(info["inner_cv"]) == 6
+    shares = {(c["C"], c["class_weight"]): c["fit_share"] for c in info["inner_cv"]}
+    assert sorted(shares.values()) == [1 / 3] * 4 + [1.0] * 2 and all(shares[s] == 1.0 for s in survivors)
+    for bad in (1, 2.5):
+        with pytest.raises(ValueError, match="halving must be"):
+            SVM(C_grid=[1.0], halving=bad)
+
+
 def test_matrix_file_gathers_any_rows_and_columns_exactly(tmp_path, data):
     fp, y, full = data
     path = tmp_path / "m.npy"
@@ -388,6 +455,9 @@ def test_matrix_file_gathers_any_rows_and_columns_exactly(tmp_path, data):
     matrix = MatrixFile(path, block_bytes=7 * 300 * 4)  # 7 file rows a read: many reads, partial spans
     assert matrix.block_rows == 7
     np.testing.assert_array_equal(matrix.gather(rows, cols), full[np.ix_(rows, cols)].astype(np.float32))
+    two = MatrixFile(path, block_bytes=7 * 300 * 4, threads=2)  # blocks shared out between two threads
+    filled = two.gather(rows, cols, out=np.full((120, 77), np.nan, dtype=np.float32))  # every cell written
+    np.testing.assert_array_equal(filled, full[np.ix_(rows, cols)].astype(np.float32))
     wide = matrix.gather(np.sort(rows), np.arange(300), dtype=np.float64)
     assert wide.dtype == np.float64
     np.testing.assert_array_equal(wide, full[np.sort(rows)])  # float32 values widened exactly

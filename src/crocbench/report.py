@@ -587,7 +587,9 @@ def svm_choices(infos) -> pd.DataFrame:
         key = (float(info["C"]), info.get("class_weight") or "none")
         rows.setdefault(key, []).append(int(info["fold"]))
         for cand in info.get("inner_cv", []):
-            inner.setdefault(f"inner {cand['C']:g} {cand['class_weight'] or 'none'}", []).append(cand["value"])
+            share = cand.get("fit_share", 1.0)  # successive halving: a value on a share of the inner sets
+            name = f"inner {cand['C']:g} {cand['class_weight'] or 'none'}" + (f" (1/{1 / share:.0f})" if share < 1 else "")
+            inner.setdefault(name, []).append(cand["value"])
     table = pd.DataFrame([{"C": f"{C:g}", "class_weight": cw, "folds": ", ".join(map(str, sorted(f))), "n_folds": len(f)}
                           for (C, cw), f in sorted(rows.items(), key=lambda kv: -len(kv[1]))])
     for col, values in inner.items():

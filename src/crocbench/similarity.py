@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 import mmap
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import NamedTuple
 
@@ -217,8 +218,8 @@ class MatrixFile:
     [[12.0, 14.0], [4.0, 6.0]]
     """
 
-    def __init__(self, path, block_bytes: int = 64 * 2**20):
-        self.path = str(path)
+    def __init__(self, path, block_bytes: int = 64 * 2**20, threads: int = 1):
+        self.path, self.threads = str(path), max(1, int(threads))
         with open(self.path, "rb") as fh:
             version = np.lib.format.read_magic(fh)
             read_header = {(1, 0): np.lib.format.read_array_header_1_0,
@@ -237,7 +238,8 @@ class MatrixFile:
         """``M[rows][:, cols]`` into ``out`` (C-contiguous, any float dtype; exact widening), or a new array.
 
         Rows are read in file order, ``block_rows`` of them at a time (one read
-        per run of consecutive rows), and written to their places in ``out``.
+        per run of consecutive rows), and written to their places in ``out``;
+        ``threads`` such blocks at a time.
         """
         rows, cols = np.asarray(rows, dtype=np.int64), np.asarray(cols, dtype=np.int64)
         for v in (rows, cols):
@@ -251,21 +253,31 @@ class MatrixFile:
         ordered = rows[order]
         in_order = bool(np.all(order == np.arange(rows.size)))
         all_cols = cols.size == self.n and bool(np.all(cols == np.arange(self.n)))
-        scratch = np.empty((min(self.block_rows, max(rows.size, 1)), self.n), dtype=self.dtype)
-        with open(self.path, "rb", buffering=0) as fh:
-            for i in range(0, ordered.size, self.block_rows):
-                chunk = ordered[i:i + self.block_rows]
-                cut = np.concatenate([[0], np.flatnonzero(np.diff(chunk) != 1) + 1, [chunk.size]])
-                for a, b in zip(cut[:-1], cut[1:]):  # one read per run of consecutive rows
-                    fh.seek(self.offset + int(chunk[a]) * self.row_bytes)
-                    if fh.readinto(memoryview(scratch[a:b]).cast("B")) != (b - a) * self.row_bytes:
-                        raise ValueError(f"{self.path}: truncated")
-                block = scratch[:chunk.size]
-                values = block if all_cols else np.take(block, cols, axis=1)
-                if in_order:
-                    out[i:i + chunk.size] = values
-                else:
-                    out[order[i:i + chunk.size]] = values
+        starts = range(0, ordered.size, self.block_rows)
+
+        def work(part):
+            scratch = np.empty((min(self.block_rows, ordered.size), self.n), dtype=self.dtype)
+            with open(self.path, "rb", buffering=0) as fh:
+                for i in part:
+                    chunk = ordered[i:i + self.block_rows]
+                    cut = np.concatenate([[0], np.flatnonzero(np.diff(chunk) != 1) + 1, [chunk.size]])
+                    for a, b in zip(cut[:-1], cut[1:]):  # one read per run of consecutive rows
+                        fh.seek(self.offset + int(chunk[a]) * self.row_bytes)
+                        if fh.readinto(memoryview(scratch[a:b]).cast("B")) != (b - a) * self.row_bytes:
+                            raise ValueError(f"{self.path}: truncated")
+                    block = scratch[:chunk.size]
+                    values = block if all_cols else np.take(block, cols, axis=1)
+                    if in_order:
+                        out[i:i + chunk.size] = values
+                    else:
+                        out[order[i:i + chunk.size]] = values
+
+        workers = max(1, min(self.threads, len(starts)))
+        if workers == 1:
+            work(starts)
+        else:  # reads, gathers and casts release the GIL
+            with ThreadPoolExecutor(max_workers=workers) as pool:
+                list(pool.map(work, [starts[w::workers] for w in range(workers)]))
         return out
 
 
@@ -431,11 +443,11 @@ class SimilarityIndex:
             self._csr = (csr, ids)
         return self._csr
 
-    def similarities(self, rows, cols) -> np.ndarray:
-        """Tanimoto similarities, float32 (len rows, len cols)."""
+    def similarities(self, rows, cols, out: np.ndarray | None = None) -> np.ndarray:
+        """Tanimoto similarities, float32 (len rows, len cols); written into ``out`` (C-contiguous float32) if given."""
         if self.matrix is not None:
-            return self.matrix.gather(rows, cols, dtype=np.float32)
-        return self.fm.tanimoto(np.asarray(rows), np.asarray(cols))
+            return self.matrix.gather(rows, cols, out=out, dtype=np.float32)
+        return self.fm.tanimoto(np.asarray(rows), np.asarray(cols), out=out)
 
     def kernel(self, rows, dtype=np.float64, progress=None, buffer: "KernelBuffer | None" = None) -> np.ndarray:
         """The square Tanimoto matrix of ``rows`` (float64 by default: what LIBSVM takes).

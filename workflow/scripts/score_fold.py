@@ -6,15 +6,16 @@ from crocbench._workflow import step
 from crocbench.cv import score_fold
 from crocbench.fingerprints import load_fingerprints
 from crocbench.models import make_model
-from crocbench.similarity import SimilarityIndex, load_neighbours
+from crocbench.similarity import MatrixFile, SimilarityIndex, load_neighbours
 
 with step(snakemake) as log:
     fold, run = int(snakemake.wildcards.fold), snakemake.wildcards.model
     folds = pd.read_csv(snakemake.input.folds, sep="\t", dtype={"id": str})
     compounds = pd.read_parquet(snakemake.input.compounds, columns=["id", "smiles"])
+    matrix = snakemake.input.get("matrix")  # the all-pairs matrix, for a model whose class says uses_matrix
     sim = SimilarityIndex(load_fingerprints(snakemake.input.fingerprints), load_neighbours(snakemake.input.neighbours),
                           block=snakemake.params.block, ids=compounds["id"], smiles=compounds["smiles"],
-                          matrix=snakemake.input.get("matrix"))
+                          matrix=matrix and MatrixFile(matrix, threads=snakemake.threads))
     model = make_model(run, snakemake.params.run, seed=(snakemake.params.seed, fold), progress=log,
                        n_jobs=snakemake.threads, search=snakemake.params.search)
     scores = score_fold(model, sim, folds, fold)

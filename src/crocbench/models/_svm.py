@@ -38,6 +38,16 @@ class SVM(Model):
         the pooled inner decision values; ties go to the earlier candidate
         (class weights in the order given, then smaller C).  One inner kernel
         at a time, in the memory of the final one.
+    halving : int or None
+        None: every candidate is fitted on the full inner training sets.  An
+        integer factor h >= 2: successive halving (the idea of scikit-learn's
+        ``HalvingGridSearchCV``) over rounds r = 0..R-1, R = 1 + floor(log_h(#
+        candidates)): round r fits the surviving candidates on a stratified
+        h^(r+1-R) share of each inner training set (all of it in the last round),
+        scores the whole held-out inner fold, and keeps the best ceil(#/h) by
+        ``select_metric`` on the pooled inner decision values; the last round
+        chooses.  The last round's values equal the full inner CV's, so the choice
+        is the full inner CV's whenever its winner survives the earlier rounds.
     score : "decision" or "platt"
         The decision function, or Platt's probability ``1 / (1 + exp(A f + B))``
         with (A, B) fitted (:func:`platt_fit`) to this model's own
@@ -55,8 +65,8 @@ class SVM(Model):
     uses_matrix = True  # every fold reads four training kernels and the inner CV's held-out blocks
 
     def __init__(self, C: float = 1.0, class_weight=None, C_grid=None, class_weight_grid=None, inner_folds: int = 3,
-                 select_metric: str = "roc", score: str = "decision", cache_size: float = 500.0, n_jobs: int = 1,
-                 seed: int = 0, progress=None):
+                 select_metric: str = "roc", halving: int | None = None, score: str = "decision",
+                 cache_size: float = 500.0, n_jobs: int = 1, seed: int = 0, progress=None):
         for cw in [class_weight, *(class_weight_grid or [])]:
             if cw not in (None, "balanced"):
                 raise ValueError(f"class_weight must be None or 'balanced'; got {cw!r}")
@@ -65,7 +75,10 @@ class SVM(Model):
         if C_grid is not None and (len(C_grid) == 0 or min(C_grid) <= 0):
             raise ValueError(f"C_grid must be a non-empty list of positive numbers; got {C_grid!r}")
         self.C, self.class_weight, self.C_grid, self.class_weight_grid = float(C), class_weight, C_grid, class_weight_grid
+        if halving is not None and (int(halving) != halving or halving < 2):
+            raise ValueError(f"halving must be None or an integer factor >= 2; got {halving!r}")
         self.inner_folds, self.select_metric, self.score_kind = int(inner_folds), select_metric, score
+        self.halving = None if halving is None else int(halving)
         self.cache_size, self.n_jobs, self.seed, self.progress = cache_size, int(n_jobs), seed, progress
         if self.selects:
             parse_metric(select_metric)  # a bad name fails here, not after the inner fits
@@ -95,15 +108,36 @@ class SVM(Model):
     def _select(self, sim, train, y, buffer=None) -> tuple:
         metric = parse_metric(self.select_metric)
         setups = self.candidates()
-        inner = inner_decisions(sim, train, y, setups, self.inner_folds, self.seed, self.n_jobs, buffer, self.progress)
-        self.inner_values_ = {setup: float(metric.value(Ranking(y, d))) for setup, d in inner.items()}
-        best = max(self.inner_values_.values())
-        choice = next(s for s in setups if self.inner_values_[s] == best)
+        rounds = self.halving_rounds(len(setups))
+        alive, self.inner_rounds_ = setups, []
+        for r in range(rounds):
+            share = 1 if self.halving is None else self.halving ** (rounds - 1 - r)  # fit on 1/share
+            inner = inner_decisions(sim, train, y, alive, self.inner_folds, self.seed, self.n_jobs, buffer,
+                                    self.progress, share=share)
+            values = {setup: float(metric.value(Ranking(y, d))) for setup, d in inner.items()}
+            self.inner_rounds_.append((share, values))
+            if self.progress is not None:
+                print(f"inner {self.inner_folds}-fold CV ({metric.key})"
+                      + (f", round {r + 1}/{rounds} on 1/{share} of each inner training set" if rounds > 1 else "")
+                      + ": " + ", ".join(f"C={C:g} {cw or 'none'} {v:.4f}" for (C, cw), v in values.items()),
+                      file=self.progress, flush=True)
+            if r < rounds - 1:
+                keep = -(-len(alive) // self.halving)
+                alive = sorted(alive, key=lambda s: (-values[s], setups.index(s)))[:keep]
+                alive.sort(key=setups.index)
+        self.inner_values_ = values
+        best = max(values.values())
+        choice = next(s for s in setups if values.get(s) == best)
         if self.progress is not None:
-            print(f"inner {self.inner_folds}-fold CV ({metric.key}): "
-                  + ", ".join(f"C={C:g} {cw or 'none'} {v:.4f}" for (C, cw), v in self.inner_values_.items())
-                  + f"; chosen C={choice[0]:g} class_weight={choice[1]}", file=self.progress, flush=True)
+            print(f"chosen C={choice[0]:g} class_weight={choice[1]}", file=self.progress, flush=True)
         return choice
+
+    def halving_rounds(self, n_candidates: int) -> int:
+        """Rounds of the selection: 1 without halving, else 1 + floor(log_h(n_candidates))."""
+        rounds = 1
+        while self.halving is not None and self.halving ** rounds <= n_candidates:
+            rounds += 1
+        return rounds
 
     def _fit(self, sim, train, y) -> None:
         buffer = KernelBuffer()
@@ -111,8 +145,14 @@ class SVM(Model):
         if self.selects:
             buffer.take(train.size)  # the final kernel's memory, reused by the smaller inner ones first
         self.C_, self.class_weight_ = self._select(sim, train, y, buffer) if self.selects else (self.C, self.class_weight)
+        start = time.perf_counter()
         kernel = sim.kernel(train, progress=self.progress, buffer=buffer)
+        built = time.perf_counter()
         self._libsvm(kernel, train, y)
+        if self.progress is not None:
+            print(f"final fit: kernel of {train.size} compounds {built - start:.1f} s, LIBSVM "
+                  f"{time.perf_counter() - built:.1f} s, {self.support_.size} support vectors", file=self.progress,
+                  flush=True)
         self.platt_ = None
         if self.score_kind == "platt":
             _fit_platt(kernel, [self], y)
@@ -153,7 +193,13 @@ class SVM(Model):
                "intercept": self.intercept_}
         if self.inner_values_ is not None:
             out["select_metric"] = self.select_metric
-            out["inner_cv"] = [{"C": C, "class_weight": cw, "value": v} for (C, cw), v in self.inner_values_.items()]
+            if self.halving is None:
+                out["inner_cv"] = [{"C": C, "class_weight": cw, "value": v} for (C, cw), v in self.inner_values_.items()]
+            else:  # each candidate's value in the last round it reached, and on which share of the inner sets
+                last = {setup: (share, v) for share, values in self.inner_rounds_ for setup, v in values.items()}
+                out["halving"] = self.halving
+                out["inner_cv"] = [{"C": C, "class_weight": cw, "value": v, "fit_share": 1 / share}
+                                   for (C, cw), (share, v) in last.items()]
         if self.platt_ is not None:
             out["platt_A"], out["platt_B"] = self.platt_
         return out
@@ -245,8 +291,12 @@ def _decisions(sim, rows, reference, models, block: int = 4096) -> np.ndarray:
     duals = _dual_matrix(len(reference), models)
     intercepts = np.array([m.intercept_ for m in models])
     out = np.empty((len(models), rows.size))
+    n = min(block, rows.size)  # one float32 and one float64 block, reused: fresh pages cost more than the product
+    narrow, wide = np.empty((n, len(reference)), dtype=np.float32), np.empty((n, len(reference)))
     for i in range(0, rows.size, block):
-        sims = sim.similarities(rows[i:i + block], reference).astype(np.float64)
+        part = rows[i:i + block]
+        sims = wide[:part.size]
+        sims[...] = sim.similarities(part, reference, out=narrow[:part.size])
         out[:, i:i + block] = (sims @ duals + intercepts).T
     return out
 
@@ -260,13 +310,16 @@ def _dual_matrix(n: int, models) -> np.ndarray:
 
 
 def inner_decisions(sim, train, y, setups, inner_folds: int = 3, seed=0, n_jobs: int = 1, buffer=None,
-                    progress=None) -> dict:
+                    progress=None, share: int = 1) -> dict:
     """Inner cross-validated decision values of the training compounds for every (C, class_weight) set-up.
 
     The training compounds are split into ``inner_folds`` stratified folds
     (``seed``); for each, every set-up is fitted on the others (one kernel,
-    ``n_jobs`` fits at a time) and scores it.  Returns ``{setup: decision}``,
-    the decisions in ``train`` order (pooled over the inner folds).
+    ``n_jobs`` fits at a time) and scores it.  With ``share`` > 1 the fits use
+    only a stratified 1/share of the others (part 0 of their ``share``-fold
+    stratified split, seeded by ``seed`` and the inner fold); the held-out fold
+    is scored whole.  Returns ``{setup: decision}``, the decisions in ``train``
+    order (pooled over the inner folds).
     """
     y = np.asarray(y)
     inner = stratified_folds(y, inner_folds, seed)
@@ -280,6 +333,8 @@ def inner_decisions(sim, train, y, setups, inner_folds: int = 3, seed=0, n_jobs:
 
     for f in range(inner_folds):
         fit_rows, held = np.flatnonzero(inner != f), np.flatnonzero(inner == f)
+        if share > 1:
+            fit_rows = fit_rows[stratified_folds(y[fit_rows], share, [*np.atleast_1d(seed).tolist(), f]) == 0]
         models = [SVM(C=C, class_weight=cw) for C, cw in setups]
         kernel = sim.kernel(train[fit_rows], buffer=buffer)
         say(f"kernel of {fit_rows.size} compounds")
