@@ -33,9 +33,9 @@ def _step(name: str, folder: str, cache: str, matrix: str) -> dict:
     from crocbench.cv import fold_table, pool_scores, score_fold
     from crocbench.fingerprints import load_fingerprints
     from crocbench.metrics import croc_auc, hits_at_k, roc_auc
-    from crocbench.models import make_model
-    from crocbench.similarity import (MatrixFile, SimilarityIndex, load_neighbours, save_neighbours, tanimoto_matrix,
-                                     top_k)
+    from crocbench.models import declared_runs, make_model
+    from crocbench.similarity import (MatrixFile, SimilarityIndex, all_pairs_top_k, load_neighbours, save_neighbours,
+                                      tanimoto_matrix)
 
     import yaml
 
@@ -43,7 +43,7 @@ def _step(name: str, folder: str, cache: str, matrix: str) -> dict:
     t = time.perf_counter()
     fp = load_fingerprints(Path(folder) / "fingerprints.npz")
     if name == "neighbours":
-        save_neighbours(cache, top_k(fp, 50))
+        save_neighbours(cache, all_pairs_top_k(fp, 50))
         return {"seconds": time.perf_counter() - t}
     if name == "matrix":
         tanimoto_matrix(fp, out=matrix)
@@ -51,7 +51,7 @@ def _step(name: str, folder: str, cache: str, matrix: str) -> dict:
     compounds = pd.read_parquet(Path(folder) / "compounds.parquet")
     n_folds, seed = config["cv"]["folds"], config["cv"]["seed"]
     folds = fold_table(compounds["id"], compounds["label"], n_folds, seed)
-    uses_matrix = make_model(name, config["models"][name]).uses_matrix
+    uses_matrix = declared_runs({name: config["models"][name]})[name].uses_matrix(fp.n, n_folds)
     sim = SimilarityIndex(fp, load_neighbours(cache), matrix=MatrixFile(matrix, threads=2) if uses_matrix else None)
     parts, epochs = [], []
     for f in range(n_folds):  # as the workflow's score_fold jobs: the SVM's 2 threads, 1 for the others

@@ -6,6 +6,7 @@ from rdkit import Chem, DataStructs
 
 from crocbench import fingerprints as F
 from crocbench import similarity as S
+from crocbench._io import save_arrays
 
 # Hand enumeration. Labels: element + heavy degree; bonds - = # :
 HAND = {
@@ -170,6 +171,69 @@ def test_top_k_equals_brute_force_sort():
             best = sorted(cand)[:7]
             assert nb.index[qi].tolist() == [p for _, p in best]
             np.testing.assert_array_equal(nb.similarity[qi], [-s for s, _ in best])
+
+
+def _brute_force_top_k(full, k):
+    """Every row's k best other rows by (decreasing similarity, increasing index), by sorting tuples."""
+    n = full.shape[0]
+    best = [sorted((-full[q, r], r) for r in range(n) if r != q)[:k] for q in range(n)]
+    return (np.array([[r for _, r in row] for row in best]),
+            np.array([[-s for s, _ in row] for row in best], dtype=np.float32))
+
+
+@pytest.mark.parametrize("tile, chunks", [(1000, 1), (7, 1), (7, 3), (5, 7), (4, 36)])
+def test_all_pairs_top_k_in_chunks_equals_brute_force(tile, chunks):
+    smiles = CORPUS * 3 + ["[Na+].[Cl-]", "CCO"]  # duplicates (ties broken by index) and a shared tiny set
+    _, fp = F.fingerprints_from_smiles(smiles)
+    index, similarity = _brute_force_top_k(S.tanimoto_matrix(fp), 9)
+    for dense_min in (2, 10**9):  # the dense/sparse split must not matter
+        nb = S.all_pairs_top_k(S.FeatureMatrix(fp, dense_min), 9, chunks=chunks, tile=tile)
+        np.testing.assert_array_equal(nb.index, index)
+        np.testing.assert_array_equal(nb.similarity, similarity)
+
+
+def test_all_pairs_top_k_ties_cross_tiles_and_chunks():
+    # 30 copies of one molecule and 10 of another: every similarity is a tie, and the k best of a row
+    # are the lowest-numbered copies, wherever the tiles and chunks cut
+    _, fp = F.fingerprints_from_smiles(["c1ccccc1O"] * 30 + ["CCN"] * 10)
+    for tile, chunks in ((6, 1), (6, 5), (9, 13)):
+        nb = S.all_pairs_top_k(fp, 12, chunks=chunks, tile=tile)
+        want = np.array([[j for j in range(30) if j != i][:12] for i in range(30)])
+        np.testing.assert_array_equal(nb.index[:30], want)
+        assert np.all(nb.similarity[:30] == 1.0)
+        assert nb.index[30].tolist() == [31, 32, 33, 34, 35, 36, 37, 38, 39, 0, 1, 2]
+
+
+def test_chunk_files_gather_byte_identical_for_any_chunk_count(tmp_path):
+    _, fp = F.fingerprints_from_smiles(CORPUS * 4)
+    written = []
+    for chunks in (1, 7):
+        parts = []
+        for c in range(chunks):
+            parts.append(tmp_path / f"{chunks}_{c}.npz")
+            save_arrays(parts[-1], **S.top_k_chunk(fp, 6, c, chunks, tile=8))
+        S.save_neighbours(tmp_path / f"nb{chunks}.npz", S.gather_chunks(parts))
+        written.append((tmp_path / f"nb{chunks}.npz").read_bytes())
+    assert written[0] == written[1]
+    nb = S.load_neighbours(tmp_path / "nb7.npz")
+    want = S.top_k(fp, 6)
+    assert np.array_equal(nb.index, want.index) and np.array_equal(nb.similarity, want.similarity)
+    # a missing chunk, or one from other settings, is an error, not a silent partial list
+    with pytest.raises(ValueError, match="expected chunks 0..6 once each"):
+        S.gather_chunks(parts[:-1])
+    other = S.top_k_chunk(fp, 5, 6, 7, tile=8)
+    with pytest.raises(ValueError, match="disagree on k"):
+        S.gather_chunks(parts[:-1] + [other])
+
+
+def test_chunks_split_the_tiles_evenly():
+    tiles = S.chunk_tiles(1000, 6, tile=100)
+    assert [t for chunk in tiles for t in chunk] == [(i, j) for i in range(10) for j in range(i, 10)]
+    work = [sum(0.5 if i == j else 1 for i, j in chunk) for chunk in tiles]
+    assert max(work) - min(work) <= 1  # 50 tiles' work in 6 runs: at most one tile apart
+    assert S.default_chunks(41906) == 1 and S.default_chunks(250_000) == 2 and S.default_chunks(1_000_000) == 25
+    with pytest.raises(ValueError, match="chunks must be in"):
+        S.chunk_tiles(10, 7, tile=4)
 
 
 def test_top_k_bad_k():

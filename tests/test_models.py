@@ -482,7 +482,59 @@ def test_a_model_reads_its_kernels_from_the_matrix_file_with_the_same_results(tm
     b = SVM(C_grid=[0.1, 1.0], class_weight_grid=[None, "balanced"], n_jobs=2).fit(read, train, y[train])
     assert a.inner_values_ == b.inner_values_
     np.testing.assert_array_equal(a.score(computed, test), b.score(read, test))
-    assert SVM.uses_matrix and not KNN.uses_matrix
+    from crocbench.models import declared_runs
+
+    runs = declared_runs({"svm": {"max_kernel_gb": 1.0, "large": "subsample"}, "knn": {}})
+    # 10 folds of 12,000 compounds: a 0.93 GB kernel, exact, from the matrix; of 13,000: 1.10 GB, subsampled, not
+    assert runs["svm"].uses_matrix(12_000, 10) and not runs["svm"].uses_matrix(13_000, 10)
+    assert not runs["knn"].uses_matrix(12_000, 10)
+
+
+def test_svm_memory_line_plan_by_hand():
+    svm = SVM(max_kernel_gb=1.0, large="subsample")
+    # 8 x 11,180^2 = 0.99996e9 bytes fits 1 GB; 11,181 do not
+    assert svm.plan(11_180) == {"strategy": "exact", "fit_compounds": 11_180, "kernel_gb": 8 * 11_180**2 / 1e9}
+    plan = svm.plan(20_000)
+    assert plan["strategy"] == "subsample" and plan["fit_compounds"] == 11_180 and plan["kernel_gb_full"] == 3.2
+    # the fold job's memory is the subsample's kernel plus 3,000 MB: 10 folds of 30,000 have 27,000 training compounds
+    assert svm.resources(30_000, 10) == {"threads": 2, "mem_mb": int(8 * 11_180**2 / 2**20 + 3000)}
+    with pytest.raises(ValueError, match="positives alone need"):
+        svm.plan(20_000, n_positives=11_180)
+    with pytest.raises(ValueError, match=r"of 20,000 compounds needs 3\.2 GB .* above max_kernel_gb = 1; "
+                                         r"set the svm's 'large: subsample'"):
+        SVM(max_kernel_gb=1.0).plan(20_000)
+    with pytest.raises(ValueError, match="large must be"):
+        SVM(large="nope")
+    # the default limit is the machine's: its memory budget less 3 GB
+    from crocbench._parallel import memory_budget_mb
+
+    assert SVM().kernel_limit_gb == pytest.approx((memory_budget_mb() - 3000) * 2**20 / 1e9)
+
+
+def test_svm_subsample_is_exact_libsvm_on_all_positives_and_seeded_negatives(data):
+    from sklearn.svm import SVC
+
+    fp, y, full = data
+    sim = SimilarityIndex(fp)
+    train, test = _split(y)
+    m = 90  # the largest n with 8 n^2 bytes within the limit
+    limit = 8 * m * m / 1e9
+    model = SVM(C=1.0, max_kernel_gb=limit, large="subsample", seed=(0, 3)).fit(sim, train, y[train])
+    info = model.info()
+    assert info["large"] == "subsample" and info["fit_compounds"] == m and info["training_compounds"] == train.size
+    fitted = train[model._subsample(y[train])]
+    assert fitted.size == m and set(train[y[train] == 1]) <= set(fitted)  # every positive, then negatives
+    assert set(model.support_) <= set(fitted)
+    # the same decisions as scikit-learn's SVC on the subset's kernel, fitted here independently
+    svc = SVC(C=1.0, kernel="precomputed").fit(full[np.ix_(fitted, fitted)], y[fitted])
+    np.testing.assert_allclose(model.score(sim, test), svc.decision_function(full[np.ix_(test, fitted)]),
+                               rtol=1e-9, atol=1e-9)
+    again = SVM(C=1.0, max_kernel_gb=limit, large="subsample", seed=(0, 3)).fit(sim, train, y[train])
+    other = SVM(C=1.0, max_kernel_gb=limit, large="subsample", seed=(0, 4)).fit(sim, train, y[train])
+    assert np.array_equal(again._subsample(y[train]), model._subsample(y[train]))
+    assert not np.array_equal(other._subsample(y[train]), model._subsample(y[train]))
+    with pytest.raises(ValueError, match=r"needs 0\.000461 GB"):  # 240 training compounds: 8 x 240^2 bytes
+        SVM(max_kernel_gb=limit).fit(sim, train, y[train])
 
 
 # --- plug-ins, imported scores, the data contract --------------------------------------------------------------------

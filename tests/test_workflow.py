@@ -64,7 +64,8 @@ def test_own_sd_dataset_end_to_end(workdir):
     sdf = workdir / "mir" / "few.sdf"  # three more positives (CM), and a 2-fold CV
     sdf.write_text(sdf.read_text().replace("Conclusion>\nCI\n", "Conclusion>\nCM\n", 3))
     (workdir / "data" / "tiny" / "few.sdf").unlink()
-    done = _run(workdir, {**_config(), "cv": {"folds": 2}}, *FEATURES)
+    # the neighbour search in 7 jobs of 4 x 4 tiles: the gathered lists equal one search over all pairs
+    done = _run(workdir, {**_config(), "cv": {"folds": 2}, "similarity": {"k": 5, "tile": 4, "chunks": 7}}, *FEATURES)
     assert done.returncode == 0, done.stderr[-3000:]
     compounds = pd.read_parquet(res / "compounds.parquet")
     assert list(compounds.columns) == ["id", "smiles", "label", "class"]
@@ -78,7 +79,10 @@ def test_own_sd_dataset_end_to_end(workdir):
     assert np.array_equal(nb.index, expected.index) and np.array_equal(nb.similarity, expected.similarity)
     # the unknown sha256 was recorded (trust on first use)
     assert json.loads((workdir / "checksums.lock.json").read_text())["tiny/few.sdf"]
-    for log in ("download/few.sdf.log", "standardize.log", "fingerprints.log", "neighbours_k5.log"):
+    assert not (res / "neighbours_k5.chunks").exists() or not any((res / "neighbours_k5.chunks").iterdir())  # temp
+    assert "from 7 chunk(s)" in (workdir / "logs" / "tiny" / "neighbours_k5.log").read_text()
+    for log in ("download/few.sdf.log", "standardize.log", "fingerprints.log", "neighbours_k5.log",
+                *(f"neighbours_k5/chunk_{c}.log" for c in range(7))):
         assert "done in" in (workdir / "logs" / "tiny" / log).read_text()
 
 
@@ -97,6 +101,18 @@ def test_unknown_dataset_is_named(workdir):
     config["dataset"] = "nope"
     done = _run(workdir, config, "-n")
     assert done.returncode != 0 and "dataset 'nope' is not declared" in done.stdout + done.stderr
+
+
+def test_an_svm_kernel_that_cannot_fit_stops_before_any_job(workdir):
+    # 16 compounds expected, 2 folds: 8 training compounds, a kernel of 8 x 8^2 = 512 bytes, above a 1e-9 GB line
+    config = {**_config(), "cv": {"folds": 2}, "models": {"svm": {"max_kernel_gb": 1e-9}}}
+    config["datasets"]["tiny"]["expected"] = {"kept": 16}
+    done = _run(workdir, config)
+    assert done.returncode != 0
+    out = done.stdout + done.stderr
+    assert "model svm: the SVM's training kernel of 8 compounds needs 5.12e-07 GB" in out
+    assert "above max_kernel_gb = 1e-09; set the svm's 'large: subsample'" in out
+    assert not (workdir / "results").exists() and not (workdir / "data").exists()
 
 
 def _small_config(name, file, structures, models, **extra):

@@ -1,9 +1,19 @@
-"""Chunked process-pool map, shared by every step that parses molecules."""
+"""The machine's resources as the workflow budgets them, and a chunked process-pool map."""
 
 from __future__ import annotations
 
+import os
 from concurrent.futures import ProcessPoolExecutor
 from typing import Callable, Sequence
+
+
+def memory_budget_mb() -> int:
+    """What the jobs of one run may use together (MB): 90% of this machine's physical memory.
+
+    The workflow's ``mem_mb`` budget unless ``--resources mem_mb=...`` says otherwise,
+    and what the SVM's default ``max_kernel_gb`` is derived from.
+    """
+    return int(0.9 * os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**20)
 
 
 def map_chunks(fn: Callable, items: Sequence, n_jobs: int = 1, chunk_size: int = 2000, progress=None, what: str = "") -> list:

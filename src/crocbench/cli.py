@@ -95,6 +95,15 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("id", help="the compound's id (column id of compounds.parquet)")
     p.add_argument("--k", type=int, default=20, help="neighbours (default: 20)")
 
+    p = sub.add_parser("synthesize", help="write a seeded synthetic screen (id,smiles,label) derived from real compounds")
+    p.add_argument("--n", type=_positive_int, required=True, help="distinct molecules to write")
+    p.add_argument("--seed", type=int, default=0, help="seed (default: 0): the same seed, the same file")
+    p.add_argument("--out", required=True, help="CSV to write (written whole, or not at all)")
+    p.add_argument("--source", default=None,
+                   help="CSV of the real compounds (columns smiles, activity; CA/CM positive), default: "
+                        "HIV_41913.csv in $CROCBENCH_MIRROR or ../shared/mirror")
+    p.add_argument("--jobs", type=_positive_int, default=min(2, os.cpu_count() or 1), help="processes (default: 2)")
+
     p = sub.add_parser("reference", help="refresh the committed regression reference from a finished run")
     p.add_argument("results", help="a dataset's results folder, e.g. results/dtp_aids")
     p.add_argument("--out", default="results/reference", help="reference folder (default: results/reference)")
@@ -335,6 +344,21 @@ def _explain(args) -> int:
     return 0
 
 
+def _synthesize(args) -> int:
+    from .data import resolve_mirror
+    from .data._synthesize import main_summary, source_screen, synthesize, write_screen
+
+    source = Path(args.source) if args.source else resolve_mirror("../shared/mirror", Path.cwd()) / "HIV_41913.csv"
+    if not source.is_file():
+        raise ValueError(f"source file {source} not found; give --source (a CSV with smiles and activity columns)")
+    smiles, labels = source_screen(source)
+    table = synthesize(args.n, smiles, labels, seed=args.seed, n_jobs=args.jobs, progress=sys.stderr)
+    write_screen(table, args.out)
+    main_summary((smiles, labels), table)
+    print(f"wrote {args.out}: {len(table):,} molecules, {int(table['label'].sum()):,} positive", file=sys.stderr)
+    return 0
+
+
 def _reference(args) -> int:
     from .reference import missing_tables, update_readme, write_reference
 
@@ -355,7 +379,8 @@ def main(argv=None) -> int:
     except SystemExit as exc:  # --help, --version and usage errors (already printed)
         return int(exc.code or 0)
     try:
-        return {"score": _score, "compare": _compare, "explain": _explain, "reference": _reference}[args.command](args)
+        return {"score": _score, "compare": _compare, "explain": _explain, "reference": _reference,
+                "synthesize": _synthesize}[args.command](args)
     except ValueError as exc:
         print(f"crocbench: error: {exc}", file=sys.stderr)
         return EXIT_USAGE

@@ -3,6 +3,7 @@ import os
 import re
 from pathlib import Path
 
+from crocbench._parallel import memory_budget_mb
 from crocbench.data import Dataset
 from crocbench.models import SVM, declared_runs
 
@@ -56,9 +57,7 @@ def _alternatives(names):
 # Without `--resources mem_mb=...`, jobs may use up to 90% of this machine's memory
 # together, so that `--cores N` never runs two SVM folds that do not fit side by side.
 if "mem_mb" not in workflow.global_resources:
-    workflow.register_resource(
-        "mem_mb", int(0.9 * os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**20)
-    )
+    workflow.register_resource("mem_mb", memory_budget_mb())
 
 
 wildcard_constraints:
@@ -66,16 +65,65 @@ wildcard_constraints:
     file=r"[^/]+",
     model=_alternatives(RUNS),
     fold=r"\d+",
+    chunk=r"\d+",
+    k=r"\d+",
 
 
 def compounds_in(fingerprints):
-    """The number of compounds, from the fingerprints file; 42,000 (the DTP AIDS screen) before it exists."""
+    """The number of compounds, from the fingerprints file; before it exists, the dataset's expected count
+    (`expected_compounds`), else 42,000 (the DTP AIDS screen)."""
     import numpy as np
 
     if fingerprints and os.path.exists(fingerprints):
         with np.load(fingerprints) as fp:
             return fp["indptr"].size - 1
-    return 42000
+    dataset = Path(fingerprints).parent.name if fingerprints else DATASET
+    return expected_compounds(dataset) or 42000
+
+
+def expected_compounds(name):
+    """The dataset's number of compounds before any job runs: from its compounds file if built, else its declared
+    `expected` count (kept, else rows_in); None if neither says."""
+    compounds = Path(f"results/{name}/compounds.parquet")
+    if compounds.exists():
+        import pyarrow.parquet as pq
+
+        return pq.ParquetFile(compounds).metadata.num_rows
+    expected = config["datasets"].get(name, {}).get("expected", {})
+    for key in ("kept", "rows_in"):
+        if isinstance(expected.get(key), int):
+            return expected[key]
+    return None
+
+
+# A model that cannot run at the dataset's size (e.g. an SVM kernel above max_kernel_gb with large: error) stops
+# the run here, before any job, with its message.
+if expected_compounds(DATASET) is not None:
+    for _run in RUNS.values():
+        if not _run.imported:
+            _run.resources(expected_compounds(DATASET), FOLDS)
+
+
+def neighbour_chunks(wildcards):
+    """How many jobs the dataset's neighbour search is split into: `similarity.chunks`, or from its size."""
+    from crocbench.similarity import default_chunks
+
+    fingerprints = checkpoints.fingerprints.get(dataset=wildcards.dataset).output[0]
+    chosen = config["similarity"]["chunks"]
+    return chosen if chosen is not None else default_chunks(compounds_in(fingerprints), tile=config["similarity"]["tile"])
+
+
+def neighbour_chunk_files(wildcards):
+    """The neighbour search's chunk files (known once the fingerprints say how many compounds there are)."""
+    return [f"results/{wildcards.dataset}/neighbours_k{wildcards.k}.chunks/{c}.npz"
+            for c in range(neighbour_chunks(wildcards))]
+
+
+def neighbours_mem_mb(wildcards):
+    """A neighbour job: k candidates (8 bytes each) per compound, the fingerprints and a few tiles."""
+    n = compounds_in(f"results/{wildcards.dataset}/fingerprints.npz")
+    tile = config["similarity"]["tile"]
+    return int(1000 + n * (8 * int(wildcards.k) + 2000) / 2**20 + 16 * tile**2 / 2**20)
 
 
 def fold_inputs(wildcards):
@@ -83,7 +131,7 @@ def fold_inputs(wildcards):
     d = f"results/{wildcards.dataset}"
     out = {"compounds": f"{d}/compounds.parquet", "fingerprints": f"{d}/fingerprints.npz",
            "neighbours": f"{d}/neighbours_k{K}.npz", "folds": f"{d}/folds.tsv"}
-    if RUNS[wildcards.model].uses_matrix:
+    if RUNS[wildcards.model].uses_matrix(compounds_in(out["fingerprints"]), FOLDS):
         out["matrix"] = f"{d}/similarity_matrix.npy"
     return out
 
@@ -120,6 +168,11 @@ def top_cutoff(wildcards):
 def raw_file_entry(wildcards):
     """The dataset's declaration of one raw file (name, url, sha256)."""
     return dataset_spec(wildcards.dataset).file(wildcards.file)
+
+
+def file_threads(wildcards):
+    """A raw file's job: 1 thread for a download, 2 for a file a command builds (e.g. `crocbench synthesize`)."""
+    return 2 if "command" in raw_file_entry(wildcards) else 1
 
 
 def raw_files(wildcards):

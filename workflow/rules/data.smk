@@ -12,7 +12,7 @@ rule download:
         timeout=config["download"]["timeout_s"],
     log:
         "logs/{dataset}/download/{file}.log",
-    threads: 1
+    threads: file_threads
     resources:
         downloads=1,
     conda:

@@ -1,7 +1,7 @@
 # The paper's depth-2 circular fingerprints and exact Tanimoto similarities.
 
 
-rule fingerprints:
+checkpoint fingerprints:  # the neighbour search's chunk count follows from the number of compounds
     input:
         "results/{dataset}/compounds.parquet",
     output:
@@ -22,25 +22,45 @@ rule fingerprints:
         "../scripts/fingerprints.py"
 
 
-rule neighbours:
+rule neighbours_chunk:
+    """One chunk of the all-pairs top-k: the best k candidates of every compound its tiles touch."""
     input:
         "results/{dataset}/fingerprints.npz",
     output:
-        "results/{dataset}/neighbours_k{k}.npz",
+        temp("results/{dataset}/neighbours_k{k}.chunks/{chunk}.npz"),
     params:
-        block=config["similarity"]["block"],
+        chunks=neighbour_chunks,
+        tile=config["similarity"]["tile"],
+    log:
+        "logs/{dataset}/neighbours_k{k}/chunk_{chunk}.log",
+    benchmark:
+        "logs/{dataset}/benchmark/neighbours_k{k}/chunk_{chunk}.tsv"
+    threads: 2
+    resources:
+        mem_mb=neighbours_mem_mb,
+    conda:
+        "../../envs/crocbench.yaml"
+    script:
+        "../scripts/neighbours_chunk.py"
+
+
+rule neighbours:
+    """Every compound's top-k among all others, merged from the chunks (the same file for any chunk count)."""
+    input:
+        neighbour_chunk_files,
+    output:
+        "results/{dataset}/neighbours_k{k}.npz",
     log:
         "logs/{dataset}/neighbours_k{k}.log",
     benchmark:
         "logs/{dataset}/benchmark/neighbours_k{k}.tsv"
-    threads: 2
+    threads: 1
     resources:
-        mem_mb=3000,
+        mem_mb=neighbours_mem_mb,
     conda:
         "../../envs/crocbench.yaml"
     script:
         "../scripts/neighbours.py"
-
 
 
 rule similarity_matrix:

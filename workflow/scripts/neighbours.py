@@ -1,8 +1,8 @@
 from crocbench._workflow import step
-from crocbench.fingerprints import load_fingerprints
-from crocbench.similarity import save_neighbours, top_k
+from crocbench.similarity import gather_chunks, save_neighbours
 
 with step(snakemake) as log:
-    fp = load_fingerprints(snakemake.input[0])
-    nb = top_k(fp, int(snakemake.wildcards.k), block=snakemake.params.block, progress=log)
+    nb = gather_chunks(list(snakemake.input))
+    print(f"top-{nb.index.shape[1]} neighbours of {nb.index.shape[0]} compounds from {len(snakemake.input)} chunk(s)",
+          file=log, flush=True)
     save_neighbours(snakemake.output[0], nb)

@@ -8,6 +8,7 @@ import hashlib
 import http.client
 import json
 import os
+import shlex
 import shutil
 import socket
 import sys
@@ -189,16 +190,55 @@ def fetch(
                 where = f"not in the mirror {mirror}; " if mirror is not None else ""
                 print(f"{name}: {where}downloading {url}", file=progress, flush=True)
             _download(url, tmp, name, retries, timeout, backoff, progress)
-        actual = sha256_of(tmp)
-        if sha256 is not None and actual != sha256.lower():
-            advice = (f"replace {local} with the published file" if source.startswith("mirror")
-                      else _hint(name))
-            raise DownloadError(f"{name}: sha256 mismatch for {source}: expected {sha256}, got {actual}; "
-                                f"the file is corrupt or not the published one; {advice}")
-        if sha256 is None:
-            check_lock(lock, lock_key or name, actual, record=record)
-        tmp.replace(dest)
-        return actual
+        advice = f"replace {local} with the published file" if source.startswith("mirror") else _hint(name)
+        return _accept(tmp, dest, name, source, sha256, lock, lock_key, record,
+                       f"the file is corrupt or not the published one; {advice}")
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
+def _accept(tmp: Path, dest: Path, name: str, source: str, sha256, lock, lock_key, record: bool, advice: str) -> str:
+    """Rename ``tmp`` to ``dest`` once its sha256 is the declared one (or the one recorded in ``lock``)."""
+    actual = sha256_of(tmp)
+    if sha256 is not None and actual != sha256.lower():
+        raise DownloadError(f"{name}: sha256 mismatch for {source}: expected {sha256}, got {actual}; {advice}")
+    if sha256 is None:
+        check_lock(lock, lock_key or name, actual, record=record)
+    tmp.replace(dest)
+    return actual
+
+
+def make_file(command: str, dest, sha256: str | None = None, *, mirror=None, name: str | None = None, lock=None,
+              lock_key: str | None = None, record: bool = True, progress=sys.stderr) -> str:
+    """Put at ``dest`` the file a shell command writes: a dataset file declared with ``command`` instead of ``url``.
+
+    The command is run from the current directory with ``{out}`` (a temporary
+    name beside ``dest``, renamed once checked), ``{mirror}`` (the mirror folder)
+    and ``{python}`` (this Python) filled in; its output goes to ``progress``.
+    The sha256 is checked as for :func:`fetch` (declared, or recorded on first use).
+    Returns the sha256 of the file now at ``dest``.
+    """
+    import subprocess
+
+    dest = Path(dest)
+    name = name or dest.name
+    if sha256 is None and lock is None:
+        raise ValueError(f"{name}: give its sha256, or a lock file to record it in")
+    if "{mirror}" in command and mirror is None:
+        raise DownloadError(f"{name}: the command needs {{mirror}}, and no mirror folder is configured "
+                            f"(config 'mirror' or ${MIRROR_ENV})")
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    tmp = dest.with_name(f".{dest.name}.part")
+    line = command.format(out=shlex.quote(str(tmp)), mirror=shlex.quote(str(mirror)), python=shlex.quote(sys.executable))
+    try:
+        if progress is not None:
+            print(f"{name}: running {line}", file=progress, flush=True)
+        done = subprocess.run(line, shell=True, stdout=progress, stderr=subprocess.STDOUT)
+        if done.returncode != 0 or not tmp.is_file():
+            raise DownloadError(f"{name}: the command exited with status {done.returncode}"
+                                + ("" if tmp.is_file() else " without writing {out}") + f": {line}")
+        return _accept(tmp, dest, name, f"the output of {line}", sha256, lock, lock_key, record,
+                       "the command is not deterministic, or not the one the sha256 was taken from")
     finally:
         tmp.unlink(missing_ok=True)
 

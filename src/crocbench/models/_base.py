@@ -42,12 +42,17 @@ class Model:
         What one fold job needs, so Snakemake schedules it (default: 1 thread, 4 GB).
     ``info(self) -> dict``
         JSON-serializable facts about the fit, written beside each fold's scores.
+    ``resources`` may raise ValueError when the model cannot run at that size: the
+        workflow calls it before any job runs (when the dataset's size is known) and
+        stops with the message.
     ``uses_matrix``
         True for a model that reads most of the all-pairs similarities (a kernel
         method): the workflow then computes the N x N Tanimoto matrix once per
         dataset (N^2 x 4 bytes on disk, deleted after use) and ``data`` reads
         ``kernel`` and ``similarities`` from it instead of recomputing them in
-        every fold (default False).
+        every fold (default False).  A method ``uses_matrix(n_compounds,
+        n_folds) -> bool`` decides by the dataset's size (the SVM: only when it
+        fits its folds exactly).
     """
 
     name = "model"

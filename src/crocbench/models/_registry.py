@@ -132,17 +132,21 @@ class Run:
     imported: bool = False
     model: object = field(default=None, repr=False)
 
-    @property
-    def uses_matrix(self) -> bool:
-        """Whether the model's fold jobs read the all-pairs similarity matrix (its class's ``uses_matrix``)."""
-        return bool(getattr(self.model, "uses_matrix", False))
+    def uses_matrix(self, n_compounds: int, n_folds: int) -> bool:
+        """Whether the model's fold jobs read the all-pairs similarity matrix (its ``uses_matrix``: a flag, or a
+        method of the dataset's size)."""
+        own = getattr(self.model, "uses_matrix", False)
+        return bool(own(n_compounds, n_folds) if callable(own) else own)
 
     def resources(self, n_compounds: int, n_folds: int) -> dict:
         """``{"threads", "mem_mb"}`` of one fold job, from the model's own ``resources`` if it has one."""
         own = getattr(self.model, "resources", None)
         out = Model.resources(self.model, n_compounds, n_folds)  # the default, for classes without their own
         if callable(own):
-            out.update(own(n_compounds, n_folds))
+            try:
+                out.update(own(n_compounds, n_folds))
+            except ValueError as exc:  # e.g. a kernel that cannot fit: one line naming the entry
+                raise ValueError(f"model {self.name}: {exc}") from None
         return {"threads": max(1, int(out["threads"])), "mem_mb": max(1, int(out["mem_mb"]))}
 
 

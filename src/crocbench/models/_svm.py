@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import time
 from concurrent.futures import ThreadPoolExecutor
 
@@ -9,6 +10,7 @@ import numpy as np
 import pandas as pd
 from scipy.optimize import minimize
 
+from .._parallel import memory_budget_mb
 from ..cv import fold_rows, stratified_folds
 from ..metrics import Ranking, parse_metric
 from ..similarity import KernelBuffer
@@ -59,14 +61,26 @@ class SVM(Model):
         times the cost, and gives less over-confident probabilities.
     n_jobs : int
         LIBSVM fits run at a time during the inner CV (threads sharing one kernel).
+    max_kernel_gb : float or None
+        The largest float64 training kernel (8 n_train^2 bytes, in GB of 1e9 bytes)
+        fitted exactly.  None: this machine's, the workflow's memory budget
+        (:func:`~crocbench._parallel.memory_budget_mb`) less the 3 GB a fold needs
+        beside its kernel.
+    large : "error" or "subsample"
+        What a fold whose kernel would exceed ``max_kernel_gb`` does: "error"
+        stops (the workflow checks before any job runs, from the dataset's size)
+        with the size it would need; "subsample" fits exact LIBSVM (with the
+        inner CV) on all training positives plus a seeded random subset of
+        the negatives, as many as fit, and says so in one log line and in
+        :meth:`info`.
     """
 
     name, label = "svm", "SVM"
-    uses_matrix = True  # every fold reads four training kernels and the inner CV's held-out blocks
 
     def __init__(self, C: float = 1.0, class_weight=None, C_grid=None, class_weight_grid=None, inner_folds: int = 3,
                  select_metric: str = "roc", halving: int | None = None, score: str = "decision",
-                 cache_size: float = 500.0, n_jobs: int = 1, seed: int = 0, progress=None):
+                 cache_size: float = 500.0, max_kernel_gb: float | None = None, large: str = "error",
+                 n_jobs: int = 1, seed: int = 0, progress=None):
         for cw in [class_weight, *(class_weight_grid or [])]:
             if cw not in (None, "balanced"):
                 raise ValueError(f"class_weight must be None or 'balanced'; got {cw!r}")
@@ -80,15 +94,69 @@ class SVM(Model):
         self.inner_folds, self.select_metric, self.score_kind = int(inner_folds), select_metric, score
         self.halving = None if halving is None else int(halving)
         self.cache_size, self.n_jobs, self.seed, self.progress = cache_size, int(n_jobs), seed, progress
+        if large not in ("error", "subsample"):
+            raise ValueError(f"large must be 'error' or 'subsample'; got {large!r}")
+        if max_kernel_gb is not None and not max_kernel_gb > 0:
+            raise ValueError(f"max_kernel_gb must be positive (GB); got {max_kernel_gb!r}")
+        self.max_kernel_gb, self.large = max_kernel_gb, large
         if self.selects:
             parse_metric(select_metric)  # a bad name fails here, not after the inner fits
 
     def resources(self, n_compounds: int, n_folds: int) -> dict:
-        """Two threads (two LIBSVM fits at a time) and the float64 kernel of the (1 - 1/n_folds) n_compounds
-        training compounds plus 3 GB (the fits, the fingerprints, the test block): measured peak 13.8 GB for
-        n = 41,906 and 10 folds."""
-        n_train = n_compounds * (1 - 1 / n_folds)
-        return {"threads": 2, "mem_mb": int(8 * n_train**2 / 2**20 + 3000)}
+        """Two threads (two LIBSVM fits at a time) and the float64 kernel of the compounds a fold fits on (all
+        (1 - 1/n_folds) n_compounds training compounds, or the subsample that fits) plus 3 GB (the fits, the
+        fingerprints, the test block): measured peak 13.8 GB for n = 41,906 and 10 folds.  A kernel above
+        ``max_kernel_gb`` with ``large="error"`` raises ValueError here, before any job runs."""
+        fit = self.plan(_n_train(n_compounds, n_folds))["fit_compounds"]
+        return {"threads": 2, "mem_mb": int(8 * fit**2 / 2**20 + _BESIDE_KERNEL_MB)}
+
+    def uses_matrix(self, n_compounds: int, n_folds: int) -> bool:
+        """Whether the folds read the all-pairs matrix: when they fit exactly (every fold reads four training kernels
+        and the inner CV's held-out blocks from it); a subsampled fit computes its smaller kernels itself."""
+        try:
+            return self.plan(_n_train(n_compounds, n_folds))["strategy"] == "exact"
+        except ValueError:
+            return False
+
+    @property
+    def kernel_limit_gb(self) -> float:
+        """``max_kernel_gb``, or this machine's: the memory budget less what a fold needs beside its kernel."""
+        if self.max_kernel_gb is not None:
+            return float(self.max_kernel_gb)
+        return max(0.0, (memory_budget_mb() - _BESIDE_KERNEL_MB) * 2**20 / 1e9)
+
+    def plan(self, n_train: int, n_positives: int | None = None) -> dict:
+        """How a fold with ``n_train`` training compounds is fitted.
+
+        ``{"strategy": "exact", "fit_compounds": n_train, "kernel_gb": ...}`` when the
+        kernel is within :attr:`kernel_limit_gb`; else, with ``large="subsample"``,
+        ``{"strategy": "subsample", "fit_compounds": m, "kernel_gb": ..., "kernel_gb_full": ...}``
+        with m the most compounds whose kernel fits.  Raises ValueError (one line, with
+        the size needed and the options) with ``large="error"``, or when the positives
+        alone would not fit.
+        """
+        need, limit = _kernel_gb(n_train), self.kernel_limit_gb
+        if need <= limit:
+            return {"strategy": "exact", "fit_compounds": int(n_train), "kernel_gb": need}
+        where = (f"max_kernel_gb = {limit:g}" if self.max_kernel_gb is not None
+                 else f"{limit:.1f} GB, the default max_kernel_gb of this machine's memory")
+        if self.large == "error":
+            raise ValueError(
+                f"the SVM's training kernel of {n_train:,} compounds needs {_gb(need)} GB (8 bytes x n_train^2), "
+                f"above {where}; set the svm's 'large: subsample' (exact LIBSVM on all training positives and a "
+                f"seeded subset of negatives that fits), or raise max_kernel_gb on a machine with more memory")
+        m = math.isqrt(int(limit * 1e9 / 8))
+        if n_positives is not None and n_positives >= m:
+            raise ValueError(f"the SVM's {n_positives:,} training positives alone need a {_gb(_kernel_gb(n_positives))} "
+                             f"GB kernel, above {where}; raise max_kernel_gb")
+        return {"strategy": "subsample", "fit_compounds": m, "kernel_gb": _kernel_gb(m), "kernel_gb_full": need}
+
+    def _subsample(self, y) -> np.ndarray:
+        """Positions of the compounds a large fold fits on: every positive and a seeded random subset of negatives."""
+        positives, negatives = np.flatnonzero(y == 1), np.flatnonzero(y == 0)
+        take = self.plan_["fit_compounds"] - positives.size
+        rng = np.random.default_rng([*np.atleast_1d(self.seed).tolist(), 0x5B])  # apart from the inner CV's draws
+        return np.sort(np.concatenate([positives, rng.choice(negatives, take, replace=False)]))
 
     @property
     def selects(self) -> bool:
@@ -140,6 +208,16 @@ class SVM(Model):
         return rounds
 
     def _fit(self, sim, train, y) -> None:
+        self.plan_ = self.plan(train.size, int(y.sum()))
+        if self.plan_["strategy"] == "subsample":
+            keep = self._subsample(y)
+            if self.progress is not None:
+                print(f"large: the training kernel of {train.size:,} compounds would need "
+                      f"{self.plan_['kernel_gb_full']:.1f} GB > {self.kernel_limit_gb:.1f} GB; subsample: exact "
+                      f"LIBSVM on all {int(y.sum()):,} positives and {keep.size - int(y.sum()):,} of "
+                      f"{int((y == 0).sum()):,} negatives ({keep.size:,} compounds, {self.plan_['kernel_gb']:.1f} GB)",
+                      file=self.progress, flush=True)
+            train, y = train[keep], y[keep]
         buffer = KernelBuffer()
         self.inner_values_ = None
         if self.selects:
@@ -202,6 +280,11 @@ class SVM(Model):
                                    for (C, cw), (share, v) in last.items()]
         if self.platt_ is not None:
             out["platt_A"], out["platt_B"] = self.platt_
+        if self.plan_["strategy"] != "exact":  # how a fold above the memory line was fitted
+            out["large"] = self.plan_["strategy"]
+            out["fit_compounds"] = self.plan_["fit_compounds"]
+            out["training_compounds"] = int(self.train_.size)
+            out["kernel_gb_full"] = round(self.plan_["kernel_gb_full"], 3)
         return out
 
     @staticmethod
@@ -225,6 +308,23 @@ class SVM(Model):
     def _score(self, sim, rows):
         decision = self.decision(sim, rows)
         return decision if self.platt_ is None else self.probability(decision)
+
+
+_BESIDE_KERNEL_MB = 3000  # a fold's memory beside its training kernel: the fits, the fingerprints, the test block
+
+
+def _n_train(n_compounds: int, n_folds: int) -> int:
+    """The training compounds of one fold (the largest: n less the smallest test fold)."""
+    return int(n_compounds) - int(n_compounds) // int(n_folds)
+
+
+def _gb(x: float) -> str:
+    return f"{x:,.1f}" if x >= 1 else f"{x:.3g}"
+
+
+def _kernel_gb(n: int) -> float:
+    """The float64 kernel of n compounds, in GB (1e9 bytes)."""
+    return 8 * int(n) ** 2 / 1e9
 
 
 def ordered_dot(a: np.ndarray, w: np.ndarray, chunk: int = 1024) -> np.ndarray:

@@ -1,0 +1,94 @@
+"""What the SVM's large-data strategy costs in accuracy: exact LIBSVM vs subsampled folds on the DTP AIDS set.
+
+    python benchmarks/svm_large.py [results/dtp_aids] [max_kernel_gb ...]
+
+A screen whose training kernel exceeds ``models.svm.max_kernel_gb`` is fitted with
+``large: subsample`` (exact LIBSVM, with the inner CV, on all training positives and
+a seeded subset of negatives whose kernel fits).  Here the DTP AIDS folds (37,715
+training compounds, 11.4 GB kernels) are forced under smaller lines (default 1, 2
+and 4 GB) with the SVM otherwise as ``config.yaml`` configures it, and compared with
+the exact SVM's pooled out-of-fold scores from the workflow's run
+(``scores/svm.parquet`` in the results folder).  Each setting runs its 10 folds in
+its own process (2 threads, as a fold job), so its peak RSS is its own.  Prints a
+Markdown table: AUC[ROC], AUC[CROC(exp)] a=80, actives in the top 1,000.
+"""
+
+from __future__ import annotations
+
+import json
+import resource
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _metrics(y, s) -> dict:
+    from crocbench.metrics import croc_auc, hits_at_k, roc_auc
+
+    return {"roc": roc_auc(y, s), "croc80": croc_auc(y, s, alpha=80), "top1000": hits_at_k(y, s, k=1000)}
+
+
+def _step(folder: str, limit: str) -> dict:
+    import pandas as pd
+    import yaml
+
+    from crocbench.cv import fold_table, pool_scores, score_fold
+    from crocbench.fingerprints import load_fingerprints
+    from crocbench.models import make_model
+    from crocbench.similarity import SimilarityIndex
+
+    config = yaml.safe_load((ROOT / "config.yaml").read_text())
+    t = time.perf_counter()
+    fp = load_fingerprints(Path(folder) / "fingerprints.npz")
+    compounds = pd.read_parquet(Path(folder) / "compounds.parquet")
+    n_folds, seed = config["cv"]["folds"], config["cv"]["seed"]
+    folds = fold_table(compounds["id"], compounds["label"], n_folds, seed)
+    sim = SimilarityIndex(fp)
+    params = {**config["models"]["svm"], "large": "subsample", "max_kernel_gb": float(limit)}
+    parts, fitted = [], []
+    for f in range(n_folds):  # as the workflow's score_fold jobs: 2 threads
+        model = make_model("svm", params, seed=(seed, f), n_jobs=2)
+        parts.append(score_fold(model, sim, folds, f))
+        fitted.append(model.info().get("fit_compounds", model.train_.size))
+    pooled = pool_scores(parts, folds)
+    return {"seconds": time.perf_counter() - t, "fit_compounds": sum(fitted) / len(fitted),
+            **_metrics(pooled["label"].to_numpy(), pooled["score"].to_numpy())}
+
+
+def main() -> None:
+    if len(sys.argv) > 2 and sys.argv[1] == "--step":
+        result = _step(sys.argv[2], sys.argv[3])
+        result["peak_rss_gb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1e6
+        print(json.dumps(result))
+        return
+    import pandas as pd
+
+    folder = sys.argv[1] if len(sys.argv) > 1 else str(ROOT / "results" / "dtp_aids")
+    limits = sys.argv[2:] or ["1", "2", "4"]
+    exact = pd.read_parquet(Path(folder) / "scores" / "svm.parquet")
+    rows = [("exact (the workflow's run)", "37,715", None, _metrics(exact["label"].to_numpy(), exact["score"].to_numpy()))]
+    for limit in limits:
+        out = subprocess.run([sys.executable, __file__, "--step", folder, limit], capture_output=True, text=True)
+        if out.returncode:
+            sys.exit(f"max_kernel_gb {limit} failed:\n{out.stderr[-3000:]}")
+        r = json.loads(out.stdout.strip().splitlines()[-1])
+        rows.append((f"subsample, max_kernel_gb {limit}", f"{r['fit_compounds']:,.0f}", r, r))
+        print(f"max_kernel_gb {limit}: done in {r['seconds']:.0f} s", file=sys.stderr, flush=True)
+    base = rows[0][3]
+    print("| SVM folds | compounds fitted per fold | AUC[ROC] | AUC[CROC(exp)] a=80 | actives in top 1,000 "
+          "| seconds (10 folds) | peak RSS GB |")
+    print("|---|---:|---:|---:|---:|---:|---:|")
+    for label, fitted, run, m in rows:
+        delta = "" if run is None else (f" ({m['roc'] - base['roc']:+.4f})", f" ({m['croc80'] - base['croc80']:+.4f})",
+                                        f" ({m['top1000'] - base['top1000']:+.0f})")
+        d = delta or ("", "", "")
+        cost = ("", "") if run is None else (f"{run['seconds']:.0f}", f"{run['peak_rss_gb']:.1f}")
+        print(f"| {label} | {fitted} | {m['roc']:.4f}{d[0]} | {m['croc80']:.4f}{d[1]} | {m['top1000']:.0f}{d[2]} "
+              f"| {cost[0]} | {cost[1]} |")
+
+
+if __name__ == "__main__":
+    main()

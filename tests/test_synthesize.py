@@ -1,0 +1,74 @@
+"""Seeded synthetic screens (``crocbench synthesize``) and dataset files built by a command."""
+
+import hashlib
+import json
+import sys
+
+import numpy as np
+import pandas as pd
+import pytest
+from rdkit import Chem
+
+from crocbench.cli import main
+from crocbench.data import DownloadError, make_file
+from crocbench.data._synthesize import synthesize
+
+SOURCE = ["CCOc1ccc(CC(=O)O)cc1", "Nc1ncnc2c1ncn2C1CC(N=[N+]=[N-])C(CO)O1", "CC(C)Cc1ccc(C(C)C(=O)O)cc1",
+          "O=C(O)c1ccccc1O", "CN1CCC[C@H]1c1cccnc1", "Clc1ccc(Cl)cc1", "OCC(O)CO", "c1ccc2[nH]ccc2c1"]
+LABELS = [0, 1, 0, 0, 1, 0, 0, 0]
+
+
+def test_synthesize_distinct_parseable_deterministic_whatever_the_processes():
+    a = synthesize(600, SOURCE, LABELS, seed=3, n_jobs=1, chunk=64)
+    b = synthesize(600, SOURCE, LABELS, seed=3, n_jobs=2, chunk=64)
+    pd.testing.assert_frame_equal(a, b)
+    assert list(a.columns) == ["id", "smiles", "label"] and a["id"].is_unique and a["smiles"].is_unique
+    assert a["id"].iloc[0] == "syn001" and len(a) == 600
+    assert all(Chem.MolFromSmiles(s) is not None for s in a["smiles"])
+    assert not a.equals(synthesize(600, SOURCE, LABELS, seed=4, chunk=64))
+    # the first n of a larger screen are the smaller screen (chunks are drawn in order)
+    pd.testing.assert_frame_equal(synthesize(100, SOURCE, LABELS, seed=3, chunk=64), a.iloc[:100].reset_index(drop=True))
+
+
+def test_synthetic_labels_are_their_sources():
+    # one source positive, the others negative: a molecule is positive iff it was made from it; its edits keep the
+    # azide (N=[N+]=[N-]) or sugar-nucleoside core often enough to tell: every positive has the purine's 5 N
+    screen = synthesize(300, SOURCE, LABELS, seed=0, chunk=64)
+    for smiles, label in zip(screen["smiles"], screen["label"]):
+        n_nitrogen = sum(a.GetAtomicNum() == 7 for a in Chem.MolFromSmiles(smiles).GetAtoms())
+        if label == 1 and n_nitrogen < 1:
+            pytest.fail(f"{smiles}: a positive with no nitrogen (both positive sources have several)")
+    rate = screen["label"].mean()
+    assert 0.1 < rate < 0.45  # 2 of 8 sources: 25% expected
+
+
+def test_synthesize_command_line(tmp_path, capsys):
+    source = tmp_path / "src.csv"
+    pd.DataFrame({"smiles": SOURCE, "activity": ["CI", "CA", "CI", "CI", "CM", "CI", "CI", "CI"]}).to_csv(source)
+    out = tmp_path / "screen.csv"
+    assert main(["synthesize", "--n", "50", "--seed", "1", "--source", str(source), "--out", str(out)]) == 0
+    table = pd.read_csv(out)
+    assert len(table) == 50 and set(table["label"]) <= {0, 1}
+    pd.testing.assert_frame_equal(table, synthesize(50, SOURCE, LABELS, seed=1), check_dtype=False)
+    err = capsys.readouterr().err
+    assert "synthetic: 50 molecules" in err and "% positive, features per molecule" in err
+    assert main(["synthesize", "--n", "5", "--source", str(tmp_path / "nope.csv"), "--out", str(out)]) == 2
+    assert "source file" in capsys.readouterr().err
+
+
+def test_a_dataset_file_made_by_a_command_is_checked_like_a_download(tmp_path):
+    script = "import sys; open(sys.argv[1], 'w').write('id,smiles,label\\n1,CCO,1\\n')"
+    command = f"{{python}} -c \"{script}\" {{out}}"
+    dest = tmp_path / "data" / "x.csv"
+    lock = tmp_path / "lock.json"
+    digest = make_file(command, dest, None, lock=lock, lock_key="d/x.csv", progress=None)
+    assert dest.read_text() == "id,smiles,label\n1,CCO,1\n"
+    assert digest == hashlib.sha256(dest.read_bytes()).hexdigest() == json.loads(lock.read_text())["d/x.csv"]
+    dest.unlink()
+    with pytest.raises(DownloadError, match="sha256 mismatch .* not deterministic"):
+        make_file(command, dest, "0" * 64, lock=lock, progress=None)
+    assert not dest.exists() and not list(dest.parent.glob(".*part"))  # nothing half-written
+    with pytest.raises(DownloadError, match="exited with status 3"):
+        make_file(f"{{python}} -c 'import sys; sys.exit(3)'", dest, None, lock=lock, progress=None)
+    with pytest.raises(DownloadError, match="needs \\{mirror\\}"):
+        make_file("cp {mirror}/a {out}", dest, None, lock=lock, progress=None)
