@@ -146,15 +146,15 @@ class FeatureMatrix:
 
 
 class _Progress:
-    def __init__(self, total: int, what: str, stream=None, every: float = 5.0):
-        self.total, self.what, self.stream, self.every = total, what, stream, every
+    def __init__(self, total: int, what: str, stream=None, every: float = 5.0, unit: str = "rows"):
+        self.total, self.what, self.stream, self.every, self.unit = total, what, stream, every, unit
         self.start = self.last = time.perf_counter()
 
     def update(self, done: int) -> None:
         now = time.perf_counter()
         if self.stream is not None and (now - self.last >= self.every or done == self.total):
             self.last = now
-            print(f"{self.what}: {done}/{self.total} rows ({100 * done / self.total:.0f}%), "
+            print(f"{self.what}: {done}/{self.total} {self.unit} ({100 * done / self.total:.0f}%), "
                   f"{now - self.start:.1f} s", file=self.stream, flush=True)
 
 
@@ -519,7 +519,7 @@ def top_k_chunk(fp: Fingerprints | FeatureMatrix, k: int, chunk: int, chunks: in
     mine = chunk_tiles(n, chunks, tile)[chunk]
     state: dict[int, "torch.Tensor"] = {}
     work, scratch = (empty_array((tile * tile,)) for _ in range(2))
-    report = _Progress(len(mine), f"top-{k} neighbours, chunk {chunk + 1} of {chunks} (tiles)", progress)
+    report = _Progress(len(mine), f"top-{k} neighbours, chunk {chunk + 1} of {chunks}", progress, unit="tiles")
     for t, (bi, bj) in enumerate(mine):
         a, b = slice(bi * tile, min(n, (bi + 1) * tile)), slice(bj * tile, min(n, (bj + 1) * tile))
         shape = (a.stop - a.start, b.stop - b.start)
