@@ -95,6 +95,7 @@ class FeatureMatrix:
         in_dense = is_dense[cols]
         self.n = n
         self.sizes = fp.sizes().astype(np.float32)
+        self.has_empty = bool(n and self.sizes.min() == 0)  # else every union is at least 1
         self.dense = np.zeros((n, int(is_dense.sum())), dtype=np.float32)
         self.dense[rows[in_dense], dense_col[cols[in_dense]]] = 1.0
         self.sparse = sp.csr_matrix(
@@ -108,6 +109,7 @@ class FeatureMatrix:
         sub = object.__new__(FeatureMatrix)
         rows = np.asarray(rows, dtype=np.int64)
         sub.n, sub.sizes, sub.n_features = rows.size, self.sizes[rows], self.n_features
+        sub.has_empty = bool(rows.size and sub.sizes.min() == 0)
         sub.dense, sub.sparse = self.dense[rows], self.sparse[rows]
         return sub
 
@@ -139,7 +141,7 @@ class FeatureMatrix:
         union = torch.empty_like(t) if scratch is None else torch.from_numpy(scratch)
         torch.add(torch.from_numpy(self.sizes[a])[:, None], torch.from_numpy(self.sizes[b])[None, :], out=union)
         union.sub_(t)
-        if self.sizes.size and self.sizes.min() == 0:  # else every union is at least 1
+        if self.has_empty:
             union.clamp_min_(1.0)  # both sets empty: 0 / 1
         t.div_(union)
         return inter
@@ -431,12 +433,11 @@ def _best(keys, k: int):
     return torch.cat([torch.sort(keys, dim=1, descending=True).values, pad], dim=1)
 
 
-def _keys(values, first: int):
-    """Keys of candidates with similarities ``values`` (float32 tensor) and indices ``first + column``."""
+def _keys(values, index):
+    """Keys of candidates with similarities ``values`` (float32 tensor) and indices ``index`` (broadcast to it)."""
     import torch
 
-    high = values.view(torch.int32).to(torch.int64).bitwise_left_shift_(32)
-    return high.add_(torch.arange(_LOW - first, _LOW - first - values.shape[-1], -1, dtype=torch.int64))
+    return values.view(torch.int32).to(torch.int64).bitwise_left_shift_(32).add_(_LOW - index)
 
 
 def _full(best) -> bool:
@@ -449,7 +450,7 @@ def _merge(best, rows, index, values, k: int):
 
     if rows.numel() == 0:
         return best
-    keys = (values.view(torch.int32).to(torch.int64) << 32) + (_LOW - index)
+    keys = _keys(values, index)
     counts = torch.bincount(rows, minlength=best.shape[0])
     hit = torch.nonzero(counts, as_tuple=True)[0]
     slot = torch.full((best.shape[0],), -1, dtype=torch.int64)
@@ -480,7 +481,8 @@ def _offer(state: dict, bi: int, bj: int, sims, first_i: int, first_j: int, k: i
         if _full(best):
             sparse.append((block, transposed, first, (best[:, -1] >> 32).to(torch.int32).view(torch.float32)))
             continue
-        keys = _keys(sims.t().contiguous() if transposed else sims, first)  # every candidate
+        view = sims.t().contiguous() if transposed else sims
+        keys = _keys(view, torch.arange(first, first + view.shape[1], dtype=torch.int64))  # every candidate
         top = _best(keys, min(k, keys.shape[1]))
         state[block] = _best(top if best is None else torch.cat([best, top], dim=1), k)
     if not sparse:

@@ -98,10 +98,11 @@ def expected_compounds(name):
 
 # A model that cannot run at the dataset's size (e.g. an SVM kernel above max_kernel_gb with large: error) stops
 # the run here, before any job, with its message.
-if expected_compounds(DATASET) is not None:
+_expected = expected_compounds(DATASET)
+if _expected is not None:
     for _run in RUNS.values():
         if not _run.imported:
-            _run.resources(expected_compounds(DATASET), FOLDS)
+            _run.resources(_expected, FOLDS)
 
 
 def neighbour_chunks(wildcards):
