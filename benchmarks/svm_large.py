@@ -1,14 +1,16 @@
-"""What the SVM's large-data strategy costs in accuracy: exact LIBSVM vs subsampled folds on the DTP AIDS set.
+"""What the SVM's large-data strategies cost in accuracy: exact LIBSVM vs subsampled and Nystroem folds on DTP AIDS.
 
-    python benchmarks/svm_large.py [results/dtp_aids] [max_kernel_gb ...]
+    python benchmarks/svm_large.py [results/dtp_aids] [STRATEGY:MAX_KERNEL_GB[:LANDMARKS] ...]
 
-A screen whose training kernel exceeds ``models.svm.max_kernel_gb`` is fitted with
-``large: subsample`` (exact LIBSVM, with the inner CV, on all training positives and
-a seeded subset of negatives whose kernel fits).  Here the DTP AIDS folds (37,715
-training compounds, 11.4 GB kernels) are forced under smaller lines (default 1, 2
-and 4 GB) with the SVM otherwise as ``config.yaml`` configures it, and compared with
-the exact SVM's pooled out-of-fold scores from the workflow's run
-(``scores/svm.parquet`` in the results folder).  Each setting runs its 10 folds in
+A screen whose training kernel exceeds ``models.svm.max_kernel_gb`` is fitted by its
+``large:`` strategy: ``subsample`` (exact LIBSVM, with the inner CV, on all training
+positives and a seeded subset of negatives whose kernel fits) or ``nystroem`` (a
+linear SVM, with the inner CV, on Nystroem features of seeded landmark compounds, as
+many as fit, at most LANDMARKS).  Here the DTP AIDS folds (37,715 training compounds,
+11.4 GB kernels) are forced under smaller lines (default: subsample at 1, 2 and 4 GB;
+Nystroem at 1 GB with config.yaml's landmarks and at 4 GB with 4,000) with the SVM
+otherwise as ``config.yaml`` configures it, and compared with the exact SVM's pooled
+out-of-fold scores from the workflow's run (``scores/svm.parquet`` in the results folder).  Each setting runs its 10 folds in
 its own process (2 threads, as a fold job), so its peak RSS is its own.  Prints a
 Markdown table: AUC[ROC], AUC[CROC(exp)] a=80, actives in the top 1,000.
 """
@@ -31,7 +33,7 @@ def _metrics(y, s) -> dict:
     return {"roc": roc_auc(y, s), "croc80": croc_auc(y, s, alpha=80), "top1000": hits_at_k(y, s, k=1000)}
 
 
-def _step(folder: str, limit: str) -> dict:
+def _step(folder: str, setting: str) -> dict:
     import pandas as pd
     import yaml
 
@@ -47,12 +49,16 @@ def _step(folder: str, limit: str) -> dict:
     n_folds, seed = config["cv"]["folds"], config["cv"]["seed"]
     folds = fold_table(compounds["id"], compounds["label"], n_folds, seed)
     sim = SimilarityIndex(fp)
-    params = {**config["models"]["svm"], "large": "subsample", "max_kernel_gb": float(limit)}
+    strategy, limit, *landmarks = setting.split(":")
+    params = {**config["models"]["svm"], "large": strategy, "max_kernel_gb": float(limit)}
+    if landmarks:
+        params["landmarks"] = int(landmarks[0])
     parts, fitted = [], []
     for f in range(n_folds):  # as the workflow's score_fold jobs: 2 threads
         model = make_model("svm", params, seed=(seed, f), n_jobs=2)
         parts.append(score_fold(model, sim, folds, f))
-        fitted.append(model.info().get("fit_compounds", model.train_.size))
+        info = model.info()
+        fitted.append(info.get("landmarks", info.get("fit_compounds", model.train_.size)))
     pooled = pool_scores(parts, folds)
     return {"seconds": time.perf_counter() - t, "fit_compounds": sum(fitted) / len(fitted),
             **_metrics(pooled["label"].to_numpy(), pooled["score"].to_numpy())}
@@ -67,18 +73,20 @@ def main() -> None:
     import pandas as pd
 
     folder = sys.argv[1] if len(sys.argv) > 1 else str(ROOT / "results" / "dtp_aids")
-    limits = sys.argv[2:] or ["1", "2", "4"]
+    settings = sys.argv[2:] or ["subsample:1", "subsample:2", "subsample:4", "nystroem:1", "nystroem:4:4000"]
     exact = pd.read_parquet(Path(folder) / "scores" / "svm.parquet")
-    rows = [("exact (the workflow's run)", "37,715", None, _metrics(exact["label"].to_numpy(), exact["score"].to_numpy()))]
-    for limit in limits:
-        out = subprocess.run([sys.executable, __file__, "--step", folder, limit], capture_output=True, text=True)
+    rows = [("exact (the workflow's run)", "37,715 compounds", None, _metrics(exact["label"].to_numpy(), exact["score"].to_numpy()))]
+    for setting in settings:
+        out = subprocess.run([sys.executable, __file__, "--step", folder, setting], capture_output=True, text=True)
         if out.returncode:
-            sys.exit(f"max_kernel_gb {limit} failed:\n{out.stderr[-3000:]}")
+            sys.exit(f"{setting} failed:\n{out.stderr[-3000:]}")
         r = json.loads(out.stdout.strip().splitlines()[-1])
-        rows.append((f"subsample, max_kernel_gb {limit}", f"{r['fit_compounds']:,.0f}", r, r))
-        print(f"max_kernel_gb {limit}: done in {r['seconds']:.0f} s", file=sys.stderr, flush=True)
+        strategy, limit, *_ = setting.split(":")
+        what = "compounds" if strategy == "subsample" else "landmarks"
+        rows.append((f"{strategy}, max_kernel_gb {limit}", f"{r['fit_compounds']:,.0f} {what}", r, r))
+        print(f"{setting}: done in {r['seconds']:.0f} s", file=sys.stderr, flush=True)
     base = rows[0][3]
-    print("| SVM folds | compounds fitted per fold | AUC[ROC] | AUC[CROC(exp)] a=80 | actives in top 1,000 "
+    print("| SVM folds | fitted per fold | AUC[ROC] | AUC[CROC(exp)] a=80 | actives in top 1,000 "
           "| seconds (10 folds) | peak RSS GB |")
     print("|---|---:|---:|---:|---:|---:|---:|")
     for label, fitted, run, m in rows:

@@ -12,6 +12,7 @@ from crocbench.cv import fold_table, pool_scores, score_fold, split, stratified_
 from crocbench.fingerprints import Fingerprints
 from crocbench.metrics import croc_auc, paper_panel, per_fold_metrics, roc_auc
 from crocbench.models import IRV, KNN, SVM, MaxSim, Random, grid_fold, irv_loss, make_model
+from crocbench.models._svm import linear_svm, nystroem_map
 from crocbench.similarity import KernelBuffer, MatrixFile, SimilarityIndex, tanimoto_matrix, top_k
 
 
@@ -535,6 +536,81 @@ def test_svm_subsample_is_exact_libsvm_on_all_positives_and_seeded_negatives(dat
     assert not np.array_equal(other._subsample(y[train]), model._subsample(y[train]))
     with pytest.raises(ValueError, match=r"needs 0\.000461 GB"):  # 240 training compounds: 8 x 240^2 bytes
         SVM(max_kernel_gb=limit).fit(sim, train, y[train])
+
+
+def test_svm_nystroem_plan_by_hand():
+    # 8 m (20,000 + m) bytes <= 1e9: m = 5,000 exactly (5,001 x 25,001 > 1.25e8)
+    plan = SVM(max_kernel_gb=1.0, large="nystroem", landmarks=6000).plan(20_000)
+    assert plan == {"strategy": "nystroem", "fit_compounds": 20_000, "landmarks": 5000, "kernel_gb": 1.0,
+                    "kernel_gb_full": 3.2}
+    assert SVM(max_kernel_gb=1.0, large="nystroem", landmarks=4000).plan(20_000)["landmarks"] == 4000
+    # selecting by a 3-fold inner CV also holds an inner fold's copy (2/3 of the rows): m (33,333.3 + m) <= 1.25e8
+    grid = SVM(max_kernel_gb=1.0, large="nystroem", landmarks=6000, C_grid=[1.0, 10.0])
+    assert grid.plan(20_000)["landmarks"] == 3402
+    assert grid.resources(22_223, 10)["mem_mb"] == int(grid.plan(20_001)["kernel_gb"] * 1e9 / 2**20 + 3000)
+    with pytest.raises(ValueError, match=r"on 10 landmarks need 0\.0016 GB.*raise max_kernel_gb"):
+        SVM(max_kernel_gb=1e-3, large="nystroem").plan(20_000)  # 8 x 10 x 20,010 bytes
+    with pytest.raises(ValueError, match="'large: nystroem'"):
+        SVM(max_kernel_gb=1.0).plan(20_000)
+    with pytest.raises(ValueError, match="landmarks must be"):
+        SVM(landmarks=5)
+
+
+def test_linear_svm_equals_liblinear_with_an_unpenalized_intercept():
+    from sklearn.svm import LinearSVC
+
+    rng = np.random.default_rng(4)
+    X = rng.normal(size=(300, 8))
+    y = (X[:, 0] + 0.5 * X[:, 1] + rng.normal(size=300) > 1.2).astype(int)
+    for C, cw in [(0.1, None), (1.0, None), (1.0, "balanced")]:
+        w, b = linear_svm(X, y, C, cw)
+        # LIBLINEAR penalizes the intercept as a feature of value intercept_scaling: at 1e3 the penalty is b^2 / 2e6
+        ref = LinearSVC(C=C, class_weight=cw, loss="squared_hinge", dual=False, intercept_scaling=1e3, tol=1e-10,
+                        max_iter=100_000).fit(X, y)
+        np.testing.assert_allclose(X @ w + b, ref.decision_function(X), rtol=1e-4, atol=1e-4)
+
+
+def test_nystroem_map_is_exact_on_all_landmarks(data):
+    fp, y, full = data
+    sim = SimilarityIndex(fp)
+    rows = np.arange(60)
+    features, mapping = nystroem_map(sim, rows, rows)
+    np.testing.assert_allclose(features @ features.T, full[:60, :60], atol=1e-9)
+    # on fewer landmarks, the Nystroem approximation K_rl W^-1 K_lr, computed here directly
+    marks = np.arange(0, 60, 3)
+    features, _ = nystroem_map(sim, rows, marks)
+    direct = full[np.ix_(rows, marks)] @ np.linalg.solve(full[np.ix_(marks, marks)], full[np.ix_(marks, rows)])
+    np.testing.assert_allclose(features @ features.T, direct, atol=1e-8)
+
+
+def test_svm_nystroem_is_a_linear_svm_on_the_landmarks_features(data):
+    from sklearn.svm import LinearSVC
+
+    fp, y, full = data
+    sim = SimilarityIndex(fp)
+    train, test = _split(y)
+    limit = 8 * 100 * (train.size + 100) / 1e9  # 100 landmarks fit; the 0.46 MB exact kernel does not
+    model = SVM(C=1.0, max_kernel_gb=limit, large="nystroem", landmarks=150, seed=(0, 3)).fit(sim, train, y[train])
+    info = model.info()
+    assert info["large"] == "nystroem" and info["landmarks"] == 100 and info["training_compounds"] == train.size
+    marks = model.support_
+    assert marks.size == 100 and set(marks) <= set(train)
+    # independently: features K(x, L) W^(-1/2) from the full kernel, and LIBLINEAR's L2-loss SVM on them
+    s, u = np.linalg.eigh(full[np.ix_(marks, marks)])
+    root = u @ np.diag(s ** -0.5) @ u.T
+    ref = LinearSVC(C=1.0, loss="squared_hinge", dual=False, intercept_scaling=1e3, tol=1e-10, max_iter=100_000)
+    ref.fit(full[np.ix_(train, marks)] @ root, y[train])
+    np.testing.assert_allclose(model.score(sim, test), ref.decision_function(full[np.ix_(test, marks)] @ root),
+                               rtol=1e-4, atol=1e-4)
+    again = SVM(C=1.0, max_kernel_gb=limit, large="nystroem", landmarks=150, seed=(0, 3)).fit(sim, train, y[train])
+    assert np.array_equal(again.score(sim, test), model.score(sim, test))  # seeded
+    other = SVM(C=1.0, max_kernel_gb=limit, large="nystroem", landmarks=150, seed=(0, 4)).fit(sim, train, y[train])
+    assert not np.array_equal(other.support_, model.support_)
+    # the inner CV chooses among the set-ups on the same features, and the fold records it
+    chosen = SVM(C_grid=[0.1, 10.0], class_weight_grid=[None, "balanced"], halving=2, max_kernel_gb=limit,
+                 large="nystroem", seed=(0, 3)).fit(sim, train, y[train])
+    assert (chosen.C_, chosen.class_weight_) in chosen.candidates() and len(chosen.info()["inner_cv"]) == 4
+    assert chosen.info()["landmarks"] < 100  # its inner fold's copy of the features takes a share of the limit
 
 
 # --- plug-ins, imported scores, the data contract --------------------------------------------------------------------

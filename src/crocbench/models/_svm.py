@@ -66,13 +66,19 @@ class SVM(Model):
         fitted exactly.  None: this machine's, the workflow's memory budget
         (:func:`~crocbench._parallel.memory_budget_mb`) less the 3 GB a fold needs
         beside its kernel.
-    large : "error" or "subsample"
+    large : "error", "subsample" or "nystroem"
         What a fold whose kernel would exceed ``max_kernel_gb`` does: "error"
         stops (the workflow checks before any job runs, from the dataset's size)
         with the size it would need; "subsample" fits exact LIBSVM (with the
         inner CV) on all training positives plus a seeded random subset of
-        the negatives, as many as fit, and says so in one log line and in
-        :meth:`info`.
+        the negatives, as many as fit; "nystroem" maps every training compound
+        to Nystroem features on ``landmarks`` seeded random training compounds
+        (:func:`nystroem_map`; fewer if the n_train x m float64 features, an inner
+        fold's copy of them and the m x m landmark kernel would exceed ``max_kernel_gb``) and fits a linear L2-loss SVM on them
+        (:func:`linear_svm`, with the same inner CV).  The fold says which in
+        one log line and in :meth:`info`.
+    landmarks : int
+        Landmark compounds of ``large="nystroem"`` (at most).
     """
 
     name, label = "svm", "SVM"
@@ -80,7 +86,7 @@ class SVM(Model):
     def __init__(self, C: float = 1.0, class_weight=None, C_grid=None, class_weight_grid=None, inner_folds: int = 3,
                  select_metric: str = "roc", halving: int | None = None, score: str = "decision",
                  cache_size: float = 500.0, max_kernel_gb: float | None = None, large: str = "error",
-                 n_jobs: int = 1, seed: int = 0, progress=None):
+                 landmarks: int = 2000, n_jobs: int = 1, seed: int = 0, progress=None):
         for cw in [class_weight, *(class_weight_grid or [])]:
             if cw not in (None, "balanced"):
                 raise ValueError(f"class_weight must be None or 'balanced'; got {cw!r}")
@@ -94,8 +100,11 @@ class SVM(Model):
         self.inner_folds, self.select_metric, self.score_kind = int(inner_folds), select_metric, score
         self.halving = None if halving is None else int(halving)
         self.cache_size, self.n_jobs, self.seed, self.progress = cache_size, int(n_jobs), seed, progress
-        if large not in ("error", "subsample"):
-            raise ValueError(f"large must be 'error' or 'subsample'; got {large!r}")
+        if large not in ("error", "subsample", "nystroem"):
+            raise ValueError(f"large must be 'error', 'subsample' or 'nystroem'; got {large!r}")
+        if int(landmarks) != landmarks or landmarks < _MIN_LANDMARKS:
+            raise ValueError(f"landmarks must be an integer >= {_MIN_LANDMARKS}; got {landmarks!r}")
+        self.landmarks = int(landmarks)
         if max_kernel_gb is not None and not max_kernel_gb > 0:
             raise ValueError(f"max_kernel_gb must be positive (GB); got {max_kernel_gb!r}")
         self.max_kernel_gb, self.large = max_kernel_gb, large
@@ -104,11 +113,12 @@ class SVM(Model):
 
     def resources(self, n_compounds: int, n_folds: int) -> dict:
         """Two threads (two LIBSVM fits at a time) and the float64 kernel of the compounds a fold fits on (all
-        (1 - 1/n_folds) n_compounds training compounds, or the subsample that fits) plus 3 GB (the fits, the
-        fingerprints, the test block): measured peak 13.8 GB for n = 41,906 and 10 folds.  A kernel above
-        ``max_kernel_gb`` with ``large="error"`` raises ValueError here, before any job runs."""
-        fit = self.plan(_n_train(n_compounds, n_folds))["fit_compounds"]
-        return {"threads": 2, "mem_mb": int(8 * fit**2 / 2**20 + _BESIDE_KERNEL_MB)}
+        (1 - 1/n_folds) n_compounds training compounds, or the subsample that fits; with Nystroem, its features
+        and landmark kernel) plus 3 GB (the fits, the fingerprints, the test block): measured peak 13.8 GB for
+        n = 41,906 and 10 folds.  A kernel above ``max_kernel_gb`` with ``large="error"`` raises ValueError
+        here, before any job runs."""
+        gb = self.plan(_n_train(n_compounds, n_folds))["kernel_gb"]
+        return {"threads": 2, "mem_mb": int(gb * 1e9 / 2**20 + _BESIDE_KERNEL_MB)}
 
     def uses_matrix(self, n_compounds: int, n_folds: int) -> bool:
         """Whether the folds read the all-pairs matrix: when they fit exactly (every fold reads four training kernels
@@ -131,9 +141,14 @@ class SVM(Model):
         ``{"strategy": "exact", "fit_compounds": n_train, "kernel_gb": ...}`` when the
         kernel is within :attr:`kernel_limit_gb`; else, with ``large="subsample"``,
         ``{"strategy": "subsample", "fit_compounds": m, "kernel_gb": ..., "kernel_gb_full": ...}``
-        with m the most compounds whose kernel fits.  Raises ValueError (one line, with
-        the size needed and the options) with ``large="error"``, or when the positives
-        alone would not fit.
+        with m the most compounds whose kernel fits; with ``large="nystroem"``,
+        ``{"strategy": "nystroem", "fit_compounds": n_train, "landmarks": m, "kernel_gb": ...,
+        "kernel_gb_full": ...}``, m the most landmarks (up to ``landmarks``) whose features
+        (8 n_train m bytes, and an inner fold's copy when selecting) and landmark kernel (8 m^2)
+        fit, "kernel_gb" their size.
+        Raises ValueError (one line, with the size needed and the options) with
+        ``large="error"``, or when the positives (subsample) or the fewest landmarks
+        (nystroem) would not fit.
         """
         need, limit = _kernel_gb(n_train), self.kernel_limit_gb
         if need <= limit:
@@ -144,7 +159,20 @@ class SVM(Model):
             raise ValueError(
                 f"the SVM's training kernel of {n_train:,} compounds needs {_gb(need)} GB (8 bytes x n_train^2), "
                 f"above {where}; set the svm's 'large: subsample' (exact LIBSVM on all training positives and a "
-                f"seeded subset of negatives that fits), or raise max_kernel_gb on a machine with more memory")
+                f"seeded subset of negatives that fits) or 'large: nystroem' (a linear SVM on Nystroem features), "
+                f"or raise max_kernel_gb on a machine with more memory")
+        if self.large == "nystroem":
+            n, limit_bytes = int(n_train), limit * 1e9
+            a = n * (2 - 1 / self.inner_folds if self.selects else 1)  # features, and an inner fold's copy of them
+            m = min(self.landmarks, n, int((math.sqrt(a * a + 4 * limit_bytes / 8) - a) / 2))
+            while m > 0 and 8 * m * (a + m) > limit_bytes:  # the root's rounding
+                m -= 1
+            if m < _MIN_LANDMARKS:
+                m = _MIN_LANDMARKS
+                raise ValueError(f"the SVM's Nystroem features of {n:,} compounds on {m} landmarks need "
+                                 f"{_gb(8 * m * (a + m) / 1e9)} GB, above {where}; raise max_kernel_gb")
+            return {"strategy": "nystroem", "fit_compounds": n, "landmarks": int(m),
+                    "kernel_gb": 8 * m * (a + m) / 1e9, "kernel_gb_full": need}
         m = math.isqrt(int(limit * 1e9 / 8))
         if n_positives is not None and n_positives >= m:
             raise ValueError(f"the SVM's {n_positives:,} training positives alone need a {_gb(_kernel_gb(n_positives))} "
@@ -173,15 +201,20 @@ class SVM(Model):
 
         return SVC(C=C, kernel="precomputed", class_weight=class_weight, cache_size=self.cache_size)
 
-    def _select(self, sim, train, y, buffer=None) -> tuple:
+    def _select(self, sim, train, y, buffer=None, inner_cv=None) -> tuple:
+        """The (C, class_weight) of the inner CV; ``inner_cv(setups, share)`` gives the inner decisions (by
+        default exact LIBSVM's, :func:`inner_decisions`)."""
+        if inner_cv is None:
+            def inner_cv(setups, share):
+                return inner_decisions(sim, train, y, setups, self.inner_folds, self.seed, self.n_jobs, buffer,
+                                       self.progress, share=share)
         metric = parse_metric(self.select_metric)
         setups = self.candidates()
         rounds = self.halving_rounds(len(setups))
         alive, self.inner_rounds_ = setups, []
         for r in range(rounds):
             share = 1 if self.halving is None else self.halving ** (rounds - 1 - r)  # fit on 1/share
-            inner = inner_decisions(sim, train, y, alive, self.inner_folds, self.seed, self.n_jobs, buffer,
-                                    self.progress, share=share)
+            inner = inner_cv(alive, share)
             values = {setup: float(metric.value(Ranking(y, d))) for setup, d in inner.items()}
             self.inner_rounds_.append((share, values))
             if self.progress is not None:
@@ -209,6 +242,9 @@ class SVM(Model):
 
     def _fit(self, sim, train, y) -> None:
         self.plan_ = self.plan(train.size, int(y.sum()))
+        self.support_count_ = None
+        if self.plan_["strategy"] == "nystroem":
+            return self._fit_nystroem(sim, train, y)
         if self.plan_["strategy"] == "subsample":
             keep = self._subsample(y)
             if self.progress is not None:
@@ -235,6 +271,38 @@ class SVM(Model):
         if self.score_kind == "platt":
             _fit_platt(kernel, [self], y)
         del kernel, buffer
+
+    def _fit_nystroem(self, sim, train, y) -> None:
+        """A linear L2-loss SVM on Nystroem features, kept as a kernel expansion over the landmarks."""
+        m = self.plan_["landmarks"]
+        rng = np.random.default_rng([*np.atleast_1d(self.seed).tolist(), 0x4E])  # apart from the other draws
+        pick = np.sort(rng.choice(train.size, m, replace=False))
+        start = time.perf_counter()
+        features, mapping = nystroem_map(sim, train, train[pick])
+        if self.progress is not None:
+            print(f"large: the training kernel of {train.size:,} compounds would need "
+                  f"{self.plan_['kernel_gb_full']:.1f} GB > {self.kernel_limit_gb:.1f} GB; nystroem: a linear SVM on "
+                  f"{mapping.shape[1]:,} Nystroem features of {m:,} seeded landmark compounds "
+                  f"({self.plan_['kernel_gb']:.2f} GB, {time.perf_counter() - start:.1f} s)", file=self.progress,
+                  flush=True)
+        self.inner_values_ = None
+        if self.selects:
+            def inner_cv(setups, share):
+                return inner_linear_decisions(features, y, setups, self.inner_folds, self.seed, share)
+            self.C_, self.class_weight_ = self._select(sim, train, y, inner_cv=inner_cv)
+        else:
+            self.C_, self.class_weight_ = self.C, self.class_weight
+        w, b = linear_svm(features, y, self.C_, self.class_weight_)
+        training = features @ w + b
+        self.support_local_, self.support_ = pick, train[pick]  # the decision is a kernel expansion on the landmarks
+        self.dual_coef_, self.intercept_ = ordered_dot(mapping, w), b
+        self.support_count_ = int(np.count_nonzero(np.where(y == 1, training, -training) < 1))
+        self.rank_ = int(mapping.shape[1])
+        self.platt_ = platt_fit(training, y) if self.score_kind == "platt" else None
+        if self.progress is not None:
+            print(f"final fit: linear SVM on {train.size:,} compounds x {mapping.shape[1]:,} features, "
+                  f"{time.perf_counter() - start:.1f} s, {self.support_count_} support vectors", file=self.progress,
+                  flush=True)
 
     def _libsvm(self, kernel, train, y) -> None:
         """LIBSVM on a precomputed training kernel (rows and columns = ``train``) at ``C_``, ``class_weight_``."""
@@ -267,7 +335,8 @@ class SVM(Model):
         return {(m.C, m.class_weight): (d, m.probability(d)) for m, d in zip(models, decisions)}
 
     def info(self) -> dict:
-        out = {"C": self.C_, "class_weight": self.class_weight_, "support_vectors": int(self.support_.size),
+        support = self.support_.size if self.support_count_ is None else self.support_count_
+        out = {"C": self.C_, "class_weight": self.class_weight_, "support_vectors": int(support),
                "intercept": self.intercept_}
         if self.inner_values_ is not None:
             out["select_metric"] = self.select_metric
@@ -285,6 +354,8 @@ class SVM(Model):
             out["fit_compounds"] = self.plan_["fit_compounds"]
             out["training_compounds"] = int(self.train_.size)
             out["kernel_gb_full"] = round(self.plan_["kernel_gb_full"], 3)
+        if self.plan_["strategy"] == "nystroem":
+            out["landmarks"], out["nystroem_rank"] = self.plan_["landmarks"], self.rank_
         return out
 
     @staticmethod
@@ -311,6 +382,7 @@ class SVM(Model):
 
 
 _BESIDE_KERNEL_MB = 3000  # a fold's memory beside its training kernel: the fits, the fingerprints, the test block
+_MIN_LANDMARKS = 10
 
 
 def _n_train(n_compounds: int, n_folds: int) -> int:
@@ -491,3 +563,118 @@ def platt_fit(decision, y) -> tuple[float, float]:
     start = np.array([0.0, np.log((n_neg + 1.0) / (n_pos + 1.0))])
     result = minimize(loss, start, jac=True, method="L-BFGS-B", options={"gtol": 1e-10, "maxiter": 1000})
     return float(result.x[0] / scale), float(result.x[1])
+
+
+def nystroem_map(sim, rows, landmarks, block: int = 4096, rtol: float = 1e-10) -> tuple[np.ndarray, np.ndarray]:
+    """Nystroem features of ``rows`` on ``landmarks`` (Williams & Seeger 2001).
+
+    With the landmark kernel ``W = U diag(s) U^T`` (eigenvalues below ``rtol``
+    times the largest dropped), ``M = U diag(s)^(-1/2)`` and the features are
+    ``K(rows, landmarks) M``, so their inner products are the Nystroem
+    approximation ``K_rl W^+ K_lr`` of the kernel (exact on the landmarks).
+    Returns ``(features, M)``: float64 (len rows, r) and (len landmarks, r), r
+    the rank kept.  A linear model ``f(x) = features(x) w + b`` is the kernel
+    expansion ``K(x, landmarks) (M w) + b``.
+
+    Examples
+    --------
+    >>> from crocbench.fingerprints import Fingerprints
+    >>> from crocbench.similarity import SimilarityIndex
+    >>> fp = Fingerprints(np.array([0, 2, 4, 5, 8]), np.array([7, 9, 7, 11, 9, 5, 7, 9], dtype=np.uint64))
+    >>> sim = SimilarityIndex(fp)
+    >>> features, mapping = nystroem_map(sim, np.arange(4), [0, 3])  # two landmarks
+    >>> bool(np.allclose(features @ features.T, sim.kernel(np.arange(4))))  # an approximation
+    False
+    >>> features, mapping = nystroem_map(sim, np.arange(4), np.arange(4))  # every compound a landmark: exact
+    >>> bool(np.allclose(features @ features.T, sim.kernel(np.arange(4))))
+    True
+    """
+    rows, landmarks = np.asarray(rows), np.asarray(landmarks)
+    s, u = np.linalg.eigh(sim.kernel(landmarks))
+    keep = s > rtol * s.max()
+    mapping = u[:, keep] / np.sqrt(s[keep])
+    out = np.empty((rows.size, mapping.shape[1]))
+    for i in range(0, rows.size, block):
+        out[i:i + block] = sim.similarities(rows[i:i + block], landmarks).astype(np.float64) @ mapping
+    return out, mapping
+
+
+def linear_svm(X, y, C: float = 1.0, class_weight=None, tol: float = 1e-10, max_iter: int = 100,
+               block: int = 8192) -> tuple:
+    """The L2-loss linear SVM: ``min_w,b 1/2 |w|^2 + sum_i C_i max(0, 1 - t_i (x_i w + b))^2``, t = +-1.
+
+    LIBLINEAR's default loss with an unpenalized intercept, solved in the
+    primal by the finite Newton method (Keerthi & DeCoste 2005): each step
+    solves with the generalized Hessian ``diag(1, .., 1, 0) + 2 sum_{i active}
+    C_i [x_i, 1]^T [x_i, 1]`` (updated by the rows that entered or left the
+    active set, in row blocks, so no copy of ``X``), then backtracks until the
+    objective falls; it stops when the gradient's norm is
+    below ``tol`` times the first one's.  Memory: ``X`` and a (d + 1)^2
+    matrix, where LIBLINEAR would copy ``X`` into 16 bytes per entry.
+    ``C_i = C``, times n / (2 n_class) for ``class_weight="balanced"``.
+    Returns ``(w, b)``.
+    """
+    X = np.asarray(X, dtype=np.float64)
+    y = np.asarray(y)
+    n, d = X.shape
+    t = np.where(y == 1, 1.0, -1.0)
+    c = np.full(n, float(C))
+    if class_weight == "balanced":
+        for v in (0, 1):
+            c[y == v] *= n / (2.0 * max(1, int(np.sum(y == v))))
+
+    def objective(w, b):
+        z = X @ w + b
+        slack = np.maximum(0.0, 1.0 - t * z)
+        return 0.5 * (w @ w) + np.sum(c * slack * slack), slack
+
+    w, b = np.zeros(d), 0.0
+    value, slack = objective(w, b)
+    first = None
+    # the generalized Hessian, updated by the rows whose activity changed (few, after the first steps)
+    hessian, active = np.zeros((d + 1, d + 1)), np.zeros(n, dtype=bool)
+    hessian[np.arange(d), np.arange(d)] = 1.0
+    ridge = np.zeros((d + 1, d + 1))
+    ridge[d, d] = 1e-12  # with no active row the intercept's direction is flat
+    for _ in range(max_iter):
+        g = -2.0 * c * slack * t
+        grad = np.concatenate([w + X.T @ g, [g.sum()]])
+        norm = float(np.linalg.norm(grad))
+        first = norm if first is None else first
+        if norm <= tol * max(first, 1.0):
+            break
+        now = slack > 0
+        for rows, sign in ((np.flatnonzero(now & ~active), 1.0), (np.flatnonzero(active & ~now), -1.0)):
+            for i in range(0, rows.size, block):  # rows that entered or left the active set since the last step
+                part = rows[i:i + block]
+                xa = np.empty((part.size, d + 1))
+                xa[:, :d], xa[:, d] = X[part], 1.0
+                hessian += xa.T @ ((sign * 2.0) * c[part, None] * xa)
+        active = now
+        step = -np.linalg.solve(hessian + ridge, grad)
+        size = 1.0
+        while True:
+            new_w, new_b = w + size * step[:d], b + size * step[d]
+            new_value, new_slack = objective(new_w, new_b)
+            if new_value <= value + 1e-4 * size * (grad @ step) or size < 1e-10:
+                break
+            size /= 2
+        if new_value >= value:  # no progress left at this precision
+            break
+        w, b, value, slack = new_w, new_b, new_value, new_slack
+    return w, float(b)
+
+
+def inner_linear_decisions(features, y, setups, inner_folds: int = 3, seed=0, share: int = 1) -> dict:
+    """:func:`inner_decisions` for the linear SVM on (Nystroem) features: the same inner folds and shares."""
+    y = np.asarray(y)
+    inner = stratified_folds(y, inner_folds, seed)
+    out = {setup: np.empty(y.size) for setup in setups}
+    for f in range(inner_folds):
+        fit_rows, held = np.flatnonzero(inner != f), np.flatnonzero(inner == f)
+        if share > 1:
+            fit_rows = fit_rows[stratified_folds(y[fit_rows], share, [*np.atleast_1d(seed).tolist(), f]) == 0]
+        for C, cw in setups:
+            w, b = linear_svm(features[fit_rows], y[fit_rows], C, cw)
+            out[(C, cw)][held] = features[held] @ w + b
+    return out
