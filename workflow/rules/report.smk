@@ -20,6 +20,8 @@ rule areas_table:
         n_folds=config["cv"]["folds"],
     log:
         "logs/{dataset}/areas_table.log",
+    benchmark:
+        "logs/{dataset}/benchmark/areas_table.tsv"
     threads: 1
     resources:
         mem_mb=2000,
@@ -75,6 +77,8 @@ rule figures:
         labels=LABELS,
     log:
         "logs/{dataset}/figures.log",
+    benchmark:
+        "logs/{dataset}/benchmark/figures.tsv"
     threads: 1
     resources:
         mem_mb=2000,
