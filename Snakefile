@@ -20,6 +20,7 @@ include: "workflow/rules/features.smk"
 include: "workflow/rules/models.smk"
 include: "workflow/rules/report.smk"
 include: "workflow/rules/sensitivity.smk"
+include: "workflow/rules/summary.smk"
 
 
 rule all:

@@ -93,7 +93,8 @@ def test_config_is_valid_and_every_dataset_builds():
         for source in filter(None, (ds.structures, ds.labels)):
             ds.file(source.file)  # every source names one of the dataset's files
             assert source.kind in ("csv", "tsv", "sdf")
-    assert {"dtp_aids", "moleculenet_hiv", "dtp_aids_nci"} <= names
+    assert {"dtp_aids", "dtp_aids_ca", "moleculenet_hiv", "dtp_aids_nci"} <= names
+    jsonschema.validate({**config, "dataset": ["dtp_aids", "dtp_aids_ca"]}, _schema())  # a list of datasets
 
 
 def test_schema_rejects_bad_configs():
@@ -104,6 +105,9 @@ def test_schema_rejects_bad_configs():
         lambda c: c["datasets"]["dtp_aids"]["structures"].update(format="xlsx"),
         lambda c: c.update(similarity={"k": 0}),
         lambda c: c.update(unknown_key=1),
+        lambda c: c.update(dataset=[]),
+        lambda c: c.update(dataset=["dtp_aids", "dtp_aids"]),
+        lambda c: c["datasets"].update(summary=c["datasets"]["dtp_aids"]),  # results/summary/ is the summary's
     ):
         config = _config()
         mutate(config)
@@ -128,6 +132,17 @@ def test_standardize_csv_counts_rejections_and_duplicates(tmp_path):
     # CCO, CCO and OCC are one structure: one group of 3 rows with conflicting labels
     assert (summary["duplicate_groups"], summary["duplicate_rows"]) == (1, 3)
     assert summary["conflicting_class_groups"] == summary["conflicting_label_groups"] == 1
+
+
+def test_dropped_labels_are_rejected_with_their_class_not_parsed(tmp_path):
+    ds = _csv_dataset(tmp_path, "smi,y\nCCO,A\nCC(,M\nOCC,I\nc1ccccc1,M\nCN,I\n", positive=["A"], negative=["I"], drop=["M"])
+    compounds, rejected, summary = standardize(ds, tmp_path)
+    assert compounds["smiles"].tolist() == ["CCO", "OCC", "CN"] and compounds["label"].tolist() == [1, 0, 0]
+    # the unparseable CC( is dropped by its label before its SMILES is read
+    assert rejected["row"].tolist() == [1, 3] and set(rejected["reason"]) == {"dropped label: M (config 'drop')"}
+    assert summary["rejected_by_reason"] == {"dropped label": 2} and summary["kept"] == 3
+    with pytest.raises(ValueError, match=r"both dropped and positive or negative"):
+        _csv_dataset(tmp_path, "smi,y\nCCO,A\n", positive=["A"], negative=["I"], drop=["A"])
 
 
 def test_standardize_sd_joined_with_conclusions_matches_the_csv(fixtures, mirror, tmp_path):
@@ -234,3 +249,7 @@ def test_dtp_aids_standardization_counts(mirror, tmp_path):
     assert all(r.startswith("sanitization failed: Explicit valence") for r in rejected["reason"])
     assert set("".join(rejected["structure"])) >= set("AlBGe") and summary["duplicate_groups"] == 712
     assert summary["duplicate_rows"] == 1498 and summary["conflicting_class_groups"] == 36
+    strict = Dataset.from_config("dtp_aids_ca", _config()["datasets"]["dtp_aids_ca"])  # CA vs CI, CM dropped
+    _, rejected, summary = standardize(strict, mirror, n_jobs=2)
+    assert (summary["kept"], summary["positives"], summary["negatives"]) == (41906 - 1066, 421, 40419)
+    assert summary["rejected_by_reason"] == {"dropped label": 1066, "sanitization failed": 7}

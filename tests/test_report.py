@@ -249,3 +249,67 @@ def test_paper_svm_matches_needs_every_published_svm_number():
     assert paper_svm_matches(table).tolist() == [True, False]
     # a list shorter than 1,000 has no "top 1,000": no set-up can be said to match the paper
     assert paper_svm_matches(table.drop(columns="top1000")).tolist() == [False, False]
+
+
+# --- across datasets -----------------------------------------------------------------------------
+
+
+def test_datasets_table_against_scikit_learn_and_counting_by_hand():
+    from sklearn.metrics import roc_auc_score
+
+    from crocbench.metrics import bedroc
+    from crocbench.report import datasets_table
+
+    runs = {"one": {"A": _scores(1, 1.0), "B": _scores(1, 0.0)}, "two": {"A": _scores(2, 2.0)[:2050]}}
+    runs["two"]["B"] = runs["two"]["A"].assign(score=-runs["two"]["A"]["score"])
+    table = datasets_table(runs).set_index(["dataset", "model"])
+    for dataset, pooled in runs.items():
+        for model, s in pooled.items():
+            row = table.loc[(dataset, model)]
+            y, x = s["label"].to_numpy(), s["score"].to_numpy()
+            k = int(np.floor(0.01 * len(s) + 0.5))  # 1% of the list, rounded half up: 30 and 21 (20.5)
+            assert row["compounds"] == len(s) and row["actives"] == y.sum() and row["top_k"] == k
+            assert row["roc"] == pytest.approx(roc_auc_score(y, x))
+            assert row["top_1pct"] == y[np.argsort(-x)[:k]].sum()
+            assert row["croc_exp_14"] == pytest.approx(croc_auc(y, x, alpha=14))
+            assert row["bedroc_20"] == pytest.approx(bedroc(y, x, alpha=20))
+    assert table["top_k"].tolist() == [30, 30, 21, 21]
+    runs["two"]["B"] = runs["two"]["B"].iloc[::-1]
+    with pytest.raises(ValueError, match="dataset two: B did not score the same compounds"):
+        datasets_table(runs)
+
+
+def test_ranks_table_by_hand():
+    from crocbench.report import SUMMARY_METRICS, ranks_table
+
+    rows = []
+    values = {"d1": (0.9, 0.8, 0.7), "d2": (0.9, 0.6, 0.8), "d3": (0.7, 0.8, 0.6), "d4": (0.95, 0.9, 0.5)}
+    for dataset, vs in values.items():
+        for model, v in zip("xyz", vs):
+            rows.append({"dataset": dataset, "model": model, **{m: v for m in SUMMARY_METRICS}, "top_1pct": 10 * v})
+    ranks, pairs = ranks_table(pd.DataFrame(rows))
+    roc = ranks[ranks["metric"] == "roc"].set_index("model")
+    assert roc["mean_rank"].tolist() == pytest.approx([1.25, 2.0, 2.75])  # ranks [1,2,3] [1,3,2] [2,1,3] [1,2,3]
+    assert roc["friedman_chi2"].iloc[0] == pytest.approx(4.5)  # 12/(4*3*4) (5^2+8^2+11^2) - 3*4*4
+    assert roc["nemenyi_cd"].iloc[0] == pytest.approx(2.3437 * np.sqrt(3 * 4 / (6 * 4)), abs=1e-3)
+    assert set(ranks["metric"]) == {*SUMMARY_METRICS, "top_1pct"} and len(pairs) == 3 * 6
+    xz = pairs[(pairs["metric"] == "roc") & (pairs["a"] == "x") & (pairs["b"] == "z")].iloc[0]
+    assert (xz["wins"], xz["losses"], xz["ties"]) == (4, 0, 0) and xz["p_value"] == pytest.approx(0.125)  # 2/2^4
+
+
+def test_critical_difference_cliques_against_brute_force():
+    import itertools
+
+    from crocbench.plots import cd_cliques
+
+    rng = np.random.default_rng(0)
+    for _ in range(200):
+        k = int(rng.integers(2, 8))
+        ranks = dict(zip("abcdefg", np.round(rng.uniform(1, k, k), 2)))
+        cd = float(rng.uniform(0.2, 3))
+        order = sorted(ranks, key=ranks.get)
+        # runs of consecutive models (in rank order) spanning less than cd, not inside a longer one
+        runs = [tuple(order[i:j + 1]) for i, j in itertools.combinations(range(len(order)), 2)
+                if ranks[order[j]] - ranks[order[i]] < cd]
+        maximal = [r for r in runs if not any(set(r) < set(o) for o in runs)]
+        assert sorted(cd_cliques(ranks, cd)) == sorted(maximal)

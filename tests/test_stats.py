@@ -279,3 +279,72 @@ def test_compare_many_equals_compare_metric_by_metric():
         one = S.compare(y, a, b, metric, n_samples=2000, seed=3)
         assert (c.metric, c.value_a, c.value_b) == (one.metric, one.value_a, one.value_b)
         assert {t: r.p_value for t, r in c.results.items()} == {t: r.p_value for t, r in one.results.items()}
+
+
+# --- across datasets (Demsar 2006) ---------------------------------------------------------------
+
+
+def test_friedman_by_hand_and_against_scipy():
+    from scipy.stats import friedmanchisquare
+
+    # 4 datasets x 3 rankers, higher is better; ranks by hand: [1,2,3], [1,3,2], [2,1,3], [1,2,3]
+    values = np.array([[0.9, 0.8, 0.7], [0.9, 0.6, 0.8], [0.7, 0.8, 0.6], [0.95, 0.9, 0.5]])
+    f = S.friedman_test(values)
+    sums = np.array([5.0, 8.0, 11.0])
+    chi2 = 12 / (4 * 3 * 4) * (sums ** 2).sum() - 3 * 4 * 4
+    assert chi2 == pytest.approx(4.5) and f.statistic == pytest.approx(chi2)
+    assert f.mean_ranks.tolist() == pytest.approx([1.25, 2.0, 2.75])
+    assert f.iman_davenport == pytest.approx(3 * 4.5 / (4 * 2 - 4.5))
+    assert f.p_value == pytest.approx(math.exp(-4.5 / 2))  # chi-square with 2 df: exp(-x/2)
+    rng = np.random.default_rng(3)
+    for shape in ((5, 3), (12, 5), (7, 4)):
+        v = rng.integers(0, 4, size=shape).astype(float)  # many ties within a dataset
+        v[0] = [1.0] * shape[1]  # a dataset where every ranker ties
+        ours, ref = S.friedman_test(v), friedmanchisquare(*(-v).T)
+        assert ours.statistic == pytest.approx(ref.statistic) and ours.p_value == pytest.approx(ref.pvalue)
+    with pytest.raises(ValueError, match="at least 2"):
+        S.friedman_test([[1.0, 2.0, 3.0]])
+    with pytest.raises(ValueError, match="finite"):
+        S.friedman_test([[1.0, np.nan], [1.0, 2.0]])
+
+
+def test_nemenyi_critical_difference_uses_demsars_q_alpha():
+    # Demsar (2006), table 5(a): q_0.05 and q_0.10 for k = 2..10 (studentized range / sqrt 2), to 3 decimals
+    # (some truncated: 2.343 is 2.3437)
+    q05 = [1.960, 2.343, 2.569, 2.728, 2.850, 2.949, 3.031, 3.102, 3.164]
+    q10 = [1.645, 2.052, 2.291, 2.459, 2.589, 2.693, 2.780, 2.855, 2.920]
+    for k, a, b in zip(range(2, 11), q05, q10):
+        scale = math.sqrt(k * (k + 1) / (6 * 14))
+        assert S.nemenyi_critical_difference(k, 14) / scale == pytest.approx(a, abs=1e-3)
+        assert S.nemenyi_critical_difference(k, 14, alpha=0.10) / scale == pytest.approx(b, abs=1e-3)
+    # Demsar's worked example: 4 classifiers, 14 datasets, alpha 0.05: CD = 2.569 sqrt(4 * 5 / (6 * 14)) = 1.25
+    assert S.nemenyi_critical_difference(4, 14) == pytest.approx(1.25, abs=0.005)
+    with pytest.raises(ValueError):
+        S.nemenyi_critical_difference(1, 5)
+
+
+def test_holm_by_hand():
+    # sorted 0.01, 0.02, 0.03, 0.5 times 4, 3, 2, 1: 0.04, 0.06, 0.06, 0.5 (monotone)
+    assert S.holm([0.5, 0.03, 0.01, 0.02]).tolist() == pytest.approx([0.5, 0.06, 0.04, 0.06])
+    assert S.holm([0.4, 0.3]).tolist() == pytest.approx([0.6, 0.6])  # 0.3 x 2 = 0.6; 0.4 x 1 raised to 0.6
+    assert S.holm([0.9, 0.8, 0.7]).tolist() == [1.0, 1.0, 1.0]
+    with pytest.raises(ValueError):
+        S.holm([0.2, 1.5])
+
+
+def test_pairwise_wilcoxon_against_scipy():
+    from scipy.stats import wilcoxon
+
+    rng = np.random.default_rng(5)
+    v = rng.random((9, 3))
+    v[:, 2] += 1.0  # c above a and b on every dataset
+    rows = S.pairwise_wilcoxon(v, ["a", "b", "c"])
+    assert [(r["a"], r["b"]) for r in rows] == [("a", "b"), ("a", "c"), ("b", "c")]
+    raw = [wilcoxon(v[:, i], v[:, j]).pvalue for i, j in ((0, 1), (0, 2), (1, 2))]
+    assert [r["p_value"] for r in rows] == pytest.approx(raw)
+    order = np.argsort(raw)
+    expected = np.maximum.accumulate(np.minimum(1, np.array(raw)[order] * [3, 2, 1]))
+    assert [rows[i]["p_holm"] for i in order] == pytest.approx(expected)
+    assert rows[1]["losses"] == 9 and rows[1]["wins"] == 0 and rows[1]["mean_difference"] < 0
+    same = S.pairwise_wilcoxon(np.column_stack([v[:, 0], v[:, 0]]), ["x", "y"])
+    assert same[0]["ties"] == 9 and same[0]["p_value"] == 1.0

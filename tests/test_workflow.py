@@ -392,3 +392,81 @@ def test_own_ranker_and_imported_scores_beside_built_in_models(tmp_path, write_p
     config["models"]["size"]["wieght"] = 1
     done = run("-n")
     assert done.returncode != 0 and "model size: unknown parameter 'wieght'; SizeRanker takes weight" in done.stdout + done.stderr
+
+
+def _two_screens(tmp_path, second_sha=None):
+    """The .test screen twice in one run: CA + CM vs CI, and CA vs CI with CM dropped; small model settings."""
+    shutil.copytree(ROOT / ".test" / "data", tmp_path / ".test" / "data")
+    screen = yaml.safe_load((ROOT / ".test" / "config.yaml").read_text())["datasets"]["test_screen"]
+    strict = {**screen, "positive": ["CA"], "negative": ["CI"], "drop": ["CM"], "expected": {"kept": 92, "positives": 16}}
+    if second_sha:
+        strict["files"] = [{**screen["files"][0], "sha256": second_sha}]
+    return {
+        "dataset": ["screen", "screen_ca"], "similarity": {"k": 10}, "cv": {"folds": 2, "seed": 0},
+        "models": {"random": {}, "maxsim": {}, "knn": {"k": 5},
+                   "svm": {"C_grid": [0.1, 1], "class_weight_grid": [None, "balanced"], "inner_folds": 2},
+                   "irv": {"k": 5, "max_epochs": 100}},
+        "significance": {"samples": 1000},
+        "datasets": {"screen": screen, "screen_ca": strict},
+    }
+
+
+def test_two_datasets_in_one_run_and_the_summary_from_their_own_scores(tmp_path):
+    """Both screens through every model in one run, then results/summary/ checked against values computed here
+    from each screen's pooled scores: AUC[ROC] by scikit-learn, the top 1% by counting, the Friedman statistic
+    by its formula, the Wilcoxon p by enumerating the signs."""
+    from scipy.stats import rankdata
+    from sklearn.metrics import roc_auc_score
+
+    config = _two_screens(tmp_path)
+    plan = _run(tmp_path, config, "-n")  # the default target: both screens' tables and the summary
+    assert plan.returncode == 0, plan.stderr[-3000:]
+    for job in ("summary_tables", "summary_figures", "significance_table"):
+        assert f"rule {job}:" in plan.stdout, job
+    one = _run(tmp_path, {**config, "dataset": "screen"}, "-n")  # one dataset: no summary
+    assert one.returncode == 0 and "summary_tables" not in one.stdout
+    done = _run(tmp_path, config, "--cores", "2", "results/summary/tables/ranks.md",
+                "results/summary/figures/critical_difference.png")
+    assert done.returncode == 0, done.stderr[-3000:]
+    summary = tmp_path / "results" / "summary"
+    table = pd.read_csv(summary / "tables" / "datasets.tsv", sep="\t")
+    labels = ["RANDOM", "MAX-SIM", "kNN", "SVM", "IRV"]
+    assert table["dataset"].tolist() == ["screen"] * 5 + ["screen_ca"] * 5 and table["model"].tolist() == labels * 2
+    roc = np.empty((2, 5))
+    for d, dataset in enumerate(("screen", "screen_ca")):
+        for m, model in enumerate(("random", "maxsim", "knn", "svm", "irv")):
+            scores = pd.read_parquet(tmp_path / "results" / dataset / "scores" / f"{model}.parquet")
+            row = table[(table["dataset"] == dataset) & (table["model"] == labels[m])].iloc[0]
+            y, s = scores["label"].to_numpy(), scores["score"].to_numpy()
+            assert (row["compounds"], row["actives"]) == ((96, 20) if dataset == "screen" else (92, 16))
+            roc[d, m] = roc_auc_score(y, s)
+            assert row["roc"] == pytest.approx(roc[d, m], abs=1e-9)
+            # top 1% of 96 or 92 compounds: the single top-ranked compound (ties share it: expected count)
+            top = s == s.max()
+            assert row["top_k"] == 1 and row["top_1pct"] == pytest.approx(y[top].mean())
+    ranks = pd.read_csv(summary / "tables" / "ranks.tsv", sep="\t")
+    by_roc = ranks[ranks["metric"] == "roc"]
+    r = rankdata(-roc, axis=1)
+    assert by_roc["mean_rank"].tolist() == pytest.approx(r.mean(axis=0).tolist())
+    ties = sum(((c := np.unique(row, return_counts=True)[1]) ** 3 - c).sum() for row in r)
+    chi2 = (12 / (2 * 5 * 6) * (r.sum(axis=0) ** 2).sum() - 3 * 2 * 6) / (1 - ties / (2 * (5 ** 3 - 5)))
+    assert by_roc["friedman_chi2"].iloc[0] == pytest.approx(chi2)
+    assert by_roc["nemenyi_cd"].iloc[0] == pytest.approx(2.728 * np.sqrt(5 * 6 / 12), abs=2e-3)  # q_0.05, k = 5
+    pairs = pd.read_csv(summary / "tables" / "wilcoxon.tsv", sep="\t")
+    assert len(pairs) == 6 * 10 and pairs["p_holm"].ge(pairs["p_value"] - 1e-12).all()
+    rs = pairs[(pairs["metric"] == "roc") & (pairs["a"] == "RANDOM") & (pairs["b"] == "SVM")].iloc[0]
+    d = roc[:, 0] - roc[:, 3]
+    assert (rs["wins"], rs["losses"]) == ((d > 0).sum(), (d < 0).sum())
+    assert rs["p_value"] == pytest.approx(0.5 if (d != 0).all() else 1.0)  # 2 datasets: 2 of 4 sign patterns
+    for name in ("critical_difference", "datasets"):
+        assert all((summary / "figures" / f"{name}.{ext}").stat().st_size > 10_000 for ext in ("png", "pdf"))
+    assert "Friedman chi2" in (summary / "tables" / "ranks.md").read_text()
+
+
+def test_a_failing_dataset_is_named_and_the_others_outputs_are_kept(tmp_path):
+    config = _two_screens(tmp_path, second_sha="0" * 64)  # screen_ca's file does not match its checksum
+    done = _run(tmp_path, config, "--cores", "2", "--keep-going", "results/summary/tables/ranks.md")
+    assert done.returncode != 0
+    assert "screen_ca" in done.stderr and "sha256" in done.stderr
+    assert (tmp_path / "results" / "screen" / "scores" / "irv.parquet").exists()  # the other screen finished
+    assert not (tmp_path / "results" / "summary").exists()

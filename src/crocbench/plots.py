@@ -273,3 +273,84 @@ def plot_svm_sensitivity(table, out, references: dict | None = None) -> list:
            title="SVM set-ups (marker size grows with C = 0.01 ... 100)")
     ax.grid(alpha=0.3)
     return save_figure(fig, out)
+
+
+def cd_cliques(ranks: dict, cd: float) -> list[tuple]:
+    """The groups a critical-difference diagram joins: maximal runs of models, in rank order, whose mean ranks
+    span less than ``cd`` (no two of them differ significantly); runs of one model are left out.
+
+    >>> cd_cliques({"a": 1.0, "b": 1.5, "c": 3.0, "d": 3.2}, 1.0)
+    [('a', 'b'), ('c', 'd')]
+    """
+    order = sorted(ranks, key=lambda m: ranks[m])
+    runs = []
+    for i in range(len(order)):
+        j = i
+        while j + 1 < len(order) and ranks[order[j + 1]] - ranks[order[i]] < cd:
+            j += 1
+        if j > i and not (runs and runs[-1][1] >= j):
+            runs.append((i, j))
+    return [tuple(order[i:j + 1]) for i, j in runs]
+
+
+def plot_critical_difference(panels: dict, out) -> list:
+    """Critical-difference diagrams (Demsar 2006), side by side.
+
+    Parameters
+    ----------
+    panels : dict
+        ``{title: (mean ranks {model: rank}, critical difference)}``.  Each
+        panel's axis runs from rank 1 (best, left) to k; a model's line drops
+        from its mean rank to its name; the bar above the axis is the critical
+        difference, and thick bars join models whose ranks differ by less.
+    """
+    fig, axes = plt.subplots(1, len(panels), figsize=(5.6 * len(panels), 3.6), constrained_layout=True,
+                             squeeze=False)
+    for ax, (title, (ranks, cd)) in zip(axes[0], panels.items()):
+        colours = colour_map(ranks)
+        k = len(ranks)
+        order = sorted(ranks, key=lambda m: ranks[m])
+        half = (k + 1) // 2
+        ax.hlines(0, 1, k, color="black", lw=1.2)
+        for r in range(1, k + 1):
+            ax.vlines(r, 0, 0.12, color="black", lw=1)
+            ax.text(r, 0.18, str(r), ha="center", va="bottom", fontsize="small")
+        ax.hlines(0.55, 1, 1 + cd, color="black", lw=1.5)
+        ax.vlines([1, 1 + cd], 0.5, 0.6, color="black", lw=1.5)
+        ax.text(1 + cd / 2, 0.65, f"CD = {cd:.2f}", ha="center", va="bottom", fontsize="small")
+        for i, model in enumerate(order):
+            left = i < half
+            depth = -0.45 - 0.32 * (i if left else k - 1 - i)
+            end = 0.65 if left else k + 0.35
+            ax.plot([ranks[model], ranks[model], end], [0, depth, depth], color=colours[model], lw=1.3)
+            ax.text(end - 0.05 if left else end + 0.05, depth, f"{model} ({ranks[model]:.2f})",
+                    ha="right" if left else "left", va="center", color=colours[model], fontsize="small")
+        for level, clique in enumerate(cd_cliques(ranks, cd)):
+            y = -0.12 - 0.1 * level
+            ax.hlines(y, ranks[clique[0]] - 0.03, ranks[clique[-1]] + 0.03, color="black", lw=4)
+        ax.set(xlim=(-1.6, k + 2.6), ylim=(-0.6 - 0.32 * half, 1.0), title=title)
+        ax.axis("off")
+    return save_figure(fig, out)
+
+
+def plot_datasets(table, out, metrics: dict) -> list:
+    """Each model's value of each metric on each dataset (one panel per metric, one colour per model).
+
+    ``table`` is :func:`crocbench.report.datasets_table`'s output; ``metrics`` maps its columns to labels.
+    """
+    datasets = list(dict.fromkeys(table["dataset"]))
+    models = list(dict.fromkeys(table["model"]))
+    colours = colour_map(models)
+    fig, axes = plt.subplots(1, len(metrics), figsize=(1.2 * len(datasets) * len(metrics) + 4.5, 4.4),
+                             constrained_layout=True, squeeze=False)
+    step = 0.7 / max(1, len(models))
+    for ax, (metric, label) in zip(axes[0], metrics.items()):
+        for j, model in enumerate(models):
+            part = table[table["model"] == model].set_index("dataset").loc[datasets]
+            x = np.arange(len(datasets)) - 0.35 + step * (j + 0.5)
+            ax.plot(x, part[metric], "o", color=colours[model], label=model, ms=6)
+        ax.set_xticks(np.arange(len(datasets)), datasets, rotation=20, ha="right")
+        ax.set(title=label, xlim=(-0.6, len(datasets) - 0.4))
+        ax.grid(alpha=0.3, axis="y")
+    axes[0, -1].legend(loc="center left", bbox_to_anchor=(1.02, 0.5), fontsize="small")
+    return save_figure(fig, out)

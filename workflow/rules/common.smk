@@ -7,16 +7,19 @@ from crocbench._parallel import memory_budget_mb
 from crocbench.data import Dataset
 from crocbench.models import SVM, declared_runs
 
-DATASET = config["dataset"]
-if DATASET not in config["datasets"]:
+# `dataset:` names one dataset or a list of them (`--config dataset='[a,b]'`); each is built under results/{name}/,
+# and with two or more the cross-dataset summary under results/summary/ too.
+DATASETS = [config["dataset"]] if isinstance(config["dataset"], str) else list(config["dataset"])
+_undeclared = [d for d in DATASETS if d not in config["datasets"]]
+if _undeclared:
     raise ValueError(
-        f"config.yaml: dataset {DATASET!r} is not declared under 'datasets' "
+        f"config.yaml: dataset {', '.join(map(repr, _undeclared))} is not declared under 'datasets' "
         f"(declared: {', '.join(config['datasets'])})"
     )
+if len(set(DATASETS)) != len(DATASETS):
+    raise ValueError(f"config.yaml: dataset lists a name twice: {DATASETS}")
+SUMMARY = len(DATASETS) > 1
 K = config["similarity"]["k"]
-# The paper the dataset reproduces (None for a user's own screen): only then are its published numbers,
-# claims and the published-vs-reproduced table built.
-REPRODUCES = config["datasets"][DATASET].get("reproduces")
 # sha256 records of files that publish none: checked on download, written once standardize has read them
 LOCK_FILE = config.get("lock_file", "checksums.lock.json")
 
@@ -77,8 +80,7 @@ def compounds_in(fingerprints):
     if fingerprints and os.path.exists(fingerprints):
         with np.load(fingerprints) as fp:
             return fp["indptr"].size - 1
-    dataset = Path(fingerprints).parent.name if fingerprints else DATASET
-    return expected_compounds(dataset) or 42000
+    return expected_compounds(Path(fingerprints).parent.name) or 42000
 
 
 def expected_compounds(name):
@@ -98,11 +100,15 @@ def expected_compounds(name):
 
 # A model that cannot run at the dataset's size (e.g. an SVM kernel above max_kernel_gb with large: error) stops
 # the run here, before any job, with its message.
-_expected = expected_compounds(DATASET)
-if _expected is not None:
-    for _run in RUNS.values():
-        if not _run.imported:
-            _run.resources(_expected, FOLDS)
+for _dataset in DATASETS:
+    _expected = expected_compounds(_dataset)
+    if _expected is not None:
+        for _run in RUNS.values():
+            if not _run.imported:
+                try:
+                    _run.resources(_expected, FOLDS)
+                except ValueError as exc:
+                    raise ValueError(f"dataset {_dataset}: {exc}") from None
 
 
 def neighbour_chunks(wildcards):
@@ -180,19 +186,40 @@ def raw_files(wildcards):
     return [f"data/{wildcards.dataset}/{f['name']}" for f in dataset_spec(wildcards.dataset).files]
 
 
-def all_targets():
+def reproduces(wildcards):
+    """The paper the dataset reproduces (None for a user's own screen): only then are its published numbers,
+    claims and the published-vs-reproduced table built."""
+    return dataset_spec(wildcards.dataset).reproduces
+
+
+def dataset_targets(dataset):
+    """Everything the default run builds for one dataset."""
+    d = f"results/{dataset}"
     return [
-        f"results/{DATASET}/compounds.parquet",
-        f"results/{DATASET}/fingerprints.npz",
-        f"results/{DATASET}/neighbours_k{K}.npz",
-        *(f"results/{DATASET}/scores/{m}.parquet" for m in MODELS),
-        *([f"results/{DATASET}/tables/irv_training.md"] if IRV_SCHEMES else []),
-        f"results/{DATASET}/tables/areas.md",
-        f"results/{DATASET}/tables/significance.md",
-        *([f"results/{DATASET}/tables/published.md"] if REPRODUCES else []),
-        *([f"results/{DATASET}/tables/power.md"] if POWER_PAIRS else []),
-        f"results/{DATASET}/figures/roc.png",
+        f"{d}/compounds.parquet",
+        f"{d}/fingerprints.npz",
+        f"{d}/neighbours_k{K}.npz",
+        *(f"{d}/scores/{m}.parquet" for m in MODELS),
+        *([f"{d}/tables/irv_training.md"] if IRV_SCHEMES else []),
+        f"{d}/tables/areas.md",
+        f"{d}/tables/significance.md",
+        *([f"{d}/tables/published.md"] if dataset_spec(dataset).reproduces else []),
+        *([f"{d}/tables/power.md"] if POWER_PAIRS else []),
+        f"{d}/figures/roc.png",
     ]
+
+
+def all_targets():
+    """Every dataset's targets, then (with two or more datasets) the cross-dataset summary."""
+    targets = [t for dataset in DATASETS for t in dataset_targets(dataset)]
+    if SUMMARY:
+        targets += ["results/summary/tables/ranks.md", "results/summary/figures/critical_difference.png"]
+    return targets
+
+
+def summary_scores(wildcards):
+    """Every dataset's pooled scores of every model (dataset by dataset, models in config order)."""
+    return [f"results/{dataset}/scores/{m}.parquet" for dataset in DATASETS for m in MODELS]
 
 
 def pooled_scores(wildcards):

@@ -106,7 +106,7 @@ rule irv_training_table:
         top=top_cutoff,
         runs={s: irv_run(s) for s in IRV_SCHEMES},
         n_folds=FOLDS,
-        reproduces=REPRODUCES,
+        reproduces=reproduces,
     log:
         "logs/{dataset}/irv_training_table.log",
     threads: 1

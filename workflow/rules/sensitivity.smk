@@ -67,7 +67,7 @@ rule svm_sensitivity_table:
         pdf="results/{dataset}/figures/svm_sensitivity.pdf",
     params:
         top=top_cutoff,
-        reproduces=REPRODUCES,
+        reproduces=reproduces,
         models=ranked_models(),
         labels=LABELS,
     log:
@@ -84,4 +84,4 @@ rule svm_sensitivity_table:
 rule svm_sensitivity:
     """The optional target: `snakemake --cores 2 svm_sensitivity`."""
     input:
-        f"results/{DATASET}/tables/svm_sensitivity.md",
+        [f"results/{d}/tables/svm_sensitivity.md" for d in DATASETS],

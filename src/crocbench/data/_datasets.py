@@ -48,6 +48,7 @@ class Dataset:
     labels: Source | None = None
     positive: tuple = ()
     negative: tuple = ()
+    drop: tuple = ()  # label values whose records are left out, each listed as rejected ("dropped label")
     expected: dict = field(default_factory=dict)
     description: str = ""
     reproduces: str | None = None  # e.g. "swamidass2010": the paper's published numbers apply to it
@@ -66,6 +67,10 @@ class Dataset:
     def from_config(cls, name: str, entry: dict) -> "Dataset":
         """Build from a ``datasets:`` entry of config.yaml (already schema-validated)."""
         labels = entry.get("labels")
+        drop = tuple(str(v) for v in entry.get("drop", ()))
+        both = sorted(set(drop) & {str(v) for v in (*entry.get("positive", ()), *entry.get("negative", ()))})
+        if both:
+            raise ValueError(f"dataset {name}: label value(s) {both} are both dropped and positive or negative")
         return cls(
             name=name,
             files=tuple(entry["files"]),
@@ -73,6 +78,7 @@ class Dataset:
             labels=Source(**labels) if labels else None,
             positive=tuple(str(v) for v in entry.get("positive", ())),
             negative=tuple(str(v) for v in entry.get("negative", ())),
+            drop=drop,
             expected=dict(entry.get("expected", {})),
             description=entry.get("description", ""),
             reproduces=entry.get("reproduces"),
@@ -113,7 +119,7 @@ def load_records(dataset: Dataset, folder) -> tuple[pd.DataFrame, dict]:
     """The raw records: columns id, structure, kind ('smiles' or 'molblock'), class, reason.
 
     ``reason`` is set for a record that cannot be used whatever its structure
-    (missing id, duplicate id, no label).  Also returns counts for the summary.
+    (missing id, duplicate id, no label, a label the config drops).  Also returns counts for the summary.
     """
     folder = Path(folder)
     s = dataset.structures
@@ -161,6 +167,8 @@ def load_records(dataset: Dataset, folder) -> tuple[pd.DataFrame, dict]:
         counts["labels_without_structure"] = int((~mapping.index.isin(records["id"])).sum())
     counts.setdefault("conflicting_label_ids", 0)  # a labels file has one label per id (checked above)
     reason[(records["class"] == "") & reason.isna()] = "missing label"
+    for value in dataset.drop:
+        reason[(records["class"] == value) & reason.isna()] = f"dropped label: {value} (config 'drop')"
     records["reason"] = reason
     return records, counts
 

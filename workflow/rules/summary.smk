@@ -1,0 +1,56 @@
+# Across datasets (with two or more under `dataset:`): which ranker wins, from every dataset's pooled scores.
+
+
+rule summary_tables:
+    input:
+        scores=summary_scores,
+    output:
+        datasets_tsv="results/summary/tables/datasets.tsv",
+        datasets_md=report(
+            "results/summary/tables/datasets.md", caption="../report/summary_datasets.rst", category="Across datasets"
+        ),
+        ranks_tsv="results/summary/tables/ranks.tsv",
+        pairs_tsv="results/summary/tables/wilcoxon.tsv",
+        ranks_md=report("results/summary/tables/ranks.md", caption="../report/summary_ranks.rst", category="Across datasets"),
+    params:
+        datasets=DATASETS,
+        models=MODELS,
+        labels=LABELS,
+    log:
+        "logs/summary/summary_tables.log",
+    benchmark:
+        "logs/summary/benchmark/summary_tables.tsv"
+    threads: 1
+    resources:
+        mem_mb=2000,
+    conda:
+        "../../envs/crocbench.yaml"
+    script:
+        "../scripts/summary_tables.py"
+
+
+rule summary_figures:
+    input:
+        datasets="results/summary/tables/datasets.tsv",
+        ranks="results/summary/tables/ranks.tsv",
+    output:
+        critical_difference=report(
+            "results/summary/figures/critical_difference.png",
+            caption="../report/critical_difference.rst",
+            category="Across datasets",
+        ),
+        datasets=report(
+            "results/summary/figures/datasets.png", caption="../report/datasets_figure.rst", category="Across datasets"
+        ),
+        pdf=["results/summary/figures/critical_difference.pdf", "results/summary/figures/datasets.pdf"],
+    log:
+        "logs/summary/summary_figures.log",
+    benchmark:
+        "logs/summary/benchmark/summary_figures.tsv"
+    threads: 1
+    resources:
+        mem_mb=1000,
+    conda:
+        "../../envs/crocbench.yaml"
+    script:
+        "../scripts/summary_figures.py"
