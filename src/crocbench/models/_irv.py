@@ -65,7 +65,7 @@ class Rprop:
     def zero_grad(self) -> None:
         self.w.grad = None
 
-    def step(self) -> None:
+    def step(self, closure=None) -> None:
         torch = _torch()
         with torch.no_grad():
             grad = self.w.grad
@@ -80,6 +80,114 @@ class Rprop:
             grad[sign.eq(0.5)] = 0  # the sign flipped: no step, and no memory of this gradient
             self.w.addcmul_(grad.sign(), self.step_size, value=-1)
             self.prev.copy_(grad)
+
+
+class GD:
+    """Plain full-batch gradient descent with a fixed learning rate: ``w <- w - lr * grad``; with ``momentum`` mu,
+    the heavy-ball form of ``torch.optim.SGD``: ``v <- mu v + grad`` (``v = grad`` at the first step),
+    ``w <- w - lr v``.
+
+    Examples
+    --------
+    >>> import torch
+    >>> w = torch.tensor([1.0, -2.0], dtype=torch.float64, requires_grad=True)
+    >>> opt = GD(w, lr=0.1)
+    >>> opt.zero_grad(); (w ** 2).sum().backward(); opt.step()
+    >>> w.detach().tolist()  # w - 0.1 * 2w
+    [0.8, -1.6]
+    """
+
+    def __init__(self, w, lr: float, momentum: float = 0.0):
+        self.w, self.lr, self.momentum, self.velocity = w, float(lr), float(momentum), None
+
+    def zero_grad(self) -> None:
+        self.w.grad = None
+
+    def step(self, closure=None) -> None:
+        torch = _torch()
+        with torch.no_grad():
+            grad = self.w.grad
+            if self.momentum:
+                self.velocity = grad.clone() if self.velocity is None else self.velocity.mul_(self.momentum).add_(grad)
+                grad = self.velocity
+            self.w.add_(grad, alpha=-self.lr)
+
+
+class LBFGS:
+    """Limited-memory BFGS (two-loop recursion over the last ``memory`` steps) with a backtracking Armijo line
+    search, one step per epoch: the direction from the epoch's gradient, then the largest of t = lr, lr/2, ...
+    (at most 30 halvings) that lowers the epoch's loss by at least 1e-4 t |g.d|; no step if none does. The
+    curvature pair of a step is (its move, the next epoch's gradient minus this one's), kept only if positive.
+
+    ``step(closure)`` needs ``closure(w) -> float``: the epoch's loss at other weights (no gradient).
+    """
+
+    def __init__(self, w, lr: float = 1.0, memory: int = 10):
+        self.w, self.lr, self.memory = w, float(lr), int(memory)
+        self.pairs, self.last = [], None  # (s, y, 1 / y.s); last = (move, gradient) of the previous step
+
+    def zero_grad(self) -> None:
+        self.w.grad = None
+
+    def direction(self, grad):
+        """-H grad by the two-loop recursion (H scaled by s.y / y.y of the newest pair; the identity without)."""
+        q, alphas = grad.clone(), []
+        for s_, y_, rho in reversed(self.pairs):
+            a = rho * float(s_ @ q)
+            q.sub_(y_, alpha=a)
+            alphas.append(a)
+        if self.pairs:
+            s_, y_, _ = self.pairs[-1]
+            q.mul_(float(s_ @ y_) / float(y_ @ y_))
+        for (s_, y_, rho), a in zip(self.pairs, reversed(alphas)):
+            q.add_(s_, alpha=a - rho * float(y_ @ q))
+        return -q
+
+    def step(self, closure) -> None:
+        torch = _torch()
+        with torch.no_grad():
+            grad = self.w.grad.clone()
+            if self.last is not None:
+                s_, g_ = self.last
+                y_ = grad - g_
+                sy = float(s_ @ y_)
+                if sy > 1e-12 * float(s_ @ s_) ** 0.5 * float(y_ @ y_) ** 0.5:
+                    self.pairs = (self.pairs + [(s_, y_, 1.0 / sy)])[-self.memory:]
+            d = self.direction(grad)
+            slope = float(grad @ d)
+            if slope >= 0:  # not a descent direction (curvature from a moving objective): steepest descent
+                self.pairs, d = [], -grad
+                slope = float(grad @ d)
+            start, t = closure(self.w), self.lr
+            for _ in range(31):
+                if closure(self.w + t * d) <= start + 1e-4 * t * slope:
+                    break
+                t *= 0.5
+            else:
+                self.last = None
+                return
+            move = t * d
+            self.w.add_(move)
+            self.last = (move, grad)
+
+
+OPTIMIZERS = ("rprop", "gd", "gd_momentum", "lbfgs")
+STOPS = ("loss", "unweighted_loss", "train_croc")
+
+
+def stopped(series, window: int, tol: float, relative: bool = True) -> bool:
+    """Whether a training series has settled: its last value differs from the one ``window`` epochs before by at
+    most ``tol`` (times the last value's magnitude when ``relative``).
+
+    Examples
+    --------
+    >>> stopped([5.0, 4.0, 3.0, 3.0001], window=2, tol=1e-3), stopped([5.0, 4.0, 3.0, 3.0001], window=1, tol=1e-3)
+    (False, True)
+    """
+    if len(series) <= window:
+        return False
+    last = series[-1]
+    return abs(series[-window - 1] - last) <= tol * (abs(last) if relative else 1.0)
 
 
 def irv_terms(w, s, c):
@@ -117,6 +225,16 @@ class IRV(Model):
     max_epochs, tol, window : convergence criterion (see the module docstring).
     step : float
         Rprop's initial step size.
+    optimizer : {"rprop", "gd", "gd_momentum", "lbfgs"}
+        One full-batch step per epoch: Rprop (default; :class:`Rprop`), plain gradient descent with the fixed
+        learning rate ``lr``, the same with ``momentum`` (:class:`GD`), or L-BFGS with a backtracking line
+        search from ``lr`` (:class:`LBFGS`).
+    lr, momentum : float
+        The learning rate of ``gd``, ``gd_momentum`` (and the first trial step of ``lbfgs``); the momentum.
+    stop : {"loss", "unweighted_loss", "train_croc"}
+        Convergence, judged over the last ``window`` epochs: the training loss as weighted that epoch changed
+        by at most ``tol`` (relative; default); the unweighted training loss did (so reweighting does not move
+        the target); or the training AUC[CROC(exp)] a=80 changed by at most ``croc_tol`` (absolute).
     dtype : "float64" or "float32"
     reweight : str
         ``none`` (default), ``power``, ``power_density``, ``exp`` or ``exp_anneal``;
@@ -140,9 +258,18 @@ class IRV(Model):
     def __init__(self, k: int = 20, max_epochs: int = 3000, tol: float = 1e-4, window: int = 10, step: float = 0.01,
                  dtype: str = "float64", reweight: str = "none", alpha: float = 20.0, alpha_start: float = 1.0,
                  alpha_end: float = 20.0, anneal_epochs: int = 20, track: bool = False, progress=None,
-                 log_every: int = 10):
+                 log_every: int = 10, optimizer: str = "rprop", lr: float = 1.0, momentum: float = 0.9,
+                 stop: str = "loss", croc_tol: float = 1e-3):
         if dtype not in ("float64", "float32"):
             raise ValueError(f"dtype must be float64 or float32; got {dtype!r}")
+        if optimizer not in OPTIMIZERS:
+            raise ValueError(f"optimizer must be one of {', '.join(OPTIMIZERS)}; got {optimizer!r}")
+        if stop not in STOPS:
+            raise ValueError(f"stop must be one of {', '.join(STOPS)}; got {stop!r}")
+        if not lr > 0 or not 0 <= momentum < 1:
+            raise ValueError(f"lr must be > 0 and momentum in [0, 1); got lr={lr}, momentum={momentum}")
+        self.optimizer, self.lr, self.momentum = optimizer, float(lr), float(momentum)
+        self.stop, self.croc_tol = stop, float(croc_tol)
         self.reweighting = Reweighting(reweight, alpha, alpha_start, alpha_end, anneal_epochs)
         self.track = bool(track)
         self.k, self.max_epochs, self.tol, self.window, self.step = int(k), int(max_epochs), float(tol), int(window), step
@@ -174,9 +301,12 @@ class IRV(Model):
         torch = _torch()
         target = torch.as_tensor(y, dtype=s.dtype)
         w = self._initial(y)
-        optimizer = Rprop(w, lr=self.step)
+        optimizer = {"rprop": lambda: Rprop(w, lr=self.step), "gd": lambda: GD(w, self.lr),
+                     "gd_momentum": lambda: GD(w, self.lr, self.momentum),
+                     "lbfgs": lambda: LBFGS(w, self.lr)}[self.optimizer]()
         weights = torch.full((y.size,), 1.0 / y.size, dtype=s.dtype)
-        self.history_, self.converged_ = [], False
+        self.history_, self.unweighted_history_, self.converged_ = [], [], False
+        track = self.track or self.stop == "train_croc"
         for epoch in range(1, self.max_epochs + 1):
             optimizer.zero_grad()
             z = irv_terms(w, s, c)[2]
@@ -185,12 +315,13 @@ class IRV(Model):
                 weights = torch.as_tensor(self.reweighting.weights(scores, epoch - 1), dtype=s.dtype)
             loss = cross_entropy(z, target, weights)
             loss.backward()
-            optimizer.step()
+            optimizer.step(lambda v, at=weights: cross_entropy(irv_terms(v, s, c)[2], target, at).item())
             value = loss.detach().item()
-            self.history_.append((epoch, value, _croc80(y, scores) if self.track else float("nan")))
+            self.history_.append((epoch, value, _croc80(y, scores) if track else float("nan")))
+            self.unweighted_history_.append(cross_entropy(z.detach(), target).item())
             if self.progress is not None and epoch % self.log_every == 0:
                 print(f"epoch {epoch}: loss {value:.8f}", file=self.progress, flush=True)
-            if epoch > self.window and abs(self.history_[-self.window - 1][1] - value) <= self.tol * abs(value):
+            if self._settled():
                 self.converged_ = True
                 break
         self.n_epochs_ = epoch
@@ -201,8 +332,23 @@ class IRV(Model):
             print(f"IRV ({self.reweighting.scheme}) {state} after {epoch} epochs, loss {value:.8f}, weights "
                   + ", ".join(f"{k}={v:.4f}" for k, v in self.weights_.items()), file=self.progress, flush=True)
 
+    def _replace_history(self, history, unweighted=None) -> "IRV":
+        """Set the training series (for checking the stop rules on scripted values); returns self."""
+        self.history_ = list(history)
+        self.unweighted_history_ = list(unweighted if unweighted is not None else [h[1] for h in history])
+        return self
+
+    def _settled(self) -> bool:
+        """Whether the stop rule fires after the epochs so far (see ``stop``)."""
+        if self.stop == "loss":
+            return stopped([h[1] for h in self.history_], self.window, self.tol)
+        if self.stop == "unweighted_loss":
+            return stopped(self.unweighted_history_, self.window, self.tol)
+        return stopped([h[2] for h in self.history_], self.window, self.croc_tol, relative=False)
+
     def info(self) -> dict:
-        return {"reweight": self.reweighting.scheme, "epochs": self.n_epochs_, "converged": self.converged_,
+        return {"reweight": self.reweighting.scheme, "optimizer": self.optimizer, "stop": self.stop,
+                "epochs": self.n_epochs_, "converged": self.converged_,
                 "weights": self.weights_,
                 "history": [[e, loss, None if np.isnan(croc) else croc] for e, loss, croc in self.history_]}
 
