@@ -296,8 +296,11 @@ class IRV(Model):
         _, s, c = self._inputs(sim, train)
         self._train(s, c, y)
 
-    def _train(self, s, c, y) -> None:
-        """Gradient descent on prepared inputs: similarities ``s`` and classes ``c`` (n, k) of the neighbours."""
+    def epochs(self, s, c, y):
+        """Train on prepared inputs (similarities ``s`` and classes ``c`` (n, k) of the neighbours), one epoch at
+        a time, without stopping: yields ``(epoch, w, scores, loss, unweighted loss)`` after each epoch's step,
+        ``scores`` being the training logits before it (the ranking its weights came from) and ``w`` the
+        weights after it (the tensor being trained: copy it to keep it)."""
         torch = _torch()
         target = torch.as_tensor(y, dtype=s.dtype)
         w = self._initial(y)
@@ -305,8 +308,6 @@ class IRV(Model):
                      "gd_momentum": lambda: GD(w, self.lr, self.momentum),
                      "lbfgs": lambda: LBFGS(w, self.lr)}[self.optimizer]()
         weights = torch.full((y.size,), 1.0 / y.size, dtype=s.dtype)
-        self.history_, self.unweighted_history_, self.converged_ = [], [], False
-        track = self.track or self.stop == "train_croc"
         for epoch in range(1, self.max_epochs + 1):
             optimizer.zero_grad()
             z = irv_terms(w, s, c)[2]
@@ -316,9 +317,15 @@ class IRV(Model):
             loss = cross_entropy(z, target, weights)
             loss.backward()
             optimizer.step(lambda v, at=weights: cross_entropy(irv_terms(v, s, c)[2], target, at).item())
-            value = loss.detach().item()
+            yield epoch, w, scores, loss.detach().item(), cross_entropy(z.detach(), target).item()
+
+    def _train(self, s, c, y) -> None:
+        """Train on prepared inputs until the stop rule fires or ``max_epochs`` (see :meth:`epochs`)."""
+        self.history_, self.unweighted_history_, self.converged_ = [], [], False
+        track = self.track or self.stop == "train_croc"
+        for epoch, w, scores, value, unweighted in self.epochs(s, c, y):
             self.history_.append((epoch, value, _croc80(y, scores) if track else float("nan")))
-            self.unweighted_history_.append(cross_entropy(z.detach(), target).item())
+            self.unweighted_history_.append(unweighted)
             if self.progress is not None and epoch % self.log_every == 0:
                 print(f"epoch {epoch}: loss {value:.8f}", file=self.progress, flush=True)
             if self._settled():
