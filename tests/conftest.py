@@ -56,3 +56,30 @@ def write_plugin():
         return folder
 
     return write
+
+
+@pytest.fixture(scope="session")
+def slurm_cluster():
+    """A real single-node Slurm cluster started for the ``slurm`` tests (tests/_slurm.py), stopped at the end.
+
+    Debian's slurm-wlm and munge are installed if missing. A machine that cannot host it (not root, a Slurm
+    configuration of its own in /etc/slurm) fails the test with the reason: the tests were asked for.
+    """
+    import shutil
+    import tempfile
+
+    from _slurm import LocalSlurm, SlurmUnavailable, install_packages
+
+    folder = Path(tempfile.mkdtemp(prefix="crocbench-slurm-"))
+    folder.chmod(0o755)  # munged runs as the munge user and must reach its key and socket folders
+    try:
+        install_packages()
+        cluster = LocalSlurm(folder).__enter__()
+    except SlurmUnavailable as exc:
+        shutil.rmtree(folder, ignore_errors=True)
+        pytest.fail(f"no test Slurm cluster: {exc}")
+    try:
+        yield cluster
+    finally:
+        cluster.stop()
+        shutil.rmtree(folder, ignore_errors=True)

@@ -58,8 +58,9 @@ def _alternatives(names):
     return "|".join(map(re.escape, names)) or "(?!)"
 
 # Without `--resources mem_mb=...`, jobs may use up to 90% of this machine's memory
-# together, so that `--cores N` never runs two SVM folds that do not fit side by side.
-if "mem_mb" not in workflow.global_resources:
+# together, so that `--cores N` never runs two SVM folds that do not fit side by side. Not on a cluster
+# (an executor such as slurm): there each job gets its own node's memory, and this machine's is no limit.
+if workflow.local_exec and not workflow.remote_exec and "mem_mb" not in workflow.global_resources:
     workflow.register_resource("mem_mb", memory_budget_mb())
 
 

@@ -12,6 +12,8 @@ rule download:
         timeout=config["download"]["timeout_s"],
     log:
         "logs/{dataset}/download/{file}.log",
+    benchmark:
+        "logs/{dataset}/benchmark/download/{file}.tsv"
     threads: file_threads
     resources:
         downloads=1,

@@ -12,6 +12,8 @@ rule folds:
         seed=config["cv"]["seed"],
     log:
         "logs/{dataset}/folds.log",
+    benchmark:
+        "logs/{dataset}/benchmark/folds.tsv"
     threads: 1
     conda:
         "../../envs/crocbench.yaml"
@@ -58,6 +60,8 @@ rule pool_scores:
         top=top_cutoff,
     log:
         "logs/{dataset}/scores/{model}/pool.log",
+    benchmark:
+        "logs/{dataset}/benchmark/pool_scores/{model}.tsv"
     threads: 1
     conda:
         "../../envs/crocbench.yaml"
@@ -80,6 +84,8 @@ rule import_scores:
         top=top_cutoff,
     log:
         "logs/{dataset}/scores/{model}/import.log",
+    benchmark:
+        "logs/{dataset}/benchmark/import_scores/{model}.tsv"
     threads: 1
     resources:
         mem_mb=2000,
@@ -109,6 +115,8 @@ rule irv_training_table:
         reproduces=reproduces,
     log:
         "logs/{dataset}/irv_training_table.log",
+    benchmark:
+        "logs/{dataset}/benchmark/irv_training_table.tsv"
     threads: 1
     conda:
         "../../envs/crocbench.yaml"

@@ -101,6 +101,8 @@ rule published_table:
         labels=LABELS,
     log:
         "logs/{dataset}/published_table.log",
+    benchmark:
+        "logs/{dataset}/benchmark/published_table.tsv"
     threads: 1
     resources:
         mem_mb=1000,
