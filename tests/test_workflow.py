@@ -225,6 +225,21 @@ def test_own_csv_dataset_through_every_model(tmp_path, mirror):
     assert "Pooled ranking vs per-fold mean" in markdown and "| 1 | none | 0, 1 | 2 |" in markdown  # C = 1 fixed
     assert (res / "figures" / "svm_sensitivity.png").stat().st_size > 10_000
 
+    # the optional IRV training study: Rprop with no reweighting and the loss stop rule is the workflow's own IRV
+    config["irv_sensitivity"] = {"optimizers": [{"optimizer": "rprop"}, {"optimizer": "gd", "lr": [5]}],
+                                 "schemes": ["none", "power"], "max_epochs": 100}
+    done = _run(tmp_path, config, "--cores", "2", "irv_sensitivity")
+    assert done.returncode == 0, done.stderr[-3000:]
+    study = pd.read_csv(res / "tables" / "irv_sensitivity.tsv", sep="\t")
+    assert len(study) == 2 * 2 * 3 and (study["folds"] == 2).all()
+    own = study[(study["setting"] == "rprop") & (study["scheme"] == "none") & (study["stop"] == "loss")].iloc[0]
+    infos = [json.loads((res / "scores" / "irv" / f"fold_{k}.json").read_text()) for k in range(2)]
+    assert own["epochs_mean"] == np.mean([i["epochs"] for i in infos])
+    irv = pd.read_csv(res / "scores" / "irv.per_fold.tsv", sep="\t").set_index("fold")
+    assert own["roc"] == pytest.approx(irv.loc["all", "roc"], abs=1e-6)
+    assert "Closest to the paper's epoch counts" in (res / "tables" / "irv_sensitivity.md").read_text()
+    assert (res / "figures" / "irv_sensitivity.png").stat().st_size > 10_000
+
     # determinism: rerun the whole chain to three models' fold-0 scores; the same bytes come out
     again = ["compounds.parquet", "fingerprints.npz", "neighbours_k12.npz", "folds.tsv",
              *(f"scores/{m}/fold_0.{ext}" for m in ("random", "irv_power") for ext in ("parquet", "json"))]

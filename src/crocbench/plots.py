@@ -354,3 +354,30 @@ def plot_datasets(table, out, metrics: dict) -> list:
         ax.grid(alpha=0.3, axis="y")
     axes[0, -1].legend(loc="center left", bbox_to_anchor=(1.02, 0.5), fontsize="small")
     return save_figure(fig, out)
+
+
+def plot_irv_study(table, out, paper: dict | None = None) -> list:
+    """Mean epochs to convergence per reweighting scheme, one line per optimizer setting, one panel per stop rule
+    (``table``: :func:`crocbench.report.irv_study_table`); ``paper`` ({scheme: "101", "exp": "4-8", ...}) as stars."""
+    stops = list(dict.fromkeys(table["stop"]))
+    schemes = list(dict.fromkeys(table["scheme"]))
+    settings = list(dict.fromkeys(table["setting"]))
+    colours = colour_map(settings)
+    fig, axes = plt.subplots(1, len(stops), figsize=(4.6 * len(stops) + 2.2, 4.4), constrained_layout=True,
+                             squeeze=False, sharey=True)
+    x = np.arange(len(schemes))
+    for ax, stop in zip(axes[0], stops):
+        part = table[table["stop"] == stop]
+        for setting in settings:
+            line = part[part["setting"] == setting].set_index("scheme").reindex(schemes)
+            ax.plot(x, line["epochs_mean"], marker="o", ms=4, lw=1.3, color=colours[setting], label=setting)
+        if paper:
+            known = [(i, np.mean([float(v) for v in paper[s].split("-")])) for i, s in enumerate(schemes) if s in paper]
+            if known:
+                ax.plot(*zip(*known), "k*", ms=11, label="paper (Appendix A)")
+        ax.set_xticks(x, schemes, rotation=20, ha="right")
+        ax.set(yscale="log", title=f"stop rule: {stop}", xlabel="reweighting scheme")
+        ax.grid(alpha=0.3)
+    axes[0, 0].set_ylabel("epochs to convergence (mean over folds)")
+    axes[0, -1].legend(loc="center left", bbox_to_anchor=(1.02, 0.5), fontsize="small")
+    return save_figure(fig, out)

@@ -72,6 +72,8 @@ rule svm_sensitivity_table:
         labels=LABELS,
     log:
         "logs/{dataset}/svm_sensitivity_table.log",
+    benchmark:
+        "logs/{dataset}/benchmark/svm_sensitivity_table.tsv"
     threads: 1
     resources:
         mem_mb=4000,
@@ -85,3 +87,68 @@ rule svm_sensitivity:
     """The optional target: `snakemake --cores 2 svm_sensitivity`."""
     input:
         [f"results/{d}/tables/svm_sensitivity.md" for d in DATASETS],
+
+
+# IRV training study (optional target `irv_sensitivity`): does rank-reweighting speed up training, and under which
+# optimizer and stop rule do the paper's Appendix A epoch counts appear.
+
+
+rule irv_sensitivity_fold:
+    input:
+        fingerprints="results/{dataset}/fingerprints.npz",
+        neighbours=f"results/{{dataset}}/neighbours_k{K}.npz",
+        folds="results/{dataset}/folds.tsv",
+    output:
+        scores="results/{dataset}/irv_sensitivity/fold_{fold}.parquet",
+        info="results/{dataset}/irv_sensitivity/fold_{fold}.json",
+    params:
+        study=config["irv_sensitivity"],
+        irv=config["models"].get("irv") or {},
+        reweighting={k: v for k, v in config["irv_training"].items() if k != "schemes"},
+    log:
+        "logs/{dataset}/irv_sensitivity/fold_{fold}.log",
+    benchmark:
+        "logs/{dataset}/benchmark/irv_sensitivity/fold_{fold}.tsv"
+    threads: 1
+    resources:
+        mem_mb=2000,
+    conda:
+        "../../envs/crocbench.yaml"
+    script:
+        "../scripts/irv_sensitivity_fold.py"
+
+
+rule irv_sensitivity_table:
+    input:
+        scores=expand("results/{{dataset}}/irv_sensitivity/fold_{fold}.parquet", fold=range(FOLDS)),
+        infos=expand("results/{{dataset}}/irv_sensitivity/fold_{fold}.json", fold=range(FOLDS)),
+    output:
+        tsv="results/{dataset}/tables/irv_sensitivity.tsv",
+        md=report(
+            "results/{dataset}/tables/irv_sensitivity.md", caption="../report/irv_sensitivity.rst", category="IRV training"
+        ),
+        figure=report(
+            "results/{dataset}/figures/irv_sensitivity.png",
+            caption="../report/irv_sensitivity_figure.rst",
+            category="IRV training",
+        ),
+        pdf="results/{dataset}/figures/irv_sensitivity.pdf",
+    params:
+        top=top_cutoff,
+    log:
+        "logs/{dataset}/irv_sensitivity_table.log",
+    benchmark:
+        "logs/{dataset}/benchmark/irv_sensitivity_table.tsv"
+    threads: 1
+    resources:
+        mem_mb=3000,
+    conda:
+        "../../envs/crocbench.yaml"
+    script:
+        "../scripts/irv_sensitivity_table.py"
+
+
+rule irv_sensitivity:
+    """The optional target: `snakemake --cores 2 irv_sensitivity`."""
+    input:
+        [f"results/{d}/tables/irv_sensitivity.md" for d in DATASETS],

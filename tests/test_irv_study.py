@@ -1,0 +1,49 @@
+"""The IRV training study (issue 23): every stop rule read off one trajectory equals training with that rule."""
+
+import numpy as np
+import pytest
+import torch
+
+from crocbench.metrics import croc_auc, roc_auc
+from crocbench.models import IRV, irv_terms
+from crocbench.models._irv_study import optimizer_settings, study_fold
+
+
+def _inputs(seed, n):
+    rng = np.random.default_rng(seed)
+    y = (rng.random(n) < 0.2).astype(np.int8)
+    s = torch.tensor(np.sort(rng.random((n, 6)), axis=1)[:, ::-1].copy())
+    c = torch.tensor((rng.random((n, 6)) < 0.15 + 0.5 * y[:, None]).astype(float))
+    return (s, c), y
+
+
+def test_each_stop_rule_read_off_one_trajectory_equals_training_with_it():
+    train, y = _inputs(0, 150)
+    test, _ = _inputs(1, 40)
+    settings = optimizer_settings([{"optimizer": "rprop"}, {"optimizer": "gd", "lr": 3.0}, {"optimizer": "lbfgs"}])
+    runs, curve = study_fold(train, y, test, settings, ["none", "power"], max_epochs=150, window=5, tol=1e-4,
+                             croc_tol=1e-3, curve_epochs=(1, 5, 20))
+    assert len(runs) == 3 * 2 * 3
+    for run in runs:
+        setting = next(s for s in settings if s["name"] == run["setting"])
+        irv = IRV(optimizer=setting["optimizer"], lr=setting["lr"], reweight=run["scheme"], stop=run["stop"],
+                  max_epochs=150, window=5, tol=1e-4, croc_tol=1e-3)
+        irv._train(*train, y)
+        assert (run["epochs"], run["converged"]) == (irv.n_epochs_, irv.converged_), run["setting"]
+        np.testing.assert_array_equal(run["scores"], irv_terms(irv.w_, *test)[2].double().numpy())
+    assert {r["stop"] for r in runs if r["converged"]} == {"loss", "unweighted_loss", "train_croc"}
+    for point in [p for p in curve if p["scheme"] == "power" and p["setting"] == "gd lr=3"]:
+        irv = IRV(optimizer="gd", lr=3.0, reweight="power", max_epochs=point["epoch"], tol=0.0)
+        irv._train(*train, y)  # exactly that many steps
+        z = irv_terms(irv.w_, *train)[2].double().numpy()
+        assert point["train_roc"] == pytest.approx(roc_auc(y, z), abs=1e-12)
+        assert point["train_croc_exp_80"] == pytest.approx(croc_auc(y, z, alpha=80.0), abs=1e-12)
+    assert sorted({p["epoch"] for p in curve}) == [1, 5, 20]
+
+
+def test_optimizer_settings_expand_learning_rates_and_refuse_repeats():
+    settings = optimizer_settings([{"optimizer": "gd_momentum", "lr": [0.1, 1], "momentum": 0.5}])
+    assert [(s["name"], s["lr"], s["momentum"]) for s in settings] == [("gd_momentum lr=0.1", 0.1, 0.5),
+                                                                       ("gd_momentum lr=1", 1.0, 0.5)]
+    with pytest.raises(ValueError, match="repeat"):
+        optimizer_settings([{"optimizer": "gd", "lr": 1}, {"optimizer": "gd", "lr": 1.0}])
