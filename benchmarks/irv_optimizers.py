@@ -1,0 +1,60 @@
+"""How reweighting changes the IRV's epochs to convergence under each optimizer, on one fold; prints a table.
+
+    python benchmarks/irv_optimizers.py [results/synthetic_10k] [--fold 0]
+
+Reads ``fingerprints.npz``, ``neighbours_k*.npz`` and ``folds.tsv`` from the results folder (a finished run),
+trains the IRV (k = 20) on the fold's training compounds under each optimizer set-up of ``config.yaml``'s
+``irv_sensitivity`` and each reweighting scheme, and prints the epoch at which each stop rule fires (``-`` if it
+did not within ``max_epochs``), with the test fold's AUC[CROC(exp)] a=80 under the default (loss) rule. A
+measurement, not a test: it asserts nothing about which way reweighting moves the counts.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import yaml
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def main() -> None:
+    from crocbench.cv import fold_rows
+    from crocbench.fingerprints import load_fingerprints
+    from crocbench.metrics import croc_auc
+    from crocbench.models import IRV
+    from crocbench.models._irv_study import optimizer_settings, study_fold
+    from crocbench.similarity import SimilarityIndex, load_neighbours
+
+    args = sys.argv[1:]
+    fold = int(args[args.index("--fold") + 1]) if "--fold" in args else 0
+    folder = Path(next((a for a in args if not a.startswith("--") and not a.isdigit()), ROOT / "results" / "synthetic_10k"))
+    config = yaml.safe_load((ROOT / "config.yaml").read_text())
+    study, training = config["irv_sensitivity"], {k: v for k, v in config["irv_training"].items() if k != "schemes"}
+    folds = pd.read_csv(folder / "folds.tsv", sep="\t", dtype={"id": str})
+    sim = SimilarityIndex(load_fingerprints(folder / "fingerprints.npz"),
+                          load_neighbours(sorted(folder.glob("neighbours_k*.npz"))[-1]))
+    y, train, test, rows = fold_rows(sim, folds, fold)
+    irv = IRV(k=config["models"]["irv"]["k"])
+    irv.train_, irv.y_ = train, y[train].astype(np.int8)
+    start = time.perf_counter()
+    runs, _ = study_fold(irv._inputs(sim, train)[1:], irv.y_, irv._inputs(sim, test)[1:],
+                         optimizer_settings(study["optimizers"]), study["schemes"], max_epochs=study["max_epochs"],
+                         **training)
+    seconds = time.perf_counter() - start
+    table = pd.DataFrame([{**{k: r[k] for k in ("setting", "scheme", "stop")},
+                           "epochs": r["epochs"] if r["converged"] else "-",
+                           "croc80": croc_auc(rows["label"].to_numpy(), r["scores"], alpha=80.0)} for r in runs])
+    wide = table.pivot_table(index=["setting", "scheme"], columns="stop", values="epochs", aggfunc="first", sort=False)
+    wide["test AUC[CROC(exp)] a=80 (loss rule)"] = table[table["stop"] == "loss"].set_index(["setting", "scheme"])["croc80"]
+    print(f"{folder.name}, fold {fold}: {train.size:,} training and {test.size:,} test compounds; "
+          f"epochs at which each stop rule fires (max {study['max_epochs']}); {seconds:.0f} s")
+    print(wide.to_string(float_format=lambda v: f"{v:.4f}"))
+
+
+if __name__ == "__main__":
+    main()
