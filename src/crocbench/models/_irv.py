@@ -41,7 +41,17 @@ def _torch():
     return torch
 
 
-class Rprop:
+class _FullBatch:
+    """What the IRV's optimizers share: the one weight tensor they step, a learning rate, ``zero_grad``."""
+
+    def __init__(self, w, lr: float):
+        self.w, self.lr = w, float(lr)
+
+    def zero_grad(self) -> None:
+        self.w.grad = None
+
+
+class Rprop(_FullBatch):
     """``torch.optim.Rprop`` (its defaults: etas (0.5, 1.2), step sizes in [1e-6, 50]) on one tensor, the same
     operations in the same order, so the same bits; without ``torch.optim``, whose first optimizer
     imports ``torch._dynamo`` (4-5 s, half of an IRV fold job's time).
@@ -58,12 +68,8 @@ class Rprop:
     """
 
     def __init__(self, w, lr: float):
-        torch = _torch()
-        self.w, self.lr = w, float(lr)
-        self.prev, self.step_size = torch.zeros_like(w), None
-
-    def zero_grad(self) -> None:
-        self.w.grad = None
+        super().__init__(w, lr)
+        self.prev, self.step_size = _torch().zeros_like(w), None
 
     def step(self, closure=None) -> None:
         torch = _torch()
@@ -82,7 +88,7 @@ class Rprop:
             self.prev.copy_(grad)
 
 
-class GD:
+class GD(_FullBatch):
     """Plain full-batch gradient descent with a fixed learning rate: ``w <- w - lr * grad``; with ``momentum`` mu,
     the heavy-ball form of ``torch.optim.SGD``: ``v <- mu v + grad`` (``v = grad`` at the first step),
     ``w <- w - lr v``.
@@ -98,10 +104,8 @@ class GD:
     """
 
     def __init__(self, w, lr: float, momentum: float = 0.0):
-        self.w, self.lr, self.momentum, self.velocity = w, float(lr), float(momentum), None
-
-    def zero_grad(self) -> None:
-        self.w.grad = None
+        super().__init__(w, lr)
+        self.momentum, self.velocity = float(momentum), None
 
     def step(self, closure=None) -> None:
         torch = _torch()
@@ -113,7 +117,7 @@ class GD:
             self.w.add_(grad, alpha=-self.lr)
 
 
-class LBFGS:
+class LBFGS(_FullBatch):
     """Limited-memory BFGS (two-loop recursion over the last ``memory`` steps) with a backtracking Armijo line
     search, one step per epoch: the direction from the epoch's gradient, then the largest of t = lr, lr/2, ...
     (at most 30 halvings) that lowers the epoch's loss by at least 1e-4 t |g.d|; no step if none does. The
@@ -123,11 +127,9 @@ class LBFGS:
     """
 
     def __init__(self, w, lr: float = 1.0, memory: int = 10):
-        self.w, self.lr, self.memory = w, float(lr), int(memory)
+        super().__init__(w, lr)
+        self.memory = int(memory)
         self.pairs, self.last = [], None  # (s, y, 1 / y.s); last = (move, gradient) of the previous step
-
-    def zero_grad(self) -> None:
-        self.w.grad = None
 
     def direction(self, grad):
         """-H grad by the two-loop recursion (H scaled by s.y / y.y of the newest pair; the identity without)."""
@@ -188,6 +190,14 @@ def stopped(series, window: int, tol: float, relative: bool = True) -> bool:
         return False
     last = series[-1]
     return abs(series[-window - 1] - last) <= tol * (abs(last) if relative else 1.0)
+
+
+def stop_fires(rule: str, series, window: int, tol: float, croc_tol: float) -> bool:
+    """Whether stop rule ``rule`` fires on its series (the weighted or unweighted loss: relative change at most
+    ``tol``; ``train_croc``, the training AUC[CROC(exp)] a=80: absolute change at most ``croc_tol``)."""
+    if rule == "train_croc":
+        return stopped(series, window, croc_tol, relative=False)
+    return stopped(series, window, tol)
 
 
 def irv_terms(w, s, c):
@@ -347,11 +357,11 @@ class IRV(Model):
 
     def _settled(self) -> bool:
         """Whether the stop rule fires after the epochs so far (see ``stop``)."""
-        if self.stop == "loss":
-            return stopped([h[1] for h in self.history_], self.window, self.tol)
         if self.stop == "unweighted_loss":
-            return stopped(self.unweighted_history_, self.window, self.tol)
-        return stopped([h[2] for h in self.history_], self.window, self.croc_tol, relative=False)
+            series = self.unweighted_history_
+        else:  # history_ holds (epoch, loss, training AUC[CROC(exp)] a=80)
+            series = [h[2 if self.stop == "train_croc" else 1] for h in self.history_]
+        return stop_fires(self.stop, series, self.window, self.tol, self.croc_tol)
 
     def info(self) -> dict:
         return {"reweight": self.reweighting.scheme, "optimizer": self.optimizer, "stop": self.stop,

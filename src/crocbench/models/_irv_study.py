@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..metrics import croc_auc, roc_auc
-from ._irv import IRV, STOPS, irv_terms, stopped
+from ._irv import IRV, STOPS, irv_terms, stop_fires
 
 #: Epochs after which the training ranking's metrics are tabulated (the appendix gives them "after one iteration").
 CURVE_EPOCHS = (1, 5, 10, 25, 50, 100)
@@ -85,8 +85,7 @@ def study_fold(train_inputs, y, test_inputs, settings, schemes, *, max_epochs: i
                                   "unweighted_loss": unweighted})
                 for name, value in (("loss", loss), ("unweighted_loss", unweighted), ("train_croc", croc)):
                     series[name].append(value)
-                    if name not in fired and stopped(series[name], window, croc_tol if name == "train_croc" else tol,
-                                                     relative=name != "train_croc"):
+                    if name not in fired and stop_fires(name, series[name], window, tol, croc_tol):
                         fired[name], weights[name] = epoch, w.detach().clone()
                 if len(fired) == len(STOPS) and epoch > max(wanted):
                     break
