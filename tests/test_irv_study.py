@@ -21,9 +21,14 @@ def test_each_stop_rule_read_off_one_trajectory_equals_training_with_it():
     train, y = _inputs(0, 150)
     test, _ = _inputs(1, 40)
     settings = optimizer_settings([{"optimizer": "rprop"}, {"optimizer": "gd", "lr": 3.0}, {"optimizer": "lbfgs"}])
+    lines = []
     runs, curve = study_fold(train, y, test, settings, ["none", "power"], max_epochs=150, window=5, tol=1e-4,
-                             croc_tol=1e-3, curve_epochs=(1, 5, 20))
+                             croc_tol=1e-3, curve_epochs=(1, 5, 20), progress=lines.append)
     assert len(runs) == 3 * 2 * 3
+    assert len(lines) == 3 * 2  # one progress line per trajectory, naming when each rule fired
+    for line, trio in zip(lines, [runs[i:i + 3] for i in range(0, len(runs), 3)]):
+        assert line.startswith(f"{trio[0]['setting']} / {trio[0]['scheme']}: ")
+        assert line.endswith(", ".join(f"{r['stop']} {r['epochs'] if r['converged'] else 'never'}" for r in trio))
     for run in runs:
         setting = next(s for s in settings if s["name"] == run["setting"])
         irv = IRV(optimizer=setting["optimizer"], lr=setting["lr"], reweight=run["scheme"], stop=run["stop"],

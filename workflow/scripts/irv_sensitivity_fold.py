@@ -24,7 +24,8 @@ with step(snakemake) as log:
           f"{p.study['max_epochs']} epochs each", file=log, flush=True)
     runs, curve = study_fold((s, c), irv.y_, (s_test, c_test), settings, p.study["schemes"],
                              max_epochs=p.study["max_epochs"], window=p.irv.get("window", 10),
-                             tol=p.irv.get("tol", 1e-4), croc_tol=p.irv.get("croc_tol", 1e-3), **p.reweighting)
+                             tol=p.irv.get("tol", 1e-4), croc_tol=p.irv.get("croc_tol", 1e-3),
+                             progress=lambda line: print(f"fold {fold}: {line}", file=log, flush=True), **p.reweighting)
     parts = [rows.assign(setting=r["setting"], scheme=r["scheme"], stop=r["stop"], score=r["scores"]) for r in runs]
     pd.concat(parts, ignore_index=True).to_parquet(snakemake.output.scores, index=False)
     with open(snakemake.output.info, "w") as fh:

@@ -42,7 +42,8 @@ def optimizer_settings(entries) -> list[dict]:
 
 
 def study_fold(train_inputs, y, test_inputs, settings, schemes, *, max_epochs: int = 1000, window: int = 10,
-               tol: float = 1e-4, croc_tol: float = 1e-3, curve_epochs=CURVE_EPOCHS, **reweighting) -> tuple:
+               tol: float = 1e-4, croc_tol: float = 1e-3, curve_epochs=CURVE_EPOCHS, progress=None,
+               **reweighting) -> tuple:
     """Every optimizer setting x scheme on one fold, every stop rule read off one trajectory each.
 
     Parameters
@@ -55,6 +56,8 @@ def study_fold(train_inputs, y, test_inputs, settings, schemes, *, max_epochs: i
         From :func:`optimizer_settings`.
     schemes : list of str
         Reweighting schemes (``crocbench.models.SCHEMES``); ``reweighting`` passes their parameters.
+    progress : callable, optional
+        Called after each trajectory with one line (setting, scheme, epochs run, the epoch each rule fired).
 
     Returns
     -------
@@ -89,6 +92,9 @@ def study_fold(train_inputs, y, test_inputs, settings, schemes, *, max_epochs: i
                         fired[name], weights[name] = epoch, w.detach().clone()
                 if len(fired) == len(STOPS) and epoch > max(wanted):
                     break
+            if progress is not None:
+                progress(f"{setting['name']} / {scheme}: {epoch} epochs run; stopped at "
+                         + ", ".join(f"{stop} {fired.get(stop, 'never')}" for stop in STOPS))
             for stop in STOPS:
                 runs.append({"setting": setting["name"], "scheme": scheme, "stop": stop,
                              "epochs": fired.get(stop, epoch), "converged": stop in fired,
