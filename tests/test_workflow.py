@@ -440,8 +440,13 @@ def test_two_datasets_in_one_run_and_the_summary_from_their_own_scores(tmp_path)
         assert f"rule {job}:" in plan.stdout, job
     one = _run(tmp_path, {**config, "dataset": "screen"}, "-n")  # one dataset: no summary
     assert one.returncode == 0 and "summary_tables" not in one.stdout
-    done = _run(tmp_path, config, "--cores", "2", "results/summary/tables/ranks.md",
-                "results/summary/figures/critical_difference.png")
+    alone = _run(tmp_path, {**config, "dataset": "screen"}, "-n", "summary")  # and asking for it says why not
+    assert alone.returncode != 0
+    assert "the summary compares two or more datasets; dataset: names one (screen)" in alone.stdout + alone.stderr
+    plan = _run(tmp_path, config, "-n", "summary")  # the target builds only what the summary reads
+    assert plan.returncode == 0, plan.stderr[-3000:]
+    assert "rule summary_figures:" in plan.stdout and "rule significance_table:" not in plan.stdout
+    done = _run(tmp_path, config, "--cores", "2", "summary")
     assert done.returncode == 0, done.stderr[-3000:]
     summary = tmp_path / "results" / "summary"
     table = pd.read_csv(summary / "tables" / "datasets.tsv", sep="\t")

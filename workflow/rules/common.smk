@@ -213,9 +213,14 @@ def dataset_targets(dataset):
 def all_targets():
     """Every dataset's targets, then (with two or more datasets) the cross-dataset summary."""
     targets = [t for dataset in DATASETS for t in dataset_targets(dataset)]
-    if SUMMARY:
-        targets += ["results/summary/tables/ranks.md", "results/summary/figures/critical_difference.png"]
-    return targets
+    return targets + (summary_targets() if SUMMARY else [])
+
+
+def summary_targets(wildcards=None):
+    """The cross-dataset tables and figures; with one dataset there are none to build, and asking for them is an error."""
+    if not SUMMARY:
+        raise ValueError(f"the summary compares two or more datasets; dataset: names one ({DATASETS[0]})")
+    return ["results/summary/tables/ranks.md", "results/summary/figures/critical_difference.png"]
 
 
 def summary_scores(wildcards):

@@ -54,3 +54,10 @@ rule summary_figures:
         "../../envs/crocbench.yaml"
     script:
         "../scripts/summary_figures.py"
+
+
+rule summary:
+    """The optional target `snakemake --cores 2 summary`: only what the cross-dataset tables and figures need (each
+    dataset's five models' pooled scores), not every dataset's own tables, power study and report figures."""
+    input:
+        summary_targets,
