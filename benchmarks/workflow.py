@@ -27,6 +27,7 @@ RULES = [
     (re.compile(r"neighbours_k\d+/chunk_\d+"), "neighbours_chunk"),
     (re.compile(r"neighbours_k\d+"), "neighbours"),
     (re.compile(r"svm_sensitivity/[^/]+"), "svm_sensitivity_grid"),
+    (re.compile(r"irv_sensitivity/fold_\d+"), "irv_sensitivity_fold"),
     (re.compile(r"fingerprints_[^/]+"), "fingerprint_variant"),
     (re.compile(r"download/.+"), "download"),
     (re.compile(r"pool_scores/[^/]+"), "pool_scores"),
@@ -71,7 +72,7 @@ def slurm_runtimes(folder: Path) -> pd.DataFrame:
     """Per rule: its longest job, and the Slurm runtime (minutes) the profile gives it: SAFETY x that job, at
     least FLOOR_MIN, rounded up to 10 minutes. A neighbour chunk is scaled from its pairs to a full default chunk
     (``similarity.default_chunks``: ~2e10 pairs), so the runtime holds for any N."""
-    from crocbench.similarity import DEFAULT_TILE, chunk_tiles, default_chunks
+    from crocbench.similarity import DEFAULT_TILE, chunk_pairs, default_chunks
 
     jobs = _jobs(folder)
     longest = jobs.groupby("rule")["s"].max()
@@ -81,10 +82,7 @@ def slurm_runtimes(folder: Path) -> pd.DataFrame:
     if len(chunks) and fingerprints.exists():
         with np.load(fingerprints) as fp:
             n = fp["indptr"].size - 1
-        count = len(chunks)
-        tiles = chunk_tiles(n, count, DEFAULT_TILE)
-        size = lambda b: min(DEFAULT_TILE, n - b * DEFAULT_TILE)  # noqa: E731
-        pairs = max(sum(size(i) * size(j) / (2 if i == j else 1) for i, j in part) for part in tiles)
+        pairs = max(chunk_pairs(n, len(chunks), DEFAULT_TILE))
         full = n * (n - 1) / 2 / default_chunks(n) if default_chunks(n) > 1 else 2e10
         longest["neighbours_chunk"] = chunks["s"].max() * max(1.0, full / pairs)
         note["neighbours_chunk"] = f"scaled from {pairs:.2g} to {full:.2g} pairs"

@@ -231,6 +231,9 @@ def test_chunks_split_the_tiles_evenly():
     assert [t for chunk in tiles for t in chunk] == [(i, j) for i in range(10) for j in range(i, 10)]
     work = [sum(0.5 if i == j else 1 for i, j in chunk) for chunk in tiles]
     assert max(work) - min(work) <= 1  # 50 tiles' work in 6 runs: at most one tile apart
+    # each chunk's similarities: 100 x 100 a tile, half that on the diagonal; n^2 / 2 in all, for uneven tiles too
+    assert S.chunk_pairs(1000, 6, tile=100) == [w * 100 * 100 for w in work]
+    assert sum(S.chunk_pairs(1003, 5, tile=100)) == 1003**2 / 2
     assert S.default_chunks(41906) == 1 and S.default_chunks(250_000) == 2 and S.default_chunks(1_000_000) == 25
     with pytest.raises(ValueError, match="chunks must be in"):
         S.chunk_tiles(10, 7, tile=4)

@@ -38,3 +38,30 @@ def test_an_interrupted_resumable_step_reuses_its_finished_parts(tmp_path):
     assert calls == [0]
     remove_parts(parts)
     assert not parts.exists()
+
+
+def test_every_rules_benchmark_file_is_attributed_to_that_rule():
+    """benchmarks/workflow.py (the per-rule table, the Slurm runtimes) names the rule of every benchmark file that any
+    rule writes, wildcards filled in; a new rule it does not know would otherwise stop it."""
+    import importlib.util
+    import re
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    spec = importlib.util.spec_from_file_location("bench_workflow", root / "benchmarks" / "workflow.py")
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    found = {}
+    for smk in sorted((root / "workflow" / "rules").glob("*.smk")):
+        blocks = re.split(r"^(?:rule|checkpoint) (\w+):", smk.read_text(), flags=re.M)
+        for rule, body in zip(blocks[1::2], blocks[2::2]):
+            path = re.search(r'^    benchmark:\n\s+f?"([^"]+)"', body, flags=re.M)
+            if path:
+                found[rule] = path.group(1)
+    assert len(found) >= 20 and "irv_sensitivity_fold" in found  # the parse found the rules
+    values = {"dataset": "d", "fold": "3", "model": "svm", "k": "50", "chunk": "2", "file": "HIV.csv",
+              "variant": "paper"}
+    for rule, path in found.items():
+        rel = re.sub(r"\{+(\w+)\}+", lambda m: values[m.group(1)], path)
+        rel = re.sub(r"^logs/(d|summary)/benchmark/", "", rel).removesuffix(".tsv")
+        assert bench.rule_of(rel) == rule, (rule, rel)

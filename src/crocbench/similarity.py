@@ -408,14 +408,30 @@ def chunk_tiles(n: int, chunks: int, tile: int = DEFAULT_TILE) -> list[list[tupl
     tiles = _tiles(n, tile)
     if not 1 <= chunks <= len(tiles):
         raise ValueError(f"chunks must be in [1, {len(tiles)}] (the tiles of {n} compounds, {tile} a side); got {chunks}")
-    size = [min(tile, n - b * tile) for b in range(-(-n // tile))]
-    done = np.cumsum([size[i] * size[j] / (2 if i == j else 1) for i, j in tiles])
+    done = np.cumsum(_tile_pairs(n, tiles, tile))
     cuts = [0]
     for c in range(1, chunks):  # the first tile past c/chunks of the work, leaving >= 1 tile to each chunk
         at = int(np.searchsorted(done, done[-1] * c / chunks, side="left")) + 1
         cuts.append(min(max(at, cuts[-1] + 1), len(tiles) - (chunks - c)))
     cuts.append(len(tiles))
     return [tiles[a:b] for a, b in zip(cuts[:-1], cuts[1:])]
+
+
+def _tile_pairs(n: int, tiles, tile: int) -> list[float]:
+    """The similarities each tile computes (a diagonal tile each pair once)."""
+    size = [min(tile, n - b * tile) for b in range(-(-n // tile))]
+    return [size[i] * size[j] / (2 if i == j else 1) for i, j in tiles]
+
+
+def chunk_pairs(n: int, chunks: int, tile: int = DEFAULT_TILE) -> list[float]:
+    """The similarities each chunk of :func:`chunk_tiles` computes (its work), e.g. to scale a measured chunk.
+
+    Examples
+    --------
+    >>> chunk_pairs(10, 2, tile=4)
+    [32.0, 18.0]
+    """
+    return [sum(_tile_pairs(n, part, tile)) for part in chunk_tiles(n, chunks, tile)]
 
 
 def default_chunks(n: int, pairs_per_chunk: float = 2e10, tile: int = DEFAULT_TILE) -> int:
