@@ -429,7 +429,7 @@ def test_svm_successive_halving_equals_a_brute_force_two_round_selection():
     survivors = sorted(setups, key=lambda s: -first[s])[:2]
     second = {s: pooled_auc(s, 1) for s in survivors}
     model = SVM(C_grid=grid_C, class_weight_grid=grid_cw, halving=3, n_jobs=2, seed=3).fit(sim, train, yt)
-    assert model.halving_rounds(6) == 2 and model.halving_rounds(2) == 1 and model.halving_rounds(9) == 3
+    assert model.rounds(6) == 2 and model.rounds(2) == 1 and model.rounds(9) == 3
     (share0, got0), (share1, got1) = model.inner_rounds_
     assert (share0, share1) == (3, 1) and got0.keys() == first.keys() and got1.keys() == second.keys()
     for setup in setups:
@@ -445,6 +445,20 @@ def test_svm_successive_halving_equals_a_brute_force_two_round_selection():
     for bad in (1, 2.5):
         with pytest.raises(ValueError, match="halving must be"):
             SVM(C_grid=[1.0], halving=bad)
+    # the first round alone: all six on a third, the best of them chosen
+    one = SVM(C_grid=grid_C, class_weight_grid=grid_cw, halving=3, halving_rounds=1, n_jobs=2, seed=3).fit(sim, train, yt)
+    assert [share for share, _ in one.inner_rounds_] == [3]
+    for setup in setups:
+        assert one.inner_rounds_[0][1][setup] == pytest.approx(first[setup], abs=1e-9)
+    assert (one.C_, one.class_weight_) == max(first, key=first.get)
+    info = one.info()
+    assert info["halving_rounds"] == 1 and [c["fit_share"] for c in info["inner_cv"]] == [1 / 3] * 6
+    assert SVM(C_grid=grid_C, halving=3, halving_rounds=5).rounds(3) == 2  # more than the full count: all of them
+    for bad in (0, 1.5):
+        with pytest.raises(ValueError, match="halving_rounds must be"):
+            SVM(C_grid=[1.0], halving=3, halving_rounds=bad)
+    with pytest.raises(ValueError, match="with halving"):
+        SVM(C_grid=[1.0], halving_rounds=1)
 
 
 def test_matrix_file_gathers_any_rows_and_columns_exactly(tmp_path, data):

@@ -1,6 +1,7 @@
 """The power study: subsets, scaling, and power/calibration on rankings whose truth is known by construction."""
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from crocbench import metrics as M
@@ -71,6 +72,12 @@ def test_same_seed_same_table_and_bad_input():
     run = lambda seed: power_study(y, {"a": a, "b": b}, CALLS, pairs=[("a", "b")], fractions=(0.1,),  # noqa: E731
                                    n_subsets=5, n_samples=200, seed=seed)
     assert run(0).equals(run(0))
+    # sizes studied in two processes (largest first): the same table, rows in the order of `fractions`
+    many = lambda n_jobs: power_study(y, {"a": a, "b": b}, CALLS, pairs=[("a", "b")], fractions=(0.05, 0.3, 0.1),  # noqa: E731
+                                      n_subsets=5, n_samples=200, seed=2, n_jobs=n_jobs)
+    serial, parallel = many(1), many(2)
+    pd.testing.assert_frame_equal(parallel, serial)
+    assert serial["fraction"].drop_duplicates().tolist() == [0.05, 0.3, 0.1]
     with pytest.raises(ValueError, match="no scores for model"):
         power_study(y, {"a": a}, CALLS, pairs=[("a", "b")])
     with pytest.raises(ValueError, match="unknown test"):

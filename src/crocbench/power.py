@@ -23,6 +23,7 @@ Carlo error at 0.05 is then about 0.007.
 from __future__ import annotations
 
 import math
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from typing import NamedTuple
 
 import numpy as np
@@ -114,6 +115,7 @@ def power_study(
     tests=TESTS,
     level: float = 0.05,
     seed: int = 0,
+    n_jobs: int = 1,
     progress=None,
 ) -> pd.DataFrame:
     """Power of each (pair, metric, test) at each subset size; a long table.
@@ -133,6 +135,10 @@ def power_study(
         Subsets per size; permutation samples per test.
     level : float
         Rejection level of each one-sided test.
+    n_jobs : int
+        Subset sizes studied at a time, in separate processes (largest first).
+        Each size draws from its own seed, so the table is the same for any
+        ``n_jobs``.
     progress : writable stream, optional
         Receives a line per subset size.
 
@@ -155,46 +161,66 @@ def power_study(
         if s[m].shape != y.shape:
             raise ValueError(f"scores of {m!r} have shape {s[m].shape}; labels {y.shape}")
     check_tests(tests)
-    calls = list(calls)
+    calls, pairs = list(calls), [tuple(p) for p in pairs]
     full = {m: Ranking(y, s[m]) for m in models}
     full_diff = np.array([[c.value(full[a]) - c.value(full[b]) for c in calls] for a, b in pairs])
-    sign = np.where(full_diff >= 0, 1, -1)  # (pairs, metrics)
     seeds = np.random.SeedSequence(seed).spawn(len(fractions))
-    rows = []
-    for f_i, fraction in enumerate(fractions):
-        rng = np.random.default_rng(seeds[f_i])
-        sub = stratified_subsets(y, fraction, n_subsets, rng)
-        sub_calls = scaled_calls(calls, fraction)
-        y_sub = np.zeros(sub.rows.shape[1], dtype=bool)
-        y_sub[:sub.n_pos] = True
-        # values[m]: (n_subsets, n_pos, n_metrics)
-        values = {m: np.stack([_values(y_sub, s[m][r], sub_calls) for r in sub.rows]) for m in models}
-        # oriented so that "greater" is the full-data direction: better[r] is (n_pos, pairs * metrics)
-        better = np.concatenate([np.where(sign[p] > 0, values[a], values[b]) for p, (a, b) in enumerate(pairs)], axis=2)
-        worse = np.concatenate([np.where(sign[p] > 0, values[b], values[a]) for p, (a, b) in enumerate(pairs)], axis=2)
-        width = better.shape[2]
-        for test in tests:
-            if test.endswith("permutation"):  # a fresh draw per subset, shared by its pairs and metrics
-                test_seeds = rng.integers(0, 2**63, size=n_subsets)
-                p = np.stack([p_values(test, better[r], worse[r], ("greater", "less"), n_samples=n_samples,
-                                       seed=int(test_seeds[r])) for r in range(n_subsets)], axis=1)
-            else:  # all subsets in one call: columns (subset, pair, metric)
-                flat = lambda v: v.transpose(1, 0, 2).reshape(sub.n_pos, n_subsets * width)  # noqa: E731
-                p = p_values(test, flat(better), flat(worse), ("greater", "less")).reshape(2, n_subsets, width)
-            power = (p[0] < level).mean(axis=0).reshape(len(pairs), len(calls))
-            wrong = (p[1] < level).mean(axis=0).reshape(len(pairs), len(calls))
-            for p_i, (a, b) in enumerate(pairs):
-                for c_i, call in enumerate(calls):
-                    rows.append({
-                        "a": a, "b": b, "metric": call.key, "label": call.label, "test": test,
-                        "fraction": fraction, "size": sub.n_pos + sub.n_neg, "positives": sub.n_pos,
-                        "full_difference": full_diff[p_i, c_i],
-                        "power": power[p_i, c_i], "wrong": wrong[p_i, c_i],
-                    })
+    common = (y, s, calls, pairs, full_diff, n_subsets, n_samples, tuple(tests), level)
+    tasks = [(fraction, seeds[i], *common) for i, fraction in enumerate(fractions)]
+    parts = [None] * len(tasks)
+
+    def done(i, result):
+        parts[i] = result[0]
         if progress is not None:
-            print(f"power: subsets of {fraction:g} ({sub.n_pos} positives, {sub.n_neg} negatives) done",
+            print(f"power: subsets of {fractions[i]:g} ({result[1]} positives, {result[2]} negatives) done",
                   file=progress, flush=True)
-    return pd.DataFrame(rows)
+
+    if n_jobs > 1 and len(tasks) > 1:
+        with ProcessPoolExecutor(max_workers=n_jobs) as pool:  # largest subsets first: the longest task starts first
+            futures = {pool.submit(_fraction_rows, *tasks[i]): i
+                       for i in sorted(range(len(tasks)), key=lambda i: -fractions[i])}
+            for future in as_completed(futures):
+                done(futures[future], future.result())
+    else:
+        for i, task in enumerate(tasks):
+            done(i, _fraction_rows(*task))
+    return pd.DataFrame([row for part in parts for row in part])
+
+
+def _fraction_rows(fraction, seed, y, s, calls, pairs, full_diff, n_subsets, n_samples, tests, level) -> tuple:
+    """One subset size of :func:`power_study`: ``(rows, positives, negatives)``."""
+    sign = np.where(full_diff >= 0, 1, -1)  # (pairs, metrics)
+    rng = np.random.default_rng(seed)
+    sub = stratified_subsets(y, fraction, n_subsets, rng)
+    sub_calls = scaled_calls(calls, fraction)
+    y_sub = np.zeros(sub.rows.shape[1], dtype=bool)
+    y_sub[:sub.n_pos] = True
+    # values[m]: (n_subsets, n_pos, n_metrics)
+    values = {m: np.stack([_values(y_sub, s[m][r], sub_calls) for r in sub.rows]) for m in s}
+    # oriented so that "greater" is the full-data direction: better[r] is (n_pos, pairs * metrics)
+    better = np.concatenate([np.where(sign[p] > 0, values[a], values[b]) for p, (a, b) in enumerate(pairs)], axis=2)
+    worse = np.concatenate([np.where(sign[p] > 0, values[b], values[a]) for p, (a, b) in enumerate(pairs)], axis=2)
+    width = better.shape[2]
+    rows = []
+    for test in tests:
+        if test.endswith("permutation"):  # a fresh draw per subset, shared by its pairs and metrics
+            test_seeds = rng.integers(0, 2**63, size=n_subsets)
+            p = np.stack([p_values(test, better[r], worse[r], ("greater", "less"), n_samples=n_samples,
+                                   seed=int(test_seeds[r])) for r in range(n_subsets)], axis=1)
+        else:  # all subsets in one call: columns (subset, pair, metric)
+            flat = lambda v: v.transpose(1, 0, 2).reshape(sub.n_pos, n_subsets * width)  # noqa: E731
+            p = p_values(test, flat(better), flat(worse), ("greater", "less")).reshape(2, n_subsets, width)
+        power = (p[0] < level).mean(axis=0).reshape(len(pairs), len(calls))
+        wrong = (p[1] < level).mean(axis=0).reshape(len(pairs), len(calls))
+        for p_i, (a, b) in enumerate(pairs):
+            for c_i, call in enumerate(calls):
+                rows.append({
+                    "a": a, "b": b, "metric": call.key, "label": call.label, "test": test,
+                    "fraction": fraction, "size": sub.n_pos + sub.n_neg, "positives": sub.n_pos,
+                    "full_difference": full_diff[p_i, c_i],
+                    "power": power[p_i, c_i], "wrong": wrong[p_i, c_i],
+                })
+    return rows, sub.n_pos, sub.n_neg
 
 
 def binomial_margin(rate: float, n: int, z: float = 3.0) -> float:

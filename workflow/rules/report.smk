@@ -132,7 +132,7 @@ rule power_study:
         "logs/{dataset}/power_study.log",
     benchmark:
         "logs/{dataset}/benchmark/power_study.tsv"
-    threads: 1
+    threads: 2  # subset sizes in two processes: it ends the run, after the last model's folds
     resources:
         mem_mb=4000,
     conda:

@@ -20,7 +20,8 @@ with step(snakemake) as log:
     table = power_study(
         first["label"].to_numpy(), {m: t["score"].to_numpy() for m, t in pooled.items()}, calls,
         pairs=[tuple(p) for p in snakemake.params.pairs], fractions=fractions, n_subsets=cfg["subsets"],
-        n_samples=cfg["samples"], level=cfg["level"], seed=snakemake.params.seed, progress=log,
+        n_samples=cfg["samples"], level=cfg["level"], seed=snakemake.params.seed, n_jobs=snakemake.threads,
+        progress=log,
     )
     table.to_csv(out.tsv, sep="\t", index=False, float_format="%.10g")
     claims = power_claims(table, snakemake.params.labels)
