@@ -15,7 +15,6 @@ import sys
 import time
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
 import yaml
 
@@ -23,11 +22,9 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def main() -> None:
-    from crocbench.cv import fold_rows
     from crocbench.fingerprints import load_fingerprints
     from crocbench.metrics import croc_auc
-    from crocbench.models import IRV
-    from crocbench.models._irv_study import optimizer_settings, study_fold
+    from crocbench.models._irv_study import run_study_fold
     from crocbench.similarity import SimilarityIndex, load_neighbours
 
     args = sys.argv[1:]
@@ -38,20 +35,15 @@ def main() -> None:
     folds = pd.read_csv(folder / "folds.tsv", sep="\t", dtype={"id": str})
     sim = SimilarityIndex(load_fingerprints(folder / "fingerprints.npz"),
                           load_neighbours(sorted(folder.glob("neighbours_k*.npz"))[-1]))
-    y, train, test, rows = fold_rows(sim, folds, fold)
-    irv = IRV(k=config["models"]["irv"]["k"])
-    irv.train_, irv.y_ = train, y[train].astype(np.int8)
     start = time.perf_counter()
-    runs, _ = study_fold(irv._inputs(sim, train)[1:], irv.y_, irv._inputs(sim, test)[1:],
-                         optimizer_settings(study["optimizers"]), study["schemes"], max_epochs=study["max_epochs"],
-                         **training)
+    runs, _, rows = run_study_fold(sim, folds, fold, study, config["models"]["irv"], training)
     seconds = time.perf_counter() - start
     table = pd.DataFrame([{**{k: r[k] for k in ("setting", "scheme", "stop")},
                            "epochs": r["epochs"] if r["converged"] else "-",
                            "croc80": croc_auc(rows["label"].to_numpy(), r["scores"], alpha=80.0)} for r in runs])
     wide = table.pivot_table(index=["setting", "scheme"], columns="stop", values="epochs", aggfunc="first", sort=False)
     wide["test AUC[CROC(exp)] a=80 (loss rule)"] = table[table["stop"] == "loss"].set_index(["setting", "scheme"])["croc80"]
-    print(f"{folder.name}, fold {fold}: {train.size:,} training and {test.size:,} test compounds; "
+    print(f"{folder.name}, fold {fold}: {int((folds['fold'] != fold).sum()):,} training and {len(rows):,} test compounds; "
           f"epochs at which each stop rule fires (max {study['max_epochs']}); {seconds:.0f} s")
     print(wide.to_string(float_format=lambda v: f"{v:.4f}"))
 

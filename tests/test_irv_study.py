@@ -1,6 +1,7 @@
 """The IRV training study (issue 23): every stop rule read off one trajectory equals training with that rule."""
 
 import numpy as np
+import pandas as pd
 import pytest
 import torch
 
@@ -52,3 +53,26 @@ def test_optimizer_settings_expand_learning_rates_and_refuse_repeats():
                                                                        ("gd_momentum lr=1", 1.0, 0.5)]
     with pytest.raises(ValueError, match="repeat"):
         optimizer_settings([{"optimizer": "gd", "lr": 1}, {"optimizer": "gd", "lr": 1.0}])
+
+
+def test_a_configured_study_fold_trains_the_workflow_irv_on_the_fold():
+    """run_study_fold (the workflow's study job and benchmarks/irv_optimizers.py): its Rprop, no reweighting,
+    loss-rule run is the IRV model of the same config fitted by score_fold, score for score."""
+    from crocbench.cv import fold_table, score_fold
+    from crocbench.models._irv_study import run_study_fold
+    from crocbench.similarity import SimilarityIndex
+    from test_models import synthetic
+
+    fp, y = synthetic(n=240, frac=0.15, seed=2, shared=6)
+    folds = fold_table([f"m{i}" for i in range(y.size)], y, 4, 1)
+    sim = SimilarityIndex(fp)
+    irv = {"k": 5, "window": 4, "tol": 1e-3, "max_epochs": 400}
+    study = {"optimizers": [{"optimizer": "rprop"}, {"optimizer": "gd", "lr": 1.0}], "schemes": ["none", "exp"],
+             "max_epochs": 400}
+    runs, curve, rows = run_study_fold(sim, folds, 2, study, irv, {"alpha": 20.0})
+    expected = score_fold(IRV(**irv), sim, folds, 2)
+    pd.testing.assert_frame_equal(rows, expected.drop(columns="score"))
+    run = next(r for r in runs if (r["setting"], r["scheme"], r["stop"]) == ("rprop", "none", "loss"))
+    assert run["converged"] and run["epochs"] < 400
+    np.testing.assert_allclose(run["scores"], expected["score"].to_numpy(), rtol=0, atol=1e-12)
+    assert len(runs) == 2 * 2 * 3 and {p["setting"] for p in curve} == {"rprop", "gd lr=1"}

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..cv import fold_rows
 from ..metrics import croc_auc, roc_auc
 from ._irv import IRV, STOPS, irv_terms, stop_fires
 
@@ -39,6 +40,26 @@ def optimizer_settings(entries) -> list[dict]:
     if len(set(names)) != len(names):
         raise ValueError(f"optimizer settings repeat: {names}")
     return out
+
+
+def run_study_fold(sim, folds, fold: int, study: dict, irv: dict, reweighting: dict, progress=None) -> tuple:
+    """The study on one outer fold, as configured: ``(runs, curve, rows)``.
+
+    ``study`` is the config's ``irv_sensitivity`` (optimizers, schemes, max_epochs), ``irv`` the
+    ``models: irv`` entry (k, dtype, and the stop rules' window, tol, croc_tol), ``reweighting`` the schemes'
+    parameters (``irv_training`` without its scheme list).  The fold's training compounds' neighbours are
+    taken among the training compounds alone, as the IRV's fit does; ``rows`` is the test compounds' table
+    (:func:`~crocbench.cv.fold_rows`), in the order of each run's ``scores``.
+    """
+    y, train, test, rows = fold_rows(sim, folds, fold)
+    model = IRV(k=irv.get("k", 20), dtype=irv.get("dtype", "float64"))
+    model.train_, model.y_ = train, y[train].astype(np.int8)
+    train_inputs, test_inputs = model._inputs(sim, train)[1:], model._inputs(sim, test)[1:]
+    runs, curve = study_fold(train_inputs, model.y_, test_inputs, optimizer_settings(study["optimizers"]),
+                             study["schemes"], max_epochs=study["max_epochs"], window=irv.get("window", 10),
+                             tol=irv.get("tol", 1e-4), croc_tol=irv.get("croc_tol", 1e-3), progress=progress,
+                             **reweighting)
+    return runs, curve, rows
 
 
 def study_fold(train_inputs, y, test_inputs, settings, schemes, *, max_epochs: int = 1000, window: int = 10,
