@@ -5,6 +5,7 @@ import pandas as pd
 import pytest
 
 from crocbench import metrics as M
+from crocbench import power
 from crocbench.power import binomial_margin, power_study, scaled_calls, stratified_subsets
 from crocbench.stats import TESTS
 
@@ -67,7 +68,7 @@ def test_no_difference_rejects_at_the_nominal_rate():
         assert g["power"].max() < 0.05 + binomial_margin(0.05, n_subsets) + 0.02, test
 
 
-def test_same_seed_same_table_and_bad_input():
+def test_same_seed_same_table_and_bad_input(monkeypatch):
     y, a, b = _rankers(4000, 5, 1.0, 0.5)
     run = lambda seed: power_study(y, {"a": a, "b": b}, CALLS, pairs=[("a", "b")], fractions=(0.1,),  # noqa: E731
                                    n_subsets=5, n_samples=200, seed=seed)
@@ -77,6 +78,8 @@ def test_same_seed_same_table_and_bad_input():
                                       n_subsets=5, n_samples=200, seed=2, n_jobs=n_jobs)
     serial, parallel = many(1), many(2)
     pd.testing.assert_frame_equal(parallel, serial)
+    monkeypatch.setattr(power, "_CELLS", 50)  # the column-wise tests one subset per call: the same table
+    pd.testing.assert_frame_equal(many(1), serial)
     assert serial["fraction"].drop_duplicates().tolist() == [0.05, 0.3, 0.1]
     with pytest.raises(ValueError, match="no scores for model"):
         power_study(y, {"a": a}, CALLS, pairs=[("a", "b")])
