@@ -134,7 +134,7 @@ rule power_study:
         "logs/{dataset}/benchmark/power_study.tsv"
     threads: 2  # subset sizes in two processes: it ends the run, after the last model's folds
     resources:
-        mem_mb=8000,  # measured peak (two processes): 2.7 GB at N = 41,906, 7.3 GB at N = 250,000
+        mem_mb=8000,  # measured peak (two processes): 2.7 GB at N = 41,906, 7.1 GB at N = 250,000 (MiB / 1,024, as benchmarks/workflow.py prints RSS)
     conda:
         "../../envs/crocbench.yaml"
     script:
