@@ -23,12 +23,12 @@ Carlo error at 0.05 is then about 0.007.
 from __future__ import annotations
 
 import math
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
 
+from ._parallel import map_processes
 from .metrics import Ranking
 from .metrics._panel import MetricCall
 from .stats import TESTS, check_tests, p_values
@@ -170,32 +170,19 @@ def power_study(
     seeds = np.random.SeedSequence(seed).spawn(len(fractions))
     common = (y, s, calls, pairs, full_diff, n_subsets, n_samples, tuple(tests), level)
     tasks = [(fraction, seeds[i], *common) for i, fraction in enumerate(fractions)]
-    parts = [None] * len(tasks)
 
     def done(i, result):
-        parts[i] = result[0]
         if progress is not None:
             print(f"power: subsets of {fractions[i]:g} ({result[1]} positives, {result[2]} negatives) done",
                   file=progress, flush=True)
 
-    if n_jobs > 1 and len(tasks) > 1:
-        with ProcessPoolExecutor(max_workers=n_jobs, initializer=_one_blas_thread) as pool:  # the longest first
-            futures = {pool.submit(_fraction_rows, *tasks[i]): i
-                       for i in sorted(range(len(tasks)), key=lambda i: -fractions[i])}
-            for future in as_completed(futures):
-                done(futures[future], future.result())
-    else:
-        for i, task in enumerate(tasks):
-            done(i, _fraction_rows(*task))
-    return pd.DataFrame([row for part in parts for row in part])
+    parts = map_processes(_fraction_task, tasks, n_jobs, first=lambda task: -task[0], done=done)  # the largest first
+    return pd.DataFrame([row for part, _, _ in parts for row in part])
 
 
-def _one_blas_thread() -> None:
-    """A worker's BLAS on one thread: n_jobs processes share the cores (two processes with two BLAS threads each
-    took 33 s on 2 cores where one thread each took 27 s)."""
-    from threadpoolctl import threadpool_limits
-
-    threadpool_limits(1)
+def _fraction_task(task: tuple) -> tuple:
+    """:func:`_fraction_rows` of one packed task (what :func:`~crocbench._parallel.map_processes` passes)."""
+    return _fraction_rows(*task)
 
 
 def _fraction_rows(fraction, seed, y, s, calls, pairs, full_diff, n_subsets, n_samples, tests, level) -> tuple:

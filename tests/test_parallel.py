@@ -1,0 +1,46 @@
+"""The process-pool map every parallel step uses (fingerprints, parsing, synthesis, the power study)."""
+
+import numpy as np
+import pytest
+
+from crocbench._parallel import map_chunks, map_processes
+
+
+def _square(x):
+    return x * x
+
+
+def _blas_threads(_):
+    from threadpoolctl import threadpool_info
+
+    return [pool["num_threads"] for pool in threadpool_info() if pool["user_api"] == "blas"]
+
+
+def _sum(chunk):
+    return sum(chunk)
+
+
+@pytest.mark.parametrize("n_jobs", [1, 2])
+def test_results_in_input_order_whatever_starts_first(n_jobs):
+    items = [3, 1, 4, 1, 5, 9, 2, 6]
+    seen = []
+    out = map_processes(_square, items, n_jobs, first=lambda x: -x, done=lambda i, r: seen.append((i, r)))
+    assert out == [9, 1, 16, 1, 25, 81, 4, 36]
+    assert sorted(seen) == [(i, x * x) for i, x in enumerate(items)]  # each item reported once, with its result
+
+
+def test_serial_starts_in_the_order_asked():
+    seen = []
+    map_processes(_square, [2, 7, 5], 1, first=lambda x: -x, done=lambda i, r: seen.append(i))
+    assert seen == [1, 2, 0]
+
+
+def test_workers_run_one_blas_thread():
+    pools = map_processes(_blas_threads, range(2), 2)
+    assert all(threads and set(threads) == {1} for threads in pools), pools
+
+
+@pytest.mark.parametrize("n_jobs", [1, 2])
+def test_map_chunks_splits_and_keeps_order(n_jobs):
+    items = list(np.arange(23))
+    assert map_chunks(_sum, items, n_jobs, chunk_size=5) == [sum(items[i:i + 5]) for i in range(0, 23, 5)]
