@@ -44,3 +44,37 @@ def test_workers_run_one_blas_thread():
 def test_map_chunks_splits_and_keeps_order(n_jobs):
     items = list(np.arange(23))
     assert map_chunks(_sum, items, n_jobs, chunk_size=5) == [sum(items[i:i + 5]) for i in range(0, 23, 5)]
+
+
+class _Mallinfo2(__import__("ctypes").Structure):
+    _fields_ = [(name, __import__("ctypes").c_size_t) for name in
+                ("arena", "ordblks", "smblks", "hblks", "hblkhd", "usmblks", "fsmblks", "uordblks", "fordblks",
+                 "keepcost")]
+
+
+def _mmapped_bytes_while_holding(nbytes: int) -> int:
+    """glibc's bytes in mmapped blocks while an array of ``nbytes`` is alive."""
+    import ctypes
+
+    mallinfo2 = ctypes.CDLL(None).mallinfo2
+    mallinfo2.restype = _Mallinfo2
+    block = np.ones(nbytes // 8)
+    held = mallinfo2().hblkhd
+    del block
+    return held
+
+
+def test_reuse_freed_memory_serves_large_blocks_from_the_heap_and_restores():
+    """Outside the block a 64 MB array is its own mmap; inside, it comes from the heap; after, mmap again."""
+    import ctypes
+
+    from crocbench._parallel import reuse_freed_memory
+
+    if not hasattr(ctypes.CDLL(None), "mallinfo2"):
+        pytest.skip("not glibc >= 2.33")
+    size = 64 * 2**20
+    base = _mmapped_bytes_while_holding(1024)
+    assert _mmapped_bytes_while_holding(size) >= base + size
+    with reuse_freed_memory():
+        assert _mmapped_bytes_while_holding(size) < base + size
+    assert _mmapped_bytes_while_holding(size) >= base + size
