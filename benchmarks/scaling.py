@@ -19,8 +19,11 @@ standardize_summary.json``, next to LOGS), and prints a Markdown table per stage
 
 Time is the sum of a stage's job times (what 2 cores spend on it), peak RSS the
 largest job's.  For each stage measured at two sizes or more, the exponent b of
-``time ~ N^b`` (least squares on log-log) and the time at 1,000,000 compounds
-extrapolated from the largest measured size.  ``--plot`` writes the log-log plot.
+``time ~ N^b`` (least squares on log-log over all sizes, and between the two
+largest), and the time at 1,000,000 compounds extrapolated from the largest
+measured size with the two largest sizes' b (a fit over all sizes is flattened
+by the start-up of small jobs).  A model whose folds used a large-screen strategy
+(``large: subsample``) is a row of its own.  ``--plot`` writes the log-log plot.
 
     python benchmarks/scaling.py --sample DATASET CHUNKS FOLDS [--seed S]
 
@@ -33,6 +36,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import re
 import sys
 from pathlib import Path
 
@@ -92,12 +96,20 @@ def measure(dataset: str, logs: Path, config: dict) -> dict:
     runs = sorted((bench / "scores").iterdir(), key=lambda p: (order.index(p.name) if p.name in order else len(order),
                                                                p.name)) if (bench / "scores").is_dir() else []
     for folder in runs:  # the models of the comparison first, then the IRV's training variants
-        stages[f"{folder.name} ({folds} folds)"] = _stage(sorted(folder.glob("fold_*.tsv")), folds)
+        stages[f"{folder.name} ({folds} folds{_strategy(results / 'scores' / folder.name)})"] = _stage(
+            sorted(folder.glob("fold_*.tsv")), folds)
     stages["significance"] = _stage([p for p in [bench / "significance_table.tsv"] if p.exists()])
     stages["power"] = _stage([p for p in [bench / "power_study.tsv"] if p.exists()])
     stages["report (tables, figures)"] = _stage([p for p in (bench / "areas_table.tsv", bench / "figures.tsv")
                                                  if p.exists()])
     return {"n": n, "chunks": chunks, "stages": {s: v for s, v in stages.items() if v is not None}}
+
+
+def _strategy(scores: Path) -> str:
+    """", subsample" when a model's folds were fitted by a declared large-screen strategy (their JSON's ``large``):
+    a different algorithm from the exact fit, so a row of its own."""
+    large = {json.loads(f.read_text()).get("large") for f in scores.glob("fold_*.json")} - {None}
+    return f", {'/'.join(sorted(large))}" if large else ""
 
 
 def exponent(ns, values) -> float | None:
@@ -113,25 +125,58 @@ def _time(seconds: float) -> str:
     return f"{seconds:,.0f} s" if seconds < 5400 else f"{seconds / 3600:,.1f} h"
 
 
+def extrapolate(ns, values) -> tuple[float | None, float | None]:
+    """(b over the two largest sizes, the time at 1M from the largest size with that b); Nones below two sizes.
+
+    The slope at the large end: a fit over all sizes is flattened by the fixed start-up of small jobs.
+    """
+    pts = sorted(zip(ns, values))
+    if len(pts) < 2 or pts[-1][0] >= TARGET:
+        return None, None
+    b = exponent(*zip(*pts[-2:]))
+    return b, None if b is None else pts[-1][1] * (TARGET / pts[-1][0]) ** b
+
+
+def _stages(measured: dict) -> list[str]:
+    """Every stage once, in the order of first appearance; a strategy's row ("svm (10 folds, subsample)") after
+    its model's exact row."""
+    stages = list(dict.fromkeys(s for m in measured.values() for s in m["stages"]))
+    base = [re.sub(r", [\w/]+\)$", ")", s) for s in stages]
+    return [s for _, s in sorted(zip(base, stages), key=lambda pair: (base.index(pair[0]), stages.index(pair[1])))]
+
+
+def fits(measured: dict) -> dict:
+    """Per stage: its points [(N, seconds)], b over all sizes and between the two largest, and its 1M figure
+    (seconds, "measured", "not run at N" or None)."""
+    # a stage absent from a larger end-to-end run (the exact SVM, its matrix) does not run at that size: no 1M figure
+    largest_run = max((m["n"] for m in measured.values() if "report (tables, figures)" in m["stages"]), default=0)
+    out = {}
+    for stage in _stages(measured):
+        pts = sorted((m["n"], m["stages"][stage]["seconds"]) for m in measured.values() if stage in m["stages"])
+        ns, ts = [n for n, _ in pts], [t for _, t in pts]
+        b_top, at = extrapolate(ns, ts)
+        if max(ns) >= TARGET:
+            at = "measured"
+        elif max(ns) < largest_run:
+            at = f"not run at {largest_run:,}"
+        out[stage] = {"points": pts, "b_all": exponent(ns, ts), "b_top": b_top, "at": at}
+    return out
+
+
 def table(measured: dict) -> str:
     names = list(measured)
-    stages = list(dict.fromkeys(s for m in measured.values() for s in m["stages"]))
-    head = ["stage", *[f"{d} (N={measured[d]['n']:,})" for d in names], "exponent b", "at 1M (extrapolated)"]
+    head = ["stage", *[f"{d} (N={measured[d]['n']:,})" for d in names], "b (all sizes)", "b (two largest)",
+            "at 1M (extrapolated)"]
     lines = ["| " + " | ".join(head) + " |", "|---|" + "---:|" * (len(head) - 1)]
-    for stage in stages:
-        cells, ns, ts = [], [], []
+    for stage, fit in fits(measured).items():
+        cells = []
         for d in names:
             v = measured[d]["stages"].get(stage)
-            if v is None:
-                cells.append("")
-                continue
-            rss = "" if math.isnan(v["rss_mb"]) else f", {v['rss_mb'] / 1024:.1f} GB"
-            cells.append(f"{_time(v['seconds'])}{'*' if v['sampled'] else ''}{rss}")
-            ns.append(measured[d]["n"])
-            ts.append(v["seconds"])
-        b = exponent(ns, ts)
-        at = "" if b is None else _time(ts[int(np.argmax(ns))] * (TARGET / max(ns)) ** b)
-        lines.append(f"| {stage} | " + " | ".join(cells) + f" | {'' if b is None else f'{b:.2f}'} | {at} |")
+            rss = "" if v is None or math.isnan(v["rss_mb"]) else f", {v['rss_mb'] / 1024:.1f} GB"
+            cells.append("" if v is None else f"{_time(v['seconds'])}{'*' if v['sampled'] else ''}{rss}")
+        b_all, b_top = (f"{b:.2f}" if b is not None else "" for b in (fit["b_all"], fit["b_top"]))
+        at = _time(fit["at"]) if isinstance(fit["at"], float) else fit["at"] or ""
+        lines.append(f"| {stage} | " + " | ".join(cells) + f" | {b_all} | {b_top} | {at} |")
     return "\n".join(lines)
 
 
@@ -141,22 +186,24 @@ def plot(measured: dict, path: str) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, ax = plt.subplots(figsize=(7.5, 5))
-    stages = list(dict.fromkeys(s for m in measured.values() for s in m["stages"]))
-    for stage in stages:
-        pts = sorted((m["n"], m["stages"][stage]["seconds"]) for m in measured.values() if stage in m["stages"])
-        if len(pts) < 2:
+    fig, ax = plt.subplots(figsize=(10, 5.5))
+    colours = plt.get_cmap("tab20").colors
+    for i, (stage, fit) in enumerate(fits(measured).items()):
+        if len(fit["points"]) < 2:
             continue
-        ns, ts = np.array(pts).T
-        b = exponent(ns, ts)
-        line, = ax.plot(ns, ts, "o-", label=f"{stage} (b = {b:.2f})")
-        ax.plot([ns[-1], TARGET], [ts[-1], ts[-1] * (TARGET / ns[-1]) ** b], ":", color=line.get_color())
+        ns, ts = np.array(fit["points"]).T
+        colour, marker = colours[i % len(colours)], "os^Dv"[i % 5]
+        label = (f"{stage}: measured at {ns[-1]:,.0f}" if fit["at"] == "measured" else stage if fit["b_top"] is None
+                 else f"{stage}: b = {fit['b_top']:.2f} at the top")
+        ax.plot(ns, ts, "-", marker=marker, color=colour, label=label)
+        if isinstance(fit["at"], float):
+            ax.plot([ns[-1], TARGET], [ts[-1], fit["at"]], ":", color=colour)
     ax.set_xscale("log")
     ax.set_yscale("log")
     ax.set_xlabel("compounds N")
     ax.set_ylabel("job time, seconds (sum over the stage's jobs)")
     ax.set_title("Cost per stage on 2 cores; dotted: extrapolated to 1,000,000")
-    ax.legend(fontsize=7)
+    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1))
     ax.grid(True, which="both", alpha=0.3)
     fig.tight_layout()
     fig.savefig(path, dpi=120)

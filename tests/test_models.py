@@ -649,6 +649,8 @@ def test_a_plugin_class_is_found_in_a_folder_checked_and_labelled(tmp_path, data
     assert {n: r.label for n, r in runs.items()} == {"knn": "kNN", "mine": "SIZE", "knn5": "knn5", "ext": "GNN"}
     assert runs["mine"].resources(500, 10) == {"threads": 3, "mem_mb": 500}
     assert runs["knn"].resources(500, 10) == {"threads": 1, "mem_mb": 4000}
+    # above 300,000 compounds the default grows: 1.5 x (0.3 GB + 8.2 kB a compound), by hand at 1,000,000
+    assert runs["knn"].resources(1_000_000, 10) == {"threads": 1, "mem_mb": 12_750}
     assert runs["ext"].imported and runs["ext"].params == {"id": "id", "score": "score", "fold": None, "scores": "x.csv"}
     assert load_class("svm") is SVM
     bad = {

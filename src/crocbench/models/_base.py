@@ -76,8 +76,14 @@ class Model:
         return {}
 
     def resources(self, n_compounds: int, n_folds: int) -> dict:
-        """One fold job's threads and memory (MB) on a dataset of ``n_compounds`` split in ``n_folds``."""
-        return {"threads": 1, "mem_mb": 4000}
+        """One fold job's threads and memory (MB) on a dataset of ``n_compounds`` split in ``n_folds``.
+
+        The default: 1 thread and 4 GB, more above 300,000 compounds.  The
+        neighbour-based models' folds (RANDOM, MAX-SIM, kNN, IRV) peak at about
+        0.3 GB plus 8.2 kB a compound (the IRV's: 1.1 GB at 100,000 compounds,
+        2.3 GB at 250,000); half again that is declared when it exceeds 4 GB.
+        """
+        return {"threads": 1, "mem_mb": max(4000, int(1.5 * (300 + 0.0082 * n_compounds)))}
 
     def _fit(self, sim, train, y) -> None:  # models that only store the training set need nothing more
         pass
