@@ -1,5 +1,7 @@
 """The process-pool map every parallel step uses (fingerprints, parsing, synthesis, the power study)."""
 
+import ctypes
+
 import numpy as np
 import pytest
 
@@ -46,16 +48,14 @@ def test_map_chunks_splits_and_keeps_order(n_jobs):
     assert map_chunks(_sum, items, n_jobs, chunk_size=5) == [sum(items[i:i + 5]) for i in range(0, 23, 5)]
 
 
-class _Mallinfo2(__import__("ctypes").Structure):
-    _fields_ = [(name, __import__("ctypes").c_size_t) for name in
+class _Mallinfo2(ctypes.Structure):
+    _fields_ = [(name, ctypes.c_size_t) for name in
                 ("arena", "ordblks", "smblks", "hblks", "hblkhd", "usmblks", "fsmblks", "uordblks", "fordblks",
                  "keepcost")]
 
 
 def _mmapped_bytes_while_holding(nbytes: int) -> int:
     """glibc's bytes in mmapped blocks while an array of ``nbytes`` is alive."""
-    import ctypes
-
     mallinfo2 = ctypes.CDLL(None).mallinfo2
     mallinfo2.restype = _Mallinfo2
     block = np.ones(nbytes // 8)
@@ -66,8 +66,6 @@ def _mmapped_bytes_while_holding(nbytes: int) -> int:
 
 def test_reuse_freed_memory_serves_large_blocks_from_the_heap_and_restores():
     """Outside the block a 64 MB array is its own mmap; inside, it comes from the heap; after, mmap again."""
-    import ctypes
-
     from crocbench._parallel import reuse_freed_memory
 
     if not hasattr(ctypes.CDLL(None), "mallinfo2"):

@@ -31,7 +31,7 @@ def reuse_freed_memory():
     glibc serves every block above its mmap threshold (at most 32 MB) by a
     fresh ``mmap`` and unmaps it when freed, so a loop that allocates and
     frees such arrays pays for zeroing new pages each time: the IRV's
-    epochs on (n, 20) float64 tensors above 90,000 training compounds spent
+    epochs on (n, 20) float64 tensors (above 32 MB from n = 210,000) spent
     most of their time in the kernel (a 250,000-compound fold: 66 s, 22 s
     with the heap reused).  Inside the block, large blocks come from the heap
     (``M_MMAP_MAX`` 0) and the heap is not trimmed below 2 GB of free top;
