@@ -403,6 +403,15 @@ def test_own_ranker_and_imported_scores_beside_built_in_models(tmp_path, write_p
     assert "results/test_screen/figures/roc.png" in html and "results/test_screen/tables/areas.md" in html
     # every figure has one curve per model, the plug-ins' and the import's too
     assert "curves: RANDOM, MAX-SIM, kNN, SVM, IRV, RF, SIZE, GNN" in (tmp_path / "logs" / "test_screen" / "figures.log").read_text()
+    # the finished project moved elsewhere (the plug-ins' folder with it): nothing to plan, no absolute path in params
+    moved = tmp_path.with_name(tmp_path.name + "_moved")
+    shutil.copytree(tmp_path, moved, symlinks=True)
+    done = subprocess.run(
+        [SNAKEMAKE, "--snakefile", str(ROOT / "Snakefile"), "--directory", str(moved), "--configfile",
+         str(moved / ".test" / "config.yaml"), str(moved / "cfg.yaml"), "-n"],
+        capture_output=True, text=True, timeout=600, env={k: v for k, v in os.environ.items() if k != "CROCBENCH_MIRROR"})
+    assert done.returncode == 0 and "Nothing to be done" in done.stdout + done.stderr, done.stdout[-3000:]
+    shutil.rmtree(moved)
     # a bad declaration stops before any job, in one line
     config["models"]["size"]["wieght"] = 1
     done = run("-n")

@@ -17,8 +17,10 @@ from pathlib import Path
 def step(smk):
     """Run a workflow step: stdout/stderr go to ``smk.log[0]``; torch uses ``smk.threads``.
 
-    An error is written to the log (message first, then the traceback) and re-raised,
-    so Snakemake stops and names the log.
+    An error is written to the log (message first, then the traceback); the
+    console gets one line (:func:`console_line`: the rule, its wildcards, the
+    message and where the traceback is) and the step exits with status 1, so
+    Snakemake stops the run with no Python traceback on the console.
     """
     threads = max(1, int(getattr(smk, "threads", 1)))
     os.environ["OMP_NUM_THREADS"] = str(threads)
@@ -29,14 +31,75 @@ def step(smk):
             if "torch" in sys.modules:  # else OMP_NUM_THREADS applies when it is imported
                 sys.modules["torch"].set_num_threads(threads)
             yield log
-        except BaseException as exc:
+        except Exception as exc:
             print(f"ERROR: {exc}", file=log)
+            traceback.print_exc(file=log)
+            print(console_line(smk, exc), file=sys.__stderr__, flush=True)
+            raise SystemExit(1) from None
+        except BaseException as exc:  # an interruption (Ctrl-C, a job killed): logged, and passed on as it is
+            print(f"ERROR: {exc!r}", file=log)
             traceback.print_exc(file=log)
             raise
         finally:
             print(f"done in {time.perf_counter() - start:.1f} s", file=log)
             if log is not sys.stderr:
                 log.close()
+
+
+#: Errors whose message is the whole story (a bad input, a missing or corrupt file): shown without their type.
+INPUT_ERRORS = (ValueError, LookupError, OSError, EOFError, RuntimeError)
+
+
+def console_line(smk, exc: BaseException) -> str:
+    r"""The one console line for a failed step: ``rule[wildcards]: message (traceback: log)``.
+
+    The message is the exception's, on one line; an error that is not an input
+    error (a bug) is prefixed with its type. The full traceback is in the log.
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace
+    >>> smk = SimpleNamespace(rule="standardize", wildcards={"dataset": "x"}, log=["logs/x/standardize.log"])
+    >>> console_line(smk, ValueError("dataset x: column 'smile' not found;\n  columns are: smiles, y"))
+    "crocbench: standardize[dataset=x]: dataset x: column 'smile' not found; columns are: smiles, y (traceback: logs/x/standardize.log)"
+    >>> console_line(smk, TypeError("f() takes 1 argument"))
+    'crocbench: standardize[dataset=x]: TypeError: f() takes 1 argument (traceback: logs/x/standardize.log)'
+    """
+    message = " ".join(line.strip() for line in str(exc).splitlines() if line.strip()) or repr(exc)
+    if not isinstance(exc, INPUT_ERRORS):
+        message = f"{type(exc).__name__}: {message}"
+    named = getattr(smk, "wildcards", None)
+    wildcards = ", ".join(f"{k}={v}" for k, v in (named.items() if hasattr(named, "items") else ()))
+    where = f"{getattr(smk, 'rule', 'step')}" + (f"[{wildcards}]" if wildcards else "")
+    log = f" (traceback: {smk.log[0]})" if getattr(smk, "log", None) else ""
+    return f"crocbench: {where}: {message}{log}"
+
+
+def config_error_line(config: dict, schema_file) -> str:
+    """One line for a config that fails its JSON schema: where in the config, and what is wrong there.
+
+    Snakemake's ``validate`` prints the whole schema and config; this names the
+    key (dotted path) and the first error :func:`jsonschema.exceptions.best_match` picks.
+
+    Examples
+    --------
+    >>> import tempfile, yaml
+    >>> schema = {"type": "object", "properties": {"cv": {"type": "object", "properties": {
+    ...     "folds": {"type": "integer", "minimum": 2}}}}}
+    >>> with tempfile.NamedTemporaryFile("w", suffix=".yaml") as fh:
+    ...     _ = fh.write(yaml.safe_dump(schema)); fh.flush()
+    ...     print(config_error_line({"cv": {"folds": 1}}, fh.name))
+    config: cv.folds: 1 is less than the minimum of 2
+    """
+    import jsonschema
+    import yaml
+
+    schema = yaml.safe_load(Path(schema_file).read_text())
+    error = jsonschema.exceptions.best_match(jsonschema.validators.validator_for(schema)(schema).iter_errors(config))
+    if error is None:
+        return "config: does not match its schema"
+    where = ".".join(str(p) for p in error.absolute_path) or "(top level)"
+    return f"config: {where}: {' '.join(error.message.split())}"
 
 
 def signature(*files, **params) -> str:

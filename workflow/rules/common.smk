@@ -4,7 +4,7 @@ import re
 from pathlib import Path
 
 from crocbench._parallel import memory_budget_mb
-from crocbench.data import Dataset
+from crocbench.data import Dataset, file_sha256, resolve_mirror
 from crocbench.models import SVM, declared_runs
 
 # `dataset:` names one dataset or a list of them (`--config dataset='[a,b]'`); each is built under results/{name}/,
@@ -24,10 +24,18 @@ K = config["similarity"]["k"]
 LOCK_FILE = config.get("lock_file", "checksums.lock.json")
 
 
+def _project_path(path):
+    """``path`` relative to the working directory when it lies inside it, else absolute."""
+    path, here = Path(path).resolve(), Path.cwd().resolve()
+    return str(path.relative_to(here)) if path.is_relative_to(here) else str(path)
+
+
 FOLDS = config["cv"]["folds"]
 # Plug-in models ("module:Class") are looked up on PYTHONPATH and in a `plugins/` folder beside each config file.
-PLUGIN_DIRS = sorted({str(p) for p in (Path(f).resolve().parent / "plugins" for f in [*workflow.configfiles, "config.yaml"])
-                      if p.is_dir()})
+# Relative to the working directory where they are inside it: a job's params hold no absolute path of the checkout,
+# so a moved or copied project with finished results plans nothing.
+PLUGIN_DIRS = sorted({_project_path(p) for p in (Path(f).resolve().parent / "plugins"
+                                                 for f in [*workflow.configfiles, "config.yaml"]) if p.is_dir()})
 # The models of the comparison, in config order: trained on the folds, or imported out-of-fold scores.
 MODELS = list(config["models"])
 # Runs = the models of the comparison plus the IRV's reweighting variants (irv_power, ...), each a checked
@@ -181,6 +189,24 @@ def raw_file_entry(wildcards):
 def file_threads(wildcards):
     """A raw file's job: 1 thread for a download, 2 for a file a command builds (e.g. `crocbench synthesize`)."""
     return 2 if "command" in raw_file_entry(wildcards) else 1
+
+
+def dataset_declaration(wildcards):
+    """What the dataset's compounds table follows from (files and sha256, columns, label values): a param of
+    `standardize`, so that editing any of it rebuilds the table and all downstream, and editing the description
+    or the expected counts rebuilds nothing."""
+    return dataset_spec(wildcards.dataset).declaration
+
+
+def mirror_source(wildcards):
+    """The sha256 of the mirror's copy of a raw file that declares none (None otherwise): a param of `download`, so
+    that a file fixed or replaced in the mirror is fetched again, and one merely touched or re-laid is not. A
+    declared sha256 already pins the content (a mirror file that differs fails the download)."""
+    entry = raw_file_entry(wildcards)
+    mirror = resolve_mirror(config.get("mirror"), Path.cwd())
+    if "command" in entry or entry.get("sha256") or mirror is None:
+        return None
+    return file_sha256(mirror / entry["name"])
 
 
 def raw_files(wildcards):

@@ -7,6 +7,7 @@ rule download:
     params:
         entry=raw_file_entry,
         mirror=config.get("mirror"),
+        mirror_sha256=mirror_source,
         lock=LOCK_FILE,
         retries=config["download"]["retries"],
         timeout=config["download"]["timeout_s"],
@@ -32,6 +33,7 @@ rule standardize:
         summary="results/{dataset}/standardize_summary.json",
     params:
         folder="data/{dataset}",
+        declaration=dataset_declaration,
         lock=LOCK_FILE,
         n_folds=config["cv"]["folds"],
     log:

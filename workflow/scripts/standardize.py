@@ -2,11 +2,12 @@ import json
 import sys
 
 from crocbench._workflow import step
-from crocbench.data import Dataset, record_checksums, standardize
+from crocbench.data import Dataset, record_checksums, standardize, verify_checksums
 
 with step(snakemake) as log:
     dataset = snakemake.wildcards.dataset
     spec = Dataset.from_config(dataset, snakemake.config["datasets"][dataset])
+    verify_checksums(spec.files, snakemake.params.folder, snakemake.params.lock, dataset)  # no copy read unverified
     compounds, rejected, summary = standardize(spec, snakemake.params.folder, n_jobs=snakemake.threads, progress=log,
                                                n_folds=snakemake.params.n_folds)
     # every file was read to its end: only now is a file without a published sha256 trusted (lock file)

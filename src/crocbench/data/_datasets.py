@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -62,6 +62,32 @@ class Dataset:
         if self.top is not None:
             return self.top
         return 1000 if self.reproduces else 0.01
+
+    @property
+    def declaration(self) -> dict:
+        """Every part of the declaration the compounds table follows from, as plain data (a workflow param).
+
+        The files (name and declared sha256), where the structures and labels
+        are, and the positive, negative and dropped label values: a change to
+        any of them rebuilds the table and everything downstream. ``description``,
+        ``expected``, ``reproduces`` and ``top`` change no compound and are left out.
+
+        Examples
+        --------
+        >>> d = Dataset.from_config("x", {"files": [{"name": "a.csv", "url": "u", "sha256": None}],
+        ...                               "structures": {"file": "a.csv", "smiles": "s", "label": "y"},
+        ...                               "positive": [1], "negative": [0], "description": "not part of it"})
+        >>> d.declaration["positive"], d.declaration["files"]
+        (['1'], [{'name': 'a.csv', 'sha256': None}])
+        """
+        return {
+            "files": [{"name": f["name"], "sha256": f.get("sha256")} for f in self.files],
+            "structures": asdict(self.structures),
+            "labels": asdict(self.labels) if self.labels else None,
+            "positive": list(self.positive),
+            "negative": list(self.negative),
+            "drop": list(self.drop),
+        }
 
     @classmethod
     def from_config(cls, name: str, entry: dict) -> "Dataset":
@@ -296,8 +322,9 @@ def standardize(dataset: Dataset, folder, n_jobs: int = 1, progress=None,
     }
     _check_expected(dataset, summary)
     if n_folds is not None and min(summary["positives"], summary["negatives"]) < n_folds:
+        reasons = "".join(f", {n} {why}" for why, n in summary["rejected_by_reason"].items())
         raise ValueError(f"dataset {dataset.name}: {summary['positives']} positives and {summary['negatives']} "
                          f"negatives after standardization ({summary['rejected']} of {summary['rows_in']} records "
-                         f"rejected); its {n_folds}-fold cross-validation needs at least {n_folds} of each "
+                         f"rejected{reasons}); its {n_folds}-fold cross-validation needs at least {n_folds} of each "
                          "(check 'positive' in its config, or lower cv: folds)")
     return compounds, rejected, summary

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import functools
 import hashlib
 import http.client
 import json
@@ -42,6 +43,28 @@ def sha256_of(path) -> str:
         for chunk in iter(lambda: fh.read(_CHUNK), b""):
             digest.update(chunk)
     return digest.hexdigest()
+
+
+def file_sha256(path) -> str | None:
+    """The sha256 of ``path`` (None if there is no such file), computed once per content state.
+
+    Kept per (path, size, modification time) for the life of the process: a
+    workflow asks for it at every job of a plan, and re-hashing a large mirror
+    file each time would cost seconds.
+    """
+    path = Path(path)
+    try:
+        st = path.stat()
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+    if not path.is_file():
+        return None
+    return _cached_sha256(str(path.resolve()), st.st_size, st.st_mtime_ns)
+
+
+@functools.lru_cache(maxsize=256)
+def _cached_sha256(path: str, size: int, mtime_ns: int) -> str:
+    return sha256_of(path)
 
 
 def _hint(name: str) -> str:
@@ -241,6 +264,28 @@ def make_file(command: str, dest, sha256: str | None = None, *, mirror=None, nam
                        "the command is not deterministic, or not the one the sha256 was taken from")
     finally:
         tmp.unlink(missing_ok=True)
+
+
+def verify_checksums(files, folder, lock, key_prefix: str) -> None:
+    """Check every raw copy in ``folder`` before it is read: against its declared sha256, else the one recorded
+    in ``lock`` (if any), so that a copy changed since it was fetched is never used.
+
+    Raises
+    ------
+    DownloadError
+        One line naming the copy, both checksums and what to do.
+    """
+    lock = Path(lock)
+    recorded = json.loads(lock.read_text()) if lock.is_file() and lock.stat().st_size else {}
+    for entry in files:
+        path = Path(folder) / entry["name"]
+        want, where = entry.get("sha256"), "declared"
+        if want is None:
+            want, where = recorded.get(f"{key_prefix}/{entry['name']}"), f"recorded in {lock}"
+        actual = sha256_of(path)
+        if want is not None and actual != want.lower():
+            raise DownloadError(f"{path}: sha256 {actual} is not the {where} {want}: the copy changed after it "
+                                f"was fetched; delete it and run again to fetch it anew")
 
 
 def record_checksums(files, folder, lock, key_prefix: str) -> list:
