@@ -215,6 +215,38 @@ def test_reference_refresh_prints_what_moved(tmp_path, capsys):
     assert "run the workflow first" in capsys.readouterr().err
 
 
+def test_reference_comparison_reports_a_one_in_a_million_change(tmp_path):
+    from crocbench.reference import REFERENCE_FILES, compare_run
+
+    run, ref = tmp_path / "run", tmp_path / "ref"
+    for d in (run / "tables", run / "scores" / "svm", ref):
+        d.mkdir(parents=True)
+    table = pd.DataFrame({"model": ["IRV", "SVM"], "roc": [0.8443, 0.8532], "top1000": [641, 625]})
+    for name in REFERENCE_FILES:
+        if name != "svm_folds.tsv":
+            table.to_csv(run / "tables" / name, sep="\t", index=False, float_format="%.17g")
+            table.to_csv(ref / name, sep="\t", index=False, float_format="%.17g")
+    (run / "scores" / "svm" / "fold_0.json").write_text(json.dumps({
+        "fold": 0, "C": 1.0, "class_weight": "balanced", "support_vectors": 100, "select_metric": "roc",
+        "inner_cv": [{"C": 1.0, "class_weight": None, "value": 0.8}]}))
+    pd.DataFrame({"fold": [0], "C": [1.0], "class_weight": ["balanced"], "support_vectors": [100],
+                  "select_metric": ["roc"], "inner_1_none": [0.8]}).to_csv(ref / "svm_folds.tsv", sep="\t", index=False)
+    assert compare_run(run, ref) == {name: [] for name in REFERENCE_FILES}
+
+    def areas_after(relative_change):
+        moved = table.copy()
+        moved.loc[1, "roc"] = 0.8532 * (1 + relative_change)
+        moved.to_csv(run / "tables" / "areas.tsv", sep="\t", index=False, float_format="%.17g")
+        return compare_run(run, ref)
+
+    out = areas_after(1e-6)  # 8.5e-7 apart: far beyond 1e-9 relative
+    assert out["areas.tsv"][:1] == ["areas.tsv: roc moved in 1 of 2 rows"]
+    assert out["areas.tsv"][1].startswith("  SVM: 0.8532 -> 0.85320085")
+    assert all(not lines for name, lines in out.items() if name != "areas.tsv")
+    assert areas_after(1e-12)["areas.tsv"] == []  # last-bit noise, far inside 1e-9 relative
+    assert areas_after(-1e-6)["areas.tsv"][:1] == ["areas.tsv: roc moved in 1 of 2 rows"]
+
+
 # --- what a new user hit (issue 17), through the installed `crocbench` command ----------------------------
 
 CROCBENCH = shutil.which("crocbench") or str(Path(sys.executable).with_name("crocbench"))
@@ -335,3 +367,111 @@ def test_table_formats(small):
     assert all(re.fullmatch(r"\d\.\d\de[+-]\d\d", p) for p in p_cells), p_cells
     usage = _cli("score", "--help", installed=True).stdout
     assert all(name in usage for name in ("croc_auc", "bedroc", "hits_at_k", "croc_exp_80"))
+
+
+# --- input-handling gaps: every bad input is one line naming the file or option, exit 2, no traceback ------
+
+
+def _no_traceback_error(done, *fragments):
+    assert "Traceback" not in done.stderr, done.stderr
+    return _one_line_error(done, *fragments)
+
+
+def test_missing_ids_are_an_input_error_naming_file_count_and_first_row(small, tmp_path):
+    f, _ = small
+    df = pd.read_csv(f)
+    for cells, count, row in ((["m3"], 1, 4), (["m3", "m7"], 2, 4)):
+        for marker in ("", "NA"):
+            bad = tmp_path / f"ids_{count}_{marker or 'empty'}.csv"
+            df.assign(id=df["id"].where(~df["id"].isin(cells), marker)).to_csv(bad, index=False)
+            for files in ([bad, f], [f, bad]):
+                _no_traceback_error(_cli("compare", *files, "--samples", "10"),
+                                    f"{bad}: column 'id': {count} missing id(s)", f"first at row {row}")
+
+
+def test_ids_are_matched_as_text(small, tmp_path):
+    f, _ = small
+    df = pd.read_csv(f)
+    a, b = tmp_path / "a.csv", tmp_path / "b.csv"
+    df.assign(id=[f"{i:02d}" for i in range(30)]).to_csv(a, index=False)  # 00, 01, ..., 29
+    df.assign(id=[str(i) for i in range(30)]).to_csv(b, index=False)  # 0, 1, ..., 29: 10 ids differ
+    _no_traceback_error(_cli("compare", a, b, "--samples", "10"), f"10 id(s) only in {a}, 10 only in {b}", "'00'")
+    both = tmp_path / "both.csv"  # 01 and 1 are two compounds, not a duplicate
+    df.assign(id=[f"0{i}" for i in range(1, 10)] + [str(i) for i in range(1, 22)]).to_csv(both, index=False)
+    done = _cli("compare", both, both, "--samples", "10", "--json")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["n"] == 30
+
+
+@pytest.mark.parametrize("labels,lacking", [([1, 1, 1], "negatives"), ([0, 0, 0], "positives"), ([1], "negatives")])
+def test_a_file_without_both_classes_is_named(tmp_path, labels, lacking):
+    f = tmp_path / "one_class.csv"
+    pd.DataFrame({"id": [f"c{i}" for i in range(len(labels))], "s": np.arange(len(labels)) / 3,
+                  "act": labels}).to_csv(f, index=False)
+    fragments = (f"{f}: column 'act' has no {lacking}", f"all {len(labels)} row(s)")
+    _no_traceback_error(_cli("score", f, "--score-col", "s", "--label-col", "act"), *fragments)
+    _no_traceback_error(_cli("compare", f, f, "--score-col", "s", "--label-col", "act"), *fragments)
+
+
+def test_unknown_metric_parameter_lists_the_valid_ones(small):
+    f, _ = small
+    _no_traceback_error(_cli("score", f, "--metric", "croc_auc:beta=3"),
+                        "metric croc_auc: unknown parameter 'beta' (valid: alpha, transform)")
+    _no_traceback_error(_cli("compare", f, f, "--metric", "roc_auc:alpha=3"), "metric roc_auc: unknown parameter 'alpha'")
+    _no_traceback_error(_cli("score", f, "--metric", "hits_at_k"), "metric hits_at_k: parameter 'k' is required")
+
+
+def test_a_directory_is_not_a_table(small, tmp_path):
+    f, _ = small
+    _no_traceback_error(_cli("score", tmp_path), f"{tmp_path}: is a directory")
+    _no_traceback_error(_cli("compare", f, tmp_path), f"{tmp_path}: is a directory")
+
+
+@pytest.mark.parametrize("argv,fragment", [
+    (["compare", "{f}", "{f}", "--seed", "-1"], "argument --seed: must be a non-negative whole number; got -1"),
+    (["compare", "{f}", "{f}", "--seed", "x"], "argument --seed:"),
+    (["synthesize", "--n", "5", "--out", "{out}", "--seed", "-1"], "argument --seed: must be a non-negative"),
+    (["score", "{f}", "--alpha", "-5"], "argument --alpha: must be a number > 0; got -5"),
+    (["score", "{f}", "--alpha", "0"], "argument --alpha: must be a number > 0"),
+    (["score", "{f}", "--alpha", "nan"], "argument --alpha: must be a number > 0"),
+])
+def test_seed_and_alpha_errors_name_the_option(small, tmp_path, argv, fragment):
+    f, _ = small
+    done = _cli(*[a.format(f=f, out=tmp_path / "out.csv") for a in argv])
+    _no_traceback_error(done, fragment)
+    assert done.stdout == ""  # refused before anything ran
+
+
+def test_plot_into_an_existing_directory_is_refused(small, tmp_path):
+    f, _ = small
+    folder = tmp_path / "figures"
+    folder.mkdir()
+    done = _cli("score", f, "--plot", folder)
+    _no_traceback_error(done, f"--plot {folder}: is a directory", "give an image file name")
+    assert done.stdout == "" and not (tmp_path / "figures.png").exists()
+
+
+def test_dash_reads_the_table_from_standard_input(small, tmp_path, monkeypatch):
+    import io
+
+    f, _ = small
+    want = json.loads(_cli("score", f, "--json").stdout)
+    done = subprocess.run([CROCBENCH, "score", "-", "--json"], input=f.read_text(), capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 0, done.stderr
+    got = json.loads(done.stdout)
+    assert got["file"] == "<stdin>" and got["metrics"] == want["metrics"]
+
+    def stdin(text):
+        monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(text.encode())))
+
+    stdin(f.read_text())
+    done = _cli("compare", "-", f, "--samples", "50", "--json")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["file_a"] == "<stdin>"
+    stdin("a,b\n1,2\n")
+    _no_traceback_error(_cli("score", "-"), "<stdin>: column(s) 'score', 'label' not found")
+    _no_traceback_error(_cli("compare", "-", "-"), "both -", "standard input")
+    for command, files in (("score", 1), ("compare", 2)):
+        usage = " ".join(_cli(command, "--help").stdout.split())  # argparse wraps the lines
+        assert usage.count("- reads it from standard input") == files

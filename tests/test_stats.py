@@ -308,6 +308,26 @@ def test_friedman_by_hand_and_against_scipy():
         S.friedman_test([[1.0, np.nan], [1.0, 2.0]])
 
 
+def test_iman_davenport_p_value_has_k_minus_1_and_k_minus_1_times_n_minus_1_df():
+    from scipy.stats import f as f_dist
+
+    # 6 datasets x 4 rankers, no ties; the table's values are 5 - rank (higher is better)
+    ranks = np.array([[1, 2, 3, 4], [2, 1, 4, 3], [1, 3, 2, 4], [1, 2, 4, 3], [2, 1, 3, 4], [1, 2, 3, 4]], float)
+    n, k = ranks.shape
+    mean_ranks = np.array([8, 11, 19, 22]) / 6  # column rank sums 8, 11, 19, 22
+    # Demsar (2006), eq. for chi^2_F: 12 N / (k (k + 1)) [sum R_j^2 - k (k + 1)^2 / 4] = 13
+    chi2 = 12 * n / (k * (k + 1)) * ((mean_ranks ** 2).sum() - k * (k + 1) ** 2 / 4)
+    assert chi2 == pytest.approx(13.0)
+    ff = (n - 1) * chi2 / (n * (k - 1) - chi2)  # 5 * 13 / (18 - 13) = 13
+    assert ff == pytest.approx(13.0)
+    f = S.friedman_test(5 - ranks)
+    assert f.mean_ranks.tolist() == pytest.approx(mean_ranks.tolist())
+    assert f.statistic == pytest.approx(13.0) and f.iman_davenport == pytest.approx(13.0)
+    expected = f_dist.sf(13.0, k - 1, (k - 1) * (n - 1))  # F(3, 15): about 1.894e-4
+    assert expected == pytest.approx(1.894e-4, rel=1e-3)
+    assert f.iman_davenport_p == pytest.approx(expected, rel=1e-9)
+
+
 def test_nemenyi_critical_difference_uses_demsars_q_alpha():
     # Demsar (2006), table 5(a): q_0.05 and q_0.10 for k = 2..10 (studentized range / sqrt 2), to 3 decimals
     # (some truncated: 2.343 is 2.3437)
@@ -348,3 +368,31 @@ def test_pairwise_wilcoxon_against_scipy():
     assert rows[1]["losses"] == 9 and rows[1]["wins"] == 0 and rows[1]["mean_difference"] < 0
     same = S.pairwise_wilcoxon(np.column_stack([v[:, 0], v[:, 0]]), ["x", "y"])
     assert same[0]["ties"] == 9 and same[0]["p_value"] == 1.0
+
+
+def test_permutation_p_values_hold_one_chunk_of_samples_at_a_time(monkeypatch):
+    """p_values counts hits chunk by chunk: the draws (and p-values) are those of the sample functions, and
+    memory does not grow with n_samples (the CLI's --samples 100000000000 was a MemoryError)."""
+    import tracemalloc
+
+    rng = np.random.default_rng(5)
+    a = rng.normal(size=(40, 2))
+    b = a + rng.normal(0.05, 0.3, size=(40, 2))
+    monkeypatch.setattr(S, "_CHUNK_CELLS", 20_000)  # 500 (paired) or 250 (unpaired) samples a chunk
+    alternatives = ("greater", "less", "two-sided")
+    observed, tol = a.mean(axis=0) - b.mean(axis=0), S._tolerance(a, b)
+    for name, draw in (("paired_permutation", lambda n, g: S.paired_permutation_samples(a - b, n, g)),
+                       ("unpaired_permutation", lambda n, g: S.unpaired_permutation_samples(a, b, n, g))):
+        whole = draw(9_999, np.random.default_rng(3))  # 20 to 40 chunks
+        hits = [np.count_nonzero(whole >= observed - tol, axis=0), np.count_nonzero(whole <= observed + tol, axis=0),
+                np.count_nonzero(np.abs(whole) >= np.abs(observed) - tol, axis=0)]
+        p = S.p_values(name, a, b, alternatives, n_samples=9_999, seed=3)
+        assert p.tobytes() == ((1.0 + np.array(hits)) / 10_000.0).tobytes(), name
+        n_samples = 300_000  # all at once: 300,000 x 2 float64 = 4.8 MB
+        tracemalloc.start()
+        try:
+            S.p_values(name, a, b, alternatives, n_samples=n_samples, seed=3)
+            peak = tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+        assert peak < 2_000_000, (name, peak)  # about 0.4 MB paired, 1 MB unpaired: one chunk's worth

@@ -6,9 +6,13 @@ Errors in the input become a one-line message on stderr and exit code 2.
 from __future__ import annotations
 
 import argparse
+import inspect
 import json
+import math
 import os
+import shutil
 import sys
+import tempfile
 from pathlib import Path
 
 import numpy as np
@@ -20,6 +24,7 @@ from .metrics import FAMILIES, METRICS, TIES, MetricCall, Ranking, other_panel, 
 from .stats import TESTS, compare_many
 
 EXIT_USAGE = 2
+STDIN = "-"  # a file argument that reads the table from standard input
 
 
 class _Parser(argparse.ArgumentParser):
@@ -60,13 +65,34 @@ def _positive_int(text: str) -> int:
     return value
 
 
+def _seed(text: str) -> int:
+    """A seed of numpy's generators (``default_rng``): a whole number >= 0, of any size."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a non-negative whole number; got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be a non-negative whole number; got {value}")
+    return value
+
+
+def _positive_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not (math.isfinite(value) and value > 0):
+        raise argparse.ArgumentTypeError(f"must be a number > 0; got {text}")
+    return value
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="crocbench", description="Early-retrieval metrics and significance tests (CROC framework).")
     parser.add_argument("--version", action="version", version=f"crocbench {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     p = sub.add_parser("score", help="print every metric of one ranked list")
-    p.add_argument("file", help="CSV/TSV with a score column and a label column")
+    p.add_argument("file", help="CSV/TSV with a score column and a label column; - reads it from standard input")
     _columns_args(p)
     p.add_argument("--top-k", type=_positive_int, default=1000,
                    help="k for 'actives in top k' and the precision/recall/F1 at k (default: 1000, capped at N)")
@@ -77,16 +103,16 @@ def _parser() -> argparse.ArgumentParser:
                    help="negatives of ROC_n and TAP-k in the other metrics (default: 50)")
     p.add_argument("--json", action="store_true", help="print JSON instead of a table")
     p.add_argument("--plot", metavar="OUT", help="also draw ROC and CROC(exp) curves into this image file")
-    p.add_argument("--alpha", type=float, default=14.0, help="magnification of the plotted CROC (default: 14)")
+    p.add_argument("--alpha", type=_positive_float, default=14.0, help="magnification of the plotted CROC (default: 14)")
 
     p = sub.add_parser("compare", help="compare two rankings of the same compounds with the six tests")
-    p.add_argument("file_a")
-    p.add_argument("file_b")
+    p.add_argument("file_a", help="CSV/TSV of ranking A (id, score and label columns); - reads it from standard input")
+    p.add_argument("file_b", help="CSV/TSV of ranking B, the same compounds; - reads it from standard input")
     _columns_args(p)
     p.add_argument("--id-col", default="id", help="column that identifies a compound in both files (default: id)")
     p.add_argument("--tests", default=",".join(TESTS), help=f"comma-separated tests (default: all six: {','.join(TESTS)})")
     p.add_argument("--samples", type=_positive_int, default=10_000, help="permutation samples (default: 10000)")
-    p.add_argument("--seed", type=int, default=0, help="seed of the permutation tests (default: 0)")
+    p.add_argument("--seed", type=_seed, default=0, help="seed of the permutation tests (default: 0)")
     p.add_argument("--two-sided", action="store_true", help="two-sided p-values (default: one-sided in the observed direction)")
     p.add_argument("--json", action="store_true", help="print JSON instead of a table")
 
@@ -97,7 +123,7 @@ def _parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("synthesize", help="write a seeded synthetic screen (id,smiles,label) derived from real compounds")
     p.add_argument("--n", type=_positive_int, required=True, help="distinct molecules to write")
-    p.add_argument("--seed", type=int, default=0, help="seed (default: 0): the same seed, the same file")
+    p.add_argument("--seed", type=_seed, default=0, help="seed (default: 0): the same seed, the same file")
     p.add_argument("--out", required=True, help="CSV to write (written whole, or not at all)")
     p.add_argument("--source", default=None,
                    help="CSV of the real compounds (columns smiles, activity; CA/CM positive), default: "
@@ -111,11 +137,40 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _load(path: str, args, extra=()) -> tuple:
-    df = read_table(path, sep=args.sep, required=[args.score_col, args.label_col, *extra])
+def _shown(path: str) -> str:
+    """A file argument as messages and output name it."""
+    return "<stdin>" if path == STDIN else path
+
+
+def _read(path: str, args, required, dtype=None) -> pd.DataFrame:
+    """:func:`read_table` of a file argument: ``-`` is standard input (copied to a temporary file, which the
+    messages call <stdin>); a folder is an error of its own, not "no such file"."""
+    if path == STDIN:
+        with tempfile.TemporaryDirectory(prefix="crocbench-") as folder:
+            copy = Path(folder) / "stdin"
+            with open(copy, "wb") as fh:
+                shutil.copyfileobj(sys.stdin.buffer, fh)
+            try:
+                return read_table(copy, sep=args.sep, required=required, dtype=dtype)
+            except ValueError as exc:
+                raise ValueError(str(exc).replace(str(copy), _shown(path))) from None
+    if Path(path).is_dir():
+        raise ValueError(f"{path}: is a directory; give a CSV/TSV file (or - for standard input)")
+    return read_table(path, sep=args.sep, required=required, dtype=dtype)
+
+
+def _load(path: str, args, extra=(), text=()) -> tuple:
+    """The table, labels and scores of a file argument; the columns in ``text`` are read as text, verbatim
+    (``01`` stays ``01``), an empty or NA cell there becoming NaN."""
+    df = _read(path, args, [args.score_col, args.label_col, *extra], dtype={c: str for c in text} or None)
+    name = _shown(path)
     positive = _positive_values(args)
-    y = binary_labels(df[args.label_col], positive, where=f"{path}: column {args.label_col!r}")
-    s = numeric_column(df, args.score_col, where=f"{path}: ")
+    y = binary_labels(df[args.label_col], positive, where=f"{name}: column {args.label_col!r}")
+    if y.all() or not y.any():  # the metrics need both classes: say which file and column lack one
+        found, lacking = ("positive", "negatives") if y.all() else ("negative", "positives")
+        raise ValueError(f"{name}: column {args.label_col!r} has no {lacking} (all {y.size} row(s) {found}); "
+                         f"the metrics need both positives and negatives (check --label-col and --positive)")
+    s = numeric_column(df, args.score_col, where=f"{name}: ")
     return df, y, s
 
 
@@ -138,9 +193,26 @@ def _check_positive_values(args, frames: list) -> None:
                          f"{', '.join(map(repr, absent))}; labels found: {label_summary(list(seen))}")
 
 
+def _metric_call(spec: str) -> MetricCall:
+    """:func:`parse_metric`, with an unknown or missing parameter named against the metric's own list."""
+    name, colon, rest = spec.strip().partition(":")
+    if name in METRICS:
+        params = list(inspect.signature(METRICS[name]).parameters.values())[1:]  # after the counts
+        valid = [q.name for q in params]
+        given = [item.partition("=")[0].strip() for item in filter(None, rest.split(","))]
+        for key in given:
+            if key and key not in valid:
+                raise ValueError(f"metric {name}: unknown parameter {key!r} "
+                                 f"(valid: {', '.join(valid) if valid else 'none, it takes no parameters'})")
+        for q in params:
+            if q.default is q.empty and q.name not in given:
+                raise ValueError(f"metric {name}: parameter {q.name!r} is required (e.g. {name}:{q.name}=VALUE)")
+    return parse_metric(spec)
+
+
 def _requested_calls(args) -> list[MetricCall] | None:
     """The --metric calls, parsed before any data is read (None: the command's default)."""
-    return [parse_metric(m) for m in args.metric] if args.metric else None
+    return [_metric_call(m) for m in args.metric] if args.metric else None
 
 
 def _format_table(header: list[str], rows: list[list[str]]) -> str:
@@ -186,6 +258,8 @@ def _plot_path(path: str) -> Path:
     from matplotlib.figure import Figure
 
     out = Path(path)
+    if out.is_dir():  # not "SOMEDIR.png" beside it
+        raise ValueError(f"--plot {path}: is a directory; give an image file name, e.g. {out / 'curves.png'}")
     if not out.suffix:
         out = out.with_suffix(".png")
     formats = Figure().canvas.get_supported_filetypes()
@@ -201,12 +275,13 @@ def _score(args) -> int:
     calls = _requested_calls(args)
     plot = _plot_path(args.plot) if args.plot else None
     df, y, s = _load(args.file, args, extra=[args.group] if args.group else ())
+    name = _shown(args.file)
     _check_positive_values(args, [df])
     groups = None
     if args.group:
         column = df[args.group]
         if column.isna().any():
-            raise ValueError(f"{args.file}: column {args.group!r} has {int(column.isna().sum())} empty query id(s)")
+            raise ValueError(f"{name}: column {args.group!r} has {int(column.isna().sum())} empty query id(s)")
         groups = column.astype(str).to_numpy()
     ranking = Ranking(y, s)
     n, n_pos, _ = ranking.counts
@@ -229,11 +304,11 @@ def _score(args) -> int:
         y, s, groups, args.ties, other_panel(top_k=min(args.top_k, n), n=args.n_negatives))
     n_queries = None if groups is None else int(np.unique(groups).size)
     if args.json:
-        _print_json({"file": args.file, "n": n, "n_pos": n_pos, "ties": args.ties, "queries": n_queries,
+        _print_json({"file": name, "n": n, "n_pos": n_pos, "ties": args.ties, "queries": n_queries,
                      "metrics": rows, "other_metrics": other})
     else:
         queries = "" if groups is None else f", {n_queries} queries in column {args.group!r}"
-        print(f"{args.file}: {n} compounds, {n_pos} positives, ties {args.ties}{queries}")
+        print(f"{name}: {n} compounds, {n_pos} positives, ties {args.ties}{queries}")
         table = [[r["metric"], _number(r["value"], r["count"]), _number(r.get("random_mean"), r["count"]),
                   _number(r.get("random_sd")), "n/a" if r.get("z") is None else f"{r['z']:.1f}"] for r in rows]
         title = "Requested metrics" if calls else "CROC paper areas"
@@ -251,7 +326,7 @@ def _score(args) -> int:
     if plot is not None:
         from .plots import plot_roc_croc
 
-        plot_roc_croc({Path(args.file).name: (y, s)}, plot, alpha=args.alpha)
+        plot_roc_croc({Path(name).name: (y, s)}, plot, alpha=args.alpha)
         print(f"wrote {plot}", file=sys.stderr)
     return 0
 
@@ -262,17 +337,25 @@ def _compare(args) -> int:
     unknown = [t for t in tests if t not in TESTS]
     if unknown:
         raise ValueError(f"unknown test(s) {', '.join(unknown)}; known: {', '.join(TESTS)}")
+    if args.file_a == args.file_b == STDIN:
+        raise ValueError("file_a and file_b are both -: standard input can be read once; save one table to a file")
     frames, tables = [], []
     for path in (args.file_a, args.file_b):
-        df, y, s = _load(path, args, extra=[args.id_col])
+        df, y, s = _load(path, args, extra=[args.id_col], text=[args.id_col])  # ids are text: 01 is not 1
+        missing = df[args.id_col].isna().to_numpy()
+        if missing.any():
+            rows = np.flatnonzero(missing)
+            raise ValueError(f"{_shown(path)}: column {args.id_col!r}: {rows.size} missing id(s) (empty or NA), "
+                             f"first at row {rows[0] + 1}; every compound needs an id to be matched")
         frames.append((df[args.id_col].astype(str).to_numpy(), y, s))
         tables.append(df)
     _check_positive_values(args, tables)
     (ids_a, y_a, s_a), (ids_b, y_b, s_b) = frames
+    file_a, file_b = _shown(args.file_a), _shown(args.file_b)
     # a hash join: one pass over both id columns, linear in the number of compounds
     codes, distinct = pd.factorize(np.concatenate([ids_a, ids_b]))
     codes_a, codes_b = codes[:ids_a.size], codes[ids_a.size:]
-    for path, ids, c in ((args.file_a, ids_a, codes_a), (args.file_b, ids_b, codes_b)):
+    for path, ids, c in ((file_a, ids_a, codes_a), (file_b, ids_b, codes_b)):
         seen = np.zeros(distinct.size, dtype=bool)
         seen[c] = True
         if np.count_nonzero(seen) < ids.size:
@@ -286,8 +369,8 @@ def _compare(args) -> int:
     only_a, only_b = ids_a[idx < 0], ids_b[~matched]
     if only_a.size or only_b.size:
         raise ValueError(
-            f"the files must score the same compounds: {only_a.size} id(s) only in {args.file_a}, "
-            f"{only_b.size} only in {args.file_b} (e.g. {(list(only_a[:1]) + list(only_b[:1]))[0]!r})"
+            f"the files must score the same compounds: {only_a.size} id(s) only in {file_a}, "
+            f"{only_b.size} only in {file_b} (e.g. {(list(only_a[:1]) + list(only_b[:1]))[0]!r})"
         )
     if np.any(y_a != y_b[idx]):
         k = int(np.flatnonzero(y_a != y_b[idx])[0])
@@ -300,10 +383,10 @@ def _compare(args) -> int:
                     "p_values": {t: r.p_value for t, r in c.results.items()},
                     "alternative": next(iter(c.results.values())).alternative})
     if args.json:
-        _print_json({"file_a": args.file_a, "file_b": args.file_b, "n": int(ids_a.size), "n_pos": int(y_a.sum()),
+        _print_json({"file_a": file_a, "file_b": file_b, "n": int(ids_a.size), "n_pos": int(y_a.sum()),
                      "samples": args.samples, "seed": args.seed, "comparisons": out})
         return 0
-    print(f"A = {args.file_a}\nB = {args.file_b}\n{ids_a.size} compounds, {int(y_a.sum())} positives; "
+    print(f"A = {file_a}\nB = {file_b}\n{ids_a.size} compounds, {int(y_a.sum())} positives; "
           f"p-values {'two-sided' if args.two_sided else 'one-sided in the observed direction'}, "
           f"{args.samples:,} permutation samples")
     rows = [[o["metric"], _number(o["value_a"], c.is_count), _number(o["value_b"], c.is_count),

@@ -113,15 +113,14 @@ def _check_n_samples(n_samples) -> int:
     return int(n_samples)
 
 
-def _permutation_p(samples: np.ndarray, observed, alternative: str, tol) -> np.ndarray:
-    """Monte Carlo p-values, column-wise: ``samples`` (n_samples, m) against ``observed`` (m,)."""
+def _permutation_hits(samples: np.ndarray, observed, alternative: str, tol) -> np.ndarray:
+    """Column-wise counts of ``samples`` (rows, m) at least as extreme as ``observed`` (m,); the p-value is
+    ``(1 + hits) / (1 + n_samples)``, hits summed over every chunk of samples."""
     if alternative == "greater":
-        hits = np.count_nonzero(samples >= observed - tol, axis=0)
-    elif alternative == "less":
-        hits = np.count_nonzero(samples <= observed + tol, axis=0)
-    else:
-        hits = np.count_nonzero(np.abs(samples) >= np.abs(observed) - tol, axis=0)
-    return (1.0 + hits) / (1.0 + samples.shape[0])
+        return np.count_nonzero(samples >= observed - tol, axis=0)
+    if alternative == "less":
+        return np.count_nonzero(samples <= observed + tol, axis=0)
+    return np.count_nonzero(np.abs(samples) >= np.abs(observed) - tol, axis=0)
 
 
 def _tolerance(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -136,9 +135,23 @@ def paired_permutation_samples(d: np.ndarray, n_samples: int, rng: np.random.Gen
     to every column (one draw serves several metrics of the same positives),
     and the result is (n_samples, m).
     """
+    return _collect(_paired_chunks(d, n_samples, rng), n_samples, d.shape[1:])
+
+
+def _collect(chunks, n_samples: int, columns: tuple) -> np.ndarray:
+    out = np.empty((n_samples,) + columns)
+    start = 0
+    for block in chunks:
+        out[start:start + block.shape[0]] = block
+        start += block.shape[0]
+    return out
+
+
+def _paired_chunks(d: np.ndarray, n_samples: int, rng: np.random.Generator):
+    """:func:`paired_permutation_samples` chunk by chunk (about :data:`_CHUNK_CELLS` random cells each), so
+    that a caller counting hits holds one chunk at a time, whatever ``n_samples``."""
     n = d.shape[0]
     total = d.sum(axis=0)
-    out = np.empty((n_samples,) + d.shape[1:])
     chunk = max(1, _CHUNK_CELLS // max(n, 1))
     n_bytes = (n + 7) // 8
     for start in range(0, n_samples, chunk):
@@ -146,8 +159,7 @@ def paired_permutation_samples(d: np.ndarray, n_samples: int, rng: np.random.Gen
         raw = np.frombuffer(rng.bytes(rows * n_bytes), dtype=np.uint8).reshape(rows, n_bytes)
         bits = np.unpackbits(raw, axis=1, count=n).astype(d.dtype)
         # sum of s_i d_i with s_i = 2 bit_i - 1
-        out[start:start + rows] = (2.0 * (bits @ d) - total) / n
-    return out
+        yield (2.0 * (bits @ d) - total) / n
 
 
 def unpaired_permutation_samples(a: np.ndarray, b: np.ndarray, n_samples: int, rng: np.random.Generator) -> np.ndarray:
@@ -163,10 +175,14 @@ def unpaired_permutation_samples(a: np.ndarray, b: np.ndarray, n_samples: int, r
     right size.  Parts of very different sizes draw each split by sorting
     random keys instead.
     """
+    return _collect(_unpaired_chunks(a, b, n_samples, rng), n_samples, a.shape[1:])
+
+
+def _unpaired_chunks(a: np.ndarray, b: np.ndarray, n_samples: int, rng: np.random.Generator):
+    """:func:`unpaired_permutation_samples` chunk by chunk (as :func:`_paired_chunks`)."""
     pooled = np.concatenate([a, b])
     n, na, nb = pooled.shape[0], a.shape[0], b.shape[0]
     total = pooled.sum(axis=0)
-    out = np.empty((n_samples,) + pooled.shape[1:])
     chunk = max(1, _CHUNK_CELLS // n)
     coins = 0.25 <= na / n <= 0.75
     n_bytes = (n + 7) // 8
@@ -183,8 +199,7 @@ def unpaired_permutation_samples(a: np.ndarray, b: np.ndarray, n_samples: int, r
             first = np.zeros((rows, n))
             np.put_along_axis(first, chosen, 1.0, axis=1)
         s_a = first @ pooled
-        out[start:start + rows] = s_a / na - (total - s_a) / nb
-    return out
+        yield s_a / na - (total - s_a) / nb
 
 
 def _resize(bits: np.ndarray, size: int, rng: np.random.Generator) -> None:
@@ -246,12 +261,14 @@ def p_values(name: str, a, b, alternative, *, n_samples: int = 10_000, seed=0) -
     if name.endswith("permutation"):
         rng = np.random.default_rng(seed)
         n_samples = _check_n_samples(n_samples)
-        if paired:
-            samples = paired_permutation_samples(a - b, n_samples, rng)
-        else:
-            samples = unpaired_permutation_samples(a, b, n_samples, rng)
+        # chunk by chunk, hits counted as they come: memory does not grow with n_samples (the draws are those
+        # of paired/unpaired_permutation_samples, in the same order)
+        chunks = _paired_chunks(a - b, n_samples, rng) if paired else _unpaired_chunks(a, b, n_samples, rng)
         observed, tol = a.mean(axis=0) - b.mean(axis=0), _tolerance(a, b)
-        p = np.array([_permutation_p(samples, observed, alt, tol) for alt in alternatives])
+        hits = np.zeros((len(alternatives), a.shape[1]), dtype=np.int64)
+        for samples in chunks:
+            hits += np.array([_permutation_hits(samples, observed, alt, tol) for alt in alternatives])
+        p = (1.0 + hits) / (1.0 + n_samples)
     else:
         same = np.all(a == b, axis=0) if paired else np.zeros(a.shape[1], dtype=bool)
         p = np.ones((len(alternatives), a.shape[1]))
