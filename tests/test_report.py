@@ -1,5 +1,7 @@
 """Report tables: the IRV training table and the paper's Appendix A claims."""
 
+import re
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -32,7 +34,7 @@ def test_training_table_and_claims():
         "power": (_scores(1, 2.0), [info(40), info(44)], [1.0, 1.5]),
         "exp": (_scores(2, 1.0), [info(6), info(3000)], [0.5, 9.0]),
     }
-    table = irv_training_table(runs)
+    table = irv_training_table(runs, paper="swamidass2010")
     assert table["scheme"].tolist() == ["none", "power", "exp"]
     assert table["epochs_mean"].tolist() == [95.0, 42.0, 1503.0]
     assert table["epochs_per_fold"].tolist() == ["100/90", "40/44", "6/3000"]
@@ -52,6 +54,65 @@ def test_training_table_and_claims():
     md = markdown_table(table[["scheme", "epochs_mean", "croc_exp_80"]])
     assert md.splitlines()[0] == "| scheme | epochs_mean | croc_exp_80 |"
     assert md.splitlines()[2].startswith("| none | 95 | 0.")
+
+
+def _training_runs(schemes=("none", "power", "power_density", "exp", "exp_anneal")):
+    info = lambda epochs: {"epochs": epochs, "converged": True}  # noqa: E731
+    return {s: (_scores(i, 1.5), [info(10 + i), info(20 + i)], [1.0, 2.0]) for i, s in enumerate(schemes)}
+
+
+def test_training_table_has_the_papers_epochs_only_for_a_dataset_that_reproduces_it():
+    from pathlib import Path
+
+    import yaml
+
+    import crocbench
+
+    runs = _training_runs()
+    # a user's own dataset (no `reproduces:`): no paper column, by default and with paper=None
+    table = irv_training_table(runs)
+    assert "paper_epochs" not in table.columns and table.columns[-1] == "train_seconds"
+    assert irv_training_table(runs, paper=None).equals(table)
+    # the paper's screen: its Appendix A epochs, read here straight from published.yaml
+    published = yaml.safe_load((Path(crocbench.__file__).parent / "published.yaml").read_text())
+    expected = {a["model"][len("irv_"):]: str(a.get("shown", a["published"])) for a in published["anchors"]
+                if a["metric"] == "epochs_mean" and a["published"] is not None}
+    assert set(expected) == {"none", "power", "power_density", "exp"}
+    table = irv_training_table(runs, paper="swamidass2010")
+    assert table["paper_epochs"].tolist() == [expected[s] for s in ("none", "power", "power_density", "exp")] + [""]
+    # the committed dtp_aids reference (train_seconds dropped) keeps its columns, in order
+    reference = Path(__file__).parents[1] / "results" / "reference" / "irv_training.tsv"
+    columns = reference.read_text().splitlines()[0].split("\t")
+    assert [c for c in table.columns if c != "train_seconds"] == columns
+    assert list(table.columns) == columns + ["train_seconds"]
+    with pytest.raises(ValueError, match="no published numbers"):
+        irv_training_table(runs, paper="someone2024")
+
+
+@pytest.mark.filterwarnings("ignore:Argument \"writer_name\":PendingDeprecationWarning")  # as snakemake.report calls it
+def test_captions_name_the_paper_only_for_a_dataset_that_reproduces_it():
+    """The report's captions are Jinja2 templates rendered (as Snakemake's report does) with the job's params."""
+    from pathlib import Path
+    from types import SimpleNamespace
+
+    jinja2 = pytest.importorskip("jinja2")
+    core = pytest.importorskip("docutils.core")
+    env = jinja2.Environment(trim_blocks=True, lstrip_blocks=True)  # snakemake.report's settings
+    folder = Path(__file__).parents[1] / "workflow" / "report"
+
+    def render(name, **params):
+        snakemake = SimpleNamespace(params=SimpleNamespace(**params))
+        text = env.from_string((folder / name).read_text()).render(snakemake=snakemake)
+        # valid reStructuredText: a warning (level 2) halts
+        core.publish_parts(text, writer_name="html", settings_overrides={"halt_level": 2, "report_level": 5})
+        return " ".join(text.split())
+
+    mine = render("irv_training_table.rst", reproduces=None)
+    paper = render("irv_training_table.rst", reproduces="swamidass2010")
+    assert "paper's claims" not in mine and "paper_epochs" not in mine and mine.endswith("training time.")
+    assert "the paper's claims checked on this run." in paper and "paper_epochs" in paper
+    areas = render("areas.rst", n_folds=5)
+    assert "pooled 5-fold ranking" in areas and "n/a when a fold has too few" in areas
 
 
 # --- tables 1, 2 and 4 -------------------------------------------------------------------------------
@@ -313,3 +374,54 @@ def test_critical_difference_cliques_against_brute_force():
                 if ranks[order[j]] - ranks[order[i]] < cd]
         maximal = [r for r in runs if not any(set(r) < set(o) for o in runs)]
         assert sorted(cd_cliques(ranks, cd)) == sorted(maximal)
+
+
+def test_critical_difference_cliques_leave_out_pairs_exactly_cd_apart():
+    from crocbench.plots import cd_cliques
+
+    # |r_i - r_j| < CD: not significantly different (joined); a difference of exactly CD is significant.
+    # Every number here is exact in binary floating point: 2.25 - 1.5 == 0.75 == CD.
+    assert 2.25 - 1.5 == 0.75
+    assert cd_cliques({"a": 1.0, "b": 1.5, "c": 2.25}, 0.75) == [("a", "b")]  # b-c exactly CD apart: not joined
+    assert cd_cliques({"a": 1.0, "b": 1.75}, 0.75) == []  # exactly CD apart: no clique at all
+    # a-c (1.0, 1.75) and b-d (1.5, 2.25) are exactly CD apart: only the neighbouring pairs are joined
+    assert cd_cliques({"a": 1.0, "b": 1.5, "c": 1.75, "d": 2.25}, 0.75) == [("a", "b"), ("b", "c"), ("c", "d")]
+
+
+def _fold_scores(negatives_per_fold, positives=5, seed=0):
+    """A pooled score table with the given number of negatives in each fold (and ``positives`` actives)."""
+    rng = np.random.default_rng(seed)
+    parts = []
+    for fold, n_neg in enumerate(negatives_per_fold):
+        y = np.r_[np.ones(positives, int), np.zeros(n_neg, int)]
+        parts.append(pd.DataFrame({"fold": fold, "label": y, "score": rng.normal(size=y.size) + y}))
+    out = pd.concat(parts, ignore_index=True)
+    return out.assign(id=np.arange(len(out)).astype(str))
+
+
+def test_areas_markdown_says_why_a_per_fold_value_is_missing():
+    from crocbench.metrics import parse_metric, per_fold_metrics
+    from crocbench.report import areas_markdown, areas_table, per_fold_summary
+
+    def cells(negatives_per_fold, call):
+        pooled = _fold_scores(negatives_per_fold)
+        calls = [c for c in panel_for(pooled, top=0.1) if c.key in ("roc", "roc50")] + ([call] if call else [])
+        summary = per_fold_summary({"M": per_fold_metrics(pooled, calls)}, calls)
+        md = areas_markdown(areas_table({"M": pooled}, calls), summary, calls).splitlines()
+        return summary, dict(zip([c.strip() for c in md[0].strip("|").split("|")],
+                                 [c.strip() for c in md[2].strip("|").split("|")]))
+
+    # every fold has 40 negatives (the pooled list 120): ROC50 is defined pooled, on no fold
+    summary, row = cells([40, 40, 40], None)
+    assert row["ROC50"].endswith("<br>n/a (a fold has < 50 negatives)") and "nan" not in "".join(row.values())
+    # one fold of three has 40 negatives: ROC50 is undefined on it, so there is no mean over the folds
+    summary, row = cells([60, 40, 70], parse_metric("roc_n:n=45"))
+    assert row["ROC50"].endswith("<br>n/a (a fold has < 50 negatives)")
+    assert row["roc_n:n=45"].endswith("<br>n/a (a fold has < 45 negatives)")  # the n is the call's
+    assert "nan" not in "".join(row.values())
+    assert np.isnan(summary.loc[0, "roc50_mean"]) and np.isnan(summary.loc[0, "roc50_sd"])  # the .tsv: empty cells
+    assert re.fullmatch(r"0\.\d{4}<br>0\.\d{3} ± 0\.\d{3}", row["AUC[ROC]"])
+    # every fold has >= 50 negatives: a number +/- a number, as on dtp_aids
+    summary, row = cells([60, 50, 70], None)
+    assert re.fullmatch(r"0\.\d{4}<br>0\.\d{3} ± 0\.\d{3}", row["ROC50"])
+    assert row["ROC50"].split("<br>")[1] == f"{summary.loc[0, 'roc50_mean']:.3f} ± {summary.loc[0, 'roc50_sd']:.3f}"

@@ -58,7 +58,11 @@ def _named_calls(keys, n: int, top) -> list:
     return [*(panel[k] for k in keys), hits_call(top, n)]
 
 
-def irv_training_table(runs: dict, top=1000) -> pd.DataFrame:
+#: The paper whose numbers ``published.yaml`` holds: a dataset's ``reproduces:`` (config.yaml) names it.
+PAPER = "swamidass2010"
+
+
+def irv_training_table(runs: dict, top=1000, paper: str | None = None) -> pd.DataFrame:
     """One row per reweighting scheme.
 
     Parameters
@@ -68,8 +72,14 @@ def irv_training_table(runs: dict, top=1000) -> pd.DataFrame:
         list of per-fold seconds)
     top : int or float
         The cut-off of "actives in the top k" (:func:`crocbench.metrics.top_cutoff`).
+    paper : str or None
+        The paper the dataset reproduces (its ``reproduces:`` in config.yaml, :data:`PAPER`): a
+        ``paper_epochs`` column (after the metrics) then gives the epochs its Appendix A reports for each
+        scheme.  None (a user's own dataset): no paper column.
     """
-    rows, paper_epochs = [], paper_irv_epochs()
+    if paper is not None and paper != PAPER:
+        raise ValueError(f"no published numbers for paper {paper!r}; published.yaml holds {PAPER!r}")
+    rows, paper_epochs = [], paper_irv_epochs() if paper else None
     for scheme, (scores, infos, seconds) in runs.items():
         epochs = [int(i["epochs"]) for i in infos]
         rows.append({
@@ -78,7 +88,7 @@ def irv_training_table(runs: dict, top=1000) -> pd.DataFrame:
             "epochs_per_fold": "/".join(map(str, epochs)),
             "converged_folds": int(sum(bool(i["converged"]) for i in infos)),
             **pooled_metrics(scores, top=top),
-            "paper_epochs": paper_epochs.get(scheme, ""),
+            **({"paper_epochs": paper_epochs.get(scheme, "")} if paper else {}),
             "train_seconds": float(np.sum(seconds)),
         })
     return pd.DataFrame(rows)
@@ -218,21 +228,41 @@ def other_metrics_markdown(table: pd.DataFrame) -> str:
 
 def per_fold_summary(per_fold: dict, calls) -> pd.DataFrame:
     """Mean and SD over the folds of each metric (``per_fold`` maps a model label to its per-fold table;
-    ``calls`` are metric calls or their keys)."""
+    ``calls`` are metric calls or their keys).
+
+    Both are NaN where the metric is undefined on any fold (NaN in the per-fold table, e.g. ROC50 on a
+    fold with fewer than 50 negatives): a mean over the other folds would not be a mean over the folds.
+    """
     keys = [getattr(c, "key", c) for c in calls]
     rows = []
     for name, table in per_fold.items():
         folds = table[table["fold"].astype(str) != "all"]
         row = {"model": name}
         for key in keys:
-            row[f"{key}_mean"] = float(folds[key].mean())
-            row[f"{key}_sd"] = float(folds[key].std(ddof=1))
+            undefined = bool(folds[key].isna().any())
+            row[f"{key}_mean"] = np.nan if undefined else float(folds[key].mean())
+            row[f"{key}_sd"] = np.nan if undefined else float(folds[key].std(ddof=1))
         rows.append(row)
     return pd.DataFrame(rows)
 
 
+#: The count parameter each metric's definition checks against a list (``crocbench.metrics._areas``),
+#: and what it counts: ROC-n needs n negatives, "actives in the top k" k compounds.
+_NEEDS = {"roc_n": ("n", "negatives"), "hits_at_k": ("k", "compounds"), "precision_at_k": ("k", "compounds"),
+          "recall_at_k": ("k", "compounds")}
+
+
+def undefined_per_fold(call) -> str:
+    """Why ``call`` has no per-fold mean: ``"a fold has < 50 negatives"`` for ROC50 (n from the call)."""
+    need = _NEEDS.get(call.metric)
+    if need is None or need[0] not in call.params:
+        return "undefined on a fold"
+    return f"a fold has < {call.params[need[0]]} {need[1]}"
+
+
 def areas_markdown(areas: pd.DataFrame, summary: pd.DataFrame, calls) -> str:
-    """Table 1 as Markdown: pooled value, and per-fold mean +/- SD beneath it."""
+    """Table 1 as Markdown: pooled value, and per-fold mean +/- SD beneath it (``n/a (why)`` where the
+    metric is undefined on a fold: :func:`undefined_per_fold`)."""
     by_model = summary.set_index("model") if len(summary) else None
     rows = []
     for record in areas.to_dict("records"):
@@ -242,7 +272,10 @@ def areas_markdown(areas: pd.DataFrame, summary: pd.DataFrame, calls) -> str:
             text = f"{record[c.key]:.1f}" if count else f"{record[c.key]:.4f}"
             if by_model is not None and record["model"] in by_model.index:
                 mean, sd = by_model.loc[record["model"], f"{c.key}_mean"], by_model.loc[record["model"], f"{c.key}_sd"]
-                text += f"<br>{mean:.1f} ± {sd:.1f}" if count else f"<br>{mean:.3f} ± {sd:.3f}"
+                if pd.isna(mean):
+                    text += f"<br>n/a ({undefined_per_fold(c)})"
+                else:
+                    text += f"<br>{mean:.1f} ± {sd:.1f}" if count else f"<br>{mean:.3f} ± {sd:.3f}"
             row[c.label] = text
         rows.append(row)
     return markdown_table(pd.DataFrame(rows))

@@ -19,7 +19,8 @@ with step(snakemake) as log:
                      [json.loads(p.read_text()) for p in of_run(snakemake.input.infos, run)],
                      [float(pd.read_csv(p, sep="\t")["s"].iloc[0]) for p in of_run(snakemake.input.benchmarks, run)])
             for scheme, run in run_of.items()}
-    table = irv_training_table(runs, top=snakemake.params.top)
+    # the paper's epochs column only where the dataset reproduces it (config.yaml `reproduces:`)
+    table = irv_training_table(runs, top=snakemake.params.top, paper=snakemake.params.reproduces or None)
     table.to_csv(snakemake.output.tsv, sep="\t", index=False, float_format="%.10g")
     text = (f"# IRV training with rank reweighting ({snakemake.wildcards.dataset})\n\n{markdown_table(table)}\n\n"
             f"train_seconds: wall time of the {n_folds} fold jobs (loading included).\n")
