@@ -61,6 +61,21 @@ def test_paper_example_other_areas_by_hand():
     assert M.rie(Y_PAPER, S_PAPER, a) == pytest.approx(rie, rel=1e-12)
 
 
+def test_enrichment_factor_rounds_the_top_fraction_to_the_nearest_count():
+    # documented: n_top = max(1, round(fraction * N)); EF = (hits in the top n_top / n_top) / (n_pos / N)
+    # N = 10, 3 positives at ranks 1, 3 and 5; 27% of 10 = 2.7 -> top 3 (flooring would give top 2)
+    y = np.array([1, 0, 1, 0, 1, 0, 0, 0, 0, 0])
+    s = np.arange(10, 0, -1).astype(float)
+    assert M.enrichment_factor(y, s, 0.27) == pytest.approx((2 / 3) / (3 / 10))  # 20/9; top 2 would be 5/3
+    # N = 250, 5 positives at ranks 1, 3, 4, 100, 200; 1.1% of 250 = 2.75 -> top 3: 2 hits (floor: top 2, 1 hit)
+    y = np.zeros(250, int)
+    y[[0, 2, 3, 99, 199]] = 1
+    s = -np.arange(250.0)
+    assert M.enrichment_factor(y, s, 0.011) == pytest.approx((2 / 3) / (5 / 250))  # 33.33; floor: 25
+    # a top share below one item still counts the top item: 0.1% of 250 = 0.25 -> max(1, 0) = 1
+    assert M.enrichment_factor(y, s, 0.001) == pytest.approx((1 / 1) / (5 / 250))
+
+
 def test_perfect_and_worst_rankings():
     y = np.r_[np.ones(7), np.zeros(93)]
     best, worst = -np.arange(100.0), np.arange(100.0)

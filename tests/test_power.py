@@ -87,6 +87,36 @@ def test_same_seed_same_table_and_bad_input(monkeypatch):
         power_study(y, {"a": a, "b": b}, CALLS, pairs=[("a", "b")], tests=["z_test"])
 
 
+def test_each_subset_size_draws_from_its_own_random_stream(monkeypatch):
+    # 40 positives, 160 negatives: fractions 0.5 and 0.502 both give 20 + 80 compounds (0.502 * 40 = 20.08,
+    # 0.502 * 160 = 80.32), so one shared seed would draw the very same subsets for both sizes
+    y = np.r_[np.ones(40, bool), np.zeros(160, bool)]
+    rng = np.random.default_rng(0)
+    a, b = rng.normal(size=200) + y, rng.normal(size=200) + 0.5 * y
+    drawn, streams = {}, {}
+    draw, rows = power.stratified_subsets, power._fraction_rows
+
+    def spy_draw(y, fraction, n_subsets, rng):
+        drawn[fraction] = draw(y, fraction, n_subsets, rng)
+        return drawn[fraction]
+
+    def spy_rows(fraction, seed, *rest):
+        streams[fraction] = np.random.default_rng(seed).integers(0, 2**63, size=4).tolist()
+        return rows(fraction, seed, *rest)
+
+    monkeypatch.setattr(power, "stratified_subsets", spy_draw)
+    monkeypatch.setattr(power, "_fraction_rows", spy_rows)
+    fractions = (0.5, 0.502, 0.25)
+    table = power_study(y, {"a": a, "b": b}, CALLS, pairs=[("a", "b")], fractions=fractions, n_subsets=4,
+                        n_samples=50, tests=["paired_t"], seed=7)
+    assert table["size"].tolist() == [100, 100, 100, 100, 50, 50]  # 2 metrics x 3 sizes
+    assert sorted(drawn) == sorted(fractions) and sorted(streams) == sorted(fractions)
+    assert (drawn[0.5].n_pos, drawn[0.5].n_neg) == (drawn[0.502].n_pos, drawn[0.502].n_neg) == (20, 80)
+    # independent streams: the same-sized subsets of the two sizes differ (C(40, 20) C(160, 80) ways to draw one)
+    assert all(not np.array_equal(p, q) for p, q in zip(drawn[0.5].rows, drawn[0.502].rows))
+    assert len({tuple(v) for v in streams.values()}) == 3  # three different generator streams
+
+
 def _table(power_of):
     """A hand-made power table: one pair, every panel metric and test, two sizes; power from ``power_of``."""
     import pandas as pd

@@ -1,5 +1,7 @@
 """The IRV's rank-reweighting schemes (the paper's Appendix A)."""
 
+import math
+
 import numpy as np
 import pytest
 import torch
@@ -48,6 +50,22 @@ def test_annealing_schedule():
     assert r.alpha_at(4) == pytest.approx(2.0 + 18.0 * 3 / 9)
     e = np.exp(-r.alpha_at(4) * average_ranks(SCORES) / 4)
     assert np.allclose(r.weights(SCORES, epoch=4), e / e.sum())
+
+
+def test_annealing_schedule_by_hand_at_the_first_middle_and_last_epochs():
+    # documented (module docstring, config.yaml): alpha_t rises linearly from alpha_start at epoch 1 to
+    # alpha_end at epoch anneal_epochs (1-based), then stays: 1, 3, 5, ..., 21 over 11 epochs (step 20 / 10 = 2)
+    r = Reweighting("exp_anneal", alpha_start=1.0, alpha_end=21.0, anneal_epochs=11)
+    by_hand = {1: 1.0, 2: 3.0, 3: 5.0, 6: 11.0, 10: 19.0, 11: 21.0, 12: 21.0, 100: 21.0}
+    assert {t: r.alpha_at(t) for t in by_hand} == pytest.approx(by_hand)
+    ranks = np.array([1.0, 3.0, 4.0, 2.0])  # of SCORES, N = 4
+    for t, alpha in by_hand.items():
+        h = np.array([math.exp(-alpha * k / 4) for k in ranks])  # exp(-alpha r / N), normalized to sum 1
+        np.testing.assert_allclose(r.weights(SCORES, t), h / h.sum(), rtol=1e-12)
+    # epoch 1 (the first reweighted epoch) uses alpha_start: exp(-r/4) / sum
+    w1 = np.exp(-np.array([1, 3, 4, 2]) / 4)
+    np.testing.assert_allclose(r.weights(SCORES, 1), w1 / w1.sum(), rtol=1e-12)
+    assert r.weights(SCORES, 1)[0] == pytest.approx(0.3499, abs=1e-4)  # e^-0.25 / (e^-0.25 + e^-0.5 + e^-0.75 + e^-1)
 
 
 @pytest.mark.parametrize("scheme", ["none", "power", "power_density", "exp", "exp_anneal"])
@@ -145,3 +163,24 @@ def test_reweighted_training_uses_the_weights_from_the_second_epoch():
     assert runs["power"].history_[1][1] == pytest.approx((h / h.sum() * _bce(z, y)).sum(), rel=1e-9)
     assert runs["none"].history_[1][1] == pytest.approx(_bce(z, y).mean(), rel=1e-9)
     assert not np.allclose(runs["power"].w_.numpy(), runs["none"].w_.numpy(), rtol=1e-6, atol=0)
+
+
+def test_annealed_training_starts_the_schedule_at_alpha_start():
+    """Epoch 2 (the first reweighted one) is weighted with alpha_start, by hand: exp(-alpha_start r / N), from
+    the ranking after one step; epoch 3 with the next alpha (alpha_start + (alpha_end - alpha_start) / (E - 1))."""
+    from scipy.stats import rankdata
+
+    from test_models import synthetic
+
+    fp, y = synthetic(frac=0.15, shared=5)
+    sim = SimilarityIndex(fp)
+    train = np.arange(fp.n)
+    schedule = {"reweight": "exp_anneal", "alpha_start": 2.0, "alpha_end": 42.0, "anneal_epochs": 11}  # +4 / epoch
+    run = IRV(k=5, max_epochs=3, tol=0, **schedule).fit(sim, train, y)
+    s, c = (v.numpy() for v in run._inputs(sim, train)[1:])
+    for epoch, alpha in ((2, 2.0), (3, 6.0)):
+        w = IRV(k=5, max_epochs=epoch - 1, tol=0, **schedule).fit(sim, train, y).w_.numpy()  # after epoch - 1 steps
+        relevance = 1 / (1 + np.exp(-(w[0] + w[1] * s + w[2] * np.arange(1, 6))))
+        z = w[5] + (relevance * np.where(c == 1, w[3], w[4])).sum(axis=1)
+        h = np.exp(-alpha * rankdata(-z) / len(z))
+        assert run.history_[epoch - 1][1] == pytest.approx((h / h.sum() * _bce(z, y)).sum(), rel=1e-9), epoch
