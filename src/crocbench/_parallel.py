@@ -1,57 +1,17 @@
-"""The machine's resources as the workflow budgets them, the process-pool map every parallel step uses, and
-heap reuse for loops that allocate large arrays."""
+"""The process-pool map every parallel step uses, with one BLAS thread per worker.
+
+The machine's memory budget and heap reuse (:func:`memory_budget_mb`, :func:`reuse_freed_memory`) live in
+:mod:`crocbench._memory`; they are re-exported here for the code that imports them from this module.
+"""
 
 from __future__ import annotations
 
-import contextlib
-import ctypes
-import os
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from typing import Callable, Sequence
 
+from ._memory import memory_budget_mb, reuse_freed_memory
 
-def memory_budget_mb() -> int:
-    """What the jobs of one run may use together (MB): 90% of this machine's physical memory.
-
-    The workflow's ``mem_mb`` budget unless ``--resources mem_mb=...`` says otherwise,
-    and what the SVM's default ``max_kernel_gb`` is derived from.
-    """
-    return int(0.9 * os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**20)
-
-
-#: glibc's mallopt parameters and the defaults restored after :func:`reuse_freed_memory`.
-_M_TRIM_THRESHOLD, _M_MMAP_MAX = -1, -4
-_DEFAULT_TRIM_THRESHOLD, _DEFAULT_MMAP_MAX = 128 * 1024, 65536
-
-
-@contextlib.contextmanager
-def reuse_freed_memory():
-    """Within the block, large freed blocks stay in this process's heap for the next allocation (glibc only).
-
-    glibc serves every block above its mmap threshold (at most 32 MB) by a
-    fresh ``mmap`` and unmaps it when freed, so a loop that allocates and
-    frees such arrays pays for zeroing new pages each time: the IRV's
-    epochs on (n, 20) float64 tensors (above 32 MB from n = 210,000) spent
-    most of their time in the kernel (a 250,000-compound fold: 66 s, 22 s
-    with the heap reused).  Inside the block, large blocks come from the heap
-    (``M_MMAP_MAX`` 0) and the heap is not trimmed below 2 GB of free top;
-    after it, the defaults are restored and the free heap goes back to the
-    system.  Elsewhere than glibc it does nothing.
-    """
-    try:
-        libc = ctypes.CDLL(None)
-        mallopt, malloc_trim = libc.mallopt, libc.malloc_trim
-    except (OSError, AttributeError):  # not glibc: nothing to tune
-        yield
-        return
-    mallopt(_M_MMAP_MAX, 0)
-    mallopt(_M_TRIM_THRESHOLD, 2**31 - 1)
-    try:
-        yield
-    finally:
-        mallopt(_M_MMAP_MAX, _DEFAULT_MMAP_MAX)
-        mallopt(_M_TRIM_THRESHOLD, _DEFAULT_TRIM_THRESHOLD)
-        malloc_trim(0)
+__all__ = ["map_chunks", "map_processes", "memory_budget_mb", "one_blas_thread", "reuse_freed_memory"]
 
 
 def one_blas_thread() -> None:

@@ -1,0 +1,39 @@
+"""Exact Jaccard-Tanimoto similarities between feature sets: full matrix and top-k neighbours.
+
+``T(a, b) = |a & b| / (|a| + |b| - |a & b|)``, computed exactly (see
+:mod:`crocbench.similarity._tanimoto`), so the full matrix, the matrix file and
+the top-k lists hold bit-identical values.  One concern per module:
+
+- :mod:`~crocbench.similarity._tanimoto`: the engine, :class:`FeatureMatrix` and :func:`tanimoto_matrix`;
+- :mod:`~crocbench.similarity._matrix_file`: :class:`MatrixFile`, blocks read from the N x N matrix file;
+- :mod:`~crocbench.similarity._topk`: exact top-k neighbours, :func:`top_k` and the all-pairs search in
+  chunks (:func:`top_k_chunk`, :func:`gather_chunks`, :func:`all_pairs_top_k`);
+- :mod:`~crocbench.similarity._index`: :class:`SimilarityIndex`, the dataset as the models see it.
+
+:func:`empty_array` and :class:`KernelBuffer` live in :mod:`crocbench._memory`; they are
+re-exported here for the code that imports them from this package.
+"""
+
+from .._memory import KernelBuffer, empty_array
+from ._index import SimilarityIndex
+from ._matrix_file import MatrixFile
+from ._tanimoto import DEFAULT_BLOCK, FeatureMatrix, tanimoto_matrix
+from ._topk import (
+    DEFAULT_TILE,
+    Neighbours,
+    all_pairs_top_k,
+    chunk_pairs,
+    chunk_tiles,
+    default_chunks,
+    gather_chunks,
+    load_neighbours,
+    save_neighbours,
+    top_k,
+    top_k_chunk,
+)
+
+__all__ = [
+    "DEFAULT_BLOCK", "DEFAULT_TILE", "FeatureMatrix", "KernelBuffer", "MatrixFile", "Neighbours", "SimilarityIndex",
+    "all_pairs_top_k", "chunk_pairs", "chunk_tiles", "default_chunks", "empty_array", "gather_chunks",
+    "load_neighbours", "save_neighbours", "tanimoto_matrix", "top_k", "top_k_chunk",
+]

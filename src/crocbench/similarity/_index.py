@@ -1,0 +1,138 @@
+"""The dataset as the models see it: :class:`SimilarityIndex`."""
+
+from __future__ import annotations
+
+import numpy as np
+import scipy.sparse as sp
+
+from .._memory import KernelBuffer
+from ..fingerprints import Fingerprints
+from ._matrix_file import MatrixFile
+from ._tanimoto import DEFAULT_BLOCK, FeatureMatrix, tanimoto_matrix
+from ._topk import Neighbours, top_k
+
+
+class SimilarityIndex:
+    """The dataset as every model sees it (the ``data`` of ``fit(data, train, y)``), for any split of the compounds.
+
+    Parameters
+    ----------
+    fp : Fingerprints or FeatureMatrix
+    neighbours : Neighbours, optional
+        Each compound's top-K among all compounds (itself excluded), as written by the
+        ``neighbours`` rule.  :meth:`neighbours` derives top-k lists within any
+        reference subset from it exactly, falling back to a direct computation for
+        the rare rows where fewer than k of the K lie in the subset.
+    block : int
+        Rows per block of similarity computations.
+    ids, smiles : sequence of str, optional
+        One per compound (row): the dataset's ids and standardized SMILES.
+    matrix : path-like or MatrixFile, optional
+        The N x N Tanimoto matrix of these fingerprints, as :func:`.tanimoto_matrix`
+        writes it (the ``similarity_matrix`` rule): :meth:`kernel` and
+        :meth:`similarities` then read their blocks from it instead of
+        computing them (the same values, bit for bit).
+
+    Attributes
+    ----------
+    n : int
+        Number of compounds.
+    ids, smiles : ndarray of str or None
+    fingerprints : scipy.sparse.csr_matrix
+        The paper's features, 0/1 float32, rows = compounds, one column per
+        distinct feature (``feature_ids`` holds each column's 64-bit feature id).
+
+    Examples
+    --------
+    >>> from crocbench.fingerprints import Fingerprints
+    >>> fp = Fingerprints(np.array([0, 2, 4, 5]), np.array([7, 9, 7, 11, 9], dtype=np.uint64))
+    >>> data = SimilarityIndex(fp, ids=["a", "b", "c"])
+    >>> data.similarities([0], [1, 2]).tolist()
+    [[0.3333333432674408, 0.5]]
+    >>> data.neighbours([0], 1, among=[1, 2]).index.tolist()
+    [[2]]
+    >>> data.fingerprints.toarray().astype(int).tolist(), data.feature_ids.tolist()
+    ([[1, 1, 0], [1, 0, 1], [0, 1, 0]], [7, 9, 11])
+    """
+
+    def __init__(self, fp: Fingerprints | FeatureMatrix, neighbours: Neighbours | None = None,
+                 block: int = DEFAULT_BLOCK, ids=None, smiles=None, matrix=None):
+        self.fm = fp if isinstance(fp, FeatureMatrix) else FeatureMatrix(fp)
+        self.matrix = matrix if matrix is None or isinstance(matrix, MatrixFile) else MatrixFile(matrix)
+        if self.matrix is not None and self.matrix.n != self.fm.n:
+            raise ValueError(f"{self.matrix.path}: a {self.matrix.n} x {self.matrix.n} matrix "
+                             f"for {self.fm.n} compounds")
+        self._fp = None if isinstance(fp, FeatureMatrix) else fp
+        self.cached, self.block = neighbours, block
+        self.n = self.fm.n
+        self.recomputed = 0  # rows the cache could not serve, for the logs
+        self.ids, self.smiles = (None if v is None else np.asarray(v, dtype=str) for v in (ids, smiles))
+        for name, v in (("ids", self.ids), ("smiles", self.smiles)):
+            if v is not None and v.shape != (self.n,):
+                raise ValueError(f"{v.size} {name} for {self.n} compounds")
+        self._csr = None
+
+    @property
+    def fingerprints(self) -> sp.csr_matrix:
+        return self._sparse()[0]
+
+    @property
+    def feature_ids(self) -> np.ndarray:
+        """The 64-bit feature id of each column of :attr:`fingerprints`."""
+        return self._sparse()[1]
+
+    def _sparse(self) -> tuple:
+        """``(CSR matrix, feature id per column)``, built on first use."""
+        if self._csr is None:
+            if self._fp is None:
+                raise ValueError("built from a FeatureMatrix: the fingerprints' feature ids are not known")
+            ids, cols = np.unique(self._fp.ids, return_inverse=True)
+            csr = sp.csr_matrix((np.ones(cols.size, dtype=np.float32), cols.ravel(), self._fp.indptr),
+                                shape=(self.n, ids.size))
+            self._csr = (csr, ids)
+        return self._csr
+
+    def similarities(self, rows, cols, out: np.ndarray | None = None) -> np.ndarray:
+        """Tanimoto similarities, float32 (len rows, len cols); written into ``out`` (C-contiguous float32) if given."""
+        if self.matrix is not None:
+            return self.matrix.gather(rows, cols, out=out, dtype=np.float32)
+        return self.fm.tanimoto(np.asarray(rows), np.asarray(cols), out=out)
+
+    def kernel(self, rows, dtype=np.float64, progress=None, buffer: KernelBuffer | None = None) -> np.ndarray:
+        """The square Tanimoto matrix of ``rows`` (float64 by default: what LIBSVM takes).
+
+        With ``buffer``, the matrix is written into its memory (overwriting the
+        previous kernel taken from it) instead of a fresh allocation.
+        """
+        out = None if buffer is None else buffer.take(len(rows), dtype)
+        if self.matrix is not None:
+            if progress is not None:
+                print(f"kernel of {len(rows)} compounds read from {self.matrix.path}", file=progress, flush=True)
+            return self.matrix.gather(rows, rows, out=out, dtype=dtype)
+        return tanimoto_matrix(self.fm.take(rows), out=out, block=self.block, progress=progress, dtype=dtype)
+
+    def neighbours(self, rows, k: int, among=None) -> Neighbours:
+        """Top-k of each of ``rows`` among the compounds ``among`` (default: all), a compound never its own.
+
+        Equal to ``top_k`` over that reference set: sorted by decreasing similarity,
+        ties by increasing index.  ``index`` holds row indices of the dataset.
+        """
+        query = np.asarray(rows, dtype=np.int64)
+        reference = np.arange(self.n) if among is None else np.unique(np.asarray(among, dtype=np.int64))
+        index = np.empty((query.size, k), dtype=np.int64)
+        similarity = np.empty((query.size, k), dtype=np.float32)
+        redo = np.arange(query.size)
+        if self.cached is not None and self.cached.index.shape[1] >= k:
+            allowed = np.zeros(self.n, dtype=bool)
+            allowed[reference] = True
+            cand = self.cached.index[query]
+            ok = allowed[cand]
+            order = np.argsort(~ok, axis=1, kind="stable")[:, :k]  # the first k allowed, in order
+            index[:] = np.take_along_axis(cand, order, axis=1)
+            similarity[:] = np.take_along_axis(self.cached.similarity[query], order, axis=1)
+            redo = np.flatnonzero(ok.sum(axis=1) < k)
+        if redo.size:
+            self.recomputed += int(redo.size)
+            nb = top_k(self.fm, k, query=query[redo], reference=reference, block=self.block)
+            index[redo], similarity[redo] = reference[nb.index], nb.similarity
+        return Neighbours(index, similarity)
