@@ -12,7 +12,7 @@ from crocbench.cv import fold_table, pool_scores, score_fold, split, stratified_
 from crocbench.fingerprints import Fingerprints
 from crocbench.metrics import croc_auc, paper_panel, per_fold_metrics, roc_auc
 from crocbench.models import IRV, KNN, SVM, MaxSim, Random, grid_fold, irv_loss, make_model
-from crocbench.models._svm import linear_svm, nystroem_map
+from crocbench.models._linear import linear_svm, nystroem_map
 from crocbench.similarity import KernelBuffer, MatrixFile, SimilarityIndex, tanimoto_matrix, top_k
 
 

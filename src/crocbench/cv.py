@@ -150,14 +150,14 @@ def _match_ids(scored: pd.DataFrame, folds: pd.DataFrame, suffix: str) -> pd.Dat
     return merged
 
 
-def score_fold(model, sim, folds: pd.DataFrame, fold: int) -> pd.DataFrame:
+def score_fold(model, data, folds: pd.DataFrame, fold: int) -> pd.DataFrame:
     """Fit ``model`` on every fold but ``fold`` and score ``fold``: a table of id, fold, label, score.
 
-    ``folds`` is a fold table (:func:`fold_table`) whose rows are the rows of ``sim``.
+    ``folds`` is a fold table (:func:`fold_table`) whose rows are the rows of ``data``.
     """
-    y, train, test, rows = fold_rows(sim, folds, fold)
-    model.fit(sim, train, y[train])
-    scores = np.asarray(model.score(sim, test), dtype=np.float64).ravel()
+    y, train, test, rows = fold_rows(data, folds, fold)
+    model.fit(data, train, y[train])
+    scores = np.asarray(model.score(data, test), dtype=np.float64).ravel()
     name = getattr(model, "name", type(model).__name__)
     if scores.size != test.size:
         raise ValueError(f"{name}: score returned {scores.size} values for {test.size} compounds")
@@ -167,10 +167,10 @@ def score_fold(model, sim, folds: pd.DataFrame, fold: int) -> pd.DataFrame:
     return rows.assign(score=scores)
 
 
-def fold_rows(sim, folds: pd.DataFrame, fold: int):
+def fold_rows(data, folds: pd.DataFrame, fold: int):
     """``(y, train, test, rows)`` of one fold: the labels, the row indices, and id/fold/label of its test compounds."""
-    if len(folds) != sim.n:
-        raise ValueError(f"the fold table has {len(folds)} compounds, the similarity index {sim.n}")
+    if len(folds) != data.n:
+        raise ValueError(f"the fold table has {len(folds)} compounds, the similarity index {data.n}")
     y = folds["label"].to_numpy()
     train, test = split(folds["fold"].to_numpy(), fold)
     rows = pd.DataFrame({"id": folds["id"].to_numpy()[test], "fold": np.int64(fold), "label": y[test].astype(np.int8)})

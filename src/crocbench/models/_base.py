@@ -59,17 +59,17 @@ class Model:
     label = None
     uses_matrix = False
 
-    def fit(self, sim: SimilarityIndex, train, y) -> "Model":
-        train, y = _check_fit(sim, train, y)
+    def fit(self, data: SimilarityIndex, train, y) -> "Model":
+        train, y = _check_fit(data, train, y)
         self.train_, self.y_ = train, y
-        self._fit(sim, train, y)
+        self._fit(data, train, y)
         return self
 
-    def score(self, sim: SimilarityIndex, rows) -> np.ndarray:
+    def score(self, data: SimilarityIndex, rows) -> np.ndarray:
         if not hasattr(self, "train_"):
             raise RuntimeError(f"{self.name}: call fit before score")
-        rows = _check_rows(sim, rows)
-        return np.asarray(self._score(sim, rows), dtype=np.float64)
+        rows = _check_rows(data, rows)
+        return np.asarray(self._score(data, rows), dtype=np.float64)
 
     def info(self) -> dict:
         """What the fit learned that is worth keeping beside the scores (JSON-serializable)."""
@@ -85,22 +85,22 @@ class Model:
         """
         return {"threads": 1, "mem_mb": max(4000, int(1.5 * (300 + 0.0082 * n_compounds)))}
 
-    def _fit(self, sim, train, y) -> None:  # models that only store the training set need nothing more
+    def _fit(self, data, train, y) -> None:  # models that only store the training set need nothing more
         pass
 
-    def _score(self, sim, rows) -> np.ndarray:
+    def _score(self, data, rows) -> np.ndarray:
         raise NotImplementedError
 
 
-def _check_rows(sim: SimilarityIndex, rows) -> np.ndarray:
+def _check_rows(data: SimilarityIndex, rows) -> np.ndarray:
     rows = np.asarray(rows, dtype=np.int64).ravel()
-    if rows.size and (rows.min() < 0 or rows.max() >= sim.n):
-        raise ValueError(f"row indices must lie in [0, {sim.n})")
+    if rows.size and (rows.min() < 0 or rows.max() >= data.n):
+        raise ValueError(f"row indices must lie in [0, {data.n})")
     return rows
 
 
-def _check_fit(sim: SimilarityIndex, train, y) -> tuple[np.ndarray, np.ndarray]:
-    train = _check_rows(sim, train)
+def _check_fit(data: SimilarityIndex, train, y) -> tuple[np.ndarray, np.ndarray]:
+    train = _check_rows(data, train)
     y = np.asarray(y).ravel()
     if y.shape != train.shape:
         raise ValueError(f"{train.size} training rows but {y.size} labels")

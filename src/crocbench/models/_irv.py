@@ -286,10 +286,10 @@ class IRV(Model):
         self.k, self.max_epochs, self.tol, self.window, self.step = int(k), int(max_epochs), float(tol), int(window), step
         self.dtype, self.progress, self.log_every = dtype, progress, log_every
 
-    def _inputs(self, sim, rows):
+    def _inputs(self, data, rows):
         torch = _torch()
-        nb = sim.neighbours(rows, self.k, among=self.train_)
-        label = np.zeros(sim.n, dtype=np.float64)
+        nb = data.neighbours(rows, self.k, among=self.train_)
+        label = np.zeros(data.n, dtype=np.float64)
         label[self.train_] = self.y_
         dtype = getattr(torch, self.dtype)
         return nb, torch.as_tensor(nb.similarity, dtype=dtype), torch.as_tensor(label[nb.index], dtype=dtype)
@@ -303,8 +303,8 @@ class IRV(Model):
         return torch.tensor([0.0, 1.0, -0.1, 1.0, -1.0, np.log(prior / (1 - prior))],
                             dtype=getattr(torch, self.dtype), requires_grad=True)
 
-    def _fit(self, sim, train, y) -> None:
-        _, s, c = self._inputs(sim, train)
+    def _fit(self, data, train, y) -> None:
+        _, s, c = self._inputs(data, train)
         self._train(s, c, y)
 
     def epochs(self, s, c, y):
@@ -371,25 +371,25 @@ class IRV(Model):
                 "weights": self.weights_,
                 "history": [[e, loss, None if np.isnan(croc) else croc] for e, loss, croc in self.history_]}
 
-    def _score(self, sim, rows):
-        _, s, c = self._inputs(sim, rows)
+    def _score(self, data, rows):
+        _, s, c = self._inputs(data, rows)
         return irv_terms(self.w_, s, c)[2].double().numpy()
 
-    def influences(self, sim, rows):
+    def influences(self, data, rows):
         """Per-neighbour terms for ``rows``: (neighbour index, similarity, class, relevance, vote, influence), each (n, k)."""
         if not hasattr(self, "w_"):
             raise RuntimeError("irv: call fit before influences")
-        nb, s, c = self._inputs(sim, np.atleast_1d(np.asarray(rows, dtype=np.int64)))
+        nb, s, c = self._inputs(data, np.atleast_1d(np.asarray(rows, dtype=np.int64)))
         relevance, vote, _ = irv_terms(self.w_, s, c)
         r, v = relevance.double().numpy(), vote.double().numpy()
         return nb.index, nb.similarity, c.numpy().astype(np.int8), r, v, r * v
 
-    def explain(self, sim, row: int, ids=None) -> pd.DataFrame:
+    def explain(self, data, row: int, ids=None) -> pd.DataFrame:
         """One compound's prediction, neighbour by neighbour: the logit is ``w_z`` plus the influence column's sum.
 
-        ``ids`` (optional, one per row of ``sim``) names the neighbours.
+        ``ids`` (optional, one per row of ``data``) names the neighbours.
         """
-        index, s, c, r, v, i = (a[0] for a in self.influences(sim, [row]))
+        index, s, c, r, v, i = (a[0] for a in self.influences(data, [row]))
         return pd.DataFrame({
             "rank": np.arange(1, index.size + 1),
             "neighbour": np.asarray(ids)[index] if ids is not None else index,

@@ -42,7 +42,7 @@ def optimizer_settings(entries) -> list[dict]:
     return out
 
 
-def run_study_fold(sim, folds, fold: int, study: dict, irv: dict, reweighting: dict, progress=None) -> tuple:
+def run_study_fold(data, folds, fold: int, study: dict, irv: dict, reweighting: dict, progress=None) -> tuple:
     """The study on one outer fold, as configured: ``(runs, curve, rows)``.
 
     ``study`` is the config's ``irv_sensitivity`` (optimizers, schemes, max_epochs), ``irv`` the
@@ -51,10 +51,10 @@ def run_study_fold(sim, folds, fold: int, study: dict, irv: dict, reweighting: d
     taken among the training compounds alone, as the IRV's fit does; ``rows`` is the test compounds' table
     (:func:`~crocbench.cv.fold_rows`), in the order of each run's ``scores``.
     """
-    y, train, test, rows = fold_rows(sim, folds, fold)
+    y, train, test, rows = fold_rows(data, folds, fold)
     model = IRV(k=irv.get("k", 20), dtype=irv.get("dtype", "float64"))
     model.train_, model.y_ = train, y[train].astype(np.int8)
-    train_inputs, test_inputs = model._inputs(sim, train)[1:], model._inputs(sim, test)[1:]
+    train_inputs, test_inputs = model._inputs(data, train)[1:], model._inputs(data, test)[1:]
     runs, curve = study_fold(train_inputs, model.y_, test_inputs, optimizer_settings(study["optimizers"]),
                              study["schemes"], max_epochs=study["max_epochs"], window=irv.get("window", 10),
                              tol=irv.get("tol", 1e-4), croc_tol=irv.get("croc_tol", 1e-3), progress=progress,

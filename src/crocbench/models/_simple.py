@@ -15,7 +15,7 @@ class Random(Model):
     def __init__(self, seed=0):
         self.seed = seed
 
-    def _score(self, sim, rows):
+    def _score(self, data, rows):
         return np.random.default_rng(self.seed).random(rows.size)
 
 
@@ -27,11 +27,11 @@ class MaxSim(Model):
     def __init__(self, block: int = 4096):
         self.block = block
 
-    def _score(self, sim, rows):
+    def _score(self, data, rows):
         actives = self.train_[self.y_ == 1]
         out = np.empty(rows.size)
         for i in range(0, rows.size, self.block):
-            out[i:i + self.block] = sim.similarities(rows[i:i + self.block], actives).max(axis=1)
+            out[i:i + self.block] = data.similarities(rows[i:i + self.block], actives).max(axis=1)
         return out
 
 
@@ -51,9 +51,9 @@ class KNN(Model):
             raise ValueError(f"tie_break must be none or similarity; got {tie_break!r}")
         self.k, self.tie_break = int(k), tie_break
 
-    def _score(self, sim, rows):
-        nb = sim.neighbours(rows, self.k, among=self.train_)
-        label = np.zeros(sim.n, dtype=np.float64)
+    def _score(self, data, rows):
+        nb = data.neighbours(rows, self.k, among=self.train_)
+        label = np.zeros(data.n, dtype=np.float64)
         label[self.train_] = self.y_
         active = label[nb.index]
         score = active.mean(axis=1)

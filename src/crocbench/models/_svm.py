@@ -1,20 +1,24 @@
-"""Support vector machine on the Tanimoto kernel (LIBSVM through scikit-learn)."""
+"""Support vector machine on the Tanimoto kernel (LIBSVM through scikit-learn): the estimator and its memory plan.
+
+The inner-CV selection is in :mod:`._svm_select`, the Nystroem map and the linear SVM of
+``large="nystroem"`` in :mod:`._linear`, Platt scaling in :mod:`._platt`, and the
+svm_sensitivity study's per-fold grid in :mod:`._svm_grid`.
+"""
 
 from __future__ import annotations
 
 import math
 import time
-from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
-import pandas as pd
-from scipy.optimize import minimize
 
 from .._parallel import memory_budget_mb
-from ..cv import fold_rows, stratified_folds
-from ..metrics import Ranking, parse_metric
+from ..metrics import parse_metric
 from ..similarity import KernelBuffer
 from ._base import Model
+from ._linear import inner_linear_decisions, linear_svm, nystroem_map, ordered_dot
+from ._platt import _fit_platt, platt_fit
+from ._svm_select import _decisions, _fit_all, inner_decisions, n_rounds, select_setup
 
 
 class SVM(Model):
@@ -81,8 +85,8 @@ class SVM(Model):
         the negatives, as many as fit; "nystroem" maps every training compound
         to Nystroem features on ``landmarks`` seeded random training compounds
         (:func:`nystroem_map`; fewer if the n_train x m float64 features, an inner
-        fold's copy of them and the m x m landmark kernel would exceed ``max_kernel_gb``) and fits a linear L2-loss SVM on them
-        (:func:`linear_svm`, with the same inner CV).  The fold says which in
+        fold's copy of them and the m x m landmark kernel would exceed ``max_kernel_gb``)
+        and fits a linear L2-loss SVM on them (:func:`linear_svm`, with the same inner CV).  The fold says which in
         one log line and in :meth:`info`.
     landmarks : int
         Landmark compounds of ``large="nystroem"`` (at most).
@@ -102,12 +106,14 @@ class SVM(Model):
             raise ValueError(f"score must be 'decision' or 'platt'; got {score!r}")
         if C_grid is not None and (len(C_grid) == 0 or min(C_grid) <= 0):
             raise ValueError(f"C_grid must be a non-empty list of positive numbers; got {C_grid!r}")
-        self.C, self.class_weight, self.C_grid, self.class_weight_grid = float(C), class_weight, C_grid, class_weight_grid
+        self.C, self.class_weight = float(C), class_weight
+        self.C_grid, self.class_weight_grid = C_grid, class_weight_grid
         if halving is not None and (int(halving) != halving or halving < 2):
             raise ValueError(f"halving must be None or an integer factor >= 2; got {halving!r}")
         self.inner_folds, self.select_metric, self.score_kind = int(inner_folds), select_metric, score
         self.halving = None if halving is None else int(halving)
-        if halving_rounds is not None and (int(halving_rounds) != halving_rounds or halving_rounds < 1 or halving is None):
+        if halving_rounds is not None and (int(halving_rounds) != halving_rounds or halving_rounds < 1
+                                           or halving is None):
             raise ValueError(f"halving_rounds must be None or an integer >= 1, with halving; got {halving_rounds!r}")
         self.halving_rounds = None if halving_rounds is None else int(halving_rounds)
         self.cache_size, self.n_jobs, self.seed, self.progress = cache_size, int(n_jobs), seed, progress
@@ -186,8 +192,8 @@ class SVM(Model):
                     "kernel_gb": 8 * m * (a + m) / 1e9, "kernel_gb_full": need}
         m = math.isqrt(int(limit * 1e9 / 8))
         if n_positives is not None and n_positives >= m:
-            raise ValueError(f"the SVM's {n_positives:,} training positives alone need a {_gb(_kernel_gb(n_positives))} "
-                             f"GB kernel, above {where}; raise max_kernel_gb")
+            raise ValueError(f"the SVM's {n_positives:,} training positives alone need a "
+                             f"{_gb(_kernel_gb(n_positives))} GB kernel, above {where}; raise max_kernel_gb")
         return {"strategy": "subsample", "fit_compounds": m, "kernel_gb": _kernel_gb(m), "kernel_gb_full": need}
 
     def _subsample(self, y) -> np.ndarray:
@@ -212,52 +218,28 @@ class SVM(Model):
 
         return SVC(C=C, kernel="precomputed", class_weight=class_weight, cache_size=self.cache_size)
 
-    def _select(self, sim, train, y, buffer=None, inner_cv=None) -> tuple:
-        """The (C, class_weight) of the inner CV; ``inner_cv(setups, share)`` gives the inner decisions (by
-        default exact LIBSVM's, :func:`inner_decisions`)."""
+    def _select(self, data, train, y, buffer=None, inner_cv=None) -> tuple:
+        """The (C, class_weight) of the inner CV (:func:`~crocbench.models._svm_select.select_setup`);
+        ``inner_cv(setups, share)`` gives the inner decisions (by default exact LIBSVM's, :func:`inner_decisions`)."""
         if inner_cv is None:
             def inner_cv(setups, share):
-                return inner_decisions(sim, train, y, setups, self.inner_folds, self.seed, self.n_jobs, buffer,
+                return inner_decisions(SVM, data, train, y, setups, self.inner_folds, self.seed, self.n_jobs, buffer,
                                        self.progress, share=share)
-        metric = parse_metric(self.select_metric)
-        setups = self.candidates()
-        rounds = self.rounds(len(setups))
-        run = rounds if self.halving_rounds is None else min(rounds, self.halving_rounds)
-        alive, self.inner_rounds_ = setups, []
-        for r in range(run):
-            share = 1 if self.halving is None else self.halving ** (rounds - 1 - r)  # fit on 1/share
-            inner = inner_cv(alive, share)
-            values = {setup: float(metric.value(Ranking(y, d))) for setup, d in inner.items()}
-            self.inner_rounds_.append((share, values))
-            if self.progress is not None:
-                print(f"inner {self.inner_folds}-fold CV ({metric.key})"
-                      + (f", round {r + 1}/{run} on 1/{share} of each inner training set" if rounds > 1 else "")
-                      + ": " + ", ".join(f"C={C:g} {cw or 'none'} {v:.4f}" for (C, cw), v in values.items()),
-                      file=self.progress, flush=True)
-            if r < run - 1:
-                keep = -(-len(alive) // self.halving)
-                alive = sorted(alive, key=lambda s: (-values[s], setups.index(s)))[:keep]
-                alive.sort(key=setups.index)
-        self.inner_values_ = values
-        best = max(values.values())
-        choice = next(s for s in setups if values.get(s) == best)
-        if self.progress is not None:
-            print(f"chosen C={choice[0]:g} class_weight={choice[1]}", file=self.progress, flush=True)
+        choice, self.inner_rounds_ = select_setup(self.candidates(), y, inner_cv, self.select_metric, self.inner_folds,
+                                                  self.halving, self.halving_rounds, self.progress)
+        self.inner_values_ = self.inner_rounds_[-1][1]
         return choice
 
     def rounds(self, n_candidates: int) -> int:
         """Rounds of the full selection: 1 without halving, else 1 + floor(log_h(n_candidates)) (``halving_rounds``
         may stop it earlier)."""
-        rounds = 1
-        while self.halving is not None and self.halving ** rounds <= n_candidates:
-            rounds += 1
-        return rounds
+        return n_rounds(self.halving, n_candidates)
 
-    def _fit(self, sim, train, y) -> None:
+    def _fit(self, data, train, y) -> None:
         self.plan_ = self.plan(train.size, int(y.sum()))
         self.support_count_ = None
         if self.plan_["strategy"] == "nystroem":
-            return self._fit_nystroem(sim, train, y)
+            return self._fit_nystroem(data, train, y)
         if self.plan_["strategy"] == "subsample":
             keep = self._subsample(y)
             if self.progress is not None:
@@ -271,9 +253,11 @@ class SVM(Model):
         self.inner_values_ = None
         if self.selects:
             buffer.take(train.size)  # the final kernel's memory, reused by the smaller inner ones first
-        self.C_, self.class_weight_ = self._select(sim, train, y, buffer) if self.selects else (self.C, self.class_weight)
+            self.C_, self.class_weight_ = self._select(data, train, y, buffer)
+        else:
+            self.C_, self.class_weight_ = self.C, self.class_weight
         start = time.perf_counter()
-        kernel = sim.kernel(train, progress=self.progress, buffer=buffer)
+        kernel = data.kernel(train, progress=self.progress, buffer=buffer)
         built = time.perf_counter()
         self._libsvm(kernel, train, y)
         if self.progress is not None:
@@ -285,13 +269,13 @@ class SVM(Model):
             _fit_platt(kernel, [self], y)
         del kernel, buffer
 
-    def _fit_nystroem(self, sim, train, y) -> None:
+    def _fit_nystroem(self, data, train, y) -> None:
         """A linear L2-loss SVM on Nystroem features, kept as a kernel expansion over the landmarks."""
         m = self.plan_["landmarks"]
         rng = np.random.default_rng([*np.atleast_1d(self.seed).tolist(), 0x4E])  # apart from the other draws
         pick = np.sort(rng.choice(train.size, m, replace=False))
         start = time.perf_counter()
-        features, mapping = nystroem_map(sim, train, train[pick])
+        features, mapping = nystroem_map(data, train, train[pick])
         if self.progress is not None:
             print(f"large: the training kernel of {train.size:,} compounds would need "
                   f"{self.plan_['kernel_gb_full']:.1f} GB > {self.kernel_limit_gb:.1f} GB; nystroem: a linear SVM on "
@@ -302,7 +286,7 @@ class SVM(Model):
         if self.selects:
             def inner_cv(setups, share):
                 return inner_linear_decisions(features, y, setups, self.inner_folds, self.seed, share)
-            self.C_, self.class_weight_ = self._select(sim, train, y, inner_cv=inner_cv)
+            self.C_, self.class_weight_ = self._select(data, train, y, inner_cv=inner_cv)
         else:
             self.C_, self.class_weight_ = self.C, self.class_weight
         w, b = linear_svm(features, y, self.C_, self.class_weight_)
@@ -326,7 +310,7 @@ class SVM(Model):
         self.intercept_ = float(svc.intercept_[0])
 
     @classmethod
-    def grid(cls, sim, train, y, test, Cs, class_weights=(None,), n_jobs: int = 1, buffer=None, progress=None) -> dict:
+    def grid(cls, data, train, y, test, Cs, class_weights=(None,), n_jobs: int = 1, buffer=None, progress=None) -> dict:
         """Decision values and Platt probabilities of ``test`` for every (C, class_weight), one kernel.
 
         The training kernel is built once (in ``buffer``, a
@@ -340,11 +324,11 @@ class SVM(Model):
         """
         y = np.asarray(y)
         models = [cls(C=C, class_weight=cw, score="platt", progress=progress) for cw in class_weights for C in Cs]
-        kernel = sim.kernel(train, progress=progress, buffer=buffer)
+        kernel = data.kernel(train, progress=progress, buffer=buffer)
         _fit_all(kernel, train, y, models, n_jobs, progress)
         _fit_platt(kernel, models, y)
         del kernel
-        decisions = _decisions(sim, test, train, models)
+        decisions = _decisions(data, test, train, models)
         return {(m.C, m.class_weight): (d, m.probability(d)) for m, d in zip(models, decisions)}
 
     def info(self) -> dict:
@@ -354,7 +338,8 @@ class SVM(Model):
         if self.inner_values_ is not None:
             out["select_metric"] = self.select_metric
             if self.halving is None:
-                out["inner_cv"] = [{"C": C, "class_weight": cw, "value": v} for (C, cw), v in self.inner_values_.items()]
+                out["inner_cv"] = [{"C": C, "class_weight": cw, "value": v}
+                                   for (C, cw), v in self.inner_values_.items()]
             else:  # each candidate's value in the last round it reached, and on which share of the inner sets
                 last = {setup: (share, v) for share, values in self.inner_rounds_ for setup, v in values.items()}
                 out["halving"] = self.halving
@@ -374,15 +359,15 @@ class SVM(Model):
         return out
 
     @staticmethod
-    def _decision(sim, rows, support, dual_coef, intercept, block: int = 4096) -> np.ndarray:
+    def _decision(data, rows, support, dual_coef, intercept, block: int = 4096) -> np.ndarray:
         out = np.empty(rows.size)
         for i in range(0, rows.size, block):
-            out[i:i + block] = ordered_dot(sim.similarities(rows[i:i + block], support), dual_coef) + intercept
+            out[i:i + block] = ordered_dot(data.similarities(rows[i:i + block], support), dual_coef) + intercept
         return out
 
-    def decision(self, sim, rows) -> np.ndarray:
+    def decision(self, data, rows) -> np.ndarray:
         """The SVM's decision function on ``rows`` (whatever ``score`` is)."""
-        return self._decision(sim, np.asarray(rows), self.support_, self.dual_coef_, self.intercept_)
+        return self._decision(data, np.asarray(rows), self.support_, self.dual_coef_, self.intercept_)
 
     def probability(self, decision) -> np.ndarray:
         """Platt's probability of decision values (needs ``score="platt"``)."""
@@ -391,8 +376,8 @@ class SVM(Model):
         a, b = self.platt_
         return np.exp(-np.logaddexp(0.0, a * np.asarray(decision) + b))  # 1 / (1 + exp(A f + B)), no overflow
 
-    def _score(self, sim, rows):
-        decision = self.decision(sim, rows)
+    def _score(self, data, rows):
+        decision = self.decision(data, rows)
         return decision if self.platt_ is None else self.probability(decision)
 
 
@@ -412,284 +397,3 @@ def _gb(x: float) -> str:
 def _kernel_gb(n: int) -> float:
     """The float64 kernel of n compounds, in GB (1e9 bytes)."""
     return 8 * int(n) ** 2 / 1e9
-
-
-def ordered_dot(a: np.ndarray, w: np.ndarray, chunk: int = 1024) -> np.ndarray:
-    """``a @ w`` (float64) summed column by column in a fixed order: the same bits on every CPU.
-
-    BLAS's result depends on the CPU (OpenBLAS picks its kernels per CPU: blocking, FMA), so
-    last bits differ between machines; two compounds tied on one (e.g. duplicate structures)
-    would be 1 ulp apart on another and every tie-aware metric would move.  Here each term is
-    one IEEE multiply and one add, in column order, so the decision values of the model's
-    scores are reproducible bit for bit, and equal rows give equal values.
-
-    Examples
-    --------
-    >>> a = np.array([[0.5, 0.25], [1.0, 0.0]], dtype=np.float32)
-    >>> ordered_dot(a, np.array([2.0, 4.0])).tolist()
-    [2.0, 2.0]
-    """
-    w = np.asarray(w, dtype=np.float64)
-    out = np.zeros(a.shape[0])
-    term = np.empty(a.shape[0])
-    for start in range(0, a.shape[1], chunk):
-        cols = np.asfortranarray(a[:, start:start + chunk], dtype=np.float64)  # columns contiguous
-        for j in range(cols.shape[1]):
-            np.multiply(cols[:, j], w[start + j], out=term)
-            out += term
-    return out
-
-
-def _fit_all(kernel, train, y, models, n_jobs: int = 1, progress=None) -> None:
-    """LIBSVM fits of ``models`` (each at its ``C``, ``class_weight``) on one training kernel, ``n_jobs`` at a time."""
-    start = time.perf_counter()
-
-    def fit(model):
-        model.C_, model.class_weight_ = model.C, model.class_weight
-        model._libsvm(kernel, train, y)
-        if progress is not None:
-            print(f"C={model.C:g} class_weight={model.class_weight}: {model.support_.size} support vectors "
-                  f"({time.perf_counter() - start:.1f} s)", file=progress, flush=True)
-
-    with ThreadPoolExecutor(max_workers=max(1, int(n_jobs))) as pool:
-        list(pool.map(fit, models))
-
-
-def _fit_platt(kernel, models, y) -> None:
-    """Platt's sigmoid for each model, on its own training decision values.
-
-    One pass over the kernel for all models (``kernel @ duals``), without
-    copying the kernel's support-vector columns.
-    """
-    training = kernel @ _dual_matrix(kernel.shape[0], models)
-    for j, m in enumerate(models):
-        m.platt_ = platt_fit(training[:, j] + m.intercept_, y)
-
-
-def _decisions(sim, rows, reference, models, block: int = 4096) -> np.ndarray:
-    """Decision values of ``rows`` for each model trained on ``reference`` (support_local_ indexes it): (models, rows).
-
-    One similarity block per ``block`` rows, shared by every model, times the
-    (reference x models) matrix of dual coefficients (zero off the support
-    vectors): one matrix product instead of a gather per model.  Values equal
-    :meth:`SVM.decision` (support vectors only) to rounding (~1e-15 relative).
-    """
-    rows = np.asarray(rows)
-    duals = _dual_matrix(len(reference), models)
-    intercepts = np.array([m.intercept_ for m in models])
-    out = np.empty((len(models), rows.size))
-    n = min(block, rows.size)  # one float32 and one float64 block, reused: fresh pages cost more than the product
-    narrow, wide = np.empty((n, len(reference)), dtype=np.float32), np.empty((n, len(reference)))
-    for i in range(0, rows.size, block):
-        part = rows[i:i + block]
-        sims = wide[:part.size]
-        sims[...] = sim.similarities(part, reference, out=narrow[:part.size])
-        out[:, i:i + block] = (sims @ duals + intercepts).T
-    return out
-
-
-def _dual_matrix(n: int, models) -> np.ndarray:
-    """(n, models) dual coefficients, each model's at its support vectors' positions, zero elsewhere."""
-    duals = np.zeros((n, len(models)))
-    for j, m in enumerate(models):
-        duals[m.support_local_, j] = m.dual_coef_
-    return duals
-
-
-def inner_decisions(sim, train, y, setups, inner_folds: int = 3, seed=0, n_jobs: int = 1, buffer=None,
-                    progress=None, share: int = 1) -> dict:
-    """Inner cross-validated decision values of the training compounds for every (C, class_weight) set-up.
-
-    The training compounds are split into ``inner_folds`` stratified folds
-    (``seed``); for each, every set-up is fitted on the others (one kernel,
-    ``n_jobs`` fits at a time) and scores it.  With ``share`` > 1 the fits use
-    only a stratified 1/share of the others (part 0 of their ``share``-fold
-    stratified split, seeded by ``seed`` and the inner fold); the held-out fold
-    is scored whole.  Returns ``{setup: decision}``, the decisions in ``train``
-    order (pooled over the inner folds).
-    """
-    y = np.asarray(y)
-    inner = stratified_folds(y, inner_folds, seed)
-    out = {setup: np.empty(y.size) for setup in setups}
-    start = time.perf_counter()
-
-    def say(what):
-        if progress is not None:
-            print(f"inner fold {f + 1}/{inner_folds}: {what} ({time.perf_counter() - start:.1f} s)", file=progress,
-                  flush=True)
-
-    for f in range(inner_folds):
-        fit_rows, held = np.flatnonzero(inner != f), np.flatnonzero(inner == f)
-        if share > 1:
-            fit_rows = fit_rows[stratified_folds(y[fit_rows], share, [*np.atleast_1d(seed).tolist(), f]) == 0]
-        models = [SVM(C=C, class_weight=cw) for C, cw in setups]
-        kernel = sim.kernel(train[fit_rows], buffer=buffer)
-        say(f"kernel of {fit_rows.size} compounds")
-        _fit_all(kernel, train[fit_rows], y[fit_rows], models, n_jobs, progress)
-        del kernel
-        for setup, d in zip(setups, _decisions(sim, train[held], train[fit_rows], models)):
-            out[setup][held] = d
-        say(f"{len(setups)} set-ups fitted, {held.size} compounds scored")
-    return out
-
-
-def grid_fold(sim, folds: pd.DataFrame, fold: int, Cs, class_weights, n_jobs: int = 1, buffer=None,
-                  progress=None, **labels) -> pd.DataFrame:
-    """:meth:`SVM.grid <crocbench.models.SVM.grid>` on one fold, as a long table.
-
-    Columns id, fold, label, the ``labels`` given (e.g. ``fingerprint=``), C,
-    class_weight ("none" or "balanced"), score ("decision" or "platt") and value;
-    one row per (test compound, set-up, score).
-    """
-    y, train, test, base = fold_rows(sim, folds, fold)
-    grid = SVM.grid(sim, train, y[train], test, Cs, class_weights, n_jobs=n_jobs, buffer=buffer, progress=progress)
-    parts = [base.assign(**labels, C=C, class_weight=class_weight or "none", score=kind, value=values)
-             for (C, class_weight), scores in grid.items() for kind, values in zip(("decision", "platt"), scores)]
-    return pd.concat(parts, ignore_index=True)
-
-
-def platt_fit(decision, y) -> tuple[float, float]:
-    """Platt's (1999) sigmoid ``P(y = 1 | f) = 1 / (1 + exp(A f + B))`` fitted to decision values.
-
-    Maximum likelihood with Platt's smoothed targets ``(n_pos + 1) / (n_pos + 2)``
-    and ``1 / (n_neg + 2)`` (as in LIBSVM and scikit-learn), from
-    ``A = 0, B = log((n_neg + 1) / (n_pos + 1))``.  Returns ``(A, B)``; ``A < 0``
-    when larger decision values mean positive.
-    """
-    f = np.asarray(decision, dtype=np.float64)
-    y = np.asarray(y).astype(bool)
-    if f.ndim != 1 or f.shape != y.shape or not np.isfinite(f).all():
-        raise ValueError(f"decision values must be finite and match the labels; got shapes {f.shape} and {y.shape}")
-    n_pos, n_neg = int(y.sum()), int((~y).sum())
-    if n_pos == 0 or n_neg == 0:
-        raise ValueError("Platt scaling needs positives and negatives")
-    target = np.where(y, (n_pos + 1.0) / (n_pos + 2.0), 1.0 / (n_neg + 2.0))
-    scale = max(float(np.abs(f).max()), 1e-12)  # optimize on f / scale: well conditioned
-    g = f / scale
-
-    def loss(ab):
-        z = ab[0] * g + ab[1]  # log-odds of y = 0
-        p_loss = np.logaddexp(0.0, z)  # -log P(y = 1)
-        value = np.sum(target * p_loss + (1 - target) * (p_loss - z))
-        q = 1.0 / (1.0 + np.exp(-z))  # P(y = 0)
-        grad = q - (1 - target)
-        return value, np.array([np.dot(grad, g), grad.sum()])
-
-    start = np.array([0.0, np.log((n_neg + 1.0) / (n_pos + 1.0))])
-    result = minimize(loss, start, jac=True, method="L-BFGS-B", options={"gtol": 1e-10, "maxiter": 1000})
-    return float(result.x[0] / scale), float(result.x[1])
-
-
-def nystroem_map(sim, rows, landmarks, block: int = 4096, rtol: float = 1e-10) -> tuple[np.ndarray, np.ndarray]:
-    """Nystroem features of ``rows`` on ``landmarks`` (Williams & Seeger 2001).
-
-    With the landmark kernel ``W = U diag(s) U^T`` (eigenvalues below ``rtol``
-    times the largest dropped), ``M = U diag(s)^(-1/2)`` and the features are
-    ``K(rows, landmarks) M``, so their inner products are the Nystroem
-    approximation ``K_rl W^+ K_lr`` of the kernel (exact on the landmarks).
-    Returns ``(features, M)``: float64 (len rows, r) and (len landmarks, r), r
-    the rank kept.  A linear model ``f(x) = features(x) w + b`` is the kernel
-    expansion ``K(x, landmarks) (M w) + b``.
-
-    Examples
-    --------
-    >>> from crocbench.fingerprints import Fingerprints
-    >>> from crocbench.similarity import SimilarityIndex
-    >>> fp = Fingerprints(np.array([0, 2, 4, 5, 8]), np.array([7, 9, 7, 11, 9, 5, 7, 9], dtype=np.uint64))
-    >>> sim = SimilarityIndex(fp)
-    >>> features, mapping = nystroem_map(sim, np.arange(4), [0, 3])  # two landmarks
-    >>> bool(np.allclose(features @ features.T, sim.kernel(np.arange(4))))  # an approximation
-    False
-    >>> features, mapping = nystroem_map(sim, np.arange(4), np.arange(4))  # every compound a landmark: exact
-    >>> bool(np.allclose(features @ features.T, sim.kernel(np.arange(4))))
-    True
-    """
-    rows, landmarks = np.asarray(rows), np.asarray(landmarks)
-    s, u = np.linalg.eigh(sim.kernel(landmarks))
-    keep = s > rtol * s.max()
-    mapping = u[:, keep] / np.sqrt(s[keep])
-    out = np.empty((rows.size, mapping.shape[1]))
-    for i in range(0, rows.size, block):
-        out[i:i + block] = sim.similarities(rows[i:i + block], landmarks).astype(np.float64) @ mapping
-    return out, mapping
-
-
-def linear_svm(X, y, C: float = 1.0, class_weight=None, tol: float = 1e-10, max_iter: int = 100,
-               block: int = 8192) -> tuple:
-    """The L2-loss linear SVM: ``min_w,b 1/2 |w|^2 + sum_i C_i max(0, 1 - t_i (x_i w + b))^2``, t = +-1.
-
-    LIBLINEAR's default loss with an unpenalized intercept, solved in the
-    primal by the finite Newton method (Keerthi & DeCoste 2005): each step
-    solves with the generalized Hessian ``diag(1, .., 1, 0) + 2 sum_{i active}
-    C_i [x_i, 1]^T [x_i, 1]`` (updated by the rows that entered or left the
-    active set, in row blocks, so no copy of ``X``), then backtracks until the
-    objective falls; it stops when the gradient's norm is
-    below ``tol`` times the first one's.  Memory: ``X`` and a (d + 1)^2
-    matrix, where LIBLINEAR would copy ``X`` into 16 bytes per entry.
-    ``C_i = C``, times n / (2 n_class) for ``class_weight="balanced"``.
-    Returns ``(w, b)``.
-    """
-    X = np.asarray(X, dtype=np.float64)
-    y = np.asarray(y)
-    n, d = X.shape
-    t = np.where(y == 1, 1.0, -1.0)
-    c = np.full(n, float(C))
-    if class_weight == "balanced":
-        for v in (0, 1):
-            c[y == v] *= n / (2.0 * max(1, int(np.sum(y == v))))
-
-    def objective(w, b):
-        z = X @ w + b
-        slack = np.maximum(0.0, 1.0 - t * z)
-        return 0.5 * (w @ w) + np.sum(c * slack * slack), slack
-
-    w, b = np.zeros(d), 0.0
-    value, slack = objective(w, b)
-    first = None
-    # the generalized Hessian, updated by the rows whose activity changed (few, after the first steps)
-    hessian, active = np.zeros((d + 1, d + 1)), np.zeros(n, dtype=bool)
-    hessian[np.arange(d), np.arange(d)] = 1.0
-    ridge = np.zeros((d + 1, d + 1))
-    ridge[d, d] = 1e-12  # with no active row the intercept's direction is flat
-    for _ in range(max_iter):
-        g = -2.0 * c * slack * t
-        grad = np.concatenate([w + X.T @ g, [g.sum()]])
-        norm = float(np.linalg.norm(grad))
-        first = norm if first is None else first
-        if norm <= tol * max(first, 1.0):
-            break
-        now = slack > 0
-        for rows, sign in ((np.flatnonzero(now & ~active), 1.0), (np.flatnonzero(active & ~now), -1.0)):
-            for i in range(0, rows.size, block):  # rows that entered or left the active set since the last step
-                part = rows[i:i + block]
-                xa = np.empty((part.size, d + 1))
-                xa[:, :d], xa[:, d] = X[part], 1.0
-                hessian += xa.T @ ((sign * 2.0) * c[part, None] * xa)
-        active = now
-        step = -np.linalg.solve(hessian + ridge, grad)
-        size = 1.0
-        while True:
-            new_w, new_b = w + size * step[:d], b + size * step[d]
-            new_value, new_slack = objective(new_w, new_b)
-            if new_value <= value + 1e-4 * size * (grad @ step) or size < 1e-10:
-                break
-            size /= 2
-        if new_value >= value:  # no progress left at this precision
-            break
-        w, b, value, slack = new_w, new_b, new_value, new_slack
-    return w, float(b)
-
-
-def inner_linear_decisions(features, y, setups, inner_folds: int = 3, seed=0, share: int = 1) -> dict:
-    """:func:`inner_decisions` for the linear SVM on (Nystroem) features: the same inner folds and shares."""
-    y = np.asarray(y)
-    inner = stratified_folds(y, inner_folds, seed)
-    out = {setup: np.empty(y.size) for setup in setups}
-    for f in range(inner_folds):
-        fit_rows, held = np.flatnonzero(inner != f), np.flatnonzero(inner == f)
-        if share > 1:
-            fit_rows = fit_rows[stratified_folds(y[fit_rows], share, [*np.atleast_1d(seed).tolist(), f]) == 0]
-        for C, cw in setups:
-            w, b = linear_svm(features[fit_rows], y[fit_rows], C, cw)
-            out[(C, cw)][held] = features[held] @ w + b
-    return out
