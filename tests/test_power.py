@@ -6,10 +6,15 @@ import pytest
 
 from crocbench import metrics as M
 from crocbench import power
-from crocbench.power import binomial_margin, power_study, scaled_calls, stratified_subsets
+from crocbench.power import power_study, scaled_calls, stratified_subsets
 from crocbench.stats import TESTS
 
 CALLS = [M.parse_metric("roc_auc"), M.parse_metric("croc_exp_14")]
+
+
+def binomial_margin(rate: float, n: int, z: float = 3.0) -> float:
+    """``z`` binomial standard errors of a rejection rate estimated from ``n`` subsets."""
+    return z * np.sqrt(rate * (1 - rate) / n)
 
 
 def test_stratified_subsets_keep_the_class_shares_and_draw_without_replacement():
@@ -139,13 +144,13 @@ def test_power_claims_follow_the_table():
         return min(1.0, base * (1.0 if test == "paired_permutation" else 0.8) * (1 + f))
 
     claims = power_claims(_table(paper_world))
-    assert [ok for _, ok, _ in claims] == [True, True, True, True, True]
+    assert [c.holds for c in claims] == [True, True, True, True, True]
 
     def other_world(metric, test, f):  # ROC best, Wilcoxon best
         return 0.95 if metric == "roc" else 0.9 if test == "paired_wilcoxon" else 0.3
 
     # CROC beaten by ROC; CROC = CAC = cutoffs (ties count as supported); Wilcoxon first; ROC beats CROC on IRV-SVM
-    assert [ok for _, ok, _ in power_claims(_table(other_world))] == [False, True, True, False, False]
+    assert [c.holds for c in power_claims(_table(other_world))] == [False, True, True, False, False]
     text = power_markdown(_table(paper_world), {"irv": "IRV", "svm": "SVM"})
     assert "### IRV vs SVM" in text and "| PP 10% | PP 50% |" in text
     assert text.count("\n| AUC[") == sum(c.label.startswith("AUC[") for c in M.paper_panel())  # a row per metric

@@ -59,13 +59,13 @@ def test_published_numbers(tables):
 
 
 def _check(claims):
-    """Claims as (id, text, ok, evidence, note): unexplained failures and stale deviation notes fail."""
-    for cid, text, ok, evidence, note in claims:
-        if ok is False and note:
-            warnings.warn(f"known deviation {cid}: {text} ({evidence}): {note}", stacklevel=2)
-    unexplained = [f"{c[0]}: {c[3]}" for c in claims if c[2] is False and not c[4]]
+    """Claims (``crocbench.report.Claim``): unexplained failures and stale deviation notes fail."""
+    for c in claims:
+        if c.holds is False and c.note:
+            warnings.warn(f"known deviation {c.id}: {c.text} ({c.evidence}): {c.note}", stacklevel=2)
+    unexplained = [f"{c.id}: {c.evidence}" for c in claims if c.holds is False and not c.note]
     assert not unexplained, "claims no longer reproduced: " + "; ".join(unexplained)
-    assert all(c[2] is not None for c in claims), [c[0] for c in claims if c[2] is None]
+    assert all(c.holds is not None for c in claims), [c.id for c in claims if c.holds is None]
 
 
 def test_published_claims(tables):
@@ -73,7 +73,7 @@ def test_published_claims(tables):
     claims = check_claims(areas, significance, _names())
     _check(claims)
     documented = {c["id"] for c in load_published()["claims"] if c.get("known_deviation")}
-    stale = [c[0] for c in claims if c[0] in documented and c[2] is True]
+    stale = [c.id for c in claims if c.id in documented and c.holds is True]
     assert not stale, f"claims documented as deviations now hold (remove their known_deviation note): {stale}"
 
 
@@ -83,7 +83,7 @@ def test_appendix_a_claims(tables):
     claims = irv_training_claims(training, others)
     _check(claims)
     documented = {c["id"] for c in load_published()["appendix_claims"] if c.get("known_deviation")}
-    stale = [c[0] for c in claims if c[0] in documented and c[2] is True]
+    stale = [c.id for c in claims if c.id in documented and c.holds is True]
     assert not stale, f"Appendix A claims documented as deviations now hold (remove their note): {stale}"
 
 

@@ -43,12 +43,12 @@ def test_training_table_and_claims():
     assert table["paper_epochs"].tolist() == ["101", "42", "4-8"]
     others = {"svm": {"croc_exp_80": 0.99}, "knn": {"croc_exp_80": 0.1}}
     checked = irv_training_claims(table, others)
-    claims = {cid: ok for cid, _, ok, _, _ in checked}
+    claims = {c.id: c.holds for c in checked}
     assert claims == {"power_faster": True, "density_faster": None, "exp_fast": False, "exp_slightly_lower": True,
                       "exp_beats_svm_knn": False, "same_final": True}
-    notes = {cid: note for cid, _, ok, _, note in checked}
+    notes = {c.id: c.note for c in checked}
     assert notes["exp_fast"].startswith("exp(-20 r/N)") and notes["exp_beats_svm_knn"] == ""  # only documented ones
-    text = claims_markdown([c[1:] for c in checked])
+    text = claims_markdown(checked)
     assert "- known deviation: exponential weighting converges in 4 to 8 epochs (1503.0 epochs). exp(-20" in text
     assert "- NOT reproduced: exponentially weighted IRV still beats SVM and kNN" in text
     md = markdown_table(table[["scheme", "epochs_mean", "croc_exp_80"]])
@@ -205,19 +205,19 @@ def test_claims_on_a_table_that_reproduces_the_paper():
     })
     sig = pd.DataFrame({"a": ["SVM", "SVM"], "b": ["IRV", "IRV"], "metric": ["roc", "croc_exp_80"],
                         "paired_permutation": [0.3, 0.001], "unpaired_permutation": [0.4, 0.01]})
-    result = {c[0]: c[2] for c in check_claims(areas, sig, names, load_published())}
+    result = {c.id: c.holds for c in check_claims(areas, sig, names, load_published())}
     assert result == {"svm_best_roc_irv_best_croc": True, "croc_order": True, "croc_significant_roc_not": True,
                       "paired_more_powerful": True}
     areas.loc[areas.model == "SVM", "croc_exp_80"] = 0.41
     sig["paired_permutation"] = [0.5, 0.6]
     claims = check_claims(areas, sig, names, load_published())
-    result = {c[0]: c[2] for c in claims}
+    result = {c.id: c.holds for c in claims}
     assert result["svm_best_roc_irv_best_croc"] is False and result["croc_order"] is False
     assert result["croc_significant_roc_not"] is False and result["paired_more_powerful"] is False
-    notes = {c[0]: c[4] for c in claims}  # the documented deviations come with their note, the others none
+    notes = {c.id: c.note for c in claims}  # the documented deviations come with their note, the others none
     assert notes["svm_best_roc_irv_best_croc"] and notes["croc_significant_roc_not"]
     assert notes["croc_order"] == "" and notes["paired_more_powerful"] == ""
-    assert "known deviation" in claims_markdown([c[1:] for c in claims])
+    assert "known deviation" in claims_markdown(claims)
 
 
 def test_published_file_is_complete():

@@ -22,7 +22,6 @@ Carlo error at 0.05 is then about 0.007.
 
 from __future__ import annotations
 
-import math
 from typing import NamedTuple
 
 import numpy as np
@@ -221,8 +220,3 @@ def _fraction_rows(fraction, seed, y, s, calls, pairs, full_diff, n_subsets, n_s
                     "power": power[p_i, c_i], "wrong": wrong[p_i, c_i],
                 })
     return rows, sub.n_pos, sub.n_neg
-
-
-def binomial_margin(rate: float, n: int, z: float = 3.0) -> float:
-    """``z`` binomial standard errors of a rejection rate estimated from ``n`` subsets."""
-    return z * math.sqrt(rate * (1 - rate) / n)

@@ -170,8 +170,14 @@ def write_reference(results, reference) -> dict:
 
 # --- the README's results tables, generated from the reference (tests/test_readme.py keeps them equal) ---
 
-_README_METRICS = {"roc": "AUC[ROC]", "croc_exp_7": "AUC[CROC(exp)] a=7", "croc_exp_14": "AUC[CROC(exp)] a=14",
-                   "croc_exp_80": "AUC[CROC(exp)] a=80", "top1000": "actives in top 1,000", "epochs_mean": "epochs"}
+def _readme_labels() -> dict:
+    """Metric key -> the README's label: the paper panel's own labels of its headline areas (AUC[ROC],
+    AUC[CROC(exp)] a=7, ...), and the README's for the count of actives and the IRV's epochs."""
+    from .metrics import paper_panel
+    from .metrics._panel import HEADLINE_KEYS
+
+    panel = {c.key: c.label for c in paper_panel()}
+    return {**{k: panel[k] for k in HEADLINE_KEYS}, "top1000": "actives in top 1,000", "epochs_mean": "epochs"}
 
 
 def _number(value, digits: int = 4) -> str:
@@ -186,6 +192,7 @@ def readme_tables(reference) -> dict:
     model beside the run's)."""
     from .report import load_published
 
+    labels = _readme_labels()
     published = pd.read_csv(Path(reference) / "published.tsv", sep="\t")
     lines = ["| anchor | model | quantity | published | reproduced | tolerance (band) | status |",
              "|---|---|---|---|---|---|---|"]
@@ -193,7 +200,7 @@ def readme_tables(reference) -> dict:
         allowed = "" if pd.isna(r.tolerance) else f"{r.tolerance:g}"
         if not pd.isna(r.band_low):
             allowed += f" ({_number(r.band_low)} to {_number(r.band_high)})"
-        lines.append(f"| {r.id} | {r.model} | {_README_METRICS.get(r.metric, r.metric)} | "
+        lines.append(f"| {r.id} | {r.model} | {labels.get(r.metric, r.metric)} | "
                      f"{'' if pd.isna(r.published) else f'{r.published:g}'} | {_number(r.reproduced)} | "
                      f"{allowed.strip()} | {r.status} |")
     areas = pd.read_csv(Path(reference) / "areas.tsv", sep="\t").set_index("model")
@@ -201,7 +208,7 @@ def readme_tables(reference) -> dict:
     keys = {"RANDOM": "random", "MAX-SIM": "maxsim", "kNN": "knn", "SVM": "svm", "IRV": "irv",
             "random (expected)": "random_expected"}
     metrics = ("roc", "croc_exp_80", "top1000")
-    pooled = ["| model | " + " | ".join(f"{_README_METRICS[m]} | paper" for m in metrics) + " |",
+    pooled = ["| model | " + " | ".join(f"{labels[m]} | paper" for m in metrics) + " |",
               "|---|" + "---|---|" * len(metrics)]
     for label, row in areas.iterrows():
         cells = []

@@ -403,11 +403,6 @@ def t_test(a, b, *, paired: bool, alternative: str = "observed") -> TestResult:
     return _one(f"{'paired' if paired else 'unpaired'}_t", a, b, alternative)
 
 
-def wilcoxon_test(a, b, *, paired: bool, alternative: str = "observed") -> TestResult:
-    """Wilcoxon signed-rank (paired) or rank-sum / Mann-Whitney U (unpaired) test."""
-    return _one(f"{'paired' if paired else 'unpaired'}_wilcoxon", a, b, alternative)
-
-
 def run_tests(a, b, tests=TESTS, *, n_samples: int = 10_000, seed=0, alternative: str = "observed") -> dict:
     """Run the named tests on two samples of per-positive values; returns ``{test: TestResult}``."""
     check_tests(tests)

@@ -28,7 +28,7 @@ with step(snakemake) as log:
         others = {Path(p).stem: pooled_metrics(pd.read_parquet(p), top=snakemake.params.top) for p in snakemake.input.others}
         claims = irv_training_claims(table, others)
         text += (f"\n{irv_training_notes()}\n\n## The paper's claims on this run\n\n"
-                 f"{claims_markdown([c[1:] for c in claims])}\n")
+                 f"{claims_markdown(claims)}\n")
     Path(snakemake.output.md).write_text(text)
     plot_training_curves({s: [i["history"] for i in runs[s][1]] for s in schemes}, snakemake.output.figure,
                          title=f"IRV training, {snakemake.wildcards.dataset}")

@@ -49,6 +49,10 @@ def _call(key, label, metric, **params) -> MetricCall:
 ALPHAS = (7.0, 14.0, 80.0)
 CUTOFFS = (0.5, 0.1, 0.0086)
 
+#: The keys of the paper's headline areas (:func:`paper_panel`): AUC[ROC], then AUC[CROC(exp)] at each of
+#: :data:`ALPHAS`.  The report's tables derive their metric columns from it.
+HEADLINE_KEYS = ("roc", *(f"croc_exp_{a:g}" for a in ALPHAS))
+
 
 def top_cutoff(top, n: int) -> int:
     """The k of "actives in the top k" for a list of ``n`` compounds.

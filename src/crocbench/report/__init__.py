@@ -1,0 +1,82 @@
+"""Tables of the report: built from pooled scores and fit records, written as TSV and Markdown.
+
+One concern per module:
+
+- :mod:`._format`: Markdown tables and cells (numbers, p-values);
+- :mod:`._claims`: :class:`Claim`, a paper's claim checked on a run, and its Markdown list;
+- :mod:`._tables`: the paper's tables 1 (areas, pooled and per fold; the other references' metrics) and 2
+  (the six tests' p-values per pair of models);
+- :mod:`._published`: the paper's published numbers and claims (``published.yaml``) beside a run's (table 4);
+- :mod:`._irv`: the IRV training table (Appendix A) and the IRV training study;
+- :mod:`._svm`: the SVM set-up sensitivity study;
+- :mod:`._power`: the power study;
+- :mod:`._summary`: the summary across datasets (ranks, Friedman and Nemenyi tests).
+
+The metric columns derive from :data:`crocbench.metrics._panel.HEADLINE_KEYS`.
+"""
+
+from ._claims import Claim, claims_markdown
+from ._format import markdown_table
+from ._irv import irv_study_closest, irv_study_markdown, irv_study_table, irv_training_claims, irv_training_table
+from ._power import power_claims, power_markdown, power_notes
+from ._published import (
+    PAPER,
+    check_claims,
+    irv_training_notes,
+    load_published,
+    measured_values,
+    paper_irv_epochs,
+    published_comparison,
+    published_points,
+)
+from ._summary import (
+    SUMMARY_METRICS,
+    SUMMARY_TOP,
+    SUMMARY_TOP_KEY,
+    datasets_markdown,
+    datasets_table,
+    ranks_markdown,
+    ranks_table,
+    summary_labels,
+)
+from ._svm import (
+    SENSITIVITY_KEYS,
+    SETUP_COLUMNS,
+    paper_svm_matches,
+    pooling_table,
+    sensitivity_keys,
+    svm_choices,
+    svm_sensitivity_markdown,
+    svm_sensitivity_table,
+)
+from ._tables import (
+    HEADLINE_BEDROC_KEYS,
+    RANDOM_ROW,
+    areas_markdown,
+    areas_table,
+    other_metrics_markdown,
+    other_metrics_table,
+    panel_for,
+    per_fold_summary,
+    pooled_metrics,
+    significance_markdown,
+    significance_table,
+    undefined_per_fold,
+    write_pooled,
+)
+
+__all__ = [
+    "HEADLINE_BEDROC_KEYS", "PAPER", "RANDOM_ROW", "SENSITIVITY_KEYS", "SETUP_COLUMNS", "SUMMARY_METRICS",
+    "SUMMARY_TOP", "SUMMARY_TOP_KEY",
+    "Claim", "claims_markdown", "markdown_table",
+    "areas_markdown", "areas_table", "other_metrics_markdown", "other_metrics_table", "panel_for",
+    "per_fold_summary", "pooled_metrics", "significance_markdown", "significance_table", "undefined_per_fold",
+    "write_pooled",
+    "check_claims", "irv_training_notes", "load_published", "measured_values", "paper_irv_epochs",
+    "published_comparison", "published_points",
+    "irv_study_closest", "irv_study_markdown", "irv_study_table", "irv_training_claims", "irv_training_table",
+    "paper_svm_matches", "pooling_table", "sensitivity_keys", "svm_choices", "svm_sensitivity_markdown",
+    "svm_sensitivity_table",
+    "power_claims", "power_markdown", "power_notes",
+    "datasets_markdown", "datasets_table", "ranks_markdown", "ranks_table", "summary_labels",
+]

@@ -1,0 +1,131 @@
+"""The SVM set-up sensitivity study: every (fingerprint, C, class weight, score) on the workflow's folds, and
+which set-ups reproduce the paper's SVM numbers."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from ..metrics import hits_call, per_fold_metrics
+from ._format import markdown_table
+from ._published import load_published
+from ._tables import HEADLINE_BEDROC_KEYS, named_calls, per_fold_summary
+
+#: The sensitivity study's areas, followed by the list's "actives in the top k" (:func:`sensitivity_keys`).
+SENSITIVITY_KEYS = HEADLINE_BEDROC_KEYS
+SETUP_COLUMNS = ["fingerprint", "C", "class_weight", "score"]
+
+
+def sensitivity_keys(n: int, top=1000) -> tuple:
+    """The sensitivity and pooling tables' metric keys for a list of ``n``: :data:`SENSITIVITY_KEYS` and
+    ``top<k>``."""
+    return (*SENSITIVITY_KEYS, hits_call(top, n).key)
+
+
+def svm_sensitivity_table(scores: pd.DataFrame, top=1000) -> pd.DataFrame:
+    """One row per SVM set-up: each metric on the pooled out-of-fold ranking, and its per-fold mean and SD.
+
+    ``scores`` is long: id, fold, label, fingerprint, C, class_weight, score
+    ("decision" or "platt") and value.  Pooling ranks the folds' values
+    together: comparable across folds for Platt probabilities, not
+    necessarily for raw decision values.
+    """
+    per_fold, n = {}, scores["id"].nunique()
+    for setup, part in scores.groupby(SETUP_COLUMNS, sort=True, dropna=False):
+        per_fold[setup] = per_fold_metrics(part.rename(columns={"score": "kind", "value": "score"}),
+                                           named_calls(SENSITIVITY_KEYS, n, top))
+    table = pooling_table(per_fold, sensitivity_keys(n, top))
+    setups = pd.DataFrame(table.pop("model").tolist(), columns=SETUP_COLUMNS)
+    return pd.concat([setups, table], axis=1)
+
+
+def pooling_table(per_fold: dict, keys=SENSITIVITY_KEYS) -> pd.DataFrame:
+    """Pooled value (fold ``all``) beside the per-fold mean and SD of each metric in ``keys`` that every
+    table has (``per_fold``: model label -> its per-fold table)."""
+    keys = [k for k in keys if all(k in t.columns for t in per_fold.values())]
+    summary = per_fold_summary(per_fold, keys).set_index("model")
+    rows = []
+    for name, table in per_fold.items():
+        pooled = table[table["fold"].astype(str) == "all"].iloc[0]
+        rows.append({"model": name, **{k: float(pooled[k]) for k in keys}, **summary.loc[[name]].iloc[0].to_dict()})
+    return pd.DataFrame(rows)
+
+
+def paper_svm_matches(table: pd.DataFrame, where: str = "") -> pd.Series:
+    """Which set-ups reproduce every published SVM number within its tolerance (``published.yaml``), pooled
+    (``where=""``) or as per-fold means (``where="_mean"``)."""
+    ok = pd.Series(True, index=table.index)
+    for anchor in load_published()["anchors"]:
+        if anchor["model"] != "svm":
+            continue
+        column = anchor["metric"] + where
+        if column not in table:  # e.g. no top 1,000 on a list shorter than that: no match can be claimed
+            return pd.Series(False, index=table.index)
+        ok &= (table[column] - anchor["published"]).abs() <= anchor["tolerance"]
+    return ok
+
+
+def svm_choices(infos) -> pd.DataFrame:
+    """What the workflow's SVM chose in each outer fold (its fold info: C, class_weight, inner_cv values).
+
+    One row per chosen set-up: C, class weight, the folds that chose it, and
+    for every candidate set-up its inner-CV value averaged over the folds
+    (``inner <C> <class weight>`` columns; none without an inner CV).
+    """
+    rows = {}
+    inner = {}
+    for info in infos:
+        key = (float(info["C"]), info.get("class_weight") or "none")
+        rows.setdefault(key, []).append(int(info["fold"]))
+        for cand in info.get("inner_cv", []):
+            share = cand.get("fit_share", 1.0)  # successive halving: a value on a share of the inner sets
+            name = (f"inner {cand['C']:g} {cand['class_weight'] or 'none'}"
+                    + (f" (1/{1 / share:.0f})" if share < 1 else ""))
+            inner.setdefault(name, []).append(cand["value"])
+    table = pd.DataFrame([{"C": f"{C:g}", "class_weight": cw, "folds": ", ".join(map(str, sorted(f))),
+                           "n_folds": len(f)}
+                          for (C, cw), f in sorted(rows.items(), key=lambda kv: -len(kv[1]))])
+    for col, values in inner.items():
+        table[col] = float(np.mean(values))
+    return table
+
+
+def svm_sensitivity_markdown(table: pd.DataFrame, pooling: pd.DataFrame | None = None,
+                             choices: pd.DataFrame | None = None, select_metric: str = "",
+                             reproduces: bool = True) -> str:
+    """The sensitivity table as Markdown (pooled value, per-fold mean +/- SD beneath); where the dataset
+    ``reproduces`` the paper, the set-ups that match its SVM numbers are marked."""
+    keys = [c for c in table.columns if c not in SETUP_COLUMNS and not c.endswith(("_mean", "_sd"))]
+
+    def cells(row):
+        out = {}
+        for k in (k for k in keys if k in row):
+            digits = 1 if k.startswith("top") else 3  # "actives in the top k": a count
+            out[k] = (f"{row[k]:.{digits}f}<br>{row[k + '_mean']:.{digits}f} ± {row[k + '_sd']:.{digits}f}"
+                      if f"{k}_mean" in row else f"{row[k]:.{digits}f}")
+        return out
+
+    rows = []
+    for _, row in table.iterrows():
+        rows.append({**{c: ("none" if c == "class_weight" and pd.isna(row[c]) else row[c]) for c in SETUP_COLUMNS},
+                     **cells(row)})
+    text = "Each cell: pooled value, then per-fold mean ± SD.\n\n"
+    if reproduces:
+        anchors = {a["metric"]: a for a in load_published()["anchors"] if a["model"] == "svm"}
+        target = ", ".join(f"{k} {a['published']:g} +/- {a['tolerance']:g}" for k, a in anchors.items())
+        match_pooled, match_folds = paper_svm_matches(table), paper_svm_matches(table, "_mean")
+        for i, row in zip(table.index, rows):
+            row["matches the paper's SVM"] = ", ".join(
+                m for m, ok in (("pooled", match_pooled[i]), ("per fold", match_folds[i])) if ok)
+        text = f"Published SVM: {target} (pooled 10-fold ranking, presumably). " + text
+    text += markdown_table(pd.DataFrame(rows))
+    if pooling is not None and len(pooling):
+        rows = [{"model": r["model"], **cells(r)} for _, r in pooling.iterrows()]
+        text += ("\n\n### Pooled ranking vs per-fold mean, the workflow's models\n\n"
+                 + markdown_table(pd.DataFrame(rows)))
+    if choices is not None and len(choices):
+        inner = [c for c in choices.columns if c.startswith("inner ")]
+        how = (f"chosen in each outer fold by an inner CV on {select_metric} (inner values: mean over the outer "
+               "folds)" if inner else "fixed (no inner CV)")
+        text += (f"\n\n### The workflow's SVM set-up\n\nC and class weight {how}:\n\n" + markdown_table(choices))
+    return text
