@@ -30,7 +30,7 @@ SETTINGS = {"this CPU": {}, "Sandybridge, no AVX2": {"OPENBLAS_CORETYPE": "Sandy
 def _run(results: str, fold: int, out: str) -> None:
     import yaml
 
-    from crocbench.cv import score_fold
+    from crocbench.cv import cross_validate
     from crocbench.fingerprints import load_fingerprints
     from crocbench.models import LABELS, make_model
     from crocbench.report import panel_for, significance_table
@@ -46,8 +46,10 @@ def _run(results: str, fold: int, out: str) -> None:
     folds = pd.read_csv(folder / "folds.tsv", sep="\t", dtype={"id": str})
     sim = SimilarityIndex(load_fingerprints(folder / "fingerprints.npz"),
                           load_neighbours(sorted(folder.glob("neighbours_k*.npz"))[-1]))
-    model = make_model("svm", config["models"]["svm"], seed=(config["cv"]["seed"], fold), n_jobs=2)
-    score_fold(model, sim, folds, fold).to_parquet(out + ".svm.parquet")
+    done = cross_validate(lambda k: make_model("svm", config["models"]["svm"], seed=(config["cv"]["seed"], k), n_jobs=2),
+                          sim, folds, only=[fold])
+    model = done.models[fold]
+    done.scores[fold].to_parquet(out + ".svm.parquet")
     Path(out + ".svm.json").write_text(json.dumps(model.info()))
 
 

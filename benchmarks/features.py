@@ -15,16 +15,14 @@ to all rows, in the same run.
 
 from __future__ import annotations
 
-import json
 import os
-import resource
-import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
 import numpy as np
+from _harness import measure, print_result, step_args
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_CSV = Path(os.environ.get("CROCBENCH_MIRROR", ROOT.parent / "shared" / "mirror")) / "HIV_41913.csv"
@@ -73,10 +71,8 @@ def _step(name: str, csv: str, cache: str) -> dict:
 
 
 def main() -> None:
-    if len(sys.argv) > 2 and sys.argv[1] == "--step":
-        result = _step(sys.argv[2], sys.argv[3], sys.argv[4])
-        result["peak_rss_gb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1e6
-        print(json.dumps(result))
+    if (args := step_args()) is not None:
+        print_result(_step(*args))
         return
     csv = sys.argv[1] if len(sys.argv) > 1 else str(DEFAULT_CSV)
     rows = []
@@ -90,9 +86,7 @@ def main() -> None:
             ("topk50_tiles", "top-50, each pair once, tiles (workflow)", ">= 2x pairs/s of the above"),
             ("rdkit", "RDKit BulkTanimoto, Morgan 2048 bits, 1 thread", "reference"),
         ]:
-            out = subprocess.run([sys.executable, __file__, "--step", step, csv, cache],
-                                 capture_output=True, text=True, check=True)
-            rows.append((label, json.loads(out.stdout.strip().splitlines()[-1]), target))
+            rows.append((label, measure(__file__, step, csv, cache), target))
     by = {label: r for label, r, _ in rows}
     ratio = by["RDKit BulkTanimoto, Morgan 2048 bits, 1 thread"]["seconds"] / by["full Tanimoto matrix, float32, in memory"]["seconds"]
     width = max(len(label) for label, _, _ in rows)

@@ -15,13 +15,12 @@ out-of-fold ranking.
 
 from __future__ import annotations
 
-import json
-import resource
-import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
+
+from _harness import measure, print_result, step_args
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -30,7 +29,7 @@ def _step(name: str, folder: str, cache: str, matrix: str) -> dict:
     import numpy as np
     import pandas as pd
 
-    from crocbench.cv import fold_table, pool_scores, score_fold
+    from crocbench.cv import cross_validate, fold_table
     from crocbench.fingerprints import load_fingerprints
     from crocbench.metrics import croc_auc, hits_at_k, roc_auc
     from crocbench.models import declared_runs, make_model
@@ -53,33 +52,26 @@ def _step(name: str, folder: str, cache: str, matrix: str) -> dict:
     folds = fold_table(compounds["id"], compounds["label"], n_folds, seed)
     uses_matrix = declared_runs({name: config["models"][name]})[name].uses_matrix(fp.n, n_folds)
     sim = SimilarityIndex(fp, load_neighbours(cache), matrix=MatrixFile(matrix, threads=2) if uses_matrix else None)
-    parts, epochs = [], []
-    for f in range(n_folds):  # as the workflow's score_fold jobs: the SVM's 2 threads, 1 for the others
-        model = make_model(name, config["models"][name], seed=(seed, f), n_jobs=2 if name == "svm" else 1)
-        parts.append(score_fold(model, sim, folds, f))
-        epochs.append(getattr(model, "n_epochs_", 0))
-    pooled = pool_scores(parts, folds)
+    # as the workflow's score_fold jobs: the SVM's 2 threads, 1 for the others
+    done = cross_validate(lambda f: make_model(name, config["models"][name], seed=(seed, f),
+                                               n_jobs=2 if name == "svm" else 1), sim, folds)
+    epochs = [getattr(model, "n_epochs_", 0) for model in done.models.values()]
+    pooled = done.pooled(folds)
     y, s = pooled["label"].to_numpy(), pooled["score"].to_numpy()
     return {"seconds": time.perf_counter() - t, "roc": roc_auc(y, s), "croc80": croc_auc(y, s, alpha=80),
             "top1000": hits_at_k(y, s, k=1000), "epochs": float(np.mean(epochs))}
 
 
 def main() -> None:
-    if len(sys.argv) > 2 and sys.argv[1] == "--step":
-        result = _step(*sys.argv[2:6])
-        result["peak_rss_gb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1e6
-        print(json.dumps(result))
+    if (args := step_args()) is not None:
+        print_result(_step(*args))
         return
     folder = sys.argv[1] if len(sys.argv) > 1 else str(ROOT / "results" / "dtp_aids")
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         cache, matrix = str(Path(tmp) / "nb.npz"), str(Path(tmp) / "matrix.npy")
         for step in ("neighbours", "random", "maxsim", "knn", "irv", "matrix", "svm"):
-            out = subprocess.run([sys.executable, __file__, "--step", step, folder, cache, matrix],
-                                 capture_output=True, text=True)
-            if out.returncode:
-                sys.exit(f"{step} failed:\n{out.stderr[-3000:]}")
-            rows.append((step, json.loads(out.stdout.strip().splitlines()[-1])))
+            rows.append((step, measure(__file__, step, folder, cache, matrix)))
             print(f"{step}: done", file=sys.stderr, flush=True)
     print(f"{'step (10 folds)':<16} {'seconds':>8} {'peak RSS GB':>11} {'AUC[ROC]':>9} {'CROC a=80':>9} "
           f"{'top 1000':>8} {'epochs':>6}")

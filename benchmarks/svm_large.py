@@ -17,12 +17,11 @@ Markdown table: AUC[ROC], AUC[CROC(exp)] a=80, actives in the top 1,000.
 
 from __future__ import annotations
 
-import json
-import resource
-import subprocess
 import sys
 import time
 from pathlib import Path
+
+from _harness import measure, print_result, step_args
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -37,7 +36,7 @@ def _step(folder: str, setting: str) -> dict:
     import pandas as pd
     import yaml
 
-    from crocbench.cv import fold_table, pool_scores, score_fold
+    from crocbench.cv import cross_validate, fold_table
     from crocbench.fingerprints import load_fingerprints
     from crocbench.models import make_model
     from crocbench.similarity import SimilarityIndex
@@ -53,22 +52,16 @@ def _step(folder: str, setting: str) -> dict:
     params = {**config["models"]["svm"], "large": strategy, "max_kernel_gb": float(limit)}
     if landmarks:
         params["landmarks"] = int(landmarks[0])
-    parts, fitted = [], []
-    for f in range(n_folds):  # as the workflow's score_fold jobs: 2 threads
-        model = make_model("svm", params, seed=(seed, f), n_jobs=2)
-        parts.append(score_fold(model, sim, folds, f))
-        info = model.info()
-        fitted.append(info.get("landmarks", info.get("fit_compounds", model.train_.size)))
-    pooled = pool_scores(parts, folds)
+    done = cross_validate(lambda f: make_model("svm", params, seed=(seed, f), n_jobs=2), sim, folds)  # 2 threads
+    fitted = [m.info().get("landmarks", m.info().get("fit_compounds", m.train_.size)) for m in done.models.values()]
+    pooled = done.pooled(folds)
     return {"seconds": time.perf_counter() - t, "fit_compounds": sum(fitted) / len(fitted),
             **_metrics(pooled["label"].to_numpy(), pooled["score"].to_numpy())}
 
 
 def main() -> None:
-    if len(sys.argv) > 2 and sys.argv[1] == "--step":
-        result = _step(sys.argv[2], sys.argv[3])
-        result["peak_rss_gb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1e6
-        print(json.dumps(result))
+    if (args := step_args()) is not None:
+        print_result(_step(*args))
         return
     import pandas as pd
 
@@ -77,10 +70,7 @@ def main() -> None:
     exact = pd.read_parquet(Path(folder) / "scores" / "svm.parquet")
     rows = [("exact (the workflow's run)", "37,715 compounds", None, _metrics(exact["label"].to_numpy(), exact["score"].to_numpy()))]
     for setting in settings:
-        out = subprocess.run([sys.executable, __file__, "--step", folder, setting], capture_output=True, text=True)
-        if out.returncode:
-            sys.exit(f"{setting} failed:\n{out.stderr[-3000:]}")
-        r = json.loads(out.stdout.strip().splitlines()[-1])
+        r = measure(__file__, folder, setting)
         strategy, limit, *_ = setting.split(":")
         what = "compounds" if strategy == "subsample" else "landmarks"
         rows.append((f"{strategy}, max_kernel_gb {limit}", f"{r['fit_compounds']:,.0f} {what}", r, r))

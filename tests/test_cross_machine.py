@@ -28,7 +28,7 @@ import sys
 import numpy as np, pandas as pd
 sys.path.insert(0, sys.argv[2])
 from test_models import synthetic
-from crocbench.cv import fold_table, score_fold
+from crocbench.cv import cross_validate, fold_table
 from crocbench.fingerprints import Fingerprints
 from crocbench.models import IRV, KNN, SVM
 from crocbench.report import panel_for, significance_table
@@ -44,8 +44,8 @@ fp = Fingerprints(np.concatenate([[0], np.cumsum([r.size for r in rows])]), np.c
 sim = SimilarityIndex(fp)
 folds = fold_table([f"c{i}" for i in range(fp.n)], y, n_folds=3, seed=0)
 models = {"SVM": lambda: SVM(C=1.0, class_weight="balanced"), "kNN": lambda: KNN(k=5), "IRV": lambda: IRV(k=5)}
-pooled = {name: pd.concat([score_fold(make(), sim, folds, f) for f in range(3)]).sort_values("id").reset_index(drop=True)
-          for name, make in models.items()}
+pooled = {name: pd.concat(cross_validate(lambda f: make(), sim, folds).scores.values()).sort_values("id")
+          .reset_index(drop=True) for name, make in models.items()}
 pd.concat([p.assign(model=m) for m, p in pooled.items()]).to_parquet(sys.argv[1] + ".scores.parquet")
 table = significance_table(pooled, panel_for(pooled["SVM"], top=100), TESTS, n_samples=1000, seed=0)
 table.to_csv(sys.argv[1] + ".significance.tsv", sep="\t", index=False, float_format="%.10g")

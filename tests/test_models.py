@@ -290,6 +290,30 @@ def test_stratified_folds_are_balanced_and_seeded():
         stratified_folds([1, 1, 1] + [0] * 20, 5)
 
 
+def test_cross_validate_runs_a_fresh_model_per_fold_and_pools_as_by_hand(data):
+    from crocbench.cv import cross_validate
+
+    fp, y, _ = data
+    sim = SimilarityIndex(fp)
+    table = fold_table([f"c{i}" for i in range(fp.n)], y, n_folds=4, seed=0)
+    made = []
+
+    def make(fold):
+        made.append(fold)
+        return KNN(k=5)
+
+    done = cross_validate(make, sim, table)
+    assert made == [0, 1, 2, 3] and len({id(m) for m in done.models.values()}) == 4
+    for k, model in done.models.items():  # each fitted on the other folds only
+        assert sorted(model.train_.tolist()) == np.flatnonzero(table["fold"].to_numpy() != k).tolist()
+    by_hand = pool_scores([score_fold(KNN(k=5), sim, table, f) for f in range(4)], table)
+    assert done.pooled(table).equals(by_hand)
+    one = cross_validate(make, sim, table, only=[2])
+    assert list(one.scores) == [2] and one.scores[2].equals(done.scores[2])
+    with pytest.raises(ValueError):  # a pooled table needs every fold
+        one.pooled(table)
+
+
 def test_score_fold_and_pooling_score_every_compound_once(data):
     fp, y, _ = data
     sim = SimilarityIndex(fp)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 import pandas as pd
 
@@ -148,6 +150,67 @@ def _match_ids(scored: pd.DataFrame, folds: pd.DataFrame, suffix: str) -> pd.Dat
         raise ValueError(f"{int(unscored.sum())} compound(s) of the dataset have no score, "
                          f"e.g. {merged['id'][unscored].iloc[0]!r}")
     return merged
+
+
+class CrossValidation(NamedTuple):
+    """What :func:`cross_validate` returns: per fold, the test compounds' scores and the fitted model."""
+
+    scores: dict  # fold -> DataFrame (id, fold, label, score)
+    models: dict  # fold -> the model fitted on the other folds
+
+    def pooled(self, folds: pd.DataFrame) -> pd.DataFrame:
+        """Every fold's scores pooled in the order of ``folds`` (:func:`pool_scores`): all folds must have run."""
+        return pool_scores(self.scores.values(), folds)
+
+
+def cross_validate(make_model, data, folds: pd.DataFrame, *, only=None, progress=None) -> CrossValidation:
+    """The cross-validation driver: for each fold, a fresh model fitted on the other folds scores it.
+
+    The workflow's fold jobs (one fold each: ``only=[k]``), the benchmarks and
+    the tests all run their folds through it.
+
+    Parameters
+    ----------
+    make_model : callable
+        ``make_model(fold)`` returns a new, unfitted model for that fold (its
+        seed may depend on the fold): any object with ``fit(data, train, y)``
+        and ``score(data, rows)`` (:class:`crocbench.models.Model`).
+    data : SimilarityIndex
+        The models' data view; its rows are the rows of ``folds``.
+    folds : DataFrame
+        The fold table (:func:`fold_table`).
+    only : iterable of int, optional
+        The folds to run (default: every fold, in order).
+    progress : file, optional
+        A line per fold is written there.
+
+    Returns
+    -------
+    CrossValidation
+        ``scores[k]`` (id, fold, label, score of fold k's compounds) and
+        ``models[k]`` for each fold run; ``.pooled(folds)`` once all have run.
+
+    Examples
+    --------
+    >>> from crocbench.fingerprints import Fingerprints
+    >>> from crocbench.models import MaxSim
+    >>> from crocbench.similarity import SimilarityIndex
+    >>> features = [[1, 2], [1, 3], [2, 3], [4, 5], [4, 6], [5, 6]]  # three actives alike, three inactives alike
+    >>> fp = Fingerprints(np.arange(0, 13, 2), np.array(sum(features, []), dtype=np.uint64))
+    >>> folds = fold_table(list("abcdef"), [1, 1, 1, 0, 0, 0], n_folds=3)
+    >>> cv = cross_validate(lambda fold: MaxSim(), SimilarityIndex(fp), folds)
+    >>> sorted(cv.scores), cv.pooled(folds)["score"].round(3).tolist()
+    ([0, 1, 2], [0.333, 0.333, 0.333, 0.0, 0.0, 0.0])
+    """
+    chosen = sorted(set(np.unique(folds["fold"]).tolist())) if only is None else [int(k) for k in only]
+    scores, models = {}, {}
+    for k in chosen:
+        model = make_model(k)
+        scores[k] = score_fold(model, data, folds, k)
+        models[k] = model
+        if progress is not None:
+            print(f"fold {k}: {len(scores[k])} compounds scored", file=progress, flush=True)
+    return CrossValidation(scores, models)
 
 
 def score_fold(model, data, folds: pd.DataFrame, fold: int) -> pd.DataFrame:

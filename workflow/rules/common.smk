@@ -5,7 +5,7 @@ from pathlib import Path
 
 from crocbench._parallel import memory_budget_mb
 from crocbench.data import Dataset, file_sha256, resolve_mirror
-from crocbench.models import SVM, declared_runs
+from crocbench.models import SVM, declared_runs, expand_runs, irv_run
 
 # `dataset:` names one dataset or a list of them (`--config dataset='[a,b]'`); each is built under results/{name}/,
 # and with two or more the cross-dataset summary under results/summary/ too.
@@ -41,24 +41,12 @@ MODELS = list(config["models"])
 # Runs = the models of the comparison plus the IRV's reweighting variants (irv_power, ...), each a checked
 # crocbench.models.Run (class, parameters, label, resources): a bad entry stops here, before any job.
 IRV_SCHEMES = config["irv_training"]["schemes"] if "irv" in MODELS else []
-_entries = {name: dict(entry or {}) for name, entry in config["models"].items()}
-if "irv" in _entries:
-    _entries["irv"]["track"] = True
-    _training = {k: v for k, v in config["irv_training"].items() if k != "schemes"}
-    for _scheme in IRV_SCHEMES:
-        if _scheme != "none":
-            _entries[f"irv_{_scheme}"] = {"class": "irv", **{k: v for k, v in _entries["irv"].items() if k != "label"},
-                                          **_training, "reweight": _scheme}  # named by their run, not the irv's label
-RUNS = declared_runs(_entries, search=PLUGIN_DIRS)
+RUNS = declared_runs(expand_runs(config["models"], config["irv_training"]), search=PLUGIN_DIRS)
 LABELS = {name: run.label for name, run in RUNS.items()}
 IMPORTED = [name for name, run in RUNS.items() if run.imported]
 TRAINED = [name for name, run in RUNS.items() if not run.imported]
 SENSITIVITY = config["svm_sensitivity"]
 POWER_PAIRS = [pair for pair in config["power"]["pairs"] if set(pair) <= set(MODELS)]
-
-
-def irv_run(scheme):
-    return "irv" if scheme == "none" else f"irv_{scheme}"
 
 
 def _alternatives(names):
@@ -136,10 +124,11 @@ def neighbour_chunk_files(wildcards):
 
 
 def neighbours_mem_mb(wildcards):
-    """A neighbour job: k candidates (8 bytes each) per compound, the fingerprints and a few tiles."""
+    """A neighbour job's memory (crocbench.similarity.neighbours_mem_mb) on this dataset's fingerprints."""
+    from crocbench.similarity import neighbours_mem_mb as mem_mb
+
     n = compounds_in(f"results/{wildcards.dataset}/fingerprints.npz")
-    tile = config["similarity"]["tile"]
-    return int(1000 + n * (8 * int(wildcards.k) + 2000) / 2**20 + 16 * tile**2 / 2**20)
+    return mem_mb(n, int(wildcards.k), config["similarity"]["tile"])
 
 
 def fold_inputs(wildcards):
@@ -153,8 +142,10 @@ def fold_inputs(wildcards):
 
 
 def matrix_mem_mb(wildcards, input):
-    """The similarity matrix job: its N^2 float32 values (written through a memory map) plus 1 GB."""
-    return int(4 * compounds_in(input[0]) ** 2 / 2**20 + 1000)
+    """The similarity matrix job's memory (crocbench.similarity.matrix_mem_mb)."""
+    from crocbench.similarity import matrix_mem_mb as mem_mb
+
+    return mem_mb(compounds_in(input[0]))
 
 
 def model_threads(wildcards):

@@ -3,7 +3,7 @@ import json
 import pandas as pd
 
 from crocbench._workflow import step
-from crocbench.cv import score_fold
+from crocbench.cv import cross_validate
 from crocbench.fingerprints import load_fingerprints
 from crocbench.models import make_model
 from crocbench.similarity import MatrixFile, SimilarityIndex, load_neighbours
@@ -16,9 +16,10 @@ with step(snakemake) as log:
     sim = SimilarityIndex(load_fingerprints(snakemake.input.fingerprints), load_neighbours(snakemake.input.neighbours),
                           block=snakemake.params.block, ids=compounds["id"], smiles=compounds["smiles"],
                           matrix=matrix and MatrixFile(matrix, threads=snakemake.threads))
-    model = make_model(run, snakemake.params.run, seed=(snakemake.params.seed, fold), progress=log,
-                       n_jobs=snakemake.threads, search=snakemake.params.search)
-    scores = score_fold(model, sim, folds, fold)
+    done = cross_validate(lambda k: make_model(run, snakemake.params.run, seed=(snakemake.params.seed, k), progress=log,
+                                               n_jobs=snakemake.threads, search=snakemake.params.search),
+                          sim, folds, only=[fold])
+    scores, model = done.scores[fold], done.models[fold]
     scores.to_parquet(snakemake.output.scores, index=False)
     info = model.info() if callable(getattr(model, "info", None)) else {}
     with open(snakemake.output.info, "w") as fh:

@@ -9,7 +9,7 @@ imported score files) into checked runs.
 from ._base import Model
 from ._irv import IRV, irv_loss, irv_terms
 from ._platt import platt_fit
-from ._registry import BUILTIN, LABELS, MODELS, Run, declared_runs, load_class, make_model
+from ._registry import BUILTIN, LABELS, MODELS, Run, declared_runs, expand_runs, irv_run, load_class, make_model
 from ._reweight import SCHEMES, Reweighting, average_ranks, score_density, silverman_bandwidth
 from ._simple import KNN, MaxSim, Random
 from ._svm import SVM
@@ -17,6 +17,6 @@ from ._svm_grid import grid_fold
 
 __all__ = [
     "BUILTIN", "IRV", "KNN", "LABELS", "MODELS", "MaxSim", "Model", "Random", "Reweighting", "Run", "SCHEMES", "SVM",
-    "average_ranks", "declared_runs", "grid_fold", "irv_loss", "irv_terms", "load_class", "make_model", "platt_fit",
+    "average_ranks", "declared_runs", "expand_runs", "grid_fold", "irv_run", "irv_loss", "irv_terms", "load_class", "make_model", "platt_fit",
     "score_density", "silverman_bandwidth",
 ]

@@ -150,6 +150,39 @@ class Run:
         return {"threads": max(1, int(out["threads"])), "mem_mb": max(1, int(out["mem_mb"]))}
 
 
+def irv_run(scheme: str) -> str:
+    """The run that trains the IRV with a reweighting scheme: ``irv`` itself for ``none``, else ``irv_{scheme}``."""
+    return "irv" if scheme == "none" else f"irv_{scheme}"
+
+
+def expand_runs(models: dict, irv_training: dict | None = None) -> dict:
+    """A config's run entries: its ``models:`` plus, when ``irv`` is one of them, a run per reweighting scheme.
+
+    Each scheme of ``irv_training['schemes']`` other than ``none`` is the ``irv``
+    entry's class and parameters (not its label) with the training settings
+    (``alpha``, ``anneal_epochs``, ...) and ``reweight: scheme``, named by
+    :func:`irv_run`; the ``irv`` run itself records its training history
+    (``track``), which the reweighting table reads.
+
+    Examples
+    --------
+    >>> runs = expand_runs({"knn": {"k": 20}, "irv": {"k": 20, "label": "IRV"}},
+    ...                    {"schemes": ["none", "exp"], "alpha": 20.0})
+    >>> list(runs), runs["irv_exp"]
+    (['knn', 'irv', 'irv_exp'], {'class': 'irv', 'k': 20, 'track': True, 'alpha': 20.0, 'reweight': 'exp'})
+    """
+    entries = {name: dict(entry or {}) for name, entry in models.items()}
+    if "irv" not in entries or not irv_training:
+        return entries
+    entries["irv"]["track"] = True
+    training = {k: v for k, v in irv_training.items() if k != "schemes"}
+    base = {k: v for k, v in entries["irv"].items() if k != "label"}  # a variant is named by its run, not the label
+    for scheme in irv_training.get("schemes", ()):
+        if scheme != "none":
+            entries[irv_run(scheme)] = {"class": "irv", **base, **training, "reweight": scheme}
+    return entries
+
+
 def declared_runs(entries: dict, search=()) -> dict:
     """``{name: Run}`` for the ``models:`` entries of a config, each checked; labels unique.
 

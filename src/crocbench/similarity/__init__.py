@@ -16,7 +16,7 @@ re-exported here for the code that imports them from this package.
 
 from .._memory import KernelBuffer, empty_array
 from ._index import SimilarityIndex
-from ._matrix_file import MatrixFile
+from ._matrix_file import MatrixFile, matrix_mem_mb
 from ._tanimoto import DEFAULT_BLOCK, FeatureMatrix, tanimoto_matrix
 from ._topk import (
     DEFAULT_TILE,
@@ -27,6 +27,7 @@ from ._topk import (
     default_chunks,
     gather_chunks,
     load_neighbours,
+    neighbours_mem_mb,
     save_neighbours,
     top_k,
     top_k_chunk,
@@ -35,5 +36,5 @@ from ._topk import (
 __all__ = [
     "DEFAULT_BLOCK", "DEFAULT_TILE", "FeatureMatrix", "KernelBuffer", "MatrixFile", "Neighbours", "SimilarityIndex",
     "all_pairs_top_k", "chunk_pairs", "chunk_tiles", "default_chunks", "empty_array", "gather_chunks",
-    "load_neighbours", "save_neighbours", "tanimoto_matrix", "top_k", "top_k_chunk",
+    "load_neighbours", "matrix_mem_mb", "neighbours_mem_mb", "save_neighbours", "tanimoto_matrix", "top_k", "top_k_chunk",
 ]

@@ -9,6 +9,17 @@ import numpy as np
 from .._memory import empty_array
 
 
+def matrix_mem_mb(n: int) -> int:
+    """Memory (MB) of the job writing the N x N float32 matrix through a memory map: its pages plus 1 GB.
+
+    Examples
+    --------
+    >>> matrix_mem_mb(41_906)
+    7699
+    """
+    return int(4 * n**2 / 2**20 + 1000)
+
+
 class MatrixFile:
     """An all-pairs similarity matrix in a ``.npy`` file (as :func:`.tanimoto_matrix` writes it), read by blocks.
 

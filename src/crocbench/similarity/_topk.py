@@ -164,6 +164,18 @@ def default_chunks(n: int, pairs_per_chunk: float = 2e10, tile: int = DEFAULT_TI
     return max(1, min(len(_tiles(n, tile)), math.ceil(n * (n - 1) / 2 / pairs_per_chunk)))
 
 
+def neighbours_mem_mb(n: int, k: int, tile: int = DEFAULT_TILE) -> int:
+    """Memory (MB) of a neighbour-search job on ``n`` compounds: 1 GB, k candidates (8 bytes each) and 2 kB of
+    fingerprint per compound, and a few ``tile`` x ``tile`` blocks of similarities.
+
+    Examples
+    --------
+    >>> neighbours_mem_mb(41_906, 50), neighbours_mem_mb(1_000_000, 50)  # 1000 + n 2400 / 2**20 + 256
+    (1351, 3544)
+    """
+    return int(1000 + n * (8 * int(k) + 2000) / 2**20 + 16 * tile**2 / 2**20)
+
+
 def _best(keys, k: int):
     """The k largest keys of each row, in decreasing order (padded with ``_NONE`` when fewer)."""
     import torch
