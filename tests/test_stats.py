@@ -8,6 +8,7 @@ import pytest
 
 from crocbench import metrics as M
 from crocbench import stats as S
+from crocbench.stats import _permutation
 
 
 def _exact_paired_p(a, b):
@@ -263,7 +264,7 @@ def test_resize_flips_the_surplus_to_the_exact_size():
     for size in (0, 1, 37, 50, 99, 100):
         bits = (rng.random((40, 100)) < rng.random((40, 1))).astype(np.uint8)
         before = bits.copy()
-        S._resize(bits, size, rng)
+        _permutation._resize(bits, size, rng)
         assert (np.count_nonzero(bits, axis=1) == size).all()
         for row, old in zip(bits, before):  # only the kind in surplus was flipped
             assert np.all(old[row != old] == (1 if old.sum() > size else 0))
@@ -378,9 +379,9 @@ def test_permutation_p_values_hold_one_chunk_of_samples_at_a_time(monkeypatch):
     rng = np.random.default_rng(5)
     a = rng.normal(size=(40, 2))
     b = a + rng.normal(0.05, 0.3, size=(40, 2))
-    monkeypatch.setattr(S, "_CHUNK_CELLS", 20_000)  # 500 (paired) or 250 (unpaired) samples a chunk
+    monkeypatch.setattr(_permutation, "_CHUNK_CELLS", 20_000)  # 500 (paired) or 250 (unpaired) samples a chunk
     alternatives = ("greater", "less", "two-sided")
-    observed, tol = a.mean(axis=0) - b.mean(axis=0), S._tolerance(a, b)
+    observed, tol = a.mean(axis=0) - b.mean(axis=0), _permutation._tolerance(a, b)
     for name, draw in (("paired_permutation", lambda n, g: S.paired_permutation_samples(a - b, n, g)),
                        ("unpaired_permutation", lambda n, g: S.unpaired_permutation_samples(a, b, n, g))):
         whole = draw(9_999, np.random.default_rng(3))  # 20 to 40 chunks

@@ -10,21 +10,23 @@ tied scores exactly (see :mod:`crocbench.metrics._ranking`) and raise
 
 Beyond the CROC paper: average precision, precision/recall at k,
 R-precision and LocAUC are means over the positives too (they plug into the
-tests); :mod:`crocbench.metrics._retrieval` adds the set-based IR measures,
-KDD Cup ``perf``'s metrics and per-query scores (TAP-k, ROC_n per query,
-MAP, TOP1), which do not.
+tests); :mod:`crocbench.metrics._retrieval` adds the set-based IR measures
+and KDD Cup ``perf``'s probability metrics, :mod:`crocbench.metrics._queries`
+the per-query scores (TAP-k, ROC_n per query, MAP, TOP1), which do not.
+
+Modules: ``_definitions`` (each metric's :class:`Definition`, ``h`` and its
+affine map), ``_areas`` (the score functions, per-positive values and random
+baselines computed from them), ``_ranking`` (ranks and FPRs with ties),
+``_transforms`` (the CROC magnifications), ``_curves``, ``_queries``,
+``_retrieval`` and ``_panel`` (the paper's and the other references' panels).
 """
 
 from ._areas import (
-    METRICS,
-    Definition,
-    RandomBaseline,
     ac_auc,
     average_precision,
     bedroc,
     cac_auc,
     croc_auc,
-    definition,
     enrichment_factor,
     evaluate,
     hits_at_k,
@@ -43,8 +45,18 @@ from ._areas import (
     slr,
 )
 from ._curves import ac_curve, cac_curve, croc_curve, precision_recall_curve, roc_curve
+from ._definitions import METRICS, Definition, RandomBaseline, definition
 from ._panel import (ALPHAS, CUTOFFS, FAMILIES, MetricCall, OtherMetric, hits_call, other_panel, other_values,
                      paper_panel, parse_metric, per_fold_metrics, top_cutoff)
+from ._queries import (
+    last_positive_rank,
+    mean_average_precision,
+    per_query,
+    roc_n_per_query,
+    tap_k,
+    tap_threshold,
+    top1,
+)
 from ._retrieval import (
     AVERAGES,
     Confusion,
@@ -53,18 +65,11 @@ from ._retrieval import (
     cross_entropy,
     f_beta,
     fallout,
-    last_positive_rank,
-    mean_average_precision,
-    per_query,
     precision,
     precision_at_recall,
     recall,
     rmse,
-    roc_n_per_query,
     slac_q,
-    tap_k,
-    tap_threshold,
-    top1,
 )
 from ._ranking import TIES, Counts, Ranking, check_binary_scores
 from ._transforms import TRANSFORMS, cutoff_transform, get_transform, random_croc_auc_limit

@@ -1,204 +1,24 @@
-"""Every area of the CROC framework as ``scale * mean(per-positive values) + offset``.
+"""Every area of the CROC framework as ``scale * mean(per-positive values) + offset``: the score functions.
 
-A metric is defined once, by a builder that returns its :class:`Definition`:
-whether its per-positive value is a function of ``j`` (negatives above the
-positive) or of ``r`` (rank among all items), that function ``h``, and the
-affine map from the mean of ``h`` to the metric.  Scores, per-positive values
-(for the significance tests) and the random classifier's exact distribution
-are all computed from that one definition.
+Every metric here is (an affine map of) a mean over the positives of a
+function ``h`` of each positive's FPR (``j``, the negatives above it) or
+rank ``r``, defined once by its :class:`~crocbench.metrics.Definition`
+(:mod:`crocbench.metrics._definitions`).  From that one definition come the
+metric's value (:func:`score`, :func:`evaluate` and one function per metric,
+:func:`roc_auc`, :func:`croc_auc`, ...), its per-positive values, on which
+the significance tests run (:func:`per_positive_values`), and the random
+classifier's exact mean and SD (:func:`random_baseline`).
 """
 
 from __future__ import annotations
 
 import math
-import operator
-from typing import Callable, NamedTuple
 
 import numpy as np
 
+from ._definitions import FPR, RANK, RANKING, Definition, RandomBaseline, _check_count, definition
 from ._ranking import Counts, Ranking, check_ties
-from ._transforms import Transform, check_alpha, check_fraction, cutoff_transform, get_transform
-
-FPR, RANK, RANKING = "fpr", "rank", "ranking"
-
-
-class Definition(NamedTuple):
-    """A metric for a list of a given size: ``scale * mean(h(x)) + offset``.
-
-    ``kind`` is ``"fpr"`` when x is the number of negatives above a positive
-    (0..n_neg) and ``"rank"`` when x is its 1-based rank (1..n).  A few
-    metrics need more of a positive's position than one number (average
-    precision: its rank and the positives above it); for those ``kind`` is
-    ``"ranking"`` and ``h(ranking, ties)`` returns the per-positive values
-    directly.  They have no exact random baseline here.
-    """
-
-    kind: str
-    h: Callable[[np.ndarray], np.ndarray]
-    scale: float = 1.0
-    offset: float = 0.0
-
-
-class RandomBaseline(NamedTuple):
-    """Exact mean and standard deviation of a metric under a random ranking."""
-
-    mean: float
-    sd: float
-
-    def z_score(self, value: float) -> float:
-        """``(value - mean) / sd`` (``nan`` when sd is 0)."""
-        return (value - self.mean) / self.sd if self.sd > 0 else float("nan")
-
-
-def _check_count(value, name: str, low: int, high: int) -> int:
-    try:
-        v = operator.index(value)
-    except TypeError:
-        if isinstance(value, float) and value.is_integer():
-            v = int(value)
-        else:
-            raise ValueError(f"{name} must be an integer; got {value!r}") from None
-    if not (low <= v <= high):
-        raise ValueError(f"{name} must be in [{low}, {high}] for this list; got {v}")
-    return v
-
-
-# --- builders: (counts, **params) -> Definition --------------------------------
-
-def _roc(c: Counts) -> Definition:
-    m = c.n_neg
-    return Definition(FPR, lambda j: 1.0 - j / m)
-
-
-def _croc(c: Counts, alpha=None, transform: Transform = "exp") -> Definition:
-    f, m = get_transform(transform, alpha), c.n_neg
-    return Definition(FPR, lambda j: 1.0 - f(j / m))
-
-
-def _roc_cutoff(c: Counts, t) -> Definition:
-    f, m = cutoff_transform(t), c.n_neg
-    return Definition(FPR, lambda j: 1.0 - f(j / m))
-
-
-def _roc_n(c: Counts, n=50) -> Definition:
-    n = _check_count(n, "n", 1, c.n_neg)
-    return Definition(FPR, lambda j: 1.0 - np.minimum(j / n, 1.0))
-
-
-def _proc(c: Counts) -> Definition:
-    m, x0 = c.n_neg, 0.5 / c.n
-    log_x0 = math.log10(x0)
-    return Definition(FPR, lambda j: np.log10(np.maximum(j / m, x0)) / log_x0)
-
-
-def _ac(c: Counts) -> Definition:
-    n = c.n
-    return Definition(RANK, lambda r: 1.0 - (2.0 * r - 1.0) / (2.0 * n))
-
-
-def _cac(c: Counts, alpha=None, transform: Transform = "exp") -> Definition:
-    f, n = get_transform(transform, alpha), c.n
-    return Definition(RANK, lambda r: 1.0 - 0.5 * (f((r - 1.0) / n) + f(r / n)))
-
-
-def _rie_scale(c: Counts, a: float) -> float:
-    # RIE = sum(exp(-a r / N)) / (n_pos / N * (1 - e^-a) / (e^(a/N) - 1))
-    return c.n * math.expm1(a / c.n) / -math.expm1(-a)
-
-
-def _rie(c: Counts, alpha=20.0) -> Definition:
-    a, n = check_alpha(alpha), c.n
-    return Definition(RANK, lambda r: np.exp(-a * r / n), _rie_scale(c, a))
-
-
-def _bedroc(c: Counts, alpha=20.0) -> Definition:
-    a, n = check_alpha(alpha), c.n
-    ra = c.n_pos / c.n
-    rie_max = -math.expm1(-a * ra) / (ra * -math.expm1(-a))
-    rie_min = math.exp(-a * (1.0 - ra)) * math.expm1(-a * ra) / (ra * math.expm1(-a))
-    width = rie_max - rie_min
-    scale = _rie_scale(c, a) / width
-    return Definition(RANK, lambda r: np.exp(-a * r / n), scale, -rie_min / width)
-
-
-def _slr(c: Counts) -> Definition:
-    n = c.n
-    return Definition(RANK, lambda r: -np.log(r / n), float(c.n_pos))
-
-
-def _enrichment(c: Counts, fraction) -> Definition:
-    fraction = check_fraction(fraction, "fraction")
-    n_top = max(1, int(round(fraction * c.n)))
-    return Definition(RANK, lambda r: (r <= n_top).astype(np.float64), c.n / n_top)
-
-
-def _hits(c: Counts, k) -> Definition:
-    k = _check_count(k, "k", 1, c.n)
-    return Definition(RANK, lambda r: (r <= k).astype(np.float64), float(c.n_pos))
-
-
-def _precision_at_k(c: Counts, k) -> Definition:
-    k = _check_count(k, "k", 1, c.n)
-    return Definition(RANK, lambda r: (r <= k).astype(np.float64), c.n_pos / k)
-
-
-def _recall_at_k(c: Counts, k) -> Definition:
-    k = _check_count(k, "k", 1, c.n)
-    return Definition(RANK, lambda r: (r <= k).astype(np.float64))
-
-
-def _r_precision(c: Counts) -> Definition:
-    r_max = c.n_pos
-    return Definition(RANK, lambda r: (r <= r_max).astype(np.float64))
-
-
-def _average_precision(c: Counts) -> Definition:
-    return Definition(RANKING, lambda ranking, ties: ranking.precision_values(ties))
-
-
-def _loc_auc(c: Counts, u0=0.1) -> Definition:
-    u0 = check_fraction(u0, "u0")
-    top = max(1, math.ceil(u0 * c.n - 1e-9))  # rank of the empirical (1 - u0)-quantile of the scores
-    m = c.n_neg
-
-    def values(ranking: Ranking, ties: str) -> np.ndarray:
-        inside = ranking.first_ranks() <= top
-        return ranking.fpr_values(lambda j: 1.0 - j / m, ties) * inside
-
-    return Definition(RANKING, values)
-
-
-METRICS: dict[str, Callable[..., Definition]] = {
-    "roc_auc": _roc,
-    "croc_auc": _croc,
-    "roc_auc_cutoff": _roc_cutoff,
-    "roc_n": _roc_n,
-    "proc_auc": _proc,
-    "ac_auc": _ac,
-    "cac_auc": _cac,
-    "rie": _rie,
-    "bedroc": _bedroc,
-    "slr": _slr,
-    "enrichment_factor": _enrichment,
-    "hits_at_k": _hits,
-    "precision_at_k": _precision_at_k,
-    "recall_at_k": _recall_at_k,
-    "r_precision": _r_precision,
-    "average_precision": _average_precision,
-    "loc_auc": _loc_auc,
-}
-
-
-def definition(metric: str, counts: Counts, **params) -> Definition:
-    """The :class:`Definition` of ``metric`` for a list of the given size."""
-    try:
-        build = METRICS[metric]
-    except KeyError:
-        raise ValueError(f"unknown metric {metric!r}; known: {', '.join(METRICS)}") from None
-    try:
-        return build(counts, **params)
-    except TypeError as exc:  # an unknown or missing parameter
-        raise ValueError(f"bad parameters for {metric}: {exc}") from None
+from ._transforms import Transform
 
 
 def _values(ranking: Ranking, d: Definition, ties: str) -> np.ndarray:

@@ -11,8 +11,10 @@ from typing import Callable, NamedTuple
 import numpy as np
 import pandas as pd
 
+from . import _queries as Q
 from . import _retrieval as R
-from ._areas import METRICS, RandomBaseline, _values, definition, evaluate, random_baseline, roc_n
+from ._areas import _values, evaluate, random_baseline, roc_n
+from ._definitions import METRICS, RandomBaseline, definition
 from ._ranking import Counts, Ranking
 
 
@@ -222,9 +224,9 @@ def other_panel(top_k: int = 1000, n: int = 50, u0=(0.01, 0.05)) -> list[OtherMe
     ]
     out += [_from_call(loc, _call(f"loc_auc_{u:g}", f"LocAUC u0={u:g}", "loc_auc", u0=u)) for u in u0]
     out += [
-        OtherMetric("top1", "TOP1", perf, lambda y, s, g, ties: R.top1(y, s, g)),
+        OtherMetric("top1", "TOP1", perf, lambda y, s, g, ties: Q.top1(y, s, g)),
         OtherMetric("last_positive_rank", "rank of last positive", perf,
-                    lambda y, s, g, ties: R.last_positive_rank(y, s, g), higher_is_better=False),
+                    lambda y, s, g, ties: Q.last_positive_rank(y, s, g), higher_is_better=False),
         OtherMetric("accuracy_0.5", "accuracy (>= 0.5)", perf, lambda y, s, g, ties: R.accuracy(y, s, 0.5),
                     needs=PROBABILITIES),
         OtherMetric("cross_entropy", "cross-entropy", perf, lambda y, s, g, ties: R.cross_entropy(y, s),
@@ -234,10 +236,10 @@ def other_panel(top_k: int = 1000, n: int = 50, u0=(0.01, 0.05)) -> list[OtherMe
         OtherMetric("slq_100", "SLAC Q-score (100 bins)", perf, lambda y, s, g, ties: R.slac_q(y, s, 100),
                     needs=PROBABILITIES),
         OtherMetric("map", "mean average precision", query,
-                    lambda y, s, g, ties: R.mean_average_precision(y, s, g, ties=ties), needs=GROUPS),
-        OtherMetric(f"tap_{n}", f"TAP-{n}", query, lambda y, s, g, ties: R.tap_k(y, s, g, n, ties=ties), needs=GROUPS),
+                    lambda y, s, g, ties: Q.mean_average_precision(y, s, g, ties=ties), needs=GROUPS),
+        OtherMetric(f"tap_{n}", f"TAP-{n}", query, lambda y, s, g, ties: Q.tap_k(y, s, g, n, ties=ties), needs=GROUPS),
         OtherMetric(f"roc{n}_per_query", f"ROC{n}, mean over queries", query,
-                    lambda y, s, g, ties: R.roc_n_per_query(y, s, g, n, ties=ties), needs=GROUPS),
+                    lambda y, s, g, ties: Q.roc_n_per_query(y, s, g, n, ties=ties), needs=GROUPS),
         OtherMetric(f"roc{n}_pooled", f"ROC{n}, pooled list", query,
                     lambda y, s, g, ties: roc_n(y, s, n, ties=ties), needs=GROUPS),
     ]

@@ -143,7 +143,7 @@ def per_fold_summary(per_fold: dict, calls) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-#: The count parameter each metric's definition checks against a list (``crocbench.metrics._areas``),
+#: The count parameter each metric's definition checks against a list (``crocbench.metrics._definitions``),
 #: and what it counts: ROC-n needs n negatives, "actives in the top k" k compounds.
 _NEEDS = {"roc_n": ("n", "negatives"), "hits_at_k": ("k", "compounds"), "precision_at_k": ("k", "compounds"),
           "recall_at_k": ("k", "compounds")}

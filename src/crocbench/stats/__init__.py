@@ -1,0 +1,55 @@
+"""The paper's six significance tests for the difference of a metric between two rankings.
+
+Every metric of :mod:`crocbench.metrics` is an increasing affine transform of
+the mean of per-positive values, so comparing two rankings of the same
+compounds is comparing two samples of per-positive values
+(:func:`crocbench.metrics.per_positive_values`):
+
+``paired_permutation``
+    One fair coin per positive decides whether its two values are swapped
+    between the methods (paper, section 2.5; novel there).
+``unpaired_permutation``
+    Both methods' values are pooled and split at random into two sets of the
+    original sizes.
+``paired_t`` / ``unpaired_t``
+    Student's paired t-test and Welch's t-test on the values.
+``paired_wilcoxon`` / ``unpaired_wilcoxon``
+    Wilcoxon signed-rank test (zero differences dropped) and rank-sum
+    (Mann-Whitney U) test; values closer than :data:`RANK_RESOLUTION`
+    (relative to themselves) are ties, so that last-bit noise cannot move a rank.
+
+Permutation p-values are ``(1 + #samples at least as extreme) / (1 + n)``.
+By default (``alternative="observed"``) every test is one-sided in the
+direction of the observed difference, as in the paper; ``"two-sided"``,
+``"greater"`` (a better than b) and ``"less"`` are available.
+
+Modules, one concern each (everything public is importable from here):
+
+``_tests``
+    Two rankings compared: :func:`compare`, :func:`compare_many`,
+    :func:`permutation_test`, :func:`t_test`, :func:`run_tests`.
+``_pvalues``
+    The batched core, :func:`p_values` on the columns of (n, m) arrays;
+    :data:`TESTS`, :data:`ALTERNATIVES`, :func:`check_tests`.
+``_permutation``
+    The permutation samples (sign flips, random splits), drawn chunk by chunk.
+``_ties``
+    :data:`RANK_RESOLUTION` and :func:`snap_ties`, the ties of the rank tests.
+``_ranks``
+    Many datasets (Demsar 2006): :func:`friedman_test`, :func:`dataset_ranks`,
+    :func:`nemenyi_critical_difference`, :func:`holm`, :func:`pairwise_wilcoxon`.
+"""
+
+from ._permutation import paired_permutation_samples, unpaired_permutation_samples
+from ._pvalues import ALTERNATIVES, TESTS, check_tests, p_values
+from ._ranks import Friedman, dataset_ranks, friedman_test, holm, nemenyi_critical_difference, pairwise_wilcoxon
+from ._tests import Comparison, TestResult, compare, compare_many, permutation_test, run_tests, t_test
+from ._ties import RANK_RESOLUTION, snap_ties
+
+__all__ = [
+    "ALTERNATIVES", "RANK_RESOLUTION", "TESTS",
+    "Comparison", "Friedman", "TestResult",
+    "check_tests", "compare", "compare_many", "dataset_ranks", "friedman_test", "holm",
+    "nemenyi_critical_difference", "p_values", "paired_permutation_samples", "pairwise_wilcoxon",
+    "permutation_test", "run_tests", "snap_ties", "t_test", "unpaired_permutation_samples",
+]
