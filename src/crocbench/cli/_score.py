@@ -1,0 +1,73 @@
+"""``crocbench score``: every metric of one ranked list, with its random baseline, as a table or JSON."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import numpy as np
+
+from ..metrics import FAMILIES, Ranking, other_panel, other_values, paper_panel
+from ._input import _check_positive_values, _load, _requested_calls, _shown
+from ._output import _format_table, _number, _plot_path, _print_json
+
+
+def _score(args) -> int:
+    calls = _requested_calls(args)
+    plot = _plot_path(args.plot) if args.plot else None
+    df, y, s = _load(args.file, args, extra=[args.group] if args.group else ())
+    name = _shown(args.file)
+    _check_positive_values(args, [df])
+    groups = None
+    if args.group:
+        column = df[args.group]
+        if column.isna().any():
+            raise ValueError(f"{name}: column {args.group!r} has {int(column.isna().sum())} empty query id(s)")
+        groups = column.astype(str).to_numpy()
+    ranking = Ranking(y, s)
+    n, n_pos, _ = ranking.counts
+    rows = []
+    for call in calls or paper_panel(top_k=min(args.top_k, n)):
+        row = {"key": call.key, "metric": call.label, "value": None, "count": call.is_count}
+        try:
+            row["value"] = call.value(ranking, args.ties)
+        except ValueError as exc:  # e.g. ROC50 on a list with fewer than 50 negatives
+            row["note"] = str(exc)
+        else:
+            try:
+                base = call.random(n, n_pos)
+                row.update(random_mean=base.mean, random_sd=base.sd,
+                           z=base.z_score(row["value"]) if base.sd > 0 else None)
+            except ValueError:  # no exact random baseline (e.g. average precision)
+                pass
+        rows.append(row)
+    other = [] if calls else other_values(
+        y, s, groups, args.ties, other_panel(top_k=min(args.top_k, n), n=args.n_negatives))
+    n_queries = None if groups is None else int(np.unique(groups).size)
+    if args.json:
+        _print_json({"file": name, "n": n, "n_pos": n_pos, "ties": args.ties, "queries": n_queries,
+                     "metrics": rows, "other_metrics": other})
+    else:
+        queries = "" if groups is None else f", {n_queries} queries in column {args.group!r}"
+        print(f"{name}: {n} compounds, {n_pos} positives, ties {args.ties}{queries}")
+        table = [[r["metric"], _number(r["value"], r["count"]), _number(r.get("random_mean"), r["count"]),
+                  _number(r.get("random_sd")), "n/a" if r.get("z") is None else f"{r['z']:.1f}"]
+                 for r in rows]
+        title = "Requested metrics" if calls else "CROC paper areas"
+        title += " (all queries ranked as one list)" if groups is not None else ""
+        print(f"\n{title}\n" + _format_table(["metric", "value", "random", "random sd", "z"], table))
+        for r in rows:
+            if r["value"] is None:
+                print(f"note: {r['metric']}: {r['note']}")
+        for family in FAMILIES:
+            part = [r for r in other if r["family"] == family]
+            if part:
+                table = [[r["label"], _number(r["value"]), "higher" if r["higher_is_better"] else "lower",
+                          "yes" if r["in_tests"] else "no", r["note"]] for r in part]
+                print(f"\n{family}\n" + _format_table(["metric", "value", "better", "in tests", "note"], table))
+    if plot is not None:
+        from ..plots import plot_roc_croc
+
+        plot_roc_croc({Path(name).name: (y, s)}, plot, alpha=args.alpha)
+        print(f"wrote {plot}", file=sys.stderr)
+    return 0

@@ -1,0 +1,73 @@
+"""The commands around a workflow run: ``explain`` (an IRV prediction), ``synthesize`` (a seeded synthetic
+screen) and ``reference`` (refresh the committed regression reference)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from ._output import _format_table
+
+
+def _explain(args) -> int:
+    from ..cv import split
+    from ..fingerprints import load_fingerprints
+    from ..models import IRV
+    from ..similarity import SimilarityIndex, load_neighbours
+
+    folder = Path(args.results)
+    needed = [folder / "fingerprints.npz", folder / "folds.tsv"]
+    missing = [str(p) for p in needed if not p.is_file()]
+    if missing:
+        raise ValueError(f"{', '.join(missing)} not found: run the workflow first (snakemake --cores 2)")
+    folds = pd.read_csv(folder / "folds.tsv", sep="\t", dtype={"id": str})
+    where = np.flatnonzero(folds["id"].to_numpy() == args.id)
+    if where.size == 0:
+        raise ValueError(f"compound {args.id!r} is not in {folder / 'folds.tsv'}")
+    row = int(where[0])
+    cached = sorted(folder.glob("neighbours_k*.npz"))
+    sim = SimilarityIndex(load_fingerprints(needed[0]), load_neighbours(cached[-1]) if cached else None)
+    y, fold = folds["label"].to_numpy(), int(folds["fold"].iloc[row])
+    train, _ = split(folds["fold"].to_numpy(), fold)
+    irv = IRV(k=args.k).fit(sim, train, y[train])
+    logit = float(irv.score(sim, [row])[0])
+    table = irv.explain(sim, row, ids=folds["id"].to_numpy())
+    print(f"compound {args.id} (label {y[row]}, fold {fold}); IRV trained on the other folds: "
+          f"logit {logit:.4f} = w_z {irv.weights_['w_z']:.4f} + sum of influences; "
+          f"P(active) = {np.exp(-np.logaddexp(0.0, -logit)):.4f}")
+    rows = [[str(r.rank), str(r.neighbour), f"{r.similarity:.4f}", str(r.active), f"{r.relevance:.4f}",
+             f"{r.vote:+.4f}", f"{r.influence:+.4f}"] for r in table.itertuples()]
+    print(_format_table(["rank", "neighbour", "similarity", "active", "relevance", "vote", "influence"], rows))
+    return 0
+
+
+def _synthesize(args) -> int:
+    from ..data import resolve_mirror
+    from ..data._synthesize import main_summary, source_screen, synthesize, write_screen
+
+    source = Path(args.source) if args.source else resolve_mirror("../shared/mirror", Path.cwd()) / "HIV_41913.csv"
+    if not source.is_file():
+        raise ValueError(f"source file {source} not found; give --source (a CSV with smiles and activity columns)")
+    smiles, labels = source_screen(source)
+    table = synthesize(args.n, smiles, labels, seed=args.seed, n_jobs=args.jobs, progress=sys.stderr)
+    write_screen(table, args.out)
+    main_summary((smiles, labels), table)
+    print(f"wrote {args.out}: {len(table):,} molecules, {int(table['label'].sum()):,} positive", file=sys.stderr)
+    return 0
+
+
+def _reference(args) -> int:
+    from ..reference import missing_tables, update_readme, write_reference
+
+    missing = missing_tables(args.results)
+    if missing:
+        raise ValueError(f"{args.results} lacks {', '.join(missing)}: run the workflow first")
+    for path, moved in write_reference(args.results, args.out).items():
+        print(f"wrote {path}: " + ("unchanged" if not moved else "\n" + "\n".join(moved)))
+    if args.readme:
+        changed = update_readme(args.readme, args.out)
+        print(f"{args.readme}: " + (f"rewrote the {' and '.join(changed)} table(s)" if changed else "tables unchanged"))
+    return 0
