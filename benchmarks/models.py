@@ -28,15 +28,20 @@ ROOT = Path(__file__).resolve().parents[1]
 def _step(name: str, folder: str, cache: str, matrix: str) -> dict:
     import numpy as np
     import pandas as pd
+    import yaml
 
     from crocbench.cv import cross_validate, fold_table
     from crocbench.fingerprints import load_fingerprints
     from crocbench.metrics import croc_auc, hits_at_k, roc_auc
     from crocbench.models import declared_runs, make_model
-    from crocbench.similarity import (MatrixFile, SimilarityIndex, all_pairs_top_k, load_neighbours, save_neighbours,
-                                      tanimoto_matrix)
-
-    import yaml
+    from crocbench.similarity import (
+        MatrixFile,
+        SimilarityIndex,
+        all_pairs_top_k,
+        load_neighbours,
+        save_neighbours,
+        tanimoto_matrix,
+    )
 
     config = yaml.safe_load((ROOT / "config.yaml").read_text())
     t = time.perf_counter()

@@ -10,7 +10,6 @@ at once), peak RSS of any job <= 14 GB, a no-op rerun <= 10 s.
 
 from __future__ import annotations
 
-import math
 import re
 import sys
 from pathlib import Path

@@ -165,7 +165,7 @@ class LocalSlurm:
                               env=self.env)
         return done.stdout.strip()
 
-    def __enter__(self) -> "LocalSlurm":
+    def __enter__(self) -> LocalSlurm:
         if os.geteuid() != 0:
             raise SlurmUnavailable("the test cluster's daemons run as root here (slurmd starts jobs as any user)")
         if CONF.exists() and MARK not in CONF.read_text(errors="replace"):
@@ -190,7 +190,7 @@ class LocalSlurm:
         if any(name == "slurmctld" and proc.poll() is None for name, proc in self.procs):
             subprocess.run(["scancel", "--full", "--quiet", "--partition", PARTITION], env=self.env,
                            capture_output=True, timeout=30)
-        for name, proc in reversed(self.procs):
+        for _name, proc in reversed(self.procs):
             if proc.poll() is None:
                 proc.send_signal(signal.SIGTERM)
                 try:

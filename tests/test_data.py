@@ -3,7 +3,6 @@
 import gzip
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 from crocbench.data import binary_labels, numeric_column, read_table

@@ -73,8 +73,8 @@ def test_fast_ids_partition_atoms_exactly_like_the_reference():
         labels = [F.atom_label(a, len(n)) for a, n in zip(z, nbrs)]
 
         def tree(u, parent, d):
-            kids = sorted(b + tree(v, u, d - 1) for v, b in nbrs[u] if v != parent) if d else []
-            return f"{labels[u]}({','.join(kids)})" if kids else labels[u]
+            kids = sorted(b + tree(v, u, d - 1) for v, b in nbrs[u] if v != parent) if d else []  # noqa: B023
+            return f"{labels[u]}({','.join(kids)})" if kids else labels[u]  # noqa: B023
 
         strings = [tree(u, -1, d) for d in range(3) for u in range(z.size)]
         fast = ids.ravel().tolist()

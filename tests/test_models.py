@@ -10,7 +10,7 @@ import torch
 
 from crocbench.cv import fold_table, pool_scores, score_fold, split, stratified_folds
 from crocbench.fingerprints import Fingerprints
-from crocbench.metrics import croc_auc, paper_panel, per_fold_metrics, roc_auc
+from crocbench.metrics import paper_panel, per_fold_metrics, roc_auc
 from crocbench.models import IRV, KNN, SVM, MaxSim, Random, grid_fold, irv_loss, make_model
 from crocbench.models._linear import linear_svm, nystroem_map
 from crocbench.similarity import KernelBuffer, MatrixFile, SimilarityIndex, tanimoto_matrix, top_k
@@ -710,7 +710,7 @@ def test_imported_scores_are_checked_against_the_folds_one_line_each():
         "fold": (given.assign(k=np.where(given["id"] == "c7", (given["k"] + 1) % 3, given["k"])),
                  "1 compound(s) have a fold other than folds.tsv's, e.g. 'c7'"),
     }
-    for name, (table, message) in cases.items():
+    for _name, (table, message) in cases.items():
         with pytest.raises(ValueError, match="^gnn.csv: " + re.escape(message).replace(re.escape(".*"), ".*")):
             import_scores(table, folds, score="s", fold="k", source="gnn.csv")
     with pytest.raises(ValueError, match="no column\\(s\\) 'round'"):

@@ -19,8 +19,14 @@ import yaml
 
 from crocbench.models import LABELS
 from crocbench.reference import REFERENCE_FILES, compare_run
-from crocbench.report import (check_claims, irv_training_claims, load_published, measured_values, pooled_metrics,
-                              published_comparison)
+from crocbench.report import (
+    check_claims,
+    irv_training_claims,
+    load_published,
+    measured_values,
+    pooled_metrics,
+    published_comparison,
+)
 
 pytestmark = pytest.mark.regression
 ROOT = Path(__file__).resolve().parents[1]

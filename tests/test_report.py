@@ -7,8 +7,14 @@ import pandas as pd
 import pytest
 
 from crocbench.metrics import croc_auc, hits_at_k, roc_auc
-from crocbench.report import (claims_markdown, irv_training_claims, irv_training_table, markdown_table, panel_for,
-                              pooled_metrics)
+from crocbench.report import (
+    claims_markdown,
+    irv_training_claims,
+    irv_training_table,
+    markdown_table,
+    panel_for,
+    pooled_metrics,
+)
 
 
 def _scores(seed, strength):

@@ -169,7 +169,6 @@ def test_annealed_training_starts_the_schedule_at_alpha_start():
     """Epoch 2 (the first reweighted one) is weighted with alpha_start, by hand: exp(-alpha_start r / N), from
     the ranking after one step; epoch 3 with the next alpha (alpha_start + (alpha_end - alpha_start) / (E - 1))."""
     from scipy.stats import rankdata
-
     from test_models import synthetic
 
     fp, y = synthetic(frac=0.15, shared=5)

@@ -1,6 +1,5 @@
 """The workflow on a real Slurm cluster through workflow/profiles/slurm (``pytest -m slurm``; see tests/_slurm.py)."""
 
-import os
 import re
 import shutil
 import subprocess

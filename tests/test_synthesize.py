@@ -2,9 +2,7 @@
 
 import hashlib
 import json
-import sys
 
-import numpy as np
 import pandas as pd
 import pytest
 from rdkit import Chem
@@ -69,6 +67,6 @@ def test_a_dataset_file_made_by_a_command_is_checked_like_a_download(tmp_path):
         make_file(command, dest, "0" * 64, lock=lock, progress=None)
     assert not dest.exists() and not list(dest.parent.glob(".*part"))  # nothing half-written
     with pytest.raises(DownloadError, match="exited with status 3"):
-        make_file(f"{{python}} -c 'import sys; sys.exit(3)'", dest, None, lock=lock, progress=None)
+        make_file("{python} -c 'import sys; sys.exit(3)'", dest, None, lock=lock, progress=None)
     with pytest.raises(DownloadError, match="needs \\{mirror\\}"):
         make_file("cp {mirror}/a {out}", dest, None, lock=lock, progress=None)

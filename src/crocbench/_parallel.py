@@ -6,8 +6,8 @@ The machine's memory budget and heap reuse (:func:`memory_budget_mb`, :func:`reu
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
-from typing import Callable, Sequence
 
 from ._memory import memory_budget_mb, reuse_freed_memory
 

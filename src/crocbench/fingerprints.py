@@ -23,7 +23,8 @@ from __future__ import annotations
 
 import functools
 import hashlib
-from typing import NamedTuple, Sequence
+from collections.abc import Sequence
+from typing import NamedTuple
 
 import numpy as np
 

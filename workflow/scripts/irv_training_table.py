@@ -5,8 +5,14 @@ import pandas as pd
 
 from crocbench._workflow import step
 from crocbench.plots import plot_training_curves
-from crocbench.report import (claims_markdown, irv_training_claims, irv_training_notes, irv_training_table,
-                              markdown_table, pooled_metrics)
+from crocbench.report import (
+    claims_markdown,
+    irv_training_claims,
+    irv_training_notes,
+    irv_training_table,
+    markdown_table,
+    pooled_metrics,
+)
 
 with step(snakemake) as log:
     run_of, n_folds = snakemake.params.runs, snakemake.params.n_folds  # scheme -> run name

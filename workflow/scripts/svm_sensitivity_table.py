@@ -5,8 +5,14 @@ import pandas as pd
 
 from crocbench._workflow import step
 from crocbench.plots import plot_svm_sensitivity
-from crocbench.report import (published_points, pooling_table, sensitivity_keys, svm_choices, svm_sensitivity_markdown,
-                              svm_sensitivity_table)
+from crocbench.report import (
+    pooling_table,
+    published_points,
+    sensitivity_keys,
+    svm_choices,
+    svm_sensitivity_markdown,
+    svm_sensitivity_table,
+)
 
 with step(snakemake) as log:
     scores = pd.concat([pd.read_parquet(p) for p in snakemake.input.grids], ignore_index=True)

@@ -46,8 +46,20 @@ from ._areas import (
 )
 from ._curves import ac_curve, cac_curve, croc_curve, precision_recall_curve, roc_curve
 from ._definitions import METRICS, Definition, RandomBaseline, definition
-from ._panel import (ALPHAS, CUTOFFS, FAMILIES, MetricCall, OtherMetric, hits_call, other_panel, other_values,
-                     paper_panel, parse_metric, per_fold_metrics, top_cutoff)
+from ._panel import (
+    ALPHAS,
+    CUTOFFS,
+    FAMILIES,
+    MetricCall,
+    OtherMetric,
+    hits_call,
+    other_panel,
+    other_values,
+    paper_panel,
+    parse_metric,
+    per_fold_metrics,
+    top_cutoff,
+)
 from ._queries import (
     last_positive_rank,
     mean_average_precision,
@@ -57,6 +69,7 @@ from ._queries import (
     tap_threshold,
     top1,
 )
+from ._ranking import TIES, Counts, Ranking, check_binary_scores
 from ._retrieval import (
     AVERAGES,
     Confusion,
@@ -71,7 +84,6 @@ from ._retrieval import (
     rmse,
     slac_q,
 )
-from ._ranking import TIES, Counts, Ranking, check_binary_scores
 from ._transforms import TRANSFORMS, cutoff_transform, get_transform, random_croc_auc_limit
 
 __all__ = [

@@ -6,7 +6,8 @@ the significance tests, so a column means the same thing everywhere.
 
 from __future__ import annotations
 
-from typing import Callable, NamedTuple
+from collections.abc import Callable
+from typing import NamedTuple
 
 import numpy as np
 import pandas as pd

@@ -29,7 +29,8 @@ Tied scores are resolved in one of three ways:
 
 from __future__ import annotations
 
-from typing import Callable, NamedTuple
+from collections.abc import Callable
+from typing import NamedTuple
 
 import numpy as np
 

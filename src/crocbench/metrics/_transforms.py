@@ -7,11 +7,11 @@ early part of the x axis by the global magnification factor ``alpha > 0``.
 from __future__ import annotations
 
 import math
-from typing import Callable, Union
+from collections.abc import Callable
 
 import numpy as np
 
-Transform = Union[str, Callable[[np.ndarray], np.ndarray]]
+Transform = str | Callable[[np.ndarray], np.ndarray]
 TRANSFORMS = ("exp", "pow", "log")
 
 

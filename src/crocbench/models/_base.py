@@ -59,7 +59,7 @@ class Model:
     label = None
     uses_matrix = False
 
-    def fit(self, data: SimilarityIndex, train, y) -> "Model":
+    def fit(self, data: SimilarityIndex, train, y) -> Model:
         train, y = _check_fit(data, train, y)
         self.train_, self.y_ = train, y
         self._fit(data, train, y)

@@ -335,7 +335,7 @@ class IRV(Model):
         """Train on prepared inputs until the stop rule fires or ``max_epochs`` (see :meth:`epochs`)."""
         self.history_, self.unweighted_history_, self.converged_ = [], [], False
         track = self.track or self.stop == "train_croc"
-        for epoch, w, scores, value, unweighted in self.epochs(s, c, y):
+        for epoch, w, scores, value, unweighted in self.epochs(s, c, y):  # noqa: B007 (w: the last epoch's, below)
             self.history_.append((epoch, value, _croc80(y, scores) if track else float("nan")))
             self.unweighted_history_.append(unweighted)
             if self.progress is not None and epoch % self.log_every == 0:
@@ -351,7 +351,7 @@ class IRV(Model):
             print(f"IRV ({self.reweighting.scheme}) {state} after {epoch} epochs, loss {value:.8f}, weights "
                   + ", ".join(f"{k}={v:.4f}" for k, v in self.weights_.items()), file=self.progress, flush=True)
 
-    def _replace_history(self, history, unweighted=None) -> "IRV":
+    def _replace_history(self, history, unweighted=None) -> IRV:
         """Set the training series (for checking the stop rules on scripted values); returns self."""
         self.history_ = list(history)
         self.unweighted_history_ = list(unweighted if unweighted is not None else [h[1] for h in history])
