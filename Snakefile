@@ -30,6 +30,6 @@ include: "workflow/rules/summary.smk"
 
 
 rule all:
+    default_target: True
     input:
         all_targets(),
-    default_target: True

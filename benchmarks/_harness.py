@@ -45,8 +45,12 @@ def measure(script: str, *args, env: dict | None = None) -> dict:
         The step failed: its arguments, exit status and the tail of its standard error.
     """
     start = time.perf_counter()
-    done = subprocess.run([sys.executable, script, "--step", *map(str, args)], capture_output=True, text=True,
-                          env=None if env is None else {**os.environ, **env})
+    done = subprocess.run(
+        [sys.executable, script, "--step", *map(str, args)],
+        capture_output=True,
+        text=True,
+        env=None if env is None else {**os.environ, **env},
+    )
     wall = time.perf_counter() - start
     if done.returncode:
         sys.exit(f"{' '.join(map(str, args))} failed (exit {done.returncode}):\n{done.stderr[-3000:]}")

@@ -23,8 +23,10 @@ import numpy as np
 import pandas as pd
 
 ROOT = Path(__file__).resolve().parents[1]
-SETTINGS = {"this CPU": {}, "Sandybridge, no AVX2": {"OPENBLAS_CORETYPE": "Sandybridge",
-                                                     "NPY_DISABLE_CPU_FEATURES": "AVX2 FMA3"}}
+SETTINGS = {
+    "this CPU": {},
+    "Sandybridge, no AVX2": {"OPENBLAS_CORETYPE": "Sandybridge", "NPY_DISABLE_CPU_FEATURES": "AVX2 FMA3"},
+}
 
 
 def _run(results: str, fold: int, out: str) -> None:
@@ -40,14 +42,24 @@ def _run(results: str, fold: int, out: str) -> None:
     config = yaml.safe_load((ROOT / "config.yaml").read_text())
     folder = Path(results)
     pooled = {LABELS[m]: pd.read_parquet(folder / "scores" / f"{m}.parquet") for m in config["models"]}
-    table = significance_table(pooled, panel_for(next(iter(pooled.values()))), TESTS,
-                               n_samples=config["significance"]["samples"], seed=config["cv"]["seed"])
+    table = significance_table(
+        pooled,
+        panel_for(next(iter(pooled.values()))),
+        TESTS,
+        n_samples=config["significance"]["samples"],
+        seed=config["cv"]["seed"],
+    )
     table.to_csv(out + ".significance.tsv", sep="\t", index=False, float_format="%.17g")
     folds = pd.read_csv(folder / "folds.tsv", sep="\t", dtype={"id": str})
-    sim = SimilarityIndex(load_fingerprints(folder / "fingerprints.npz"),
-                          load_neighbours(sorted(folder.glob("neighbours_k*.npz"))[-1]))
-    done = cross_validate(lambda k: make_model("svm", config["models"]["svm"], seed=(config["cv"]["seed"], k), n_jobs=2),
-                          sim, folds, only=[fold])
+    sim = SimilarityIndex(
+        load_fingerprints(folder / "fingerprints.npz"), load_neighbours(sorted(folder.glob("neighbours_k*.npz"))[-1])
+    )
+    done = cross_validate(
+        lambda k: make_model("svm", config["models"]["svm"], seed=(config["cv"]["seed"], k), n_jobs=2),
+        sim,
+        folds,
+        only=[fold],
+    )
     model = done.models[fold]
     done.scores[fold].to_parquet(out + ".svm.parquet")
     Path(out + ".svm.json").write_text(json.dumps(model.info()))
@@ -64,8 +76,12 @@ def main() -> None:
         outs = {}
         for name, env in SETTINGS.items():
             out = str(Path(tmp) / name.replace(" ", "_").replace(",", ""))
-            done = subprocess.run([sys.executable, __file__, "--step", results, str(fold), out],
-                                  env={**os.environ, **env}, capture_output=True, text=True)
+            done = subprocess.run(
+                [sys.executable, __file__, "--step", results, str(fold), out],
+                env={**os.environ, **env},
+                capture_output=True,
+                text=True,
+            )
             if done.returncode:
                 sys.exit(f"{name} failed:\n{done.stderr[-3000:]}")
             outs[name] = out
@@ -79,19 +95,26 @@ def main() -> None:
     for column in numeric:
         x, y = sig[0][column].to_numpy(), sig[1][column].to_numpy()
         rows.append((f"table 2: {column}", float(np.max(np.abs(x - y) / np.maximum(np.abs(y), 1e-300)))))
-    rows.append((f"SVM fold {fold}: decision values (relative)",
-                 float(np.max(np.abs(svm[0] - svm[1]) / np.maximum(np.abs(svm[1]), 1e-300)))))
+    rows.append(
+        (
+            f"SVM fold {fold}: decision values (relative)",
+            float(np.max(np.abs(svm[0] - svm[1]) / np.maximum(np.abs(svm[1]), 1e-300))),
+        )
+    )
     inner = [{(c["C"], c["class_weight"]): c["value"] for c in i.get("inner_cv", [])} for i in info]
     if inner[0]:
-        rows.append((f"SVM fold {fold}: inner-CV values (absolute)",
-                     max(abs(inner[0][k] - inner[1][k]) for k in inner[0])))
+        rows.append(
+            (f"SVM fold {fold}: inner-CV values (absolute)", max(abs(inner[0][k] - inner[1][k]) for k in inner[0]))
+        )
     same = (info[0]["C"], info[0]["class_weight"]) == (info[1]["C"], info[1]["class_weight"])
     width = max(len(r[0]) for r in rows)
     print(f"{'quantity':<{width}}  largest difference between '{a.split('/')[-1]}' and '{b.split('/')[-1]}'")
     for name, value in rows:
         print(f"{name:<{width}}  {value:.3g}")
-    print(f"SVM fold {fold}: chosen (C, class weight) {'the same' if same else 'DIFFERENT'}: "
-          f"{info[0]['C']:g}, {info[0]['class_weight']} / {info[1]['C']:g}, {info[1]['class_weight']}")
+    print(
+        f"SVM fold {fold}: chosen (C, class weight) {'the same' if same else 'DIFFERENT'}: "
+        f"{info[0]['C']:g}, {info[0]['class_weight']} / {info[1]['C']:g}, {info[1]['class_weight']}"
+    )
 
 
 if __name__ == "__main__":

@@ -88,16 +88,25 @@ def main() -> None:
         ]:
             rows.append((label, measure(__file__, step, csv, cache), target))
     by = {label: r for label, r, _ in rows}
-    ratio = by["RDKit BulkTanimoto, Morgan 2048 bits, 1 thread"]["seconds"] / by["full Tanimoto matrix, float32, in memory"]["seconds"]
+    ratio = (
+        by["RDKit BulkTanimoto, Morgan 2048 bits, 1 thread"]["seconds"]
+        / by["full Tanimoto matrix, float32, in memory"]["seconds"]
+    )
     width = max(len(label) for label, _, _ in rows)
     n = rows[0][1]["molecules"]
     print(f"{'step':<{width}}  {'seconds':>8}  {'N^2 pairs/s':>11}  {'peak RSS GB':>11}  target")
     for label, r, target in rows:
-        print(f"{label:<{width}}  {r['seconds']:>8.1f}  {n * n / r['seconds']:>11.3g}  {r['peak_rss_gb']:>11.2f}  {target}")
-    speedup = by["top-50, query blocks x all (before)"]["seconds"] / by["top-50, each pair once, tiles (workflow)"]["seconds"]
+        print(
+            f"{label:<{width}}  {r['seconds']:>8.1f}  {n * n / r['seconds']:>11.3g}  {r['peak_rss_gb']:>11.2f}  {target}"
+        )
+    speedup = (
+        by["top-50, query blocks x all (before)"]["seconds"] / by["top-50, each pair once, tiles (workflow)"]["seconds"]
+    )
     print(f"top-50 search: tiles {speedup:.2f}x the pairs per second of query blocks")
-    print(f"molecules: {rows[0][1]['molecules']} (rejected {rows[0][1]['rejected']}); "
-          f"RDKit (all pairs, scaled from 1,000 rows) / ours: {ratio:.1f}x")
+    print(
+        f"molecules: {rows[0][1]['molecules']} (rejected {rows[0][1]['rejected']}); "
+        f"RDKit (all pairs, scaled from 1,000 rows) / ours: {ratio:.1f}x"
+    )
 
 
 if __name__ == "__main__":

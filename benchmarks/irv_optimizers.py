@@ -29,22 +29,36 @@ def main() -> None:
 
     args = sys.argv[1:]
     fold = int(args[args.index("--fold") + 1]) if "--fold" in args else 0
-    folder = Path(next((a for a in args if not a.startswith("--") and not a.isdigit()), ROOT / "results" / "synthetic_10k"))
+    folder = Path(
+        next((a for a in args if not a.startswith("--") and not a.isdigit()), ROOT / "results" / "synthetic_10k")
+    )
     config = yaml.safe_load((ROOT / "config.yaml").read_text())
     study, training = config["irv_sensitivity"], {k: v for k, v in config["irv_training"].items() if k != "schemes"}
     folds = pd.read_csv(folder / "folds.tsv", sep="\t", dtype={"id": str})
-    sim = SimilarityIndex(load_fingerprints(folder / "fingerprints.npz"),
-                          load_neighbours(sorted(folder.glob("neighbours_k*.npz"))[-1]))
+    sim = SimilarityIndex(
+        load_fingerprints(folder / "fingerprints.npz"), load_neighbours(sorted(folder.glob("neighbours_k*.npz"))[-1])
+    )
     start = time.perf_counter()
     runs, _, rows = run_study_fold(sim, folds, fold, study, config["models"]["irv"], training)
     seconds = time.perf_counter() - start
-    table = pd.DataFrame([{**{k: r[k] for k in ("setting", "scheme", "stop")},
-                           "epochs": r["epochs"] if r["converged"] else "-",
-                           "croc80": croc_auc(rows["label"].to_numpy(), r["scores"], alpha=80.0)} for r in runs])
+    table = pd.DataFrame(
+        [
+            {
+                **{k: r[k] for k in ("setting", "scheme", "stop")},
+                "epochs": r["epochs"] if r["converged"] else "-",
+                "croc80": croc_auc(rows["label"].to_numpy(), r["scores"], alpha=80.0),
+            }
+            for r in runs
+        ]
+    )
     wide = table.pivot_table(index=["setting", "scheme"], columns="stop", values="epochs", aggfunc="first", sort=False)
-    wide["test AUC[CROC(exp)] a=80 (loss rule)"] = table[table["stop"] == "loss"].set_index(["setting", "scheme"])["croc80"]
-    print(f"{folder.name}, fold {fold}: {int((folds['fold'] != fold).sum()):,} training and {len(rows):,} test compounds; "
-          f"epochs at which each stop rule fires (max {study['max_epochs']}); {seconds:.0f} s")
+    wide["test AUC[CROC(exp)] a=80 (loss rule)"] = table[table["stop"] == "loss"].set_index(["setting", "scheme"])[
+        "croc80"
+    ]
+    print(
+        f"{folder.name}, fold {fold}: {int((folds['fold'] != fold).sum()):,} training and {len(rows):,} test compounds; "
+        f"epochs at which each stop rule fires (max {study['max_epochs']}); {seconds:.0f} s"
+    )
     print(wide.to_string(float_format=lambda v: f"{v:.4f}"))
 
 

@@ -30,8 +30,9 @@ def main() -> None:
 
     folder = Path(sys.argv[1] if len(sys.argv) > 1 else ROOT / "results" / "dtp_aids")
     folds = pd.read_csv(folder / "folds.tsv", sep="\t", dtype={"id": str})
-    sim = SimilarityIndex(load_fingerprints(folder / "fingerprints.npz"),
-                          load_neighbours(sorted(folder.glob("neighbours_k*.npz"))[-1]))
+    sim = SimilarityIndex(
+        load_fingerprints(folder / "fingerprints.npz"), load_neighbours(sorted(folder.glob("neighbours_k*.npz"))[-1])
+    )
     y, fold = folds["label"].to_numpy(), folds["fold"].to_numpy()
     splits = [split(fold, f) for f in np.unique(fold)]
 
@@ -57,8 +58,10 @@ def main() -> None:
     print(f"{'scheme':<14} {'ms/epoch':>8} {'vs none':>8} {'epochs to converge':>19} {'10 folds, s':>11}")
     for scheme, ms, epochs, seconds in rows:
         print(f"{scheme:<14} {ms:>8.2f} {ms / base:>7.2f}x {epochs:>19.1f} {seconds:>11.1f}")
-    print(f"all schemes to convergence: {sum(r[3] for r in rows):.1f} s (target <= 300 s); "
-          f"per-epoch target: <= 1.10x the unweighted IRV")
+    print(
+        f"all schemes to convergence: {sum(r[3] for r in rows):.1f} s (target <= 300 s); "
+        f"per-epoch target: <= 1.10x the unweighted IRV"
+    )
 
 
 if __name__ == "__main__":

@@ -58,13 +58,19 @@ def _step(name: str, folder: str, cache: str, matrix: str) -> dict:
     uses_matrix = declared_runs({name: config["models"][name]})[name].uses_matrix(fp.n, n_folds)
     sim = SimilarityIndex(fp, load_neighbours(cache), matrix=MatrixFile(matrix, threads=2) if uses_matrix else None)
     # as the workflow's score_fold jobs: the SVM's 2 threads, 1 for the others
-    done = cross_validate(lambda f: make_model(name, config["models"][name], seed=(seed, f),
-                                               n_jobs=2 if name == "svm" else 1), sim, folds)
+    done = cross_validate(
+        lambda f: make_model(name, config["models"][name], seed=(seed, f), n_jobs=2 if name == "svm" else 1), sim, folds
+    )
     epochs = [getattr(model, "n_epochs_", 0) for model in done.models.values()]
     pooled = done.pooled(folds)
     y, s = pooled["label"].to_numpy(), pooled["score"].to_numpy()
-    return {"seconds": time.perf_counter() - t, "roc": roc_auc(y, s), "croc80": croc_auc(y, s, alpha=80),
-            "top1000": hits_at_k(y, s, k=1000), "epochs": float(np.mean(epochs))}
+    return {
+        "seconds": time.perf_counter() - t,
+        "roc": roc_auc(y, s),
+        "croc80": croc_auc(y, s, alpha=80),
+        "top1000": hits_at_k(y, s, k=1000),
+        "epochs": float(np.mean(epochs)),
+    }
 
 
 def main() -> None:
@@ -78,12 +84,13 @@ def main() -> None:
         for step in ("neighbours", "random", "maxsim", "knn", "irv", "matrix", "svm"):
             rows.append((step, measure(__file__, step, folder, cache, matrix)))
             print(f"{step}: done", file=sys.stderr, flush=True)
-    print(f"{'step (10 folds)':<16} {'seconds':>8} {'peak RSS GB':>11} {'AUC[ROC]':>9} {'CROC a=80':>9} "
-          f"{'top 1000':>8} {'epochs':>6}")
+    print(
+        f"{'step (10 folds)':<16} {'seconds':>8} {'peak RSS GB':>11} {'AUC[ROC]':>9} {'CROC a=80':>9} "
+        f"{'top 1000':>8} {'epochs':>6}"
+    )
     for step, r in rows:
         label = {"neighbours": "top-50 neighbours", "matrix": "N x N matrix"}.get(step, step)
-        quality = (f"{r['roc']:>9.4f} {r['croc80']:>9.4f} {r['top1000']:>8.1f} {r['epochs']:>6.0f}"
-                   if "roc" in r else "")
+        quality = f"{r['roc']:>9.4f} {r['croc80']:>9.4f} {r['top1000']:>8.1f} {r['epochs']:>6.0f}" if "roc" in r else ""
         print(f"{label:<16} {r['seconds']:>8.1f} {r['peak_rss_gb']:>11.2f} {quality}")
     simple = sum(r["seconds"] for s, r in rows if s in ("random", "maxsim", "knn"))
     print(f"kNN + MAX-SIM + RANDOM: {simple:.1f} s (target <= 30 s); IRV <= 120 s; SVM <= 240 s; RSS <= 14 GB")

@@ -36,7 +36,11 @@ def _scores(results: Path):
     paths = {m: results / "scores" / f"{m}.parquet" for m in models}
     if all(p.is_file() for p in paths.values()):
         tables = {m: pd.read_parquet(p) for m, p in paths.items()}
-        return next(iter(tables.values()))["label"].to_numpy(), {m: t["score"].to_numpy() for m, t in tables.items()}, str(results)
+        return (
+            next(iter(tables.values()))["label"].to_numpy(),
+            {m: t["score"].to_numpy() for m, t in tables.items()},
+            str(results),
+        )
     rng = np.random.default_rng(0)
     y = rng.random(41_906) < 1487 / 41_906
     strengths = {"irv": 2.0, "svm": 1.9, "knn": 1.8, "maxsim": 1.5}
@@ -52,8 +56,13 @@ def main() -> None:
         table = power_study(y, scores, paper_panel(), n_jobs=n_jobs)
         seconds = time.perf_counter() - start
         who = resource.RUSAGE_SELF if n_jobs == 1 else resource.RUSAGE_CHILDREN
-        rows.append((f"default study (5 sizes x 200 subsets), n_jobs={n_jobs}", seconds,
-                     resource.getrusage(who).ru_maxrss / 1e6))
+        rows.append(
+            (
+                f"default study (5 sizes x 200 subsets), n_jobs={n_jobs}",
+                seconds,
+                resource.getrusage(who).ru_maxrss / 1e6,
+            )
+        )
     print(f"power study on {source}: {len(table)} (pair, metric, test, size) cells")
     print(f"{'step':<56}  {'seconds':>8}  {'peak RSS GB':>11}  target")
     for name, seconds, peak in rows:
@@ -66,8 +75,10 @@ def main() -> None:
     b_indep = y + rng.normal(size=n)
     b_shared = np.where(y, y + rng.normal(size=n), a)
     calls = [parse_metric(m) for m in ("roc_auc", "croc_exp_14", "croc_exp_80")]
-    print("\nrejection rate at p < 0.05, either direction, no true difference (nominal 0.10; "
-          "500 subsets x 2 sizes x 3 metrics; binomial SE of one cell about 0.013)")
+    print(
+        "\nrejection rate at p < 0.05, either direction, no true difference (nominal 0.10; "
+        "500 subsets x 2 sizes x 3 metrics; binomial SE of one cell about 0.013)"
+    )
     rates = {}
     for name, b in (("differ on positives only", b_shared), ("negatives scored independently", b_indep)):
         df = power_study(y, {"a": a, "b": b}, calls, pairs=[("a", "b")], fractions=(0.01, 0.05), n_subsets=500, seed=2)

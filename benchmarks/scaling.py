@@ -87,26 +87,35 @@ def measure(dataset: str, logs: Path, config: dict) -> dict:
     k, folds = config["similarity"]["k"], config["cv"]["folds"]
     chunks = config["similarity"].get("chunks") or default_chunks(n, tile=config["similarity"]["tile"])
     stages = {
-        "parse + fingerprint": _stage([p for p in (bench / "standardize.tsv", bench / "fingerprints.tsv") if p.exists()]),
+        "parse + fingerprint": _stage(
+            [p for p in (bench / "standardize.tsv", bench / "fingerprints.tsv") if p.exists()]
+        ),
         "neighbours (chunks)": _stage(sorted((bench / f"neighbours_k{k}").glob("chunk_*.tsv")), chunks),
         "neighbours (merge)": _stage([p for p in [bench / f"neighbours_k{k}.tsv"] if p.exists()]),
         "N x N matrix": _stage([p for p in [bench / "similarity_matrix.tsv"] if p.exists()]),
     }
     order = list(config["models"])
-    runs = sorted((bench / "scores").iterdir(), key=lambda p: (order.index(p.name) if p.name in order else len(order),
-                                                               p.name)) if (bench / "scores").is_dir() else []
+    runs = (
+        sorted(
+            (bench / "scores").iterdir(), key=lambda p: (order.index(p.name) if p.name in order else len(order), p.name)
+        )
+        if (bench / "scores").is_dir()
+        else []
+    )
     for folder in runs:  # the models of the comparison first, then the IRV's training variants
         stages[f"{folder.name} ({folds} folds{_strategy(results / 'scores' / folder.name)})"] = _stage(
-            sorted(folder.glob("fold_*.tsv")), folds)
+            sorted(folder.glob("fold_*.tsv")), folds
+        )
     stages["significance"] = _stage([p for p in [bench / "significance_table.tsv"] if p.exists()])
     stages["power"] = _stage([p for p in [bench / "power_study.tsv"] if p.exists()])
-    stages["report (tables, figures)"] = _stage([p for p in (bench / "areas_table.tsv", bench / "figures.tsv")
-                                                 if p.exists()])
+    stages["report (tables, figures)"] = _stage(
+        [p for p in (bench / "areas_table.tsv", bench / "figures.tsv") if p.exists()]
+    )
     return {"n": n, "chunks": chunks, "stages": {s: v for s, v in stages.items() if v is not None}}
 
 
 def _strategy(scores: Path) -> str:
-    """", subsample" when a model's folds were fitted by a declared large-screen strategy (their JSON's ``large``):
+    """ ", subsample" when a model's folds were fitted by a declared large-screen strategy (their JSON's ``large``):
     a different algorithm from the exact fit, so a row of its own."""
     large = {json.loads(f.read_text()).get("large") for f in scores.glob("fold_*.json")} - {None}
     return f", {'/'.join(sorted(large))}" if large else ""
@@ -165,8 +174,13 @@ def fits(measured: dict) -> dict:
 
 def table(measured: dict) -> str:
     names = list(measured)
-    head = ["stage", *[f"{d} (N={measured[d]['n']:,})" for d in names], "b (all sizes)", "b (two largest)",
-            "at 1M (extrapolated)"]
+    head = [
+        "stage",
+        *[f"{d} (N={measured[d]['n']:,})" for d in names],
+        "b (all sizes)",
+        "b (two largest)",
+        "at 1M (extrapolated)",
+    ]
     lines = ["| " + " | ".join(head) + " |", "|---|" + "---:|" * (len(head) - 1)]
     for stage, fit in fits(measured).items():
         cells = []
@@ -193,8 +207,13 @@ def plot(measured: dict, path: str) -> None:
             continue
         ns, ts = np.array(fit["points"]).T
         colour, marker = colours[i % len(colours)], "os^Dv"[i % 5]
-        label = (f"{stage}: measured at {ns[-1]:,.0f}" if fit["at"] == "measured" else stage if fit["b_top"] is None
-                 else f"{stage}: b = {fit['b_top']:.2f} at the top")
+        label = (
+            f"{stage}: measured at {ns[-1]:,.0f}"
+            if fit["at"] == "measured"
+            else stage
+            if fit["b_top"] is None
+            else f"{stage}: b = {fit['b_top']:.2f} at the top"
+        )
         ax.plot(ns, ts, "-", marker=marker, color=colour, label=label)
         if isinstance(fit["at"], float):
             ax.plot([ns[-1], TARGET], [ts[-1], fit["at"]], ":", color=colour)
@@ -221,11 +240,15 @@ def sample_targets(dataset: str, n_chunks: int, n_folds: int, seed: int = 0) -> 
     chunks = config["similarity"].get("chunks") or default_chunks(n, tile=config["similarity"]["tile"])
     rng = np.random.default_rng(seed)
     k, folds = config["similarity"]["k"], config["cv"]["folds"]
-    targets = [f"results/{dataset}/neighbours_k{k}.chunks/{c}.npz"
-               for c in sorted(rng.choice(chunks, min(n_chunks, chunks), replace=False))]
+    targets = [
+        f"results/{dataset}/neighbours_k{k}.chunks/{c}.npz"
+        for c in sorted(rng.choice(chunks, min(n_chunks, chunks), replace=False))
+    ]
     for name in config["models"]:  # the comparison's models (not the IRV's training variants)
-        targets += [f"results/{dataset}/scores/{name}/fold_{f}.parquet"
-                    for f in sorted(rng.choice(folds, min(n_folds, folds), replace=False))]
+        targets += [
+            f"results/{dataset}/scores/{name}/fold_{f}.parquet"
+            for f in sorted(rng.choice(folds, min(n_folds, folds), replace=False))
+        ]
     return targets
 
 
@@ -233,8 +256,12 @@ def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("datasets", nargs="*", help="DATASET or DATASET=LOGS (default: %(default)s)", default=DEFAULT)
     parser.add_argument("--plot", help="write the log-log plot here")
-    parser.add_argument("--sample", nargs=3, metavar=("DATASET", "CHUNKS", "FOLDS"),
-                        help="print the targets of a seeded sample of chunk and fold jobs instead")
+    parser.add_argument(
+        "--sample",
+        nargs=3,
+        metavar=("DATASET", "CHUNKS", "FOLDS"),
+        help="print the targets of a seeded sample of chunk and fold jobs instead",
+    )
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
     if args.sample:
@@ -252,8 +279,10 @@ def main(argv=None) -> None:
     if not measured:
         sys.exit("no dataset has benchmark files; run the workflow first")
     print(table(measured))
-    print("\n`*`: measured on a seeded sample of the stage's equal jobs, scaled by their count. Time: the sum of the "
-          "stage's job times; GB: its largest job's peak RSS.")
+    print(
+        "\n`*`: measured on a seeded sample of the stage's equal jobs, scaled by their count. Time: the sum of the "
+        "stage's job times; GB: its largest job's peak RSS."
+    )
     if args.plot:
         plot(measured, args.plot)
 

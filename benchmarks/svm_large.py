@@ -55,8 +55,11 @@ def _step(folder: str, setting: str) -> dict:
     done = cross_validate(lambda f: make_model("svm", params, seed=(seed, f), n_jobs=2), sim, folds)  # 2 threads
     fitted = [m.info().get("landmarks", m.info().get("fit_compounds", m.train_.size)) for m in done.models.values()]
     pooled = done.pooled(folds)
-    return {"seconds": time.perf_counter() - t, "fit_compounds": sum(fitted) / len(fitted),
-            **_metrics(pooled["label"].to_numpy(), pooled["score"].to_numpy())}
+    return {
+        "seconds": time.perf_counter() - t,
+        "fit_compounds": sum(fitted) / len(fitted),
+        **_metrics(pooled["label"].to_numpy(), pooled["score"].to_numpy()),
+    }
 
 
 def main() -> None:
@@ -68,7 +71,14 @@ def main() -> None:
     folder = sys.argv[1] if len(sys.argv) > 1 else str(ROOT / "results" / "dtp_aids")
     settings = sys.argv[2:] or ["subsample:1", "subsample:2", "subsample:4", "nystroem:1"]
     exact = pd.read_parquet(Path(folder) / "scores" / "svm.parquet")
-    rows = [("exact (the workflow's run)", "37,715 compounds", None, _metrics(exact["label"].to_numpy(), exact["score"].to_numpy()))]
+    rows = [
+        (
+            "exact (the workflow's run)",
+            "37,715 compounds",
+            None,
+            _metrics(exact["label"].to_numpy(), exact["score"].to_numpy()),
+        )
+    ]
     for setting in settings:
         r = measure(__file__, folder, setting)
         strategy, limit, *_ = setting.split(":")
@@ -76,16 +86,27 @@ def main() -> None:
         rows.append((f"{strategy}, max_kernel_gb {limit}", f"{r['fit_compounds']:,.0f} {what}", r, r))
         print(f"{setting}: done in {r['seconds']:.0f} s", file=sys.stderr, flush=True)
     base = rows[0][3]
-    print("| SVM folds | fitted per fold | AUC[ROC] | AUC[CROC(exp)] a=80 | actives in top 1,000 "
-          "| seconds (10 folds) | peak RSS GB |")
+    print(
+        "| SVM folds | fitted per fold | AUC[ROC] | AUC[CROC(exp)] a=80 | actives in top 1,000 "
+        "| seconds (10 folds) | peak RSS GB |"
+    )
     print("|---|---:|---:|---:|---:|---:|---:|")
     for label, fitted, run, m in rows:
-        delta = "" if run is None else (f" ({m['roc'] - base['roc']:+.4f})", f" ({m['croc80'] - base['croc80']:+.4f})",
-                                        f" ({m['top1000'] - base['top1000']:+.0f})")
+        delta = (
+            ""
+            if run is None
+            else (
+                f" ({m['roc'] - base['roc']:+.4f})",
+                f" ({m['croc80'] - base['croc80']:+.4f})",
+                f" ({m['top1000'] - base['top1000']:+.0f})",
+            )
+        )
         d = delta or ("", "", "")
         cost = ("", "") if run is None else (f"{run['seconds']:.0f}", f"{run['peak_rss_gb']:.1f}")
-        print(f"| {label} | {fitted} | {m['roc']:.4f}{d[0]} | {m['croc80']:.4f}{d[1]} | {m['top1000']:.0f}{d[2]} "
-              f"| {cost[0]} | {cost[1]} |")
+        print(
+            f"| {label} | {fitted} | {m['roc']:.4f}{d[0]} | {m['croc80']:.4f}{d[1]} | {m['top1000']:.0f}{d[2]} "
+            f"| {cost[0]} | {cost[1]} |"
+        )
 
 
 if __name__ == "__main__":

@@ -50,8 +50,14 @@ def _jobs(folder: Path) -> pd.DataFrame:
     for path in sorted((folder / "benchmark").rglob("*.tsv")):
         rel = path.relative_to(folder / "benchmark").with_suffix("").as_posix()
         bench = pd.read_csv(path, sep="\t")
-        rows.append({"file": rel, "rule": rule_of(rel), "s": float(bench["s"].iloc[-1]),
-                     "max_rss_mb": float(pd.to_numeric(bench["max_rss"], errors="coerce").fillna(0).iloc[-1])})
+        rows.append(
+            {
+                "file": rel,
+                "rule": rule_of(rel),
+                "s": float(bench["s"].iloc[-1]),
+                "max_rss_mb": float(pd.to_numeric(bench["max_rss"], errors="coerce").fillna(0).iloc[-1]),
+            }
+        )
     if not rows:
         raise SystemExit(f"no benchmark files under {folder / 'benchmark'}: run the workflow first")
     return pd.DataFrame(rows)
@@ -60,9 +66,12 @@ def _jobs(folder: Path) -> pd.DataFrame:
 def rule_table(folder: Path) -> pd.DataFrame:
     """One row per rule (fold jobs per model): jobs, summed and longest wall seconds, largest max RSS (GB)."""
     jobs = _jobs(folder)
-    jobs["rule"] = [f"score_fold ({f.split('/')[1]})" if r == "score_fold" else r for f, r in zip(jobs["file"], jobs["rule"])]
-    table = jobs.groupby("rule").agg(jobs=("s", "size"), total_s=("s", "sum"), longest_s=("s", "max"),
-                                     max_rss_gb=("max_rss_mb", "max"))
+    jobs["rule"] = [
+        f"score_fold ({f.split('/')[1]})" if r == "score_fold" else r for f, r in zip(jobs["file"], jobs["rule"])
+    ]
+    table = jobs.groupby("rule").agg(
+        jobs=("s", "size"), total_s=("s", "sum"), longest_s=("s", "max"), max_rss_gb=("max_rss_mb", "max")
+    )
     table["max_rss_gb"] /= 1024
     return table.sort_values("total_s", ascending=False)
 
@@ -86,8 +95,9 @@ def slurm_runtimes(folder: Path) -> pd.DataFrame:
         longest["neighbours_chunk"] = chunks["s"].max() * max(1.0, full / pairs)
         note["neighbours_chunk"] = f"scaled from {pairs:.2g} to {full:.2g} pairs"
     minutes = np.maximum(FLOOR_MIN, np.ceil(SAFETY * longest / 60 / 10) * 10).astype(int)
-    return pd.DataFrame({"longest_s": longest.round(1), "runtime_min": minutes,
-                         "note": [note.get(r, "") for r in longest.index]}).sort_values("longest_s", ascending=False)
+    return pd.DataFrame(
+        {"longest_s": longest.round(1), "runtime_min": minutes, "note": [note.get(r, "") for r in longest.index]}
+    ).sort_values("longest_s", ascending=False)
 
 
 def main() -> None:
@@ -99,12 +109,16 @@ def main() -> None:
         print("\nset-resources:  # for workflow/profiles/slurm/config.yaml")
         for rule, row in table.iterrows():
             if row["runtime_min"] > FLOOR_MIN:
-                print(f"  {rule}:  # longest job {row['longest_s']:.0f} s{'; ' + row['note'] if row['note'] else ''}\n"
-                      f"    runtime: \"{row['runtime_min']} * attempt\"")
+                print(
+                    f"  {rule}:  # longest job {row['longest_s']:.0f} s{'; ' + row['note'] if row['note'] else ''}\n"
+                    f'    runtime: "{row["runtime_min"]} * attempt"'
+                )
         return
     table = rule_table(folder)
     print(table.to_string(float_format=lambda v: f"{v:.1f}"))
-    print(f"sum of job times: {table['total_s'].sum() / 60:.1f} min; largest job RSS: {table['max_rss_gb'].max():.1f} GB")
+    print(
+        f"sum of job times: {table['total_s'].sum() / 60:.1f} min; largest job RSS: {table['max_rss_gb'].max():.1f} GB"
+    )
 
 
 if __name__ == "__main__":

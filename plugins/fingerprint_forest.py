@@ -36,12 +36,25 @@ class FingerprintForest:
 
     label = "RF"
 
-    def __init__(self, n_estimators: int = 500, n_bits: int = 1024, max_features="sqrt", min_samples_leaf: int = 1,
-                 class_weight=None, seed=0, n_jobs: int = 1):
+    def __init__(
+        self,
+        n_estimators: int = 500,
+        n_bits: int = 1024,
+        max_features="sqrt",
+        min_samples_leaf: int = 1,
+        class_weight=None,
+        seed=0,
+        n_jobs: int = 1,
+    ):
         if int(n_bits) < 1 or int(n_estimators) < 1:
             raise ValueError(f"n_bits and n_estimators must be positive; got {n_bits} and {n_estimators}")
         self.n_estimators, self.n_bits, self.max_features = int(n_estimators), int(n_bits), max_features
-        self.min_samples_leaf, self.class_weight, self.seed, self.n_jobs = int(min_samples_leaf), class_weight, seed, n_jobs
+        self.min_samples_leaf, self.class_weight, self.seed, self.n_jobs = (
+            int(min_samples_leaf),
+            class_weight,
+            seed,
+            n_jobs,
+        )
 
     def _features(self, data, rows) -> sp.csr_matrix:
         fp = data.fingerprints[rows].tocoo()
@@ -55,8 +68,12 @@ class FingerprintForest:
 
         seed = np.random.SeedSequence(np.atleast_1d(self.seed).astype(np.int64).tolist()).generate_state(1)[0]
         self.forest_ = RandomForestClassifier(
-            n_estimators=self.n_estimators, max_features=self.max_features, min_samples_leaf=self.min_samples_leaf,
-            class_weight=self.class_weight, n_jobs=self.n_jobs, random_state=int(seed),
+            n_estimators=self.n_estimators,
+            max_features=self.max_features,
+            min_samples_leaf=self.min_samples_leaf,
+            class_weight=self.class_weight,
+            n_jobs=self.n_jobs,
+            random_state=int(seed),
         ).fit(self._features(data, np.asarray(train)), np.asarray(y))
         return self
 
@@ -68,5 +85,8 @@ class FingerprintForest:
         return {"threads": 2, "mem_mb": int(2000 + n_compounds * self.n_estimators / 1e4)}
 
     def info(self) -> dict:
-        return {"n_estimators": self.n_estimators, "n_bits": self.n_bits,
-                "mean_depth": float(np.mean([t.get_depth() for t in self.forest_.estimators_]))}
+        return {
+            "n_estimators": self.n_estimators,
+            "n_bits": self.n_bits,
+            "mean_depth": float(np.mean([t.get_depth() for t in self.forest_.estimators_])),
+        }

@@ -93,9 +93,22 @@ class LocalSlurm:
         shutil.chown(key, "munge", "munge")
         key.chmod(0o400)
         sock = run_dir / "munge.socket"
-        self._start("munged", ["setpriv", "--reuid=munge", "--regid=munge", "--clear-groups", "munged", "-F",
-                               f"--key-file={key}", f"--socket={sock}", f"--pid-file={run_dir / 'munged.pid'}",
-                               f"--log-file={run_dir / 'munged.log'}", f"--seed-file={key_dir / 'munged.seed'}"])
+        self._start(
+            "munged",
+            [
+                "setpriv",
+                "--reuid=munge",
+                "--regid=munge",
+                "--clear-groups",
+                "munged",
+                "-F",
+                f"--key-file={key}",
+                f"--socket={sock}",
+                f"--pid-file={run_dir / 'munged.pid'}",
+                f"--log-file={run_dir / 'munged.log'}",
+                f"--seed-file={key_dir / 'munged.seed'}",
+            ],
+        )
         self._wait(lambda: sock.exists(), 10, "munged did not create its socket")
         return sock
 
@@ -103,41 +116,44 @@ class LocalSlurm:
         f = self.folder
         for d in ("state", "spool"):
             (f / d).mkdir()
-        return "\n".join([
-            MARK,
-            "ClusterName=crocbenchtest",
-            "SlurmctldHost=localhost",
-            "SlurmUser=root",
-            "AuthType=auth/munge",
-            "CredType=cred/munge",
-            f"AuthInfo=socket={sock}",
-            f"SlurmctldPort={_free_port()}",
-            f"SlurmdPort={_free_port()}",
-            f"StateSaveLocation={f / 'state'}",
-            f"SlurmdSpoolDir={f / 'spool'}",
-            f"SlurmctldPidFile={f / 'slurmctld.pid'}",
-            f"SlurmdPidFile={f / 'slurmd.pid'}",
-            f"SlurmctldLogFile={f / 'slurmctld.log'}",
-            f"SlurmdLogFile={f / 'slurmd.log'}",
-            "ProctrackType=proctrack/linuxproc",
-            "TaskPlugin=task/none",
-            "JobAcctGatherType=jobacct_gather/none",
-            "AccountingStorageType=accounting_storage/none",
-            "SelectType=select/cons_tres",
-            "SelectTypeParameters=CR_Core_Memory",
-            "MpiDefault=none",
-            "ReturnToService=2",
-            "MinJobAge=600",  # squeue keeps a finished job for 10 minutes: the executor's status source
-            "SchedulerParameters=defer_batch=0",
-            f"NodeName=localhost NodeAddr=127.0.0.1 CPUs={self.cpus} RealMemory={self.memory_mb} State=UNKNOWN",
-            f"PartitionName={PARTITION} Nodes=localhost Default=YES MaxTime=INFINITE State=UP",
-            "",
-        ])
+        return "\n".join(
+            [
+                MARK,
+                "ClusterName=crocbenchtest",
+                "SlurmctldHost=localhost",
+                "SlurmUser=root",
+                "AuthType=auth/munge",
+                "CredType=cred/munge",
+                f"AuthInfo=socket={sock}",
+                f"SlurmctldPort={_free_port()}",
+                f"SlurmdPort={_free_port()}",
+                f"StateSaveLocation={f / 'state'}",
+                f"SlurmdSpoolDir={f / 'spool'}",
+                f"SlurmctldPidFile={f / 'slurmctld.pid'}",
+                f"SlurmdPidFile={f / 'slurmd.pid'}",
+                f"SlurmctldLogFile={f / 'slurmctld.log'}",
+                f"SlurmdLogFile={f / 'slurmd.log'}",
+                "ProctrackType=proctrack/linuxproc",
+                "TaskPlugin=task/none",
+                "JobAcctGatherType=jobacct_gather/none",
+                "AccountingStorageType=accounting_storage/none",
+                "SelectType=select/cons_tres",
+                "SelectTypeParameters=CR_Core_Memory",
+                "MpiDefault=none",
+                "ReturnToService=2",
+                "MinJobAge=600",  # squeue keeps a finished job for 10 minutes: the executor's status source
+                "SchedulerParameters=defer_batch=0",
+                f"NodeName=localhost NodeAddr=127.0.0.1 CPUs={self.cpus} RealMemory={self.memory_mb} State=UNKNOWN",
+                f"PartitionName={PARTITION} Nodes=localhost Default=YES MaxTime=INFINITE State=UP",
+                "",
+            ]
+        )
 
     def _start(self, name: str, cmd: list[str]) -> None:
         log = open(self.folder / f"{name}.out", "w")
-        self.procs.append((name, subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=self.env,
-                                                  start_new_session=True)))
+        self.procs.append(
+            (name, subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=self.env, start_new_session=True))
+        )
         log.close()
 
     def _wait(self, ready, timeout: float, what: str) -> None:
@@ -161,16 +177,19 @@ class LocalSlurm:
         return " | ".join(out)
 
     def node_state(self) -> str:
-        done = subprocess.run(["sinfo", "-h", "-n", "localhost", "-o", "%T"], capture_output=True, text=True,
-                              env=self.env)
+        done = subprocess.run(
+            ["sinfo", "-h", "-n", "localhost", "-o", "%T"], capture_output=True, text=True, env=self.env
+        )
         return done.stdout.strip()
 
     def __enter__(self) -> LocalSlurm:
         if os.geteuid() != 0:
             raise SlurmUnavailable("the test cluster's daemons run as root here (slurmd starts jobs as any user)")
         if CONF.exists() and MARK not in CONF.read_text(errors="replace"):
-            raise SlurmUnavailable(f"{CONF} exists and is not this test's: a Slurm is configured on this machine, "
-                                   "and the tests will not replace its configuration")
+            raise SlurmUnavailable(
+                f"{CONF} exists and is not this test's: a Slurm is configured on this machine, "
+                "and the tests will not replace its configuration"
+            )
         try:
             sock = self._munge()
             CONF.parent.mkdir(parents=True, exist_ok=True)
@@ -188,8 +207,12 @@ class LocalSlurm:
     def stop(self) -> None:
         """Cancel this cluster's jobs, stop the daemons started here (by pid, slurmd first) and remove the config."""
         if any(name == "slurmctld" and proc.poll() is None for name, proc in self.procs):
-            subprocess.run(["scancel", "--full", "--quiet", "--partition", PARTITION], env=self.env,
-                           capture_output=True, timeout=30)
+            subprocess.run(
+                ["scancel", "--full", "--quiet", "--partition", PARTITION],
+                env=self.env,
+                capture_output=True,
+                timeout=30,
+            )
         for _name, proc in reversed(self.procs):
             if proc.poll() is None:
                 proc.send_signal(signal.SIGTERM)

@@ -29,8 +29,9 @@ def ranked(tmp_path):
     pd.DataFrame({"id": ids, "pred": a, "active": y}).to_csv(fa, index=False)
     # file B lists the compounds in another order, tab-separated, labels as words
     perm = rng.permutation(n)
-    pd.DataFrame({"id": np.array(ids)[perm], "pred": b[perm],
-                  "active": np.where(y[perm] == 1, "CA", "CI")}).to_csv(fb, sep="\t", index=False)
+    pd.DataFrame({"id": np.array(ids)[perm], "pred": b[perm], "active": np.where(y[perm] == 1, "CA", "CI")}).to_csv(
+        fb, sep="\t", index=False
+    )
     return y, a, b, fa, fb
 
 
@@ -59,7 +60,9 @@ def test_score_other_metrics_by_family_with_groups(ranked, tmp_path, capsys):
     assert other["ap"]["value"] == pytest.approx(M.average_precision(y, a), abs=1e-12) and other["ap"]["in_tests"]
     assert other["precision_at_30"]["value"] == pytest.approx(M.hits_at_k(y, a, 30) / 30)
     assert other["tap_10"]["value"] == pytest.approx(M.tap_k(y, a, q, 10), abs=1e-12)
-    assert other["roc10_per_query"]["value"] == pytest.approx(np.mean([M.roc_n(y[q == g], a[q == g], 10) for g in ("q1", "q2", "q3")]))
+    assert other["roc10_per_query"]["value"] == pytest.approx(
+        np.mean([M.roc_n(y[q == g], a[q == g], 10) for g in ("q1", "q2", "q3")])
+    )
     assert other["roc10_pooled"]["value"] == pytest.approx(M.roc_n(y, a, 10))
     assert other["top1"]["value"] == pytest.approx(M.top1(y, a, q))
     # scores are not probabilities: perf's probability metrics say so instead of a number
@@ -78,8 +81,24 @@ def test_score_other_metrics_by_family_with_groups(ranked, tmp_path, capsys):
 def test_score_table_and_plot(ranked, tmp_path, capsys):
     _, _, _, _, fb = ranked
     png = tmp_path / "curves.png"
-    code = main(["score", str(fb), "--score-col", "pred", "--label-col", "active", "--positive", "CA",
-                 "--metric", "croc_auc:alpha=14", "--metric", "roc50", "--plot", str(png)])
+    code = main(
+        [
+            "score",
+            str(fb),
+            "--score-col",
+            "pred",
+            "--label-col",
+            "active",
+            "--positive",
+            "CA",
+            "--metric",
+            "croc_auc:alpha=14",
+            "--metric",
+            "roc50",
+            "--plot",
+            str(png),
+        ]
+    )
     assert code == 0
     out = capsys.readouterr().out
     assert "croc_auc:alpha=14" in out and "ROC50" in out
@@ -88,8 +107,24 @@ def test_score_table_and_plot(ranked, tmp_path, capsys):
 
 def test_compare_matches_library_after_matching_ids(ranked, capsys):
     y, a, b, fa, fb = ranked
-    code = main(["compare", str(fa), str(fb), "--score-col", "pred", "--label-col", "active",
-                 "--positive", "1,CA", "--metric", "croc_exp_80", "--samples", "2000", "--json"])
+    code = main(
+        [
+            "compare",
+            str(fa),
+            str(fb),
+            "--score-col",
+            "pred",
+            "--label-col",
+            "active",
+            "--positive",
+            "1,CA",
+            "--metric",
+            "croc_exp_80",
+            "--samples",
+            "2000",
+            "--json",
+        ]
+    )
     assert code == 0
     out = json.loads(capsys.readouterr().out)["comparisons"][0]
     lib = S.compare(y, a, b, "croc_exp_80", n_samples=2000, seed=0)
@@ -188,20 +223,40 @@ def test_reference_refresh_prints_what_moved(tmp_path, capsys):
     (run / "scores" / "svm").mkdir(parents=True)
     for name in REFERENCE_FILES:
         if name != "svm_folds.tsv":
-            pd.DataFrame({"model": ["IRV", "SVM"], "roc": [0.8443, 0.8532], "top1000": [641, 625],
-                          "train_seconds": [3.0, 4.0]}).to_csv(run / "tables" / name, sep="\t", index=False)
+            pd.DataFrame(
+                {"model": ["IRV", "SVM"], "roc": [0.8443, 0.8532], "top1000": [641, 625], "train_seconds": [3.0, 4.0]}
+            ).to_csv(run / "tables" / name, sep="\t", index=False)
     for fold in range(2):
-        (run / "scores" / "svm" / f"fold_{fold}.json").write_text(json.dumps({
-            "fold": fold, "C": 1.0, "class_weight": "balanced", "support_vectors": 100 + fold, "intercept": 0.1,
-            "select_metric": "roc", "inner_cv": [{"C": 1.0, "class_weight": None, "value": 0.8},
-                                                  {"C": 1.0, "class_weight": "balanced", "value": 0.84}]}))
+        (run / "scores" / "svm" / f"fold_{fold}.json").write_text(
+            json.dumps(
+                {
+                    "fold": fold,
+                    "C": 1.0,
+                    "class_weight": "balanced",
+                    "support_vectors": 100 + fold,
+                    "intercept": 0.1,
+                    "select_metric": "roc",
+                    "inner_cv": [
+                        {"C": 1.0, "class_weight": None, "value": 0.8},
+                        {"C": 1.0, "class_weight": "balanced", "value": 0.84},
+                    ],
+                }
+            )
+        )
     ref = tmp_path / "ref"
     assert main(["reference", str(run), "--out", str(ref)]) == 0
     out = capsys.readouterr().out
     assert out.count("not in the reference") == len(REFERENCE_FILES)
     folds = pd.read_csv(ref / "svm_folds.tsv", sep="\t")
-    assert folds.columns.tolist() == ["fold", "C", "class_weight", "support_vectors", "select_metric",
-                                      "inner_1_none", "inner_1_balanced"]
+    assert folds.columns.tolist() == [
+        "fold",
+        "C",
+        "class_weight",
+        "support_vectors",
+        "select_metric",
+        "inner_1_none",
+        "inner_1_balanced",
+    ]
     assert "train_seconds" not in pd.read_csv(ref / "areas.tsv", sep="\t").columns  # wall clock: never compared
     assert main(["reference", str(run), "--out", str(ref)]) == 0
     assert capsys.readouterr().out.count(": unchanged") == len(REFERENCE_FILES)
@@ -226,11 +281,28 @@ def test_reference_comparison_reports_a_one_in_a_million_change(tmp_path):
         if name != "svm_folds.tsv":
             table.to_csv(run / "tables" / name, sep="\t", index=False, float_format="%.17g")
             table.to_csv(ref / name, sep="\t", index=False, float_format="%.17g")
-    (run / "scores" / "svm" / "fold_0.json").write_text(json.dumps({
-        "fold": 0, "C": 1.0, "class_weight": "balanced", "support_vectors": 100, "select_metric": "roc",
-        "inner_cv": [{"C": 1.0, "class_weight": None, "value": 0.8}]}))
-    pd.DataFrame({"fold": [0], "C": [1.0], "class_weight": ["balanced"], "support_vectors": [100],
-                  "select_metric": ["roc"], "inner_1_none": [0.8]}).to_csv(ref / "svm_folds.tsv", sep="\t", index=False)
+    (run / "scores" / "svm" / "fold_0.json").write_text(
+        json.dumps(
+            {
+                "fold": 0,
+                "C": 1.0,
+                "class_weight": "balanced",
+                "support_vectors": 100,
+                "select_metric": "roc",
+                "inner_cv": [{"C": 1.0, "class_weight": None, "value": 0.8}],
+            }
+        )
+    )
+    pd.DataFrame(
+        {
+            "fold": [0],
+            "C": [1.0],
+            "class_weight": ["balanced"],
+            "support_vectors": [100],
+            "select_metric": ["roc"],
+            "inner_1_none": [0.8],
+        }
+    ).to_csv(ref / "svm_folds.tsv", sep="\t", index=False)
     assert compare_run(run, ref) == {name: [] for name in REFERENCE_FILES}
 
     def areas_after(relative_change):
@@ -319,8 +391,14 @@ def test_bad_metric_exits_2_in_score_and_compare(small, spec):
 
 def test_broken_pipe_is_quiet(small):
     f, _ = small
-    done = subprocess.run(f"'{CROCBENCH}' score '{f}' | head -1", shell=True, capture_output=True, text=True,
-                          executable="/bin/bash", timeout=120)
+    done = subprocess.run(
+        f"'{CROCBENCH}' score '{f}' | head -1",
+        shell=True,
+        capture_output=True,
+        text=True,
+        executable="/bin/bash",
+        timeout=120,
+    )
     assert done.stdout.count("\n") == 1 and done.stderr == ""
 
 
@@ -385,8 +463,11 @@ def test_missing_ids_are_an_input_error_naming_file_count_and_first_row(small, t
             bad = tmp_path / f"ids_{count}_{marker or 'empty'}.csv"
             df.assign(id=df["id"].where(~df["id"].isin(cells), marker)).to_csv(bad, index=False)
             for files in ([bad, f], [f, bad]):
-                _no_traceback_error(_cli("compare", *files, "--samples", "10"),
-                                    f"{bad}: column 'id': {count} missing id(s)", f"first at row {row}")
+                _no_traceback_error(
+                    _cli("compare", *files, "--samples", "10"),
+                    f"{bad}: column 'id': {count} missing id(s)",
+                    f"first at row {row}",
+                )
 
 
 def test_ids_are_matched_as_text(small, tmp_path):
@@ -406,8 +487,9 @@ def test_ids_are_matched_as_text(small, tmp_path):
 @pytest.mark.parametrize("labels,lacking", [([1, 1, 1], "negatives"), ([0, 0, 0], "positives"), ([1], "negatives")])
 def test_a_file_without_both_classes_is_named(tmp_path, labels, lacking):
     f = tmp_path / "one_class.csv"
-    pd.DataFrame({"id": [f"c{i}" for i in range(len(labels))], "s": np.arange(len(labels)) / 3,
-                  "act": labels}).to_csv(f, index=False)
+    pd.DataFrame({"id": [f"c{i}" for i in range(len(labels))], "s": np.arange(len(labels)) / 3, "act": labels}).to_csv(
+        f, index=False
+    )
     fragments = (f"{f}: column 'act' has no {lacking}", f"all {len(labels)} row(s)")
     _no_traceback_error(_cli("score", f, "--score-col", "s", "--label-col", "act"), *fragments)
     _no_traceback_error(_cli("compare", f, f, "--score-col", "s", "--label-col", "act"), *fragments)
@@ -415,9 +497,13 @@ def test_a_file_without_both_classes_is_named(tmp_path, labels, lacking):
 
 def test_unknown_metric_parameter_lists_the_valid_ones(small):
     f, _ = small
-    _no_traceback_error(_cli("score", f, "--metric", "croc_auc:beta=3"),
-                        "metric croc_auc: unknown parameter 'beta' (valid: alpha, transform)")
-    _no_traceback_error(_cli("compare", f, f, "--metric", "roc_auc:alpha=3"), "metric roc_auc: unknown parameter 'alpha'")
+    _no_traceback_error(
+        _cli("score", f, "--metric", "croc_auc:beta=3"),
+        "metric croc_auc: unknown parameter 'beta' (valid: alpha, transform)",
+    )
+    _no_traceback_error(
+        _cli("compare", f, f, "--metric", "roc_auc:alpha=3"), "metric roc_auc: unknown parameter 'alpha'"
+    )
     _no_traceback_error(_cli("score", f, "--metric", "hits_at_k"), "metric hits_at_k: parameter 'k' is required")
 
 
@@ -427,14 +513,17 @@ def test_a_directory_is_not_a_table(small, tmp_path):
     _no_traceback_error(_cli("compare", f, tmp_path), f"{tmp_path}: is a directory")
 
 
-@pytest.mark.parametrize("argv,fragment", [
-    (["compare", "{f}", "{f}", "--seed", "-1"], "argument --seed: must be a non-negative whole number; got -1"),
-    (["compare", "{f}", "{f}", "--seed", "x"], "argument --seed:"),
-    (["synthesize", "--n", "5", "--out", "{out}", "--seed", "-1"], "argument --seed: must be a non-negative"),
-    (["score", "{f}", "--alpha", "-5"], "argument --alpha: must be a number > 0; got -5"),
-    (["score", "{f}", "--alpha", "0"], "argument --alpha: must be a number > 0"),
-    (["score", "{f}", "--alpha", "nan"], "argument --alpha: must be a number > 0"),
-])
+@pytest.mark.parametrize(
+    "argv,fragment",
+    [
+        (["compare", "{f}", "{f}", "--seed", "-1"], "argument --seed: must be a non-negative whole number; got -1"),
+        (["compare", "{f}", "{f}", "--seed", "x"], "argument --seed:"),
+        (["synthesize", "--n", "5", "--out", "{out}", "--seed", "-1"], "argument --seed: must be a non-negative"),
+        (["score", "{f}", "--alpha", "-5"], "argument --alpha: must be a number > 0; got -5"),
+        (["score", "{f}", "--alpha", "0"], "argument --alpha: must be a number > 0"),
+        (["score", "{f}", "--alpha", "nan"], "argument --alpha: must be a number > 0"),
+    ],
+)
 def test_seed_and_alpha_errors_name_the_option(small, tmp_path, argv, fragment):
     f, _ = small
     done = _cli(*[a.format(f=f, out=tmp_path / "out.csv") for a in argv])
@@ -456,8 +545,9 @@ def test_dash_reads_the_table_from_standard_input(small, tmp_path, monkeypatch):
 
     f, _ = small
     want = json.loads(_cli("score", f, "--json").stdout)
-    done = subprocess.run([CROCBENCH, "score", "-", "--json"], input=f.read_text(), capture_output=True, text=True,
-                          timeout=300)
+    done = subprocess.run(
+        [CROCBENCH, "score", "-", "--json"], input=f.read_text(), capture_output=True, text=True, timeout=300
+    )
     assert done.returncode == 0, done.stderr
     got = json.loads(done.stdout)
     assert got["file"] == "<stdin>" and got["metrics"] == want["metrics"]

@@ -69,9 +69,13 @@ def test_results_are_the_same_with_another_cpus_blas_and_simd_kernels(tmp_path):
     script = tmp_path / "run.py"
     script.write_text(SCRIPT)
     for name, env in SETTINGS.items():
-        done = subprocess.run([sys.executable, str(script), str(tmp_path / name), str(HERE)],
-                              env={**os.environ, "OMP_NUM_THREADS": "1", **env}, capture_output=True, text=True,
-                              timeout=600)
+        done = subprocess.run(
+            [sys.executable, str(script), str(tmp_path / name), str(HERE)],
+            env={**os.environ, "OMP_NUM_THREADS": "1", **env},
+            capture_output=True,
+            text=True,
+            timeout=600,
+        )
         assert done.returncode == 0, done.stderr[-3000:]
     a, b = (np.load(tmp_path / f"{name}.blas.npy") for name in SETTINGS)
     assert not np.array_equal(a, b)  # the two settings really run different kernels

@@ -56,8 +56,20 @@ def test_binary_labels_accept_what_the_readme_says():
     from crocbench.data import binary_labels
 
     words = ["0", "1", "true", "False", "yes", "No", "active", "INACTIVE", "t", "f", "y", "n"]
-    assert binary_labels(words).tolist() == [False, True, True, False, True, False, True, False, True, False, True,
-                                             False]
+    assert binary_labels(words).tolist() == [
+        False,
+        True,
+        True,
+        False,
+        True,
+        False,
+        True,
+        False,
+        True,
+        False,
+        True,
+        False,
+    ]
     readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
     assert "0/1, true/false, yes/no or\nactive/inactive (any case; t/f and y/n too)" in readme
     with pytest.raises(ValueError, match="yes/no or active/inactive"):

@@ -119,8 +119,9 @@ def test_schema_rejects_bad_configs():
 
 
 def test_standardize_csv_counts_rejections_and_duplicates(tmp_path):
-    ds = _csv_dataset(tmp_path, "smi,y\nCCO,A\nCCO,I\nOCC,I\nC1CC,I\n,I\nc1ccccc1,A\n[Na+].[Cl-],I\n",
-                      positive=["A"], negative=["I"])
+    ds = _csv_dataset(
+        tmp_path, "smi,y\nCCO,A\nCCO,I\nOCC,I\nC1CC,I\n,I\nc1ccccc1,A\n[Na+].[Cl-],I\n", positive=["A"], negative=["I"]
+    )
     compounds, rejected, summary = standardize(ds, tmp_path)
     assert compounds["smiles"].tolist() == ["CCO", "CCO", "OCC", "c1ccccc1", "[Na+].[Cl-]"]
     assert compounds["label"].tolist() == [1, 0, 0, 1, 0]
@@ -135,7 +136,9 @@ def test_standardize_csv_counts_rejections_and_duplicates(tmp_path):
 
 
 def test_dropped_labels_are_rejected_with_their_class_not_parsed(tmp_path):
-    ds = _csv_dataset(tmp_path, "smi,y\nCCO,A\nCC(,M\nOCC,I\nc1ccccc1,M\nCN,I\n", positive=["A"], negative=["I"], drop=["M"])
+    ds = _csv_dataset(
+        tmp_path, "smi,y\nCCO,A\nCC(,M\nOCC,I\nc1ccccc1,M\nCN,I\n", positive=["A"], negative=["I"], drop=["M"]
+    )
     compounds, rejected, summary = standardize(ds, tmp_path)
     assert compounds["smiles"].tolist() == ["CCO", "OCC", "CN"] and compounds["label"].tolist() == [1, 0, 0]
     # the unparseable CC( is dropped by its label before its SMILES is read
@@ -151,12 +154,16 @@ def test_standardize_sd_joined_with_conclusions_matches_the_csv(fixtures, mirror
 
     shutil.copy(fixtures / "NCI_aids_few.sdf", tmp_path / "few.sdf")
     shutil.copy(mirror / "aids_conc_may04.csv", tmp_path / "conc.csv")
-    ds = Dataset.from_config("nci", {
-        "files": [{"name": "few.sdf", "url": "u"}, {"name": "conc.csv", "url": "u"}],
-        "structures": {"file": "few.sdf", "id": "_title"},
-        "labels": {"file": "conc.csv", "id": "NSC", "label": "Conclusion"},
-        "positive": ["CA", "CM"], "negative": ["CI"],
-    })
+    ds = Dataset.from_config(
+        "nci",
+        {
+            "files": [{"name": "few.sdf", "url": "u"}, {"name": "conc.csv", "url": "u"}],
+            "structures": {"file": "few.sdf", "id": "_title"},
+            "labels": {"file": "conc.csv", "id": "NSC", "label": "Conclusion"},
+            "positive": ["CA", "CM"],
+            "negative": ["CI"],
+        },
+    )
     compounds, rejected, summary = standardize(ds, tmp_path)
     assert len(rejected) == 0 and summary["kept"] == 16
     assert summary["labels_in"] == 43850 and summary["labels_without_structure"] == 43850 - 16
@@ -172,11 +179,15 @@ def test_standardize_sd_joined_with_conclusions_matches_the_csv(fixtures, mirror
 def test_structures_without_labels_are_rejected_not_dropped(fixtures, tmp_path):
     shutil.copy(fixtures / "NCI_aids.10.sdf", tmp_path / "s.sdf")
     (tmp_path / "l.csv").write_text("NSC , Conclusion\n  48 , CI \n78,CM\n78000,CI\n")  # NCI pads with blanks
-    ds = Dataset.from_config("x", {
-        "files": [{"name": "s.sdf", "url": "u"}, {"name": "l.csv", "url": "u"}],
-        "structures": {"file": "s.sdf", "id": "NSC"},
-        "labels": {"file": "l.csv", "id": "NSC", "label": "Conclusion"}, "positive": ["CA", "CM"],
-    })
+    ds = Dataset.from_config(
+        "x",
+        {
+            "files": [{"name": "s.sdf", "url": "u"}, {"name": "l.csv", "url": "u"}],
+            "structures": {"file": "s.sdf", "id": "NSC"},
+            "labels": {"file": "l.csv", "id": "NSC", "label": "Conclusion"},
+            "positive": ["CA", "CM"],
+        },
+    )
     compounds, rejected, summary = standardize(ds, tmp_path)
     assert compounds["id"].tolist() == ["48", "78"] and compounds["label"].tolist() == [0, 1]
     assert len(rejected) == 8 and set(rejected["reason"]) == {"no label for this id"}
@@ -185,8 +196,12 @@ def test_structures_without_labels_are_rejected_not_dropped(fixtures, tmp_path):
 
 def test_sd_label_field_and_missing_field(fixtures, tmp_path):
     shutil.copy(fixtures / "NCI_aids_few.sdf", tmp_path / "s.sdf")
-    entry = {"files": [{"name": "s.sdf", "url": "u"}], "positive": ["CM", "CA"], "negative": ["CI"],
-             "structures": {"file": "s.sdf", "id": "NSC", "label": "NCI_AIDS_Antiviral_Screen_Conclusion"}}
+    entry = {
+        "files": [{"name": "s.sdf", "url": "u"}],
+        "positive": ["CM", "CA"],
+        "negative": ["CI"],
+        "structures": {"file": "s.sdf", "id": "NSC", "label": "NCI_AIDS_Antiviral_Screen_Conclusion"},
+    }
     compounds, _, _ = standardize(Dataset.from_config("x", entry), tmp_path)
     assert compounds["label"].sum() == 1 and len(compounds) == 16
     entry["structures"]["label"] = "Activity"
@@ -198,8 +213,9 @@ def test_bad_input_gives_clear_errors(tmp_path):
     with pytest.raises(ValueError, match=r"column\(s\) 'y' not found; columns are: smi, label"):
         standardize(_csv_dataset(tmp_path, "smi,label\nCCO,1\n"), tmp_path)
     with pytest.raises(ValueError, match=r"neither positive \['A'\] nor negative \['I'\]: 'X' \(2\), 'Z' \(1\)"):
-        standardize(_csv_dataset(tmp_path, "smi,y\nCCO,A\nCC,X\nCN,X\nCCC,Z\n", positive=["A"], negative=["I"]),
-                    tmp_path)
+        standardize(
+            _csv_dataset(tmp_path, "smi,y\nCCO,A\nCC,X\nCN,X\nCCC,Z\n", positive=["A"], negative=["I"]), tmp_path
+        )
     with pytest.raises(ValueError, match="the file is empty"):
         standardize(_csv_dataset(tmp_path, ""), tmp_path)
     with pytest.raises(ValueError, match="cannot be read as a table"):
@@ -211,29 +227,45 @@ def test_bad_input_gives_clear_errors(tmp_path):
 
 
 def test_missing_labels_and_duplicate_ids_are_reported(tmp_path):
-    ds = _csv_dataset(tmp_path, "id,smi,y\nc,CCO,1\nb,CC,\nc,CN,1\n,CCC,0\na,CCN,1\nd,CO,0\na,CCCC,0\n",
-                      structures={"file": "d.csv", "smiles": "smi", "label": "y", "id": "id"})
+    ds = _csv_dataset(
+        tmp_path,
+        "id,smi,y\nc,CCO,1\nb,CC,\nc,CN,1\n,CCC,0\na,CCN,1\nd,CO,0\na,CCCC,0\n",
+        structures={"file": "d.csv", "smiles": "smi", "label": "y", "id": "id"},
+    )
     compounds, rejected, summary = standardize(ds, tmp_path)
     assert compounds["id"].tolist() == ["c", "d"]  # c twice with one label: the first is kept
     assert rejected["id"].tolist() == ["b", "c", "", "a", "a"]
-    assert rejected["reason"].tolist() == ["missing label", "duplicate id (the first record is kept)", "missing id",
-                                           "duplicate id with conflicting labels", "duplicate id with conflicting labels"]
+    assert rejected["reason"].tolist() == [
+        "missing label",
+        "duplicate id (the first record is kept)",
+        "missing id",
+        "duplicate id with conflicting labels",
+        "duplicate id with conflicting labels",
+    ]
     assert summary["conflicting_label_ids"] == 1  # a: 1 and 0, neither record kept
     assert summary["rows_in"] == 7 and summary["kept"] + summary["rejected"] == 7
 
 
 def test_tab_separated_txt_is_read_by_its_content(tmp_path):
     (tmp_path / "d.txt").write_text("compound id\tsmi\ty\nNSC 1, salt\tCCO\t1\nNSC 2\tCC\t0\n")
-    ds = Dataset.from_config("t", {"files": [{"name": "d.txt", "url": "u"}],
-                                   "structures": {"file": "d.txt", "smiles": "smi", "label": "y", "id": "compound id"}})
+    ds = Dataset.from_config(
+        "t",
+        {
+            "files": [{"name": "d.txt", "url": "u"}],
+            "structures": {"file": "d.txt", "smiles": "smi", "label": "y", "id": "compound id"},
+        },
+    )
     compounds, _, _ = standardize(ds, tmp_path)
     assert compounds["id"].tolist() == ["NSC 1, salt", "NSC 2"] and compounds["label"].tolist() == [1, 0]
 
 
 def test_too_few_positives_for_the_folds_stop_at_standardization(tmp_path):
     text = "smi,y\n" + "".join(f"{'C' * (i + 1)}O,{int(i < 3)}\n" for i in range(30))
-    with pytest.raises(ValueError, match=r"dataset t: 3 positives and 27 negatives .* 10-fold cross-validation "
-                                         r"needs at least 10 of each"):
+    with pytest.raises(
+        ValueError,
+        match=r"dataset t: 3 positives and 27 negatives .* 10-fold cross-validation "
+        r"needs at least 10 of each",
+    ):
         standardize(_csv_dataset(tmp_path, text), tmp_path, n_folds=10)
     assert standardize(_csv_dataset(tmp_path, text), tmp_path, n_folds=3)[2]["positives"] == 3
     with pytest.raises(ValueError, match="dataset t: 0 positives and 30 negatives"):

@@ -143,12 +143,17 @@ def test_unknown_checksum_can_wait_until_the_file_was_read(server, tmp_path):
     from crocbench.data import record_checksums
 
     lock = tmp_path / "lock.json"
-    assert _fetch(f"{server}/corrupt.csv", tmp_path / "a.csv", sha=None, lock=lock, lock_key="ds/a.csv",
-                  record=False) != SHA
+    assert (
+        _fetch(f"{server}/corrupt.csv", tmp_path / "a.csv", sha=None, lock=lock, lock_key="ds/a.csv", record=False)
+        != SHA
+    )
     assert not lock.exists()  # a bad download leaves no trace in the lock
-    assert _fetch(f"{server}/good.csv", tmp_path / "a.csv", sha=None, lock=lock, lock_key="ds/a.csv", record=False) == SHA
-    assert record_checksums([{"name": "a.csv", "sha256": None}, {"name": "b.csv", "sha256": SHA}], tmp_path, lock,
-                            "ds") == ["a.csv"]
+    assert (
+        _fetch(f"{server}/good.csv", tmp_path / "a.csv", sha=None, lock=lock, lock_key="ds/a.csv", record=False) == SHA
+    )
+    assert record_checksums(
+        [{"name": "a.csv", "sha256": None}, {"name": "b.csv", "sha256": SHA}], tmp_path, lock, "ds"
+    ) == ["a.csv"]
     assert json.loads(lock.read_text()) == {"ds/a.csv": SHA}
     with pytest.raises(DownloadError, match="differs from"):
         _fetch(f"{server}/corrupt.csv", tmp_path / "c.csv", sha=None, lock=lock, lock_key="ds/a.csv", record=False)

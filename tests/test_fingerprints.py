@@ -14,16 +14,26 @@ HAND = {
     "CCO": {"C1", "C2", "O1", "C1(-C2)", "O1(-C2)", "C2(-C1,-O1)", "C1(-C2(-O1))", "O1(-C2(-C1))"},
     # acetic acid: the carbonyl and hydroxyl oxygens differ by bond label only
     "CC(=O)O": {
-        "C1", "C3", "O1",
-        "C1(-C3)", "C3(-C1,-O1,=O1)", "O1(=C3)", "O1(-C3)",
-        "C1(-C3(-O1,=O1))", "O1(=C3(-C1,-O1))", "O1(-C3(-C1,=O1))",
+        "C1",
+        "C3",
+        "O1",
+        "C1(-C3)",
+        "C3(-C1,-O1,=O1)",
+        "O1(=C3)",
+        "O1(-C3)",
+        "C1(-C3(-O1,=O1))",
+        "O1(=C3(-C1,-O1))",
+        "O1(-C3(-C1,=O1))",
     },
     # benzene: every atom has the same trees
     "c1ccccc1": {"C2", "C2(:C2,:C2)", "C2(:C2(:C2),:C2(:C2))"},
     # pyridine: N and three kinds of carbon
     "c1ccncc1": {
-        "C2", "N2",
-        "C2(:C2,:N2)", "C2(:C2,:C2)", "N2(:C2,:C2)",
+        "C2",
+        "N2",
+        "C2(:C2,:N2)",
+        "C2(:C2,:C2)",
+        "N2(:C2,:C2)",
         "C2(:C2(:C2),:N2(:C2))",  # C2 (next to N)
         "C2(:C2(:C2),:C2(:N2))",  # C3
         "C2(:C2(:C2),:C2(:C2))",  # C4 (para)
@@ -31,9 +41,14 @@ HAND = {
     },
     # cyclopropane with a methyl: the unfolded tree re-enters the ring (no step back to the parent only)
     "CC1CC1": {
-        "C1", "C3", "C2",
-        "C1(-C3)", "C3(-C1,-C2,-C2)", "C2(-C2,-C3)",
-        "C1(-C3(-C2,-C2))", "C3(-C1,-C2(-C2),-C2(-C2))",
+        "C1",
+        "C3",
+        "C2",
+        "C1(-C3)",
+        "C3(-C1,-C2,-C2)",
+        "C2(-C2,-C3)",
+        "C1(-C3(-C2,-C2))",
+        "C3(-C1,-C2(-C2),-C2(-C2))",
         "C2(-C2(-C3),-C3(-C1,-C2))",
     },
     # an ion with no heavy neighbour: depth 1 and 2 trees are the depth-0 feature
@@ -53,10 +68,29 @@ def test_hydrogens_never_count():
 
 
 CORPUS = [
-    "CCO", "CC(=O)O", "c1ccccc1", "c1ccncc1", "CC1CC1", "C1CC1C1CC1", "C#CC(=O)N", "O=C(O)c1ccccc1O",
-    "CC(C)(C)c1ccc(O)cc1", "c1ccc2ccccc2c1", "C1CCC2CCCCC2C1", "[NH4+].[O-]C(=O)C", "OC1C(O)C(O)C(O)C(O)C1O",
-    "Cn1cnc2c1c(=O)n(C)c(=O)n2C", "CCN(CC)CC", "N#CC#N", "C=CC=CC=C", "c1cc2cccc3ccc(c1)c23", "S(=O)(=O)(O)O",
-    "CC12CCC3C(CCC4=CC(=O)CCC34C)C1CCC2O", "Fc1ccc(cc1)C(=O)N", "[Cu+2].[O-]S(=O)(=O)[O-]", "C1=CC=CC=C1",
+    "CCO",
+    "CC(=O)O",
+    "c1ccccc1",
+    "c1ccncc1",
+    "CC1CC1",
+    "C1CC1C1CC1",
+    "C#CC(=O)N",
+    "O=C(O)c1ccccc1O",
+    "CC(C)(C)c1ccc(O)cc1",
+    "c1ccc2ccccc2c1",
+    "C1CCC2CCCCC2C1",
+    "[NH4+].[O-]C(=O)C",
+    "OC1C(O)C(O)C(O)C(O)C1O",
+    "Cn1cnc2c1c(=O)n(C)c(=O)n2C",
+    "CCN(CC)CC",
+    "N#CC#N",
+    "C=CC=CC=C",
+    "c1cc2cccc3ccc(c1)c23",
+    "S(=O)(=O)(O)O",
+    "CC12CCC3C(CCC4=CC(=O)CCC34C)C1CCC2O",
+    "Fc1ccc(cc1)C(=O)N",
+    "[Cu+2].[O-]S(=O)(=O)[O-]",
+    "C1=CC=CC=C1",
 ]
 
 
@@ -177,8 +211,10 @@ def _brute_force_top_k(full, k):
     """Every row's k best other rows by (decreasing similarity, increasing index), by sorting tuples."""
     n = full.shape[0]
     best = [sorted((-full[q, r], r) for r in range(n) if r != q)[:k] for q in range(n)]
-    return (np.array([[r for _, r in row] for row in best]),
-            np.array([[-s for s, _ in row] for row in best], dtype=np.float32))
+    return (
+        np.array([[r for _, r in row] for row in best]),
+        np.array([[-s for s, _ in row] for row in best], dtype=np.float32),
+    )
 
 
 @pytest.mark.parametrize("tile, chunks", [(1000, 1), (7, 1), (7, 3), (5, 7), (4, 36)])

@@ -8,7 +8,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
 from _harness import measure  # noqa: E402
 
-STEP = '''
+STEP = """
 import sys
 sys.path.insert(0, {bench!r})
 from _harness import print_result, step_args
@@ -20,7 +20,7 @@ block = bytearray(int(args[0]) * 2**20)  # touched: resident
 block[::4096] = b"x" * len(block[::4096])
 print("noise first")
 print_result({{"mb": int(args[0])}})
-'''
+"""
 
 
 def test_measure_reports_the_steps_own_peak_rss_and_result(tmp_path):

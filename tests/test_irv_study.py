@@ -23,17 +23,36 @@ def test_each_stop_rule_read_off_one_trajectory_equals_training_with_it():
     test, _ = _inputs(1, 40)
     settings = optimizer_settings([{"optimizer": "rprop"}, {"optimizer": "gd", "lr": 3.0}, {"optimizer": "lbfgs"}])
     lines = []
-    runs, curve = study_fold(train, y, test, settings, ["none", "power"], max_epochs=150, window=5, tol=1e-4,
-                             croc_tol=1e-3, curve_epochs=(1, 5, 20), progress=lines.append)
+    runs, curve = study_fold(
+        train,
+        y,
+        test,
+        settings,
+        ["none", "power"],
+        max_epochs=150,
+        window=5,
+        tol=1e-4,
+        croc_tol=1e-3,
+        curve_epochs=(1, 5, 20),
+        progress=lines.append,
+    )
     assert len(runs) == 3 * 2 * 3
     assert len(lines) == 3 * 2  # one progress line per trajectory, naming when each rule fired
-    for line, trio in zip(lines, [runs[i:i + 3] for i in range(0, len(runs), 3)]):
+    for line, trio in zip(lines, [runs[i : i + 3] for i in range(0, len(runs), 3)]):
         assert line.startswith(f"{trio[0]['setting']} / {trio[0]['scheme']}: ")
         assert line.endswith(", ".join(f"{r['stop']} {r['epochs'] if r['converged'] else 'never'}" for r in trio))
     for run in runs:
         setting = next(s for s in settings if s["name"] == run["setting"])
-        irv = IRV(optimizer=setting["optimizer"], lr=setting["lr"], reweight=run["scheme"], stop=run["stop"],
-                  max_epochs=150, window=5, tol=1e-4, croc_tol=1e-3)
+        irv = IRV(
+            optimizer=setting["optimizer"],
+            lr=setting["lr"],
+            reweight=run["scheme"],
+            stop=run["stop"],
+            max_epochs=150,
+            window=5,
+            tol=1e-4,
+            croc_tol=1e-3,
+        )
         irv._train(*train, y)
         assert (run["epochs"], run["converged"]) == (irv.n_epochs_, irv.converged_), run["setting"]
         np.testing.assert_array_equal(run["scores"], irv_terms(irv.w_, *test)[2].double().numpy())
@@ -49,8 +68,10 @@ def test_each_stop_rule_read_off_one_trajectory_equals_training_with_it():
 
 def test_optimizer_settings_expand_learning_rates_and_refuse_repeats():
     settings = optimizer_settings([{"optimizer": "gd_momentum", "lr": [0.1, 1], "momentum": 0.5}])
-    assert [(s["name"], s["lr"], s["momentum"]) for s in settings] == [("gd_momentum lr=0.1", 0.1, 0.5),
-                                                                       ("gd_momentum lr=1", 1.0, 0.5)]
+    assert [(s["name"], s["lr"], s["momentum"]) for s in settings] == [
+        ("gd_momentum lr=0.1", 0.1, 0.5),
+        ("gd_momentum lr=1", 1.0, 0.5),
+    ]
     with pytest.raises(ValueError, match="repeat"):
         optimizer_settings([{"optimizer": "gd", "lr": 1}, {"optimizer": "gd", "lr": 1.0}])
 
@@ -68,8 +89,11 @@ def test_a_configured_study_fold_trains_the_workflow_irv_on_the_fold():
     folds = fold_table([f"m{i}" for i in range(y.size)], y, 4, 1)
     sim = SimilarityIndex(fp)
     irv = {"k": 5, "window": 4, "tol": 1e-3, "max_epochs": 400}
-    study = {"optimizers": [{"optimizer": "rprop"}, {"optimizer": "gd", "lr": 1.0}], "schemes": ["none", "exp"],
-             "max_epochs": 400}
+    study = {
+        "optimizers": [{"optimizer": "rprop"}, {"optimizer": "gd", "lr": 1.0}],
+        "schemes": ["none", "exp"],
+        "max_epochs": 400,
+    }
     runs, curve, rows = run_study_fold(sim, folds, 2, study, irv, {"alpha": 20.0})
     expected = score_fold(IRV(**irv), sim, folds, 2)
     pd.testing.assert_frame_equal(rows, expected.drop(columns="score"))

@@ -79,8 +79,14 @@ def test_enrichment_factor_rounds_the_top_fraction_to_the_nearest_count():
 def test_perfect_and_worst_rankings():
     y = np.r_[np.ones(7), np.zeros(93)]
     best, worst = -np.arange(100.0), np.arange(100.0)
-    for name, kw in [("roc_auc", {}), ("croc_auc", {"alpha": 80}), ("roc_auc_cutoff", {"t": 0.1}),
-                     ("roc_n", {"n": 50}), ("proc_auc", {}), ("bedroc", {"alpha": 20})]:
+    for name, kw in [
+        ("roc_auc", {}),
+        ("croc_auc", {"alpha": 80}),
+        ("roc_auc_cutoff", {"t": 0.1}),
+        ("roc_n", {"n": 50}),
+        ("proc_auc", {}),
+        ("bedroc", {"alpha": 20}),
+    ]:
         assert M.score(y, best, name, **kw) == pytest.approx(1.0, abs=1e-12), name
         assert M.score(y, worst, name, **kw) == pytest.approx(0.0, abs=1e-12), name
     # AC: best = 1 - P/(2N), worst = P/(2N)
@@ -142,11 +148,23 @@ def _orderings(y, s):
 
 
 ALL_CALLS = [
-    ("roc_auc", {}), ("croc_auc", {"alpha": 3.0}), ("croc_auc", {"alpha": 2.0, "transform": "pow"}),
-    ("croc_auc", {"alpha": 2.0, "transform": "log"}), ("roc_auc_cutoff", {"t": 0.4}), ("roc_n", {"n": 2}),
-    ("proc_auc", {}), ("ac_auc", {}), ("cac_auc", {"alpha": 4.0}), ("rie", {"alpha": 5.0}),
-    ("bedroc", {"alpha": 5.0}), ("slr", {}), ("enrichment_factor", {"fraction": 0.3}), ("hits_at_k", {"k": 3}),
-    ("precision_at_k", {"k": 4}), ("recall_at_k", {"k": 2}), ("r_precision", {}),
+    ("roc_auc", {}),
+    ("croc_auc", {"alpha": 3.0}),
+    ("croc_auc", {"alpha": 2.0, "transform": "pow"}),
+    ("croc_auc", {"alpha": 2.0, "transform": "log"}),
+    ("roc_auc_cutoff", {"t": 0.4}),
+    ("roc_n", {"n": 2}),
+    ("proc_auc", {}),
+    ("ac_auc", {}),
+    ("cac_auc", {"alpha": 4.0}),
+    ("rie", {"alpha": 5.0}),
+    ("bedroc", {"alpha": 5.0}),
+    ("slr", {}),
+    ("enrichment_factor", {"fraction": 0.3}),
+    ("hits_at_k", {"k": 3}),
+    ("precision_at_k", {"k": 4}),
+    ("recall_at_k", {"k": 2}),
+    ("r_precision", {}),
 ]
 
 
@@ -185,8 +203,9 @@ def test_ties_large_groups_stay_exact_and_fast():
 # --- transforms and the random classifier --------------------------------------
 
 
-@pytest.mark.parametrize("alpha,x,fx", [(7, 0.1, 0.5038741699771014), (14, 0.05, 0.5034151148127162),
-                                        (80, 0.0086, 0.49741977497457157)])
+@pytest.mark.parametrize(
+    "alpha,x,fx", [(7, 0.1, 0.5038741699771014), (14, 0.05, 0.5034151148127162), (80, 0.0086, 0.49741977497457157)]
+)
 def test_paper_alphas_send_x_to_one_half(alpha, x, fx):
     # fx: (1 - e^(-alpha x)) / (1 - e^(-alpha)) by hand (math.exp); the paper rounds each to 0.5
     assert M.get_transform("exp", alpha)(x) == pytest.approx(fx, rel=1e-14)
@@ -213,7 +232,7 @@ def test_random_baseline_roc_is_mann_whitney():
     for n, p in [(10, 3), (1000, 35), (42000, 1500)]:
         b = M.random_baseline("roc_auc", n, p)
         assert b.mean == pytest.approx(0.5, abs=1e-12)
-        assert b.sd ** 2 == pytest.approx((n + 1) / (12 * p * (n - p)), rel=1e-9)
+        assert b.sd**2 == pytest.approx((n + 1) / (12 * p * (n - p)), rel=1e-9)
 
 
 def test_random_baseline_approaches_the_continuous_limit():

@@ -25,10 +25,13 @@ def synthetic(n=300, frac=0.1, seed=0, shared=12):
     rows = []
     for label in y:
         if label:
-            feats = np.concatenate([rng.choice(30, shared, replace=False),
-                                    rng.choice(np.arange(30, 400), 20 - shared, replace=False)])
+            feats = np.concatenate(
+                [rng.choice(30, shared, replace=False), rng.choice(np.arange(30, 400), 20 - shared, replace=False)]
+            )
         else:
-            feats = np.concatenate([rng.choice(30, 2, replace=False), rng.choice(np.arange(30, 400), 18, replace=False)])
+            feats = np.concatenate(
+                [rng.choice(30, 2, replace=False), rng.choice(np.arange(30, 400), 18, replace=False)]
+            )
         rows.append(np.unique(feats).astype(np.uint64))
     indptr = np.concatenate([[0], np.cumsum([r.size for r in rows])])
     return Fingerprints(indptr, np.concatenate(rows)), y
@@ -354,15 +357,15 @@ def test_platt_fit_matches_scikit_learn_and_is_monotone():
         platt_fit(f[~y], y[~y])
 
 
-
 def test_svm_grid_shares_one_kernel_and_equals_separate_fits(data):
     fp, y, _ = data
     sim = SimilarityIndex(fp)
     train, test = _split(y)
     buffer = KernelBuffer()
     buffer.take(train.size + 7)[:] = np.nan  # a used, larger buffer: every entry the grid reads is rewritten
-    grid = SVM.grid(sim, train, y[train], test, Cs=[0.1, 1.0], class_weights=[None, "balanced"], n_jobs=2,
-                    buffer=buffer)
+    grid = SVM.grid(
+        sim, train, y[train], test, Cs=[0.1, 1.0], class_weights=[None, "balanced"], n_jobs=2, buffer=buffer
+    )
     assert sorted(grid, key=str) == sorted([(0.1, None), (1.0, None), (0.1, "balanced"), (1.0, "balanced")], key=str)
     for (C, cw), (decision, prob) in grid.items():
         alone = SVM(C=C, class_weight=cw).fit(sim, train, y[train]).score(sim, test)
@@ -417,7 +420,7 @@ def test_irv_rprop_is_torch_rprop_bit_for_bit():
         path = []
         for _ in range(60):  # a non-convex loss: signs flip, steps shrink and grow
             opt.zero_grad()
-            (torch.sin(a @ w).sum() + 0.1 * (w ** 4).sum()).backward()
+            (torch.sin(a @ w).sum() + 0.1 * (w**4).sum()).backward()
             opt.step()
             path.append(w.detach().clone().numpy())
         paths.append(np.array(path))
@@ -470,7 +473,9 @@ def test_svm_successive_halving_equals_a_brute_force_two_round_selection():
         with pytest.raises(ValueError, match="halving must be"):
             SVM(C_grid=[1.0], halving=bad)
     # the first round alone: all six on a third, the best of them chosen
-    one = SVM(C_grid=grid_C, class_weight_grid=grid_cw, halving=3, halving_rounds=1, n_jobs=2, seed=3).fit(sim, train, yt)
+    one = SVM(C_grid=grid_C, class_weight_grid=grid_cw, halving=3, halving_rounds=1, n_jobs=2, seed=3).fit(
+        sim, train, yt
+    )
     assert [share for share, _ in one.inner_rounds_] == [3]
     for setup in setups:
         assert one.inner_rounds_[0][1][setup] == pytest.approx(first[setup], abs=1e-9)
@@ -503,7 +508,7 @@ def test_matrix_file_gathers_any_rows_and_columns_exactly(tmp_path, data):
     with pytest.raises(ValueError, match=r"lie in \[0, 300\)"):
         matrix.gather([0, 300], [1])
     with pytest.raises(ValueError, match="300 x 300 matrix for 200 compounds"):
-        SimilarityIndex(Fingerprints(fp.indptr[:201], fp.ids[:fp.indptr[200]]), matrix=path)
+        SimilarityIndex(Fingerprints(fp.indptr[:201], fp.ids[: fp.indptr[200]]), matrix=path)
 
 
 def test_a_model_reads_its_kernels_from_the_matrix_file_with_the_same_results(tmp_path, data):
@@ -539,8 +544,11 @@ def test_svm_memory_line_plan_by_hand():
     assert svm.resources(30_000, 10) == {"threads": 2, "mem_mb": int(8 * 11_180**2 / 2**20 + 3000)}
     with pytest.raises(ValueError, match="positives alone need"):
         svm.plan(20_000, n_positives=11_180)
-    with pytest.raises(ValueError, match=r"of 20,000 compounds needs 3\.2 GB .* above max_kernel_gb = 1; "
-                                         r"set the svm's 'large: subsample'"):
+    with pytest.raises(
+        ValueError,
+        match=r"of 20,000 compounds needs 3\.2 GB .* above max_kernel_gb = 1; "
+        r"set the svm's 'large: subsample'",
+    ):
         SVM(max_kernel_gb=1.0).plan(20_000)
     with pytest.raises(ValueError, match="large must be"):
         SVM(large="nope")
@@ -566,8 +574,9 @@ def test_svm_subsample_is_exact_libsvm_on_all_positives_and_seeded_negatives(dat
     assert set(model.support_) <= set(fitted)
     # the same decisions as scikit-learn's SVC on the subset's kernel, fitted here independently
     svc = SVC(C=1.0, kernel="precomputed").fit(full[np.ix_(fitted, fitted)], y[fitted])
-    np.testing.assert_allclose(model.score(sim, test), svc.decision_function(full[np.ix_(test, fitted)]),
-                               rtol=1e-9, atol=1e-9)
+    np.testing.assert_allclose(
+        model.score(sim, test), svc.decision_function(full[np.ix_(test, fitted)]), rtol=1e-9, atol=1e-9
+    )
     again = SVM(C=1.0, max_kernel_gb=limit, large="subsample", seed=(0, 3)).fit(sim, train, y[train])
     other = SVM(C=1.0, max_kernel_gb=limit, large="subsample", seed=(0, 4)).fit(sim, train, y[train])
     assert np.array_equal(again._subsample(y[train]), model._subsample(y[train]))
@@ -579,8 +588,13 @@ def test_svm_subsample_is_exact_libsvm_on_all_positives_and_seeded_negatives(dat
 def test_svm_nystroem_plan_by_hand():
     # 8 m (20,000 + m) bytes <= 1e9: m = 5,000 exactly (5,001 x 25,001 > 1.25e8)
     plan = SVM(max_kernel_gb=1.0, large="nystroem", landmarks=6000).plan(20_000)
-    assert plan == {"strategy": "nystroem", "fit_compounds": 20_000, "landmarks": 5000, "kernel_gb": 1.0,
-                    "kernel_gb_full": 3.2}
+    assert plan == {
+        "strategy": "nystroem",
+        "fit_compounds": 20_000,
+        "landmarks": 5000,
+        "kernel_gb": 1.0,
+        "kernel_gb_full": 3.2,
+    }
     assert SVM(max_kernel_gb=1.0, large="nystroem", landmarks=4000).plan(20_000)["landmarks"] == 4000
     # selecting by a 3-fold inner CV also holds an inner fold's copy (2/3 of the rows): m (33,333.3 + m) <= 1.25e8
     grid = SVM(max_kernel_gb=1.0, large="nystroem", landmarks=6000, C_grid=[1.0, 10.0])
@@ -603,8 +617,9 @@ def test_linear_svm_equals_liblinear_with_an_unpenalized_intercept():
     for C, cw in [(0.1, None), (1.0, None), (1.0, "balanced")]:
         w, b = linear_svm(X, y, C, cw)
         # LIBLINEAR penalizes the intercept as a feature of value intercept_scaling: at 1e3 the penalty is b^2 / 2e6
-        ref = LinearSVC(C=C, class_weight=cw, loss="squared_hinge", dual=False, intercept_scaling=1e3, tol=1e-10,
-                        max_iter=100_000).fit(X, y)
+        ref = LinearSVC(
+            C=C, class_weight=cw, loss="squared_hinge", dual=False, intercept_scaling=1e3, tol=1e-10, max_iter=100_000
+        ).fit(X, y)
         np.testing.assert_allclose(X @ w + b, ref.decision_function(X), rtol=1e-4, atol=1e-4)
 
 
@@ -635,18 +650,25 @@ def test_svm_nystroem_is_a_linear_svm_on_the_landmarks_features(data):
     assert marks.size == 100 and set(marks) <= set(train)
     # independently: features K(x, L) W^(-1/2) from the full kernel, and LIBLINEAR's L2-loss SVM on them
     s, u = np.linalg.eigh(full[np.ix_(marks, marks)])
-    root = u @ np.diag(s ** -0.5) @ u.T
+    root = u @ np.diag(s**-0.5) @ u.T
     ref = LinearSVC(C=1.0, loss="squared_hinge", dual=False, intercept_scaling=1e3, tol=1e-10, max_iter=100_000)
     ref.fit(full[np.ix_(train, marks)] @ root, y[train])
-    np.testing.assert_allclose(model.score(sim, test), ref.decision_function(full[np.ix_(test, marks)] @ root),
-                               rtol=1e-4, atol=1e-4)
+    np.testing.assert_allclose(
+        model.score(sim, test), ref.decision_function(full[np.ix_(test, marks)] @ root), rtol=1e-4, atol=1e-4
+    )
     again = SVM(C=1.0, max_kernel_gb=limit, large="nystroem", landmarks=150, seed=(0, 3)).fit(sim, train, y[train])
     assert np.array_equal(again.score(sim, test), model.score(sim, test))  # seeded
     other = SVM(C=1.0, max_kernel_gb=limit, large="nystroem", landmarks=150, seed=(0, 4)).fit(sim, train, y[train])
     assert not np.array_equal(other.support_, model.support_)
     # the inner CV chooses among the set-ups on the same features, and the fold records it
-    chosen = SVM(C_grid=[0.1, 10.0], class_weight_grid=[None, "balanced"], halving=2, max_kernel_gb=limit,
-                 large="nystroem", seed=(0, 3)).fit(sim, train, y[train])
+    chosen = SVM(
+        C_grid=[0.1, 10.0],
+        class_weight_grid=[None, "balanced"],
+        halving=2,
+        max_kernel_gb=limit,
+        large="nystroem",
+        seed=(0, 3),
+    ).fit(sim, train, y[train])
     assert (chosen.C_, chosen.class_weight_) in chosen.candidates() and len(chosen.info()["inner_cv"]) == 4
     assert chosen.info()["landmarks"] < 100  # its inner fold's copy of the features takes a share of the limit
 
@@ -668,14 +690,26 @@ def test_a_plugin_class_is_found_in_a_folder_checked_and_labelled(tmp_path, data
     # by hand: the feature count plus 2 x the SMILES length / 1000
     assert scores["score"].tolist() == [fp.sizes()[i] + 2.0 * len(smiles[i]) / 1000 for i in test]
     assert model.seen_ == sim.n - test.size
-    runs = declared_runs({"knn": {}, "mine": {"class": "unit_rankers:SizeRanker"}, "knn5": {"class": "knn", "k": 5},
-                          "ext": {"scores": "x.csv", "label": "GNN"}}, search=search)
+    runs = declared_runs(
+        {
+            "knn": {},
+            "mine": {"class": "unit_rankers:SizeRanker"},
+            "knn5": {"class": "knn", "k": 5},
+            "ext": {"scores": "x.csv", "label": "GNN"},
+        },
+        search=search,
+    )
     assert {n: r.label for n, r in runs.items()} == {"knn": "kNN", "mine": "SIZE", "knn5": "knn5", "ext": "GNN"}
     assert runs["mine"].resources(500, 10) == {"threads": 3, "mem_mb": 500}
     assert runs["knn"].resources(500, 10) == {"threads": 1, "mem_mb": 4000}
     # above 300,000 compounds the default grows: 1.5 x (0.3 GB + 8.2 kB a compound), by hand at 1,000,000
     assert runs["knn"].resources(1_000_000, 10) == {"threads": 1, "mem_mb": 12_750}
-    assert runs["ext"].imported and runs["ext"].params == {"id": "id", "score": "score", "fold": None, "scores": "x.csv"}
+    assert runs["ext"].imported and runs["ext"].params == {
+        "id": "id",
+        "score": "score",
+        "fold": None,
+        "scores": "x.csv",
+    }
     assert load_class("svm") is SVM
     bad = {
         "nowhere:SizeRanker": "module 'nowhere' not found on PYTHONPATH or in",
@@ -704,11 +738,22 @@ def test_imported_scores_are_checked_against_the_folds_one_line_each():
     cases = {
         "missing": (given.iloc[1:], "1 compound(s) of the dataset have no score, e.g. "),
         "duplicated": (pd.concat([given, given.iloc[[3]]]), "1 compound(s) scored more than once, e.g. "),
-        "unknown": (pd.concat([given, given.iloc[[0]].assign(id="zz")]), "1 scored id(s) are not in the dataset, e.g. 'zz'"),
-        "nan": (given.assign(s=given["s"].where(given["id"] != "c4")), "1 score(s) are not finite numbers .*, e.g. id 'c4'"),
-        "inf": (given.assign(s=np.where(given["id"] == "c5", np.inf, given["s"])), "1 score(s) are not finite numbers .*, e.g. id 'c5'"),
-        "fold": (given.assign(k=np.where(given["id"] == "c7", (given["k"] + 1) % 3, given["k"])),
-                 "1 compound(s) have a fold other than folds.tsv's, e.g. 'c7'"),
+        "unknown": (
+            pd.concat([given, given.iloc[[0]].assign(id="zz")]),
+            "1 scored id(s) are not in the dataset, e.g. 'zz'",
+        ),
+        "nan": (
+            given.assign(s=given["s"].where(given["id"] != "c4")),
+            "1 score(s) are not finite numbers .*, e.g. id 'c4'",
+        ),
+        "inf": (
+            given.assign(s=np.where(given["id"] == "c5", np.inf, given["s"])),
+            "1 score(s) are not finite numbers .*, e.g. id 'c5'",
+        ),
+        "fold": (
+            given.assign(k=np.where(given["id"] == "c7", (given["k"] + 1) % 3, given["k"])),
+            "1 compound(s) have a fold other than folds.tsv's, e.g. 'c7'",
+        ),
     }
     for _name, (table, message) in cases.items():
         with pytest.raises(ValueError, match="^gnn.csv: " + re.escape(message).replace(re.escape(".*"), ".*")):
@@ -737,8 +782,12 @@ def test_example_forest_plugin_is_a_forest_on_folded_bits(data):
     fp, y, _ = data
     sim = SimilarityIndex(fp)
     root = Path(__file__).resolve().parents[1]
-    model = make_model("rf", {"class": "fingerprint_forest:FingerprintForest", "n_estimators": 15, "n_bits": 64},
-                       seed=(0, 2), search=[root / "plugins"])
+    model = make_model(
+        "rf",
+        {"class": "fingerprint_forest:FingerprintForest", "n_estimators": 15, "n_bits": 64},
+        seed=(0, 2),
+        search=[root / "plugins"],
+    )
     train, test = np.arange(0, sim.n, 2), np.arange(1, sim.n, 2)
     model.fit(sim, train, y[train])
     folded = np.zeros((sim.n, 64))  # by hand: feature id mod 64, 0/1
@@ -776,11 +825,15 @@ def test_irv_gradient_descent_first_steps_by_hand():
     for momentum in (0.0, 0.9):
         w = start.clone().requires_grad_(True)
         opt = GD(w, lr=0.5, momentum=momentum)
-        opt.zero_grad(); irv_loss(w, s, c, y).backward(); opt.step()  # noqa: E702
+        opt.zero_grad()
+        irv_loss(w, s, c, y).backward()
+        opt.step()  # noqa: E702
         w1 = start - 0.5 * g0  # the first step: v = g0 either way
         np.testing.assert_allclose(w.detach().numpy(), w1.numpy(), rtol=1e-7, atol=1e-9)
         g1 = _numeric_gradient(f, w1)
-        opt.zero_grad(); irv_loss(w, s, c, y).backward(); opt.step()  # noqa: E702
+        opt.zero_grad()
+        irv_loss(w, s, c, y).backward()
+        opt.step()  # noqa: E702
         w2 = w1 - 0.5 * (momentum * g0 + g1)
         np.testing.assert_allclose(w.detach().numpy(), w2.numpy(), rtol=1e-6, atol=1e-8)
 
@@ -791,8 +844,10 @@ def test_irv_rprop_step_sizes_follow_the_gradient_signs_by_hand():
     w = torch.tensor([1.0, -1.0, 0.3], dtype=torch.float64, requires_grad=True)
     opt = Rprop(w, lr=0.1)
     target = torch.tensor([0.0, -1.1, 0.25], dtype=torch.float64)  # gradients 2 (w - target)
-    expected = [[0.9, -1.1, 0.2],  # first step: -0.1 sign(g) everywhere (g = 2, 0.2, 0.1)
-                [0.78, -1.1, 0.2]]  # x: same sign, step 0.12; y: g = 0 (w at target), no step; z: flipped, none
+    expected = [
+        [0.9, -1.1, 0.2],  # first step: -0.1 sign(g) everywhere (g = 2, 0.2, 0.1)
+        [0.78, -1.1, 0.2],
+    ]  # x: same sign, step 0.12; y: g = 0 (w at target), no step; z: flipped, none
     for want in expected:
         opt.zero_grad()
         ((w - target) ** 2).sum().backward()
@@ -809,12 +864,16 @@ def test_irv_lbfgs_first_step_is_a_backtracked_gradient_step_and_it_solves_a_qua
     f = lambda v: float(0.5 * v @ a @ v - b @ v)  # noqa: E731
     w = torch.zeros(3, dtype=torch.float64, requires_grad=True)
     opt = LBFGS(w, lr=1.0)
-    opt.zero_grad(); (0.5 * w @ a @ w - b @ w).backward(); opt.step(f)  # noqa: E702
+    opt.zero_grad()
+    (0.5 * w @ a @ w - b @ w).backward()
+    opt.step(f)  # noqa: E702
     # by hand: g = -b, d = b; t = 1: f(b) = 0.5 (1 + 16 + 2.25) - (1 + 4 + 0.25) = 4.375 > 0 - 1e-4 |b|^2: halve;
     # t = 0.5: f = 0.25 * 9.625 - 0.5 * 5.25 = -0.21875 <= -0.5e-4 * 5.25: accepted
     np.testing.assert_allclose(w.detach().numpy(), 0.5 * b.numpy())
     for _ in range(30):
-        opt.zero_grad(); (0.5 * w @ a @ w - b @ w).backward(); opt.step(f)  # noqa: E702
+        opt.zero_grad()
+        (0.5 * w @ a @ w - b @ w).backward()
+        opt.step(f)  # noqa: E702
     np.testing.assert_allclose(w.detach().numpy(), torch.linalg.solve(a, b).numpy(), atol=1e-8)
 
 
@@ -873,5 +932,7 @@ def test_irv_lbfgs_direction_is_the_bfgs_matrix_and_backtracking_needs_sufficien
     b = torch.tensor([1.0, 2.0], dtype=torch.float64)
     w = torch.zeros(2, dtype=torch.float64, requires_grad=True)
     step = LBFGS(w, lr=1.99995)
-    step.zero_grad(); (0.5 * w @ w - b @ w).backward(); step.step(lambda v: float(0.5 * v @ v - b @ v))  # noqa: E702
+    step.zero_grad()
+    (0.5 * w @ w - b @ w).backward()
+    step.step(lambda v: float(0.5 * v @ v - b @ v))  # noqa: E702
     np.testing.assert_allclose(w.detach().numpy(), 0.999975 * b.numpy())

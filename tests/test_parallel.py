@@ -45,13 +45,25 @@ def test_workers_run_one_blas_thread():
 @pytest.mark.parametrize("n_jobs", [1, 2])
 def test_map_chunks_splits_and_keeps_order(n_jobs):
     items = list(np.arange(23))
-    assert map_chunks(_sum, items, n_jobs, chunk_size=5) == [sum(items[i:i + 5]) for i in range(0, 23, 5)]
+    assert map_chunks(_sum, items, n_jobs, chunk_size=5) == [sum(items[i : i + 5]) for i in range(0, 23, 5)]
 
 
 class _Mallinfo2(ctypes.Structure):
-    _fields_ = [(name, ctypes.c_size_t) for name in
-                ("arena", "ordblks", "smblks", "hblks", "hblkhd", "usmblks", "fsmblks", "uordblks", "fordblks",
-                 "keepcost")]
+    _fields_ = [
+        (name, ctypes.c_size_t)
+        for name in (
+            "arena",
+            "ordblks",
+            "smblks",
+            "hblks",
+            "hblkhd",
+            "usmblks",
+            "fsmblks",
+            "uordblks",
+            "fordblks",
+            "keepcost",
+        )
+    ]
 
 
 def _mmapped_bytes_while_holding(nbytes: int) -> int:

@@ -49,8 +49,16 @@ def _rankers(n, seed, strength_a, strength_b, shared_negatives=False):
 
 def test_power_rises_with_subset_size_and_is_high_for_a_large_effect():
     y, a, b = _rankers(20_000, 0, 1.6, 0.8)
-    df = power_study(y, {"a": a, "b": b}, CALLS, pairs=[("a", "b")], fractions=(0.015, 0.04, 0.2),
-                     n_subsets=60, n_samples=500, seed=1)
+    df = power_study(
+        y,
+        {"a": a, "b": b},
+        CALLS,
+        pairs=[("a", "b")],
+        fractions=(0.015, 0.04, 0.2),
+        n_subsets=60,
+        n_samples=500,
+        seed=1,
+    )
     assert len(df) == len(TESTS) * len(CALLS) * 3
     assert (df["full_difference"] > 0).all()
     for (test, metric), g in df.groupby(["test", "metric"]):
@@ -64,8 +72,16 @@ def test_no_difference_rejects_at_the_nominal_rate():
     # one-sided tests at 0.05 in each direction: 0.10 in all when a and b are exchangeable per positive
     y, a, b = _rankers(40_000, 3, 1.0, 1.0, shared_negatives=True)
     n_subsets = 300
-    df = power_study(y, {"a": a, "b": b}, CALLS, pairs=[("a", "b")], fractions=(0.01, 0.03),
-                     n_subsets=n_subsets, n_samples=500, seed=4)
+    df = power_study(
+        y,
+        {"a": a, "b": b},
+        CALLS,
+        pairs=[("a", "b")],
+        fractions=(0.01, 0.03),
+        n_subsets=n_subsets,
+        n_samples=500,
+        seed=4,
+    )
     for test, g in df.groupby("test"):
         rate = float((g["power"] + g["wrong"]).mean())
         # rates of 2 metrics x 2 sizes, from 300 subsets each, the metrics strongly correlated
@@ -75,12 +91,29 @@ def test_no_difference_rejects_at_the_nominal_rate():
 
 def test_same_seed_same_table_and_bad_input(monkeypatch):
     y, a, b = _rankers(4000, 5, 1.0, 0.5)
-    run = lambda seed: power_study(y, {"a": a, "b": b}, CALLS, pairs=[("a", "b")], fractions=(0.1,),  # noqa: E731
-                                   n_subsets=5, n_samples=200, seed=seed)
+    run = lambda seed: power_study(
+        y,
+        {"a": a, "b": b},
+        CALLS,
+        pairs=[("a", "b")],
+        fractions=(0.1,),  # noqa: E731
+        n_subsets=5,
+        n_samples=200,
+        seed=seed,
+    )
     assert run(0).equals(run(0))
     # sizes studied in two processes (largest first): the same table, rows in the order of `fractions`
-    many = lambda n_jobs: power_study(y, {"a": a, "b": b}, CALLS, pairs=[("a", "b")], fractions=(0.05, 0.3, 0.1),  # noqa: E731
-                                      n_subsets=5, n_samples=200, seed=2, n_jobs=n_jobs)
+    many = lambda n_jobs: power_study(
+        y,
+        {"a": a, "b": b},
+        CALLS,
+        pairs=[("a", "b")],
+        fractions=(0.05, 0.3, 0.1),  # noqa: E731
+        n_subsets=5,
+        n_samples=200,
+        seed=2,
+        n_jobs=n_jobs,
+    )
     serial, parallel = many(1), many(2)
     pd.testing.assert_frame_equal(parallel, serial)
     monkeypatch.setattr(power, "_CELLS", 50)  # the column-wise tests one subset per call: the same table
@@ -112,8 +145,17 @@ def test_each_subset_size_draws_from_its_own_random_stream(monkeypatch):
     monkeypatch.setattr(power, "stratified_subsets", spy_draw)
     monkeypatch.setattr(power, "_fraction_rows", spy_rows)
     fractions = (0.5, 0.502, 0.25)
-    table = power_study(y, {"a": a, "b": b}, CALLS, pairs=[("a", "b")], fractions=fractions, n_subsets=4,
-                        n_samples=50, tests=["paired_t"], seed=7)
+    table = power_study(
+        y,
+        {"a": a, "b": b},
+        CALLS,
+        pairs=[("a", "b")],
+        fractions=fractions,
+        n_subsets=4,
+        n_samples=50,
+        tests=["paired_t"],
+        seed=7,
+    )
     assert table["size"].tolist() == [100, 100, 100, 100, 50, 50]  # 2 metrics x 3 sizes
     assert sorted(drawn) == sorted(fractions) and sorted(streams) == sorted(fractions)
     assert (drawn[0.5].n_pos, drawn[0.5].n_neg) == (drawn[0.502].n_pos, drawn[0.502].n_neg) == (20, 80)
@@ -130,9 +172,21 @@ def _table(power_of):
     for call in M.paper_panel():
         for test in TESTS:
             for f in (0.1, 0.5):
-                rows.append({"a": "irv", "b": "svm", "metric": call.key, "label": call.label, "test": test,
-                             "fraction": f, "size": int(4000 * f), "positives": int(150 * f),
-                             "full_difference": 0.01, "power": power_of(call.key, test, f), "wrong": 0.0})
+                rows.append(
+                    {
+                        "a": "irv",
+                        "b": "svm",
+                        "metric": call.key,
+                        "label": call.label,
+                        "test": test,
+                        "fraction": f,
+                        "size": int(4000 * f),
+                        "positives": int(150 * f),
+                        "full_difference": 0.01,
+                        "power": power_of(call.key, test, f),
+                        "wrong": 0.0,
+                    }
+                )
     return pd.DataFrame(rows)
 
 

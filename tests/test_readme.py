@@ -17,7 +17,8 @@ def test_readme_results_tables_are_the_reference(name):
     assert block, f"README.md lacks the <!-- reference:{name} --> block"
     want = readme_tables(ROOT / "results" / "reference")[name]
     assert block.group(1).strip() == want, (
-        f"README.md's {name} table is stale: crocbench reference results/dtp_aids --readme README.md rewrites it")
+        f"README.md's {name} table is stale: crocbench reference results/dtp_aids --readme README.md rewrites it"
+    )
 
 
 def test_readme_python_example_runs():
@@ -28,13 +29,17 @@ def test_readme_python_example_runs():
     code = re.search(r"```python\n(.*?)```", (ROOT / "README.md").read_text(), flags=re.S).group(1)
     rng = np.random.default_rng(0)
     y_true = rng.random(2000) < 0.05
-    names = {"y_true": y_true, "y_score": rng.random(2000) + y_true, "score_irv": rng.random(2000) + y_true,
-             "score_svm": rng.random(2000) + 0.5 * y_true}
+    names = {
+        "y_true": y_true,
+        "y_score": rng.random(2000) + y_true,
+        "score_irv": rng.random(2000) + y_true,
+        "score_svm": rng.random(2000) + 0.5 * y_true,
+    }
     exec(compile(code, "README.md", "exec"), names)  # noqa: S102
 
 
 def test_readme_plugin_example_runs_as_declared(tmp_path):
-    """"Benchmark your own ranker": the plug-in module and its config entry, as written, fit and score."""
+    """ "Benchmark your own ranker": the plug-in module and its config entry, as written, fit and score."""
     import numpy as np
     import yaml
 

@@ -53,11 +53,16 @@ def test_published_numbers(tables):
     table = published_comparison(measured_values(areas, training, {v: k for k, v in _names().items()}))
     failed = table[table["status"] == "FAIL"]
     for row in table[table["status"] == "known deviation"].itertuples():
-        warnings.warn(f"known deviation {row.id}: published {row.published}, reproduced {row.reproduced:.4f} "
-                      f"(tolerance {row.tolerance}, band {row.band_low}-{row.band_high}): {row.note}", stacklevel=1)
+        warnings.warn(
+            f"known deviation {row.id}: published {row.published}, reproduced {row.reproduced:.4f} "
+            f"(tolerance {row.tolerance}, band {row.band_low}-{row.band_high}): {row.note}",
+            stacklevel=1,
+        )
     assert failed.empty, "published numbers no longer reproduced (or a deviation left its band):\n" + "\n".join(
         f"  {r.id} ({r.model} {r.metric}): published {r.published}, reproduced {r.reproduced:.6g}, "
-        f"tolerance {r.tolerance}, band {r.band_low}-{r.band_high}" for r in failed.itertuples())
+        f"tolerance {r.tolerance}, band {r.band_low}-{r.band_high}"
+        for r in failed.itertuples()
+    )
     assert (table["status"] != "not run").all(), table[table["status"] == "not run"]["id"].tolist()
     documented = {a["id"] for a in load_published()["anchors"] if a.get("known_deviation")}
     stale = table[table["id"].isin(documented) & (table["status"] == "pass")]["id"].tolist()
@@ -109,5 +114,10 @@ def test_tables_equal_the_reference(reference_differences, name):
 def test_standardization_summary_is_the_documented_one():
     summary = json.loads((RESULTS / "standardize_summary.json").read_text())
     if CONFIG["dataset"] == "dtp_aids":
-        assert (summary["rows_in"], summary["rejected"], summary["kept"], summary["positives"]) == (41913, 7, 41906, 1487)
+        assert (summary["rows_in"], summary["rejected"], summary["kept"], summary["positives"]) == (
+            41913,
+            7,
+            41906,
+            1487,
+        )
         assert (summary["duplicate_groups"], summary["conflicting_class_groups"]) == (712, 36)

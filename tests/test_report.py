@@ -20,8 +20,9 @@ from crocbench.report import (
 def _scores(seed, strength):
     rng = np.random.default_rng(seed)
     y = (rng.random(3000) < 0.05).astype(int)
-    return pd.DataFrame({"id": np.arange(3000).astype(str), "fold": 0, "label": y,
-                         "score": rng.normal(size=3000) + strength * y})
+    return pd.DataFrame(
+        {"id": np.arange(3000).astype(str), "fold": 0, "label": y, "score": rng.normal(size=3000) + strength * y}
+    )
 
 
 def test_pooled_metrics_equal_the_metric_functions():
@@ -50,8 +51,14 @@ def test_training_table_and_claims():
     others = {"svm": {"croc_exp_80": 0.99}, "knn": {"croc_exp_80": 0.1}}
     checked = irv_training_claims(table, others)
     claims = {c.id: c.holds for c in checked}
-    assert claims == {"power_faster": True, "density_faster": None, "exp_fast": False, "exp_slightly_lower": True,
-                      "exp_beats_svm_knn": False, "same_final": True}
+    assert claims == {
+        "power_faster": True,
+        "density_faster": None,
+        "exp_fast": False,
+        "exp_slightly_lower": True,
+        "exp_beats_svm_knn": False,
+        "same_final": True,
+    }
     notes = {c.id: c.note for c in checked}
     assert notes["exp_fast"].startswith("exp(-20 r/N)") and notes["exp_beats_svm_knn"] == ""  # only documented ones
     text = claims_markdown(checked)
@@ -81,8 +88,11 @@ def test_training_table_has_the_papers_epochs_only_for_a_dataset_that_reproduces
     assert irv_training_table(runs, paper=None).equals(table)
     # the paper's screen: its Appendix A epochs, read here straight from published.yaml
     published = yaml.safe_load((Path(crocbench.__file__).parent / "published.yaml").read_text())
-    expected = {a["model"][len("irv_"):]: str(a.get("shown", a["published"])) for a in published["anchors"]
-                if a["metric"] == "epochs_mean" and a["published"] is not None}
+    expected = {
+        a["model"][len("irv_") :]: str(a.get("shown", a["published"]))
+        for a in published["anchors"]
+        if a["metric"] == "epochs_mean" and a["published"] is not None
+    }
     assert set(expected) == {"none", "power", "power_density", "exp"}
     table = irv_training_table(runs, paper="swamidass2010")
     assert table["paper_epochs"].tolist() == [expected[s] for s in ("none", "power", "power_density", "exp")] + [""]
@@ -95,7 +105,7 @@ def test_training_table_has_the_papers_epochs_only_for_a_dataset_that_reproduces
         irv_training_table(runs, paper="someone2024")
 
 
-@pytest.mark.filterwarnings("ignore:Argument \"writer_name\":PendingDeprecationWarning")  # as snakemake.report calls it
+@pytest.mark.filterwarnings('ignore:Argument "writer_name":PendingDeprecationWarning')  # as snakemake.report calls it
 def test_captions_name_the_paper_only_for_a_dataset_that_reproduces_it():
     """The report's captions are Jinja2 templates rendered (as Snakemake's report does) with the job's params."""
     from pathlib import Path
@@ -162,10 +172,20 @@ def test_significance_table_matches_compare():
     tests = ["paired_permutation", "unpaired_t"]
     table = significance_table(pooled, calls, tests, n_samples=500, seed=3)
     assert len(table) == 3 * 2 and table[["a", "b"]].drop_duplicates().values.tolist() == [
-        ["kNN", "SVM"], ["kNN", "IRV"], ["SVM", "IRV"]]
+        ["kNN", "SVM"],
+        ["kNN", "IRV"],
+        ["SVM", "IRV"],
+    ]
     row = table[(table.a == "kNN") & (table.b == "IRV") & (table.metric == "croc_exp_80")].iloc[0]
-    direct = compare(pooled["kNN"]["label"], pooled["kNN"]["score"], pooled["IRV"]["score"], calls[1],
-                     tests=tests, n_samples=500, seed=3)
+    direct = compare(
+        pooled["kNN"]["label"],
+        pooled["kNN"]["score"],
+        pooled["IRV"]["score"],
+        calls[1],
+        tests=tests,
+        n_samples=500,
+        seed=3,
+    )
     assert row["paired_permutation"] == direct.results["paired_permutation"].p_value
     assert row["better"] == ("IRV" if direct.value_b > direct.value_a else "kNN")
     md = significance_markdown(table, tests)
@@ -177,17 +197,39 @@ def test_significance_table_matches_compare():
 def test_published_comparison_statuses():
     from crocbench.report import published_comparison
 
-    published = {"anchors": [
-        {"id": "a", "model": "irv", "metric": "roc", "published": 0.845, "tolerance": 0.03, "why": "w"},
-        {"id": "b", "model": "svm", "metric": "roc", "published": 0.852, "tolerance": 0.01, "why": "w"},
-        {"id": "c", "model": "svm", "metric": "croc_exp_80", "published": 0.31, "tolerance": 0.03, "why": "w",
-         "known_deviation": "explained", "band": [0.39, 0.41]},
-        {"id": "d", "model": "knn", "metric": "top1000", "published": 603, "tolerance": 25, "why": "w"},
-        {"id": "e", "model": "irv_exp_anneal", "metric": "epochs_mean", "published": None, "tolerance": None,
-         "why": "w", "band": [72, 87]},
-    ], "claims": []}
-    measured = {("irv", "roc"): 0.83, ("svm", "roc"): 0.80, ("svm", "croc_exp_80"): 0.40,
-                ("irv_exp_anneal", "epochs_mean"): 79.5}
+    published = {
+        "anchors": [
+            {"id": "a", "model": "irv", "metric": "roc", "published": 0.845, "tolerance": 0.03, "why": "w"},
+            {"id": "b", "model": "svm", "metric": "roc", "published": 0.852, "tolerance": 0.01, "why": "w"},
+            {
+                "id": "c",
+                "model": "svm",
+                "metric": "croc_exp_80",
+                "published": 0.31,
+                "tolerance": 0.03,
+                "why": "w",
+                "known_deviation": "explained",
+                "band": [0.39, 0.41],
+            },
+            {"id": "d", "model": "knn", "metric": "top1000", "published": 603, "tolerance": 25, "why": "w"},
+            {
+                "id": "e",
+                "model": "irv_exp_anneal",
+                "metric": "epochs_mean",
+                "published": None,
+                "tolerance": None,
+                "why": "w",
+                "band": [72, 87],
+            },
+        ],
+        "claims": [],
+    }
+    measured = {
+        ("irv", "roc"): 0.83,
+        ("svm", "roc"): 0.80,
+        ("svm", "croc_exp_80"): 0.40,
+        ("irv_exp_anneal", "epochs_mean"): 79.5,
+    }
     table = published_comparison(measured, published)
     assert table["status"].tolist() == ["pass", "FAIL", "known deviation", "not run", "in band"]
     assert table["note"].tolist()[2] == "explained"
@@ -203,17 +245,31 @@ def test_claims_on_a_table_that_reproduces_the_paper():
     from crocbench.report import check_claims, load_published
 
     names = {"random": "RANDOM", "maxsim": "MAX-SIM", "knn": "kNN", "svm": "SVM", "irv": "IRV"}
-    areas = pd.DataFrame({
-        "model": ["RANDOM", "MAX-SIM", "kNN", "SVM", "IRV"],
-        "roc": [0.5, 0.8, 0.82, 0.852, 0.845],
-        "croc_exp_7": [0.14, 0.6, 0.64, 0.63, 0.66], "croc_exp_14": [0.07, 0.5, 0.56, 0.55, 0.58],
-        "croc_exp_80": [0.01, 0.25, 0.37, 0.31, 0.40],
-    })
-    sig = pd.DataFrame({"a": ["SVM", "SVM"], "b": ["IRV", "IRV"], "metric": ["roc", "croc_exp_80"],
-                        "paired_permutation": [0.3, 0.001], "unpaired_permutation": [0.4, 0.01]})
+    areas = pd.DataFrame(
+        {
+            "model": ["RANDOM", "MAX-SIM", "kNN", "SVM", "IRV"],
+            "roc": [0.5, 0.8, 0.82, 0.852, 0.845],
+            "croc_exp_7": [0.14, 0.6, 0.64, 0.63, 0.66],
+            "croc_exp_14": [0.07, 0.5, 0.56, 0.55, 0.58],
+            "croc_exp_80": [0.01, 0.25, 0.37, 0.31, 0.40],
+        }
+    )
+    sig = pd.DataFrame(
+        {
+            "a": ["SVM", "SVM"],
+            "b": ["IRV", "IRV"],
+            "metric": ["roc", "croc_exp_80"],
+            "paired_permutation": [0.3, 0.001],
+            "unpaired_permutation": [0.4, 0.01],
+        }
+    )
     result = {c.id: c.holds for c in check_claims(areas, sig, names, load_published())}
-    assert result == {"svm_best_roc_irv_best_croc": True, "croc_order": True, "croc_significant_roc_not": True,
-                      "paired_more_powerful": True}
+    assert result == {
+        "svm_best_roc_irv_best_croc": True,
+        "croc_order": True,
+        "croc_significant_roc_not": True,
+        "paired_more_powerful": True,
+    }
     areas.loc[areas.model == "SVM", "croc_exp_80"] = 0.41
     sig["paired_permutation"] = [0.5, 0.6]
     claims = check_claims(areas, sig, names, load_published())
@@ -244,7 +300,12 @@ def test_published_file_is_complete():
         assert len({c["id"] for c in published[section]}) == len(published[section])
     values = {a["id"]: a["published"] for a in published["anchors"]}
     # the paper's numbers (../shared/papers/README.md)
-    assert (values["svm_roc"], values["irv_roc"], values["irv_croc80"], values["svm_croc80"]) == (0.852, 0.845, 0.4, 0.31)
+    assert (values["svm_roc"], values["irv_roc"], values["irv_croc80"], values["svm_croc80"]) == (
+        0.852,
+        0.845,
+        0.4,
+        0.31,
+    )
     assert (values["irv_top1000"], values["svm_top1000"], values["knn_top1000"]) == (645, 616, 603)
     assert (values["irv_epochs_none"], values["irv_epochs_power"], values["irv_epochs_power_density"]) == (101, 42, 33)
 
@@ -262,8 +323,9 @@ def test_other_metrics_table_per_model_with_folds_as_queries():
     assert value["A", "ap"] == pytest.approx(M.average_precision(y, a["score"]))
     assert value["A", "precision_at_100"] == pytest.approx(M.hits_at_k(y, a["score"], 100) / 100)
     assert value["A", "tap_20"] == pytest.approx(M.tap_k(y, a["score"], folds, 20))
-    assert value["B", "map"] == pytest.approx(np.mean([M.average_precision(y[folds == f], b["score"][folds == f])
-                                                      for f in range(3)]))
+    assert value["B", "map"] == pytest.approx(
+        np.mean([M.average_precision(y[folds == f], b["score"][folds == f]) for f in range(3)])
+    )
     assert np.isnan(value["A", "rmse"]) and value["B", "rmse"] == pytest.approx(M.rmse(y, b["score"]))
     assert value["A", "ap"] > value["B", "ap"]
     text = other_metrics_markdown(table)
@@ -274,13 +336,20 @@ def test_other_metrics_table_per_model_with_folds_as_queries():
 def test_svm_choices_counts_the_folds_of_each_chosen_setup_and_averages_inner_values():
     from crocbench.report import svm_choices
 
-    inner = lambda a, b: [{"C": 1.0, "class_weight": None, "value": a}, {"C": 1.0, "class_weight": "balanced", "value": b}]
-    infos = [{"fold": 0, "C": 1.0, "class_weight": "balanced", "inner_cv": inner(0.80, 0.84)},
-             {"fold": 2, "C": 1.0, "class_weight": None, "inner_cv": inner(0.86, 0.85)},
-             {"fold": 1, "C": 1.0, "class_weight": "balanced", "inner_cv": inner(0.82, 0.86)}]
+    inner = lambda a, b: [
+        {"C": 1.0, "class_weight": None, "value": a},
+        {"C": 1.0, "class_weight": "balanced", "value": b},
+    ]
+    infos = [
+        {"fold": 0, "C": 1.0, "class_weight": "balanced", "inner_cv": inner(0.80, 0.84)},
+        {"fold": 2, "C": 1.0, "class_weight": None, "inner_cv": inner(0.86, 0.85)},
+        {"fold": 1, "C": 1.0, "class_weight": "balanced", "inner_cv": inner(0.82, 0.86)},
+    ]
     table = svm_choices(infos)
-    assert table[["C", "class_weight", "folds", "n_folds"]].values.tolist() == [["1", "balanced", "0, 1", 2],
-                                                                                ["1", "none", "2", 1]]
+    assert table[["C", "class_weight", "folds", "n_folds"]].values.tolist() == [
+        ["1", "balanced", "0, 1", 2],
+        ["1", "none", "2", 1],
+    ]
     assert table["inner 1 none"].iloc[0] == pytest.approx((0.80 + 0.86 + 0.82) / 3)
     assert table["inner 1 balanced"].iloc[0] == pytest.approx((0.84 + 0.85 + 0.86) / 3)
     fixed = svm_choices([{"fold": k, "C": 1.0, "class_weight": None} for k in range(3)])
@@ -291,8 +360,10 @@ def test_top_cutoff_is_a_count_or_a_share_of_the_list_and_says_which():
     from crocbench.data import Dataset
     from crocbench.metrics import hits_at_k, top_cutoff
 
-    assert [top_cutoff(t, n) for t, n in [(1000, 41906), (1000, 642), (1000.0, 642), (0.01, 642), (0.01, 20),
-                                           (0.015, 100), (0.5, 3)]] == [1000, 642, 642, 6, 1, 2, 2]
+    assert [
+        top_cutoff(t, n)
+        for t, n in [(1000, 41906), (1000, 642), (1000.0, 642), (0.01, 642), (0.01, 20), (0.015, 100), (0.5, 3)]
+    ] == [1000, 642, 642, 6, 1, 2, 2]
     for bad in (0, -5, 1.5, 0.0, True, "1%"):
         with pytest.raises(ValueError, match="count >= 1 or a fraction"):
             top_cutoff(bad, 100)
@@ -376,8 +447,11 @@ def test_critical_difference_cliques_against_brute_force():
         cd = float(rng.uniform(0.2, 3))
         order = sorted(ranks, key=ranks.get)
         # runs of consecutive models (in rank order) spanning less than cd, not inside a longer one
-        runs = [tuple(order[i:j + 1]) for i, j in itertools.combinations(range(len(order)), 2)
-                if ranks[order[j]] - ranks[order[i]] < cd]
+        runs = [
+            tuple(order[i : j + 1])
+            for i, j in itertools.combinations(range(len(order)), 2)
+            if ranks[order[j]] - ranks[order[i]] < cd
+        ]
         maximal = [r for r in runs if not any(set(r) < set(o) for o in runs)]
         assert sorted(cd_cliques(ranks, cd)) == sorted(maximal)
 
@@ -414,8 +488,9 @@ def test_areas_markdown_says_why_a_per_fold_value_is_missing():
         calls = [c for c in panel_for(pooled, top=0.1) if c.key in ("roc", "roc50")] + ([call] if call else [])
         summary = per_fold_summary({"M": per_fold_metrics(pooled, calls)}, calls)
         md = areas_markdown(areas_table({"M": pooled}, calls), summary, calls).splitlines()
-        return summary, dict(zip([c.strip() for c in md[0].strip("|").split("|")],
-                                 [c.strip() for c in md[2].strip("|").split("|")]))
+        return summary, dict(
+            zip([c.strip() for c in md[0].strip("|").split("|")], [c.strip() for c in md[2].strip("|").split("|")])
+        )
 
     # every fold has 40 negatives (the pooled list 120): ROC50 is defined pooled, on no fold
     summary, row = cells([40, 40, 40], None)

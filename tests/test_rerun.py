@@ -28,9 +28,22 @@ def _run(workdir: Path, config: dict, *extra: str) -> subprocess.CompletedProces
     (workdir / "cfg.yaml").write_text(yaml.safe_dump(config, sort_keys=False))
     env = {k: v for k, v in os.environ.items() if k != "CROCBENCH_MIRROR"}
     return subprocess.run(
-        [SNAKEMAKE, "--snakefile", str(ROOT / "Snakefile"), "--directory", str(workdir),
-         "--configfile", str(workdir / "cfg.yaml"), "--cores", "1", *extra],
-        capture_output=True, text=True, env=env, timeout=300,
+        [
+            SNAKEMAKE,
+            "--snakefile",
+            str(ROOT / "Snakefile"),
+            "--directory",
+            str(workdir),
+            "--configfile",
+            str(workdir / "cfg.yaml"),
+            "--cores",
+            "1",
+            *extra,
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
     )
 
 
@@ -40,10 +53,16 @@ def _config(**dataset) -> dict:
         "description": "the .test screen",
         "files": [{"name": "screen.csv", "url": "http://127.0.0.1:9/screen.csv", "sha256": None}],
         "structures": {"file": "screen.csv", "smiles": "smiles", "id": "id", "label": "activity"},
-        "positive": ["CA", "CM"], "negative": ["CI"],
+        "positive": ["CA", "CM"],
+        "negative": ["CI"],
     }
-    return {"dataset": "scr", "mirror": "mir", "similarity": {"k": 5}, "cv": {"folds": 2},
-            "datasets": {"scr": {**entry, **dataset}}}
+    return {
+        "dataset": "scr",
+        "mirror": "mir",
+        "similarity": {"k": 5},
+        "cv": {"folds": 2},
+        "datasets": {"scr": {**entry, **dataset}},
+    }
 
 
 def _planned(done: subprocess.CompletedProcess) -> set:
@@ -81,19 +100,28 @@ def test_declaration_edits_rebuild_exactly_what_they_change(workdir):
     for edit in ({"description": "another text"}, {"expected": {"kept": 96}}, {"top": 5}):
         assert _planned(_run(workdir, _config(**edit), COMPOUNDS, "results/scr/folds.tsv", "-n")) == set(), edit
     # the positive class, a dropped value, swapped classes, a column: standardize and everything downstream
-    for edit in ({"positive": ["CA"], "drop": ["CM"]}, {"positive": ["CI"], "negative": ["CA", "CM"]},
-                 {"structures": {"file": "screen.csv", "smiles": "smiles", "label": "activity"}},
-                 {"files": [{"name": "screen.csv", "url": "http://127.0.0.1:9/screen.csv",
-                             "sha256": "0" * 64}]}):
-        assert {"standardize", "folds"} <= _planned(_run(workdir, _config(**edit), COMPOUNDS, "results/scr/folds.tsv",
-                                                         "-n")), edit
+    for edit in (
+        {"positive": ["CA"], "drop": ["CM"]},
+        {"positive": ["CI"], "negative": ["CA", "CM"]},
+        {"structures": {"file": "screen.csv", "smiles": "smiles", "label": "activity"}},
+        {"files": [{"name": "screen.csv", "url": "http://127.0.0.1:9/screen.csv", "sha256": "0" * 64}]},
+    ):
+        assert {"standardize", "folds"} <= _planned(
+            _run(workdir, _config(**edit), COMPOUNDS, "results/scr/folds.tsv", "-n")
+        ), edit
     done = _run(workdir, _config(positive=["CI"], negative=["CA", "CM"]), COMPOUNDS)
     assert done.returncode == 0, done.stderr[-3000:]
     swapped = pd.read_parquet(workdir / COMPOUNDS)
     assert swapped["label"].sum() == (labels == "CI").sum()  # the classes swapped, as declared
     # settings downstream: the folds' seed plans the folds, the fingerprints' depth the fingerprints
-    assert "folds" in _planned(_run(workdir, {**_config(positive=["CI"], negative=["CA", "CM"]),
-                                              "cv": {"folds": 2, "seed": 1}}, "results/scr/folds.tsv", "-n"))
+    assert "folds" in _planned(
+        _run(
+            workdir,
+            {**_config(positive=["CI"], negative=["CA", "CM"]), "cv": {"folds": 2, "seed": 1}},
+            "results/scr/folds.tsv",
+            "-n",
+        )
+    )
 
 
 def test_a_file_fixed_in_the_mirror_is_fetched_again_and_a_copy_changed_by_hand_is_not_read(workdir):
@@ -126,8 +154,10 @@ def _console_errors(done: subprocess.CompletedProcess) -> list:
     return [line for line in (done.stdout + done.stderr).splitlines() if line.startswith("crocbench: ")]
 
 
-@pytest.mark.parametrize("case", ["column", "sd field", "no smiles", "label values", "truncated gzip", "sha256",
-                                  "unreachable", "too few positives"])
+@pytest.mark.parametrize(
+    "case",
+    ["column", "sd field", "no smiles", "label values", "truncated gzip", "sha256", "unreachable", "too few positives"],
+)
 def test_every_input_error_is_one_console_line(workdir, case):
     config = _config()
     entry = config["datasets"]["scr"]
@@ -136,10 +166,16 @@ def test_every_input_error_is_one_console_line(workdir, case):
         entry["structures"]["label"] = "activty"
         want = "column(s) 'activty' not found; columns are: id, smiles, activity"
     elif case == "sd field":
-        shutil.copy(Path(os.environ.get("CROCBENCH_MIRROR", ROOT.parent / "shared" / "mirror")) / "fixtures"
-                    / "NCI_aids_few.sdf", workdir / "mir" / "few.sdf")
-        entry.update(files=[{"name": "few.sdf", "url": "http://127.0.0.1:9/few.sdf", "sha256": None}],
-                     structures={"file": "few.sdf", "id": "NSC", "label": "Conclusion"})
+        shutil.copy(
+            Path(os.environ.get("CROCBENCH_MIRROR", ROOT.parent / "shared" / "mirror"))
+            / "fixtures"
+            / "NCI_aids_few.sdf",
+            workdir / "mir" / "few.sdf",
+        )
+        entry.update(
+            files=[{"name": "few.sdf", "url": "http://127.0.0.1:9/few.sdf", "sha256": None}],
+            structures={"file": "few.sdf", "id": "NSC", "label": "Conclusion"},
+        )
         want = "field(s) 'Conclusion' not found; fields are:"
     elif case == "no smiles":
         table.assign(smiles="").to_csv(workdir / "mir" / "screen.csv", index=False)
@@ -150,8 +186,10 @@ def test_every_input_error_is_one_console_line(workdir, case):
     elif case == "truncated gzip":
         data = gzip.compress(SCREEN.read_bytes())
         (workdir / "mir" / "screen.csv.gz").write_bytes(data[: len(data) // 2])
-        entry.update(files=[{"name": "screen.csv.gz", "url": "http://127.0.0.1:9/screen.csv.gz", "sha256": None}],
-                     structures={**entry["structures"], "file": "screen.csv.gz"})
+        entry.update(
+            files=[{"name": "screen.csv.gz", "url": "http://127.0.0.1:9/screen.csv.gz", "sha256": None}],
+            structures={**entry["structures"], "file": "screen.csv.gz"},
+        )
         want = "screen.csv.gz"
     elif case == "sha256":
         entry["files"][0]["sha256"] = "0" * 64

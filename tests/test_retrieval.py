@@ -18,7 +18,28 @@ from crocbench import stats as S
 
 # Weber, section 1.5: the 20-instance example with its TP/FP/ACC table (threshold = row's score).
 WEBER20_CLASS = "PPNPPPNNPNPNPNNNPNPN"
-WEBER20_SCORE = [.90, .80, .70, .60, .55, .54, .53, .52, .51, .50, .40, .39, .38, .37, .36, .35, .34, .33, .30, .10]
+WEBER20_SCORE = [
+    0.90,
+    0.80,
+    0.70,
+    0.60,
+    0.55,
+    0.54,
+    0.53,
+    0.52,
+    0.51,
+    0.50,
+    0.40,
+    0.39,
+    0.38,
+    0.37,
+    0.36,
+    0.35,
+    0.34,
+    0.33,
+    0.30,
+    0.10,
+]
 WEBER20_ACC = [55, 60, 55, 60, 65, 70, 65, 60, 65, 60, 65, 60, 65, 60, 55, 50, 55, 50, 55, 50]
 WEBER20_TPR = [10, 20, 20, 30, 40, 50, 50, 50, 60, 60, 70, 70, 80, 80, 80, 80, 90, 90, 100, 100]
 WEBER20_FPR = [0, 0, 10, 10, 10, 10, 20, 30, 30, 40, 40, 50, 50, 60, 70, 80, 80, 90, 90, 100]
@@ -376,9 +397,12 @@ def test_mean_over_positive_metrics_plug_into_the_tests():
     rng = np.random.default_rng(5)
     y = rng.random(2000) < 0.05
     a, b = rng.normal(size=2000) + 2 * y, rng.normal(size=2000) + 0.5 * y
-    for spec, fn in [("average_precision", M.average_precision), ("r_precision", M.r_precision),
-                     ("precision_at_k:k=100", lambda y_, s_: M.precision_at_k(y_, s_, 100)),
-                     ("loc_auc:u0=0.05", lambda y_, s_: M.loc_auc(y_, s_, 0.05))]:
+    for spec, fn in [
+        ("average_precision", M.average_precision),
+        ("r_precision", M.r_precision),
+        ("precision_at_k:k=100", lambda y_, s_: M.precision_at_k(y_, s_, 100)),
+        ("loc_auc:u0=0.05", lambda y_, s_: M.loc_auc(y_, s_, 0.05)),
+    ]:
         c = S.compare(y, a, b, spec, tests=["paired_permutation", "paired_t"], n_samples=999)
         assert (c.value_a, c.value_b) == (pytest.approx(fn(y, a)), pytest.approx(fn(y, b)))
         assert c.results["paired_permutation"].p_value < 0.01

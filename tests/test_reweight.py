@@ -33,7 +33,7 @@ def test_density_factor_on_a_toy_score_set():
     scores = np.array([0.0, 0.1, 0.2, 0.25, 3.0])
     h = silverman_bandwidth(scores)
     sd, iqr = np.std(scores, ddof=1), np.subtract(*np.percentile(scores, [75, 25]))
-    assert h == pytest.approx(0.9 * min(sd, iqr / 1.34) * 5 ** -0.2)
+    assert h == pytest.approx(0.9 * min(sd, iqr / 1.34) * 5**-0.2)
     exact = np.array([np.exp(-0.5 * ((x - scores) / h) ** 2).sum() / (5 * h * np.sqrt(2 * np.pi)) for x in scores])
     assert np.allclose(score_density(scores), exact, rtol=2e-3)
     ranks = np.array([5, 4, 3, 2, 1])

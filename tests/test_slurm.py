@@ -29,16 +29,30 @@ def _user_profile(folder: Path, partition: str) -> Path:
     profile = yaml.safe_load((ROOT / "workflow" / "profiles" / "slurm" / "config.yaml").read_text())
     assert profile["default-resources"]["slurm_partition"] == "EDIT-partition"  # the one line users must edit
     profile["default-resources"]["slurm_partition"] = partition
-    profile.update({"slurm-status-command": "squeue", "slurm-init-seconds-before-status-checks": 1,
-                    "slurm-keep-successful-logs": True, "latency-wait": 5})
+    profile.update(
+        {
+            "slurm-status-command": "squeue",
+            "slurm-init-seconds-before-status-checks": 1,
+            "slurm-keep-successful-logs": True,
+            "latency-wait": 5,
+        }
+    )
     (folder / "profile").mkdir()
     (folder / "profile" / "config.yaml").write_text(yaml.safe_dump(profile, sort_keys=False))
     return folder / "profile"
 
 
 def _command(folder: Path, *extra: str) -> list:
-    return [SNAKEMAKE, "--snakefile", str(ROOT / "Snakefile"), "--directory", str(folder),
-            "--configfile", str(folder / ".test" / "config.yaml"), *extra]
+    return [
+        SNAKEMAKE,
+        "--snakefile",
+        str(ROOT / "Snakefile"),
+        "--directory",
+        str(folder),
+        "--configfile",
+        str(folder / ".test" / "config.yaml"),
+        *extra,
+    ]
 
 
 def _tables(folder: Path) -> dict:
@@ -53,8 +67,13 @@ def _tables(folder: Path) -> dict:
 
 def _squeue(cluster, run_name: str | None = None) -> list[tuple[str, str, str]]:
     """(job id, state, name) of every job this cluster still remembers (MinJobAge: 10 minutes)."""
-    done = subprocess.run(["squeue", "--states=all", "--noheader", "--format=%i|%T|%j"], capture_output=True,
-                          text=True, env=cluster.env, check=True)
+    done = subprocess.run(
+        ["squeue", "--states=all", "--noheader", "--format=%i|%T|%j"],
+        capture_output=True,
+        text=True,
+        env=cluster.env,
+        check=True,
+    )
     rows = [tuple(line.split("|", 2)) for line in done.stdout.split()]
     return [r for r in rows if run_name is None or r[2] == run_name]
 
@@ -65,8 +84,9 @@ def test_the_test_screen_through_slurm_equals_a_local_run_even_with_a_cancelled_
     submitted again (the profile's retries) and the run still finishes with the same tables."""
     env = {k: v for k, v in slurm_cluster.env.items() if k != "CROCBENCH_MIRROR"}
     local = _project(tmp_path / "local")  # run beside the cluster's, which mostly waits on Slurm
-    local_run = subprocess.Popen(_command(local, "--cores", "2"), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                                 text=True, env=env)
+    local_run = subprocess.Popen(
+        _command(local, "--cores", "2"), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env
+    )
     request.addfinalizer(lambda: local_run.poll() is None and local_run.kill())
 
     cluster = _project(tmp_path / "cluster")
@@ -74,8 +94,9 @@ def test_the_test_screen_through_slurm_equals_a_local_run_even_with_a_cancelled_
     before = {job for job, _, _ in _squeue(slurm_cluster)}
     start = time.monotonic()
     log = open(tmp_path / "cluster.log", "w")
-    run = subprocess.Popen(_command(cluster, "--workflow-profile", str(profile)), stdout=log,
-                           stderr=subprocess.STDOUT, text=True, env=env)
+    run = subprocess.Popen(
+        _command(cluster, "--workflow-profile", str(profile)), stdout=log, stderr=subprocess.STDOUT, text=True, env=env
+    )
     cancelled = None
     try:
         while run.poll() is None and time.monotonic() - start < 1500:
@@ -106,5 +127,8 @@ def test_the_test_screen_through_slurm_equals_a_local_run_even_with_a_cancelled_
     assert jobs[cancelled] == "CANCELLED" and list(jobs.values()).count("CANCELLED") == 1
     assert all(state == "COMPLETED" for job, state in jobs.items() if job != cancelled)
     assert _tables(cluster) == _tables(local) and len(_tables(local)) >= 6
-    print(f"slurm: {len(submitted)} Slurm jobs ({len(submitted) - 1} rules' jobs + 1 cancelled and resubmitted), "
-          f"{wall:.0f} s wall", file=sys.stderr)
+    print(
+        f"slurm: {len(submitted)} Slurm jobs ({len(submitted) - 1} rules' jobs + 1 cancelled and resubmitted), "
+        f"{wall:.0f} s wall",
+        file=sys.stderr,
+    )

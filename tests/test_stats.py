@@ -29,10 +29,13 @@ def _exact_unpaired_p(a, b):
     return np.mean(np.array(diffs) >= obs - 1e-12)
 
 
-@pytest.mark.parametrize("paired, sizes, shift, seeds, exact_p", [
-    (True, (11, 11), 0.4, (0, 1), _exact_paired_p),
-    (False, (6, 7), 0.8, (2, 3), _exact_unpaired_p),
-])
+@pytest.mark.parametrize(
+    "paired, sizes, shift, seeds, exact_p",
+    [
+        (True, (11, 11), 0.4, (0, 1), _exact_paired_p),
+        (False, (6, 7), 0.8, (2, 3), _exact_unpaired_p),
+    ],
+)
 def test_permutation_tests_match_exact_enumeration(paired, sizes, shift, seeds, exact_p):
     rng = np.random.default_rng(seeds[0])
     a = rng.normal(size=sizes[0]) + shift
@@ -168,7 +171,9 @@ def test_batched_p_values_equal_one_column_at_a_time(name, alternative):
     b = a + rng.normal(0.02, 0.1, size=(40, 5))
     b[:, 4] = a[:, 4]  # a column without differences: p = 1 for the paired tests
     batched = S.p_values(name, a, b, alternative, n_samples=500, seed=3)
-    single = [S.p_values(name, a[:, j:j + 1], b[:, j:j + 1], alternative, n_samples=500, seed=3)[0] for j in range(5)]
+    single = [
+        S.p_values(name, a[:, j : j + 1], b[:, j : j + 1], alternative, n_samples=500, seed=3)[0] for j in range(5)
+    ]
     np.testing.assert_allclose(batched, single, rtol=1e-12)
     paired = name.startswith("paired")
     one = S.run_tests(a[:, 0], b[:, 0], [name], n_samples=500, seed=3, alternative=alternative)[name]
@@ -253,7 +258,7 @@ def test_unpaired_splits_are_uniform_over_every_split(na, nb):
     total = a.sum() + b.sum()
     samples = S.unpaired_permutation_samples(a, b, 60_000, np.random.default_rng(na * 10 + nb))
     first_sum = np.round((samples + total / nb) / (1 / na + 1 / nb)).astype(int)
-    sums = [sum(2 ** i for i in idx) for idx in itertools.combinations(range(na + nb), na)]
+    sums = [sum(2**i for i in idx) for idx in itertools.combinations(range(na + nb), na)]
     counts = np.array([np.count_nonzero(first_sum == v) for v in sums])
     assert counts.sum() == 60_000  # every sample is a split of the right sizes
     assert chisquare(counts).pvalue > 1e-4
@@ -292,7 +297,7 @@ def test_friedman_by_hand_and_against_scipy():
     values = np.array([[0.9, 0.8, 0.7], [0.9, 0.6, 0.8], [0.7, 0.8, 0.6], [0.95, 0.9, 0.5]])
     f = S.friedman_test(values)
     sums = np.array([5.0, 8.0, 11.0])
-    chi2 = 12 / (4 * 3 * 4) * (sums ** 2).sum() - 3 * 4 * 4
+    chi2 = 12 / (4 * 3 * 4) * (sums**2).sum() - 3 * 4 * 4
     assert chi2 == pytest.approx(4.5) and f.statistic == pytest.approx(chi2)
     assert f.mean_ranks.tolist() == pytest.approx([1.25, 2.0, 2.75])
     assert f.iman_davenport == pytest.approx(3 * 4.5 / (4 * 2 - 4.5))
@@ -317,7 +322,7 @@ def test_iman_davenport_p_value_has_k_minus_1_and_k_minus_1_times_n_minus_1_df()
     n, k = ranks.shape
     mean_ranks = np.array([8, 11, 19, 22]) / 6  # column rank sums 8, 11, 19, 22
     # Demsar (2006), eq. for chi^2_F: 12 N / (k (k + 1)) [sum R_j^2 - k (k + 1)^2 / 4] = 13
-    chi2 = 12 * n / (k * (k + 1)) * ((mean_ranks ** 2).sum() - k * (k + 1) ** 2 / 4)
+    chi2 = 12 * n / (k * (k + 1)) * ((mean_ranks**2).sum() - k * (k + 1) ** 2 / 4)
     assert chi2 == pytest.approx(13.0)
     ff = (n - 1) * chi2 / (n * (k - 1) - chi2)  # 5 * 13 / (18 - 13) = 13
     assert ff == pytest.approx(13.0)
@@ -382,11 +387,16 @@ def test_permutation_p_values_hold_one_chunk_of_samples_at_a_time(monkeypatch):
     monkeypatch.setattr(_permutation, "_CHUNK_CELLS", 20_000)  # 500 (paired) or 250 (unpaired) samples a chunk
     alternatives = ("greater", "less", "two-sided")
     observed, tol = a.mean(axis=0) - b.mean(axis=0), _permutation._tolerance(a, b)
-    for name, draw in (("paired_permutation", lambda n, g: S.paired_permutation_samples(a - b, n, g)),
-                       ("unpaired_permutation", lambda n, g: S.unpaired_permutation_samples(a, b, n, g))):
+    for name, draw in (
+        ("paired_permutation", lambda n, g: S.paired_permutation_samples(a - b, n, g)),
+        ("unpaired_permutation", lambda n, g: S.unpaired_permutation_samples(a, b, n, g)),
+    ):
         whole = draw(9_999, np.random.default_rng(3))  # 20 to 40 chunks
-        hits = [np.count_nonzero(whole >= observed - tol, axis=0), np.count_nonzero(whole <= observed + tol, axis=0),
-                np.count_nonzero(np.abs(whole) >= np.abs(observed) - tol, axis=0)]
+        hits = [
+            np.count_nonzero(whole >= observed - tol, axis=0),
+            np.count_nonzero(whole <= observed + tol, axis=0),
+            np.count_nonzero(np.abs(whole) >= np.abs(observed) - tol, axis=0),
+        ]
         p = S.p_values(name, a, b, alternatives, n_samples=9_999, seed=3)
         assert p.tobytes() == ((1.0 + np.array(hits)) / 10_000.0).tobytes(), name
         n_samples = 300_000  # all at once: 300,000 x 2 float64 = 4.8 MB

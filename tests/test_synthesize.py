@@ -11,8 +11,16 @@ from crocbench.cli import main
 from crocbench.data import DownloadError, make_file
 from crocbench.data._synthesize import synthesize
 
-SOURCE = ["CCOc1ccc(CC(=O)O)cc1", "Nc1ncnc2c1ncn2C1CC(N=[N+]=[N-])C(CO)O1", "CC(C)Cc1ccc(C(C)C(=O)O)cc1",
-          "O=C(O)c1ccccc1O", "CN1CCC[C@H]1c1cccnc1", "Clc1ccc(Cl)cc1", "OCC(O)CO", "c1ccc2[nH]ccc2c1"]
+SOURCE = [
+    "CCOc1ccc(CC(=O)O)cc1",
+    "Nc1ncnc2c1ncn2C1CC(N=[N+]=[N-])C(CO)O1",
+    "CC(C)Cc1ccc(C(C)C(=O)O)cc1",
+    "O=C(O)c1ccccc1O",
+    "CN1CCC[C@H]1c1cccnc1",
+    "Clc1ccc(Cl)cc1",
+    "OCC(O)CO",
+    "c1ccc2[nH]ccc2c1",
+]
 LABELS = [0, 1, 0, 0, 1, 0, 0, 0]
 
 
@@ -25,7 +33,9 @@ def test_synthesize_distinct_parseable_deterministic_whatever_the_processes():
     assert all(Chem.MolFromSmiles(s) is not None for s in a["smiles"])
     assert not a.equals(synthesize(600, SOURCE, LABELS, seed=4, chunk=64))
     # the first n of a larger screen are the smaller screen (chunks are drawn in order)
-    pd.testing.assert_frame_equal(synthesize(100, SOURCE, LABELS, seed=3, chunk=64), a.iloc[:100].reset_index(drop=True))
+    pd.testing.assert_frame_equal(
+        synthesize(100, SOURCE, LABELS, seed=3, chunk=64), a.iloc[:100].reset_index(drop=True)
+    )
 
 
 def test_synthetic_labels_are_their_sources():
@@ -56,7 +66,7 @@ def test_synthesize_command_line(tmp_path, capsys):
 
 def test_a_dataset_file_made_by_a_command_is_checked_like_a_download(tmp_path):
     script = "import sys; open(sys.argv[1], 'w').write('id,smiles,label\\n1,CCO,1\\n')"
-    command = f"{{python}} -c \"{script}\" {{out}}"
+    command = f'{{python}} -c "{script}" {{out}}'
     dest = tmp_path / "data" / "x.csv"
     lock = tmp_path / "lock.json"
     digest = make_file(command, dest, None, lock=lock, lock_key="d/x.csv", progress=None)

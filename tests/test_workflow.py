@@ -25,9 +25,22 @@ def _run(workdir: Path, config: dict, *extra: str) -> subprocess.CompletedProces
     (workdir / "cfg.yaml").write_text(yaml.safe_dump(config, sort_keys=False))
     env = {k: v for k, v in os.environ.items() if k != "CROCBENCH_MIRROR"}
     return subprocess.run(
-        [SNAKEMAKE, "--snakefile", str(ROOT / "Snakefile"), "--directory", str(workdir),
-         "--configfile", str(workdir / "cfg.yaml"), "--cores", "1", *extra],
-        capture_output=True, text=True, env=env, timeout=300,
+        [
+            SNAKEMAKE,
+            "--snakefile",
+            str(ROOT / "Snakefile"),
+            "--directory",
+            str(workdir),
+            "--configfile",
+            str(workdir / "cfg.yaml"),
+            "--cores",
+            "1",
+            *extra,
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
     )
 
 
@@ -36,11 +49,14 @@ def _config(sha=None):
         "dataset": "tiny",
         "mirror": "mir",
         "similarity": {"k": 5},
-        "datasets": {"tiny": {
-            "files": [{"name": "few.sdf", "url": "http://127.0.0.1:9/few.sdf", "sha256": sha}],
-            "structures": {"file": "few.sdf", "id": "NSC", "label": "NCI_AIDS_Antiviral_Screen_Conclusion"},
-            "positive": ["CA", "CM"], "negative": ["CI"],
-        }},
+        "datasets": {
+            "tiny": {
+                "files": [{"name": "few.sdf", "url": "http://127.0.0.1:9/few.sdf", "sha256": sha}],
+                "structures": {"file": "few.sdf", "id": "NSC", "label": "NCI_AIDS_Antiviral_Screen_Conclusion"},
+                "positive": ["CA", "CM"],
+                "negative": ["CI"],
+            }
+        },
     }
 
 
@@ -81,8 +97,13 @@ def test_own_sd_dataset_end_to_end(workdir):
     assert json.loads((workdir / "checksums.lock.json").read_text())["tiny/few.sdf"]
     assert not (res / "neighbours_k5.chunks").exists() or not any((res / "neighbours_k5.chunks").iterdir())  # temp
     assert "from 7 chunk(s)" in (workdir / "logs" / "tiny" / "neighbours_k5.log").read_text()
-    for log in ("download/few.sdf.log", "standardize.log", "fingerprints.log", "neighbours_k5.log",
-                *(f"neighbours_k5/chunk_{c}.log" for c in range(7))):
+    for log in (
+        "download/few.sdf.log",
+        "standardize.log",
+        "fingerprints.log",
+        "neighbours_k5.log",
+        *(f"neighbours_k5/chunk_{c}.log" for c in range(7)),
+    ):
         assert "done in" in (workdir / "logs" / "tiny" / log).read_text()
 
 
@@ -118,12 +139,18 @@ def test_an_svm_kernel_that_cannot_fit_stops_before_any_job(workdir):
 def _small_config(name, file, structures, models, **extra):
     """A config declaring one dataset (a file in the test's mirror folder ``mir``, labels CA/CM vs CI)."""
     return {
-        "dataset": name, "mirror": "mir", "models": models, **extra,
-        "datasets": {name: {
-            "files": [{"name": file, "url": f"http://127.0.0.1:9/{file}", "sha256": None}],
-            "structures": {"file": file, **structures},
-            "positive": ["CA", "CM"], "negative": ["CI"],
-        }},
+        "dataset": name,
+        "mirror": "mir",
+        "models": models,
+        **extra,
+        "datasets": {
+            name: {
+                "files": [{"name": file, "url": f"http://127.0.0.1:9/{file}", "sha256": None}],
+                "structures": {"file": file, **structures},
+                "positive": ["CA", "CM"],
+                "negative": ["CI"],
+            }
+        },
     }
 
 
@@ -152,16 +179,42 @@ def _check_html_report(workdir, config, figures):
         warnings.warn("no Chromium: the HTML report was checked as a file, not opened in a browser", stacklevel=2)
         return
     page = workdir / "images.html"
-    page.write_text("<html><body>" + "".join(f'<img src="{u}">' for u in uris.values())
-                    + "<script>window.onload = () => document.body.setAttribute('data-widths', "
-                    "[...document.images].map(i => i.naturalWidth).join(','));</script></body></html>")
-    dom = subprocess.run([browser, "--headless", "--no-sandbox", "--disable-gpu", "--virtual-time-budget=5000",
-                          "--dump-dom", page.as_uri()], capture_output=True, text=True, timeout=120).stdout
+    page.write_text(
+        "<html><body>"
+        + "".join(f'<img src="{u}">' for u in uris.values())
+        + "<script>window.onload = () => document.body.setAttribute('data-widths', "
+        "[...document.images].map(i => i.naturalWidth).join(','));</script></body></html>"
+    )
+    dom = subprocess.run(
+        [
+            browser,
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--virtual-time-budget=5000",
+            "--dump-dom",
+            page.as_uri(),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    ).stdout
     widths = re.search(r'data-widths="([0-9,]+)"', dom)
     assert widths and all(int(w) > 300 for w in widths.group(1).split(",")), dom[-500:]
-    app = subprocess.run([browser, "--headless", "--no-sandbox", "--disable-gpu", "--virtual-time-budget=5000",
-                          "--dump-dom", (workdir / "report.html").as_uri()], capture_output=True, text=True,
-                         timeout=120).stdout
+    app = subprocess.run(
+        [
+            browser,
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--virtual-time-budget=5000",
+            "--dump-dom",
+            (workdir / "report.html").as_uri(),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    ).stdout
     assert "Figures" in app and "Tables" in app
 
 
@@ -175,9 +228,13 @@ def test_own_csv_dataset_through_every_model(tmp_path, mirror):
         compound=[f"c{i}" for i in range(len(sample))]
     ).to_csv(tmp_path / "mir" / "mine.csv", index=False)
     config = _small_config(
-        "mine", "mine.csv", {"smiles": "Structure", "id": "compound", "label": "Outcome"},
+        "mine",
+        "mine.csv",
+        {"smiles": "Structure", "id": "compound", "label": "Outcome"},
         {"random": {}, "maxsim": {}, "knn": {"k": 5}, "svm": {"C": 1.0}, "irv": {"k": 5, "max_epochs": 100}},
-        similarity={"k": 12}, cv={"folds": 2, "seed": 7}, irv_training={"schemes": ["none", "power"]},
+        similarity={"k": 12},
+        cv={"folds": 2, "seed": 7},
+        irv_training={"schemes": ["none", "power"]},
     )
     config["datasets"]["mine"]["reproduces"] = "swamidass2010"  # a sample of the paper's screen: its claims apply
     done = _run(tmp_path, config, "--cores", "2")
@@ -218,7 +275,9 @@ def test_own_csv_dataset_through_every_model(tmp_path, mirror):
     svm = pd.read_csv(res / "scores" / "svm.per_fold.tsv", sep="\t").set_index("fold")
     same = grid[(grid["fingerprint"] == "paper") & (grid["C"] == 1.0) & (grid["class_weight"] == "none")]
     decision = same[same["score"] == "decision"].iloc[0]
-    assert decision["roc"] == pytest.approx(svm.loc["all", "roc"], abs=1e-6)  # the workflow's own SVM run (TSV: 6 digits)
+    assert decision["roc"] == pytest.approx(
+        svm.loc["all", "roc"], abs=1e-6
+    )  # the workflow's own SVM run (TSV: 6 digits)
     platt = same[same["score"] == "platt"].iloc[0]  # same per-fold rankings, another pooled one
     assert platt["roc_mean"] == pytest.approx(decision["roc_mean"], abs=1e-12)
     markdown = (res / "tables" / "svm_sensitivity.md").read_text()
@@ -226,8 +285,11 @@ def test_own_csv_dataset_through_every_model(tmp_path, mirror):
     assert (res / "figures" / "svm_sensitivity.png").stat().st_size > 10_000
 
     # the optional IRV training study: Rprop with no reweighting and the loss stop rule is the workflow's own IRV
-    config["irv_sensitivity"] = {"optimizers": [{"optimizer": "rprop"}, {"optimizer": "gd", "lr": [5]}],
-                                 "schemes": ["none", "power"], "max_epochs": 100}
+    config["irv_sensitivity"] = {
+        "optimizers": [{"optimizer": "rprop"}, {"optimizer": "gd", "lr": [5]}],
+        "schemes": ["none", "power"],
+        "max_epochs": 100,
+    }
     done = _run(tmp_path, config, "--cores", "2", "irv_sensitivity")
     assert done.returncode == 0, done.stderr[-3000:]
     study = pd.read_csv(res / "tables" / "irv_sensitivity.tsv", sep="\t")
@@ -241,11 +303,28 @@ def test_own_csv_dataset_through_every_model(tmp_path, mirror):
     assert (res / "figures" / "irv_sensitivity.png").stat().st_size > 10_000
 
     # determinism: rerun the whole chain to three models' fold-0 scores; the same bytes come out
-    again = ["compounds.parquet", "fingerprints.npz", "neighbours_k12.npz", "folds.tsv",
-             *(f"scores/{m}/fold_0.{ext}" for m in ("random", "irv_power") for ext in ("parquet", "json"))]
+    again = [
+        "compounds.parquet",
+        "fingerprints.npz",
+        "neighbours_k12.npz",
+        "folds.tsv",
+        *(f"scores/{m}/fold_0.{ext}" for m in ("random", "irv_power") for ext in ("parquet", "json")),
+    ]
     before = {rel: (res / rel).read_bytes() for rel in again}
-    rerun = _run(tmp_path, config, "--cores", "2", "--forcerun", "standardize", "fingerprints", "neighbours", "folds",
-                 "score_fold", "--", *(f"results/mine/{rel}" for rel in again if rel.endswith(".parquet")))
+    rerun = _run(
+        tmp_path,
+        config,
+        "--cores",
+        "2",
+        "--forcerun",
+        "standardize",
+        "fingerprints",
+        "neighbours",
+        "folds",
+        "score_fold",
+        "--",
+        *(f"results/mine/{rel}" for rel in again if rel.endswith(".parquet")),
+    )
     assert rerun.returncode == 0, rerun.stderr[-3000:]
     assert rerun.stdout.count("Finished jobid") + rerun.stderr.count("Finished jobid") >= 6
     for rel, content in before.items():
@@ -265,12 +344,17 @@ def test_own_sd_dataset_through_the_report(tmp_path, mirror):
         block = Chem.MolToMolBlock(Chem.MolFromSmiles(smiles))
         if i % 2:
             block = block.replace("M  END\n", "")
-        blocks.append(f"NSC{i}{block[block.index(chr(10)):]}>  <Screen>\n{label}\n\n$$$$\n")
+        blocks.append(f"NSC{i}{block[block.index(chr(10)) :]}>  <Screen>\n{label}\n\n$$$$\n")
     (tmp_path / "mir").mkdir()
     (tmp_path / "mir" / "lib.sdf.gz").write_bytes(gzip.compress("".join(blocks).encode()))
-    config = _small_config("lib", "lib.sdf.gz", {"format": "sdf", "id": "_title", "label": "Screen"},
-                           {"random": {}, "knn": {"k": 5}, "svm": {"C_grid": [0.1, 1], "class_weight_grid": [None, "balanced"]}},
-                           similarity={"k": 10}, cv={"folds": 2, "seed": 1})
+    config = _small_config(
+        "lib",
+        "lib.sdf.gz",
+        {"format": "sdf", "id": "_title", "label": "Screen"},
+        {"random": {}, "knn": {"k": 5}, "svm": {"C_grid": [0.1, 1], "class_weight_grid": [None, "balanced"]}},
+        similarity={"k": 10},
+        cv={"folds": 2, "seed": 1},
+    )
     config["datasets"]["lib"]["top"] = 0.05  # "actives in the top k" as a share of the list (default 1%)
     done = _run(tmp_path, config, "--cores", "2")
     assert done.returncode == 0, done.stderr[-3000:]
@@ -296,9 +380,12 @@ def test_own_sd_dataset_through_the_report(tmp_path, mirror):
     for fold in (0, 1):  # the SVM chose its set-up by an inner CV among the grid's four
         info = json.loads((res / "scores" / "svm" / f"fold_{fold}.json").read_text())
         assert len(info["inner_cv"]) == 4 and (info["C"], info["class_weight"]) in [
-            (c["C"], c["class_weight"]) for c in info["inner_cv"]]
+            (c["C"], c["class_weight"]) for c in info["inner_cv"]
+        ]
         best = max(c["value"] for c in info["inner_cv"])
-        assert [c["value"] for c in info["inner_cv"] if (c["C"], c["class_weight"]) == (info["C"], info["class_weight"])] == [best]
+        assert [
+            c["value"] for c in info["inner_cv"] if (c["C"], c["class_weight"]) == (info["C"], info["class_weight"])
+        ] == [best]
     assert not (res / "tables" / "irv_training.md").exists()  # no IRV, no reweighting table
 
 
@@ -308,14 +395,16 @@ def test_a_file_without_checksum_is_trusted_only_once_read_and_rejections_are_to
     import gzip
     import hashlib
 
-    rows = ["id,smiles,outcome"] + [f"m{i},{'C' * (i % 9 + 1)}O,{'active' if i % 4 == 0 else 'inactive'}"
-                                    for i in range(40)]
+    rows = ["id,smiles,outcome"] + [
+        f"m{i},{'C' * (i % 9 + 1)}O,{'active' if i % 4 == 0 else 'inactive'}" for i in range(40)
+    ]
     rows += ["dup,CCN,active", "dup,CCN,inactive", "bad1,C1CC,inactive", "bad2,xyz,inactive"]
     good = gzip.compress(("\n".join(rows) + "\n").encode())
     (tmp_path / "mir").mkdir()
     (tmp_path / "mir" / "lib.csv.gz").write_bytes(good[: len(good) // 2])
-    config = _small_config("lib", "lib.csv.gz", {"smiles": "smiles", "id": "id", "label": "outcome"}, {"random": {}},
-                           cv={"folds": 2})
+    config = _small_config(
+        "lib", "lib.csv.gz", {"smiles": "smiles", "id": "id", "label": "outcome"}, {"random": {}}, cv={"folds": 2}
+    )
     config["datasets"]["lib"].update(positive=["active"], negative=["inactive"])
     target = "results/lib/compounds.parquet"
     done = _run(tmp_path, config, target)
@@ -329,9 +418,13 @@ def test_a_file_without_checksum_is_trusted_only_once_read_and_rejections_are_to
     assert json.loads(lock.read_text()) == {"lib/lib.csv.gz": hashlib.sha256(good).hexdigest()}
     rejected = pd.read_csv(tmp_path / "results" / "lib" / "rejected.tsv", sep="\t")
     assert rejected.groupby("reason")["id"].apply(list).to_dict() == {
-        "duplicate id with conflicting labels": ["dup", "dup"], "SMILES syntax error": ["bad1", "bad2"]}
-    assert ("lib: 4 of 44 records rejected (2 SMILES syntax error, 2 duplicate id with conflicting labels); "
-            "each is listed with its reason in results/lib/rejected.tsv") in done.stderr
+        "duplicate id with conflicting labels": ["dup", "dup"],
+        "SMILES syntax error": ["bad1", "bad2"],
+    }
+    assert (
+        "lib: 4 of 44 records rejected (2 SMILES syntax error, 2 duplicate id with conflicting labels); "
+        "each is listed with its reason in results/lib/rejected.tsv"
+    ) in done.stderr
 
 
 def test_own_ranker_and_imported_scores_beside_built_in_models(tmp_path, write_plugin):
@@ -344,17 +437,34 @@ def test_own_ranker_and_imported_scores_beside_built_in_models(tmp_path, write_p
     shutil.copytree(ROOT / "plugins", tmp_path / "plugins")
     write_plugin(tmp_path / "plugins")
     config = {
-        "models": {"size": {"class": "size_ranker:SizeRanker", "weight": 2.0},
-                   "gnn": {"scores": "gnn.csv", "id": "compound", "score": "p_active", "fold": "fold", "label": "GNN"}},
+        "models": {
+            "size": {"class": "size_ranker:SizeRanker", "weight": 2.0},
+            "gnn": {"scores": "gnn.csv", "id": "compound", "score": "p_active", "fold": "fold", "label": "GNN"},
+        },
         "power": {"pairs": [["gnn", "knn"]], "subsets": 20, "fractions": [0.5], "samples": 200},
     }
 
     def run(*extra):
         (tmp_path / "cfg.yaml").write_text(yaml.safe_dump(config, sort_keys=False))
         return subprocess.run(
-            [SNAKEMAKE, "--snakefile", str(ROOT / "Snakefile"), "--directory", str(tmp_path), "--configfile",
-             str(tmp_path / ".test" / "config.yaml"), str(tmp_path / "cfg.yaml"), "--cores", "2", *extra],
-            capture_output=True, text=True, timeout=600, env={k: v for k, v in os.environ.items() if k != "CROCBENCH_MIRROR"})
+            [
+                SNAKEMAKE,
+                "--snakefile",
+                str(ROOT / "Snakefile"),
+                "--directory",
+                str(tmp_path),
+                "--configfile",
+                str(tmp_path / ".test" / "config.yaml"),
+                str(tmp_path / "cfg.yaml"),
+                "--cores",
+                "2",
+                *extra,
+            ],
+            capture_output=True,
+            text=True,
+            timeout=600,
+            env={k: v for k, v in os.environ.items() if k != "CROCBENCH_MIRROR"},
+        )
 
     done = run("results/test_screen/folds.tsv", "results/test_screen/compounds.parquet")
     assert done.returncode == 0, done.stderr[-3000:]
@@ -362,14 +472,24 @@ def test_own_ranker_and_imported_scores_beside_built_in_models(tmp_path, write_p
     folds = pd.read_csv(res / "folds.tsv", sep="\t", dtype={"id": str})
     smiles = pd.read_parquet(res / "compounds.parquet").set_index("id")["smiles"]
     # "trained elsewhere": a score from the SMILES alone (count of ring-closure digits), one per compound, with its fold
-    good = pd.DataFrame({"compound": folds["id"], "fold": folds["fold"],
-                         "p_active": [sum(c.isdigit() for c in smiles[i]) / 10 for i in folds["id"]]})
+    good = pd.DataFrame(
+        {
+            "compound": folds["id"],
+            "fold": folds["fold"],
+            "p_active": [sum(c.isdigit() for c in smiles[i]) / 10 for i in folds["id"]],
+        }
+    )
     bad = {
         "missing": (good.drop(index=5), f"1 compound(s) of the dataset have no score, e.g. '{folds['id'][5]}'"),
-        "duplicated": (pd.concat([good, good.iloc[[7]]]), f"1 compound(s) scored more than once, e.g. '{folds['id'][7]}'"),
+        "duplicated": (
+            pd.concat([good, good.iloc[[7]]]),
+            f"1 compound(s) scored more than once, e.g. '{folds['id'][7]}'",
+        ),
         "nan": (good.assign(p_active=good["p_active"].where(good.index != 9)), "1 score(s) are not finite numbers"),
-        "wrong fold": (good.assign(fold=np.where(good.index == 11, 1 - good["fold"], good["fold"])),
-                       f"1 compound(s) have a fold other than folds.tsv's, e.g. '{folds['id'][11]}'"),
+        "wrong fold": (
+            good.assign(fold=np.where(good.index == 11, 1 - good["fold"], good["fold"])),
+            f"1 compound(s) have a fold other than folds.tsv's, e.g. '{folds['id'][11]}'",
+        ),
     }
     for name, (table, message) in bad.items():
         table.to_csv(tmp_path / "gnn.csv", index=False)
@@ -388,7 +508,17 @@ def test_own_ranker_and_imported_scores_beside_built_in_models(tmp_path, write_p
     size = pd.read_parquet(res / "scores" / "size.parquet")  # the plug-in's scores, by hand
     assert np.allclose(size["score"], fp_sizes + 2.0 * np.array([len(smiles[i]) for i in size["id"]]) / 1000)
     areas = pd.read_csv(res / "tables" / "areas.tsv", sep="\t")
-    assert areas["model"].tolist() == ["RANDOM", "MAX-SIM", "kNN", "SVM", "IRV", "RF", "SIZE", "GNN", "random (expected)"]
+    assert areas["model"].tolist() == [
+        "RANDOM",
+        "MAX-SIM",
+        "kNN",
+        "SVM",
+        "IRV",
+        "RF",
+        "SIZE",
+        "GNN",
+        "random (expected)",
+    ]
     significance = pd.read_csv(res / "tables" / "significance.tsv", sep="\t")
     assert {"RF", "SIZE", "GNN"} <= set(significance["a"]) | set(significance["b"])
     other = pd.read_csv(res / "tables" / "other_metrics.tsv", sep="\t")
@@ -402,34 +532,65 @@ def test_own_ranker_and_imported_scores_beside_built_in_models(tmp_path, write_p
     html = (tmp_path / "report.html").read_text()
     assert "results/test_screen/figures/roc.png" in html and "results/test_screen/tables/areas.md" in html
     # every figure has one curve per model, the plug-ins' and the import's too
-    assert "curves: RANDOM, MAX-SIM, kNN, SVM, IRV, RF, SIZE, GNN" in (tmp_path / "logs" / "test_screen" / "figures.log").read_text()
+    assert (
+        "curves: RANDOM, MAX-SIM, kNN, SVM, IRV, RF, SIZE, GNN"
+        in (tmp_path / "logs" / "test_screen" / "figures.log").read_text()
+    )
     # the finished project moved elsewhere (the plug-ins' folder with it): nothing to plan, no absolute path in params
     moved = tmp_path.with_name(tmp_path.name + "_moved")
     shutil.copytree(tmp_path, moved, symlinks=True)
     done = subprocess.run(
-        [SNAKEMAKE, "--snakefile", str(ROOT / "Snakefile"), "--directory", str(moved), "--configfile",
-         str(moved / ".test" / "config.yaml"), str(moved / "cfg.yaml"), "-n"],
-        capture_output=True, text=True, timeout=600, env={k: v for k, v in os.environ.items() if k != "CROCBENCH_MIRROR"})
+        [
+            SNAKEMAKE,
+            "--snakefile",
+            str(ROOT / "Snakefile"),
+            "--directory",
+            str(moved),
+            "--configfile",
+            str(moved / ".test" / "config.yaml"),
+            str(moved / "cfg.yaml"),
+            "-n",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env={k: v for k, v in os.environ.items() if k != "CROCBENCH_MIRROR"},
+    )
     assert done.returncode == 0 and "Nothing to be done" in done.stdout + done.stderr, done.stdout[-3000:]
     shutil.rmtree(moved)
     # a bad declaration stops before any job, in one line
     config["models"]["size"]["wieght"] = 1
     done = run("-n")
-    assert done.returncode != 0 and "model size: unknown parameter 'wieght'; SizeRanker takes weight" in done.stdout + done.stderr
+    assert (
+        done.returncode != 0
+        and "model size: unknown parameter 'wieght'; SizeRanker takes weight" in done.stdout + done.stderr
+    )
 
 
 def _two_screens(tmp_path, second_sha=None):
     """The .test screen twice in one run: CA + CM vs CI, and CA vs CI with CM dropped; small model settings."""
     shutil.copytree(ROOT / ".test" / "data", tmp_path / ".test" / "data")
     screen = yaml.safe_load((ROOT / ".test" / "config.yaml").read_text())["datasets"]["test_screen"]
-    strict = {**screen, "positive": ["CA"], "negative": ["CI"], "drop": ["CM"], "expected": {"kept": 92, "positives": 16}}
+    strict = {
+        **screen,
+        "positive": ["CA"],
+        "negative": ["CI"],
+        "drop": ["CM"],
+        "expected": {"kept": 92, "positives": 16},
+    }
     if second_sha:
         strict["files"] = [{**screen["files"][0], "sha256": second_sha}]
     return {
-        "dataset": ["screen", "screen_ca"], "similarity": {"k": 10}, "cv": {"folds": 2, "seed": 0},
-        "models": {"random": {}, "maxsim": {}, "knn": {"k": 5},
-                   "svm": {"C_grid": [0.1, 1], "class_weight_grid": [None, "balanced"], "inner_folds": 2},
-                   "irv": {"k": 5, "max_epochs": 100}},
+        "dataset": ["screen", "screen_ca"],
+        "similarity": {"k": 10},
+        "cv": {"folds": 2, "seed": 0},
+        "models": {
+            "random": {},
+            "maxsim": {},
+            "knn": {"k": 5},
+            "svm": {"C_grid": [0.1, 1], "class_weight_grid": [None, "balanced"], "inner_folds": 2},
+            "irv": {"k": 5, "max_epochs": 100},
+        },
         "significance": {"samples": 1000},
         "datasets": {"screen": screen, "screen_ca": strict},
     }
@@ -478,7 +639,7 @@ def test_two_datasets_in_one_run_and_the_summary_from_their_own_scores(tmp_path)
     r = rankdata(-roc, axis=1)
     assert by_roc["mean_rank"].tolist() == pytest.approx(r.mean(axis=0).tolist())
     ties = sum(((c := np.unique(row, return_counts=True)[1]) ** 3 - c).sum() for row in r)
-    chi2 = (12 / (2 * 5 * 6) * (r.sum(axis=0) ** 2).sum() - 3 * 2 * 6) / (1 - ties / (2 * (5 ** 3 - 5)))
+    chi2 = (12 / (2 * 5 * 6) * (r.sum(axis=0) ** 2).sum() - 3 * 2 * 6) / (1 - ties / (2 * (5**3 - 5)))
     assert by_roc["friedman_chi2"].iloc[0] == pytest.approx(chi2)
     assert by_roc["nemenyi_cd"].iloc[0] == pytest.approx(2.728 * np.sqrt(5 * 6 / 12), abs=2e-3)  # q_0.05, k = 5
     pairs = pd.read_csv(summary / "tables" / "wilcoxon.tsv", sep="\t")

@@ -59,8 +59,15 @@ def test_every_rules_benchmark_file_is_attributed_to_that_rule():
             if path:
                 found[rule] = path.group(1)
     assert len(found) >= 20 and "irv_sensitivity_fold" in found  # the parse found the rules
-    values = {"dataset": "d", "fold": "3", "model": "svm", "k": "50", "chunk": "2", "file": "HIV.csv",
-              "variant": "paper"}
+    values = {
+        "dataset": "d",
+        "fold": "3",
+        "model": "svm",
+        "k": "50",
+        "chunk": "2",
+        "file": "HIV.csv",
+        "variant": "paper",
+    }
     for rule, path in found.items():
         rel = re.sub(r"\{+(\w+)\}+", lambda m: values[m.group(1)], path)
         rel = re.sub(r"^logs/(d|summary)/benchmark/", "", rel).removesuffix(".tsv")

@@ -66,13 +66,15 @@ def map_processes(fn: Callable, items: Sequence, n_jobs: int = 1, *, first=None,
     return results
 
 
-def map_chunks(fn: Callable, items: Sequence, n_jobs: int = 1, chunk_size: int = 2000, progress=None, what: str = "") -> list:
+def map_chunks(
+    fn: Callable, items: Sequence, n_jobs: int = 1, chunk_size: int = 2000, progress=None, what: str = ""
+) -> list:
     """``[fn(chunk) for chunk in chunks(items)]`` by :func:`map_processes`: one result per chunk, in input order.
 
     ``progress`` (a stream) receives a line per chunk.
     """
     items = list(items)
-    chunks = [items[i:i + chunk_size] for i in range(0, len(items), chunk_size)]
+    chunks = [items[i : i + chunk_size] for i in range(0, len(items), chunk_size)]
     count = 0
 
     def report(i: int, result) -> None:

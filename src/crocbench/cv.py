@@ -28,8 +28,9 @@ def stratified_folds(y, n_folds: int = 10, seed: int = 0) -> np.ndarray:
     n_folds = int(n_folds)
     counts = np.unique(y, return_counts=True)[1]
     if n_folds < 2 or counts.min() < n_folds:
-        raise ValueError(f"{n_folds} folds need at least that many compounds of each class; "
-                         f"the smallest class has {counts.min()}")
+        raise ValueError(
+            f"{n_folds} folds need at least that many compounds of each class; the smallest class has {counts.min()}"
+        )
     rng = np.random.default_rng(seed)
     folds = np.empty(y.size, dtype=np.int64)
     offset = 0
@@ -43,8 +44,9 @@ def stratified_folds(y, n_folds: int = 10, seed: int = 0) -> np.ndarray:
 def fold_table(ids, y, n_folds: int = 10, seed: int = 0) -> pd.DataFrame:
     """``id, label, fold`` for every compound, in input order."""
     y = np.asarray(y)
-    return pd.DataFrame({"id": np.asarray(ids, dtype=str), "label": y.astype(np.int8),
-                         "fold": stratified_folds(y, n_folds, seed)})
+    return pd.DataFrame(
+        {"id": np.asarray(ids, dtype=str), "label": y.astype(np.int8), "fold": stratified_folds(y, n_folds, seed)}
+    )
 
 
 def split(folds: np.ndarray, fold: int) -> tuple[np.ndarray, np.ndarray]:
@@ -67,13 +69,21 @@ def pool_scores(parts, folds: pd.DataFrame) -> pd.DataFrame:
     merged = _match_ids(pooled[SCORE_COLUMNS], folds, "scored")
     wrong = (merged["fold"] != merged["fold_scored"]) | (merged["label"] != merged["label_scored"])
     if wrong.any():
-        raise ValueError(f"{int(wrong.sum())} compound(s) scored in another fold or with another label, "
-                         f"e.g. {merged['id'][wrong].iloc[0]!r}")
+        raise ValueError(
+            f"{int(wrong.sum())} compound(s) scored in another fold or with another label, "
+            f"e.g. {merged['id'][wrong].iloc[0]!r}"
+        )
     return merged[SCORE_COLUMNS].reset_index(drop=True)
 
 
-def import_scores(table: pd.DataFrame, folds: pd.DataFrame, id: str = "id", score: str = "score",
-                  fold: str | None = None, source: str = "the scores") -> pd.DataFrame:
+def import_scores(
+    table: pd.DataFrame,
+    folds: pd.DataFrame,
+    id: str = "id",
+    score: str = "score",
+    fold: str | None = None,
+    source: str = "the scores",
+) -> pd.DataFrame:
     """Out-of-fold scores computed outside crocbench, checked against the fold table and pooled like a model's.
 
     Parameters
@@ -112,13 +122,21 @@ def import_scores(table: pd.DataFrame, folds: pd.DataFrame, id: str = "id", scor
     columns = [id, score] + ([fold] if fold else [])
     absent = [c for c in columns if c not in table.columns]
     if absent:
-        raise ValueError(f"{source}: no column(s) {', '.join(map(repr, absent))}; columns are {', '.join(map(str, table.columns))}")
-    given = pd.DataFrame({"id": table[id].astype(str).str.strip(),
-                          "score": pd.to_numeric(table[score], errors="coerce").astype(np.float64)})
+        raise ValueError(
+            f"{source}: no column(s) {', '.join(map(repr, absent))}; columns are {', '.join(map(str, table.columns))}"
+        )
+    given = pd.DataFrame(
+        {
+            "id": table[id].astype(str).str.strip(),
+            "score": pd.to_numeric(table[score], errors="coerce").astype(np.float64),
+        }
+    )
     bad = ~np.isfinite(given["score"].to_numpy())
     if bad.any():
-        raise ValueError(f"{source}: {int(bad.sum())} score(s) are not finite numbers (NaN, inf or text), "
-                         f"e.g. id {given['id'][bad].iloc[0]!r}")
+        raise ValueError(
+            f"{source}: {int(bad.sum())} score(s) are not finite numbers (NaN, inf or text), "
+            f"e.g. id {given['id'][bad].iloc[0]!r}"
+        )
     if fold:
         given["fold_given"] = pd.to_numeric(table[fold], errors="coerce")
     try:
@@ -128,8 +146,10 @@ def import_scores(table: pd.DataFrame, folds: pd.DataFrame, id: str = "id", scor
     if fold:
         wrong = merged["fold_given"] != merged["fold"]
         if wrong.any():
-            raise ValueError(f"{source}: {int(wrong.sum())} compound(s) have a fold other than folds.tsv's, "
-                             f"e.g. {merged['id'][wrong].iloc[0]!r}")
+            raise ValueError(
+                f"{source}: {int(wrong.sum())} compound(s) have a fold other than folds.tsv's, "
+                f"e.g. {merged['id'][wrong].iloc[0]!r}"
+            )
     return merged[SCORE_COLUMNS].reset_index(drop=True)
 
 
@@ -143,12 +163,15 @@ def _match_ids(scored: pd.DataFrame, folds: pd.DataFrame, suffix: str) -> pd.Dat
         raise ValueError(f"{repeated.nunique()} compound(s) scored more than once, e.g. {repeated.iloc[0]!r}")
     unknown = ~scored["id"].isin(folds["id"])
     if unknown.any():
-        raise ValueError(f"{int(unknown.sum())} scored id(s) are not in the dataset, e.g. {scored['id'][unknown].iloc[0]!r}")
+        raise ValueError(
+            f"{int(unknown.sum())} scored id(s) are not in the dataset, e.g. {scored['id'][unknown].iloc[0]!r}"
+        )
     merged = folds.merge(scored, on="id", how="left", suffixes=("", f"_{suffix}"), validate="one_to_one")
     unscored = merged["score"].isna()
     if unscored.any():
-        raise ValueError(f"{int(unscored.sum())} compound(s) of the dataset have no score, "
-                         f"e.g. {merged['id'][unscored].iloc[0]!r}")
+        raise ValueError(
+            f"{int(unscored.sum())} compound(s) of the dataset have no score, e.g. {merged['id'][unscored].iloc[0]!r}"
+        )
     return merged
 
 
@@ -226,7 +249,9 @@ def score_fold(model, data, folds: pd.DataFrame, fold: int) -> pd.DataFrame:
         raise ValueError(f"{name}: score returned {scores.size} values for {test.size} compounds")
     bad = ~np.isfinite(scores)
     if bad.any():
-        raise ValueError(f"{name}: {int(bad.sum())} score(s) are not finite, e.g. compound {rows['id'].iloc[np.argmax(bad)]!r}")
+        raise ValueError(
+            f"{name}: {int(bad.sum())} score(s) are not finite, e.g. compound {rows['id'].iloc[np.argmax(bad)]!r}"
+        )
     return rows.assign(score=scores)
 
 

@@ -117,7 +117,9 @@ def _concat(parts: Sequence[Graphs]) -> Graphs:
 def _single(mol) -> Graphs:
     """The graph of one molecule (None: a rejected molecule, with no atoms)."""
     if mol is None:
-        return Graphs(np.empty(0, np.int64), np.empty(0, np.int64), np.empty((0, 2), np.int64), np.empty(0, np.int64), 1)
+        return Graphs(
+            np.empty(0, np.int64), np.empty(0, np.int64), np.empty((0, 2), np.int64), np.empty(0, np.int64), 1
+        )
     z, bonds, codes = mol_graph(mol)
     return Graphs(np.zeros(z.size, dtype=np.int64), z, bonds, codes, 1)
 
@@ -127,7 +129,9 @@ def _graphs_chunk(smiles: Sequence[str]) -> tuple[list, Graphs]:
     return [reason for _, reason in parsed], _concat([_single(mol) for mol, _ in parsed])
 
 
-def graphs_from_smiles(smiles: Sequence[str], n_jobs: int = 1, chunk_size: int = 2000, progress=None) -> tuple[list, Graphs]:
+def graphs_from_smiles(
+    smiles: Sequence[str], n_jobs: int = 1, chunk_size: int = 2000, progress=None
+) -> tuple[list, Graphs]:
     """Parse SMILES (in ``n_jobs`` processes) into concatenated heavy-atom graphs.
 
     Returns ``(reasons, graphs)``: ``reasons[i]`` is None for a parsed
@@ -224,7 +228,7 @@ class Fingerprints(NamedTuple):
         return np.diff(self.indptr)
 
     def row(self, i: int) -> np.ndarray:
-        return self.ids[self.indptr[i]:self.indptr[i + 1]]
+        return self.ids[self.indptr[i] : self.indptr[i + 1]]
 
 
 def save_fingerprints(path, fp: Fingerprints) -> None:
@@ -366,7 +370,9 @@ def rdkit_morgan_fingerprints(smiles: Sequence[str], radius: int = 2, n_jobs: in
     return reasons, Fingerprints(indptr, ids.astype(_U64))
 
 
-def variant_fingerprints(variant: str, smiles: Sequence[str], depth: int = DEFAULT_DEPTH, n_jobs: int = 1, progress=None):
+def variant_fingerprints(
+    variant: str, smiles: Sequence[str], depth: int = DEFAULT_DEPTH, n_jobs: int = 1, progress=None
+):
     """``(reasons, Fingerprints)`` of one of :data:`VARIANTS`."""
     if variant == "paper":
         return fingerprints_from_smiles(smiles, depth, None, n_jobs, progress)

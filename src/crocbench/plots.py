@@ -30,7 +30,9 @@ def save_figure(fig, out, formats=("png", "pdf")) -> list:
     out = Path(out)
     paths = [out] + [out.with_suffix(f".{f}") for f in formats if f".{f}" != out.suffix]
     for path in paths:
-        metadata = {"CreationDate": None} if path.suffix == ".pdf" else {"Software": None} if path.suffix == ".png" else {}
+        metadata = (
+            {"CreationDate": None} if path.suffix == ".pdf" else {"Software": None} if path.suffix == ".png" else {}
+        )
         fig.savefig(path, dpi=150, metadata=metadata)
     plt.close(fig)
     return paths
@@ -51,7 +53,7 @@ def plot_magnification(out, alphas=(7.0, 14.0, 80.0), cutoffs=(0.5, 0.1, 0.0086)
     x = np.linspace(0, 1, 2001)
     x = np.unique(np.concatenate([x, np.geomspace(1e-5, 1, 2000)]))
     fig, axes = plt.subplots(1, 4, figsize=(15, 4), constrained_layout=True)
-    shades = PALETTE[:len(alphas)]
+    shades = PALETTE[: len(alphas)]
     for ax, name in zip(axes, ("exp", "pow", "log")):
         for colour, a in zip(shades, alphas):
             ax.plot(x, get_transform(name, a)(x), color=colour, label=f"$\\alpha$ = {a:g}")
@@ -73,8 +75,14 @@ def plot_roc(rankings: dict, out) -> list:
     ax.plot([0, 1], [0, 1], **_random_style())
     for name, (y, s) in rankings.items():
         ax.plot(*roc_curve(y, s), color=colours[name], label=name, lw=1.5)
-    ax.set(xlabel="false positive rate", ylabel="true positive rate", title="ROC", xlim=(0, 1), ylim=(0, 1.01),
-           aspect="equal")
+    ax.set(
+        xlabel="false positive rate",
+        ylabel="true positive rate",
+        title="ROC",
+        xlim=(0, 1),
+        ylim=(0, 1.01),
+        aspect="equal",
+    )
     _finish(ax)
     return save_figure(fig, out)
 
@@ -88,8 +96,14 @@ def plot_croc_panels(rankings: dict, out, alphas=(7.0, 14.0, 80.0)) -> list:
         ax.plot(get_transform("exp", a)(x), x, **_random_style())
         for name, (y, s) in rankings.items():
             ax.plot(*croc_curve(y, s, alpha=a), color=colours[name], label=name, lw=1.5)
-        ax.set(xlabel=f"f(FPR), exp, $\\alpha$ = {a:g}", ylabel="true positive rate", title=f"CROC(exp), $\\alpha$ = {a:g}",
-               xlim=(0, 1), ylim=(0, 1.01), aspect="equal")
+        ax.set(
+            xlabel=f"f(FPR), exp, $\\alpha$ = {a:g}",
+            ylabel="true positive rate",
+            title=f"CROC(exp), $\\alpha$ = {a:g}",
+            xlim=(0, 1),
+            ylim=(0, 1.01),
+            aspect="equal",
+        )
     _finish(axes)
     return save_figure(fig, out)
 
@@ -129,8 +143,14 @@ def plot_proc(rankings: dict, out) -> list:
         ax.plot(np.maximum(fpr, floor), tpr, color=colours[name], label=name, lw=1.5, drawstyle="steps-post")
     grid = np.geomspace(floor, 1, 400)
     ax.plot(grid, grid, **_random_style())
-    ax.set(xscale="log", xlim=(floor, 1), ylim=(0, 1.01), xlabel="false positive rate (log scale)",
-           ylabel="true positive rate", title="pROC")
+    ax.set(
+        xscale="log",
+        xlim=(floor, 1),
+        ylim=(0, 1.01),
+        xlabel="false positive rate (log scale)",
+        ylabel="true positive rate",
+        title="pROC",
+    )
     _finish(ax, "upper left")
     return save_figure(fig, out)
 
@@ -187,8 +207,9 @@ def plot_training_curves(histories: dict, out, title: str | None = None) -> list
             ax_loss.plot(h[:, 0], h[:, 1], color=colours[scheme], lw=0.9, alpha=0.7, label=label)
             ax_croc.plot(h[:, 0], h[:, 2], color=colours[scheme], lw=0.9, alpha=0.7, label=label)
     ax_loss.set(xlabel="epoch", ylabel="weighted cross-entropy", title="training loss", xscale="log", yscale="log")
-    ax_croc.set(xlabel="epoch", ylabel="AUC[CROC(exp)], $\\alpha$ = 80", title="training folds, early retrieval",
-                xscale="log")
+    ax_croc.set(
+        xlabel="epoch", ylabel="AUC[CROC(exp)], $\\alpha$ = 80", title="training folds, early retrieval", xscale="log"
+    )
     for ax in (ax_loss, ax_croc):
         ax.grid(alpha=0.3)
         ax.legend(fontsize="small")
@@ -207,18 +228,32 @@ def _power_panels(table, out, *, series: str, names: dict, title: str, labels: d
     keys = list(dict.fromkeys(table[series]))
     colours = {k: PALETTE[i % len(PALETTE)] for i, k in enumerate(keys)}
     styles = ("-", "--", "-.", ":")
-    fig, axes = plt.subplots(1, len(pairs), figsize=(4.2 * len(pairs) + 2.2, 4.2), constrained_layout=True,
-                             squeeze=False)
+    fig, axes = plt.subplots(
+        1, len(pairs), figsize=(4.2 * len(pairs) + 2.2, 4.2), constrained_layout=True, squeeze=False
+    )
     for ax, (a, b) in zip(axes[0], pairs):
         part = table[(table["a"] == a) & (table["b"] == b)]
         for i, key in enumerate(keys):
             line = part[part[series] == key].sort_values("fraction")
-            ax.plot(100 * line["fraction"], line["power"], marker="o", ms=3, lw=1.3, color=colours[key],
-                    ls=styles[(i // len(PALETTE)) % len(styles)], label=names.get(key, key))
+            ax.plot(
+                100 * line["fraction"],
+                line["power"],
+                marker="o",
+                ms=3,
+                lw=1.3,
+                color=colours[key],
+                ls=styles[(i // len(PALETTE)) % len(styles)],
+                label=names.get(key, key),
+            )
         ax.axhline(0.05, color="grey", lw=0.8, ls=":")
         sizes = sorted(set(100 * part["fraction"]))
-        ax.set(xscale="log", ylim=(-0.02, 1.02), xlabel="subset size (% of compounds)", ylabel="power",
-               title=_pair_title(a, b, labels))
+        ax.set(
+            xscale="log",
+            ylim=(-0.02, 1.02),
+            xlabel="subset size (% of compounds)",
+            ylabel="power",
+            title=_pair_title(a, b, labels),
+        )
         ax.set_xticks(sizes, [f"{s:g}" for s in sizes])
         ax.xaxis.set_minor_locator(matplotlib.ticker.NullLocator())
         ax.grid(alpha=0.3)
@@ -231,16 +266,23 @@ def plot_power_by_metric(table, out, test: str = "paired_permutation", labels: d
     """Power of every metric under one test against subset size (``table``: :func:`crocbench.power.power_study`)."""
     part = table[table["test"] == test]
     names = dict(zip(part["metric"], part["label"]))
-    return _power_panels(part, out, series="metric", names=names, labels=labels or {},
-                         title=f"power at p < 0.05, {test.replace('_', ' ')} test, in the full-data direction")
+    return _power_panels(
+        part,
+        out,
+        series="metric",
+        names=names,
+        labels=labels or {},
+        title=f"power at p < 0.05, {test.replace('_', ' ')} test, in the full-data direction",
+    )
 
 
 def plot_power_by_test(table, out, metric: str = "croc_exp_14", labels: dict | None = None) -> list:
     """Power of the six tests on one metric against subset size."""
     part = table[table["metric"] == metric]
     label = part["label"].iloc[0] if len(part) else metric
-    return _power_panels(part, out, series="test", names={}, labels=labels or {},
-                         title=f"power at p < 0.05 of the six tests, {label}")
+    return _power_panels(
+        part, out, series="test", names={}, labels=labels or {}, title=f"power at p < 0.05 of the six tests, {label}"
+    )
 
 
 def plot_svm_sensitivity(table, out, references: dict | None = None) -> list:
@@ -257,20 +299,33 @@ def plot_svm_sensitivity(table, out, references: dict | None = None) -> list:
     fig, ax = plt.subplots(figsize=(7.5, 5.5), constrained_layout=True)
     for _, r in table.iterrows():
         colour = colours[r["class_weight"]]
-        ax.scatter(r["roc"], r["croc_exp_80"], s=18 + 14 * (np.log10(float(r["C"])) + 2),
-                   marker=markers[fingerprints.index(r["fingerprint"]) % len(markers)],
-                   facecolors=colour if r["score"] == "platt" else "none", edgecolors=colour, linewidths=1.2)
+        ax.scatter(
+            r["roc"],
+            r["croc_exp_80"],
+            s=18 + 14 * (np.log10(float(r["C"])) + 2),
+            marker=markers[fingerprints.index(r["fingerprint"]) % len(markers)],
+            facecolors=colour if r["score"] == "platt" else "none",
+            edgecolors=colour,
+            linewidths=1.2,
+        )
     for i, (name, (x, y)) in enumerate((references or {}).items()):
         ax.scatter([x], [y], marker="*", s=220, color=PALETTE[(len(weights) + i) % len(PALETTE)], zorder=3)
         ax.annotate(name, (x, y), textcoords="offset points", xytext=(6, 6), fontsize="small")
-    handles = [plt.Line2D([], [], ls="", marker=markers[i % len(markers)], color="grey", label=f)
-               for i, f in enumerate(fingerprints)]
+    handles = [
+        plt.Line2D([], [], ls="", marker=markers[i % len(markers)], color="grey", label=f)
+        for i, f in enumerate(fingerprints)
+    ]
     handles += [plt.Line2D([], [], ls="", marker="o", color=c, label=f"class_weight {w}") for w, c in colours.items()]
-    handles += [plt.Line2D([], [], ls="", marker="o", color="grey", label="Platt probability"),
-                plt.Line2D([], [], ls="", marker="o", color="grey", markerfacecolor="none", label="decision function")]
+    handles += [
+        plt.Line2D([], [], ls="", marker="o", color="grey", label="Platt probability"),
+        plt.Line2D([], [], ls="", marker="o", color="grey", markerfacecolor="none", label="decision function"),
+    ]
     ax.legend(handles=handles, fontsize="small", loc="best")
-    ax.set(xlabel="AUC[ROC] (pooled)", ylabel="AUC[CROC(exp)], $\\alpha$ = 80 (pooled)",
-           title="SVM set-ups (marker size grows with C = 0.01 ... 100)")
+    ax.set(
+        xlabel="AUC[ROC] (pooled)",
+        ylabel="AUC[CROC(exp)], $\\alpha$ = 80 (pooled)",
+        title="SVM set-ups (marker size grows with C = 0.01 ... 100)",
+    )
     ax.grid(alpha=0.3)
     return save_figure(fig, out)
 
@@ -290,7 +345,7 @@ def cd_cliques(ranks: dict, cd: float) -> list[tuple]:
             j += 1
         if j > i and not (runs and runs[-1][1] >= j):
             runs.append((i, j))
-    return [tuple(order[i:j + 1]) for i, j in runs]
+    return [tuple(order[i : j + 1]) for i, j in runs]
 
 
 def plot_critical_difference(panels: dict, out) -> list:
@@ -304,8 +359,7 @@ def plot_critical_difference(panels: dict, out) -> list:
         from its mean rank to its name; the bar above the axis is the critical
         difference, and thick bars join models whose ranks differ by less.
     """
-    fig, axes = plt.subplots(1, len(panels), figsize=(5.6 * len(panels), 3.6), constrained_layout=True,
-                             squeeze=False)
+    fig, axes = plt.subplots(1, len(panels), figsize=(5.6 * len(panels), 3.6), constrained_layout=True, squeeze=False)
     for ax, (title, (ranks, cd)) in zip(axes[0], panels.items()):
         colours = colour_map(ranks)
         k = len(ranks)
@@ -323,8 +377,15 @@ def plot_critical_difference(panels: dict, out) -> list:
             depth = -0.45 - 0.32 * (i if left else k - 1 - i)
             end = 0.65 if left else k + 0.35
             ax.plot([ranks[model], ranks[model], end], [0, depth, depth], color=colours[model], lw=1.3)
-            ax.text(end - 0.05 if left else end + 0.05, depth, f"{model} ({ranks[model]:.2f})",
-                    ha="right" if left else "left", va="center", color=colours[model], fontsize="small")
+            ax.text(
+                end - 0.05 if left else end + 0.05,
+                depth,
+                f"{model} ({ranks[model]:.2f})",
+                ha="right" if left else "left",
+                va="center",
+                color=colours[model],
+                fontsize="small",
+            )
         for level, clique in enumerate(cd_cliques(ranks, cd)):
             y = -0.12 - 0.1 * level
             ax.hlines(y, ranks[clique[0]] - 0.03, ranks[clique[-1]] + 0.03, color="black", lw=4)
@@ -341,8 +402,9 @@ def plot_datasets(table, out, metrics: dict) -> list:
     datasets = list(dict.fromkeys(table["dataset"]))
     models = list(dict.fromkeys(table["model"]))
     colours = colour_map(models)
-    fig, axes = plt.subplots(1, len(metrics), figsize=(1.2 * len(datasets) * len(metrics) + 4.5, 4.4),
-                             constrained_layout=True, squeeze=False)
+    fig, axes = plt.subplots(
+        1, len(metrics), figsize=(1.2 * len(datasets) * len(metrics) + 4.5, 4.4), constrained_layout=True, squeeze=False
+    )
     step = 0.7 / max(1, len(models))
     for ax, (metric, label) in zip(axes[0], metrics.items()):
         for j, model in enumerate(models):
@@ -363,8 +425,9 @@ def plot_irv_study(table, out, paper: dict | None = None) -> list:
     schemes = list(dict.fromkeys(table["scheme"]))
     settings = list(dict.fromkeys(table["setting"]))
     colours = colour_map(settings)
-    fig, axes = plt.subplots(1, len(stops), figsize=(4.6 * len(stops) + 2.2, 4.4), constrained_layout=True,
-                             squeeze=False, sharey=True)
+    fig, axes = plt.subplots(
+        1, len(stops), figsize=(4.6 * len(stops) + 2.2, 4.4), constrained_layout=True, squeeze=False, sharey=True
+    )
     x = np.arange(len(schemes))
     for ax, stop in zip(axes[0], stops):
         part = table[table["stop"] == stop]

@@ -54,8 +54,10 @@ def subset_counts(y, fraction: float) -> tuple[int, int]:
         raise ValueError(f"subset fractions must be in (0, 1]; got {fraction!r}")
     n_pos, n_neg = round(fraction * int(y.sum())), round(fraction * int((~y).sum()))
     if n_pos < 2 or n_neg < 1:
-        raise ValueError(f"a {fraction:g} subset of {int(y.sum())} positives and {int((~y).sum())} negatives holds "
-                         f"{n_pos} positive(s) and {n_neg} negative(s): too few to test (need 2 and 1)")
+        raise ValueError(
+            f"a {fraction:g} subset of {int(y.sum())} positives and {int((~y).sum())} negatives holds "
+            f"{n_pos} positive(s) and {n_neg} negative(s): too few to test (need 2 and 1)"
+        )
     return n_pos, n_neg
 
 
@@ -172,8 +174,11 @@ def power_study(
 
     def done(i, result):
         if progress is not None:
-            print(f"power: subsets of {fractions[i]:g} ({result[1]} positives, {result[2]} negatives) done",
-                  file=progress, flush=True)
+            print(
+                f"power: subsets of {fractions[i]:g} ({result[1]} positives, {result[2]} negatives) done",
+                file=progress,
+                flush=True,
+            )
 
     parts = map_processes(_fraction_task, tasks, n_jobs, first=lambda task: -task[0], done=done)  # the largest first
     return pd.DataFrame([row for part, _, _ in parts for row in part])
@@ -191,7 +196,7 @@ def _fraction_rows(fraction, seed, y, s, calls, pairs, full_diff, n_subsets, n_s
     sub = stratified_subsets(y, fraction, n_subsets, rng)
     sub_calls = scaled_calls(calls, fraction)
     y_sub = np.zeros(sub.rows.shape[1], dtype=bool)
-    y_sub[:sub.n_pos] = True
+    y_sub[: sub.n_pos] = True
     # values[m]: (n_subsets, n_pos, n_metrics)
     values = {m: np.stack([_values(y_sub, s[m][r], sub_calls) for r in sub.rows]) for m in s}
     # oriented so that "greater" is the full-data direction: better[r] is (n_pos, pairs * metrics)
@@ -202,21 +207,44 @@ def _fraction_rows(fraction, seed, y, s, calls, pairs, full_diff, n_subsets, n_s
     for test in tests:
         if test.endswith("permutation"):  # a fresh draw per subset, shared by its pairs and metrics
             test_seeds = rng.integers(0, 2**63, size=n_subsets)
-            p = np.stack([p_values(test, better[r], worse[r], ("greater", "less"), n_samples=n_samples,
-                                   seed=int(test_seeds[r])) for r in range(n_subsets)], axis=1)
+            p = np.stack(
+                [
+                    p_values(
+                        test, better[r], worse[r], ("greater", "less"), n_samples=n_samples, seed=int(test_seeds[r])
+                    )
+                    for r in range(n_subsets)
+                ],
+                axis=1,
+            )
         else:  # column-wise tests: many subsets per call, columns (subset, pair, metric), at most _CELLS values
             step = max(1, _CELLS // (sub.n_pos * width))
             flat = lambda v: v.transpose(1, 0, 2).reshape(sub.n_pos, -1)  # noqa: E731
-            p = np.concatenate([p_values(test, flat(better[i:i + step]), flat(worse[i:i + step]), ("greater", "less"))
-                                .reshape(2, -1, width) for i in range(0, n_subsets, step)], axis=1)
+            p = np.concatenate(
+                [
+                    p_values(test, flat(better[i : i + step]), flat(worse[i : i + step]), ("greater", "less")).reshape(
+                        2, -1, width
+                    )
+                    for i in range(0, n_subsets, step)
+                ],
+                axis=1,
+            )
         power = (p[0] < level).mean(axis=0).reshape(len(pairs), len(calls))
         wrong = (p[1] < level).mean(axis=0).reshape(len(pairs), len(calls))
         for p_i, (a, b) in enumerate(pairs):
             for c_i, call in enumerate(calls):
-                rows.append({
-                    "a": a, "b": b, "metric": call.key, "label": call.label, "test": test,
-                    "fraction": fraction, "size": sub.n_pos + sub.n_neg, "positives": sub.n_pos,
-                    "full_difference": full_diff[p_i, c_i],
-                    "power": power[p_i, c_i], "wrong": wrong[p_i, c_i],
-                })
+                rows.append(
+                    {
+                        "a": a,
+                        "b": b,
+                        "metric": call.key,
+                        "label": call.label,
+                        "test": test,
+                        "fraction": fraction,
+                        "size": sub.n_pos + sub.n_neg,
+                        "positives": sub.n_pos,
+                        "full_difference": full_diff[p_i, c_i],
+                        "power": power[p_i, c_i],
+                        "wrong": wrong[p_i, c_i],
+                    }
+                )
     return rows, sub.n_pos, sub.n_neg

@@ -25,14 +25,25 @@ import pandas as pd
 #: Tables of a run kept in the reference.  Most are ``tables/<name>``; ``svm_folds.tsv`` is built
 #: from the SVM's per-fold records (the chosen C and class weight, the inner-CV values).
 REFERENCE_FILES = (
-    "areas.tsv", "areas_per_fold.tsv", "other_metrics.tsv", "significance.tsv", "irv_training.tsv",
-    "published.tsv", "power.tsv", "svm_folds.tsv",
+    "areas.tsv",
+    "areas_per_fold.tsv",
+    "other_metrics.tsv",
+    "significance.tsv",
+    "irv_training.tsv",
+    "published.tsv",
+    "power.tsv",
+    "svm_folds.tsv",
 )
 #: The columns that name a row of each table, in the lines that say what moved.
 ROW_KEYS = {
-    "areas.tsv": ["model"], "areas_per_fold.tsv": ["model"], "other_metrics.tsv": ["model", "key"],
-    "significance.tsv": ["a", "b", "metric"], "irv_training.tsv": ["scheme"], "published.tsv": ["id"],
-    "power.tsv": ["a", "b", "metric", "test", "fraction"], "svm_folds.tsv": ["fold"],
+    "areas.tsv": ["model"],
+    "areas_per_fold.tsv": ["model"],
+    "other_metrics.tsv": ["model", "key"],
+    "significance.tsv": ["a", "b", "metric"],
+    "irv_training.tsv": ["scheme"],
+    "published.tsv": ["id"],
+    "power.tsv": ["a", "b", "metric", "test", "fraction"],
+    "svm_folds.tsv": ["fold"],
 }
 #: Floats agree to this relative difference (the tables hold 10 significant digits).
 RELATIVE_TOLERANCE = 1e-9
@@ -55,8 +66,13 @@ def svm_folds_frame(results) -> pd.DataFrame:
     rows = []
     for path in sorted(Path(results, "scores", "svm").glob("fold_*.json"), key=lambda p: int(p.stem[5:])):
         info = json.loads(path.read_text())
-        row = {"fold": int(info["fold"]), "C": float(info["C"]), "class_weight": info.get("class_weight") or "none",
-               "support_vectors": int(info["support_vectors"]), "select_metric": info.get("select_metric", "")}
+        row = {
+            "fold": int(info["fold"]),
+            "C": float(info["C"]),
+            "class_weight": info.get("class_weight") or "none",
+            "support_vectors": int(info["support_vectors"]),
+            "select_metric": info.get("select_metric", ""),
+        }
         for cand in info.get("inner_cv", []):
             setup = f"{cand['C']:g}_{cand['class_weight'] or 'none'}"
             row[f"inner_{setup}"] = float(cand["value"])
@@ -86,8 +102,12 @@ def missing_tables(results) -> list:
 
 def _row_name(frame: pd.DataFrame, i: int, name: str) -> str:
     keys = [c for c in ROW_KEYS.get(name, frame.columns[:1]) if c in frame.columns]
-    return " / ".join(f"{frame[c].iloc[i]:g}" if isinstance(frame[c].iloc[i], float) else str(frame[c].iloc[i])
-                      for c in keys) or f"row {i + 1}"
+    return (
+        " / ".join(
+            f"{frame[c].iloc[i]:g}" if isinstance(frame[c].iloc[i], float) else str(frame[c].iloc[i]) for c in keys
+        )
+        or f"row {i + 1}"
+    )
 
 
 def _cell(value) -> str:
@@ -170,6 +190,7 @@ def write_reference(results, reference) -> dict:
 
 # --- the README's results tables, generated from the reference (tests/test_readme.py keeps them equal) ---
 
+
 def _readme_labels() -> dict:
     """Metric key -> the README's label: the paper panel's own labels of its headline areas (AUC[ROC],
     AUC[CROC(exp)] a=7, ...), and the README's for the count of actives and the IRV's epochs."""
@@ -194,22 +215,34 @@ def readme_tables(reference) -> dict:
 
     labels = _readme_labels()
     published = pd.read_csv(Path(reference) / "published.tsv", sep="\t")
-    lines = ["| anchor | model | quantity | published | reproduced | tolerance (band) | status |",
-             "|---|---|---|---|---|---|---|"]
+    lines = [
+        "| anchor | model | quantity | published | reproduced | tolerance (band) | status |",
+        "|---|---|---|---|---|---|---|",
+    ]
     for r in published.itertuples():
         allowed = "" if pd.isna(r.tolerance) else f"{r.tolerance:g}"
         if not pd.isna(r.band_low):
             allowed += f" ({_number(r.band_low)} to {_number(r.band_high)})"
-        lines.append(f"| {r.id} | {r.model} | {labels.get(r.metric, r.metric)} | "
-                     f"{'' if pd.isna(r.published) else f'{r.published:g}'} | {_number(r.reproduced)} | "
-                     f"{allowed.strip()} | {r.status} |")
+        lines.append(
+            f"| {r.id} | {r.model} | {labels.get(r.metric, r.metric)} | "
+            f"{'' if pd.isna(r.published) else f'{r.published:g}'} | {_number(r.reproduced)} | "
+            f"{allowed.strip()} | {r.status} |"
+        )
     areas = pd.read_csv(Path(reference) / "areas.tsv", sep="\t").set_index("model")
     paper = {(a["model"], a["metric"]): a["published"] for a in load_published()["anchors"]}
-    keys = {"RANDOM": "random", "MAX-SIM": "maxsim", "kNN": "knn", "SVM": "svm", "IRV": "irv",
-            "random (expected)": "random_expected"}
+    keys = {
+        "RANDOM": "random",
+        "MAX-SIM": "maxsim",
+        "kNN": "knn",
+        "SVM": "svm",
+        "IRV": "irv",
+        "random (expected)": "random_expected",
+    }
     metrics = ("roc", "croc_exp_80", "top1000")
-    pooled = ["| model | " + " | ".join(f"{labels[m]} | paper" for m in metrics) + " |",
-              "|---|" + "---|---|" * len(metrics)]
+    pooled = [
+        "| model | " + " | ".join(f"{labels[m]} | paper" for m in metrics) + " |",
+        "|---|" + "---|---|" * len(metrics),
+    ]
     for label, row in areas.iterrows():
         cells = []
         for m in metrics:
@@ -236,6 +269,6 @@ def update_readme(readme, reference) -> list:
         if match.group(1) != table:
             changed.append(name)
             block = f"<!-- reference:{name} -->\n{table}\n<!-- /reference:{name} -->"
-            text = text[:match.start()] + block + text[match.end():]
+            text = text[: match.start()] + block + text[match.end() :]
     path.write_text(text)
     return changed

@@ -34,8 +34,13 @@ FOLDS = config["cv"]["folds"]
 # Plug-in models ("module:Class") are looked up on PYTHONPATH and in a `plugins/` folder beside each config file.
 # Relative to the working directory where they are inside it: a job's params hold no absolute path of the checkout,
 # so a moved or copied project with finished results plans nothing.
-PLUGIN_DIRS = sorted({_project_path(p) for p in (Path(f).resolve().parent / "plugins"
-                                                 for f in [*workflow.configfiles, "config.yaml"]) if p.is_dir()})
+PLUGIN_DIRS = sorted(
+    {
+        _project_path(p)
+        for p in (Path(f).resolve().parent / "plugins" for f in [*workflow.configfiles, "config.yaml"])
+        if p.is_dir()
+    }
+)
 # The models of the comparison, in config order: trained on the folds, or imported out-of-fold scores.
 MODELS = list(config["models"])
 # Runs = the models of the comparison plus the IRV's reweighting variants (irv_power, ...), each a checked
@@ -52,6 +57,7 @@ POWER_PAIRS = [pair for pair in config["power"]["pairs"] if set(pair) <= set(MOD
 def _alternatives(names):
     """A regex matching exactly these names (one that matches nothing for none)."""
     return "|".join(map(re.escape, names)) or "(?!)"
+
 
 # Without `--resources mem_mb=...`, jobs may use up to 90% of this machine's memory
 # together, so that `--cores N` never runs two SVM folds that do not fit side by side. Not on a cluster
@@ -114,13 +120,17 @@ def neighbour_chunks(wildcards):
 
     fingerprints = checkpoints.fingerprints.get(dataset=wildcards.dataset).output[0]
     chosen = config["similarity"]["chunks"]
-    return chosen if chosen is not None else default_chunks(compounds_in(fingerprints), tile=config["similarity"]["tile"])
+    return (
+        chosen if chosen is not None else default_chunks(compounds_in(fingerprints), tile=config["similarity"]["tile"])
+    )
 
 
 def neighbour_chunk_files(wildcards):
     """The neighbour search's chunk files (known once the fingerprints say how many compounds there are)."""
-    return [f"results/{wildcards.dataset}/neighbours_k{wildcards.k}.chunks/{c}.npz"
-            for c in range(neighbour_chunks(wildcards))]
+    return [
+        f"results/{wildcards.dataset}/neighbours_k{wildcards.k}.chunks/{c}.npz"
+        for c in range(neighbour_chunks(wildcards))
+    ]
 
 
 def neighbours_mem_mb(wildcards):
@@ -134,8 +144,12 @@ def neighbours_mem_mb(wildcards):
 def fold_inputs(wildcards):
     """A fold job's inputs (named); the all-pairs similarity matrix for a model whose class says `uses_matrix`."""
     d = f"results/{wildcards.dataset}"
-    out = {"compounds": f"{d}/compounds.parquet", "fingerprints": f"{d}/fingerprints.npz",
-           "neighbours": f"{d}/neighbours_k{K}.npz", "folds": f"{d}/folds.tsv"}
+    out = {
+        "compounds": f"{d}/compounds.parquet",
+        "fingerprints": f"{d}/fingerprints.npz",
+        "neighbours": f"{d}/neighbours_k{K}.npz",
+        "folds": f"{d}/folds.tsv",
+    }
     if RUNS[wildcards.model].uses_matrix(compounds_in(out["fingerprints"]), FOLDS):
         out["matrix"] = f"{d}/similarity_matrix.npy"
     return out
@@ -150,7 +164,9 @@ def matrix_mem_mb(wildcards, input):
 
 def model_threads(wildcards):
     """A fold job's threads, as its model's class says (``resources``)."""
-    return RUNS[wildcards.model].resources(compounds_in(f"results/{wildcards.dataset}/fingerprints.npz"), FOLDS)["threads"]
+    return RUNS[wildcards.model].resources(compounds_in(f"results/{wildcards.dataset}/fingerprints.npz"), FOLDS)[
+        "threads"
+    ]
 
 
 def model_mem_mb(wildcards, input):
@@ -285,7 +301,9 @@ def irv_training_inputs(wildcards):
     return {  # the script matches files to schemes by run name (the folder or file name), not by position
         "scores": [f"results/{wildcards.dataset}/scores/{r}.parquet" for r in runs.values()],
         "infos": [f"results/{wildcards.dataset}/scores/{r}/fold_{k}.json" for r in runs.values() for k in range(FOLDS)],
-        "benchmarks": [f"logs/{wildcards.dataset}/benchmark/scores/{r}/fold_{k}.tsv" for r in runs.values() for k in range(FOLDS)],
+        "benchmarks": [
+            f"logs/{wildcards.dataset}/benchmark/scores/{r}/fold_{k}.tsv" for r in runs.values() for k in range(FOLDS)
+        ],
         # the paper's Appendix A claims compare the reweighted IRVs with its SVM and kNN
         "others": [f"results/{wildcards.dataset}/scores/{m}.parquet" for m in ("svm", "knn") if m in MODELS],
     }

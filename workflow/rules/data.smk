@@ -4,6 +4,15 @@
 rule download:
     output:
         "data/{dataset}/{file}",
+    log:
+        "logs/{dataset}/download/{file}.log",
+    benchmark:
+        "logs/{dataset}/benchmark/download/{file}.tsv"
+    conda:
+        "../../envs/crocbench.yaml"
+    threads: file_threads
+    resources:
+        downloads=1,
     params:
         entry=raw_file_entry,
         mirror=config.get("mirror"),
@@ -11,15 +20,6 @@ rule download:
         lock=LOCK_FILE,
         retries=config["download"]["retries"],
         timeout=config["download"]["timeout_s"],
-    log:
-        "logs/{dataset}/download/{file}.log",
-    benchmark:
-        "logs/{dataset}/benchmark/download/{file}.tsv"
-    threads: file_threads
-    resources:
-        downloads=1,
-    conda:
-        "../../envs/crocbench.yaml"
     script:
         "../scripts/download.py"
 
@@ -31,19 +31,19 @@ rule standardize:
         compounds="results/{dataset}/compounds.parquet",
         rejected="results/{dataset}/rejected.tsv",
         summary="results/{dataset}/standardize_summary.json",
+    log:
+        "logs/{dataset}/standardize.log",
+    benchmark:
+        "logs/{dataset}/benchmark/standardize.tsv"
+    conda:
+        "../../envs/crocbench.yaml"
+    threads: 2
+    resources:
+        mem_mb=4000,
     params:
         folder="data/{dataset}",
         declaration=dataset_declaration,
         lock=LOCK_FILE,
         n_folds=config["cv"]["folds"],
-    log:
-        "logs/{dataset}/standardize.log",
-    benchmark:
-        "logs/{dataset}/benchmark/standardize.tsv"
-    threads: 2
-    resources:
-        mem_mb=4000,
-    conda:
-        "../../envs/crocbench.yaml"
     script:
         "../scripts/standardize.py"

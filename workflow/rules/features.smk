@@ -6,18 +6,18 @@ checkpoint fingerprints:  # the neighbour search's chunk count follows from the 
         "results/{dataset}/compounds.parquet",
     output:
         "results/{dataset}/fingerprints.npz",
-    params:
-        depth=config["fingerprints"]["depth"],
-        fold=config["fingerprints"]["fold"],
     log:
         "logs/{dataset}/fingerprints.log",
     benchmark:
         "logs/{dataset}/benchmark/fingerprints.tsv"
+    conda:
+        "../../envs/crocbench.yaml"
     threads: 2
     resources:
         mem_mb=3000,
-    conda:
-        "../../envs/crocbench.yaml"
+    params:
+        depth=config["fingerprints"]["depth"],
+        fold=config["fingerprints"]["fold"],
     script:
         "../scripts/fingerprints.py"
 
@@ -28,18 +28,18 @@ rule neighbours_chunk:
         "results/{dataset}/fingerprints.npz",
     output:
         temp("results/{dataset}/neighbours_k{k}.chunks/{chunk}.npz"),
-    params:
-        chunks=neighbour_chunks,
-        tile=config["similarity"]["tile"],
     log:
         "logs/{dataset}/neighbours_k{k}/chunk_{chunk}.log",
     benchmark:
         "logs/{dataset}/benchmark/neighbours_k{k}/chunk_{chunk}.tsv"
+    conda:
+        "../../envs/crocbench.yaml"
     threads: 2
     resources:
         mem_mb=neighbours_mem_mb,
-    conda:
-        "../../envs/crocbench.yaml"
+    params:
+        chunks=neighbour_chunks,
+        tile=config["similarity"]["tile"],
     script:
         "../scripts/neighbours_chunk.py"
 
@@ -54,11 +54,11 @@ rule neighbours:
         "logs/{dataset}/neighbours_k{k}.log",
     benchmark:
         "logs/{dataset}/benchmark/neighbours_k{k}.tsv"
+    conda:
+        "../../envs/crocbench.yaml"
     threads: 1
     resources:
         mem_mb=neighbours_mem_mb,
-    conda:
-        "../../envs/crocbench.yaml"
     script:
         "../scripts/neighbours.py"
 
@@ -70,16 +70,16 @@ rule similarity_matrix:
         "results/{dataset}/fingerprints.npz",
     output:
         temp("results/{dataset}/similarity_matrix.npy"),
-    params:
-        block=config["similarity"]["block"],
     log:
         "logs/{dataset}/similarity_matrix.log",
     benchmark:
         "logs/{dataset}/benchmark/similarity_matrix.tsv"
+    conda:
+        "../../envs/crocbench.yaml"
     threads: 2
     resources:
         mem_mb=matrix_mem_mb,  # the file's pages, written through a memory map
-    conda:
-        "../../envs/crocbench.yaml"
+    params:
+        block=config["similarity"]["block"],
     script:
         "../scripts/similarity_matrix.py"

@@ -7,16 +7,16 @@ rule folds:
         "results/{dataset}/compounds.parquet",
     output:
         "results/{dataset}/folds.tsv",
-    params:
-        n_folds=FOLDS,
-        seed=config["cv"]["seed"],
     log:
         "logs/{dataset}/folds.log",
     benchmark:
         "logs/{dataset}/benchmark/folds.tsv"
-    threads: 1
     conda:
         "../../envs/crocbench.yaml"
+    threads: 1
+    params:
+        n_folds=FOLDS,
+        seed=config["cv"]["seed"],
     script:
         "../scripts/folds.py"
 
@@ -27,22 +27,22 @@ rule score_fold:
     output:
         scores="results/{dataset}/scores/{model}/fold_{fold}.parquet",
         info="results/{dataset}/scores/{model}/fold_{fold}.json",
+    log:
+        "logs/{dataset}/scores/{model}/fold_{fold}.log",
+    benchmark:
+        "logs/{dataset}/benchmark/scores/{model}/fold_{fold}.tsv"
     wildcard_constraints:
         model=_alternatives(TRAINED),
+    conda:
+        "../../envs/crocbench.yaml"
+    threads: model_threads  # each model's class says (resources): the SVM 2, the IRV 1 (two 1-thread jobs beat one 2-thread job)
+    resources:
+        mem_mb=model_mem_mb,  # the SVM: its float64 training kernel, 8 bytes x (0.9 N)^2, plus 3 GB
     params:
         run=run_params,
         search=PLUGIN_DIRS,
         seed=config["cv"]["seed"],
         block=config["similarity"]["block"],
-    log:
-        "logs/{dataset}/scores/{model}/fold_{fold}.log",
-    benchmark:
-        "logs/{dataset}/benchmark/scores/{model}/fold_{fold}.tsv"
-    threads: model_threads  # each model's class says (resources): the SVM 2, the IRV 1 (two 1-thread jobs beat one 2-thread job)
-    resources:
-        mem_mb=model_mem_mb,  # the SVM: its float64 training kernel, 8 bytes x (0.9 N)^2, plus 3 GB
-    conda:
-        "../../envs/crocbench.yaml"
     script:
         "../scripts/score_fold.py"
 
@@ -54,17 +54,17 @@ rule pool_scores:
     output:
         scores="results/{dataset}/scores/{model}.parquet",
         per_fold="results/{dataset}/scores/{model}.per_fold.tsv",
-    wildcard_constraints:
-        model=_alternatives(TRAINED),
-    params:
-        top=top_cutoff,
     log:
         "logs/{dataset}/scores/{model}/pool.log",
     benchmark:
         "logs/{dataset}/benchmark/pool_scores/{model}.tsv"
-    threads: 1
+    wildcard_constraints:
+        model=_alternatives(TRAINED),
     conda:
         "../../envs/crocbench.yaml"
+    threads: 1
+    params:
+        top=top_cutoff,
     script:
         "../scripts/pool_scores.py"
 
@@ -77,20 +77,20 @@ rule import_scores:
     output:
         scores="results/{dataset}/scores/{model}.parquet",
         per_fold="results/{dataset}/scores/{model}.per_fold.tsv",
-    wildcard_constraints:
-        model=_alternatives(IMPORTED),
-    params:
-        run=run_params,
-        top=top_cutoff,
     log:
         "logs/{dataset}/scores/{model}/import.log",
     benchmark:
         "logs/{dataset}/benchmark/import_scores/{model}.tsv"
+    wildcard_constraints:
+        model=_alternatives(IMPORTED),
+    conda:
+        "../../envs/crocbench.yaml"
     threads: 1
     resources:
         mem_mb=2000,
-    conda:
-        "../../envs/crocbench.yaml"
+    params:
+        run=run_params,
+        top=top_cutoff,
     script:
         "../scripts/import_scores.py"
 
@@ -101,24 +101,26 @@ rule irv_training_table:
         unpack(irv_training_inputs),
     output:
         tsv="results/{dataset}/tables/irv_training.tsv",
-        md=report("results/{dataset}/tables/irv_training.md", caption="../report/irv_training_table.rst", category="Tables"),
+        md=report(
+            "results/{dataset}/tables/irv_training.md", caption="../report/irv_training_table.rst", category="Tables"
+        ),
         figure=report(
             "results/{dataset}/figures/irv_training.png",
             caption="../report/irv_training.rst",
             category="Figures",
         ),
         pdf="results/{dataset}/figures/irv_training.pdf",
+    log:
+        "logs/{dataset}/irv_training_table.log",
+    benchmark:
+        "logs/{dataset}/benchmark/irv_training_table.tsv"
+    conda:
+        "../../envs/crocbench.yaml"
+    threads: 1
     params:
         top=top_cutoff,
         runs={s: irv_run(s) for s in IRV_SCHEMES},
         n_folds=FOLDS,
         reproduces=reproduces,
-    log:
-        "logs/{dataset}/irv_training_table.log",
-    benchmark:
-        "logs/{dataset}/benchmark/irv_training_table.tsv"
-    threads: 1
-    conda:
-        "../../envs/crocbench.yaml"
     script:
         "../scripts/irv_training_table.py"

@@ -13,20 +13,20 @@ rule areas_table:
         other_md=report(
             "results/{dataset}/tables/other_metrics.md", caption="../report/other_metrics.rst", category="Tables"
         ),
+    log:
+        "logs/{dataset}/areas_table.log",
+    benchmark:
+        "logs/{dataset}/benchmark/areas_table.tsv"
+    conda:
+        "../../envs/crocbench.yaml"
+    threads: 1
+    resources:
+        mem_mb=2000,
     params:
         top=top_cutoff,
         models=MODELS,
         labels=LABELS,
         n_folds=config["cv"]["folds"],
-    log:
-        "logs/{dataset}/areas_table.log",
-    benchmark:
-        "logs/{dataset}/benchmark/areas_table.tsv"
-    threads: 1
-    resources:
-        mem_mb=2000,
-    conda:
-        "../../envs/crocbench.yaml"
     script:
         "../scripts/areas_table.py"
 
@@ -37,21 +37,21 @@ rule significance_table:
     output:
         tsv="results/{dataset}/tables/significance.tsv",
         md=report("results/{dataset}/tables/significance.md", caption="../report/significance.rst", category="Tables"),
+    log:
+        "logs/{dataset}/significance_table.log",
+    benchmark:
+        "logs/{dataset}/benchmark/significance_table.tsv"
+    conda:
+        "../../envs/crocbench.yaml"
+    threads: 1
+    resources:
+        mem_mb=3000,
     params:
         top=top_cutoff,
         models=MODELS,
         labels=LABELS,
         seed=config["cv"]["seed"],
         samples=config["significance"]["samples"],
-    log:
-        "logs/{dataset}/significance_table.log",
-    benchmark:
-        "logs/{dataset}/benchmark/significance_table.tsv"
-    threads: 1
-    resources:
-        mem_mb=3000,
-    conda:
-        "../../envs/crocbench.yaml"
     script:
         "../scripts/significance_table.py"
 
@@ -72,18 +72,18 @@ rule figures:
             for name in FIGURES
         },
         pdf=[f"results/{{dataset}}/figures/{name}.pdf" for name in FIGURES],
-    params:
-        models=MODELS,
-        labels=LABELS,
     log:
         "logs/{dataset}/figures.log",
     benchmark:
         "logs/{dataset}/benchmark/figures.tsv"
+    conda:
+        "../../envs/crocbench.yaml"
     threads: 1
     resources:
         mem_mb=2000,
-    conda:
-        "../../envs/crocbench.yaml"
+    params:
+        models=MODELS,
+        labels=LABELS,
     script:
         "../scripts/figures.py"
 
@@ -96,18 +96,18 @@ rule published_table:
     output:
         tsv="results/{dataset}/tables/published.tsv",
         md=report("results/{dataset}/tables/published.md", caption="../report/published.rst", category="Tables"),
-    params:
-        models=MODELS,
-        labels=LABELS,
     log:
         "logs/{dataset}/published_table.log",
     benchmark:
         "logs/{dataset}/benchmark/published_table.tsv"
+    conda:
+        "../../envs/crocbench.yaml"
     threads: 1
     resources:
         mem_mb=1000,
-    conda:
-        "../../envs/crocbench.yaml"
+    params:
+        models=MODELS,
+        labels=LABELS,
     script:
         "../scripts/published_table.py"
 
@@ -118,9 +118,24 @@ rule power_study:
     output:
         tsv="results/{dataset}/tables/power.tsv",
         md=report("results/{dataset}/tables/power.md", caption="../report/power.rst", category="Power study"),
-        metrics=report("results/{dataset}/figures/power_metrics.png", caption="../report/power_metrics.rst", category="Power study"),
-        tests=report("results/{dataset}/figures/power_tests.png", caption="../report/power_tests.rst", category="Power study"),
+        metrics=report(
+            "results/{dataset}/figures/power_metrics.png",
+            caption="../report/power_metrics.rst",
+            category="Power study",
+        ),
+        tests=report(
+            "results/{dataset}/figures/power_tests.png", caption="../report/power_tests.rst", category="Power study"
+        ),
         pdf=["results/{dataset}/figures/power_metrics.pdf", "results/{dataset}/figures/power_tests.pdf"],
+    log:
+        "logs/{dataset}/power_study.log",
+    benchmark:
+        "logs/{dataset}/benchmark/power_study.tsv"
+    conda:
+        "../../envs/crocbench.yaml"
+    threads: 2  # subset sizes in two processes: it ends the run, after the last model's folds
+    resources:
+        mem_mb=8000,  # measured peak (two processes): 2.7 GB at N = 41,906, 7.1 GB at N = 250,000 (MiB / 1,024, as benchmarks/workflow.py prints RSS)
     params:
         top=top_cutoff,
         models=power_models(),
@@ -128,14 +143,5 @@ rule power_study:
         pairs=POWER_PAIRS,
         power=config["power"],
         seed=config["cv"]["seed"],
-    log:
-        "logs/{dataset}/power_study.log",
-    benchmark:
-        "logs/{dataset}/benchmark/power_study.tsv"
-    threads: 2  # subset sizes in two processes: it ends the run, after the last model's folds
-    resources:
-        mem_mb=8000,  # measured peak (two processes): 2.7 GB at N = 41,906, 7.1 GB at N = 250,000 (MiB / 1,024, as benchmarks/workflow.py prints RSS)
-    conda:
-        "../../envs/crocbench.yaml"
     script:
         "../scripts/power_study.py"

@@ -1,23 +1,24 @@
 # SVM set-up sensitivity (optional target `svm_sensitivity`): which SVM set-up gives the paper's numbers.
 
+
 rule fingerprint_variant:
     input:
         "results/{dataset}/compounds.parquet",
     output:
         "results/{dataset}/fingerprints_{variant}.npz",
-    wildcard_constraints:
-        variant="folded_1024|rdkit_morgan",
-    params:
-        depth=config["fingerprints"]["depth"],
     log:
         "logs/{dataset}/fingerprints_{variant}.log",
     benchmark:
         "logs/{dataset}/benchmark/fingerprints_{variant}.tsv"
+    wildcard_constraints:
+        variant="folded_1024|rdkit_morgan",
+    conda:
+        "../../envs/crocbench.yaml"
     threads: 2
     resources:
         mem_mb=3000,
-    conda:
-        "../../envs/crocbench.yaml"
+    params:
+        depth=config["fingerprints"]["depth"],
     script:
         "../scripts/fingerprint_variant.py"
 
@@ -30,21 +31,21 @@ rule svm_sensitivity_grid:
         folds="results/{dataset}/folds.tsv",
     output:
         "results/{dataset}/svm_sensitivity/{variant}.parquet",
-    wildcard_constraints:
-        variant="paper|folded_1024|rdkit_morgan",
-    params:
-        C=SENSITIVITY["C"],
-        class_weight=SENSITIVITY["class_weight"],
-        parts=sensitivity_parts,
     log:
         "logs/{dataset}/svm_sensitivity/{variant}.log",
     benchmark:
         "logs/{dataset}/benchmark/svm_sensitivity/{variant}.tsv"
+    wildcard_constraints:
+        variant="paper|folded_1024|rdkit_morgan",
+    conda:
+        "../../envs/crocbench.yaml"
     threads: 2
     resources:
         mem_mb=sensitivity_mem_mb,
-    conda:
-        "../../envs/crocbench.yaml"
+    params:
+        C=SENSITIVITY["C"],
+        class_weight=SENSITIVITY["class_weight"],
+        parts=sensitivity_parts,
     script:
         "../scripts/svm_sensitivity.py"
 
@@ -57,7 +58,9 @@ rule svm_sensitivity_table:
     output:
         tsv="results/{dataset}/tables/svm_sensitivity.tsv",
         md=report(
-            "results/{dataset}/tables/svm_sensitivity.md", caption="../report/svm_sensitivity.rst", category="SVM set-up"
+            "results/{dataset}/tables/svm_sensitivity.md",
+            caption="../report/svm_sensitivity.rst",
+            category="SVM set-up",
         ),
         figure=report(
             "results/{dataset}/figures/svm_sensitivity.png",
@@ -65,20 +68,20 @@ rule svm_sensitivity_table:
             category="SVM set-up",
         ),
         pdf="results/{dataset}/figures/svm_sensitivity.pdf",
+    log:
+        "logs/{dataset}/svm_sensitivity_table.log",
+    benchmark:
+        "logs/{dataset}/benchmark/svm_sensitivity_table.tsv"
+    conda:
+        "../../envs/crocbench.yaml"
+    threads: 1
+    resources:
+        mem_mb=4000,
     params:
         top=top_cutoff,
         reproduces=reproduces,
         models=ranked_models(),
         labels=LABELS,
-    log:
-        "logs/{dataset}/svm_sensitivity_table.log",
-    benchmark:
-        "logs/{dataset}/benchmark/svm_sensitivity_table.tsv"
-    threads: 1
-    resources:
-        mem_mb=4000,
-    conda:
-        "../../envs/crocbench.yaml"
     script:
         "../scripts/svm_sensitivity_table.py"
 
@@ -101,19 +104,19 @@ rule irv_sensitivity_fold:
     output:
         scores="results/{dataset}/irv_sensitivity/fold_{fold}.parquet",
         info="results/{dataset}/irv_sensitivity/fold_{fold}.json",
-    params:
-        study=config["irv_sensitivity"],
-        irv=config["models"].get("irv") or {},
-        reweighting={k: v for k, v in config["irv_training"].items() if k != "schemes"},
     log:
         "logs/{dataset}/irv_sensitivity/fold_{fold}.log",
     benchmark:
         "logs/{dataset}/benchmark/irv_sensitivity/fold_{fold}.tsv"
+    conda:
+        "../../envs/crocbench.yaml"
     threads: 1
     resources:
         mem_mb=2000,
-    conda:
-        "../../envs/crocbench.yaml"
+    params:
+        study=config["irv_sensitivity"],
+        irv=config["models"].get("irv") or {},
+        reweighting={k: v for k, v in config["irv_training"].items() if k != "schemes"},
     script:
         "../scripts/irv_sensitivity_fold.py"
 
@@ -125,7 +128,9 @@ rule irv_sensitivity_table:
     output:
         tsv="results/{dataset}/tables/irv_sensitivity.tsv",
         md=report(
-            "results/{dataset}/tables/irv_sensitivity.md", caption="../report/irv_sensitivity.rst", category="IRV training"
+            "results/{dataset}/tables/irv_sensitivity.md",
+            caption="../report/irv_sensitivity.rst",
+            category="IRV training",
         ),
         figure=report(
             "results/{dataset}/figures/irv_sensitivity.png",
@@ -133,17 +138,17 @@ rule irv_sensitivity_table:
             category="IRV training",
         ),
         pdf="results/{dataset}/figures/irv_sensitivity.pdf",
-    params:
-        top=top_cutoff,
     log:
         "logs/{dataset}/irv_sensitivity_table.log",
     benchmark:
         "logs/{dataset}/benchmark/irv_sensitivity_table.tsv"
+    conda:
+        "../../envs/crocbench.yaml"
     threads: 1
     resources:
         mem_mb=3000,
-    conda:
-        "../../envs/crocbench.yaml"
+    params:
+        top=top_cutoff,
     script:
         "../scripts/irv_sensitivity_table.py"
 

@@ -11,20 +11,22 @@ rule summary_tables:
         ),
         ranks_tsv="results/summary/tables/ranks.tsv",
         pairs_tsv="results/summary/tables/wilcoxon.tsv",
-        ranks_md=report("results/summary/tables/ranks.md", caption="../report/summary_ranks.rst", category="Across datasets"),
-    params:
-        datasets=DATASETS,
-        models=MODELS,
-        labels=LABELS,
+        ranks_md=report(
+            "results/summary/tables/ranks.md", caption="../report/summary_ranks.rst", category="Across datasets"
+        ),
     log:
         "logs/summary/summary_tables.log",
     benchmark:
         "logs/summary/benchmark/summary_tables.tsv"
+    conda:
+        "../../envs/crocbench.yaml"
     threads: 1
     resources:
         mem_mb=2000,
-    conda:
-        "../../envs/crocbench.yaml"
+    params:
+        datasets=DATASETS,
+        models=MODELS,
+        labels=LABELS,
     script:
         "../scripts/summary_tables.py"
 
@@ -47,11 +49,11 @@ rule summary_figures:
         "logs/summary/summary_figures.log",
     benchmark:
         "logs/summary/benchmark/summary_figures.tsv"
+    conda:
+        "../../envs/crocbench.yaml"
     threads: 1
     resources:
         mem_mb=1000,
-    conda:
-        "../../envs/crocbench.yaml"
     script:
         "../scripts/summary_figures.py"
 

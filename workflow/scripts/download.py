@@ -5,8 +5,14 @@ from crocbench.data import fetch, make_file, resolve_mirror
 
 with step(snakemake) as log:
     entry, p = snakemake.params.entry, snakemake.params
-    where = dict(mirror=resolve_mirror(p.mirror, Path.cwd()), name=entry["name"], lock=p.lock,
-                 lock_key=f"{snakemake.wildcards.dataset}/{entry['name']}", record=False, progress=log)
+    where = dict(
+        mirror=resolve_mirror(p.mirror, Path.cwd()),
+        name=entry["name"],
+        lock=p.lock,
+        lock_key=f"{snakemake.wildcards.dataset}/{entry['name']}",
+        record=False,
+        progress=log,
+    )
     if "command" in entry:  # a file the dataset builds (e.g. `crocbench synthesize`), checked like a download
         make_file(entry["command"], snakemake.output[0], entry.get("sha256"), **where)
     else:

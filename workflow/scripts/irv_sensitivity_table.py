@@ -15,8 +15,10 @@ with step(snakemake) as log:
     table = irv_study_table(scores, runs, snakemake.params.top)
     table.to_csv(snakemake.output.tsv, sep="\t", index=False, float_format="%.10g")
     closest = irv_study_closest(table)
-    text = (f"# IRV training study ({snakemake.wildcards.dataset}): every optimizer and stop rule x reweighting "
-            f"scheme on the shared {runs['fold'].nunique()} folds\n\n" + irv_study_markdown(table, curve, closest) + "\n")
+    text = (
+        f"# IRV training study ({snakemake.wildcards.dataset}): every optimizer and stop rule x reweighting "
+        f"scheme on the shared {runs['fold'].nunique()} folds\n\n" + irv_study_markdown(table, curve, closest) + "\n"
+    )
     Path(snakemake.output.md).write_text(text)
     plot_irv_study(table, snakemake.output.figure, paper_irv_epochs())
     print(text, file=log)

@@ -21,21 +21,31 @@ with step(snakemake) as log:
     def of_run(paths, run):  # a run's files: scores/{run}.parquet, scores/{run}/fold_k.json, .../{run}/fold_k.tsv
         return [Path(p) for p in paths if Path(p).parent.name == run or Path(p).name == f"{run}.parquet"]
 
-    runs = {scheme: (pd.read_parquet(of_run(snakemake.input.scores, run)[0]),
-                     [json.loads(p.read_text()) for p in of_run(snakemake.input.infos, run)],
-                     [float(pd.read_csv(p, sep="\t")["s"].iloc[0]) for p in of_run(snakemake.input.benchmarks, run)])
-            for scheme, run in run_of.items()}
+    runs = {
+        scheme: (
+            pd.read_parquet(of_run(snakemake.input.scores, run)[0]),
+            [json.loads(p.read_text()) for p in of_run(snakemake.input.infos, run)],
+            [float(pd.read_csv(p, sep="\t")["s"].iloc[0]) for p in of_run(snakemake.input.benchmarks, run)],
+        )
+        for scheme, run in run_of.items()
+    }
     # the paper's epochs column only where the dataset reproduces it (config.yaml `reproduces:`)
     table = irv_training_table(runs, top=snakemake.params.top, paper=snakemake.params.reproduces or None)
     table.to_csv(snakemake.output.tsv, sep="\t", index=False, float_format="%.10g")
-    text = (f"# IRV training with rank reweighting ({snakemake.wildcards.dataset})\n\n{markdown_table(table)}\n\n"
-            f"train_seconds: wall time of the {n_folds} fold jobs (loading included).\n")
+    text = (
+        f"# IRV training with rank reweighting ({snakemake.wildcards.dataset})\n\n{markdown_table(table)}\n\n"
+        f"train_seconds: wall time of the {n_folds} fold jobs (loading included).\n"
+    )
     if snakemake.params.reproduces:  # the paper's Appendix A numbers and claims apply to this dataset only
-        others = {Path(p).stem: pooled_metrics(pd.read_parquet(p), top=snakemake.params.top) for p in snakemake.input.others}
+        others = {
+            Path(p).stem: pooled_metrics(pd.read_parquet(p), top=snakemake.params.top) for p in snakemake.input.others
+        }
         claims = irv_training_claims(table, others)
-        text += (f"\n{irv_training_notes()}\n\n## The paper's claims on this run\n\n"
-                 f"{claims_markdown(claims)}\n")
+        text += f"\n{irv_training_notes()}\n\n## The paper's claims on this run\n\n{claims_markdown(claims)}\n"
     Path(snakemake.output.md).write_text(text)
-    plot_training_curves({s: [i["history"] for i in runs[s][1]] for s in schemes}, snakemake.output.figure,
-                         title=f"IRV training, {snakemake.wildcards.dataset}")
+    plot_training_curves(
+        {s: [i["history"] for i in runs[s][1]] for s in schemes},
+        snakemake.output.figure,
+        title=f"IRV training, {snakemake.wildcards.dataset}",
+    )
     print(text, file=log)

@@ -18,19 +18,33 @@ with step(snakemake) as log:
     if not fractions:
         raise ValueError("no subset size leaves 2 positives to test: " + "; ".join(left_out))
     table = power_study(
-        first["label"].to_numpy(), {m: t["score"].to_numpy() for m, t in pooled.items()}, calls,
-        pairs=[tuple(p) for p in snakemake.params.pairs], fractions=fractions, n_subsets=cfg["subsets"],
-        n_samples=cfg["samples"], level=cfg["level"], seed=snakemake.params.seed, n_jobs=snakemake.threads,
+        first["label"].to_numpy(),
+        {m: t["score"].to_numpy() for m, t in pooled.items()},
+        calls,
+        pairs=[tuple(p) for p in snakemake.params.pairs],
+        fractions=fractions,
+        n_subsets=cfg["subsets"],
+        n_samples=cfg["samples"],
+        level=cfg["level"],
+        seed=snakemake.params.seed,
+        n_jobs=snakemake.threads,
         progress=log,
     )
     table.to_csv(out.tsv, sep="\t", index=False, float_format="%.10g")
     claims = power_claims(table, snakemake.params.labels)
-    text = (f"# Power study ({snakemake.wildcards.dataset}): {cfg['subsets']} stratified random subsets per size, "
-            f"{cfg['samples']} permutation samples, one-sided tests at p < {cfg['level']}\n\n"
-            + "".join(f"- note: {n}\n" for n in notes) + ("\n" if notes else "")
-            + "## The paper's power claims, measured\n\n" + claims_markdown(claims, ("supported", "NOT supported", "not checked"))
-            + "\n\n" + power_notes(table) + "\n\n## Power by pair, metric, test and subset size\n\n"
-            + power_markdown(table, snakemake.params.labels) + "\n")
+    text = (
+        f"# Power study ({snakemake.wildcards.dataset}): {cfg['subsets']} stratified random subsets per size, "
+        f"{cfg['samples']} permutation samples, one-sided tests at p < {cfg['level']}\n\n"
+        + "".join(f"- note: {n}\n" for n in notes)
+        + ("\n" if notes else "")
+        + "## The paper's power claims, measured\n\n"
+        + claims_markdown(claims, ("supported", "NOT supported", "not checked"))
+        + "\n\n"
+        + power_notes(table)
+        + "\n\n## Power by pair, metric, test and subset size\n\n"
+        + power_markdown(table, snakemake.params.labels)
+        + "\n"
+    )
     Path(out.md).write_text(text)
     plot_power_by_metric(table, out.metrics, labels=snakemake.params.labels)
     plot_power_by_test(table, out.tests, labels=snakemake.params.labels)

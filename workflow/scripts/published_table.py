@@ -21,8 +21,9 @@ with step(snakemake) as log:
     table = published_comparison(measured_values(areas, training, {v: k for k, v in names.items()}), published)
     claims = check_claims(areas, significance, names, published)
     table.to_csv(snakemake.output.tsv, sep="\t", index=False, float_format="%.10g")
-    text = (f"# Published vs reproduced ({snakemake.wildcards.dataset})\n\n{published['reference']}\n\n"
-            f"{published['data_note']}\n\n{markdown_table(table)}\n\n## Claims\n\n"
-            + claims_markdown(claims) + "\n")
+    text = (
+        f"# Published vs reproduced ({snakemake.wildcards.dataset})\n\n{published['reference']}\n\n"
+        f"{published['data_note']}\n\n{markdown_table(table)}\n\n## Claims\n\n" + claims_markdown(claims) + "\n"
+    )
     Path(snakemake.output.md).write_text(text)
     print(text, file=log)

@@ -13,17 +13,31 @@ with step(snakemake) as log:
     folds = pd.read_csv(snakemake.input.folds, sep="\t", dtype={"id": str})
     compounds = pd.read_parquet(snakemake.input.compounds, columns=["id", "smiles"])
     matrix = snakemake.input.get("matrix")  # the all-pairs matrix, for a model whose class says uses_matrix
-    sim = SimilarityIndex(load_fingerprints(snakemake.input.fingerprints), load_neighbours(snakemake.input.neighbours),
-                          block=snakemake.params.block, ids=compounds["id"], smiles=compounds["smiles"],
-                          matrix=matrix and MatrixFile(matrix, threads=snakemake.threads))
-    done = cross_validate(lambda k: make_model(run, snakemake.params.run, seed=(snakemake.params.seed, k), progress=log,
-                                               n_jobs=snakemake.threads, search=snakemake.params.search),
-                          sim, folds, only=[fold])
+    sim = SimilarityIndex(
+        load_fingerprints(snakemake.input.fingerprints),
+        load_neighbours(snakemake.input.neighbours),
+        block=snakemake.params.block,
+        ids=compounds["id"],
+        smiles=compounds["smiles"],
+        matrix=matrix and MatrixFile(matrix, threads=snakemake.threads),
+    )
+    done = cross_validate(
+        lambda k: make_model(
+            run,
+            snakemake.params.run,
+            seed=(snakemake.params.seed, k),
+            progress=log,
+            n_jobs=snakemake.threads,
+            search=snakemake.params.search,
+        ),
+        sim,
+        folds,
+        only=[fold],
+    )
     scores, model = done.scores[fold], done.models[fold]
     scores.to_parquet(snakemake.output.scores, index=False)
     info = model.info() if callable(getattr(model, "info", None)) else {}
     with open(snakemake.output.info, "w") as fh:
         json.dump({"run": run, "model": snakemake.params.run["class"], "fold": fold, **info}, fh)
         fh.write("\n")
-    print(f"{run} fold {fold}: {len(scores)} compounds scored; neighbour lists recomputed: {sim.recomputed}",
-          file=log)
+    print(f"{run} fold {fold}: {len(scores)} compounds scored; neighbour lists recomputed: {sim.recomputed}", file=log)

@@ -13,7 +13,9 @@ with step(snakemake) as log:
     samples = snakemake.params.samples
     table = significance_table(pooled, calls, TESTS, n_samples=samples, seed=snakemake.params.seed)
     table.to_csv(snakemake.output.tsv, sep="\t", index=False, float_format="%.10g")
-    text = (f"# Significance ({snakemake.wildcards.dataset}): one-sided p-values in the observed direction, "
-            f"{samples:,} permutation samples; **p < 0.01**, *p < 0.05*\n\n" + significance_markdown(table, TESTS) + "\n")
+    text = (
+        f"# Significance ({snakemake.wildcards.dataset}): one-sided p-values in the observed direction, "
+        f"{samples:,} permutation samples; **p < 0.01**, *p < 0.05*\n\n" + significance_markdown(table, TESTS) + "\n"
+    )
     Path(snakemake.output.md).write_text(text)
     print(f"{len(table)} comparisons", file=log)

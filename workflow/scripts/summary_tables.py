@@ -13,12 +13,17 @@ with step(snakemake) as log:
     table.to_csv(snakemake.output.datasets_tsv, sep="\t", index=False, float_format="%.10g")
     Path(snakemake.output.datasets_md).write_text(
         f"# Datasets: {len(datasets)} screens, each model's pooled out-of-fold ranking\n\n"
-        + datasets_markdown(table) + "\n")
+        + datasets_markdown(table)
+        + "\n"
+    )
     ranks, pairs = ranks_table(table)
     ranks.to_csv(snakemake.output.ranks_tsv, sep="\t", index=False, float_format="%.10g")
     pairs.to_csv(snakemake.output.pairs_tsv, sep="\t", index=False, float_format="%.10g")
-    text = (f"# Ranks across {len(datasets)} datasets ({', '.join(datasets)}): 1 = best; Friedman test, Nemenyi "
-            "critical difference (Demsar 2006), two-sided paired Wilcoxon signed-rank tests with Holm correction\n\n"
-            + ranks_markdown(ranks, pairs) + "\n")
+    text = (
+        f"# Ranks across {len(datasets)} datasets ({', '.join(datasets)}): 1 = best; Friedman test, Nemenyi "
+        "critical difference (Demsar 2006), two-sided paired Wilcoxon signed-rank tests with Holm correction\n\n"
+        + ranks_markdown(ranks, pairs)
+        + "\n"
+    )
     Path(snakemake.output.ranks_md).write_text(text)
     print(text, file=log)

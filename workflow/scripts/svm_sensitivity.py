@@ -14,8 +14,17 @@ with step(snakemake) as log:
 
     def fold_scores(fold):
         print(f"fold {fold}", file=log, flush=True)
-        return grid_fold(sim, folds, fold, C, class_weight, n_jobs=snakemake.threads, buffer=buffer, progress=log,
-                         fingerprint=snakemake.wildcards.variant)
+        return grid_fold(
+            sim,
+            folds,
+            fold,
+            C,
+            class_weight,
+            n_jobs=snakemake.threads,
+            buffer=buffer,
+            progress=log,
+            fingerprint=snakemake.wildcards.variant,
+        )
 
     parts = resumable(snakemake.params.parts, key, sorted(folds["fold"].unique().tolist()), fold_scores, log)
     pd.concat(parts, ignore_index=True).to_parquet(snakemake.output[0], index=False)

@@ -19,12 +19,18 @@ with step(snakemake) as log:
     top, reproduces = snakemake.params.top, snakemake.params.reproduces
     table = svm_sensitivity_table(scores, top)
     table.to_csv(snakemake.output.tsv, sep="\t", index=False, float_format="%.10g")
-    per_fold = {snakemake.params.labels[m]: pd.read_csv(p, sep="\t") for m, p in zip(snakemake.params.models, snakemake.input.per_fold)}
+    per_fold = {
+        snakemake.params.labels[m]: pd.read_csv(p, sep="\t")
+        for m, p in zip(snakemake.params.models, snakemake.input.per_fold)
+    }
     pooling = pooling_table(per_fold, sensitivity_keys(scores["id"].nunique(), top))
     infos = [json.loads(Path(p).read_text()) for p in snakemake.input.svm_info]
     select_metric = next((i["select_metric"] for i in infos if "select_metric" in i), "")
-    text = (f"# SVM set-up sensitivity ({snakemake.wildcards.dataset})\n\n"
-            + svm_sensitivity_markdown(table, pooling, svm_choices(infos), select_metric, bool(reproduces)) + "\n")
+    text = (
+        f"# SVM set-up sensitivity ({snakemake.wildcards.dataset})\n\n"
+        + svm_sensitivity_markdown(table, pooling, svm_choices(infos), select_metric, bool(reproduces))
+        + "\n"
+    )
     Path(snakemake.output.md).write_text(text)
     refs = published_points(("svm", "irv")) if reproduces else {}
     if "IRV" in per_fold:

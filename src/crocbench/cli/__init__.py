@@ -38,18 +38,22 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _columns_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--score-col", default="score",
-                   help="column with the scores, higher = more likely positive (default: score)")
+    p.add_argument(
+        "--score-col", default="score", help="column with the scores, higher = more likely positive (default: score)"
+    )
     p.add_argument("--label-col", default="label", help="column with the labels (default: label)")
     p.add_argument(
         "--positive",
         default=None,
         help="comma-separated label value(s) that mark a positive (default: labels must be binary: 0/1, "
-             "true/false, yes/no or active/inactive)",
+        "true/false, yes/no or active/inactive)",
     )
-    p.add_argument("--sep", default=None,
-                   help="field separator: a character, or tab, comma, semicolon, pipe (default: sniffed from the "
-                        "file's first lines, else from the extension)")
+    p.add_argument(
+        "--sep",
+        default=None,
+        help="field separator: a character, or tab, comma, semicolon, pipe (default: sniffed from the "
+        "file's first lines, else from the extension)",
+    )
     p.add_argument("--ties", choices=TIES, default="expected", help="how tied scores are resolved (default: expected)")
     p.add_argument(
         "--metric",
@@ -57,7 +61,7 @@ def _columns_args(p: argparse.ArgumentParser) -> None:
         default=None,
         metavar="SPEC",
         help="a metric as NAME or NAME:key=value,... (names: " + ", ".join(METRICS) + ") or a key of the paper's "
-             "panel (" + ", ".join(c.key for c in paper_panel()) + "); repeatable",
+        "panel (" + ", ".join(c.key for c in paper_panel()) + "); repeatable",
     )
 
 
@@ -100,29 +104,45 @@ def _parser() -> argparse.ArgumentParser:
     p = sub.add_parser("score", help="print every metric of one ranked list")
     p.add_argument("file", help="CSV/TSV with a score column and a label column; - reads it from standard input")
     _columns_args(p)
-    p.add_argument("--top-k", type=_positive_int, default=1000,
-                   help="k for 'actives in top k' and the precision/recall/F1 at k (default: 1000, capped at N)")
-    p.add_argument("--group", metavar="COLUMN", default=None,
-                   help="column of query (block) ids: adds the per-query metrics (TAP-k, MAP, ROC_n per query) "
-                        "and makes TOP1 and the last positive's rank per query")
-    p.add_argument("--n-negatives", type=_positive_int, default=50, metavar="N",
-                   help="negatives of ROC_n and TAP-k in the other metrics (default: 50)")
+    p.add_argument(
+        "--top-k",
+        type=_positive_int,
+        default=1000,
+        help="k for 'actives in top k' and the precision/recall/F1 at k (default: 1000, capped at N)",
+    )
+    p.add_argument(
+        "--group",
+        metavar="COLUMN",
+        default=None,
+        help="column of query (block) ids: adds the per-query metrics (TAP-k, MAP, ROC_n per query) "
+        "and makes TOP1 and the last positive's rank per query",
+    )
+    p.add_argument(
+        "--n-negatives",
+        type=_positive_int,
+        default=50,
+        metavar="N",
+        help="negatives of ROC_n and TAP-k in the other metrics (default: 50)",
+    )
     p.add_argument("--json", action="store_true", help="print JSON instead of a table")
     p.add_argument("--plot", metavar="OUT", help="also draw ROC and CROC(exp) curves into this image file")
-    p.add_argument("--alpha", type=_positive_float, default=14.0,
-                   help="magnification of the plotted CROC (default: 14)")
+    p.add_argument(
+        "--alpha", type=_positive_float, default=14.0, help="magnification of the plotted CROC (default: 14)"
+    )
 
     p = sub.add_parser("compare", help="compare two rankings of the same compounds with the six tests")
     p.add_argument("file_a", help="CSV/TSV of ranking A (id, score and label columns); - reads it from standard input")
     p.add_argument("file_b", help="CSV/TSV of ranking B, the same compounds; - reads it from standard input")
     _columns_args(p)
     p.add_argument("--id-col", default="id", help="column that identifies a compound in both files (default: id)")
-    p.add_argument("--tests", default=",".join(TESTS),
-                   help=f"comma-separated tests (default: all six: {','.join(TESTS)})")
+    p.add_argument(
+        "--tests", default=",".join(TESTS), help=f"comma-separated tests (default: all six: {','.join(TESTS)})"
+    )
     p.add_argument("--samples", type=_positive_int, default=10_000, help="permutation samples (default: 10000)")
     p.add_argument("--seed", type=_seed, default=0, help="seed of the permutation tests (default: 0)")
-    p.add_argument("--two-sided", action="store_true",
-                   help="two-sided p-values (default: one-sided in the observed direction)")
+    p.add_argument(
+        "--two-sided", action="store_true", help="two-sided p-values (default: one-sided in the observed direction)"
+    )
     p.add_argument("--json", action="store_true", help="print JSON instead of a table")
 
     p = sub.add_parser("explain", help="an IRV prediction, neighbour by neighbour (needs a workflow run's results)")
@@ -130,14 +150,18 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("id", help="the compound's id (column id of compounds.parquet)")
     p.add_argument("--k", type=int, default=20, help="neighbours (default: 20)")
 
-    p = sub.add_parser("synthesize",
-                       help="write a seeded synthetic screen (id,smiles,label) derived from real compounds")
+    p = sub.add_parser(
+        "synthesize", help="write a seeded synthetic screen (id,smiles,label) derived from real compounds"
+    )
     p.add_argument("--n", type=_positive_int, required=True, help="distinct molecules to write")
     p.add_argument("--seed", type=_seed, default=0, help="seed (default: 0): the same seed, the same file")
     p.add_argument("--out", required=True, help="CSV to write (written whole, or not at all)")
-    p.add_argument("--source", default=None,
-                   help="CSV of the real compounds (columns smiles, activity; CA/CM positive), default: "
-                        "HIV_41913.csv in $CROCBENCH_MIRROR or ../shared/mirror")
+    p.add_argument(
+        "--source",
+        default=None,
+        help="CSV of the real compounds (columns smiles, activity; CA/CM positive), default: "
+        "HIV_41913.csv in $CROCBENCH_MIRROR or ../shared/mirror",
+    )
     p.add_argument("--jobs", type=_positive_int, default=min(2, os.cpu_count() or 1), help="processes (default: 2)")
 
     p = sub.add_parser("reference", help="refresh the committed regression reference from a finished run")
@@ -153,8 +177,13 @@ def main(argv=None) -> int:
     except SystemExit as exc:  # --help, --version and usage errors (already printed)
         return int(exc.code or 0)
     try:
-        return {"score": _score, "compare": _compare, "explain": _explain, "reference": _reference,
-                "synthesize": _synthesize}[args.command](args)
+        return {
+            "score": _score,
+            "compare": _compare,
+            "explain": _explain,
+            "reference": _reference,
+            "synthesize": _synthesize,
+        }[args.command](args)
     except ValueError as exc:
         print(f"crocbench: error: {exc}", file=sys.stderr)
         return EXIT_USAGE

@@ -25,8 +25,10 @@ def _compare(args) -> int:
         missing = df[args.id_col].isna().to_numpy()
         if missing.any():
             rows = np.flatnonzero(missing)
-            raise ValueError(f"{_shown(path)}: column {args.id_col!r}: {rows.size} missing id(s) (empty or NA), "
-                             f"first at row {rows[0] + 1}; every compound needs an id to be matched")
+            raise ValueError(
+                f"{_shown(path)}: column {args.id_col!r}: {rows.size} missing id(s) (empty or NA), "
+                f"first at row {rows[0] + 1}; every compound needs an id to be matched"
+            )
         frames.append((df[args.id_col].astype(str).to_numpy(), y, s))
         tables.append(df)
     _check_positive_values(args, tables)
@@ -34,7 +36,7 @@ def _compare(args) -> int:
     file_a, file_b = _shown(args.file_a), _shown(args.file_b)
     # a hash join: one pass over both id columns, linear in the number of compounds
     codes, distinct = pd.factorize(np.concatenate([ids_a, ids_b]))
-    codes_a, codes_b = codes[:ids_a.size], codes[ids_a.size:]
+    codes_a, codes_b = codes[: ids_a.size], codes[ids_a.size :]
     for path, ids, c in ((file_a, ids_a, codes_a), (file_b, ids_b, codes_b)):
         seen = np.zeros(distinct.size, dtype=bool)
         seen[c] = True
@@ -57,19 +59,55 @@ def _compare(args) -> int:
         raise ValueError(f"the files disagree on the label of compound {ids_a[k]!r}")
     alternative = "two-sided" if args.two_sided else "observed"
     out = []
-    for call, c in zip(calls, compare_many(y_a, s_a, s_b[idx], calls, tests=tests, ties=args.ties,
-                                           n_samples=args.samples, seed=args.seed, alternative=alternative)):
-        out.append({"metric": call.label, "value_a": c.value_a, "value_b": c.value_b,
-                    "p_values": {t: r.p_value for t, r in c.results.items()},
-                    "alternative": next(iter(c.results.values())).alternative})
+    for call, c in zip(
+        calls,
+        compare_many(
+            y_a,
+            s_a,
+            s_b[idx],
+            calls,
+            tests=tests,
+            ties=args.ties,
+            n_samples=args.samples,
+            seed=args.seed,
+            alternative=alternative,
+        ),
+    ):
+        out.append(
+            {
+                "metric": call.label,
+                "value_a": c.value_a,
+                "value_b": c.value_b,
+                "p_values": {t: r.p_value for t, r in c.results.items()},
+                "alternative": next(iter(c.results.values())).alternative,
+            }
+        )
     if args.json:
-        _print_json({"file_a": file_a, "file_b": file_b, "n": int(ids_a.size), "n_pos": int(y_a.sum()),
-                     "samples": args.samples, "seed": args.seed, "comparisons": out})
+        _print_json(
+            {
+                "file_a": file_a,
+                "file_b": file_b,
+                "n": int(ids_a.size),
+                "n_pos": int(y_a.sum()),
+                "samples": args.samples,
+                "seed": args.seed,
+                "comparisons": out,
+            }
+        )
         return 0
-    print(f"A = {file_a}\nB = {file_b}\n{ids_a.size} compounds, {int(y_a.sum())} positives; "
-          f"p-values {'two-sided' if args.two_sided else 'one-sided in the observed direction'}, "
-          f"{args.samples:,} permutation samples")
-    rows = [[o["metric"], _number(o["value_a"], c.is_count), _number(o["value_b"], c.is_count),
-             *(_p_value(o["p_values"][t]) for t in tests)] for o, c in zip(out, calls)]
+    print(
+        f"A = {file_a}\nB = {file_b}\n{ids_a.size} compounds, {int(y_a.sum())} positives; "
+        f"p-values {'two-sided' if args.two_sided else 'one-sided in the observed direction'}, "
+        f"{args.samples:,} permutation samples"
+    )
+    rows = [
+        [
+            o["metric"],
+            _number(o["value_a"], c.is_count),
+            _number(o["value_b"], c.is_count),
+            *(_p_value(o["p_values"][t]) for t in tests),
+        ]
+        for o, c in zip(out, calls)
+    ]
     print(_format_table(["metric", "A", "B", *tests], rows))
     return 0

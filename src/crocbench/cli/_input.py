@@ -50,8 +50,10 @@ def _load(path: str, args, extra=(), text=()) -> tuple:
     y = binary_labels(df[args.label_col], positive, where=f"{name}: column {args.label_col!r}")
     if y.all() or not y.any():  # the metrics need both classes: say which file and column lack one
         found, lacking = ("positive", "negatives") if y.all() else ("negative", "positives")
-        raise ValueError(f"{name}: column {args.label_col!r} has no {lacking} (all {y.size} row(s) {found}); "
-                         f"the metrics need both positives and negatives (check --label-col and --positive)")
+        raise ValueError(
+            f"{name}: column {args.label_col!r} has no {lacking} (all {y.size} row(s) {found}); "
+            f"the metrics need both positives and negatives (check --label-col and --positive)"
+        )
     s = numeric_column(df, args.score_col, where=f"{name}: ")
     return df, y, s
 
@@ -71,8 +73,10 @@ def _check_positive_values(args, frames: list) -> None:
         seen |= set(df[args.label_col].astype(str).str.strip())
     absent = [v for v in wanted if v not in seen]
     if absent:
-        raise ValueError(f"--positive {args.positive}: no label in column {args.label_col!r} equals "
-                         f"{', '.join(map(repr, absent))}; labels found: {label_summary(list(seen))}")
+        raise ValueError(
+            f"--positive {args.positive}: no label in column {args.label_col!r} equals "
+            f"{', '.join(map(repr, absent))}; labels found: {label_summary(list(seen))}"
+        )
 
 
 def _metric_call(spec: str) -> MetricCall:
@@ -84,8 +88,10 @@ def _metric_call(spec: str) -> MetricCall:
         given = [item.partition("=")[0].strip() for item in filter(None, rest.split(","))]
         for key in given:
             if key and key not in valid:
-                raise ValueError(f"metric {name}: unknown parameter {key!r} "
-                                 f"(valid: {', '.join(valid) if valid else 'none, it takes no parameters'})")
+                raise ValueError(
+                    f"metric {name}: unknown parameter {key!r} "
+                    f"(valid: {', '.join(valid) if valid else 'none, it takes no parameters'})"
+                )
         for q in params:
             if q.default is q.empty and q.name not in given:
                 raise ValueError(f"metric {name}: parameter {q.name!r} is required (e.g. {name}:{q.name}=VALUE)")

@@ -59,8 +59,10 @@ def _plot_path(path: str) -> Path:
         out = out.with_suffix(".png")
     formats = Figure().canvas.get_supported_filetypes()
     if out.suffix[1:].lower() not in formats:
-        raise ValueError(f"--plot {path}: cannot write {out.suffix} images; use one of "
-                         + ", ".join(f".{f}" for f in sorted(formats)))
+        raise ValueError(
+            f"--plot {path}: cannot write {out.suffix} images; use one of "
+            + ", ".join(f".{f}" for f in sorted(formats))
+        )
     if not out.parent.is_dir():
         raise ValueError(f"--plot {path}: folder {out.parent} does not exist")
     return out

@@ -36,23 +36,43 @@ def _score(args) -> int:
         else:
             try:
                 base = call.random(n, n_pos)
-                row.update(random_mean=base.mean, random_sd=base.sd,
-                           z=base.z_score(row["value"]) if base.sd > 0 else None)
+                row.update(
+                    random_mean=base.mean, random_sd=base.sd, z=base.z_score(row["value"]) if base.sd > 0 else None
+                )
             except ValueError:  # no exact random baseline (e.g. average precision)
                 pass
         rows.append(row)
-    other = [] if calls else other_values(
-        y, s, groups, args.ties, other_panel(top_k=min(args.top_k, n), n=args.n_negatives))
+    other = (
+        []
+        if calls
+        else other_values(y, s, groups, args.ties, other_panel(top_k=min(args.top_k, n), n=args.n_negatives))
+    )
     n_queries = None if groups is None else int(np.unique(groups).size)
     if args.json:
-        _print_json({"file": name, "n": n, "n_pos": n_pos, "ties": args.ties, "queries": n_queries,
-                     "metrics": rows, "other_metrics": other})
+        _print_json(
+            {
+                "file": name,
+                "n": n,
+                "n_pos": n_pos,
+                "ties": args.ties,
+                "queries": n_queries,
+                "metrics": rows,
+                "other_metrics": other,
+            }
+        )
     else:
         queries = "" if groups is None else f", {n_queries} queries in column {args.group!r}"
         print(f"{name}: {n} compounds, {n_pos} positives, ties {args.ties}{queries}")
-        table = [[r["metric"], _number(r["value"], r["count"]), _number(r.get("random_mean"), r["count"]),
-                  _number(r.get("random_sd")), "n/a" if r.get("z") is None else f"{r['z']:.1f}"]
-                 for r in rows]
+        table = [
+            [
+                r["metric"],
+                _number(r["value"], r["count"]),
+                _number(r.get("random_mean"), r["count"]),
+                _number(r.get("random_sd")),
+                "n/a" if r.get("z") is None else f"{r['z']:.1f}",
+            ]
+            for r in rows
+        ]
         title = "Requested metrics" if calls else "CROC paper areas"
         title += " (all queries ranked as one list)" if groups is not None else ""
         print(f"\n{title}\n" + _format_table(["metric", "value", "random", "random sd", "z"], table))
@@ -62,8 +82,16 @@ def _score(args) -> int:
         for family in FAMILIES:
             part = [r for r in other if r["family"] == family]
             if part:
-                table = [[r["label"], _number(r["value"]), "higher" if r["higher_is_better"] else "lower",
-                          "yes" if r["in_tests"] else "no", r["note"]] for r in part]
+                table = [
+                    [
+                        r["label"],
+                        _number(r["value"]),
+                        "higher" if r["higher_is_better"] else "lower",
+                        "yes" if r["in_tests"] else "no",
+                        r["note"],
+                    ]
+                    for r in part
+                ]
                 print(f"\n{family}\n" + _format_table(["metric", "value", "better", "in tests", "note"], table))
     if plot is not None:
         from ..plots import plot_roc_croc

@@ -35,11 +35,23 @@ def _explain(args) -> int:
     irv = IRV(k=args.k).fit(sim, train, y[train])
     logit = float(irv.score(sim, [row])[0])
     table = irv.explain(sim, row, ids=folds["id"].to_numpy())
-    print(f"compound {args.id} (label {y[row]}, fold {fold}); IRV trained on the other folds: "
-          f"logit {logit:.4f} = w_z {irv.weights_['w_z']:.4f} + sum of influences; "
-          f"P(active) = {np.exp(-np.logaddexp(0.0, -logit)):.4f}")
-    rows = [[str(r.rank), str(r.neighbour), f"{r.similarity:.4f}", str(r.active), f"{r.relevance:.4f}",
-             f"{r.vote:+.4f}", f"{r.influence:+.4f}"] for r in table.itertuples()]
+    print(
+        f"compound {args.id} (label {y[row]}, fold {fold}); IRV trained on the other folds: "
+        f"logit {logit:.4f} = w_z {irv.weights_['w_z']:.4f} + sum of influences; "
+        f"P(active) = {np.exp(-np.logaddexp(0.0, -logit)):.4f}"
+    )
+    rows = [
+        [
+            str(r.rank),
+            str(r.neighbour),
+            f"{r.similarity:.4f}",
+            str(r.active),
+            f"{r.relevance:.4f}",
+            f"{r.vote:+.4f}",
+            f"{r.influence:+.4f}",
+        ]
+        for r in table.itertuples()
+    ]
     print(_format_table(["rank", "neighbour", "similarity", "active", "relevance", "vote", "influence"], rows))
     return 0
 

@@ -105,7 +105,9 @@ def random_baseline(metric: str, n: int, n_pos: int, /, **params) -> RandomBasel
     c = Counts(n, n_pos, n - n_pos)
     d = definition(metric, c, **params)
     if d.kind == RANKING:
-        raise ValueError(f"{metric} has no exact random baseline (its per-positive value is not a function of one position)")
+        raise ValueError(
+            f"{metric} has no exact random baseline (its per-positive value is not a function of one position)"
+        )
     if d.kind == RANK:
         v = np.asarray(d.h(np.arange(1, n + 1, dtype=np.int64)), dtype=np.float64)
         var_mean = v.var() / n_pos * (n - n_pos) / (n - 1)
@@ -116,6 +118,7 @@ def random_baseline(metric: str, n: int, n_pos: int, /, **params) -> RandomBasel
 
 
 # --- public metric functions ---------------------------------------------------
+
 
 def roc_auc(y_true, y_score, *, ties: str = "expected") -> float:
     """Area under the ROC curve: mean over positives of ``1 - FPR``.

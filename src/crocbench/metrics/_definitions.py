@@ -67,6 +67,7 @@ def _check_count(value, name: str, low: int, high: int) -> int:
 
 # --- builders: (counts, **params) -> Definition --------------------------------
 
+
 def _roc(c: Counts) -> Definition:
     m = c.n_neg
     return Definition(FPR, lambda j: 1.0 - j / m)

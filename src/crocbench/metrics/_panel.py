@@ -217,32 +217,70 @@ def other_panel(top_k: int = 1000, n: int = 50, u0=(0.01, 0.05)) -> list[OtherMe
         _from_call(ir, _call("r_precision", "R-precision", "r_precision")),
         _from_call(ir, _call(f"precision_at_{k}", f"precision@{k}", "precision_at_k", k=k)),
         _from_call(ir, _call(f"recall_at_{k}", f"recall@{k}", "recall_at_k", k=k)),
-        OtherMetric(f"fallout_at_{k}", f"fallout@{k}", ir,
-                    lambda y, s, g, ties: R.fallout(y, s, k=k, ties=ties), higher_is_better=False),
+        OtherMetric(
+            f"fallout_at_{k}",
+            f"fallout@{k}",
+            ir,
+            lambda y, s, g, ties: R.fallout(y, s, k=k, ties=ties),
+            higher_is_better=False,
+        ),
         OtherMetric(f"f1_at_{k}", f"F1@{k}", ir, lambda y, s, g, ties: R.f_beta(y, s, 1.0, k=k, ties=ties)),
-        OtherMetric("precision_at_recall_0.5", "interpolated precision at recall 0.5", ir,
-                    lambda y, s, g, ties: R.precision_at_recall(y, s, 0.5)),
+        OtherMetric(
+            "precision_at_recall_0.5",
+            "interpolated precision at recall 0.5",
+            ir,
+            lambda y, s, g, ties: R.precision_at_recall(y, s, 0.5),
+        ),
     ]
     out += [_from_call(loc, _call(f"loc_auc_{u:g}", f"LocAUC u0={u:g}", "loc_auc", u0=u)) for u in u0]
     out += [
         OtherMetric("top1", "TOP1", perf, lambda y, s, g, ties: Q.top1(y, s, g)),
-        OtherMetric("last_positive_rank", "rank of last positive", perf,
-                    lambda y, s, g, ties: Q.last_positive_rank(y, s, g), higher_is_better=False),
-        OtherMetric("accuracy_0.5", "accuracy (>= 0.5)", perf, lambda y, s, g, ties: R.accuracy(y, s, 0.5),
-                    needs=PROBABILITIES),
-        OtherMetric("cross_entropy", "cross-entropy", perf, lambda y, s, g, ties: R.cross_entropy(y, s),
-                    needs=PROBABILITIES, higher_is_better=False),
-        OtherMetric("rmse", "RMSE", perf, lambda y, s, g, ties: R.rmse(y, s), needs=PROBABILITIES,
-                    higher_is_better=False),
-        OtherMetric("slq_100", "SLAC Q-score (100 bins)", perf, lambda y, s, g, ties: R.slac_q(y, s, 100),
-                    needs=PROBABILITIES),
-        OtherMetric("map", "mean average precision", query,
-                    lambda y, s, g, ties: Q.mean_average_precision(y, s, g, ties=ties), needs=GROUPS),
+        OtherMetric(
+            "last_positive_rank",
+            "rank of last positive",
+            perf,
+            lambda y, s, g, ties: Q.last_positive_rank(y, s, g),
+            higher_is_better=False,
+        ),
+        OtherMetric(
+            "accuracy_0.5", "accuracy (>= 0.5)", perf, lambda y, s, g, ties: R.accuracy(y, s, 0.5), needs=PROBABILITIES
+        ),
+        OtherMetric(
+            "cross_entropy",
+            "cross-entropy",
+            perf,
+            lambda y, s, g, ties: R.cross_entropy(y, s),
+            needs=PROBABILITIES,
+            higher_is_better=False,
+        ),
+        OtherMetric(
+            "rmse", "RMSE", perf, lambda y, s, g, ties: R.rmse(y, s), needs=PROBABILITIES, higher_is_better=False
+        ),
+        OtherMetric(
+            "slq_100", "SLAC Q-score (100 bins)", perf, lambda y, s, g, ties: R.slac_q(y, s, 100), needs=PROBABILITIES
+        ),
+        OtherMetric(
+            "map",
+            "mean average precision",
+            query,
+            lambda y, s, g, ties: Q.mean_average_precision(y, s, g, ties=ties),
+            needs=GROUPS,
+        ),
         OtherMetric(f"tap_{n}", f"TAP-{n}", query, lambda y, s, g, ties: Q.tap_k(y, s, g, n, ties=ties), needs=GROUPS),
-        OtherMetric(f"roc{n}_per_query", f"ROC{n}, mean over queries", query,
-                    lambda y, s, g, ties: Q.roc_n_per_query(y, s, g, n, ties=ties), needs=GROUPS),
-        OtherMetric(f"roc{n}_pooled", f"ROC{n}, pooled list", query,
-                    lambda y, s, g, ties: roc_n(y, s, n, ties=ties), needs=GROUPS),
+        OtherMetric(
+            f"roc{n}_per_query",
+            f"ROC{n}, mean over queries",
+            query,
+            lambda y, s, g, ties: Q.roc_n_per_query(y, s, g, n, ties=ties),
+            needs=GROUPS,
+        ),
+        OtherMetric(
+            f"roc{n}_pooled",
+            f"ROC{n}, pooled list",
+            query,
+            lambda y, s, g, ties: roc_n(y, s, n, ties=ties),
+            needs=GROUPS,
+        ),
     ]
     return out
 
@@ -260,8 +298,15 @@ def other_values(y, s, groups=None, ties: str = "expected", panel=None) -> list[
     probabilities = bool(np.all((s >= 0) & (s <= 1)))
     rows = []
     for m in panel if panel is not None else other_panel(top_k=min(1000, y.size)):
-        row = {"key": m.key, "label": m.label, "family": m.family, "value": None, "note": "",
-               "in_tests": m.call is not None, "higher_is_better": m.higher_is_better}
+        row = {
+            "key": m.key,
+            "label": m.label,
+            "family": m.family,
+            "value": None,
+            "note": "",
+            "in_tests": m.call is not None,
+            "higher_is_better": m.higher_is_better,
+        }
         if m.needs == GROUPS and groups is None:
             row["note"] = "per query: needs query ids"
         elif m.needs == PROBABILITIES and not probabilities:

@@ -48,8 +48,10 @@ def _split_queries(y, s, groups):
         ids, inverse = np.unique(g.astype(str), return_inverse=True)
     order = np.argsort(inverse, kind="stable")
     bounds = np.searchsorted(inverse[order], np.arange(ids.size + 1))
-    return [(ids[q].item() if hasattr(ids[q], "item") else ids[q], y[order[a:b]], s[order[a:b]])
-            for q, (a, b) in enumerate(zip(bounds[:-1], bounds[1:]))]
+    return [
+        (ids[q].item() if hasattr(ids[q], "item") else ids[q], y[order[a:b]], s[order[a:b]])
+        for q, (a, b) in enumerate(zip(bounds[:-1], bounds[1:]))
+    ]
 
 
 def per_query(y_true, y_score, groups, fn, *, skip_undefined: bool = False) -> pd.Series:
@@ -77,8 +79,12 @@ def per_query(y_true, y_score, groups, fn, *, skip_undefined: bool = False) -> p
                 raise ValueError(f"{where}{exc}") from None
             skipped.append(q)
     if skipped:
-        warnings.warn(f"{len(skipped)} of {len(skipped) + len(values)} queries left out (metric undefined there), "
-                      f"e.g. {skipped[0]!r}", RuntimeWarning, stacklevel=2)
+        warnings.warn(
+            f"{len(skipped)} of {len(skipped) + len(values)} queries left out (metric undefined there), "
+            f"e.g. {skipped[0]!r}",
+            RuntimeWarning,
+            stacklevel=2,
+        )
     if not values:
         raise ValueError("the metric is undefined in every query")
     return pd.Series(values, dtype=np.float64, name="value").rename_axis("query")
@@ -94,7 +100,9 @@ def mean_average_precision(y_true, y_score, groups, *, ties: str = "expected", s
     return _macro(y_true, y_score, groups, lambda y, s: score(y, s, "average_precision", ties=ties), skip_undefined)
 
 
-def roc_n_per_query(y_true, y_score, groups, n: int = 50, *, ties: str = "expected", skip_undefined: bool = False) -> float:
+def roc_n_per_query(
+    y_true, y_score, groups, n: int = 50, *, ties: str = "expected", skip_undefined: bool = False
+) -> float:
     """Mean over the queries of each query's ROC_n [TAP].
 
     The *pooled* ROC_n that Carroll et al. criticize is :func:`roc_n` on

@@ -58,13 +58,9 @@ def check_binary_scores(y_true, y_score, *, both_classes: bool = True) -> tuple[
     y = np.asarray(y_true)
     s = np.asarray(y_score)
     if y.ndim != 1 or s.ndim != 1:
-        raise ValueError(
-            f"y_true and y_score must be 1-D; got shapes {y.shape} and {s.shape}"
-        )
+        raise ValueError(f"y_true and y_score must be 1-D; got shapes {y.shape} and {s.shape}")
     if y.shape[0] != s.shape[0]:
-        raise ValueError(
-            f"y_true and y_score differ in length: {y.shape[0]} labels, {s.shape[0]} scores"
-        )
+        raise ValueError(f"y_true and y_score differ in length: {y.shape[0]} labels, {s.shape[0]} scores")
     if y.shape[0] == 0:
         raise ValueError("y_true and y_score are empty")
     if y.dtype == bool:
@@ -72,15 +68,11 @@ def check_binary_scores(y_true, y_score, *, both_classes: bool = True) -> tuple[
     else:
         if not (np.issubdtype(y.dtype, np.number)):
             found = np.unique(y.astype(str))[:5]
-            raise ValueError(
-                f"y_true must be binary (0/1 or bool); found values {list(found)}"
-            )
+            raise ValueError(f"y_true must be binary (0/1 or bool); found values {list(found)}")
         bad = (y != 0) & (y != 1)
         if bad.any():
             found = np.unique(y[bad])[:5]
-            raise ValueError(
-                f"y_true must be binary (0/1 or bool); found other values {found.tolist()}"
-            )
+            raise ValueError(f"y_true must be binary (0/1 or bool); found other values {found.tolist()}")
         yb = y == 1
     if not np.issubdtype(s.dtype, np.number) or np.issubdtype(s.dtype, np.complexfloating):
         raise ValueError(f"y_score must be real numbers; got dtype {s.dtype}")
@@ -88,9 +80,7 @@ def check_binary_scores(y_true, y_score, *, both_classes: bool = True) -> tuple[
     finite = np.isfinite(s)
     if not finite.all():
         bad_idx = np.flatnonzero(~finite)
-        raise ValueError(
-            f"y_score has {bad_idx.size} NaN or infinite value(s), first at index {bad_idx[0]}"
-        )
+        raise ValueError(f"y_score has {bad_idx.size} NaN or infinite value(s), first at index {bad_idx[0]}")
     n_pos = int(yb.sum())
     if not both_classes:
         return yb, s

@@ -106,8 +106,10 @@ def _confusion(y: np.ndarray, s: np.ndarray, k, threshold, ties: str) -> Confusi
 
 def _check_cut(k, threshold) -> None:
     if (k is None) == (threshold is None):
-        raise ValueError("give exactly one of k (the k top-ranked items are retrieved) "
-                         "or threshold (items scoring >= threshold are retrieved)")
+        raise ValueError(
+            "give exactly one of k (the k top-ranked items are retrieved) "
+            "or threshold (items scoring >= threshold are retrieved)"
+        )
     if threshold is not None and not (isinstance(threshold, (int, float, np.number)) and math.isfinite(threshold)):
         raise ValueError(f"threshold must be a finite number; got {threshold!r}")
 
@@ -150,7 +152,9 @@ def _set_measure(y_true, y_score, measure, k, threshold, groups, average: str, t
     return _macro(y, s, groups, lambda yq, sq: value(_confusion(yq, sq, k, threshold, ties)), False)
 
 
-def precision(y_true, y_score, *, k=None, threshold=None, groups=None, average: str = "macro", ties: str = "expected") -> float:
+def precision(
+    y_true, y_score, *, k=None, threshold=None, groups=None, average: str = "macro", ties: str = "expected"
+) -> float:
     """Precision ``TP / (TP + FP)`` of the retrieved set [IR].
 
     ``k`` or ``threshold`` chooses the set (see :func:`confusion`); with
@@ -171,18 +175,31 @@ def precision(y_true, y_score, *, k=None, threshold=None, groups=None, average: 
     return _set_measure(y_true, y_score, "precision", k, threshold, groups, average, ties)
 
 
-def recall(y_true, y_score, *, k=None, threshold=None, groups=None, average: str = "macro", ties: str = "expected") -> float:
+def recall(
+    y_true, y_score, *, k=None, threshold=None, groups=None, average: str = "macro", ties: str = "expected"
+) -> float:
     """Recall (TPR) ``TP / (TP + FN)`` of the retrieved set [IR]; see :func:`precision`."""
     return _set_measure(y_true, y_score, "recall", k, threshold, groups, average, ties)
 
 
-def fallout(y_true, y_score, *, k=None, threshold=None, groups=None, average: str = "macro", ties: str = "expected") -> float:
+def fallout(
+    y_true, y_score, *, k=None, threshold=None, groups=None, average: str = "macro", ties: str = "expected"
+) -> float:
     """Fallout (FPR) ``FP / (FP + TN)`` of the retrieved set [IR]; lower is better."""
     return _set_measure(y_true, y_score, "fallout", k, threshold, groups, average, ties)
 
 
-def f_beta(y_true, y_score, beta: float = 1.0, *, k=None, threshold=None, groups=None, average: str = "macro",
-           ties: str = "expected") -> float:
+def f_beta(
+    y_true,
+    y_score,
+    beta: float = 1.0,
+    *,
+    k=None,
+    threshold=None,
+    groups=None,
+    average: str = "macro",
+    ties: str = "expected",
+) -> float:
     """F-measure ``(1 + b^2) p r / (b^2 p + r)`` of the retrieved set [IR].
 
     ``beta = 0`` is precision alone, large beta weighs recall.  ``"micro"``
@@ -235,8 +252,10 @@ def _check_probabilities(y_true, y_prob, what: str) -> tuple[np.ndarray, np.ndar
     bad = (p < 0) | (p > 1)
     if bad.any():
         i = int(np.flatnonzero(bad)[0])
-        raise ValueError(f"{what} needs probabilities in [0, 1]; found {float(p[i])!r} at index {i} "
-                         f"({int(bad.sum())} value(s) outside)")
+        raise ValueError(
+            f"{what} needs probabilities in [0, 1]; found {float(p[i])!r} at index {i} "
+            f"({int(bad.sum())} value(s) outside)"
+        )
     return y, p
 
 

@@ -59,19 +59,20 @@ def get_transform(transform: Transform, alpha=None) -> Callable[[np.ndarray], np
     """
     if callable(transform):
         if alpha is not None:
-            raise ValueError(f"alpha={alpha!r} applies to the named transforms {TRANSFORMS}; a callable transform "
-                             "has its magnification built in: leave alpha out")
+            raise ValueError(
+                f"alpha={alpha!r} applies to the named transforms {TRANSFORMS}; a callable transform "
+                "has its magnification built in: leave alpha out"
+            )
         ends = np.asarray(transform(np.array([0.0, 1.0])), dtype=float)
         if ends.shape != (2,) or not np.allclose(ends, [0.0, 1.0], atol=1e-9):
-            raise ValueError(
-                f"a transform must map 0 to 0 and 1 to 1; this one gives {ends.tolist()}"
-            )
+            raise ValueError(f"a transform must map 0 to 0 and 1 to 1; this one gives {ends.tolist()}")
         return transform
     if transform not in TRANSFORMS:
         raise ValueError(f"transform must be one of {TRANSFORMS} or a callable; got {transform!r}")
     if alpha is None:
-        raise ValueError(f"the {transform!r} transform needs alpha, its magnification (the paper uses 7, 14 and 80; "
-                         "e.g. alpha=80)")
+        raise ValueError(
+            f"the {transform!r} transform needs alpha, its magnification (the paper uses 7, 14 and 80; e.g. alpha=80)"
+        )
     a = check_alpha(alpha)
     if transform == "exp":
         denom = -math.expm1(-a)
@@ -102,8 +103,9 @@ def random_croc_auc_limit(alpha, transform: str = "exp") -> float:
     [0.1419, 0.0714, 0.0125]
     """
     if alpha is None:
-        raise ValueError(f"the {transform!r} transform needs alpha, its magnification (the paper uses 7, 14 and 80; "
-                         "e.g. alpha=80)")
+        raise ValueError(
+            f"the {transform!r} transform needs alpha, its magnification (the paper uses 7, 14 and 80; e.g. alpha=80)"
+        )
     a = check_alpha(alpha)
     if transform == "exp":
         return 1.0 / a - math.exp(-a) / (-math.expm1(-a))

@@ -155,7 +155,7 @@ class LBFGS(_FullBatch):
                 y_ = grad - g_
                 sy = float(s_ @ y_)
                 if sy > 1e-12 * float(s_ @ s_) ** 0.5 * float(y_ @ y_) ** 0.5:
-                    self.pairs = (self.pairs + [(s_, y_, 1.0 / sy)])[-self.memory:]
+                    self.pairs = (self.pairs + [(s_, y_, 1.0 / sy)])[-self.memory :]
             d = self.direction(grad)
             slope = float(grad @ d)
             if slope >= 0:  # not a descent direction (curvature from a moving objective): steepest descent
@@ -266,11 +266,28 @@ class IRV(Model):
 
     name, label = "irv", "IRV"
 
-    def __init__(self, k: int = 20, max_epochs: int = 3000, tol: float = 1e-4, window: int = 10, step: float = 0.01,
-                 dtype: str = "float64", reweight: str = "none", alpha: float = 20.0, alpha_start: float = 1.0,
-                 alpha_end: float = 20.0, anneal_epochs: int = 20, track: bool = False, progress=None,
-                 log_every: int = 10, optimizer: str = "rprop", lr: float = 1.0, momentum: float = 0.9,
-                 stop: str = "loss", croc_tol: float = 1e-3):
+    def __init__(
+        self,
+        k: int = 20,
+        max_epochs: int = 3000,
+        tol: float = 1e-4,
+        window: int = 10,
+        step: float = 0.01,
+        dtype: str = "float64",
+        reweight: str = "none",
+        alpha: float = 20.0,
+        alpha_start: float = 1.0,
+        alpha_end: float = 20.0,
+        anneal_epochs: int = 20,
+        track: bool = False,
+        progress=None,
+        log_every: int = 10,
+        optimizer: str = "rprop",
+        lr: float = 1.0,
+        momentum: float = 0.9,
+        stop: str = "loss",
+        croc_tol: float = 1e-3,
+    ):
         if dtype not in ("float64", "float32"):
             raise ValueError(f"dtype must be float64 or float32; got {dtype!r}")
         if optimizer not in OPTIMIZERS:
@@ -283,7 +300,13 @@ class IRV(Model):
         self.stop, self.croc_tol = stop, float(croc_tol)
         self.reweighting = Reweighting(reweight, alpha, alpha_start, alpha_end, anneal_epochs)
         self.track = bool(track)
-        self.k, self.max_epochs, self.tol, self.window, self.step = int(k), int(max_epochs), float(tol), int(window), step
+        self.k, self.max_epochs, self.tol, self.window, self.step = (
+            int(k),
+            int(max_epochs),
+            float(tol),
+            int(window),
+            step,
+        )
         self.dtype, self.progress, self.log_every = dtype, progress, log_every
 
     def _inputs(self, data, rows):
@@ -300,8 +323,11 @@ class IRV(Model):
         poor start: the relevance gradients vanish while the votes are 0.)"""
         torch = _torch()
         prior = float(np.clip(y.mean(), 1e-6, 1 - 1e-6))
-        return torch.tensor([0.0, 1.0, -0.1, 1.0, -1.0, np.log(prior / (1 - prior))],
-                            dtype=getattr(torch, self.dtype), requires_grad=True)
+        return torch.tensor(
+            [0.0, 1.0, -0.1, 1.0, -1.0, np.log(prior / (1 - prior))],
+            dtype=getattr(torch, self.dtype),
+            requires_grad=True,
+        )
 
     def _fit(self, data, train, y) -> None:
         _, s, c = self._inputs(data, train)
@@ -315,9 +341,12 @@ class IRV(Model):
         torch = _torch()
         target = torch.as_tensor(y, dtype=s.dtype)
         w = self._initial(y)
-        optimizer = {"rprop": lambda: Rprop(w, lr=self.step), "gd": lambda: GD(w, self.lr),
-                     "gd_momentum": lambda: GD(w, self.lr, self.momentum),
-                     "lbfgs": lambda: LBFGS(w, self.lr)}[self.optimizer]()
+        optimizer = {
+            "rprop": lambda: Rprop(w, lr=self.step),
+            "gd": lambda: GD(w, self.lr),
+            "gd_momentum": lambda: GD(w, self.lr, self.momentum),
+            "lbfgs": lambda: LBFGS(w, self.lr),
+        }[self.optimizer]()
         weights = torch.full((y.size,), 1.0 / y.size, dtype=s.dtype)
         with reuse_freed_memory():  # each epoch allocates and frees (n, k) tensors: 3x faster at n = 225,000
             for epoch in range(1, self.max_epochs + 1):
@@ -348,8 +377,12 @@ class IRV(Model):
         self.weights_ = dict(zip(PARAMETERS, self.w_.tolist()))
         if self.progress is not None:
             state = "converged" if self.converged_ else "stopped at max_epochs"
-            print(f"IRV ({self.reweighting.scheme}) {state} after {epoch} epochs, loss {value:.8f}, weights "
-                  + ", ".join(f"{k}={v:.4f}" for k, v in self.weights_.items()), file=self.progress, flush=True)
+            print(
+                f"IRV ({self.reweighting.scheme}) {state} after {epoch} epochs, loss {value:.8f}, weights "
+                + ", ".join(f"{k}={v:.4f}" for k, v in self.weights_.items()),
+                file=self.progress,
+                flush=True,
+            )
 
     def _replace_history(self, history, unweighted=None) -> IRV:
         """Set the training series (for checking the stop rules on scripted values); returns self."""
@@ -366,10 +399,15 @@ class IRV(Model):
         return stop_fires(self.stop, series, self.window, self.tol, self.croc_tol)
 
     def info(self) -> dict:
-        return {"reweight": self.reweighting.scheme, "optimizer": self.optimizer, "stop": self.stop,
-                "epochs": self.n_epochs_, "converged": self.converged_,
-                "weights": self.weights_,
-                "history": [[e, loss, None if np.isnan(croc) else croc] for e, loss, croc in self.history_]}
+        return {
+            "reweight": self.reweighting.scheme,
+            "optimizer": self.optimizer,
+            "stop": self.stop,
+            "epochs": self.n_epochs_,
+            "converged": self.converged_,
+            "weights": self.weights_,
+            "history": [[e, loss, None if np.isnan(croc) else croc] for e, loss, croc in self.history_],
+        }
 
     def _score(self, data, rows):
         _, s, c = self._inputs(data, rows)
@@ -390,8 +428,14 @@ class IRV(Model):
         ``ids`` (optional, one per row of ``data``) names the neighbours.
         """
         index, s, c, r, v, i = (a[0] for a in self.influences(data, [row]))
-        return pd.DataFrame({
-            "rank": np.arange(1, index.size + 1),
-            "neighbour": np.asarray(ids)[index] if ids is not None else index,
-            "similarity": s, "active": c, "relevance": r, "vote": v, "influence": i,
-        })
+        return pd.DataFrame(
+            {
+                "rank": np.arange(1, index.size + 1),
+                "neighbour": np.asarray(ids)[index] if ids is not None else index,
+                "similarity": s,
+                "active": c,
+                "relevance": r,
+                "vote": v,
+                "influence": i,
+            }
+        )

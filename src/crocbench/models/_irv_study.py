@@ -33,7 +33,7 @@ def optimizer_settings(entries) -> list[dict]:
         entry = dict(entry)
         optimizer = entry.pop("optimizer")
         lrs = entry.pop("lr", 1.0)
-        for lr in (lrs if isinstance(lrs, (list, tuple)) else [lrs]):
+        for lr in lrs if isinstance(lrs, (list, tuple)) else [lrs]:
             name = optimizer if optimizer == "rprop" else f"{optimizer} lr={lr:g}"
             out.append({"name": name, "optimizer": optimizer, "lr": float(lr), **entry})
     names = [s["name"] for s in out]
@@ -55,16 +55,37 @@ def run_study_fold(data, folds, fold: int, study: dict, irv: dict, reweighting: 
     model = IRV(k=irv.get("k", 20), dtype=irv.get("dtype", "float64"))
     model.train_, model.y_ = train, y[train].astype(np.int8)
     train_inputs, test_inputs = model._inputs(data, train)[1:], model._inputs(data, test)[1:]
-    runs, curve = study_fold(train_inputs, model.y_, test_inputs, optimizer_settings(study["optimizers"]),
-                             study["schemes"], max_epochs=study["max_epochs"], window=irv.get("window", 10),
-                             tol=irv.get("tol", 1e-4), croc_tol=irv.get("croc_tol", 1e-3), progress=progress,
-                             **reweighting)
+    runs, curve = study_fold(
+        train_inputs,
+        model.y_,
+        test_inputs,
+        optimizer_settings(study["optimizers"]),
+        study["schemes"],
+        max_epochs=study["max_epochs"],
+        window=irv.get("window", 10),
+        tol=irv.get("tol", 1e-4),
+        croc_tol=irv.get("croc_tol", 1e-3),
+        progress=progress,
+        **reweighting,
+    )
     return runs, curve, rows
 
 
-def study_fold(train_inputs, y, test_inputs, settings, schemes, *, max_epochs: int = 1000, window: int = 10,
-               tol: float = 1e-4, croc_tol: float = 1e-3, curve_epochs=CURVE_EPOCHS, progress=None,
-               **reweighting) -> tuple:
+def study_fold(
+    train_inputs,
+    y,
+    test_inputs,
+    settings,
+    schemes,
+    *,
+    max_epochs: int = 1000,
+    window: int = 10,
+    tol: float = 1e-4,
+    croc_tol: float = 1e-3,
+    curve_epochs=CURVE_EPOCHS,
+    progress=None,
+    **reweighting,
+) -> tuple:
     """Every optimizer setting x scheme on one fold, every stop rule read off one trajectory each.
 
     Parameters
@@ -94,9 +115,17 @@ def study_fold(train_inputs, y, test_inputs, settings, schemes, *, max_epochs: i
     runs, curve = [], []
     for setting in settings:
         for scheme in schemes:
-            irv = IRV(reweight=scheme, optimizer=setting["optimizer"], lr=setting["lr"],
-                      momentum=setting.get("momentum", 0.9), max_epochs=max_epochs, window=window, tol=tol,
-                      croc_tol=croc_tol, **reweighting)
+            irv = IRV(
+                reweight=scheme,
+                optimizer=setting["optimizer"],
+                lr=setting["lr"],
+                momentum=setting.get("momentum", 0.9),
+                max_epochs=max_epochs,
+                window=window,
+                tol=tol,
+                croc_tol=croc_tol,
+                **reweighting,
+            )
             series = {"loss": [], "unweighted_loss": [], "train_croc": []}
             fired, weights = {}, {}
             for epoch, w, scores, loss, unweighted in irv.epochs(s, c, y):
@@ -104,9 +133,17 @@ def study_fold(train_inputs, y, test_inputs, settings, schemes, *, max_epochs: i
                 # fires stops training after the step, and the model is then the weights after `epoch` steps
                 croc = croc_auc(y, scores, alpha=80.0)
                 if epoch - 1 in wanted:  # the training ranking after epoch - 1 steps
-                    curve.append({"setting": setting["name"], "scheme": scheme, "epoch": epoch - 1,
-                                  "train_roc": roc_auc(y, scores), "train_croc_exp_80": croc, "loss": loss,
-                                  "unweighted_loss": unweighted})
+                    curve.append(
+                        {
+                            "setting": setting["name"],
+                            "scheme": scheme,
+                            "epoch": epoch - 1,
+                            "train_roc": roc_auc(y, scores),
+                            "train_croc_exp_80": croc,
+                            "loss": loss,
+                            "unweighted_loss": unweighted,
+                        }
+                    )
                 for name, value in (("loss", loss), ("unweighted_loss", unweighted), ("train_croc", croc)):
                     series[name].append(value)
                     if name not in fired and stop_fires(name, series[name], window, tol, croc_tol):
@@ -114,10 +151,19 @@ def study_fold(train_inputs, y, test_inputs, settings, schemes, *, max_epochs: i
                 if len(fired) == len(STOPS) and epoch > max(wanted):
                     break
             if progress is not None:
-                progress(f"{setting['name']} / {scheme}: {epoch} epochs run; stopped at "
-                         + ", ".join(f"{stop} {fired.get(stop, 'never')}" for stop in STOPS))
+                progress(
+                    f"{setting['name']} / {scheme}: {epoch} epochs run; stopped at "
+                    + ", ".join(f"{stop} {fired.get(stop, 'never')}" for stop in STOPS)
+                )
             for stop in STOPS:
-                runs.append({"setting": setting["name"], "scheme": scheme, "stop": stop,
-                             "epochs": fired.get(stop, epoch), "converged": stop in fired,
-                             "scores": irv_terms(weights.get(stop, w.detach()), *test_inputs)[2].double().numpy()})
+                runs.append(
+                    {
+                        "setting": setting["name"],
+                        "scheme": scheme,
+                        "stop": stop,
+                        "epochs": fired.get(stop, epoch),
+                        "converged": stop in fired,
+                        "scores": irv_terms(weights.get(stop, w.detach()), *test_inputs)[2].double().numpy(),
+                    }
+                )
     return runs, curve

@@ -33,7 +33,7 @@ def ordered_dot(a: np.ndarray, w: np.ndarray, chunk: int = 1024) -> np.ndarray:
     out = np.zeros(a.shape[0])
     term = np.empty(a.shape[0])
     for start in range(0, a.shape[1], chunk):
-        cols = np.asfortranarray(a[:, start:start + chunk], dtype=np.float64)  # columns contiguous
+        cols = np.asfortranarray(a[:, start : start + chunk], dtype=np.float64)  # columns contiguous
         for j in range(cols.shape[1]):
             np.multiply(cols[:, j], w[start + j], out=term)
             out += term
@@ -70,12 +70,13 @@ def nystroem_map(data, rows, landmarks, block: int = 4096, rtol: float = 1e-10) 
     mapping = u[:, keep] / np.sqrt(s[keep])
     out = np.empty((rows.size, mapping.shape[1]))
     for i in range(0, rows.size, block):
-        out[i:i + block] = data.similarities(rows[i:i + block], landmarks).astype(np.float64) @ mapping
+        out[i : i + block] = data.similarities(rows[i : i + block], landmarks).astype(np.float64) @ mapping
     return out, mapping
 
 
-def linear_svm(X, y, C: float = 1.0, class_weight=None, tol: float = 1e-10, max_iter: int = 100,
-               block: int = 8192) -> tuple:
+def linear_svm(
+    X, y, C: float = 1.0, class_weight=None, tol: float = 1e-10, max_iter: int = 100, block: int = 8192
+) -> tuple:
     """The L2-loss linear SVM: ``min_w,b 1/2 |w|^2 + sum_i C_i max(0, 1 - t_i (x_i w + b))^2``, t = +-1.
 
     LIBLINEAR's default loss with an unpenalized intercept, solved in the
@@ -121,7 +122,7 @@ def linear_svm(X, y, C: float = 1.0, class_weight=None, tol: float = 1e-10, max_
         now = slack > 0
         for rows, sign in ((np.flatnonzero(now & ~active), 1.0), (np.flatnonzero(active & ~now), -1.0)):
             for i in range(0, rows.size, block):  # rows that entered or left the active set since the last step
-                part = rows[i:i + block]
+                part = rows[i : i + block]
                 xa = np.empty((part.size, d + 1))
                 xa[:, :d], xa[:, d] = X[part], 1.0
                 hessian += xa.T @ ((sign * 2.0) * c[part, None] * xa)

@@ -63,8 +63,9 @@ def load_class(spec: str, search=()) -> type:
         raise ValueError(f"class {spec!r}: {qualname!r} is not a class")
     missing = [m for m in ("fit", "score") if not callable(getattr(obj, m, None))]
     if missing:
-        raise ValueError(f"class {spec!r}: no {' or '.join(missing)} method; a model needs fit(data, train, y) "
-                         "and score(data, rows)")
+        raise ValueError(
+            f"class {spec!r}: no {' or '.join(missing)} method; a model needs fit(data, train, y) and score(data, rows)"
+        )
     return obj
 
 
@@ -91,8 +92,10 @@ def make_model(name: str, params: dict | None = None, *, seed=None, progress=Non
     if "scores" in params:
         raise ValueError(f"model {name}: an entry with 'scores' imports scores and names no class")
     if spec not in MODELS and ":" not in str(spec):
-        raise ValueError(f"model {name}: unknown model {spec!r}; built-in models are {', '.join(MODELS)}; "
-                         "any other class is given as class: 'module:Class'")
+        raise ValueError(
+            f"model {name}: unknown model {spec!r}; built-in models are {', '.join(MODELS)}; "
+            "any other class is given as class: 'module:Class'"
+        )
     try:
         cls = load_class(spec, search)
     except ValueError as exc:
@@ -106,8 +109,12 @@ def make_model(name: str, params: dict | None = None, *, seed=None, progress=Non
         open_ended = any(p.kind is inspect.Parameter.VAR_KEYWORD for p in accepted.values())
         unknown = [k for k in params if k not in accepted]
         if unknown and not open_ended:
-            takes = ", ".join(k for k, p in accepted.items() if k not in _INJECTED
-                              and p.kind not in (inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD))
+            takes = ", ".join(
+                k
+                for k, p in accepted.items()
+                if k not in _INJECTED
+                and p.kind not in (inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD)
+            )
             raise ValueError(f"model {name}: unknown parameter {unknown[0]!r}; {cls.__name__} takes {takes or 'none'}")
         for key, value in zip(_INJECTED, (seed, progress, n_jobs)):
             if value is not None and (key in accepted or open_ended):
@@ -210,13 +217,15 @@ def declared_runs(entries: dict, search=()) -> dict:
         cls = type(model)
         label = entry.pop("label", None) or (getattr(cls, "label", None) if cls not in classes else None) or name
         classes.add(cls)
-        runs[name] = Run(name, {"class": _spec(cls), **{k: v for k, v in entry.items() if k != "class"}},
-                         str(label), model=model)
+        runs[name] = Run(
+            name, {"class": _spec(cls), **{k: v for k, v in entry.items() if k != "class"}}, str(label), model=model
+        )
     seen = {}
     for run in runs.values():
         if run.label in seen:
-            raise ValueError(f"models {seen[run.label]} and {run.name} are both labelled {run.label!r}; "
-                             "give one a 'label:'")
+            raise ValueError(
+                f"models {seen[run.label]} and {run.name} are both labelled {run.label!r}; give one a 'label:'"
+            )
         seen[run.label] = run.name
     return runs
 

@@ -61,7 +61,7 @@ def silverman_bandwidth(x: np.ndarray) -> float:
     spread = min(np.std(x, ddof=1) if x.size > 1 else 0.0, (q75 - q25) / 1.34)
     if spread <= 0:
         spread = np.std(x) if np.std(x) > 0 else 1.0
-    return 0.9 * spread * x.size ** -0.2
+    return 0.9 * spread * x.size**-0.2
 
 
 def score_density(x: np.ndarray, bandwidth: float | None = None, bins: int = _BINS) -> np.ndarray:

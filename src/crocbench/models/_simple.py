@@ -31,7 +31,7 @@ class MaxSim(Model):
         actives = self.train_[self.y_ == 1]
         out = np.empty(rows.size)
         for i in range(0, rows.size, self.block):
-            out[i:i + self.block] = data.similarities(rows[i:i + self.block], actives).max(axis=1)
+            out[i : i + self.block] = data.similarities(rows[i : i + self.block], actives).max(axis=1)
         return out
 
 

@@ -94,11 +94,25 @@ class SVM(Model):
 
     name, label = "svm", "SVM"
 
-    def __init__(self, C: float = 1.0, class_weight=None, C_grid=None, class_weight_grid=None, inner_folds: int = 3,
-                 select_metric: str = "roc", halving: int | None = None, halving_rounds: int | None = None,
-                 score: str = "decision",
-                 cache_size: float = 500.0, max_kernel_gb: float | None = None, large: str = "error",
-                 landmarks: int = 2000, n_jobs: int = 1, seed: int = 0, progress=None):
+    def __init__(
+        self,
+        C: float = 1.0,
+        class_weight=None,
+        C_grid=None,
+        class_weight_grid=None,
+        inner_folds: int = 3,
+        select_metric: str = "roc",
+        halving: int | None = None,
+        halving_rounds: int | None = None,
+        score: str = "decision",
+        cache_size: float = 500.0,
+        max_kernel_gb: float | None = None,
+        large: str = "error",
+        landmarks: int = 2000,
+        n_jobs: int = 1,
+        seed: int = 0,
+        progress=None,
+    ):
         for cw in [class_weight, *(class_weight_grid or [])]:
             if cw not in (None, "balanced"):
                 raise ValueError(f"class_weight must be None or 'balanced'; got {cw!r}")
@@ -112,8 +126,9 @@ class SVM(Model):
             raise ValueError(f"halving must be None or an integer factor >= 2; got {halving!r}")
         self.inner_folds, self.select_metric, self.score_kind = int(inner_folds), select_metric, score
         self.halving = None if halving is None else int(halving)
-        if halving_rounds is not None and (int(halving_rounds) != halving_rounds or halving_rounds < 1
-                                           or halving is None):
+        if halving_rounds is not None and (
+            int(halving_rounds) != halving_rounds or halving_rounds < 1 or halving is None
+        ):
             raise ValueError(f"halving_rounds must be None or an integer >= 1, with halving; got {halving_rounds!r}")
         self.halving_rounds = None if halving_rounds is None else int(halving_rounds)
         self.cache_size, self.n_jobs, self.seed, self.progress = cache_size, int(n_jobs), seed, progress
@@ -170,14 +185,18 @@ class SVM(Model):
         need, limit = _kernel_gb(n_train), self.kernel_limit_gb
         if need <= limit:
             return {"strategy": "exact", "fit_compounds": int(n_train), "kernel_gb": need}
-        where = (f"max_kernel_gb = {limit:g}" if self.max_kernel_gb is not None
-                 else f"{limit:.1f} GB, the default max_kernel_gb of this machine's memory")
+        where = (
+            f"max_kernel_gb = {limit:g}"
+            if self.max_kernel_gb is not None
+            else f"{limit:.1f} GB, the default max_kernel_gb of this machine's memory"
+        )
         if self.large == "error":
             raise ValueError(
                 f"the SVM's training kernel of {n_train:,} compounds needs {_gb(need)} GB (8 bytes x n_train^2), "
                 f"above {where}; set the svm's 'large: subsample' (exact LIBSVM on all training positives and a "
                 f"seeded subset of negatives that fits) or 'large: nystroem' (a linear SVM on Nystroem features), "
-                f"or raise max_kernel_gb on a machine with more memory")
+                f"or raise max_kernel_gb on a machine with more memory"
+            )
         if self.large == "nystroem":
             n, limit_bytes = int(n_train), limit * 1e9
             a = n * (2 - 1 / self.inner_folds if self.selects else 1)  # features, and an inner fold's copy of them
@@ -186,14 +205,23 @@ class SVM(Model):
                 m -= 1
             if m < _MIN_LANDMARKS:
                 m = _MIN_LANDMARKS
-                raise ValueError(f"the SVM's Nystroem features of {n:,} compounds on {m} landmarks need "
-                                 f"{_gb(8 * m * (a + m) / 1e9)} GB, above {where}; raise max_kernel_gb")
-            return {"strategy": "nystroem", "fit_compounds": n, "landmarks": int(m),
-                    "kernel_gb": 8 * m * (a + m) / 1e9, "kernel_gb_full": need}
+                raise ValueError(
+                    f"the SVM's Nystroem features of {n:,} compounds on {m} landmarks need "
+                    f"{_gb(8 * m * (a + m) / 1e9)} GB, above {where}; raise max_kernel_gb"
+                )
+            return {
+                "strategy": "nystroem",
+                "fit_compounds": n,
+                "landmarks": int(m),
+                "kernel_gb": 8 * m * (a + m) / 1e9,
+                "kernel_gb_full": need,
+            }
         m = math.isqrt(int(limit * 1e9 / 8))
         if n_positives is not None and n_positives >= m:
-            raise ValueError(f"the SVM's {n_positives:,} training positives alone need a "
-                             f"{_gb(_kernel_gb(n_positives))} GB kernel, above {where}; raise max_kernel_gb")
+            raise ValueError(
+                f"the SVM's {n_positives:,} training positives alone need a "
+                f"{_gb(_kernel_gb(n_positives))} GB kernel, above {where}; raise max_kernel_gb"
+            )
         return {"strategy": "subsample", "fit_compounds": m, "kernel_gb": _kernel_gb(m), "kernel_gb_full": need}
 
     def _subsample(self, y) -> np.ndarray:
@@ -210,8 +238,11 @@ class SVM(Model):
 
     def candidates(self) -> list:
         """The (C, class_weight) set-ups the inner CV chooses among (just the fixed one without grids)."""
-        return [(float(C), cw) for cw in (self.class_weight_grid or [self.class_weight])
-                for C in sorted(self.C_grid or [self.C])]
+        return [
+            (float(C), cw)
+            for cw in (self.class_weight_grid or [self.class_weight])
+            for C in sorted(self.C_grid or [self.C])
+        ]
 
     def _svc(self, C, class_weight):
         from sklearn.svm import SVC
@@ -222,11 +253,32 @@ class SVM(Model):
         """The (C, class_weight) of the inner CV (:func:`~crocbench.models._svm_select.select_setup`);
         ``inner_cv(setups, share)`` gives the inner decisions (by default exact LIBSVM's, :func:`inner_decisions`)."""
         if inner_cv is None:
+
             def inner_cv(setups, share):
-                return inner_decisions(SVM, data, train, y, setups, self.inner_folds, self.seed, self.n_jobs, buffer,
-                                       self.progress, share=share)
-        choice, self.inner_rounds_ = select_setup(self.candidates(), y, inner_cv, self.select_metric, self.inner_folds,
-                                                  self.halving, self.halving_rounds, self.progress)
+                return inner_decisions(
+                    SVM,
+                    data,
+                    train,
+                    y,
+                    setups,
+                    self.inner_folds,
+                    self.seed,
+                    self.n_jobs,
+                    buffer,
+                    self.progress,
+                    share=share,
+                )
+
+        choice, self.inner_rounds_ = select_setup(
+            self.candidates(),
+            y,
+            inner_cv,
+            self.select_metric,
+            self.inner_folds,
+            self.halving,
+            self.halving_rounds,
+            self.progress,
+        )
         self.inner_values_ = self.inner_rounds_[-1][1]
         return choice
 
@@ -243,11 +295,14 @@ class SVM(Model):
         if self.plan_["strategy"] == "subsample":
             keep = self._subsample(y)
             if self.progress is not None:
-                print(f"large: the training kernel of {train.size:,} compounds would need "
-                      f"{self.plan_['kernel_gb_full']:.1f} GB > {self.kernel_limit_gb:.1f} GB; subsample: exact "
-                      f"LIBSVM on all {int(y.sum()):,} positives and {keep.size - int(y.sum()):,} of "
-                      f"{int((y == 0).sum()):,} negatives ({keep.size:,} compounds, {self.plan_['kernel_gb']:.1f} GB)",
-                      file=self.progress, flush=True)
+                print(
+                    f"large: the training kernel of {train.size:,} compounds would need "
+                    f"{self.plan_['kernel_gb_full']:.1f} GB > {self.kernel_limit_gb:.1f} GB; subsample: exact "
+                    f"LIBSVM on all {int(y.sum()):,} positives and {keep.size - int(y.sum()):,} of "
+                    f"{int((y == 0).sum()):,} negatives ({keep.size:,} compounds, {self.plan_['kernel_gb']:.1f} GB)",
+                    file=self.progress,
+                    flush=True,
+                )
             train, y = train[keep], y[keep]
         buffer = KernelBuffer()
         self.inner_values_ = None
@@ -261,9 +316,12 @@ class SVM(Model):
         built = time.perf_counter()
         self._libsvm(kernel, train, y)
         if self.progress is not None:
-            print(f"final fit: kernel of {train.size} compounds {built - start:.1f} s, LIBSVM "
-                  f"{time.perf_counter() - built:.1f} s, {self.support_.size} support vectors", file=self.progress,
-                  flush=True)
+            print(
+                f"final fit: kernel of {train.size} compounds {built - start:.1f} s, LIBSVM "
+                f"{time.perf_counter() - built:.1f} s, {self.support_.size} support vectors",
+                file=self.progress,
+                flush=True,
+            )
         self.platt_ = None
         if self.score_kind == "platt":
             _fit_platt(kernel, [self], y)
@@ -277,15 +335,20 @@ class SVM(Model):
         start = time.perf_counter()
         features, mapping = nystroem_map(data, train, train[pick])
         if self.progress is not None:
-            print(f"large: the training kernel of {train.size:,} compounds would need "
-                  f"{self.plan_['kernel_gb_full']:.1f} GB > {self.kernel_limit_gb:.1f} GB; nystroem: a linear SVM on "
-                  f"{mapping.shape[1]:,} Nystroem features of {m:,} seeded landmark compounds "
-                  f"({self.plan_['kernel_gb']:.2f} GB, {time.perf_counter() - start:.1f} s)", file=self.progress,
-                  flush=True)
+            print(
+                f"large: the training kernel of {train.size:,} compounds would need "
+                f"{self.plan_['kernel_gb_full']:.1f} GB > {self.kernel_limit_gb:.1f} GB; nystroem: a linear SVM on "
+                f"{mapping.shape[1]:,} Nystroem features of {m:,} seeded landmark compounds "
+                f"({self.plan_['kernel_gb']:.2f} GB, {time.perf_counter() - start:.1f} s)",
+                file=self.progress,
+                flush=True,
+            )
         self.inner_values_ = None
         if self.selects:
+
             def inner_cv(setups, share):
                 return inner_linear_decisions(features, y, setups, self.inner_folds, self.seed, share)
+
             self.C_, self.class_weight_ = self._select(data, train, y, inner_cv=inner_cv)
         else:
             self.C_, self.class_weight_ = self.C, self.class_weight
@@ -297,9 +360,12 @@ class SVM(Model):
         self.rank_ = int(mapping.shape[1])
         self.platt_ = platt_fit(training, y) if self.score_kind == "platt" else None
         if self.progress is not None:
-            print(f"final fit: linear SVM on {train.size:,} compounds x {mapping.shape[1]:,} features, "
-                  f"{time.perf_counter() - start:.1f} s, {self.support_count_} support vectors", file=self.progress,
-                  flush=True)
+            print(
+                f"final fit: linear SVM on {train.size:,} compounds x {mapping.shape[1]:,} features, "
+                f"{time.perf_counter() - start:.1f} s, {self.support_count_} support vectors",
+                file=self.progress,
+                flush=True,
+            )
 
     def _libsvm(self, kernel, train, y) -> None:
         """LIBSVM on a precomputed training kernel (rows and columns = ``train``) at ``C_``, ``class_weight_``."""
@@ -333,20 +399,27 @@ class SVM(Model):
 
     def info(self) -> dict:
         support = self.support_.size if self.support_count_ is None else self.support_count_
-        out = {"C": self.C_, "class_weight": self.class_weight_, "support_vectors": int(support),
-               "intercept": self.intercept_}
+        out = {
+            "C": self.C_,
+            "class_weight": self.class_weight_,
+            "support_vectors": int(support),
+            "intercept": self.intercept_,
+        }
         if self.inner_values_ is not None:
             out["select_metric"] = self.select_metric
             if self.halving is None:
-                out["inner_cv"] = [{"C": C, "class_weight": cw, "value": v}
-                                   for (C, cw), v in self.inner_values_.items()]
+                out["inner_cv"] = [
+                    {"C": C, "class_weight": cw, "value": v} for (C, cw), v in self.inner_values_.items()
+                ]
             else:  # each candidate's value in the last round it reached, and on which share of the inner sets
                 last = {setup: (share, v) for share, values in self.inner_rounds_ for setup, v in values.items()}
                 out["halving"] = self.halving
                 if self.halving_rounds is not None:
                     out["halving_rounds"] = self.halving_rounds
-                out["inner_cv"] = [{"C": C, "class_weight": cw, "value": v, "fit_share": 1 / share}
-                                   for (C, cw), (share, v) in last.items()]
+                out["inner_cv"] = [
+                    {"C": C, "class_weight": cw, "value": v, "fit_share": 1 / share}
+                    for (C, cw), (share, v) in last.items()
+                ]
         if self.platt_ is not None:
             out["platt_A"], out["platt_B"] = self.platt_
         if self.plan_["strategy"] != "exact":  # how a fold above the memory line was fitted
@@ -362,7 +435,7 @@ class SVM(Model):
     def _decision(data, rows, support, dual_coef, intercept, block: int = 4096) -> np.ndarray:
         out = np.empty(rows.size)
         for i in range(0, rows.size, block):
-            out[i:i + block] = ordered_dot(data.similarities(rows[i:i + block], support), dual_coef) + intercept
+            out[i : i + block] = ordered_dot(data.similarities(rows[i : i + block], support), dual_coef) + intercept
         return out
 
     def decision(self, data, rows) -> np.ndarray:

@@ -17,8 +17,16 @@ from ..cv import stratified_folds
 from ..metrics import Ranking, parse_metric
 
 
-def select_setup(setups, y, inner_cv, select_metric: str = "roc", inner_folds: int = 3, halving: int | None = None,
-                 halving_rounds: int | None = None, progress=None) -> tuple:
+def select_setup(
+    setups,
+    y,
+    inner_cv,
+    select_metric: str = "roc",
+    inner_folds: int = 3,
+    halving: int | None = None,
+    halving_rounds: int | None = None,
+    progress=None,
+) -> tuple:
     """The set-up whose inner cross-validated decision values rank ``y`` best, by successive halving if asked.
 
     Round r of R = :func:`n_rounds` (or of the first ``halving_rounds``) fits the
@@ -60,10 +68,14 @@ def select_setup(setups, y, inner_cv, select_metric: str = "roc", inner_folds: i
         values = {setup: float(metric.value(Ranking(y, d))) for setup, d in inner.items()}
         record.append((share, values))
         if progress is not None:
-            print(f"inner {inner_folds}-fold CV ({metric.key})"
-                  + (f", round {r + 1}/{run} on 1/{share} of each inner training set" if rounds > 1 else "")
-                  + ": " + ", ".join(f"C={C:g} {cw or 'none'} {v:.4f}" for (C, cw), v in values.items()),
-                  file=progress, flush=True)
+            print(
+                f"inner {inner_folds}-fold CV ({metric.key})"
+                + (f", round {r + 1}/{run} on 1/{share} of each inner training set" if rounds > 1 else "")
+                + ": "
+                + ", ".join(f"C={C:g} {cw or 'none'} {v:.4f}" for (C, cw), v in values.items()),
+                file=progress,
+                flush=True,
+            )
         if r < run - 1:
             keep = -(-len(alive) // halving)
             alive = sorted(alive, key=lambda s: (-values[s], setups.index(s)))[:keep]
@@ -78,7 +90,7 @@ def select_setup(setups, y, inner_cv, select_metric: str = "roc", inner_folds: i
 def n_rounds(halving: int | None, n_candidates: int) -> int:
     """Rounds of the full selection: 1 without halving, else 1 + floor(log_halving(n_candidates))."""
     rounds = 1
-    while halving is not None and halving ** rounds <= n_candidates:
+    while halving is not None and halving**rounds <= n_candidates:
         rounds += 1
     return rounds
 
@@ -91,8 +103,12 @@ def _fit_all(kernel, train, y, models, n_jobs: int = 1, progress=None) -> None:
         model.C_, model.class_weight_ = model.C, model.class_weight
         model._libsvm(kernel, train, y)
         if progress is not None:
-            print(f"C={model.C:g} class_weight={model.class_weight}: {model.support_.size} support vectors "
-                  f"({time.perf_counter() - start:.1f} s)", file=progress, flush=True)
+            print(
+                f"C={model.C:g} class_weight={model.class_weight}: {model.support_.size} support vectors "
+                f"({time.perf_counter() - start:.1f} s)",
+                file=progress,
+                flush=True,
+            )
 
     with ThreadPoolExecutor(max_workers=max(1, int(n_jobs))) as pool:
         list(pool.map(fit, models))
@@ -113,10 +129,10 @@ def _decisions(data, rows, reference, models, block: int = 4096) -> np.ndarray:
     n = min(block, rows.size)  # one float32 and one float64 block, reused: fresh pages cost more than the product
     narrow, wide = np.empty((n, len(reference)), dtype=np.float32), np.empty((n, len(reference)))
     for i in range(0, rows.size, block):
-        part = rows[i:i + block]
-        sims = wide[:part.size]
-        sims[...] = data.similarities(part, reference, out=narrow[:part.size])
-        out[:, i:i + block] = (sims @ duals + intercepts).T
+        part = rows[i : i + block]
+        sims = wide[: part.size]
+        sims[...] = data.similarities(part, reference, out=narrow[: part.size])
+        out[:, i : i + block] = (sims @ duals + intercepts).T
     return out
 
 
@@ -128,8 +144,19 @@ def _dual_matrix(n: int, models) -> np.ndarray:
     return duals
 
 
-def inner_decisions(estimator, data, train, y, setups, inner_folds: int = 3, seed=0, n_jobs: int = 1, buffer=None,
-                    progress=None, share: int = 1) -> dict:
+def inner_decisions(
+    estimator,
+    data,
+    train,
+    y,
+    setups,
+    inner_folds: int = 3,
+    seed=0,
+    n_jobs: int = 1,
+    buffer=None,
+    progress=None,
+    share: int = 1,
+) -> dict:
     """Inner cross-validated decision values of the training compounds for every (C, class_weight) set-up.
 
     The training compounds are split into ``inner_folds`` stratified folds
@@ -149,8 +176,11 @@ def inner_decisions(estimator, data, train, y, setups, inner_folds: int = 3, see
 
     def say(what):
         if progress is not None:
-            print(f"inner fold {f + 1}/{inner_folds}: {what} ({time.perf_counter() - start:.1f} s)", file=progress,
-                  flush=True)
+            print(
+                f"inner fold {f + 1}/{inner_folds}: {what} ({time.perf_counter() - start:.1f} s)",
+                file=progress,
+                flush=True,
+            )
 
     for f in range(inner_folds):
         fit_rows, held = np.flatnonzero(inner != f), np.flatnonzero(inner == f)

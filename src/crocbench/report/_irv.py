@@ -33,20 +33,21 @@ def irv_training_table(runs: dict, top=1000, paper: str | None = None) -> pd.Dat
     rows, paper_epochs = [], paper_irv_epochs() if paper else None
     for scheme, (scores, infos, seconds) in runs.items():
         epochs = [int(i["epochs"]) for i in infos]
-        rows.append({
-            "scheme": scheme,
-            "epochs_mean": float(np.mean(epochs)),
-            "epochs_per_fold": "/".join(map(str, epochs)),
-            "converged_folds": int(sum(bool(i["converged"]) for i in infos)),
-            **pooled_metrics(scores, top=top),
-            **({"paper_epochs": paper_epochs.get(scheme, "")} if paper else {}),
-            "train_seconds": float(np.sum(seconds)),
-        })
+        rows.append(
+            {
+                "scheme": scheme,
+                "epochs_mean": float(np.mean(epochs)),
+                "epochs_per_fold": "/".join(map(str, epochs)),
+                "converged_folds": int(sum(bool(i["converged"]) for i in infos)),
+                **pooled_metrics(scores, top=top),
+                **({"paper_epochs": paper_epochs.get(scheme, "")} if paper else {}),
+                "train_seconds": float(np.sum(seconds)),
+            }
+        )
     return pd.DataFrame(rows)
 
 
-def irv_training_claims(table: pd.DataFrame, others: dict | None = None,
-                        published: dict | None = None) -> list[Claim]:
+def irv_training_claims(table: pd.DataFrame, others: dict | None = None, published: dict | None = None) -> list[Claim]:
     """The paper's Appendix A claims (``published.yaml``, ``appendix_claims``) checked on a training table.
 
     Parameters
@@ -75,21 +76,37 @@ def irv_training_claims(table: pd.DataFrame, others: dict | None = None,
         return t.loc[s, "croc_exp_80"]
 
     checks = {  # id: (schemes needed, test, evidence)
-        "power_faster": (["none", "power"], lambda: epochs("power") < epochs("none"),
-                         lambda: f"{epochs('power'):.1f} vs {epochs('none'):.1f} epochs"),
-        "density_faster": (["power", "power_density"], lambda: epochs("power_density") < epochs("power"),
-                           lambda: f"{epochs('power_density'):.1f} vs {epochs('power'):.1f} epochs"),
+        "power_faster": (
+            ["none", "power"],
+            lambda: epochs("power") < epochs("none"),
+            lambda: f"{epochs('power'):.1f} vs {epochs('none'):.1f} epochs",
+        ),
+        "density_faster": (
+            ["power", "power_density"],
+            lambda: epochs("power_density") < epochs("power"),
+            lambda: f"{epochs('power_density'):.1f} vs {epochs('power'):.1f} epochs",
+        ),
         "exp_fast": (["exp"], lambda: epochs("exp") <= 8, lambda: f"{epochs('exp'):.1f} epochs"),
-        "exp_slightly_lower": (["none", "exp"], lambda: croc("exp") < croc("none"),
-                               lambda: f"{croc('exp'):.4f} vs {croc('none'):.4f}"),
-        "same_final": (["none", "power"], lambda: abs(croc("power") - croc("none")) <= 0.01,
-                       lambda: f"1/r {croc('power'):.4f}, none {croc('none'):.4f}"),
+        "exp_slightly_lower": (
+            ["none", "exp"],
+            lambda: croc("exp") < croc("none"),
+            lambda: f"{croc('exp'):.4f} vs {croc('none'):.4f}",
+        ),
+        "same_final": (
+            ["none", "power"],
+            lambda: abs(croc("power") - croc("none")) <= 0.01,
+            lambda: f"1/r {croc('power'):.4f}, none {croc('none'):.4f}",
+        ),
     }
     if others and {"svm", "knn"} <= set(others):
         best = max(others["svm"]["croc_exp_80"], others["knn"]["croc_exp_80"])
-        checks["exp_beats_svm_knn"] = (["exp"], lambda: croc("exp") > best,
-                                       lambda: f"{croc('exp'):.4f} vs SVM {others['svm']['croc_exp_80']:.4f}, "
-                                               f"kNN {others['knn']['croc_exp_80']:.4f}")
+        checks["exp_beats_svm_knn"] = (
+            ["exp"],
+            lambda: croc("exp") > best,
+            lambda: (
+                f"{croc('exp'):.4f} vs SVM {others['svm']['croc_exp_80']:.4f}, kNN {others['knn']['croc_exp_80']:.4f}"
+            ),
+        )
     out = []
     for c in published["appendix_claims"]:
         needs, test, evidence = checks.get(c["id"], (None, None, None))
@@ -122,9 +139,17 @@ def irv_study_table(scores: pd.DataFrame, runs: pd.DataFrame, top=1000) -> pd.Da
         actives in the top k (``top``).
     """
     keys = ["setting", "scheme", "stop"]
-    epochs = runs.groupby(keys, sort=False).agg(epochs_mean=("epochs", "mean"), epochs_min=("epochs", "min"),
-                                                epochs_max=("epochs", "max"), converged_folds=("converged", "sum"),
-                                                folds=("epochs", "size")).reset_index()
+    epochs = (
+        runs.groupby(keys, sort=False)
+        .agg(
+            epochs_mean=("epochs", "mean"),
+            epochs_min=("epochs", "min"),
+            epochs_max=("epochs", "max"),
+            converged_folds=("converged", "sum"),
+            folds=("epochs", "size"),
+        )
+        .reset_index()
+    )
     rows = []
     for key, part in scores.groupby(keys, sort=False):
         rows.append(dict(zip(keys, key)) | pooled_metrics(part, HEADLINE_KEYS, top))
@@ -143,9 +168,14 @@ def irv_study_closest(table: pd.DataFrame, paper: dict | None = None) -> pd.Data
         ours = part.set_index("scheme")["epochs_mean"]
         common = [s for s in counts if s in ours.index]
         if common:
-            rows.append({"setting": setting, "stop": stop,
-                         "log_distance": float(np.mean([abs(np.log(ours[s] / counts[s])) for s in common])),
-                         **{f"epochs_{s}": float(ours[s]) for s in common}})
+            rows.append(
+                {
+                    "setting": setting,
+                    "stop": stop,
+                    "log_distance": float(np.mean([abs(np.log(ours[s] / counts[s])) for s in common])),
+                    **{f"epochs_{s}": float(ours[s]) for s in common},
+                }
+            )
     return pd.DataFrame(rows).sort_values("log_distance", kind="stable").reset_index(drop=True)
 
 
@@ -154,22 +184,34 @@ def irv_study_markdown(table: pd.DataFrame, curve: pd.DataFrame, closest: pd.Dat
     the training curve (mean over the folds of the training ranking's AUC[CROC(exp)] a=80 after each tabulated
     epoch)."""
     paper = paper_irv_epochs()
-    parts = ["The paper (Appendix A): " + ", ".join(f"{s} {v} epochs" for s, v in paper.items())
-             + "; final AUC[CROC(exp)] a=80 about 0.396.",
-             "## Closest to the paper's epoch counts (mean |log(ours / paper)| over its schemes)\n\n"
-             + markdown_table(closest.head(8), digits=2)]
+    parts = [
+        "The paper (Appendix A): "
+        + ", ".join(f"{s} {v} epochs" for s, v in paper.items())
+        + "; final AUC[CROC(exp)] a=80 about 0.396.",
+        "## Closest to the paper's epoch counts (mean |log(ours / paper)| over its schemes)\n\n"
+        + markdown_table(closest.head(8), digits=2),
+    ]
     hits = "top_hits" if "top_hits" in table.columns else None
     for stop, part in table.groupby("stop", sort=False):
-        cells = pd.DataFrame({
-            "optimizer": part["setting"], "scheme": part["scheme"],
-            "epochs (mean, min-max)": [f"{m:.1f} ({lo}-{hi})" for m, lo, hi in
-                                       zip(part["epochs_mean"], part["epochs_min"], part["epochs_max"])],
-            "converged folds": [f"{c}/{f}" for c, f in zip(part["converged_folds"], part["folds"])],
-            "AUC[ROC]": part["roc"], "AUC[CROC(exp)] a=80": part["croc_exp_80"],
-            **({"actives in top k": part[hits]} if hits else {})})
+        cells = pd.DataFrame(
+            {
+                "optimizer": part["setting"],
+                "scheme": part["scheme"],
+                "epochs (mean, min-max)": [
+                    f"{m:.1f} ({lo}-{hi})"
+                    for m, lo, hi in zip(part["epochs_mean"], part["epochs_min"], part["epochs_max"])
+                ],
+                "converged folds": [f"{c}/{f}" for c, f in zip(part["converged_folds"], part["folds"])],
+                "AUC[ROC]": part["roc"],
+                "AUC[CROC(exp)] a=80": part["croc_exp_80"],
+                **({"actives in top k": part[hits]} if hits else {}),
+            }
+        )
         parts.append(f"## Stop rule: {stop}\n\n" + markdown_table(cells))
     wide = curve.groupby(["setting", "scheme", "epoch"], sort=False)["train_croc_exp_80"].mean().unstack("epoch")
     wide.columns = [f"after {e}" for e in wide.columns]
-    parts.append("## Training AUC[CROC(exp)] a=80 after n epochs (mean over the folds)\n\n"
-                 + markdown_table(wide.reset_index().rename(columns={"setting": "optimizer"})))
+    parts.append(
+        "## Training AUC[CROC(exp)] a=80 after n epochs (mean over the folds)\n\n"
+        + markdown_table(wide.reset_index().rename(columns={"setting": "optimizer"}))
+    )
     return "\n\n".join(parts)

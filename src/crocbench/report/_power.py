@@ -9,13 +9,26 @@ from ._claims import Claim
 from ._format import markdown_table
 
 _TEST_ABBREVIATIONS = {
-    "paired_permutation": "PP", "unpaired_permutation": "UP", "paired_t": "PT",
-    "unpaired_t": "UT", "paired_wilcoxon": "PW", "unpaired_wilcoxon": "UW",
+    "paired_permutation": "PP",
+    "unpaired_permutation": "UP",
+    "paired_t": "PT",
+    "unpaired_t": "UT",
+    "paired_wilcoxon": "PW",
+    "unpaired_wilcoxon": "UW",
 }
 
 #: The metrics the paper says AUC[CROC(exp)] has more power than, in the order the evidence lists them.
-_COMPETITORS = ("roc", "proc", "slr", "rie_20", "bedroc_20", "bedroc_80", *(f"cac_exp_{a:g}" for a in ALPHAS),
-                *(f"roc_t{t:g}" for t in CUTOFFS), "roc50")
+_COMPETITORS = (
+    "roc",
+    "proc",
+    "slr",
+    "rie_20",
+    "bedroc_20",
+    "bedroc_80",
+    *(f"cac_exp_{a:g}" for a in ALPHAS),
+    *(f"roc_t{t:g}" for t in CUTOFFS),
+    "roc50",
+)
 
 
 def _pair_name(a, b, labels) -> str:
@@ -27,13 +40,18 @@ def power_markdown(table: pd.DataFrame, labels: dict | None = None) -> str:
     labels = labels or {}
     tests = list(dict.fromkeys(table["test"]))
     fractions = sorted(set(table["fraction"]))
-    parts = ["Power in % (share of subsets rejecting at p < 0.05 in the full-data direction); "
-             "in brackets, where not 0, the % rejecting in the opposite direction. Tests: "
-             + ", ".join(f"{_TEST_ABBREVIATIONS.get(t, t)} = {t.replace('_', ' ')}" for t in tests) + "."]
+    parts = [
+        "Power in % (share of subsets rejecting at p < 0.05 in the full-data direction); "
+        "in brackets, where not 0, the % rejecting in the opposite direction. Tests: "
+        + ", ".join(f"{_TEST_ABBREVIATIONS.get(t, t)} = {t.replace('_', ' ')}" for t in tests)
+        + "."
+    ]
     for (a, b), part in table.groupby(["a", "b"], sort=False):
         sizes = part.drop_duplicates("fraction").set_index("fraction")
-        head = ", ".join(f"{100 * f:g}% = {int(sizes.loc[f, 'size'])} compounds ({int(sizes.loc[f, 'positives'])} "
-                         "positives)" for f in fractions)
+        head = ", ".join(
+            f"{100 * f:g}% = {int(sizes.loc[f, 'size'])} compounds ({int(sizes.loc[f, 'positives'])} positives)"
+            for f in fractions
+        )
         rows = []
         for _, g in part.groupby("metric", sort=False):
             cells = g.set_index(["test", "fraction"])
@@ -41,8 +59,9 @@ def power_markdown(table: pd.DataFrame, labels: dict | None = None) -> str:
             for t in tests:
                 for f in fractions:
                     power, wrong = cells.loc[(t, f), "power"], cells.loc[(t, f), "wrong"]
-                    row[f"{_TEST_ABBREVIATIONS.get(t, t)} {100 * f:g}%"] = (
-                        f"{100 * power:.0f}" + (f" [{100 * wrong:.0f}]" if wrong > 0 else ""))
+                    row[f"{_TEST_ABBREVIATIONS.get(t, t)} {100 * f:g}%"] = f"{100 * power:.0f}" + (
+                        f" [{100 * wrong:.0f}]" if wrong > 0 else ""
+                    )
             rows.append(row)
         parts.append(f"### {_pair_name(a, b, labels)}\n\nSubsets: {head}.\n\n" + markdown_table(pd.DataFrame(rows)))
     return "\n\n".join(parts)
@@ -80,33 +99,58 @@ def power_claims(table: pd.DataFrame, labels: dict | None = None) -> list[Claim]
         claims.append(Claim(text, None, "no CROC or no competing metric in the table"))
     pairs = [(f"croc_exp_{a:g}", f"cac_exp_{a:g}") for a in ALPHAS]
     pairs = [p for p in pairs if set(p) <= set(by_metric.index)]
-    claims.append(Claim("CROC variants have more power than the CAC variants at the same alpha",
-                        all(by_metric[c] >= by_metric[k] for c, k in pairs) if pairs else None,
-                        "; ".join(fmt(p) for p in pairs) or "not in the table"))
+    claims.append(
+        Claim(
+            "CROC variants have more power than the CAC variants at the same alpha",
+            all(by_metric[c] >= by_metric[k] for c, k in pairs) if pairs else None,
+            "; ".join(fmt(p) for p in pairs) or "not in the table",
+        )
+    )
     pairs = [(f"croc_exp_{a:g}", f"roc_t{t:g}") for a, t in zip(ALPHAS, CUTOFFS)]  # the cut-off matching alpha
     pairs = [p for p in pairs if set(p) <= set(by_metric.index)]
-    claims.append(Claim("hard-cutoff metrics are weaker than the smooth CROC at the matching alpha",
-                        all(by_metric[c] >= by_metric[k] for c, k in pairs) if pairs else None,
-                        "; ".join(fmt(p) for p in pairs) or "not in the table"))
+    claims.append(
+        Claim(
+            "hard-cutoff metrics are weaker than the smooth CROC at the matching alpha",
+            all(by_metric[c] >= by_metric[k] for c, k in pairs) if pairs else None,
+            "; ".join(fmt(p) for p in pairs) or "not in the table",
+        )
+    )
     by_test = table.groupby("test")["power"].mean().sort_values(ascending=False)
     croc14 = table[table["metric"] == "croc_exp_14"].groupby("test")["power"].mean().sort_values(ascending=False)
-    evidence = ("mean power over all metrics: "
-                + ", ".join(f"{t.replace('_', ' ')} {v:.3f}" for t, v in by_test.items())
-                + ("; on AUC[CROC(exp)] a=14: " + ", ".join(f"{t.replace('_', ' ')} {v:.3f}" for t, v in croc14.items())
-                   if len(croc14) else ""))
-    claims.append(Claim("the paired permutation test is the most powerful of the six tests",
-                        bool(by_test.index[0] == "paired_permutation") if "paired_permutation" in by_test else None,
-                        evidence))
+    evidence = (
+        "mean power over all metrics: "
+        + ", ".join(f"{t.replace('_', ' ')} {v:.3f}" for t, v in by_test.items())
+        + (
+            "; on AUC[CROC(exp)] a=14: " + ", ".join(f"{t.replace('_', ' ')} {v:.3f}" for t, v in croc14.items())
+            if len(croc14)
+            else ""
+        )
+    )
+    claims.append(
+        Claim(
+            "the paired permutation test is the most powerful of the six tests",
+            bool(by_test.index[0] == "paired_permutation") if "paired_permutation" in by_test else None,
+            evidence,
+        )
+    )
     irv_svm = pp[(pp["a"] == "irv") & (pp["b"] == "svm")]
     if {"roc", "croc_exp_80"} <= set(irv_svm["metric"]):
         at = irv_svm.pivot_table(index="fraction", columns="metric", values="power")
         wrong = irv_svm.pivot_table(index="fraction", columns="metric", values="wrong")
         diff = irv_svm.drop_duplicates("metric").set_index("metric")["full_difference"]
-        evidence = "; ".join(f"{100 * f:g}%: ROC {at.loc[f, 'roc']:.2f} (wrong {wrong.loc[f, 'roc']:.2f}), "
-                             f"CROC a=80 {at.loc[f, 'croc_exp_80']:.2f}" for f in at.index)
-        evidence += (f"; full-data IRV - SVM: ROC {diff['roc']:+.4f}, CROC a=80 {diff['croc_exp_80']:+.4f}")
-        claims.append(Claim("on IRV vs SVM, AUC[CROC(exp)] a=80 detects the difference more often than AUC[ROC]",
-                            bool((at["croc_exp_80"] >= at["roc"]).all()), evidence))
+        evidence = "; ".join(
+            f"{100 * f:g}%: ROC {at.loc[f, 'roc']:.2f} (wrong {wrong.loc[f, 'roc']:.2f}), "
+            f"CROC a=80 {at.loc[f, 'croc_exp_80']:.2f}"
+            for f in at.index
+        )
+        evidence += f"; full-data IRV - SVM: ROC {diff['roc']:+.4f}, CROC a=80 {diff['croc_exp_80']:+.4f}"
+        claims.append(
+            Claim(
+                "on IRV vs SVM, AUC[CROC(exp)] a=80 detects the difference more often than AUC[ROC]",
+                bool((at["croc_exp_80"] >= at["roc"]).all()),
+                evidence,
+            )
+        )
     return claims
 
 

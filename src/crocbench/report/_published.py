@@ -24,8 +24,11 @@ def load_published() -> dict:
 
 def paper_irv_epochs() -> dict:
     """``{scheme: "101", ..., "exp": "4-8"}``: the epochs the paper's Appendix A gives each reweighting scheme."""
-    return {a["model"].removeprefix("irv_"): str(a.get("shown", a["published"])) for a in load_published()["anchors"]
-            if a["metric"] == "epochs_mean" and a["published"] is not None}
+    return {
+        a["model"].removeprefix("irv_"): str(a.get("shown", a["published"]))
+        for a in load_published()["anchors"]
+        if a["metric"] == "epochs_mean" and a["published"] is not None
+    }
 
 
 def irv_training_notes() -> str:
@@ -80,15 +83,26 @@ def published_comparison(measured: dict, published: dict | None = None) -> pd.Da
             status = "in band" if in_band else "FAIL"
         else:
             status = "known deviation" if a.get("known_deviation") and in_band else "FAIL"
-        rows.append({"id": a["id"], "model": a["model"], "metric": a["metric"], "published": a["published"],
-                     "reproduced": value, "tolerance": a["tolerance"], "band_low": low, "band_high": high,
-                     "status": status,
-                     "note": a.get("known_deviation") if status == "known deviation" else a["why"]})
+        rows.append(
+            {
+                "id": a["id"],
+                "model": a["model"],
+                "metric": a["metric"],
+                "published": a["published"],
+                "reproduced": value,
+                "tolerance": a["tolerance"],
+                "band_low": low,
+                "band_high": high,
+                "status": status,
+                "note": a.get("known_deviation") if status == "known deviation" else a["why"],
+            }
+        )
     return pd.DataFrame(rows)
 
 
-def check_claims(areas: pd.DataFrame, significance: pd.DataFrame | None, names: dict,
-                 published: dict | None = None) -> list[Claim]:
+def check_claims(
+    areas: pd.DataFrame, significance: pd.DataFrame | None, names: dict, published: dict | None = None
+) -> list[Claim]:
     """The paper's claims (``published.yaml``, ``claims``) checked on this run's tables 1 and 2.
 
     Parameters
@@ -121,12 +135,15 @@ def check_claims(areas: pd.DataFrame, significance: pd.DataFrame | None, names: 
         checks["svm_best_roc_irv_best_croc"] = (
             v("svm", "roc") > v("irv", "roc") and all(v("irv", m) > v("svm", m) for m in crocs),
             f"AUC[ROC] SVM {v('svm', 'roc'):.4f} vs IRV {v('irv', 'roc'):.4f}; AUC[CROC(exp)] a=7/14/80 IRV "
-            + "/".join(f"{v('irv', m):.4f}" for m in crocs) + " vs SVM "
-            + "/".join(f"{v('svm', m):.4f}" for m in crocs))
+            + "/".join(f"{v('irv', m):.4f}" for m in crocs)
+            + " vs SVM "
+            + "/".join(f"{v('svm', m):.4f}" for m in crocs),
+        )
     if {"irv", "knn", "svm", "maxsim", "random"} <= have:
         m = "croc_exp_80"
-        ok = (v("irv", m) > max(v("knn", m), v("svm", m))
-              and min(v("knn", m), v("svm", m)) > v("maxsim", m) > v("random", m))
+        ok = v("irv", m) > max(v("knn", m), v("svm", m)) and min(v("knn", m), v("svm", m)) > v("maxsim", m) > v(
+            "random", m
+        )
         checks["croc_order"] = (ok, ", ".join(f"{k} {v(k, m):.4f}" for k in sorted(have, key=lambda k: -v(k, m))))
     if significance is not None and {"irv", "svm"} <= have:
         a, b = significance["a"], significance["b"]
@@ -134,7 +151,8 @@ def check_claims(areas: pd.DataFrame, significance: pd.DataFrame | None, names: 
         p = pair.set_index("metric")["paired_permutation"]
         checks["croc_significant_roc_not"] = (
             p["croc_exp_80"] < 0.05 <= p["roc"],
-            f"paired permutation p: AUC[CROC(exp)] a=80 {p['croc_exp_80']:.3g}, AUC[ROC] {p['roc']:.3g}")
+            f"paired permutation p: AUC[CROC(exp)] a=80 {p['croc_exp_80']:.3g}, AUC[ROC] {p['roc']:.3g}",
+        )
     if significance is not None and len(significance):
         share = float((significance["paired_permutation"] <= significance["unpaired_permutation"]).mean())
         checks["paired_more_powerful"] = (share >= 0.8, f"{100 * share:.0f}% of {len(significance)} pair-metric cases")

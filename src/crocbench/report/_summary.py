@@ -48,9 +48,17 @@ def datasets_table(runs: dict) -> pd.DataFrame:
                 raise ValueError(f"dataset {dataset}: {model} did not score the same compounds as the others")
             values = pooled_metrics(scores, SUMMARY_METRICS, top=SUMMARY_TOP)
             k = top_cutoff(SUMMARY_TOP, len(scores))
-            rows.append({"dataset": dataset, "model": model, "compounds": len(scores),
-                         "actives": int(scores["label"].sum()), **{m: values[m] for m in SUMMARY_METRICS},
-                         SUMMARY_TOP_KEY: values[f"top{k}"], "top_k": k})
+            rows.append(
+                {
+                    "dataset": dataset,
+                    "model": model,
+                    "compounds": len(scores),
+                    "actives": int(scores["label"].sum()),
+                    **{m: values[m] for m in SUMMARY_METRICS},
+                    SUMMARY_TOP_KEY: values[f"top{k}"],
+                    "top_k": k,
+                }
+            )
     return pd.DataFrame(rows)
 
 
@@ -86,15 +94,25 @@ def ranks_table(table: pd.DataFrame, alpha: float = 0.05) -> tuple[pd.DataFrame,
     for metric in (*SUMMARY_METRICS, SUMMARY_TOP_KEY):
         values, datasets, models = _metric_matrix(table, metric)
         if len(datasets) < 2 or len(models) < 2:
-            raise ValueError(f"ranks across datasets need at least 2 datasets and 2 models; got "
-                             f"{len(datasets)} and {len(models)}")
+            raise ValueError(
+                f"ranks across datasets need at least 2 datasets and 2 models; got {len(datasets)} and {len(models)}"
+            )
         friedman = friedman_test(values)
         cd = nemenyi_critical_difference(len(models), len(datasets), alpha)
         for model, rank in zip(models, friedman.mean_ranks):
-            rank_rows.append({"metric": metric, "model": model, "mean_rank": float(rank), "datasets": len(datasets),
-                              "friedman_chi2": friedman.statistic, "friedman_p": friedman.p_value,
-                              "iman_davenport_f": friedman.iman_davenport,
-                              "iman_davenport_p": friedman.iman_davenport_p, "nemenyi_cd": cd})
+            rank_rows.append(
+                {
+                    "metric": metric,
+                    "model": model,
+                    "mean_rank": float(rank),
+                    "datasets": len(datasets),
+                    "friedman_chi2": friedman.statistic,
+                    "friedman_p": friedman.p_value,
+                    "iman_davenport_f": friedman.iman_davenport,
+                    "iman_davenport_p": friedman.iman_davenport_p,
+                    "nemenyi_cd": cd,
+                }
+            )
         pair_rows += [{"metric": metric, **row} for row in pairwise_wilcoxon(values, models)]
     return pd.DataFrame(rank_rows), pd.DataFrame(pair_rows)
 
@@ -106,8 +124,10 @@ def datasets_markdown(table: pd.DataFrame) -> str:
     for dataset, part in table.groupby("dataset", sort=False):
         first = part.iloc[0]
         cells = part[["model", *labels]].rename(columns=labels)
-        parts.append(f"## {dataset}: {first['compounds']:,} compounds, {first['actives']:,} actives "
-                     f"(top 1% = top {first['top_k']:,})\n\n" + markdown_table(cells))
+        parts.append(
+            f"## {dataset}: {first['compounds']:,} compounds, {first['actives']:,} actives "
+            f"(top 1% = top {first['top_k']:,})\n\n" + markdown_table(cells)
+        )
     return "\n\n".join(parts)
 
 
@@ -120,19 +140,34 @@ def ranks_markdown(ranks: pd.DataFrame, pairs: pd.DataFrame, alpha: float = 0.05
         first = part.iloc[0]
         order = part.sort_values("mean_rank", kind="stable")
         best = order["mean_rank"].min()
-        cells = pd.DataFrame({"model": order["model"], "mean rank": order["mean_rank"],
-                              f"within CD of the best ({first['nemenyi_cd']:.2f})":
-                                  np.where(order["mean_rank"] - best < first["nemenyi_cd"], "yes", "no")})
+        cells = pd.DataFrame(
+            {
+                "model": order["model"],
+                "mean rank": order["mean_rank"],
+                f"within CD of the best ({first['nemenyi_cd']:.2f})": np.where(
+                    order["mean_rank"] - best < first["nemenyi_cd"], "yes", "no"
+                ),
+            }
+        )
         pair = pairs[pairs["metric"] == metric]
-        pair_cells = pd.DataFrame({"pair": pair["a"] + " vs " + pair["b"],
-                                   "wins-losses-ties": [f"{w}-{lost}-{t}" for w, lost, t in
-                                                        zip(pair["wins"], pair["losses"], pair["ties"])],
-                                   "mean difference": pair["mean_difference"], "Wilcoxon p": pair["p_value"],
-                                   "Holm p": pair["p_holm"]})
+        pair_cells = pd.DataFrame(
+            {
+                "pair": pair["a"] + " vs " + pair["b"],
+                "wins-losses-ties": [
+                    f"{w}-{lost}-{t}" for w, lost, t in zip(pair["wins"], pair["losses"], pair["ties"])
+                ],
+                "mean difference": pair["mean_difference"],
+                "Wilcoxon p": pair["p_value"],
+                "Holm p": pair["p_holm"],
+            }
+        )
         parts.append(
             f"## {labels[metric]}\n\nOver {first['datasets']} datasets: Friedman chi2 = {first['friedman_chi2']:.3f} "
             f"(p = {first['friedman_p']:.3g}), Iman-Davenport F = {first['iman_davenport_f']:.3f} "
             f"(p = {first['iman_davenport_p']:.3g}); Nemenyi critical difference of mean ranks at alpha = "
-            f"{alpha:g}: {first['nemenyi_cd']:.3f}.\n\n" + markdown_table(cells, digits=2) + "\n\n"
-            + markdown_table(pair_cells))
+            f"{alpha:g}: {first['nemenyi_cd']:.3f}.\n\n"
+            + markdown_table(cells, digits=2)
+            + "\n\n"
+            + markdown_table(pair_cells)
+        )
     return "\n\n".join(parts)

@@ -32,8 +32,9 @@ def svm_sensitivity_table(scores: pd.DataFrame, top=1000) -> pd.DataFrame:
     """
     per_fold, n = {}, scores["id"].nunique()
     for setup, part in scores.groupby(SETUP_COLUMNS, sort=True, dropna=False):
-        per_fold[setup] = per_fold_metrics(part.rename(columns={"score": "kind", "value": "score"}),
-                                           named_calls(SENSITIVITY_KEYS, n, top))
+        per_fold[setup] = per_fold_metrics(
+            part.rename(columns={"score": "kind", "value": "score"}), named_calls(SENSITIVITY_KEYS, n, top)
+        )
     table = pooling_table(per_fold, sensitivity_keys(n, top))
     setups = pd.DataFrame(table.pop("model").tolist(), columns=SETUP_COLUMNS)
     return pd.concat([setups, table], axis=1)
@@ -79,20 +80,28 @@ def svm_choices(infos) -> pd.DataFrame:
         rows.setdefault(key, []).append(int(info["fold"]))
         for cand in info.get("inner_cv", []):
             share = cand.get("fit_share", 1.0)  # successive halving: a value on a share of the inner sets
-            name = (f"inner {cand['C']:g} {cand['class_weight'] or 'none'}"
-                    + (f" (1/{1 / share:.0f})" if share < 1 else ""))
+            name = f"inner {cand['C']:g} {cand['class_weight'] or 'none'}" + (
+                f" (1/{1 / share:.0f})" if share < 1 else ""
+            )
             inner.setdefault(name, []).append(cand["value"])
-    table = pd.DataFrame([{"C": f"{C:g}", "class_weight": cw, "folds": ", ".join(map(str, sorted(f))),
-                           "n_folds": len(f)}
-                          for (C, cw), f in sorted(rows.items(), key=lambda kv: -len(kv[1]))])
+    table = pd.DataFrame(
+        [
+            {"C": f"{C:g}", "class_weight": cw, "folds": ", ".join(map(str, sorted(f))), "n_folds": len(f)}
+            for (C, cw), f in sorted(rows.items(), key=lambda kv: -len(kv[1]))
+        ]
+    )
     for col, values in inner.items():
         table[col] = float(np.mean(values))
     return table
 
 
-def svm_sensitivity_markdown(table: pd.DataFrame, pooling: pd.DataFrame | None = None,
-                             choices: pd.DataFrame | None = None, select_metric: str = "",
-                             reproduces: bool = True) -> str:
+def svm_sensitivity_markdown(
+    table: pd.DataFrame,
+    pooling: pd.DataFrame | None = None,
+    choices: pd.DataFrame | None = None,
+    select_metric: str = "",
+    reproduces: bool = True,
+) -> str:
     """The sensitivity table as Markdown (pooled value, per-fold mean +/- SD beneath); where the dataset
     ``reproduces`` the paper, the set-ups that match its SVM numbers are marked."""
     keys = [c for c in table.columns if c not in SETUP_COLUMNS and not c.endswith(("_mean", "_sd"))]
@@ -101,14 +110,21 @@ def svm_sensitivity_markdown(table: pd.DataFrame, pooling: pd.DataFrame | None =
         out = {}
         for k in (k for k in keys if k in row):
             digits = 1 if k.startswith("top") else 3  # "actives in the top k": a count
-            out[k] = (f"{row[k]:.{digits}f}<br>{row[k + '_mean']:.{digits}f} ± {row[k + '_sd']:.{digits}f}"
-                      if f"{k}_mean" in row else f"{row[k]:.{digits}f}")
+            out[k] = (
+                f"{row[k]:.{digits}f}<br>{row[k + '_mean']:.{digits}f} ± {row[k + '_sd']:.{digits}f}"
+                if f"{k}_mean" in row
+                else f"{row[k]:.{digits}f}"
+            )
         return out
 
     rows = []
     for _, row in table.iterrows():
-        rows.append({**{c: ("none" if c == "class_weight" and pd.isna(row[c]) else row[c]) for c in SETUP_COLUMNS},
-                     **cells(row)})
+        rows.append(
+            {
+                **{c: ("none" if c == "class_weight" and pd.isna(row[c]) else row[c]) for c in SETUP_COLUMNS},
+                **cells(row),
+            }
+        )
     text = "Each cell: pooled value, then per-fold mean ± SD.\n\n"
     if reproduces:
         anchors = {a["metric"]: a for a in load_published()["anchors"] if a["model"] == "svm"}
@@ -116,16 +132,21 @@ def svm_sensitivity_markdown(table: pd.DataFrame, pooling: pd.DataFrame | None =
         match_pooled, match_folds = paper_svm_matches(table), paper_svm_matches(table, "_mean")
         for i, row in zip(table.index, rows):
             row["matches the paper's SVM"] = ", ".join(
-                m for m, ok in (("pooled", match_pooled[i]), ("per fold", match_folds[i])) if ok)
+                m for m, ok in (("pooled", match_pooled[i]), ("per fold", match_folds[i])) if ok
+            )
         text = f"Published SVM: {target} (pooled 10-fold ranking, presumably). " + text
     text += markdown_table(pd.DataFrame(rows))
     if pooling is not None and len(pooling):
         rows = [{"model": r["model"], **cells(r)} for _, r in pooling.iterrows()]
-        text += ("\n\n### Pooled ranking vs per-fold mean, the workflow's models\n\n"
-                 + markdown_table(pd.DataFrame(rows)))
+        text += "\n\n### Pooled ranking vs per-fold mean, the workflow's models\n\n" + markdown_table(
+            pd.DataFrame(rows)
+        )
     if choices is not None and len(choices):
         inner = [c for c in choices.columns if c.startswith("inner ")]
-        how = (f"chosen in each outer fold by an inner CV on {select_metric} (inner values: mean over the outer "
-               "folds)" if inner else "fixed (no inner CV)")
-        text += (f"\n\n### The workflow's SVM set-up\n\nC and class weight {how}:\n\n" + markdown_table(choices))
+        how = (
+            f"chosen in each outer fold by an inner CV on {select_metric} (inner values: mean over the outer folds)"
+            if inner
+            else "fixed (no inner CV)"
+        )
+        text += f"\n\n### The workflow's SVM set-up\n\nC and class weight {how}:\n\n" + markdown_table(choices)
     return text

@@ -108,18 +108,27 @@ def other_metrics_markdown(table: pd.DataFrame) -> str:
             continue
         labels = list(dict.fromkeys(part["label"]))
         wide = part.pivot(index="model", columns="label", values="value").reindex(
-            index=list(dict.fromkeys(part["model"])), columns=labels)
+            index=list(dict.fromkeys(part["model"])), columns=labels
+        )
         meta = part.drop_duplicates("label").set_index("label")
-        wide.columns = [f"{c}{'' if meta.loc[c, 'higher_is_better'] else ' (lower is better)'}"
-                        f"{' *' if meta.loc[c, 'in_tests'] else ''}" for c in labels]
+        wide.columns = [
+            f"{c}{'' if meta.loc[c, 'higher_is_better'] else ' (lower is better)'}"
+            f"{' *' if meta.loc[c, 'in_tests'] else ''}"
+            for c in labels
+        ]
         missing = part[part["value"].isna()].groupby(["label", "note"], sort=False)["model"]
         lines = [f"- {label}, {', '.join(models)}: {note}" for (label, note), models in missing]
-        text = f"### {family}\n\n" + markdown_table(wide.reset_index()) + "".join(
-            ["\n\n" + "\n".join(lines)] if lines else [])
+        text = (
+            f"### {family}\n\n"
+            + markdown_table(wide.reset_index())
+            + "".join(["\n\n" + "\n".join(lines)] if lines else [])
+        )
         parts.append(text)
-    parts.append("\n\\* a mean over the positives: the six significance tests apply to it "
-                 "(`crocbench compare --metric NAME`); the other metrics are ratios of counts, "
-                 "means over queries or functions of probabilities, and are not tested.")
+    parts.append(
+        "\n\\* a mean over the positives: the six significance tests apply to it "
+        "(`crocbench compare --metric NAME`); the other metrics are ratios of counts, "
+        "means over queries or functions of probabilities, and are not tested."
+    )
     return "\n\n".join(parts)
 
 
@@ -145,8 +154,12 @@ def per_fold_summary(per_fold: dict, calls) -> pd.DataFrame:
 
 #: The count parameter each metric's definition checks against a list (``crocbench.metrics._definitions``),
 #: and what it counts: ROC-n needs n negatives, "actives in the top k" k compounds.
-_NEEDS = {"roc_n": ("n", "negatives"), "hits_at_k": ("k", "compounds"), "precision_at_k": ("k", "compounds"),
-          "recall_at_k": ("k", "compounds")}
+_NEEDS = {
+    "roc_n": ("n", "negatives"),
+    "hits_at_k": ("k", "compounds"),
+    "precision_at_k": ("k", "compounds"),
+    "recall_at_k": ("k", "compounds"),
+}
 
 
 def undefined_per_fold(call) -> str:
@@ -191,15 +204,28 @@ def significance_table(pooled: dict, calls, tests, *, n_samples: int = 10_000, s
     y = next(iter(pooled.values()))["label"].to_numpy()
     rows = []
     for i, a in enumerate(names):
-        for b in names[i + 1:]:
+        for b in names[i + 1 :]:
             if not np.array_equal(pooled[a]["id"].to_numpy(), pooled[b]["id"].to_numpy()):
                 raise ValueError(f"{a} and {b} did not score the same compounds in the same order")
-            results = compare_many(y, pooled[a]["score"].to_numpy(), pooled[b]["score"].to_numpy(), calls,
-                                   tests=tests, n_samples=n_samples, seed=seed)
+            results = compare_many(
+                y,
+                pooled[a]["score"].to_numpy(),
+                pooled[b]["score"].to_numpy(),
+                calls,
+                tests=tests,
+                n_samples=n_samples,
+                seed=seed,
+            )
             for c, result in zip(calls, results):
                 better = a if result.value_a > result.value_b else b if result.value_b > result.value_a else "="
-                row = {"a": a, "b": b, "metric": c.key, "value_a": result.value_a, "value_b": result.value_b,
-                       "better": better}
+                row = {
+                    "a": a,
+                    "b": b,
+                    "metric": c.key,
+                    "value_a": result.value_a,
+                    "value_b": result.value_b,
+                    "better": better,
+                }
                 row.update({t: result.results[t].p_value for t in tests})
                 rows.append(row)
     return pd.DataFrame(rows)
@@ -207,6 +233,12 @@ def significance_table(pooled: dict, calls, tests, *, n_samples: int = 10_000, s
 
 def significance_markdown(table: pd.DataFrame, tests) -> str:
     """Table 2 as Markdown, p < 0.01 in bold and 0.01 <= p < 0.05 in italics (as in the paper)."""
-    cells = pd.DataFrame({"pair": table["a"] + " vs " + table["b"], "metric": table["metric"],
-                          "better": table["better"], **{t: table[t].map(p_cell) for t in tests}})
+    cells = pd.DataFrame(
+        {
+            "pair": table["a"] + " vs " + table["b"],
+            "metric": table["metric"],
+            "better": table["better"],
+            **{t: table[t].map(p_cell) for t in tests},
+        }
+    )
     return markdown_table(cells)

@@ -34,7 +34,24 @@ from ._topk import (
 )
 
 __all__ = [
-    "DEFAULT_BLOCK", "DEFAULT_TILE", "FeatureMatrix", "KernelBuffer", "MatrixFile", "Neighbours", "SimilarityIndex",
-    "all_pairs_top_k", "chunk_pairs", "chunk_tiles", "default_chunks", "empty_array", "gather_chunks",
-    "load_neighbours", "matrix_mem_mb", "neighbours_mem_mb", "save_neighbours", "tanimoto_matrix", "top_k", "top_k_chunk",
+    "DEFAULT_BLOCK",
+    "DEFAULT_TILE",
+    "FeatureMatrix",
+    "KernelBuffer",
+    "MatrixFile",
+    "Neighbours",
+    "SimilarityIndex",
+    "all_pairs_top_k",
+    "chunk_pairs",
+    "chunk_tiles",
+    "default_chunks",
+    "empty_array",
+    "gather_chunks",
+    "load_neighbours",
+    "matrix_mem_mb",
+    "neighbours_mem_mb",
+    "save_neighbours",
+    "tanimoto_matrix",
+    "top_k",
+    "top_k_chunk",
 ]

@@ -55,13 +55,21 @@ class SimilarityIndex:
     ([[1, 1, 0], [1, 0, 1], [0, 1, 0]], [7, 9, 11])
     """
 
-    def __init__(self, fp: Fingerprints | FeatureMatrix, neighbours: Neighbours | None = None,
-                 block: int = DEFAULT_BLOCK, ids=None, smiles=None, matrix=None):
+    def __init__(
+        self,
+        fp: Fingerprints | FeatureMatrix,
+        neighbours: Neighbours | None = None,
+        block: int = DEFAULT_BLOCK,
+        ids=None,
+        smiles=None,
+        matrix=None,
+    ):
         self.fm = fp if isinstance(fp, FeatureMatrix) else FeatureMatrix(fp)
         self.matrix = matrix if matrix is None or isinstance(matrix, MatrixFile) else MatrixFile(matrix)
         if self.matrix is not None and self.matrix.n != self.fm.n:
-            raise ValueError(f"{self.matrix.path}: a {self.matrix.n} x {self.matrix.n} matrix "
-                             f"for {self.fm.n} compounds")
+            raise ValueError(
+                f"{self.matrix.path}: a {self.matrix.n} x {self.matrix.n} matrix for {self.fm.n} compounds"
+            )
         self._fp = None if isinstance(fp, FeatureMatrix) else fp
         self.cached, self.block = neighbours, block
         self.n = self.fm.n
@@ -87,8 +95,9 @@ class SimilarityIndex:
             if self._fp is None:
                 raise ValueError("built from a FeatureMatrix: the fingerprints' feature ids are not known")
             ids, cols = np.unique(self._fp.ids, return_inverse=True)
-            csr = sp.csr_matrix((np.ones(cols.size, dtype=np.float32), cols.ravel(), self._fp.indptr),
-                                shape=(self.n, ids.size))
+            csr = sp.csr_matrix(
+                (np.ones(cols.size, dtype=np.float32), cols.ravel(), self._fp.indptr), shape=(self.n, ids.size)
+            )
             self._csr = (csr, ids)
         return self._csr
 

@@ -41,8 +41,10 @@ class MatrixFile:
         self.path, self.threads = str(path), max(1, int(threads))
         with open(self.path, "rb") as fh:
             version = np.lib.format.read_magic(fh)
-            read_header = {(1, 0): np.lib.format.read_array_header_1_0,
-                           (2, 0): np.lib.format.read_array_header_2_0}.get(version)
+            read_header = {
+                (1, 0): np.lib.format.read_array_header_1_0,
+                (2, 0): np.lib.format.read_array_header_2_0,
+            }.get(version)
             if read_header is None:
                 raise ValueError(f"{self.path}: unsupported .npy version {version}")
             shape, fortran, self.dtype = read_header(fh)
@@ -78,18 +80,18 @@ class MatrixFile:
             scratch = np.empty((min(self.block_rows, ordered.size), self.n), dtype=self.dtype)
             with open(self.path, "rb", buffering=0) as fh:
                 for i in part:
-                    chunk = ordered[i:i + self.block_rows]
+                    chunk = ordered[i : i + self.block_rows]
                     cut = np.concatenate([[0], np.flatnonzero(np.diff(chunk) != 1) + 1, [chunk.size]])
                     for a, b in zip(cut[:-1], cut[1:]):  # one read per run of consecutive rows
                         fh.seek(self.offset + int(chunk[a]) * self.row_bytes)
                         if fh.readinto(memoryview(scratch[a:b]).cast("B")) != (b - a) * self.row_bytes:
                             raise ValueError(f"{self.path}: truncated")
-                    block = scratch[:chunk.size]
+                    block = scratch[: chunk.size]
                     values = block if all_cols else np.take(block, cols, axis=1)
                     if in_order:
-                        out[i:i + chunk.size] = values
+                        out[i : i + chunk.size] = values
                     else:
-                        out[order[i:i + chunk.size]] = values
+                        out[order[i : i + chunk.size]] = values
 
         workers = max(1, min(self.threads, len(starts)))
         if workers == 1:

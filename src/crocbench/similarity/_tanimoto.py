@@ -106,8 +106,12 @@ class _Progress:
         now = time.perf_counter()
         if self.stream is not None and (now - self.last >= self.every or done == self.total):
             self.last = now
-            print(f"{self.what}: {done}/{self.total} {self.unit} ({100 * done / self.total:.0f}%), "
-                  f"{now - self.start:.1f} s", file=self.stream, flush=True)
+            print(
+                f"{self.what}: {done}/{self.total} {self.unit} ({100 * done / self.total:.0f}%), "
+                f"{now - self.start:.1f} s",
+                file=self.stream,
+                flush=True,
+            )
 
 
 def tanimoto_matrix(
@@ -154,8 +158,9 @@ def tanimoto_matrix(
         if i:
             torch.from_numpy(buf[:, :i]).copy_(torch.from_numpy(np.asarray(mat[:i, rows])).t())
         shape = (b, n - i)
-        buf[:, i:] = fm.tanimoto(rows, slice(i, n), out=work[: b * (n - i)].reshape(shape),
-                                 scratch=scratch[: b * (n - i)].reshape(shape))
+        buf[:, i:] = fm.tanimoto(
+            rows, slice(i, n), out=work[: b * (n - i)].reshape(shape), scratch=scratch[: b * (n - i)].reshape(shape)
+        )
         mat[rows] = buf
         report.update(rows.stop)
     if isinstance(mat, np.memmap):

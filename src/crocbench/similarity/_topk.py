@@ -87,15 +87,19 @@ def top_k(
     work = empty_array((min(block, query.size) * reference.size,))
     scratch = empty_array((min(block, query.size) * reference.size,))
     for i in range(0, query.size, block):
-        q = query[i:i + block]
+        q = query[i : i + block]
         shape = (q.size, reference.size)
-        sims = fm.tanimoto(q, slice(None) if whole else reference, out=work[: q.size * reference.size].reshape(shape),
-                           scratch=scratch[: q.size * reference.size].reshape(shape))
+        sims = fm.tanimoto(
+            q,
+            slice(None) if whole else reference,
+            out=work[: q.size * reference.size].reshape(shape),
+            scratch=scratch[: q.size * reference.size].reshape(shape),
+        )
         if exclude_self:
             own = position[q]
             hit = own >= 0
             sims[np.flatnonzero(hit), own[hit]] = -1.0
-        index[i:i + q.size], similarity[i:i + q.size] = _top_k_rows(sims, k)
+        index[i : i + q.size], similarity[i : i + q.size] = _top_k_rows(sims, k)
         report.update(min(i + block, query.size))
     return Neighbours(index, similarity)
 
@@ -131,8 +135,9 @@ def chunk_tiles(n: int, chunks: int, tile: int = DEFAULT_TILE) -> list[list[tupl
     """
     tiles = _tiles(n, tile)
     if not 1 <= chunks <= len(tiles):
-        raise ValueError(f"chunks must be in [1, {len(tiles)}] (the tiles of {n} compounds, {tile} a side); "
-                         f"got {chunks}")
+        raise ValueError(
+            f"chunks must be in [1, {len(tiles)}] (the tiles of {n} compounds, {tile} a side); got {chunks}"
+        )
     done = np.cumsum(_tile_pairs(n, tiles, tile))
     cuts = [0]
     for c in range(1, chunks):  # the first tile past c/chunks of the work, leaving >= 1 tile to each chunk
@@ -256,8 +261,9 @@ def _offer(state: dict, bi: int, bj: int, sims, first_i: int, first_j: int, k: i
         state[block] = _merge(state[block], rows, first + cand, vals, k)
 
 
-def top_k_chunk(fp: Fingerprints | FeatureMatrix, k: int, chunk: int, chunks: int,
-                tile: int = DEFAULT_TILE, progress=None) -> dict:
+def top_k_chunk(
+    fp: Fingerprints | FeatureMatrix, k: int, chunk: int, chunks: int, tile: int = DEFAULT_TILE, progress=None
+) -> dict:
     """Chunk ``chunk`` of ``chunks`` of the all-pairs top-k: the best k candidate keys of each row block it touches.
 
     Returns arrays by name, for :func:`~crocbench._io.save_arrays` and :func:`gather_chunks`:
@@ -278,14 +284,26 @@ def top_k_chunk(fp: Fingerprints | FeatureMatrix, k: int, chunk: int, chunks: in
     for t, (bi, bj) in enumerate(mine):
         a, b = slice(bi * tile, min(n, (bi + 1) * tile)), slice(bj * tile, min(n, (bj + 1) * tile))
         shape = (a.stop - a.start, b.stop - b.start)
-        sims = torch.from_numpy(fm.tanimoto(a, b, out=work[: shape[0] * shape[1]].reshape(shape),
-                                            scratch=scratch[: shape[0] * shape[1]].reshape(shape)))
+        sims = torch.from_numpy(
+            fm.tanimoto(
+                a,
+                b,
+                out=work[: shape[0] * shape[1]].reshape(shape),
+                scratch=scratch[: shape[0] * shape[1]].reshape(shape),
+            )
+        )
         if bi == bj:
             sims.diagonal().fill_(-1.0)  # never its own neighbour: a negative key
         _offer(state, bi, bj, sims, a.start, b.start, k)
         report.update(t + 1)
-    return {"n": np.int64(n), "k": np.int64(k), "tile": np.int64(tile), "chunks": np.int64(chunks),
-            "chunk": np.int64(chunk), **{f"b{b}": state[b].numpy() for b in sorted(state)}}
+    return {
+        "n": np.int64(n),
+        "k": np.int64(k),
+        "tile": np.int64(tile),
+        "chunks": np.int64(chunks),
+        "chunk": np.int64(chunk),
+        **{f"b{b}": state[b].numpy() for b in sorted(state)},
+    }
 
 
 def _scalar(value) -> int:
@@ -332,8 +350,9 @@ def gather_chunks(parts) -> Neighbours:
                 p.close()
 
 
-def all_pairs_top_k(fp: Fingerprints | FeatureMatrix, k: int, chunks: int = 1, tile: int = DEFAULT_TILE,
-                    progress=None) -> Neighbours:
+def all_pairs_top_k(
+    fp: Fingerprints | FeatureMatrix, k: int, chunks: int = 1, tile: int = DEFAULT_TILE, progress=None
+) -> Neighbours:
     """Every compound's top-k among all others, computed as ``chunks`` chunks in this process and gathered.
 
     Equal to ``top_k(fp, k)``, with each pair computed once.

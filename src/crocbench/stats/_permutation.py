@@ -46,7 +46,7 @@ def _collect(chunks, n_samples: int, columns: tuple) -> np.ndarray:
     out = np.empty((n_samples,) + columns)
     start = 0
     for block in chunks:
-        out[start:start + block.shape[0]] = block
+        out[start : start + block.shape[0]] = block
         start += block.shape[0]
     return out
 

@@ -33,8 +33,9 @@ def _check_samples(a, b, paired: bool) -> tuple[np.ndarray, np.ndarray]:
     a = np.asarray(a, dtype=np.float64)
     b = np.asarray(b, dtype=np.float64)
     if a.ndim != b.ndim or a.ndim not in (1, 2) or a.size == 0 or b.size == 0 or a.shape[1:] != b.shape[1:]:
-        raise ValueError(f"values must be non-empty 1-D arrays (or 2-D with the same columns); "
-                         f"got shapes {a.shape} and {b.shape}")
+        raise ValueError(
+            f"values must be non-empty 1-D arrays (or 2-D with the same columns); got shapes {a.shape} and {b.shape}"
+        )
     if paired and a.shape[0] != b.shape[0]:
         raise ValueError(f"a paired test needs values of the same positives; got {a.shape[0]} and {b.shape[0]}")
     if not (np.isfinite(a).all() and np.isfinite(b).all()):
@@ -128,15 +129,29 @@ def _scipy_p(name: str, x: np.ndarray, y: np.ndarray, alternative: str) -> np.nd
     if name == "paired_wilcoxon":
         d = _paired_differences(x, y)
         exact = (d.shape[0] <= 50) & ~(d == 0).any(axis=0) & ~_has_ties(np.abs(d))
-        run = lambda cols, method: _sps.wilcoxon(d[:, cols], zero_method="wilcox",  # noqa: E731
-                                                 alternative=alternative, method=method, axis=0).pvalue
+        run = lambda cols, method: (
+            _sps.wilcoxon(
+                d[:, cols],
+                zero_method="wilcox",  # noqa: E731
+                alternative=alternative,
+                method=method,
+                axis=0,
+            ).pvalue
+        )
     else:
         pooled = snap_ties(np.concatenate([x, y]))
-        x, y = pooled[:x.shape[0]], pooled[x.shape[0]:]
+        x, y = pooled[: x.shape[0]], pooled[x.shape[0] :]
         small = min(x.shape[0], y.shape[0]) <= 8
         exact = small & ~_has_ties(pooled)
-        run = lambda cols, method: _sps.mannwhitneyu(x[:, cols], y[:, cols], alternative=alternative,  # noqa: E731
-                                                     method=method, axis=0).pvalue
+        run = lambda cols, method: (
+            _sps.mannwhitneyu(
+                x[:, cols],
+                y[:, cols],
+                alternative=alternative,  # noqa: E731
+                method=method,
+                axis=0,
+            ).pvalue
+        )
     p = np.empty(x.shape[1])
     for method, cols in (("exact", exact), ("asymptotic", ~exact)):
         if cols.any():

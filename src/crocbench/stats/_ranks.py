@@ -92,8 +92,8 @@ def friedman_test(values, higher_is_better: bool = True) -> Friedman:
     ties = 0.0
     for row in ranks:
         _, t = np.unique(row, return_counts=True)
-        ties += float((t ** 3 - t).sum())
-    correction = 1.0 - ties / (n * (k ** 3 - k))
+        ties += float((t**3 - t).sum())
+    correction = 1.0 - ties / (n * (k**3 - k))
     chi2 = chi2 / correction if correction > 0 else 0.0  # every dataset ties every ranker: no evidence at all
     p = float(_sps.chi2.sf(chi2, k - 1))
     denominator = n * (k - 1) - chi2
@@ -174,8 +174,17 @@ def pairwise_wilcoxon(values, names) -> list[dict]:
             d = _paired_differences(v[:, [i]], v[:, [j]])[:, 0]
             nonzero = d != 0
             p = float(_sps.wilcoxon(d, zero_method="wilcox", method="auto").pvalue) if nonzero.any() else 1.0
-            rows.append({"a": names[i], "b": names[j], "wins": int((d > 0).sum()), "losses": int((d < 0).sum()),
-                         "ties": int((~nonzero).sum()), "mean_difference": float(d.mean()), "p_value": float(p)})
+            rows.append(
+                {
+                    "a": names[i],
+                    "b": names[j],
+                    "wins": int((d > 0).sum()),
+                    "losses": int((d < 0).sum()),
+                    "ties": int((~nonzero).sum()),
+                    "mean_difference": float(d.mean()),
+                    "p_value": float(p),
+                }
+            )
     for row, adjusted in zip(rows, holm([r["p_value"] for r in rows]) if rows else []):
         row["p_holm"] = float(adjusted)
     return rows

@@ -65,7 +65,9 @@ def _one(name: str, a, b, alternative: str, **kwargs) -> TestResult:
     return TestResult(name, observed, float(p), alt)
 
 
-def permutation_test(a, b, *, paired: bool, n_samples: int = 10_000, seed=0, alternative: str = "observed") -> TestResult:
+def permutation_test(
+    a, b, *, paired: bool, n_samples: int = 10_000, seed=0, alternative: str = "observed"
+) -> TestResult:
     """Paired or unpaired permutation test of ``mean(a) - mean(b)``.
 
     Parameters
@@ -134,12 +136,31 @@ def compare(
     >>> c.value_a > c.value_b, c.results["paired_permutation"].p_value < 0.01
     (True, True)
     """
-    return compare_many(y_true, score_a, score_b, [metric], tests=tests, ties=ties, n_samples=n_samples, seed=seed,
-                        alternative=alternative)[0]
+    return compare_many(
+        y_true,
+        score_a,
+        score_b,
+        [metric],
+        tests=tests,
+        ties=ties,
+        n_samples=n_samples,
+        seed=seed,
+        alternative=alternative,
+    )[0]
 
 
-def compare_many(y_true, score_a, score_b, metrics, *, tests=TESTS, ties: str = "expected", n_samples: int = 10_000,
-                 seed=0, alternative: str = "observed") -> list[Comparison]:
+def compare_many(
+    y_true,
+    score_a,
+    score_b,
+    metrics,
+    *,
+    tests=TESTS,
+    ties: str = "expected",
+    n_samples: int = 10_000,
+    seed=0,
+    alternative: str = "observed",
+) -> list[Comparison]:
     """:func:`compare` on several metrics at once: one permutation draw per test serves every metric.
 
     Each metric's test is exact in distribution, as with :func:`compare` on
@@ -176,6 +197,12 @@ def compare_many(y_true, score_a, score_b, metrics, *, tests=TESTS, ties: str = 
     out = []
     for j, call in enumerate(calls):
         d = call.definition(ra.counts)
-        out.append(Comparison(call.key, float(d.scale * va[:, j].mean() + d.offset),
-                              float(d.scale * vb[:, j].mean() + d.offset), results[j]))
+        out.append(
+            Comparison(
+                call.key,
+                float(d.scale * va[:, j].mean() + d.offset),
+                float(d.scale * vb[:, j].mean() + d.offset),
+                results[j],
+            )
+        )
     return out
