@@ -5,20 +5,37 @@ from pathlib import Path
 
 import pytest
 
-from crocbench.reference import readme_tables
+from crocbench.reference import readme_tables, reference_blocks
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
+DOCUMENTS = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
+
+
 @pytest.mark.parametrize("name", ["published", "pooled"])
-def test_readme_results_tables_are_the_reference(name):
-    text = (ROOT / "README.md").read_text()
-    block = re.search(rf"<!-- reference:{name} -->\n(.*?)\n?<!-- /reference:{name} -->", text, flags=re.S)
-    assert block, f"README.md lacks the <!-- reference:{name} --> block"
+def test_results_tables_in_the_readme_and_docs_are_the_reference(name):
     want = readme_tables(ROOT / "results" / "reference")[name]
-    assert block.group(1).strip() == want, (
-        f"README.md's {name} table is stale: crocbench reference results/dtp_aids --readme README.md rewrites it"
-    )
+    found = {doc: blocks[name] for doc in DOCUMENTS if name in (blocks := reference_blocks(doc.read_text()))}
+    assert found, f"no <!-- reference:{name} --> block in README.md or docs/"
+    for doc, table in found.items():
+        assert table == want, (
+            f"{doc.relative_to(ROOT)}: the {name} table is stale: "
+            f"crocbench reference results/dtp_aids --readme README.md docs/.../page.md rewrites it"
+        )
+
+
+def test_update_readme_rewrites_a_stale_block_wherever_it_stands(tmp_path):
+    from crocbench.reference import update_readme
+
+    tables = readme_tables(ROOT / "results" / "reference")
+    readme, page = tmp_path / "README.md", tmp_path / "page.md"
+    readme.write_text(f"# x\n<!-- reference:published -->\n{tables['published']}\n<!-- /reference:published -->\n")
+    page.write_text("text\n<!-- reference:pooled -->\n| stale |\n<!-- /reference:pooled -->\nmore\n")
+    assert update_readme([readme, page], ROOT / "results" / "reference") == [(str(page), "pooled")]
+    assert reference_blocks(page.read_text()) == {"pooled": tables["pooled"]} and page.read_text().endswith("more\n")
+    with pytest.raises(ValueError, match="no <!-- reference:pooled --> block"):
+        update_readme([readme], ROOT / "results" / "reference")
 
 
 def test_readme_python_example_runs():

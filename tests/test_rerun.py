@@ -10,41 +10,16 @@ import json
 import os
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pandas as pd
 import pytest
-import yaml
+from _snakemake import run_workflow as _run
 
 pytestmark = pytest.mark.workflow
 ROOT = Path(__file__).resolve().parents[1]
-SNAKEMAKE = shutil.which("snakemake") or str(Path(sys.executable).with_name("snakemake"))
 SCREEN = ROOT / ".test" / "data" / "screen.csv"
 COMPOUNDS = "results/scr/compounds.parquet"
-
-
-def _run(workdir: Path, config: dict, *extra: str) -> subprocess.CompletedProcess:
-    (workdir / "cfg.yaml").write_text(yaml.safe_dump(config, sort_keys=False))
-    env = {k: v for k, v in os.environ.items() if k != "CROCBENCH_MIRROR"}
-    return subprocess.run(
-        [
-            SNAKEMAKE,
-            "--snakefile",
-            str(ROOT / "Snakefile"),
-            "--directory",
-            str(workdir),
-            "--configfile",
-            str(workdir / "cfg.yaml"),
-            "--cores",
-            "1",
-            *extra,
-        ],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=300,
-    )
 
 
 def _config(**dataset) -> dict:

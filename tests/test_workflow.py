@@ -4,7 +4,6 @@ import json
 import os
 import shutil
 import subprocess
-import sys
 import warnings
 from pathlib import Path
 
@@ -12,36 +11,14 @@ import numpy as np
 import pandas as pd
 import pytest
 import yaml
+from _snakemake import SNAKEMAKE
+from _snakemake import run_workflow as _run
 
 from crocbench.fingerprints import load_fingerprints, molecule_features
 from crocbench.similarity import load_neighbours, top_k
 
 pytestmark = pytest.mark.workflow  # `pytest -m workflow`: end to end, minutes; not in the unit suite
 ROOT = Path(__file__).resolve().parents[1]
-SNAKEMAKE = shutil.which("snakemake") or str(Path(sys.executable).with_name("snakemake"))
-
-
-def _run(workdir: Path, config: dict, *extra: str) -> subprocess.CompletedProcess:
-    (workdir / "cfg.yaml").write_text(yaml.safe_dump(config, sort_keys=False))
-    env = {k: v for k, v in os.environ.items() if k != "CROCBENCH_MIRROR"}
-    return subprocess.run(
-        [
-            SNAKEMAKE,
-            "--snakefile",
-            str(ROOT / "Snakefile"),
-            "--directory",
-            str(workdir),
-            "--configfile",
-            str(workdir / "cfg.yaml"),
-            "--cores",
-            "1",
-            *extra,
-        ],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=300,
-    )
 
 
 def _config(sha=None):

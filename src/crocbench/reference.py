@@ -253,22 +253,40 @@ def readme_tables(reference) -> dict:
     return {"published": "\n".join(lines), "pooled": "\n".join(pooled)}
 
 
-def update_readme(readme, reference) -> list:
-    """Rewrite the ``<!-- reference:NAME -->`` blocks of ``readme`` from the reference; returns the names
-    of the blocks whose text changed."""
+def reference_blocks(text: str) -> dict:
+    """The ``<!-- reference:NAME -->`` ... ``<!-- /reference:NAME -->`` blocks of a Markdown text: name -> table."""
     import re
 
-    path = Path(readme)
-    text = path.read_text()
-    changed = []
-    for name, table in readme_tables(reference).items():
-        pattern = re.compile(rf"<!-- reference:{name} -->\n(.*?)\n?<!-- /reference:{name} -->", flags=re.S)
-        match = pattern.search(text)
-        if match is None:
-            raise ValueError(f"{readme} has no <!-- reference:{name} --> ... <!-- /reference:{name} --> block")
-        if match.group(1) != table:
-            changed.append(name)
-            block = f"<!-- reference:{name} -->\n{table}\n<!-- /reference:{name} -->"
-            text = text[: match.start()] + block + text[match.end() :]
-    path.write_text(text)
+    pattern = re.compile(r"<!-- reference:(\w+) -->\n(.*?)\n?<!-- /reference:\1 -->", flags=re.S)
+    return {m.group(1): m.group(2).strip() for m in pattern.finditer(text)}
+
+
+def update_readme(documents, reference) -> list:
+    """Rewrite the ``<!-- reference:NAME -->`` blocks of the Markdown ``documents`` (README.md, pages of the
+    docs) from the reference; returns ``(document, name)`` of the blocks whose text changed.
+
+    A block may stand in any of the documents; every table of :func:`readme_tables` must stand in at least
+    one, and a block naming no table is an error.
+    """
+    import re
+
+    documents = [documents] if isinstance(documents, str | Path) else list(documents)
+    tables, seen, changed = readme_tables(reference), set(), []
+    for document in documents:
+        path = Path(document)
+        text = path.read_text()
+        for name in reference_blocks(text):
+            if name not in tables:
+                raise ValueError(f"{document}: block <!-- reference:{name} --> names no table ({', '.join(tables)})")
+            pattern = re.compile(rf"<!-- reference:{name} -->\n(.*?)\n?<!-- /reference:{name} -->", flags=re.S)
+            match = pattern.search(text)
+            seen.add(name)
+            if match.group(1) != tables[name]:
+                changed.append((str(document), name))
+                block = f"<!-- reference:{name} -->\n{tables[name]}\n<!-- /reference:{name} -->"
+                text = text[: match.start()] + block + text[match.end() :]
+        path.write_text(text)
+    missing = [name for name in tables if name not in seen]
+    if missing:
+        raise ValueError(f"no <!-- reference:{missing[0]} --> block in {', '.join(map(str, documents))}")
     return changed

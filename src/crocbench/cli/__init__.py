@@ -167,7 +167,13 @@ def _parser() -> argparse.ArgumentParser:
     p = sub.add_parser("reference", help="refresh the committed regression reference from a finished run")
     p.add_argument("results", help="a dataset's results folder, e.g. results/dtp_aids")
     p.add_argument("--out", default="results/reference", help="reference folder (default: results/reference)")
-    p.add_argument("--readme", metavar="PATH", help="also rewrite the results tables in this README (README.md)")
+    p.add_argument(
+        "--readme",
+        metavar="PATH",
+        nargs="+",
+        help="also rewrite the results tables (<!-- reference:NAME --> blocks) in these Markdown files "
+        "(README.md and the docs pages that hold one)",
+    )
     return parser
 
 

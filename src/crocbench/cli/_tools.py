@@ -81,5 +81,6 @@ def _reference(args) -> int:
         print(f"wrote {path}: " + ("unchanged" if not moved else "\n" + "\n".join(moved)))
     if args.readme:
         changed = update_readme(args.readme, args.out)
-        print(f"{args.readme}: " + (f"rewrote the {' and '.join(changed)} table(s)" if changed else "tables unchanged"))
+        done = ", ".join(f"{name} in {document}" for document, name in changed)
+        print(f"rewrote the table(s): {done}" if changed else f"{', '.join(args.readme)}: tables unchanged")
     return 0
