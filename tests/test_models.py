@@ -11,7 +11,7 @@ import torch
 from crocbench.cv import fold_table, pool_scores, score_fold, split, stratified_folds
 from crocbench.fingerprints import Fingerprints
 from crocbench.metrics import paper_panel, per_fold_metrics, roc_auc
-from crocbench.models import IRV, KNN, SVM, MaxSim, Random, grid_fold, irv_loss, make_model
+from crocbench.models import IRV, KNN, SVM, MaxSim, Random, grid_fold, irv_loss, make_model, svm_grid
 from crocbench.models._linear import linear_svm, nystroem_map
 from crocbench.similarity import KernelBuffer, MatrixFile, SimilarityIndex, tanimoto_matrix, top_k
 
@@ -363,7 +363,7 @@ def test_svm_grid_shares_one_kernel_and_equals_separate_fits(data):
     train, test = _split(y)
     buffer = KernelBuffer()
     buffer.take(train.size + 7)[:] = np.nan  # a used, larger buffer: every entry the grid reads is rewritten
-    grid = SVM.grid(
+    grid = svm_grid(
         sim, train, y[train], test, Cs=[0.1, 1.0], class_weights=[None, "balanced"], n_jobs=2, buffer=buffer
     )
     assert sorted(grid, key=str) == sorted([(0.1, None), (1.0, None), (0.1, "balanced"), (1.0, "balanced")], key=str)
@@ -373,7 +373,7 @@ def test_svm_grid_shares_one_kernel_and_equals_separate_fits(data):
         platt = SVM(C=C, class_weight=cw, score="platt").fit(sim, train, y[train]).score(sim, test)
         np.testing.assert_allclose(prob, platt, rtol=1e-12)
         assert np.all(np.diff(prob[np.argsort(decision)]) >= 0)  # Platt is monotone in the decision value
-    serial = SVM.grid(sim, train, y[train], test, Cs=[0.1, 1.0], class_weights=[None, "balanced"], n_jobs=1)
+    serial = svm_grid(sim, train, y[train], test, Cs=[0.1, 1.0], class_weights=[None, "balanced"], n_jobs=1)
     for setup, (decision, prob) in grid.items():  # threads change nothing
         np.testing.assert_array_equal(decision, serial[setup][0])
         np.testing.assert_array_equal(prob, serial[setup][1])

@@ -5,14 +5,16 @@ with ``x_i`` the number of negatives above positive i (ROC family) or its
 rank (AC family); :func:`per_positive_values` exposes the ``h(x_i)`` that the
 significance tests in :mod:`crocbench.stats` compare.  All functions take
 ``(y_true, y_score, ...)`` with higher score = more likely positive, resolve
-tied scores exactly (see :mod:`crocbench.metrics._ranking`) and raise
+tied scores exactly (see ``_ranking`` below) and raise
 ``ValueError`` on bad input.
 
 Beyond the CROC paper: average precision, precision/recall at k,
 R-precision and LocAUC are means over the positives too (they plug into the
-tests); :mod:`crocbench.metrics._retrieval` adds the set-based IR measures
-and KDD Cup ``perf``'s probability metrics, :mod:`crocbench.metrics._queries`
-the per-query scores (TAP-k, ROC_n per query, MAP, TOP1), which do not.
+tests); ``_retrieval`` adds the set-based IR measures (:func:`precision`,
+:func:`recall`, :func:`f_beta`, ...) and KDD Cup ``perf``'s probability metrics
+(:func:`cross_entropy`, :func:`rmse`, :func:`slac_q`), ``_queries`` the per-query
+scores (:func:`tap_k`, :func:`roc_n_per_query`, :func:`mean_average_precision`,
+:func:`top1`), which do not.
 
 Modules: ``_definitions`` (each metric's :class:`Definition`, ``h`` and its
 affine map), ``_areas`` (the score functions, per-positive values and random

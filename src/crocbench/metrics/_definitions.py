@@ -171,6 +171,8 @@ def _loc_auc(c: Counts, u0=0.1) -> Definition:
     return Definition(RANKING, values)
 
 
+#: The metrics by name (the ``metric`` of :func:`score`, :func:`per_positive_values` and :func:`definition`, the
+#: name of a :func:`parse_metric` spec), each with the function that builds its :class:`Definition`.
 METRICS: dict[str, Callable[..., Definition]] = {
     "roc_auc": _roc,
     "croc_auc": _croc,

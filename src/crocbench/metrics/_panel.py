@@ -173,6 +173,8 @@ def parse_metric(spec: str) -> MetricCall:
 
 # --- the other references' metrics --------------------------------------------------
 
+#: The families of the other references' metrics (the ``family`` of an :class:`OtherMetric`), in the order of
+#: :func:`other_panel`.
 FAMILIES = ("information retrieval", "local AUC", "KDD Cup perf", "per query")
 PROBABILITIES = "probabilities"
 GROUPS = "groups"

@@ -13,7 +13,7 @@ from ._registry import BUILTIN, LABELS, MODELS, Run, declared_runs, expand_runs,
 from ._reweight import SCHEMES, Reweighting, average_ranks, score_density, silverman_bandwidth
 from ._simple import KNN, MaxSim, Random
 from ._svm import SVM
-from ._svm_grid import grid_fold
+from ._svm_grid import grid_fold, svm_grid
 
 __all__ = [
     "BUILTIN",
@@ -40,4 +40,5 @@ __all__ = [
     "platt_fit",
     "score_density",
     "silverman_bandwidth",
+    "svm_grid",
 ]

@@ -218,7 +218,8 @@ def cross_entropy(z, y, weights=None):
 
 
 def irv_loss(w, s, c, y, weights=None):
-    """The IRV's cross-entropy on (s, c) with 0/1 targets ``y``; see :func:`cross_entropy`."""
+    """The IRV's cross-entropy on (s, c): of its logits (:func:`irv_terms`) against 0/1 targets ``y``, the mean, or
+    the ``weights``-weighted sum."""
     return cross_entropy(irv_terms(w, s, c)[2], y, weights)
 
 
@@ -237,9 +238,9 @@ class IRV(Model):
     step : float
         Rprop's initial step size.
     optimizer : {"rprop", "gd", "gd_momentum", "lbfgs"}
-        One full-batch step per epoch: Rprop (default; :class:`Rprop`), plain gradient descent with the fixed
-        learning rate ``lr``, the same with ``momentum`` (:class:`GD`), or L-BFGS with a backtracking line
-        search from ``lr`` (:class:`LBFGS`).
+        One full-batch step per epoch: Rprop (default; ``Rprop``), plain gradient descent with the fixed
+        learning rate ``lr``, the same with ``momentum`` (``GD``), or L-BFGS with a backtracking line
+        search from ``lr`` (``LBFGS``).
     lr, momentum : float
         The learning rate of ``gd``, ``gd_momentum`` (and the first trial step of ``lbfgs``); the momentum.
     stop : {"loss", "unweighted_loss", "train_croc"}
@@ -258,10 +259,14 @@ class IRV(Model):
 
     Attributes
     ----------
-    weights_ : dict of the six fitted parameters
-    history_ : list of (epoch, loss, training AUC[CROC(exp)] a=80 or NaN), the loss and
-        ranking of the model after ``epoch - 1`` steps
-    n_epochs_ : int, converged_ : bool
+    weights_ : dict
+        The six fitted parameters, by name.
+    history_ : list of (epoch, loss, training AUC[CROC(exp)] a=80 or NaN)
+        The loss and ranking of the model after ``epoch - 1`` steps.
+    n_epochs_ : int
+        Epochs trained.
+    converged_ : bool
+        Whether the stop rule fired (False: stopped at ``max_epochs``).
     """
 
     name, label = "irv", "IRV"

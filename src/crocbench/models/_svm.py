@@ -18,7 +18,7 @@ from ..similarity import KernelBuffer
 from ._base import Model
 from ._linear import inner_linear_decisions, linear_svm, nystroem_map, ordered_dot
 from ._platt import _fit_platt, platt_fit
-from ._svm_select import _decisions, _fit_all, inner_decisions, n_rounds, select_setup
+from ._svm_select import inner_decisions, n_rounds, select_setup
 
 
 class SVM(Model):
@@ -75,7 +75,7 @@ class SVM(Model):
     max_kernel_gb : float or None
         The largest float64 training kernel (8 n_train^2 bytes, in GB of 1e9 bytes)
         fitted exactly.  None: this machine's, the workflow's memory budget
-        (:func:`~crocbench._parallel.memory_budget_mb`) less the 3 GB a fold needs
+        (``crocbench._parallel.memory_budget_mb``) less the 3 GB a fold needs
         beside its kernel.
     large : "error", "subsample" or "nystroem"
         What a fold whose kernel would exceed ``max_kernel_gb`` does: "error"
@@ -84,9 +84,9 @@ class SVM(Model):
         inner CV) on all training positives plus a seeded random subset of
         the negatives, as many as fit; "nystroem" maps every training compound
         to Nystroem features on ``landmarks`` seeded random training compounds
-        (:func:`nystroem_map`; fewer if the n_train x m float64 features, an inner
+        (``nystroem_map``; fewer if the n_train x m float64 features, an inner
         fold's copy of them and the m x m landmark kernel would exceed ``max_kernel_gb``)
-        and fits a linear L2-loss SVM on them (:func:`linear_svm`, with the same inner CV).  The fold says which in
+        and fits a linear L2-loss SVM on them (``linear_svm``, with the same inner CV).  The fold says which in
         one log line and in :meth:`info`.
     landmarks : int
         Landmark compounds of ``large="nystroem"`` (at most).
@@ -374,28 +374,6 @@ class SVM(Model):
         self.support_ = train[svc.support_]
         self.dual_coef_ = svc.dual_coef_[0].astype(np.float64)
         self.intercept_ = float(svc.intercept_[0])
-
-    @classmethod
-    def grid(cls, data, train, y, test, Cs, class_weights=(None,), n_jobs: int = 1, buffer=None, progress=None) -> dict:
-        """Decision values and Platt probabilities of ``test`` for every (C, class_weight), one kernel.
-
-        The training kernel is built once (in ``buffer``, a
-        :class:`~crocbench.similarity.KernelBuffer`, if given) and shared by
-        every fit, ``n_jobs`` LIBSVM fits run at a time (threads: LIBSVM
-        releases the GIL and the kernel is not copied), the Platt sigmoids take
-        one pass over the kernel, and the test compounds' similarities to the
-        training set are computed once.  Each set-up's values equal a separate
-        ``SVM(C, class_weight, score=...)`` fit (to rounding: ~1e-15 relative).
-        Returns ``{(C, class_weight): (decision, probability)}``.
-        """
-        y = np.asarray(y)
-        models = [cls(C=C, class_weight=cw, score="platt", progress=progress) for cw in class_weights for C in Cs]
-        kernel = data.kernel(train, progress=progress, buffer=buffer)
-        _fit_all(kernel, train, y, models, n_jobs, progress)
-        _fit_platt(kernel, models, y)
-        del kernel
-        decisions = _decisions(data, test, train, models)
-        return {(m.C, m.class_weight): (d, m.probability(d)) for m, d in zip(models, decisions)}
 
     def info(self) -> dict:
         support = self.support_.size if self.support_count_ is None else self.support_count_

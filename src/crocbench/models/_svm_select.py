@@ -3,7 +3,7 @@
 :func:`inner_decisions` gives every set-up's inner cross-validated decision values,
 :func:`select_setup` chooses among them, by successive halving if asked.
 :func:`_fit_all` and :func:`_decisions` (one kernel for many fits, one similarity block
-for many models) also serve :meth:`SVM.grid <crocbench.models.SVM.grid>`.
+for many models) also serve the sensitivity study's grid (:func:`crocbench.models.svm_grid`).
 """
 
 from __future__ import annotations

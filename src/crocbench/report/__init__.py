@@ -2,17 +2,18 @@
 
 One concern per module:
 
-- :mod:`._format`: Markdown tables and cells (numbers, p-values);
-- :mod:`._claims`: :class:`Claim`, a paper's claim checked on a run, and its Markdown list;
-- :mod:`._tables`: the paper's tables 1 (areas, pooled and per fold; the other references' metrics) and 2
+- ``_format``: Markdown tables and cells (numbers, p-values);
+- ``_claims``: :class:`Claim`, a paper's claim checked on a run, and its Markdown list;
+- ``_tables``: the paper's tables 1 (areas, pooled and per fold; the other references' metrics) and 2
   (the six tests' p-values per pair of models);
-- :mod:`._published`: the paper's published numbers and claims (``published.yaml``) beside a run's (table 4);
-- :mod:`._irv`: the IRV training table (Appendix A) and the IRV training study;
-- :mod:`._svm`: the SVM set-up sensitivity study;
-- :mod:`._power`: the power study;
-- :mod:`._summary`: the summary across datasets (ranks, Friedman and Nemenyi tests).
+- ``_published``: the paper's published numbers and claims (``published.yaml``) beside a run's (table 4);
+- ``_irv``: the IRV training table (Appendix A) and the IRV training study;
+- ``_svm``: the SVM set-up sensitivity study;
+- ``_power``: the power study;
+- ``_summary``: the summary across datasets (ranks, Friedman and Nemenyi tests).
 
-The metric columns derive from :data:`crocbench.metrics._panel.HEADLINE_KEYS`.
+The metric columns derive from the paper's headline areas (``HEADLINE_KEYS`` of ``crocbench.metrics._panel``:
+AUC[ROC], then AUC[CROC(exp)] at a = 7, 14 and 80; see :func:`crocbench.metrics.paper_panel`).
 """
 
 from ._claims import Claim, claims_markdown

@@ -135,7 +135,7 @@ def irv_study_table(scores: pd.DataFrame, runs: pd.DataFrame, top=1000) -> pd.Da
     -------
     DataFrame
         setting, scheme, stop, epochs_mean, epochs_min, epochs_max, converged_folds, folds, the pooled
-        AUC[ROC] and AUC[CROC(exp)] a=7/14/80 (:data:`~crocbench.metrics._panel.HEADLINE_KEYS`) and the
+        AUC[ROC] and AUC[CROC(exp)] a=7/14/80 (``HEADLINE_KEYS`` of ``crocbench.metrics._panel``) and the
         actives in the top k (``top``).
     """
     keys = ["setting", "scheme", "stop"]
@@ -160,7 +160,7 @@ def irv_study_table(scores: pd.DataFrame, runs: pd.DataFrame, top=1000) -> pd.Da
 
 def irv_study_closest(table: pd.DataFrame, paper: dict | None = None) -> pd.DataFrame:
     """Per (setting, stop rule): how far its mean epochs per scheme are from the paper's Appendix A counts (the
-    mean of |log(ours / paper)| over the schemes the paper gives; "4-8" counts as 6), closest first."""
+    mean of ``|log(ours / paper)|`` over the schemes the paper gives; "4-8" counts as 6), closest first."""
     paper = paper or paper_irv_epochs()
     counts = {s: float(np.mean([float(x) for x in v.split("-")])) for s, v in paper.items()}
     rows = []

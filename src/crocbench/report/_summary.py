@@ -12,6 +12,7 @@ from ._tables import HEADLINE_BEDROC_KEYS, pooled_metrics
 
 #: The summary's metrics (paper-panel keys), then "actives in the top 1%" (:data:`SUMMARY_TOP`).
 SUMMARY_METRICS = HEADLINE_BEDROC_KEYS
+#: The summary's "actives in the top k": 1% of each dataset's list.
 SUMMARY_TOP = 0.01
 SUMMARY_TOP_KEY = "top_1pct"
 

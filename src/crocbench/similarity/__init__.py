@@ -1,16 +1,16 @@
 """Exact Jaccard-Tanimoto similarities between feature sets: full matrix and top-k neighbours.
 
 ``T(a, b) = |a & b| / (|a| + |b| - |a & b|)``, computed exactly (see
-:mod:`crocbench.similarity._tanimoto`), so the full matrix, the matrix file and
+``_tanimoto`` below), so the full matrix, the matrix file and
 the top-k lists hold bit-identical values.  One concern per module:
 
-- :mod:`~crocbench.similarity._tanimoto`: the engine, :class:`FeatureMatrix` and :func:`tanimoto_matrix`;
-- :mod:`~crocbench.similarity._matrix_file`: :class:`MatrixFile`, blocks read from the N x N matrix file;
-- :mod:`~crocbench.similarity._topk`: exact top-k neighbours, :func:`top_k` and the all-pairs search in
+- ``_tanimoto``: the engine, :class:`FeatureMatrix` and :func:`tanimoto_matrix`;
+- ``_matrix_file``: :class:`MatrixFile`, blocks read from the N x N matrix file;
+- ``_topk``: exact top-k neighbours, :func:`top_k` and the all-pairs search in
   chunks (:func:`top_k_chunk`, :func:`gather_chunks`, :func:`all_pairs_top_k`);
-- :mod:`~crocbench.similarity._index`: :class:`SimilarityIndex`, the dataset as the models see it.
+- ``_index``: :class:`SimilarityIndex`, the dataset as the models see it.
 
-:func:`empty_array` and :class:`KernelBuffer` live in :mod:`crocbench._memory`; they are
+:func:`empty_array` and :class:`KernelBuffer` live in ``crocbench._memory``; they are
 re-exported here for the code that imports them from this package.
 """
 

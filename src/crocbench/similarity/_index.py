@@ -86,7 +86,7 @@ class SimilarityIndex:
 
     @property
     def feature_ids(self) -> np.ndarray:
-        """The 64-bit feature id of each column of :attr:`fingerprints`."""
+        """The 64-bit feature id of each column of ``fingerprints``."""
         return self._sparse()[1]
 
     def _sparse(self) -> tuple:

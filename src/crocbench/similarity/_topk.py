@@ -266,7 +266,7 @@ def top_k_chunk(
 ) -> dict:
     """Chunk ``chunk`` of ``chunks`` of the all-pairs top-k: the best k candidate keys of each row block it touches.
 
-    Returns arrays by name, for :func:`~crocbench._io.save_arrays` and :func:`gather_chunks`:
+    Returns arrays by name, for ``crocbench._io.save_arrays`` and :func:`gather_chunks`:
     ``n``, ``k``, ``tile``, ``chunks``, ``chunk`` and, for each row block ``b`` the chunk
     touches, ``b{b}``: its rows' best k keys.
     Memory: O(N k) for the lists plus a few tile-sized buffers.

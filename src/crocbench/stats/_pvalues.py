@@ -17,6 +17,8 @@ from scipy import stats as _sps
 from ._permutation import _paired_chunks, _permutation_hits, _tolerance, _unpaired_chunks
 from ._ties import _has_ties, _paired_differences, snap_ties
 
+#: The six tests by name: the ``tests`` of :func:`compare` and :func:`run_tests` (all six by default), the
+#: ``name`` of :func:`p_values`; the package docstring says what each does.
 TESTS = (
     "paired_permutation",
     "unpaired_permutation",
@@ -25,6 +27,8 @@ TESTS = (
     "paired_wilcoxon",
     "unpaired_wilcoxon",
 )
+#: The ``alternative`` of a test: ``"observed"`` (one-sided in the direction of the observed difference, as in
+#: the paper; the default), ``"two-sided"``, ``"greater"`` (a better than b) or ``"less"``.
 ALTERNATIVES = ("observed", "two-sided", "greater", "less")
 
 
