@@ -1,0 +1,94 @@
+"""Sphinx configuration of crocbench's documentation site (``sphinx-build -W -b html docs docs/_build/html``)."""
+
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE / "_ext"))
+
+project = "crocbench"
+author = "crocbench developers"
+copyright = "2026, crocbench developers"
+
+extensions = [
+    "sphinx.ext.autodoc",
+    "sphinx.ext.mathjax",
+    "numpydoc",
+    "myst_parser",
+    "config_reference",
+]
+source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
+exclude_patterns = ["_build"]
+myst_enable_extensions = ["colon_fence", "dollarmath"]
+myst_heading_anchors = 3
+
+# numpydoc: the docstrings' convention (Parameters, Returns, Examples); members are listed by autodoc
+numpydoc_show_class_members = False
+numpydoc_class_members_toctree = False
+autodoc_default_options = {"members": True, "member-order": "bysource"}
+autodoc_typehints = "none"  # the numpydoc sections give the types
+
+# Every cross-reference must resolve (``sphinx-build -n -W``), except into the third-party libraries the
+# docstrings mention, which are not documented here (no intersphinx: the build needs no network).
+nitpicky = True
+nitpick_ignore_regex = [
+    (r"py:.*", r"(numpy|scipy|pandas|sklearn|torch|rdkit|matplotlib|pyarrow)(\..+)?"),
+]
+
+html_theme = "pydata_sphinx_theme"
+html_title = "crocbench"
+html_theme_options = {"navigation_with_keys": False, "show_toc_level": 2}
+html_static_path = []
+
+
+# --- constants a package re-exports: documented by their ``#:`` comment in the module that defines them --------
+# autodoc reads ``#:`` comments from the module it documents only; ``crocbench.stats.TESTS`` is assigned in
+# ``crocbench/stats/_tests.py`` and imported by the package, which lists it in ``__all__``.
+_ATTR_DOCS: dict[str, list[tuple[str, list[str]]]] = {}
+
+
+def _attr_docs(name: str) -> list[tuple[str, list[str]]]:
+    """``[(module, comment lines)]`` of every crocbench module that assigns ``name`` under a ``#:`` comment."""
+    if not _ATTR_DOCS:
+        import pkgutil
+
+        from sphinx.pycode import ModuleAnalyzer
+
+        import crocbench
+
+        for info in pkgutil.walk_packages(crocbench.__path__, "crocbench."):
+            if info.name.endswith("__main__"):  # reading it would run the command line
+                continue
+            try:
+                docs = ModuleAnalyzer.for_module(info.name).find_attr_docs()
+            except Exception:  # a module without source (none today): nothing to read
+                continue
+            for (namespace, attr), lines in docs.items():
+                if not namespace:
+                    _ATTR_DOCS.setdefault(attr, []).append((info.name, list(lines)))
+        _ATTR_DOCS.setdefault("", [])  # built
+    return _ATTR_DOCS.get(name, [])
+
+
+def _defining_comment(name: str, obj) -> tuple[str, list[str]] | None:
+    """``(module, comment lines)`` of the ``#:`` comment above the assignment of ``obj`` as ``name``, if any."""
+    import importlib
+
+    for module, lines in _attr_docs(name):
+        if getattr(importlib.import_module(module), name, None) is obj:
+            return module, lines
+    return None
+
+
+def _reexported_constant_doc(app, what, name, obj, options, lines):
+    """A re-exported constant's docstring: its ``#:`` comment (autodoc would give its type's docstring)."""
+    if what != "data":
+        return
+    package, _, attr = name.rpartition(".")
+    found = _defining_comment(attr, obj)
+    if found and found[0] != package:
+        lines[:] = found[1]
+
+
+def setup(app):
+    app.connect("autodoc-process-docstring", _reexported_constant_doc)
