@@ -5,6 +5,7 @@ import http.server
 import io
 import json
 import threading
+from pathlib import Path
 
 import pytest
 
@@ -170,3 +171,49 @@ def test_resolve_mirror(monkeypatch, tmp_path):
 def test_sha256_of(tmp_path):
     (tmp_path / "x").write_bytes(b"abc")
     assert sha256_of(tmp_path / "x") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+
+
+def _tiny_wheel(folder: Path) -> Path:
+    """A minimal, valid wheel of a package 'tinypkg' 1.0 holding one data member."""
+    import zipfile
+
+    path = folder / "tinypkg-1.0-py3-none-any.whl"
+    info = "tinypkg-1.0.dist-info"
+    with zipfile.ZipFile(path, "w") as z:
+        z.writestr("tinypkg/data/screen.csv", "smiles,y\nCCO,1\nCCC,0\n")
+        z.writestr(f"{info}/METADATA", "Metadata-Version: 2.1\nName: tinypkg\nVersion: 1.0\n")
+        z.writestr(f"{info}/WHEEL", "Wheel-Version: 1.0\nGenerator: test\nRoot-Is-Purelib: true\nTag: py3-none-any\n")
+        z.writestr(f"{info}/RECORD", "")
+    return path
+
+
+def test_fetch_package_uses_pips_own_client_and_checks_the_sha256(tmp_path, monkeypatch):
+    """pip download from a local find-links folder (no network): the file lands whole, or not at all."""
+    import hashlib
+
+    from crocbench.data import DownloadError, extract_member, fetch_package
+
+    index = tmp_path / "index"
+    index.mkdir()
+    wheel = _tiny_wheel(index)
+    sha = hashlib.sha256(wheel.read_bytes()).hexdigest()
+    monkeypatch.setenv("PIP_NO_INDEX", "1")
+    monkeypatch.setenv("PIP_FIND_LINKS", str(index))
+    dest = tmp_path / "archives" / wheel.name
+    assert fetch_package("tinypkg==1.0", dest, sha, progress=None) == sha
+    assert dest.read_bytes() == wheel.read_bytes()
+    member = extract_member(
+        dest,
+        "tinypkg/data/screen.csv",
+        tmp_path / "screen.csv",
+        sha256=None,
+        lock=tmp_path / "lock.json",
+        progress=None,
+    )
+    assert member == hashlib.sha256(b"smiles,y\nCCO,1\nCCC,0\n").hexdigest()
+    other = tmp_path / "other" / wheel.name
+    with pytest.raises(DownloadError, match="sha256 mismatch for pip download tinypkg==1.0"):
+        fetch_package("tinypkg==1.0", other, "0" * 64, progress=None)
+    with pytest.raises(DownloadError, match="pip download tinypkg==2.0 exited with status 1"):
+        fetch_package("tinypkg==2.0", other, sha, progress=None)
+    assert not other.exists() and not [p for p in other.parent.iterdir()]  # nothing half-written

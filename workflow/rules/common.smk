@@ -54,6 +54,26 @@ SENSITIVITY = config["svm_sensitivity"]
 POWER_PAIRS = [pair for pair in config["power"]["pairs"] if set(pair) <= set(MODELS)]
 
 
+def _archives() -> dict:
+    """Every archive a declared dataset reads members of, by file name; one name must mean one archive."""
+    found = {}
+    for name, entry in config["datasets"].items():
+        for f in entry.get("files", ()):
+            archive = f.get("archive")
+            if archive is None:
+                continue
+            if archive["name"] in found and found[archive["name"]] != archive:
+                raise ValueError(
+                    f"dataset {name}: archive {archive['name']!r} is declared twice, differently: "
+                    f"{found[archive['name']]} and {archive}"
+                )
+            found[archive["name"]] = archive
+    return found
+
+
+ARCHIVES = _archives()
+
+
 def _alternatives(names):
     """A regex matching exactly these names (one that matches nothing for none)."""
     return "|".join(map(re.escape, names)) or "(?!)"
@@ -69,6 +89,7 @@ if workflow.local_exec and not workflow.remote_exec and "mem_mb" not in workflow
 wildcard_constraints:
     dataset="|".join(map(re.escape, config["datasets"])),
     file=r"[^/]+",
+    archive=_alternatives(ARCHIVES),
     model=_alternatives(RUNS),
     fold=r"\d+",
     chunk=r"\d+",
@@ -104,6 +125,7 @@ def expected_compounds(name):
 # A model that cannot run at the dataset's size (e.g. an SVM kernel above max_kernel_gb with large: error) stops
 # the run here, before any job, with its message.
 for _dataset in DATASETS:
+    Dataset.from_config(_dataset, config["datasets"][_dataset]).check_folds(FOLDS)  # e.g. 2 confirmed actives
     _expected = expected_compounds(_dataset)
     if _expected is not None:
         for _run in RUNS.values():
@@ -216,6 +238,17 @@ def mirror_source(wildcards):
     return file_sha256(mirror / entry["name"])
 
 
+def archive_entry(wildcards):
+    """An archive's declaration (name, sha256, url or package)."""
+    return ARCHIVES[wildcards.archive]
+
+
+def member_archive(wildcards):
+    """The archive a raw file is a member of (none for a download or a built file): an input of `download`."""
+    entry = raw_file_entry(wildcards)
+    return [f"data/archives/{entry['archive']['name']}"] if "archive" in entry else []
+
+
 def raw_files(wildcards):
     return [f"data/{wildcards.dataset}/{f['name']}" for f in dataset_spec(wildcards.dataset).files]
 
@@ -291,8 +324,10 @@ def sensitivity_grids(wildcards):
 
 
 def imported_scores(wildcards):
-    """The file an imported run's scores come from (relative to the working directory)."""
-    return RUNS[wildcards.model].params["scores"]
+    """The file an imported run's scores come from (relative to the working directory); ``{dataset}`` in it is
+    the dataset's name, so one entry serves every screen (e.g. an assay's own score kept in its compounds table:
+    ``scores: results/{dataset}/compounds.parquet``)."""
+    return RUNS[wildcards.model].params["scores"].replace("{dataset}", wildcards.dataset)
 
 
 def irv_training_inputs(wildcards):

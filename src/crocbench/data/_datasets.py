@@ -17,25 +17,68 @@ _FORMATS = {".csv": "csv", ".tsv": "tsv", ".tab": "tsv", ".txt": "csv", ".sdf": 
 COMPOUND_COLUMNS = ["id", "smiles", "label", "class"]
 
 
+#: Joins the values of several label columns into one class value: ``label: [Primary, Confirmatory]`` gives
+#: ``"1|1.0"``, ``"1|"`` (an empty cell), ...; a positive/negative/drop/unknown value given as a list is joined
+#: the same way (``[1, 1.0]``, ``[1, null]``).
+CLASS_SEPARATOR = "|"
+
+
+def class_value(value) -> str:
+    """A declared label value as the class text it matches: a list joins its parts (None -> empty).
+
+    Examples
+    --------
+    >>> class_value("CA"), class_value(1), class_value([1, 1.0]), class_value([1, None])
+    ('CA', '1', '1|1.0', '1|')
+    """
+    if isinstance(value, list | tuple):
+        return CLASS_SEPARATOR.join("" if v is None else str(v) for v in value)
+    return str(value)
+
+
 @dataclass(frozen=True)
 class Source:
-    """Where a table's columns are: a file (relative to the dataset folder) and column/field names."""
+    """Where a table's columns are: a file, or files read one after the other (relative to the dataset folder),
+    and column/field names. ``label`` may name several columns (their values joined by
+    ``"|"``); ``keep`` names columns carried into the compounds table (e.g. an assay's own
+    score, for a ranker that reads it)."""
 
-    file: str
+    file: str | tuple
     id: str | None = None
-    label: str | None = None
+    label: str | tuple | None = None
     smiles: str | None = None
     format: str | None = None
+    keep: tuple = ()
+
+    def __post_init__(self):
+        for name in ("file", "label", "keep"):
+            value = getattr(self, name)
+            if isinstance(value, list):
+                object.__setattr__(self, name, tuple(value))
+
+    @property
+    def files(self) -> tuple:
+        return self.file if isinstance(self.file, tuple) else (self.file,)
+
+    @property
+    def labels(self) -> tuple:
+        """The label column(s)."""
+        return () if self.label is None else self.label if isinstance(self.label, tuple) else (self.label,)
 
     @property
     def kind(self) -> str:
         if self.format:
             return self.format
-        suffixes = [s for s in Path(self.file).suffixes if s.lower() not in (".gz",)]
-        ext = suffixes[-1].lower() if suffixes else ""
-        if ext not in _FORMATS:
-            raise ValueError(f"{self.file}: cannot tell the format from the name; set 'format' (csv, tsv or sdf)")
-        return _FORMATS[ext]
+        kinds = set()
+        for file in self.files:
+            suffixes = [s for s in Path(file).suffixes if s.lower() not in (".gz",)]
+            ext = suffixes[-1].lower() if suffixes else ""
+            if ext not in _FORMATS:
+                raise ValueError(f"{file}: cannot tell the format from the name; set 'format' (csv, tsv or sdf)")
+            kinds.add(_FORMATS[ext])
+        if len(kinds) > 1:
+            raise ValueError(f"{', '.join(self.files)}: files of one source must be of one format; got {sorted(kinds)}")
+        return kinds.pop()
 
 
 @dataclass(frozen=True)
@@ -49,6 +92,7 @@ class Dataset:
     positive: tuple = ()
     negative: tuple = ()
     drop: tuple = ()  # label values whose records are left out, each listed as rejected ("dropped label")
+    unknown: tuple = ()  # label values that say nothing (e.g. a hit never re-tested): left out, listed as "unknown label"
     expected: dict = field(default_factory=dict)
     description: str = ""
     reproduces: str | None = None  # e.g. "swamidass2010": the paper's published numbers apply to it
@@ -87,29 +131,53 @@ class Dataset:
             "positive": list(self.positive),
             "negative": list(self.negative),
             "drop": list(self.drop),
+            "unknown": list(self.unknown),
         }
 
     @classmethod
     def from_config(cls, name: str, entry: dict) -> "Dataset":
         """Build from a ``datasets:`` entry of config.yaml (already schema-validated)."""
         labels = entry.get("labels")
-        drop = tuple(str(v) for v in entry.get("drop", ()))
-        both = sorted(set(drop) & {str(v) for v in (*entry.get("positive", ()), *entry.get("negative", ()))})
-        if both:
-            raise ValueError(f"dataset {name}: label value(s) {both} are both dropped and positive or negative")
+        values = {key: tuple(class_value(v) for v in entry.get(key, ())) for key in ("positive", "negative", "drop", "unknown")}
+        for key in ("drop", "unknown"):
+            both = sorted(set(values[key]) & (set(values["positive"]) | set(values["negative"])))
+            if both:
+                what = "dropped" if key == "drop" else "unknown"
+                raise ValueError(f"dataset {name}: label value(s) {both} are both {what} and positive or negative")
         return cls(
             name=name,
             files=tuple(entry["files"]),
             structures=Source(**entry["structures"]),
             labels=Source(**labels) if labels else None,
-            positive=tuple(str(v) for v in entry.get("positive", ())),
-            negative=tuple(str(v) for v in entry.get("negative", ())),
-            drop=drop,
+            positive=values["positive"],
+            negative=values["negative"],
+            drop=values["drop"],
+            unknown=values["unknown"],
             expected=dict(entry.get("expected", {})),
             description=entry.get("description", ""),
             reproduces=entry.get("reproduces"),
             top=entry.get("top"),
         )
+
+    def check_folds(self, n_folds: int) -> None:
+        """Refuse, before any job, a dataset whose declared counts (``expected``) leave a fold without a
+        positive or a negative.
+
+        Examples
+        --------
+        >>> d = Dataset.from_config("RNA_binding_confirmed", {"files": [{"name": "a.csv", "url": "u"}],
+        ...     "structures": {"file": "a.csv", "smiles": "s", "label": "y"}, "expected": {"positives": 2}})
+        >>> d.check_folds(10)
+        Traceback (most recent call last):
+        ...
+        ValueError: dataset RNA_binding_confirmed: 2 positives (config 'expected'): its 10-fold cross-validation needs at least 10
+        """
+        for key in ("positives", "negatives"):
+            want = self.expected.get(key)
+            most = max(want) if isinstance(want, list) else want
+            if isinstance(most, int) and most < n_folds:
+                raise ValueError(f"dataset {self.name}: {most} {key} (config 'expected'): its {n_folds}-fold "
+                                 f"cross-validation needs at least {n_folds}")
 
     def file(self, name: str) -> dict:
         for f in self.files:
@@ -122,7 +190,14 @@ class Dataset:
 
 
 def _read(source: Source, folder: Path, need: list[str]) -> pd.DataFrame:
-    path = folder / source.file
+    """The source's table: its file, or its files one after the other (each must have every needed column)."""
+    if len(source.files) > 1:
+        parts = [_read_one(source, folder / f, need) for f in source.files]
+        return pd.concat(parts, ignore_index=True)
+    return _read_one(source, folder / source.files[0], need)
+
+
+def _read_one(source: Source, path: Path, need: list[str]) -> pd.DataFrame:
     if source.kind == "sdf":
         table = read_sdf(path)
         missing = [c for c in need if c not in table.columns]
@@ -133,6 +208,12 @@ def _read(source: Source, folder: Path, need: list[str]) -> pd.DataFrame:
     # a declared format is obeyed; otherwise the separator is sniffed (a tab-separated .txt or .csv reads right)
     sep = {"tsv": "\t", "csv": ","}.get(source.format) if source.format else None
     return read_table(path, sep=sep, required=need, dtype=str)
+
+
+def _classes(table: pd.DataFrame, columns: tuple) -> pd.Series:
+    """Each record's class: its label column's value, or its label columns' values joined by ``"|"``."""
+    parts = [table[c].fillna("").astype(str).str.strip() for c in columns]
+    return parts[0].str.cat(parts[1:], sep=CLASS_SEPARATOR) if len(parts) > 1 else parts[0]
 
 
 def _ids(table: pd.DataFrame, column: str | None) -> pd.Series:
@@ -154,7 +235,7 @@ def load_records(dataset: Dataset, folder) -> tuple[pd.DataFrame, dict]:
         raise ValueError(f"dataset {dataset.name}: 'structures' of a {s.kind} file needs a 'smiles' column name")
     if dataset.labels is None and not s.label:
         raise ValueError(f"dataset {dataset.name}: name a 'label' column in 'structures', or a 'labels' file")
-    need = [c for c in (s.id, None if is_sdf else s.smiles, s.label) if c and c not in (ROW, TITLE)]
+    need = [c for c in (s.id, None if is_sdf else s.smiles, *s.labels, *s.keep) if c and c not in (ROW, TITLE)]
     table = _read(s, folder, need)
     records = pd.DataFrame({
         "id": _ids(table, s.id),
@@ -167,7 +248,7 @@ def load_records(dataset: Dataset, folder) -> tuple[pd.DataFrame, dict]:
     reason[dup & reason.isna()] = "duplicate id (the first record is kept)"
     counts = {"rows_in": int(len(records))}
     if dataset.labels is None:
-        records["class"] = table[s.label].fillna("").astype(str).str.strip()
+        records["class"] = _classes(table, s.labels)
         # an id given twice with different labels: no record of it can be trusted, so none is kept
         named = records["id"] != ""
         classes = records[named].groupby("id")["class"].nunique()
@@ -195,7 +276,11 @@ def load_records(dataset: Dataset, folder) -> tuple[pd.DataFrame, dict]:
     reason[(records["class"] == "") & reason.isna()] = "missing label"
     for value in dataset.drop:
         reason[(records["class"] == value) & reason.isna()] = f"dropped label: {value} (config 'drop')"
+    for value in dataset.unknown:
+        reason[(records["class"] == value) & reason.isna()] = f"unknown label: {value} (config 'unknown')"
     records["reason"] = reason
+    for column in s.keep:  # carried into the compounds table as read
+        records[column] = table[column].fillna("").astype(str).str.strip().to_numpy()
     return records, counts
 
 
@@ -292,6 +377,7 @@ def standardize(dataset: Dataset, folder, n_jobs: int = 1, progress=None,
         "smiles": smiles[keep].astype(str),
         "label": labels,
         "class": kept["class"].to_numpy(dtype=str),
+        **{column: kept[column].to_numpy(dtype=str) for column in dataset.structures.keep},
     })
     bad = np.flatnonzero(~keep)
     rejected = pd.DataFrame({

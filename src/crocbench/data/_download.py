@@ -266,6 +266,105 @@ def make_file(command: str, dest, sha256: str | None = None, *, mirror=None, nam
         tmp.unlink(missing_ok=True)
 
 
+def fetch_package(package: str, dest, sha256: str, *, mirror=None, name: str | None = None, python_version=None,
+                  progress=sys.stderr) -> str:
+    """Put at ``dest`` a file of a release published only through a package index, fetched with pip's own client.
+
+    ``package`` is a requirement (``DataValuationPlatform==1.3``); ``name`` (default: ``dest``'s name) is the
+    file of the release to keep (a wheel: ``DataValuationPlatform-1.3-py3-none-any.whl``). The mirror is looked
+    up by name first, as for :func:`fetch`; else ``pip download --no-deps --only-binary=:all:`` (with
+    ``--python-version`` for a release whose wheels name another Python) into a temporary folder. The file is
+    renamed to ``dest`` only once its sha256 is the declared one.
+
+    Returns
+    -------
+    str
+        The sha256 of the file now at ``dest``.
+    """
+    import subprocess
+    import tempfile
+
+    dest = Path(dest)
+    name = name or dest.name
+    local = Path(mirror) / name if mirror is not None else None
+    if local is not None and local.is_file():
+        return fetch(f"pip:{package}", dest, sha256, mirror=mirror, name=name, progress=progress)
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=dest.parent, prefix=f".{name}.") as folder:
+        line = [sys.executable, "-m", "pip", "download", package, "--no-deps", "--only-binary=:all:", "-d", folder]
+        line += ["--python-version", str(python_version)] if python_version else []
+        if progress is not None:
+            print(f"{name}: not in the mirror; {' '.join(line[2:])}", file=progress, flush=True)
+        done = subprocess.run(line, stdout=progress, stderr=subprocess.STDOUT)
+        got = Path(folder) / name
+        if done.returncode != 0 or not got.is_file():
+            found = ", ".join(p.name for p in Path(folder).iterdir()) or "nothing"
+            raise DownloadError(f"{name}: pip download {package} exited with status {done.returncode} and wrote "
+                                f"{found}; {_hint(name)}")
+        return _accept(got, dest, name, f"pip download {package}", sha256, None, None, False,
+                       "the index serves another file under this name; check the declared sha256")
+
+
+def extract_member(archive, member: str, dest, sha256: str | None = None, *, lock=None, lock_key=None,
+                   record: bool = True, progress=sys.stderr) -> str:
+    """Put at ``dest`` one member of a zip archive (a wheel is one), read from it without unpacking the rest.
+
+    The member goes to a temporary name beside ``dest`` and is renamed only once its sha256 is the expected
+    one (declared, else recorded in ``lock`` as for :func:`fetch`), so ``dest`` is never a partial or wrong
+    file. Returns the member's sha256.
+
+    Raises
+    ------
+    DownloadError
+        One line naming the archive and the member: the archive is not a readable zip, it has no such member
+        (with the members of that folder), the member is corrupt, or its sha256 is not the expected one.
+
+    Examples
+    --------
+    >>> import tempfile, zipfile
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> with zipfile.ZipFile(folder / "a.zip", "w") as z:
+    ...     z.writestr("pkg/data/x.csv", "smiles,y\\nC,1\\n")
+    >>> extract_member(folder / "a.zip", "pkg/data/x.csv", folder / "x.csv", lock=folder / "lock.json", progress=None)[:12]
+    'bdde01df29e8'
+    >>> extract_member(folder / "a.zip", "pkg/data/z.csv", folder / "z.csv", lock=folder / "lock.json", progress=None)
+    Traceback (most recent call last):
+    ...
+    crocbench.data._download.DownloadError: a.zip: no member 'pkg/data/z.csv' (pkg/data/ holds: x.csv)
+    """
+    import zipfile
+
+    archive, dest = Path(archive), Path(dest)
+    if sha256 is None and lock is None:
+        raise ValueError(f"{archive.name}:{member}: give its sha256, or a lock file to record it in")
+    where = f"{archive.name}:{member}"
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    tmp = dest.with_name(f".{dest.name}.part")
+    try:
+        try:
+            with zipfile.ZipFile(archive) as z:
+                try:
+                    info = z.getinfo(member)
+                except KeyError:
+                    folder = member.rsplit("/", 1)[0] + "/" if "/" in member else ""
+                    near = sorted(n[len(folder):] for n in z.namelist() if n.startswith(folder) and n != folder
+                                  and "/" not in n[len(folder):].rstrip("/"))
+                    listed = ", ".join(near[:8]) + (f" and {len(near) - 8} more" if len(near) > 8 else "")
+                    raise DownloadError(f"{archive.name}: no member {member!r} ({folder or 'the top level'} holds: "
+                                        f"{listed or 'nothing'})") from None
+                if progress is not None:
+                    print(f"{where}: extracting {info.file_size / 1e6:.1f} MB", file=progress, flush=True)
+                with z.open(info) as src, open(tmp, "wb") as out:
+                    shutil.copyfileobj(src, out, _CHUNK)
+        except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, OSError) as exc:
+            raise DownloadError(f"{where}: the archive is not a readable zip ({type(exc).__name__}: {exc}); "
+                                f"fetch {archive.name} again") from None
+        return _accept(tmp, dest, where, f"member {member} of {archive}", sha256, lock, lock_key, record,
+                       "the archive is not the declared release")
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
 def verify_checksums(files, folder, lock, key_prefix: str) -> None:
     """Check every raw copy in ``folder`` before it is read: against its declared sha256, else the one recorded
     in ``lock`` (if any), so that a copy changed since it was fetched is never used.
