@@ -285,3 +285,13 @@ def test_dtp_aids_standardization_counts(mirror, tmp_path):
     _, rejected, summary = standardize(strict, mirror, n_jobs=2)
     assert (summary["kept"], summary["positives"], summary["negatives"]) == (41906 - 1066, 421, 40419)
     assert summary["rejected_by_reason"] == {"dropped label": 1066, "sanitization failed": 7}
+
+
+def test_keep_cannot_replace_the_compounds_own_columns_and_labels_take_one_file():
+    from crocbench.data import Dataset
+
+    entry = {"files": [{"name": "a.csv", "url": "u"}], "structures": {"file": "a.csv", "smiles": "s", "label": "y"}}
+    with pytest.raises(ValueError, match=r"dataset x: keep: \['label', 'reason'\] would overwrite"):
+        Dataset.from_config("x", {**entry, "structures": {**entry["structures"], "keep": ["Score", "reason", "label"]}})
+    with pytest.raises(ValueError, match="'labels' takes one file and one label column"):
+        Dataset.from_config("x", {**entry, "labels": {"file": ["a.csv", "b.csv"], "id": "i", "label": "y"}})

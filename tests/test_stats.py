@@ -407,3 +407,15 @@ def test_permutation_p_values_hold_one_chunk_of_samples_at_a_time(monkeypatch):
         finally:
             tracemalloc.stop()
         assert peak < 2_000_000, (name, peak)  # about 0.4 MB paired, 1 MB unpaired: one chunk's worth
+
+
+def test_permutation_p_values_of_one_metric_equal_its_column_of_several():
+    """1-d samples (one metric) give the p-value of the same samples as a one-column 2-d array."""
+    from crocbench.stats import p_values
+
+    rng = np.random.default_rng(3)
+    a, b = rng.random(40), rng.random(40) + 0.1
+    for name in ("paired_permutation", "unpaired_permutation"):
+        one = p_values(name, a, b, "less", n_samples=500, seed=1)
+        column = p_values(name, a[:, None], b[:, None], "less", n_samples=500, seed=1)
+        assert np.ndim(one) == 0 and float(one) == float(np.ravel(column)[0])

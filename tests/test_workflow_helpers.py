@@ -67,8 +67,9 @@ def test_every_rules_benchmark_file_is_attributed_to_that_rule():
         "chunk": "2",
         "file": "HIV.csv",
         "variant": "paper",
+        "archive": "x.whl",
     }
     for rule, path in found.items():
         rel = re.sub(r"\{+(\w+)\}+", lambda m: values[m.group(1)], path)
-        rel = re.sub(r"^logs/(d|summary)/benchmark/", "", rel).removesuffix(".tsv")
+        rel = re.sub(r"^logs/(d|summary|archives)/benchmark/", "", rel).removesuffix(".tsv")
         assert bench.rule_of(rel) == rule, (rule, rel)

@@ -47,7 +47,7 @@ def step(smk):
 
 
 #: Errors whose message is the whole story (a bad input, a missing or corrupt file): shown without their type.
-INPUT_ERRORS = (ValueError, LookupError, OSError, EOFError, RuntimeError)
+INPUT_ERRORS = (ValueError, OSError, EOFError, RuntimeError)
 
 
 def console_line(smk, exc: BaseException) -> str:

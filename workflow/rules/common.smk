@@ -4,7 +4,7 @@ import re
 from pathlib import Path
 
 from crocbench._parallel import memory_budget_mb
-from crocbench.data import Dataset, file_sha256, resolve_mirror
+from crocbench.data import Dataset
 from crocbench.models import SVM, declared_runs, expand_runs, irv_run
 
 # `dataset:` names one dataset or a list of them (`--config dataset='[a,b]'`); each is built under results/{name}/,
@@ -225,17 +225,6 @@ def dataset_declaration(wildcards):
     `standardize`, so that editing any of it rebuilds the table and all downstream, and editing the description
     or the expected counts rebuilds nothing."""
     return dataset_spec(wildcards.dataset).declaration
-
-
-def mirror_source(wildcards):
-    """The sha256 of the mirror's copy of a raw file that declares none (None otherwise): a param of `download`, so
-    that a file fixed or replaced in the mirror is fetched again, and one merely touched or re-laid is not. A
-    declared sha256 already pins the content (a mirror file that differs fails the download)."""
-    entry = raw_file_entry(wildcards)
-    mirror = resolve_mirror(config.get("mirror"), Path.cwd())
-    if "command" in entry or entry.get("sha256") or mirror is None:
-        return None
-    return file_sha256(mirror / entry["name"])
 
 
 def archive_entry(wildcards):

@@ -8,7 +8,7 @@ rule fetch_archive:
     log:
         "logs/archives/{archive}.log",
     benchmark:
-        "logs/archives/benchmark/{archive}.tsv"
+        "logs/archives/benchmark/fetch_archive/{archive}.tsv"
     conda:
         "../../envs/crocbench.yaml"
     threads: 1
@@ -25,7 +25,7 @@ rule fetch_archive:
 
 rule download:
     input:
-        member_archive,
+        ancient(member_archive),  # pinned by sha256, archive and members: a re-fetched archive changes no member
     output:
         "data/{dataset}/{file}",
     log:
@@ -40,7 +40,6 @@ rule download:
     params:
         entry=raw_file_entry,
         mirror=config.get("mirror"),
-        mirror_sha256=mirror_source,
         lock=LOCK_FILE,
         retries=config["download"]["retries"],
         timeout=config["download"]["timeout_s"],

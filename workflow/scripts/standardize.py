@@ -2,17 +2,16 @@ import json
 import sys
 
 from crocbench._workflow import step
-from crocbench.data import Dataset, record_checksums, standardize, verify_checksums
+from crocbench.data import Dataset, standardize_files
 
 with step(snakemake) as log:
     dataset = snakemake.wildcards.dataset
     spec = Dataset.from_config(dataset, snakemake.config["datasets"][dataset])
-    verify_checksums(spec.files, snakemake.params.folder, snakemake.params.lock, dataset)  # no copy read unverified
-    compounds, rejected, summary = standardize(
-        spec, snakemake.params.folder, n_jobs=snakemake.threads, progress=log, n_folds=snakemake.params.n_folds
+    # each raw copy verified before it is read, trusted (lock file) once read to its end, removed if not trusted
+    # yet and reading fails (so that a file fixed in the mirror is fetched again)
+    compounds, rejected, summary = standardize_files(
+        spec, snakemake.params.folder, snakemake.params.lock, snakemake.threads, log, snakemake.params.n_folds
     )
-    # every file was read to its end: only now is a file without a published sha256 trusted (lock file)
-    record_checksums(spec.files, snakemake.params.folder, snakemake.params.lock, dataset)
     compounds.to_parquet(snakemake.output.compounds, index=False)
     rejected.to_csv(snakemake.output.rejected, sep="\t", index=False)
     with open(snakemake.output.summary, "w") as fh:

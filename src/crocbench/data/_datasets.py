@@ -9,12 +9,14 @@ import numpy as np
 import pandas as pd
 
 from .._parallel import map_chunks
+from ._download import discard_untrusted, record_checksums, verify_checksums
 from ._sdf import MOLBLOCK, TITLE, read_sdf
 from ._tables import read_table
 
 ROW = "_row"  # id = row number, when the structures have no id column
 _FORMATS = {".csv": "csv", ".tsv": "tsv", ".tab": "tsv", ".txt": "csv", ".sdf": "sdf", ".sd": "sdf", ".mol": "sdf"}
 COMPOUND_COLUMNS = ["id", "smiles", "label", "class"]
+_INTERNAL = {*COMPOUND_COLUMNS, "structure", "kind", "reason"}  # columns a `keep:` name must not replace
 
 
 #: Joins the values of several label columns into one class value: ``label: [Primary, Confirmatory]`` gives
@@ -144,6 +146,13 @@ class Dataset:
             if both:
                 what = "dropped" if key == "drop" else "unknown"
                 raise ValueError(f"dataset {name}: label value(s) {both} are both {what} and positive or negative")
+        taken = sorted(set(entry["structures"].get("keep", ())) & _INTERNAL)
+        if taken:
+            raise ValueError(f"dataset {name}: keep: {taken} would overwrite the compounds table's own columns; "
+                             f"keep columns other than {sorted(_INTERNAL)}")
+        if labels and (isinstance(labels.get("file"), list) or isinstance(labels.get("label"), list) or labels.get("keep")):
+            raise ValueError(f"dataset {name}: 'labels' takes one file and one label column (no keep); several files "
+                             "or label columns go under 'structures'")
         return cls(
             name=name,
             files=tuple(entry["files"]),
@@ -333,6 +342,27 @@ def _check_expected(dataset: Dataset, summary: dict) -> None:
             span = f"{low}" if low == high else f"in [{low}, {high}]"
             raise ValueError(f"dataset {dataset.name}: {key} = {have}, expected {span} (config 'expected'); "
                              "the source file is not the documented one")
+
+
+def standardize_files(dataset: Dataset, folder, lock, n_jobs: int = 1, progress=None, n_folds: int | None = None):
+    """:func:`standardize` with the raw copies' checks around it, as the workflow runs it.
+
+    Every copy is verified before it is read (its declared sha256, else the one recorded in ``lock``); the
+    sha256 of a copy that declares none is recorded only once it has been read completely; and when reading
+    fails, a copy not trusted yet is removed (its path is added to the message), so that the next run fetches
+    it again: a file fixed in the mirror is then read, never the broken copy.
+    """
+    verify_checksums(dataset.files, folder, lock, dataset.name)
+    try:
+        out = standardize(dataset, folder, n_jobs=n_jobs, progress=progress, n_folds=n_folds)
+    except Exception as exc:
+        removed = discard_untrusted(dataset.files, folder, lock, dataset.name)
+        if removed and exc.args and isinstance(exc.args[0], str):
+            note = f"{', '.join(removed)}: not trusted yet, removed; the next run fetches it again"
+            exc.args = (f"{exc.args[0]} ({note})", *exc.args[1:])
+        raise
+    record_checksums(dataset.files, folder, lock, dataset.name)
+    return out
 
 
 def standardize(dataset: Dataset, folder, n_jobs: int = 1, progress=None,

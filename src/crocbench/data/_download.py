@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
-import functools
 import hashlib
 import http.client
 import json
@@ -43,28 +42,6 @@ def sha256_of(path) -> str:
         for chunk in iter(lambda: fh.read(_CHUNK), b""):
             digest.update(chunk)
     return digest.hexdigest()
-
-
-def file_sha256(path) -> str | None:
-    """The sha256 of ``path`` (None if there is no such file), computed once per content state.
-
-    Kept per (path, size, modification time) for the life of the process: a
-    workflow asks for it at every job of a plan, and re-hashing a large mirror
-    file each time would cost seconds.
-    """
-    path = Path(path)
-    try:
-        st = path.stat()
-    except (FileNotFoundError, NotADirectoryError):
-        return None
-    if not path.is_file():
-        return None
-    return _cached_sha256(str(path.resolve()), st.st_size, st.st_mtime_ns)
-
-
-@functools.lru_cache(maxsize=256)
-def _cached_sha256(path: str, size: int, mtime_ns: int) -> str:
-    return sha256_of(path)
 
 
 def _hint(name: str) -> str:
@@ -333,6 +310,7 @@ def extract_member(archive, member: str, dest, sha256: str | None = None, *, loc
     crocbench.data._download.DownloadError: a.zip: no member 'pkg/data/z.csv' (pkg/data/ holds: x.csv)
     """
     import zipfile
+    import zlib
 
     archive, dest = Path(archive), Path(dest)
     if sha256 is None and lock is None:
@@ -342,23 +320,30 @@ def extract_member(archive, member: str, dest, sha256: str | None = None, *, loc
     tmp = dest.with_name(f".{dest.name}.part")
     try:
         try:
-            with zipfile.ZipFile(archive) as z:
-                try:
-                    info = z.getinfo(member)
-                except KeyError:
-                    folder = member.rsplit("/", 1)[0] + "/" if "/" in member else ""
-                    near = sorted(n[len(folder):] for n in z.namelist() if n.startswith(folder) and n != folder
-                                  and "/" not in n[len(folder):].rstrip("/"))
-                    listed = ", ".join(near[:8]) + (f" and {len(near) - 8} more" if len(near) > 8 else "")
-                    raise DownloadError(f"{archive.name}: no member {member!r} ({folder or 'the top level'} holds: "
-                                        f"{listed or 'nothing'})") from None
-                if progress is not None:
-                    print(f"{where}: extracting {info.file_size / 1e6:.1f} MB", file=progress, flush=True)
-                with z.open(info) as src, open(tmp, "wb") as out:
-                    shutil.copyfileobj(src, out, _CHUNK)
-        except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, OSError) as exc:
+            z = zipfile.ZipFile(archive)
+        except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError) as exc:
             raise DownloadError(f"{where}: the archive is not a readable zip ({type(exc).__name__}: {exc}); "
                                 f"fetch {archive.name} again") from None
+        with z:
+            try:
+                info = z.getinfo(member)
+            except KeyError:
+                folder = member.rsplit("/", 1)[0] + "/" if "/" in member else ""
+                near = sorted(n[len(folder):] for n in z.namelist() if n.startswith(folder) and n != folder
+                              and "/" not in n[len(folder):].rstrip("/"))
+                listed = ", ".join(near[:8]) + (f" and {len(near) - 8} more" if len(near) > 8 else "")
+                raise DownloadError(f"{archive.name}: no member {member!r} ({folder or 'the top level'} holds: "
+                                    f"{listed or 'nothing'})") from None
+            if progress is not None:
+                print(f"{where}: extracting {info.file_size / 1e6:.1f} MB", file=progress, flush=True)
+            with open(tmp, "wb") as out:  # a write error (a full disk) is an OSError of its own, not the archive's
+                try:
+                    with z.open(info) as src:
+                        while chunk := src.read(_CHUNK):
+                            out.write(chunk)
+                except (zipfile.BadZipFile, zlib.error, EOFError) as exc:
+                    raise DownloadError(f"{where}: the member is corrupt ({type(exc).__name__}: {exc}); "
+                                        f"fetch {archive.name} again") from None
         return _accept(tmp, dest, where, f"member {member} of {archive}", sha256, lock, lock_key, record,
                        "the archive is not the declared release")
     finally:
@@ -385,6 +370,24 @@ def verify_checksums(files, folder, lock, key_prefix: str) -> None:
         if want is not None and actual != want.lower():
             raise DownloadError(f"{path}: sha256 {actual} is not the {where} {want}: the copy changed after it "
                                 f"was fetched; delete it and run again to fetch it anew")
+
+
+def discard_untrusted(files, folder, lock, key_prefix: str) -> list:
+    """Remove the raw copies not trusted yet: no declared sha256 and none recorded in ``lock``.
+
+    Called when reading them failed: such a copy may be the broken file (a label column missing, a truncated
+    download), and it must not be reused once its source is fixed; the next run fetches it again. Returns the
+    paths removed.
+    """
+    lock = Path(lock)
+    recorded = json.loads(lock.read_text()) if lock.is_file() and lock.stat().st_size else {}
+    removed = []
+    for entry in files:
+        path = Path(folder) / entry["name"]
+        if entry.get("sha256") is None and f"{key_prefix}/{entry['name']}" not in recorded and path.is_file():
+            path.unlink()
+            removed.append(str(path))
+    return removed
 
 
 def record_checksums(files, folder, lock, key_prefix: str) -> list:

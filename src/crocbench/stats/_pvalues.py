@@ -96,7 +96,7 @@ def p_values(name: str, a, b, alternative, *, n_samples: int = 10_000, seed=0) -
         # of paired/unpaired_permutation_samples, in the same order)
         chunks = _paired_chunks(a - b, n_samples, rng) if paired else _unpaired_chunks(a, b, n_samples, rng)
         observed, tol = a.mean(axis=0) - b.mean(axis=0), _tolerance(a, b)
-        hits = np.zeros((len(alternatives), a.shape[1]), dtype=np.int64)
+        hits = np.zeros((len(alternatives), *a.shape[1:]), dtype=np.int64)
         for samples in chunks:
             hits += np.array([_permutation_hits(samples, observed, alt, tol) for alt in alternatives])
         p = (1.0 + hits) / (1.0 + n_samples)
