@@ -368,8 +368,8 @@ def verify_checksums(files, folder, lock, key_prefix: str) -> None:
             want, where = recorded.get(f"{key_prefix}/{entry['name']}"), f"recorded in {lock}"
         actual = sha256_of(path)
         if want is not None and actual != want.lower():
-            raise DownloadError(f"{path}: sha256 {actual} is not the {where} {want}: the copy changed after it "
-                                f"was fetched; delete it and run again to fetch it anew")
+            raise DownloadError(f"{path}: sha256 {actual} differs from the one {where} ({want}): the copy changed "
+                                f"after it was fetched; delete it and run again to fetch it anew")
 
 
 def discard_untrusted(files, folder, lock, key_prefix: str) -> list:
