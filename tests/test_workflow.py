@@ -56,7 +56,7 @@ def test_own_sd_dataset_end_to_end(workdir):
     assert not (res / "fingerprints.npz").exists()
     sdf = workdir / "mir" / "few.sdf"  # three more positives (CM), and a 2-fold CV
     sdf.write_text(sdf.read_text().replace("Conclusion>\nCI\n", "Conclusion>\nCM\n", 3))
-    (workdir / "data" / "tiny" / "few.sdf").unlink()
+    assert not (workdir / "data" / "tiny" / "few.sdf").exists()  # not trusted yet: removed with the error
     # the neighbour search in 7 jobs of 4 x 4 tiles: the gathered lists equal one search over all pairs
     done = _run(workdir, {**_config(), "cv": {"folds": 2}, "similarity": {"k": 5, "tile": 4, "chunks": 7}}, *FEATURES)
     assert done.returncode == 0, done.stderr[-3000:]
@@ -388,8 +388,10 @@ def test_a_file_without_checksum_is_trusted_only_once_read_and_rejections_are_to
     assert done.returncode != 0 and "lib.csv.gz" in done.stdout + done.stderr
     lock = tmp_path / "checksums.lock.json"
     assert not lock.exists() or "lib/lib.csv.gz" not in json.loads(lock.read_text())  # nothing locked in
-    (tmp_path / "mir" / "lib.csv.gz").write_bytes(good)  # the advice: delete the file and fetch it again
-    (tmp_path / "data" / "lib" / "lib.csv.gz").unlink()
+    # the untrusted copy was removed with the error (and the line says so): the fixed mirror file is fetched again
+    assert not (tmp_path / "data" / "lib" / "lib.csv.gz").exists()
+    assert "data/lib/lib.csv.gz: not trusted yet, removed; the next run fetches it again" in done.stderr
+    (tmp_path / "mir" / "lib.csv.gz").write_bytes(good)
     done = _run(tmp_path, config, target)
     assert done.returncode == 0, done.stderr[-3000:]
     assert json.loads(lock.read_text()) == {"lib/lib.csv.gz": hashlib.sha256(good).hexdigest()}
