@@ -506,3 +506,29 @@ def test_areas_markdown_says_why_a_per_fold_value_is_missing():
     summary, row = cells([60, 50, 70], None)
     assert re.fullmatch(r"0\.\d{4}<br>0\.\d{3} ± 0\.\d{3}", row["ROC50"])
     assert row["ROC50"].split("<br>")[1] == f"{summary.loc[0, 'roc50_mean']:.3f} ± {summary.loc[0, 'roc50_sd']:.3f}"
+
+
+@pytest.mark.filterwarnings('ignore:Argument "writer_name":PendingDeprecationWarning')
+def test_the_reports_introduction_names_every_screen_of_a_list():
+    """workflow/report/workflow.rst, rendered as Snakemake's report does with the config: one dataset or a list
+    (a list made `snakemake --report` fail with "dict object has no element [...]")."""
+    from pathlib import Path
+    from types import SimpleNamespace
+
+    import yaml
+
+    jinja2 = pytest.importorskip("jinja2")
+    core = pytest.importorskip("docutils.core")
+    root = Path(__file__).parents[1]
+    template = jinja2.Environment(trim_blocks=True, lstrip_blocks=True).from_string(
+        (root / "workflow" / "report" / "workflow.rst").read_text()
+    )
+    config = yaml.safe_load((root / "config.yaml").read_text())
+    for chosen in ("dtp_aids_ca", ["dtp_aids_ca", "dtp_aids"]):
+        text = template.render(snakemake=SimpleNamespace(config={**config, "dataset": chosen}))
+        core.publish_parts(text, writer_name="html", settings_overrides={"halt_level": 2, "report_level": 5})
+        names = [chosen] if isinstance(chosen, str) else chosen
+        for name in names:
+            assert f"- **{name}**: {config['datasets'][name]['description'][:40]}" in text
+        assert ("published vs reproduced" in text) == ("dtp_aids" in names)  # dtp_aids reproduces the paper
+        assert ("cross-dataset summary" in text) == (len(names) > 1)
