@@ -37,8 +37,13 @@ nitpick_ignore_regex = [
 
 html_theme = "pydata_sphinx_theme"
 html_title = "crocbench"
-html_theme_options = {"navigation_with_keys": False, "show_toc_level": 2}
-html_static_path = []
+html_theme_options = {
+    "navigation_with_keys": False,
+    "show_toc_level": 2,
+    "secondary_sidebar_items": {"user_guide/configuration": []},  # the key table takes the page's width
+}
+html_static_path = ["_static"]
+html_css_files = ["crocbench.css"]
 
 
 # --- constants a package re-exports: documented by their ``#:`` comment in the module that defines them --------
