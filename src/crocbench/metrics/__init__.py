@@ -31,6 +31,7 @@ from ._areas import (
     croc_auc,
     enrichment_factor,
     evaluate,
+    evaluate_resamples,
     hits_at_k,
     loc_auc,
     per_positive_values,
@@ -71,7 +72,7 @@ from ._queries import (
     tap_threshold,
     top1,
 )
-from ._ranking import TIES, Counts, Ranking, check_binary_scores
+from ._ranking import TIES, Counts, Ranking, Resamples, check_binary_scores
 from ._retrieval import (
     AVERAGES,
     Confusion,
@@ -103,6 +104,7 @@ __all__ = [
     "OtherMetric",
     "RandomBaseline",
     "Ranking",
+    "Resamples",
     "accuracy",
     "ac_auc",
     "ac_curve",
@@ -117,6 +119,7 @@ __all__ = [
     "definition",
     "enrichment_factor",
     "evaluate",
+    "evaluate_resamples",
     "get_transform",
     "hits_at_k",
     "hits_call",

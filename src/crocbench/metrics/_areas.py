@@ -17,7 +17,7 @@ import math
 import numpy as np
 
 from ._definitions import FPR, RANK, RANKING, Definition, RandomBaseline, _check_count, definition
-from ._ranking import Counts, Ranking, check_ties
+from ._ranking import Counts, Ranking, Resamples, _interval_means, check_ties
 from ._transforms import Transform
 
 
@@ -31,6 +31,42 @@ def _values(ranking: Ranking, d: Definition, ties: str) -> np.ndarray:
 
 def _as_ranking(y_true, y_score) -> Ranking:
     return y_true if isinstance(y_true, Ranking) and y_score is None else Ranking(y_true, y_score)
+
+
+def _group_means(d: Definition, r: Resamples, ties: str) -> np.ndarray:
+    """Per entry (tie group) of ``r``, the mean of ``d``'s per-positive values over the group's positives.
+
+    The same values :meth:`Ranking.fpr_values` and :meth:`Ranking.rank_values`
+    give each positive, averaged within the group (under ``"optimistic"`` or
+    ``"pessimistic"`` ties a group's positives take consecutive ranks).
+    """
+    if d.kind == FPR:
+        if ties == "optimistic":
+            return np.asarray(d.h(r.neg_above), dtype=np.float64)
+        if ties == "pessimistic":
+            return np.asarray(d.h(r.neg_above + r.neg_tied), dtype=np.float64)
+        return _interval_means(d.h, r.neg_above, r.neg_tied + 1)
+    above = r.neg_above + r.pos_above
+    if ties == "optimistic":
+        return _interval_means(d.h, above + 1, r.pos_tied)
+    if ties == "pessimistic":
+        return _interval_means(d.h, above + r.neg_tied + 1, r.pos_tied)
+    return _interval_means(d.h, above + 1, r.neg_tied + r.pos_tied)
+
+
+def evaluate_resamples(d: Definition, resamples: Resamples, ties: str = "expected") -> np.ndarray:
+    """The value of a metric :class:`Definition` on every resample at once: one value per resample.
+
+    Each resample's value is what :func:`evaluate` gives on its
+    :class:`Ranking` (``resamples.ranking(b)``); FPR and rank metrics are
+    computed for all resamples in one pass, the others resample by resample.
+    """
+    check_ties(ties)
+    r = resamples
+    if d.kind == RANKING:
+        return np.array([evaluate(r.ranking(b), d, ties) for b in range(r.n_resamples)])
+    sums = np.bincount(r.resample, weights=r.pos_tied * _group_means(d, r, ties), minlength=r.n_resamples)
+    return d.scale * sums / r.n_pos + d.offset
 
 
 def per_positive_values(y_true, y_score, metric: str, *, ties: str = "expected", **params) -> np.ndarray:

@@ -14,9 +14,9 @@ import pandas as pd
 
 from . import _queries as Q
 from . import _retrieval as R
-from ._areas import _values, evaluate, random_baseline, roc_n
+from ._areas import _values, evaluate, evaluate_resamples, random_baseline, roc_n
 from ._definitions import METRICS, RandomBaseline, definition
-from ._ranking import Counts, Ranking
+from ._ranking import Counts, Ranking, Resamples
 
 
 class MetricCall(NamedTuple):
@@ -32,6 +32,11 @@ class MetricCall(NamedTuple):
 
     def value(self, ranking: Ranking, ties: str = "expected") -> float:
         return evaluate(ranking, self.definition(ranking.counts), ties)
+
+    def resampled(self, resamples: Resamples, ties: str = "expected") -> np.ndarray:
+        """The value on every resample of a list (:func:`crocbench.metrics.evaluate_resamples`)."""
+        counts = Counts(resamples.n_pos + resamples.n_neg, resamples.n_pos, resamples.n_neg)
+        return evaluate_resamples(self.definition(counts), resamples, ties)
 
     def per_positive(self, ranking: Ranking, ties: str = "expected") -> np.ndarray:
         return _values(ranking, self.definition(ranking.counts), ties)

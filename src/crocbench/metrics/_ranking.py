@@ -97,6 +97,31 @@ def check_ties(ties: str) -> str:
     return ties
 
 
+class Resamples(NamedTuple):
+    """Many rankings of one list's resamples, stacked tie group by tie group (:func:`crocbench.stats.bootstrap`).
+
+    Entry ``e`` is a tie group of positives of resample ``resample[e]`` (entries
+    of a resample are consecutive, in decreasing score order), with
+    ``neg_above``, ``neg_tied``, ``pos_above`` and ``pos_tied`` as in
+    :class:`Ranking`.  Every resample has ``n_pos`` positives and ``n_neg``
+    negatives.
+    """
+
+    n_resamples: int
+    n_pos: int
+    n_neg: int
+    resample: np.ndarray
+    neg_above: np.ndarray
+    neg_tied: np.ndarray
+    pos_above: np.ndarray
+    pos_tied: np.ndarray
+
+    def ranking(self, b: int) -> Ranking:
+        """Resample ``b`` as a :class:`Ranking`."""
+        lo, hi = np.searchsorted(self.resample, [b, b + 1])
+        return Ranking._from_groups(self.n_neg, self.neg_above[lo:hi], self.neg_tied[lo:hi], self.pos_tied[lo:hi])
+
+
 def _interval_means(h: Callable[[np.ndarray], np.ndarray], lo: np.ndarray, length: np.ndarray) -> np.ndarray:
     """``mean(h(lo[g] + i) for i in range(length[g]))`` for every group g, exactly.
 
@@ -172,6 +197,45 @@ class Ranking:
         self._order = order
         self._group = np.repeat(np.arange(starts.size), self.pos_tied)
         self._offset = np.arange(n_pos, dtype=np.int64) - starts[self._group]
+
+    @classmethod
+    def _from_groups(cls, n_neg: int, neg_above, neg_tied, pos_tied) -> Ranking:
+        """The ranking with these tie groups of positives (every ``pos_tied >= 1``), in decreasing score order.
+
+        A bootstrap resample (:mod:`crocbench.stats`) is one: its positives are
+        the groups' counts, in group order (the input order of this ranking).
+        """
+        pos_tied = np.asarray(pos_tied, dtype=np.int64)
+        obj = cls.__new__(cls)
+        n_pos = int(pos_tied.sum())
+        obj.counts = Counts(n_pos + int(n_neg), n_pos, int(n_neg))
+        obj.neg_above = np.asarray(neg_above, dtype=np.int64)
+        obj.neg_tied = np.asarray(neg_tied, dtype=np.int64)
+        starts = np.zeros(pos_tied.size, dtype=np.int64)
+        np.cumsum(pos_tied[:-1], out=starts[1:])
+        obj.pos_above = starts
+        obj.pos_tied = pos_tied
+        obj._order = np.arange(n_pos, dtype=np.int64)
+        obj._group = np.repeat(np.arange(pos_tied.size), pos_tied)
+        obj._offset = obj._order - starts[obj._group]
+        return obj
+
+    def negative_bins(self) -> np.ndarray:
+        """The negatives counted by where they fall among the positives' tie groups, in decreasing score order.
+
+        ``2 G + 1`` counts for G groups: those strictly above group 0, those
+        tied with group 0, those strictly between groups 0 and 1, ..., those
+        strictly below the last group.  A resample's negatives are a
+        multinomial draw over these bins (:func:`crocbench.stats.bootstrap`).
+        """
+        n_groups = self.neg_above.size
+        bins = np.empty(2 * n_groups + 1, dtype=np.int64)
+        bins[1::2] = self.neg_tied
+        below = self.neg_above + self.neg_tied  # negatives at or above each group
+        bins[0] = self.neg_above[0]
+        bins[2:-1:2] = self.neg_above[1:] - below[:-1]
+        bins[-1] = self.counts.n_neg - below[-1]
+        return bins
 
     def _to_input_order(self, sorted_values: np.ndarray) -> np.ndarray:
         out = np.empty(self.counts.n_pos, dtype=np.float64)

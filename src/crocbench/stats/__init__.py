@@ -35,11 +35,24 @@ Modules, one concern each (everything public is importable from here):
     The permutation samples (sign flips, random splits), drawn chunk by chunk.
 ``_ties``
     :data:`RANK_RESOLUTION` and :func:`snap_ties`, the ties of the rank tests.
+``_bootstrap``
+    Confidence intervals: :func:`bootstrap`, a stratified bootstrap over
+    compounds drawn as multinomial counts of tie groups (exact for ties).
 ``_ranks``
     Many datasets (Demsar 2006): :func:`friedman_test`, :func:`dataset_ranks`,
     :func:`nemenyi_critical_difference`, :func:`holm`, :func:`pairwise_wilcoxon`.
 """
 
+from ._bootstrap import (
+    DEFAULT_RESAMPLES,
+    MIN_RESAMPLES,
+    Interval,
+    bootstrap,
+    bootstrap_values,
+    check_resamples,
+    draw_resamples,
+    resamples_from_counts,
+)
 from ._permutation import paired_permutation_samples, unpaired_permutation_samples
 from ._pvalues import ALTERNATIVES, TESTS, check_tests, p_values
 from ._ranks import Friedman, dataset_ranks, friedman_test, holm, nemenyi_critical_difference, pairwise_wilcoxon
@@ -47,6 +60,14 @@ from ._tests import Comparison, TestResult, compare, compare_many, permutation_t
 from ._ties import RANK_RESOLUTION, snap_ties
 
 __all__ = [
+    "DEFAULT_RESAMPLES",
+    "MIN_RESAMPLES",
+    "Interval",
+    "bootstrap",
+    "bootstrap_values",
+    "check_resamples",
+    "draw_resamples",
+    "resamples_from_counts",
     "ALTERNATIVES",
     "RANK_RESOLUTION",
     "TESTS",
