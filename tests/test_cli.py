@@ -47,6 +47,35 @@ def test_score_json_equals_library(ranked, capsys):
     assert {m["key"] for m in out["metrics"]} == {c.key for c in M.paper_panel(50)}
 
 
+def test_score_ci_is_the_library_bootstrap(ranked, capsys):
+    """--ci B: every metric's interval, the library's bootstrap with the same seed; the table shows it too."""
+    y, a, _, fa, _ = ranked
+    argv = ["score", str(fa), "--score-col", "pred", "--label-col", "active", "--top-k", "50"]
+    assert main([*argv, "--json", "--ci", "200", "--seed", "3"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["ci"] == {**out["ci"], "level": 0.95, "resamples": 200, "seed": 3}
+    want = {iv.key: iv for iv in S.bootstrap(y, a, M.paper_panel(50), n_resamples=200, seed=3)}
+    for m in out["metrics"]:
+        assert (m["ci_low"], m["ci_high"], m["se"]) == pytest.approx(
+            (want[m["key"]].low, want[m["key"]].high, want[m["key"]].se), abs=1e-12
+        )
+        assert m["ci_low"] <= m["value"] <= m["ci_high"]
+    assert main([*argv, "--ci"]) == 0  # B defaults to 1000
+    text = capsys.readouterr().out
+    roc = want["roc"]
+    assert "95% interval" in text and "1000 resamples, seed 0" in text
+    assert re.search(r"AUC\[ROC\] +0\.\d{4} +\[0\.\d{4}, 0\.\d{4}\]", text)
+    assert roc.low < roc.value < roc.high
+    assert "ci_low" not in json.dumps(main([*argv, "--json"]) or json.loads(capsys.readouterr().out))
+
+
+def test_score_ci_below_100_resamples_is_one_line_exit_2(ranked, capsys):
+    _, _, _, fa, _ = ranked
+    argv = ["score", str(fa), "--score-col", "pred", "--label-col", "active", "--ci"]
+    assert "at least 100" in _error(capsys, [*argv, "99"])
+    assert "'ten' is not a whole number" in _error(capsys, [*argv, "ten"])
+
+
 def test_score_other_metrics_by_family_with_groups(ranked, tmp_path, capsys):
     y, a, _, _, _ = ranked
     q = np.repeat(["q1", "q2", "q3"], 100)

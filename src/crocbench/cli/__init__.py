@@ -21,7 +21,7 @@ import sys
 
 from .. import __version__
 from ..metrics import METRICS, TIES, paper_panel
-from ..stats import TESTS
+from ..stats import DEFAULT_RESAMPLES, MIN_RESAMPLES, TESTS, check_resamples
 from ._compare import _compare
 from ._input import STDIN
 from ._score import _score
@@ -86,6 +86,18 @@ def _seed(text: str) -> int:
     return value
 
 
+def _resamples(text: str) -> int:
+    """A number of bootstrap resamples: a whole number, at least MIN_RESAMPLES."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    try:
+        return check_resamples(value)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
 def _positive_float(text: str) -> float:
     try:
         value = float(text)
@@ -124,6 +136,17 @@ def _parser() -> argparse.ArgumentParser:
         metavar="N",
         help="negatives of ROC_n and TAP-k in the other metrics (default: 50)",
     )
+    p.add_argument(
+        "--ci",
+        type=_resamples,
+        nargs="?",
+        const=DEFAULT_RESAMPLES,
+        default=None,
+        metavar="B",
+        help=f"add a 95%% interval to every metric: a stratified bootstrap over compounds with B resamples "
+        f"(default {DEFAULT_RESAMPLES}, at least {MIN_RESAMPLES})",
+    )
+    p.add_argument("--seed", type=_seed, default=0, help="seed of the bootstrap (--ci; default: 0)")
     p.add_argument("--json", action="store_true", help="print JSON instead of a table")
     p.add_argument("--plot", metavar="OUT", help="also draw ROC and CROC(exp) curves into this image file")
     p.add_argument(

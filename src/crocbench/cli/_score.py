@@ -8,8 +8,19 @@ from pathlib import Path
 import numpy as np
 
 from ..metrics import FAMILIES, Ranking, other_panel, other_values, paper_panel
+from ..stats import bootstrap
 from ._input import _check_positive_values, _load, _requested_calls, _shown
 from ._output import _format_table, _number, _plot_path, _print_json
+
+
+#: How ``--ci`` intervals are made, as ``--json`` reports it.
+CI_METHOD = {"level": 0.95, "method": "percentile interval of a stratified bootstrap over compounds"}
+
+
+def _interval(row) -> str:
+    if row.get("ci_low") is None:
+        return "n/a"
+    return f"[{_number(row['ci_low'], row['count'])}, {_number(row['ci_high'], row['count'])}]"
 
 
 def _score(args) -> int:
@@ -26,7 +37,7 @@ def _score(args) -> int:
         groups = column.astype(str).to_numpy()
     ranking = Ranking(y, s)
     n, n_pos, _ = ranking.counts
-    rows = []
+    rows, defined = [], []
     for call in calls or paper_panel(top_k=min(args.top_k, n)):
         row = {"key": call.key, "metric": call.label, "value": None, "count": call.is_count}
         try:
@@ -34,6 +45,7 @@ def _score(args) -> int:
         except ValueError as exc:  # e.g. ROC50 on a list with fewer than 50 negatives
             row["note"] = str(exc)
         else:
+            defined.append((row, call))
             try:
                 base = call.random(n, n_pos)
                 row.update(
@@ -42,6 +54,10 @@ def _score(args) -> int:
             except ValueError:  # no exact random baseline (e.g. average precision)
                 pass
         rows.append(row)
+    if args.ci is not None:
+        intervals = bootstrap(ranking, None, [c for _, c in defined], n_resamples=args.ci, seed=args.seed, ties=args.ties)
+        for (row, _), iv in zip(defined, intervals):
+            row.update(ci_low=iv.low, ci_high=iv.high, se=iv.se)
     other = (
         []
         if calls
@@ -56,6 +72,7 @@ def _score(args) -> int:
                 "n_pos": n_pos,
                 "ties": args.ties,
                 "queries": n_queries,
+                "ci": None if args.ci is None else {**CI_METHOD, "resamples": args.ci, "seed": args.seed},
                 "metrics": rows,
                 "other_metrics": other,
             }
@@ -67,6 +84,7 @@ def _score(args) -> int:
             [
                 r["metric"],
                 _number(r["value"], r["count"]),
+                *([_interval(r)] if args.ci is not None else []),
                 _number(r.get("random_mean"), r["count"]),
                 _number(r.get("random_sd")),
                 "n/a" if r.get("z") is None else f"{r['z']:.1f}",
@@ -75,7 +93,10 @@ def _score(args) -> int:
         ]
         title = "Requested metrics" if calls else "CROC paper areas"
         title += " (all queries ranked as one list)" if groups is not None else ""
-        print(f"\n{title}\n" + _format_table(["metric", "value", "random", "random sd", "z"], table))
+        header = ["metric", "value", *(["95% interval"] if args.ci is not None else []), "random", "random sd", "z"]
+        print(f"\n{title}\n" + _format_table(header, table))
+        if args.ci is not None:
+            print(f"\n95% intervals: {CI_METHOD['method']}, {args.ci} resamples, seed {args.seed}")
         for r in rows:
             if r["value"] is None:
                 print(f"note: {r['metric']}: {r['note']}")
