@@ -116,9 +116,7 @@ def main() -> None:
     print(f"| values and intervals | {result['intervals_s']:.2f} | {1000 * result['peak_rss_gb']:.0f} |\n")
 
     start = time.perf_counter()
-    calls, covered, width = coverage(
-        args.replicates, args.resamples, n_pos=args.positives, n_neg=args.negatives
-    )
+    calls, covered, width = coverage(args.replicates, args.resamples, n_pos=args.positives, n_neg=args.negatives)
     took = time.perf_counter() - start
     se = np.sqrt(0.95 * 0.05 / args.replicates)
     print(

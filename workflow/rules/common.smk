@@ -31,6 +31,31 @@ def _project_path(path):
 
 
 FOLDS = config["cv"]["folds"]
+SPLIT = config["cv"]["split"]
+# Repeated cross-validation: repeat r (seed + r) lives under results/{dataset}/repeats/r, repeat 0 is the run
+# itself (results/{dataset}), so one repeat is exactly the unrepeated run. The {repeat} wildcard is the folder
+# suffix: "" or "/repeats/r".
+REPEATS = config["cv"]["repeats"]
+
+
+def repeat_dir(r):
+    """The folder suffix of repeat ``r`` under results/{dataset}: "" for repeat 0."""
+    return f"/repeats/{r}" if r else ""
+
+
+def repeat_index(wildcards):
+    """The repeat a job belongs to (0 for the run itself)."""
+    repeat = getattr(wildcards, "repeat", "")
+    return int(repeat.rsplit("/", 1)[1]) if repeat else 0
+
+
+def fold_seed(wildcards):
+    """The repeat's seed (crocbench.cv.repeat_seed): of its folds, RANDOM's scores, the SVM's inner CV, the tests."""
+    from crocbench.cv import repeat_seed
+
+    return repeat_seed(config["cv"]["seed"], repeat_index(wildcards))
+
+
 # Plug-in models ("module:Class") are looked up on PYTHONPATH and in a `plugins/` folder beside each config file.
 # Relative to the working directory where they are inside it: a job's params hold no absolute path of the checkout,
 # so a moved or copied project with finished results plans nothing.
@@ -92,6 +117,8 @@ wildcard_constraints:
     archive=_alternatives(ARCHIVES),
     model=_alternatives(RUNS),
     fold=r"\d+",
+    repeat="(?:" + "|".join(re.escape(repeat_dir(r)) for r in range(1, REPEATS)) + ")?",
+    kind="murcko|generic",
     chunk=r"\d+",
     k=r"\d+",
 
@@ -170,7 +197,7 @@ def fold_inputs(wildcards):
         "compounds": f"{d}/compounds.parquet",
         "fingerprints": f"{d}/fingerprints.npz",
         "neighbours": f"{d}/neighbours_k{K}.npz",
-        "folds": f"{d}/folds.tsv",
+        "folds": f"{d}{wildcards.repeat}/folds.tsv",
     }
     if RUNS[wildcards.model].uses_matrix(compounds_in(out["fingerprints"]), FOLDS):
         out["matrix"] = f"{d}/similarity_matrix.npy"
@@ -257,8 +284,12 @@ def dataset_targets(dataset):
         f"{d}/neighbours_k{K}.npz",
         *(f"{d}/scores/{m}.parquet" for m in MODELS),
         *([f"{d}/tables/irv_training.md"] if IRV_SCHEMES else []),
+        f"{d}/tables/folds.md",
         f"{d}/tables/areas.md",
+        f"{d}/tables/intervals.md",
         f"{d}/tables/significance.md",
+        *(f"{d}{repeat_dir(r)}/tables/significance.md" for r in range(1, REPEATS)),
+        *([f"{d}/tables/repeats.md"] if REPEATS > 1 else []),
         *([f"{d}/tables/published.md"] if dataset_spec(dataset).reproduces else []),
         *([f"{d}/tables/power.md"] if POWER_PAIRS else []),
         f"{d}/figures/roc.png",
@@ -284,8 +315,9 @@ def summary_scores(wildcards):
 
 
 def pooled_scores(wildcards):
-    """Every model's pooled out-of-fold scores, in config order."""
-    return [f"results/{wildcards.dataset}/scores/{m}.parquet" for m in MODELS]
+    """Every model's pooled out-of-fold scores (of the job's repeat), in config order."""
+    d = f"results/{wildcards.dataset}{getattr(wildcards, 'repeat', '')}"
+    return [f"{d}/scores/{m}.parquet" for m in MODELS]
 
 
 def per_fold_tables(wildcards):
@@ -294,8 +326,27 @@ def per_fold_tables(wildcards):
 
 
 def fold_parts(wildcards):
-    """One trained run's per-fold scores."""
-    return [f"results/{wildcards.dataset}/scores/{wildcards.model}/fold_{k}.parquet" for k in range(FOLDS)]
+    """One trained run's per-fold scores (of the job's repeat)."""
+    d = f"results/{wildcards.dataset}{wildcards.repeat}/scores/{wildcards.model}"
+    return [f"{d}/fold_{k}.parquet" for k in range(FOLDS)]
+
+
+def folds_inputs(wildcards):
+    """The folds job's inputs: the compounds, and for a scaffold split their scaffolds."""
+    d = f"results/{wildcards.dataset}"
+    return {
+        "compounds": f"{d}/compounds.parquet",
+        **({"scaffolds": f"{d}/scaffolds/{config['cv']['scaffold']}.parquet"} if SPLIT == "scaffold" else {}),
+    }
+
+
+def repeat_files(path):
+    """``path`` (under results/{dataset}) of every repeat, repeat 0 first: an input function."""
+    return lambda wildcards: [
+        f"results/{wildcards.dataset}{repeat_dir(r)}/{path.format(model=m)}"
+        for r in range(REPEATS)
+        for m in (MODELS if "{model}" in path else [None])
+    ]
 
 
 def run_params(wildcards):

@@ -1,36 +1,78 @@
-# One shared stratified k-fold split; every (model, fold) is one job; out-of-fold scores pooled,
-# or imported from a file of scores computed elsewhere on the same folds.
+# One shared stratified k-fold split (random, or by scaffold), per repeat; every (repeat, model, fold) is one
+# job; out-of-fold scores pooled, or imported from a file of scores computed elsewhere on the same folds.
+# {repeat} is "" for the run itself and "/repeats/r" for repeat r of `cv: repeats` (common.smk).
+
+
+rule scaffolds:
+    """Every compound's Bemis-Murcko scaffold (murcko or generic), for a scaffold split."""
+    input:
+        "results/{dataset}/compounds.parquet",
+    output:
+        "results/{dataset}/scaffolds/{kind}.parquet",
+    log:
+        "logs/{dataset}/scaffolds_{kind}.log",
+    benchmark:
+        "logs/{dataset}/benchmark/scaffolds_{kind}.tsv"
+    conda:
+        "../../envs/crocbench.yaml"
+    threads: 1
+    resources:
+        mem_mb=2000,
+    script:
+        "../scripts/scaffolds.py"
 
 
 rule folds:
     input:
-        "results/{dataset}/compounds.parquet",
+        unpack(folds_inputs),
     output:
-        "results/{dataset}/folds.tsv",
+        "results/{dataset}{repeat}/folds.tsv",
     log:
-        "logs/{dataset}/folds.log",
+        "logs/{dataset}{repeat}/folds.log",
     benchmark:
-        "logs/{dataset}/benchmark/folds.tsv"
+        "logs/{dataset}{repeat}/benchmark/folds.tsv"
     conda:
         "../../envs/crocbench.yaml"
     threads: 1
     params:
         n_folds=FOLDS,
-        seed=config["cv"]["seed"],
+        seed=fold_seed,
+        split=SPLIT,
     script:
         "../scripts/folds.py"
+
+
+rule folds_table:
+    """The split described: each repeat's folds (compounds, positives); for a scaffold split the scaffolds."""
+    input:
+        repeat_files("folds.tsv"),
+    output:
+        md=report("results/{dataset}/tables/folds.md", caption="../report/folds.rst", category="Tables"),
+    log:
+        "logs/{dataset}/folds_table.log",
+    benchmark:
+        "logs/{dataset}/benchmark/folds_table.tsv"
+    conda:
+        "../../envs/crocbench.yaml"
+    threads: 1
+    params:
+        split=SPLIT,
+        scaffold=config["cv"]["scaffold"],
+        seed=config["cv"]["seed"],
+    script:
+        "../scripts/folds_table.py"
 
 
 rule score_fold:
     input:
         unpack(fold_inputs),
     output:
-        scores="results/{dataset}/scores/{model}/fold_{fold}.parquet",
-        info="results/{dataset}/scores/{model}/fold_{fold}.json",
+        scores="results/{dataset}{repeat}/scores/{model}/fold_{fold}.parquet",
+        info="results/{dataset}{repeat}/scores/{model}/fold_{fold}.json",
     log:
-        "logs/{dataset}/scores/{model}/fold_{fold}.log",
+        "logs/{dataset}{repeat}/scores/{model}/fold_{fold}.log",
     benchmark:
-        "logs/{dataset}/benchmark/scores/{model}/fold_{fold}.tsv"
+        "logs/{dataset}{repeat}/benchmark/scores/{model}/fold_{fold}.tsv"
     wildcard_constraints:
         model=_alternatives(TRAINED),
     conda:
@@ -41,7 +83,7 @@ rule score_fold:
     params:
         run=run_params,
         search=PLUGIN_DIRS,
-        seed=config["cv"]["seed"],
+        seed=fold_seed,
         block=config["similarity"]["block"],
     script:
         "../scripts/score_fold.py"
@@ -49,15 +91,15 @@ rule score_fold:
 
 rule pool_scores:
     input:
-        folds="results/{dataset}/folds.tsv",
+        folds="results/{dataset}{repeat}/folds.tsv",
         parts=fold_parts,
     output:
-        scores="results/{dataset}/scores/{model}.parquet",
-        per_fold="results/{dataset}/scores/{model}.per_fold.tsv",
+        scores="results/{dataset}{repeat}/scores/{model}.parquet",
+        per_fold="results/{dataset}{repeat}/scores/{model}.per_fold.tsv",
     log:
-        "logs/{dataset}/scores/{model}/pool.log",
+        "logs/{dataset}{repeat}/scores/{model}/pool.log",
     benchmark:
-        "logs/{dataset}/benchmark/pool_scores/{model}.tsv"
+        "logs/{dataset}{repeat}/benchmark/pool_scores/{model}.tsv"
     wildcard_constraints:
         model=_alternatives(TRAINED),
     conda:
@@ -72,15 +114,15 @@ rule pool_scores:
 rule import_scores:
     """Out-of-fold scores computed elsewhere (`models: name: {scores: file}`), checked against folds.tsv."""
     input:
-        folds="results/{dataset}/folds.tsv",
+        folds="results/{dataset}{repeat}/folds.tsv",
         scores=imported_scores,
     output:
-        scores="results/{dataset}/scores/{model}.parquet",
-        per_fold="results/{dataset}/scores/{model}.per_fold.tsv",
+        scores="results/{dataset}{repeat}/scores/{model}.parquet",
+        per_fold="results/{dataset}{repeat}/scores/{model}.per_fold.tsv",
     log:
-        "logs/{dataset}/scores/{model}/import.log",
+        "logs/{dataset}{repeat}/scores/{model}/import.log",
     benchmark:
-        "logs/{dataset}/benchmark/import_scores/{model}.tsv"
+        "logs/{dataset}{repeat}/benchmark/import_scores/{model}.tsv"
     wildcard_constraints:
         model=_alternatives(IMPORTED),
     conda:

@@ -4,7 +4,15 @@ from crocbench._workflow import step
 from crocbench.cv import fold_table
 
 with step(snakemake) as log:
-    compounds = pd.read_parquet(snakemake.input[0], columns=["id", "label"])
-    table = fold_table(compounds["id"], compounds["label"], snakemake.params.n_folds, snakemake.params.seed)
+    compounds = pd.read_parquet(snakemake.input.compounds, columns=["id", "label"])
+    scaffolds = None
+    if snakemake.params.split == "scaffold":
+        table = pd.read_parquet(snakemake.input.scaffolds)
+        if not table["id"].equals(compounds["id"]):
+            raise ValueError(f"{snakemake.input.scaffolds} does not list the compounds of {snakemake.input.compounds}")
+        scaffolds = table["scaffold"].to_numpy()
+    table = fold_table(
+        compounds["id"], compounds["label"], snakemake.params.n_folds, snakemake.params.seed, scaffolds=scaffolds
+    )
     table.to_csv(snakemake.output[0], sep="\t", index=False)
     print(table.groupby("fold")["label"].agg(["size", "sum"]).to_string(), file=log)

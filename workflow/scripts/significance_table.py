@@ -14,7 +14,7 @@ with step(snakemake) as log:
     table = significance_table(pooled, calls, TESTS, n_samples=samples, seed=snakemake.params.seed)
     table.to_csv(snakemake.output.tsv, sep="\t", index=False, float_format="%.10g")
     text = (
-        f"# Significance ({snakemake.wildcards.dataset}): one-sided p-values in the observed direction, "
+        f"# Significance ({snakemake.wildcards.dataset}{snakemake.wildcards.repeat}): one-sided p-values in the observed direction, "
         f"{samples:,} permutation samples; **p < 0.01**, *p < 0.05*\n\n" + significance_markdown(table, TESTS) + "\n"
     )
     Path(snakemake.output.md).write_text(text)

@@ -55,7 +55,9 @@ def _score(args) -> int:
                 pass
         rows.append(row)
     if args.ci is not None:
-        intervals = bootstrap(ranking, None, [c for _, c in defined], n_resamples=args.ci, seed=args.seed, ties=args.ties)
+        intervals = bootstrap(
+            ranking, None, [c for _, c in defined], n_resamples=args.ci, seed=args.seed, ties=args.ties
+        )
         for (row, _), iv in zip(defined, intervals):
             row.update(ci_low=iv.low, ci_high=iv.high, se=iv.se)
     other = (

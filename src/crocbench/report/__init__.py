@@ -10,6 +10,8 @@ One concern per module:
 - ``_irv``: the IRV training table (Appendix A) and the IRV training study;
 - ``_svm``: the SVM set-up sensitivity study;
 - ``_power``: the power study;
+- ``_protocol``: the evaluation protocol: the split (folds, scaffolds), table 1 with bootstrap intervals, the
+  repeats (mean and SD over repeated cross-validations, corrected resampled t-tests);
 - ``_summary``: the summary across datasets (ranks, Friedman and Nemenyi tests).
 
 The metric columns derive from the paper's headline areas (``HEADLINE_KEYS`` of ``crocbench.metrics._panel``:
@@ -20,6 +22,14 @@ from ._claims import Claim, claims_markdown
 from ._format import markdown_table
 from ._irv import irv_study_closest, irv_study_markdown, irv_study_table, irv_training_claims, irv_training_table
 from ._power import power_claims, power_markdown, power_notes
+from ._protocol import (
+    folds_markdown,
+    intervals_markdown,
+    intervals_table,
+    repeats_markdown,
+    repeats_table,
+    repeats_tests,
+)
 from ._published import (
     PAPER,
     check_claims,
@@ -79,6 +89,12 @@ __all__ = [
     "claims_markdown",
     "markdown_table",
     "areas_markdown",
+    "folds_markdown",
+    "intervals_markdown",
+    "intervals_table",
+    "repeats_markdown",
+    "repeats_table",
+    "repeats_tests",
     "areas_table",
     "other_metrics_markdown",
     "other_metrics_table",

@@ -38,6 +38,9 @@ Modules, one concern each (everything public is importable from here):
 ``_bootstrap``
     Confidence intervals: :func:`bootstrap`, a stratified bootstrap over
     compounds drawn as multinomial counts of tie groups (exact for ties).
+``_repeats``
+    Two models over the folds of a repeated cross-validation: :func:`corrected_t_test`
+    (Nadeau & Bengio's corrected resampled t-test).
 ``_ranks``
     Many datasets (Demsar 2006): :func:`friedman_test`, :func:`dataset_ranks`,
     :func:`nemenyi_critical_difference`, :func:`holm`, :func:`pairwise_wilcoxon`.
@@ -55,6 +58,7 @@ from ._bootstrap import (
 )
 from ._permutation import paired_permutation_samples, unpaired_permutation_samples
 from ._pvalues import ALTERNATIVES, TESTS, check_tests, p_values
+from ._repeats import CorrectedT, corrected_t_test
 from ._ranks import Friedman, dataset_ranks, friedman_test, holm, nemenyi_critical_difference, pairwise_wilcoxon
 from ._tests import Comparison, TestResult, compare, compare_many, permutation_test, run_tests, t_test
 from ._ties import RANK_RESOLUTION, snap_ties
@@ -72,11 +76,13 @@ __all__ = [
     "RANK_RESOLUTION",
     "TESTS",
     "Comparison",
+    "CorrectedT",
     "Friedman",
     "TestResult",
     "check_tests",
     "compare",
     "compare_many",
+    "corrected_t_test",
     "dataset_ranks",
     "friedman_test",
     "holm",
