@@ -12,7 +12,6 @@ from ..stats import bootstrap
 from ._input import _check_positive_values, _load, _requested_calls, _shown
 from ._output import _format_table, _number, _plot_path, _print_json
 
-
 #: How ``--ci`` intervals are made, as ``--json`` reports it.
 CI_METHOD = {"level": 0.95, "method": "percentile interval of a stratified bootstrap over compounds"}
 

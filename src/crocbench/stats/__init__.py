@@ -58,8 +58,8 @@ from ._bootstrap import (
 )
 from ._permutation import paired_permutation_samples, unpaired_permutation_samples
 from ._pvalues import ALTERNATIVES, TESTS, check_tests, p_values
-from ._repeats import CorrectedT, corrected_t_test
 from ._ranks import Friedman, dataset_ranks, friedman_test, holm, nemenyi_critical_difference, pairwise_wilcoxon
+from ._repeats import CorrectedT, corrected_t_test
 from ._tests import Comparison, TestResult, compare, compare_many, permutation_test, run_tests, t_test
 from ._ties import RANK_RESOLUTION, snap_ties
 
