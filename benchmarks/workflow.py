@@ -21,8 +21,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
 # A benchmark file (its path under logs/{dataset}/benchmark/, without .tsv) and the rule that writes it.
-RULES = [
-    (re.compile(r"scores/[^/]+/fold_\d+"), "score_fold"),
+RULES = [  # a repeat's jobs (cv: repeats) write under repeats/r/
+    (re.compile(r"(repeats/\d+/)?scores/[^/]+/fold_\d+"), "score_fold"),
     (re.compile(r"neighbours_k\d+/chunk_\d+"), "neighbours_chunk"),
     (re.compile(r"neighbours_k\d+"), "neighbours"),
     (re.compile(r"svm_sensitivity/[^/]+"), "svm_sensitivity_grid"),
@@ -30,8 +30,11 @@ RULES = [
     (re.compile(r"fingerprints_[^/]+"), "fingerprint_variant"),
     (re.compile(r"download/.+"), "download"),
     (re.compile(r"fetch_archive/.+"), "fetch_archive"),
-    (re.compile(r"pool_scores/[^/]+"), "pool_scores"),
-    (re.compile(r"import_scores/[^/]+"), "import_scores"),
+    (re.compile(r"(repeats/\d+/)?pool_scores/[^/]+"), "pool_scores"),
+    (re.compile(r"(repeats/\d+/)?import_scores/[^/]+"), "import_scores"),
+    (re.compile(r"(repeats/\d+/)?folds"), "folds"),
+    (re.compile(r"(repeats/\d+/)?significance_table"), "significance_table"),
+    (re.compile(r"scaffolds_[a-z]+"), "scaffolds"),
     (re.compile(r"[a-z_]+"), None),  # the rule's own name
 ]
 SAFETY = 4  # a busy node ran the SVM's folds 4x slower than an idle one (README, issue 19)

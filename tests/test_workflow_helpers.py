@@ -68,8 +68,10 @@ def test_every_rules_benchmark_file_is_attributed_to_that_rule():
         "file": "HIV.csv",
         "variant": "paper",
         "archive": "x.whl",
+        "kind": "generic",
     }
     for rule, path in found.items():
-        rel = re.sub(r"\{+(\w+)\}+", lambda m: values[m.group(1)], path)
-        rel = re.sub(r"^logs/(d|summary|archives)/benchmark/", "", rel).removesuffix(".tsv")
-        assert bench.rule_of(rel) == rule, (rule, rel)
+        for repeat in ("", "/repeats/2"):  # the run itself, and a repeat of cv: repeats
+            rel = re.sub(r"\{+(\w+)\}+", lambda m: {**values, "repeat": repeat}[m.group(1)], path)
+            rel = re.sub(r"^logs/(d|summary|archives)/benchmark/?", "", rel).removesuffix(".tsv")
+            assert bench.rule_of(rel) == rule, (rule, rel)

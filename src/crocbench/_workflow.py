@@ -59,7 +59,7 @@ def console_line(smk, exc: BaseException) -> str:
     Examples
     --------
     >>> from types import SimpleNamespace
-    >>> smk = SimpleNamespace(rule="standardize", wildcards={"dataset": "x"}, log=["logs/x/standardize.log"])
+    >>> smk = SimpleNamespace(rule="standardize", wildcards={"dataset": "x", "repeat": ""}, log=["logs/x/standardize.log"])
     >>> console_line(smk, ValueError("dataset x: column 'smile' not found;\n  columns are: smiles, y"))
     "crocbench: standardize[dataset=x]: dataset x: column 'smile' not found; columns are: smiles, y (traceback: logs/x/standardize.log)"
     >>> console_line(smk, TypeError("f() takes 1 argument"))
@@ -69,7 +69,7 @@ def console_line(smk, exc: BaseException) -> str:
     if not isinstance(exc, INPUT_ERRORS):
         message = f"{type(exc).__name__}: {message}"
     named = getattr(smk, "wildcards", None)
-    wildcards = ", ".join(f"{k}={v}" for k, v in (named.items() if hasattr(named, "items") else ()))
+    wildcards = ", ".join(f"{k}={v}" for k, v in (named.items() if hasattr(named, "items") else ()) if v != "")
     where = f"{getattr(smk, 'rule', 'step')}" + (f"[{wildcards}]" if wildcards else "")
     log = f" (traceback: {smk.log[0]})" if getattr(smk, "log", None) else ""
     return f"crocbench: {where}: {message}{log}"

@@ -30,7 +30,7 @@ rule folds:
     log:
         "logs/{dataset}{repeat}/folds.log",
     benchmark:
-        "logs/{dataset}{repeat}/benchmark/folds.tsv"
+        "logs/{dataset}/benchmark{repeat}/folds.tsv"
     conda:
         "../../envs/crocbench.yaml"
     threads: 1
@@ -72,7 +72,7 @@ rule score_fold:
     log:
         "logs/{dataset}{repeat}/scores/{model}/fold_{fold}.log",
     benchmark:
-        "logs/{dataset}{repeat}/benchmark/scores/{model}/fold_{fold}.tsv"
+        "logs/{dataset}/benchmark{repeat}/scores/{model}/fold_{fold}.tsv"
     wildcard_constraints:
         model=_alternatives(TRAINED),
     conda:
@@ -99,7 +99,7 @@ rule pool_scores:
     log:
         "logs/{dataset}{repeat}/scores/{model}/pool.log",
     benchmark:
-        "logs/{dataset}{repeat}/benchmark/pool_scores/{model}.tsv"
+        "logs/{dataset}/benchmark{repeat}/pool_scores/{model}.tsv"
     wildcard_constraints:
         model=_alternatives(TRAINED),
     conda:
@@ -122,7 +122,7 @@ rule import_scores:
     log:
         "logs/{dataset}{repeat}/scores/{model}/import.log",
     benchmark:
-        "logs/{dataset}{repeat}/benchmark/import_scores/{model}.tsv"
+        "logs/{dataset}/benchmark{repeat}/import_scores/{model}.tsv"
     wildcard_constraints:
         model=_alternatives(IMPORTED),
     conda:

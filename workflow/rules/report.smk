@@ -71,7 +71,7 @@ rule significance_table:
     log:
         "logs/{dataset}{repeat}/significance_table.log",
     benchmark:
-        "logs/{dataset}{repeat}/benchmark/significance_table.tsv"
+        "logs/{dataset}/benchmark{repeat}/significance_table.tsv"
     conda:
         "../../envs/crocbench.yaml"
     threads: 1
