@@ -72,6 +72,7 @@ def test_every_rules_benchmark_file_is_attributed_to_that_rule():
     }
     for rule, path in found.items():
         for repeat in ("", "/repeats/2"):  # the run itself, and a repeat of cv: repeats
-            rel = re.sub(r"\{+(\w+)\}+", lambda m: {**values, "repeat": repeat}[m.group(1)], path)
+            filled = {**values, "repeat": repeat}
+            rel = re.sub(r"\{+(\w+)\}+", lambda m, filled=filled: filled[m.group(1)], path)
             rel = re.sub(r"^logs/(d|summary|archives)/benchmark/?", "", rel).removesuffix(".tsv")
             assert bench.rule_of(rel) == rule, (rule, rel)
