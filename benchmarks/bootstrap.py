@@ -1,6 +1,6 @@
 """The bootstrap intervals (crocbench.stats.bootstrap): their cost at 1,000,000 scores, and their coverage.
 
-    python benchmarks/bootstrap.py [--replicates 2000] [--resamples 1000]
+    python benchmarks/bootstrap.py [--replicates 1000] [--resamples 1000] [--positives 200] [--negatives 5000]
 
 1. Cost: every metric of table 1 with its interval (1,000 resamples) on one list of 1,000,000 scores (1% positives,
    binormal), wall time and peak RSS; beside it the time to compute the values alone.
@@ -102,7 +102,7 @@ def _cost_step(n: int, resamples: int) -> None:
 
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--replicates", type=int, default=2000)
+    p.add_argument("--replicates", type=int, default=1000)
     p.add_argument("--resamples", type=int, default=1000)
     p.add_argument("--positives", type=int, default=N_POS, help="positives of a simulated screen")
     p.add_argument("--negatives", type=int, default=N_NEG, help="negatives of a simulated screen")

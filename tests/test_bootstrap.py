@@ -6,6 +6,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from _delong import delong_se
 from scipy.stats import norm
 
 from crocbench.metrics import METRICS, TIES, MetricCall, Ranking, paper_panel, roc_auc
@@ -92,12 +93,19 @@ def test_drawn_counts_are_a_stratified_bootstrap():
         assert fast.std() == pytest.approx(brute.std(), rel=0.08), call.key
 
 
-def _delong_se(y, s):
-    """DeLong, DeLong & Clarke-Pearson (1988): the AUC's SE from the placement values (ties count 1/2)."""
+def _delong_brute_force(y, s):
+    """DeLong's SE from the placement values, by comparing every positive with every negative."""
     pos, neg = s[y == 1], s[y == 0]
     v10 = np.array([((neg < p).sum() + 0.5 * (neg == p).sum()) / neg.size for p in pos])
     v01 = np.array([((pos > q).sum() + 0.5 * (pos == q).sum()) / pos.size for q in neg])
     return np.sqrt(v10.var(ddof=1) / pos.size + v01.var(ddof=1) / neg.size)
+
+
+def test_the_midrank_delong_is_the_brute_force_one():
+    rng = np.random.default_rng(2)
+    y = np.r_[np.ones(40), np.zeros(300)]
+    s = np.round(rng.normal(size=340) + y, 1)  # ties
+    assert delong_se(y, s) == pytest.approx(_delong_brute_force(y, s), rel=1e-12)
 
 
 def test_auc_bootstrap_spread_equals_delong():
@@ -106,7 +114,7 @@ def test_auc_bootstrap_spread_equals_delong():
     y = np.r_[np.ones(300), np.zeros(3000)]
     s = rng.normal(size=y.size) + 1.2 * y
     (iv,) = bootstrap(y, s, paper_panel()[:1], n_resamples=4000, seed=0)
-    se = _delong_se(y, s)
+    se = delong_se(y, s)
     assert iv.value == pytest.approx(roc_auc(y, s), abs=1e-15)
     assert iv.se == pytest.approx(se, rel=0.05)
     assert iv.low == pytest.approx(iv.value - norm.ppf(0.975) * se, abs=0.25 * se)

@@ -121,3 +121,18 @@ def test_standardization_summary_is_the_documented_one():
             1487,
         )
         assert (summary["duplicate_groups"], summary["conflicting_class_groups"]) == (712, 36)
+
+
+def test_the_bootstrap_sd_of_auc_is_delongs_on_every_pooled_ranking():
+    """Every ranker's pooled scores: the bootstrap SD of AUC[ROC] (1,000 resamples; its own error ~2%) is DeLong's
+    standard error to within 7.5%."""
+    from _delong import delong_se
+
+    from crocbench.metrics import paper_panel
+    from crocbench.stats import bootstrap
+
+    for model in CONFIG["models"]:
+        scores = pd.read_parquet(RESULTS / "scores" / f"{model}.parquet")
+        y, s = scores["label"].to_numpy(), scores["score"].to_numpy()
+        (iv,) = bootstrap(y, s, paper_panel()[:1], n_resamples=1000, seed=0)
+        assert iv.se == pytest.approx(delong_se(y, s), rel=0.075), model
