@@ -71,7 +71,8 @@ def rule_table(folder: Path) -> pd.DataFrame:
     """One row per rule (fold jobs per model): jobs, summed and longest wall seconds, largest max RSS (GB)."""
     jobs = _jobs(folder)
     jobs["rule"] = [
-        f"score_fold ({f.split('/')[1]})" if r == "score_fold" else r for f, r in zip(jobs["file"], jobs["rule"])
+        f"score_fold ({re.search(r'scores/([^/]+)/fold_', f).group(1)})" if r == "score_fold" else r
+        for f, r in zip(jobs["file"], jobs["rule"])
     ]
     table = jobs.groupby("rule").agg(
         jobs=("s", "size"), total_s=("s", "sum"), longest_s=("s", "max"), max_rss_gb=("max_rss_mb", "max")

@@ -1,6 +1,8 @@
 """The evaluation protocol: scaffold-grouped folds (checked against RDKit's own scaffold SMILES), repeats' seeds,
 the corrected resampled t-test (against scipy), and the tables of repeats and intervals."""
 
+from pathlib import Path
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -189,3 +191,24 @@ def test_intervals_table_is_the_bootstrap_of_each_pooled_ranking():
     want = bootstrap(pooled["A"]["label"], pooled["A"]["score"], calls, n_resamples=200, seed=5)
     got = table[table["model"] == "A"]
     assert got["low"].tolist() == [w.low for w in want] and got["high"].tolist() == [w.high for w in want]
+
+
+def test_split_comparison_and_orders_from_two_repeats_tables(tmp_path):
+    from crocbench.plots import plot_split_comparison
+    from crocbench.report import split_comparison, split_comparison_markdown, split_orders
+
+    calls = paper_panel(top_k=20, n=400)[:5]  # roc ... croc_exp_80
+    by_split = {"random": repeats_table([_pooled(s) for s in range(3)], calls)}
+    by_split["scaffold"] = repeats_table([_pooled(s) for s in range(3, 6)], calls)
+    table = split_comparison(by_split)
+    assert set(table["key"]) == {"roc", "croc_exp_80"} and len(table) == 4
+    row = table[(table["model"] == "A") & (table["key"] == "roc")].iloc[0]
+    r = by_split["random"].set_index(["model", "key"]).loc[("A", "roc")]
+    s = by_split["scaffold"].set_index(["model", "key"]).loc[("A", "roc")]
+    assert row["loss"] == pytest.approx(r["mean"] - s["mean"]) and row["scaffold_sd"] == pytest.approx(s["sd"])
+    assert "AUC[ROC] loss" in split_comparison_markdown(table, ("random", "scaffold"))
+    orders = split_orders(by_split, "roc")
+    assert orders["random"]["mean"] == ["A", "B"]  # A's scores carry the label more strongly
+    assert set(orders["scaffold"]) == {"mean", "repeat_0", "repeat_1", "repeat_2"}
+    written = plot_split_comparison(table, tmp_path / "split.png")
+    assert [p.suffix for p in map(Path, written)] == [".png", ".pdf"] and Path(written[0]).stat().st_size > 10_000

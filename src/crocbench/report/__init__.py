@@ -29,6 +29,9 @@ from ._protocol import (
     repeats_markdown,
     repeats_table,
     repeats_tests,
+    split_comparison,
+    split_comparison_markdown,
+    split_orders,
 )
 from ._published import (
     PAPER,
@@ -95,6 +98,9 @@ __all__ = [
     "repeats_markdown",
     "repeats_table",
     "repeats_tests",
+    "split_comparison",
+    "split_comparison_markdown",
+    "split_orders",
     "areas_table",
     "other_metrics_markdown",
     "other_metrics_table",

@@ -185,3 +185,50 @@ def repeats_markdown(table: pd.DataFrame, tests: pd.DataFrame, calls, repeats: i
         for t in tests.itertuples()
     ]
     return "\n".join(out + [markdown_table(pd.DataFrame(rows))])
+
+
+# --- splits compared ----------------------------------------------------------------------------
+
+
+def split_comparison(repeats: dict, keys=("roc", "croc_exp_80")) -> pd.DataFrame:
+    """Each model's mean and SD over the repeats under each split, and what the second split loses against the
+    first: model, key, label, then ``{split}_mean``, ``{split}_sd`` per split and ``loss`` (first - second).
+
+    ``repeats`` maps a split's name (e.g. "random", "scaffold") to its :func:`repeats_table`.
+    """
+    names = list(repeats)
+    rows = []
+    for _, first in repeats[names[0]].iterrows():
+        if first["key"] not in keys:
+            continue
+        row = {"model": first["model"], "key": first["key"], "label": first["label"]}
+        for split, table in repeats.items():
+            match = table[(table["model"] == first["model"]) & (table["key"] == first["key"])].iloc[0]
+            row[f"{split}_mean"], row[f"{split}_sd"] = match["mean"], match["sd"]
+        row["loss"] = row[f"{names[0]}_mean"] - row[f"{names[-1]}_mean"]
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def split_comparison_markdown(table: pd.DataFrame, splits) -> str:
+    """:func:`split_comparison` as Markdown: a row per model, per metric "mean ± SD" under each split and the loss."""
+    out = {}
+    for row in table.itertuples(index=False):
+        r = out.setdefault(row.model, {"model": row.model})
+        for split in splits:
+            r[f"{row.label} {split}"] = f"{getattr(row, f'{split}_mean'):.4f} ± {getattr(row, f'{split}_sd'):.4f}"
+        r[f"{row.label} loss"] = f"{row.loss:+.4f}"
+    return markdown_table(pd.DataFrame(list(out.values())))
+
+
+def split_orders(repeats: dict, key: str = "croc_exp_80") -> dict:
+    """Per split, the models ordered by their mean ``key`` over the repeats (best first), and per repeat."""
+    out = {}
+    for split, table in repeats.items():
+        part = table[table["key"] == key]
+        columns = sorted(c for c in part.columns if c.startswith("repeat_"))
+        out[split] = {
+            "mean": part.sort_values("mean", ascending=False)["model"].tolist(),
+            **{c: part.sort_values(c, ascending=False)["model"].tolist() for c in columns},
+        }
+    return out
