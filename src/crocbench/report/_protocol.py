@@ -151,15 +151,16 @@ def repeats_tests(per_fold_by_repeat: list, keys=HEADLINE_BEDROC_KEYS, n_folds: 
 
 
 def repeats_markdown(table: pd.DataFrame, tests: pd.DataFrame, calls, repeats: int) -> str:
-    """The repeats as Markdown: each model's mean ± SD over the repeats per metric, then the corrected t-tests."""
+    """The repeats as Markdown: a row per metric, a column per model, "mean ± SD" over the repeats; then the
+    corrected t-tests."""
     models = list(dict.fromkeys(table["model"]))
+    by = table.set_index(["model", "key"])
     wide = []
-    for m in models:
-        part = table[table["model"] == m].set_index("key")
-        row = {"model": m}
-        for c in calls:
-            mean, sd = part.at[c.key, "mean"], part.at[c.key, "sd"]
-            row[c.label] = f"{mean:.1f} ± {sd:.1f}" if c.is_count else f"{mean:.4f} ± {sd:.4f}"
+    for c in calls:
+        row = {"metric": c.label}
+        for m in models:
+            mean, sd = by.at[(m, c.key), "mean"], by.at[(m, c.key), "sd"]
+            row[m] = f"{mean:.1f} ± {sd:.1f}" if c.is_count else f"{mean:.4f} ± {sd:.4f}"
         wide.append(row)
     labels = {c.key: c.label for c in calls}
     out = [
