@@ -126,3 +126,11 @@ def test_intervals_below_100_resamples_stop_before_any_job(workdir):
     done = _run(workdir, {**_config(), "intervals": {"resamples": 99}})
     assert done.returncode != 0 and "config: intervals.resamples: 99 is less than the minimum of 100" in done.stderr
     assert not (workdir / "results").exists()
+
+
+def test_imported_scores_on_one_split_cannot_be_repeated(workdir):
+    config = _config(repeats=2)
+    config["models"]["gnn"] = {"scores": "gnn.csv", "id": "id", "score": "p", "fold": "fold"}
+    done = _run(workdir, config, "-n")
+    assert done.returncode != 0
+    assert "models: gnn import scores with their folds (fold: column), computed on one split" in done.stdout + done.stderr

@@ -75,6 +75,13 @@ RUNS = declared_runs(expand_runs(config["models"], config["irv_training"]), sear
 LABELS = {name: run.label for name, run in RUNS.items()}
 IMPORTED = [name for name, run in RUNS.items() if run.imported]
 TRAINED = [name for name, run in RUNS.items() if not run.imported]
+# Scores imported with their folds were computed on one split: the repeats' other folds would not match them.
+_on_one_split = [name for name in IMPORTED if RUNS[name].params.get("fold")]
+if REPEATS > 1 and _on_one_split:
+    raise ValueError(
+        f"models: {', '.join(_on_one_split)} import scores with their folds (fold: column), computed on one split; "
+        f"cv: repeats {REPEATS} needs scores without folds (a fixed score) or repeats: 1"
+    )
 SENSITIVITY = config["svm_sensitivity"]
 POWER_PAIRS = [pair for pair in config["power"]["pairs"] if set(pair) <= set(MODELS)]
 
