@@ -133,4 +133,6 @@ def test_imported_scores_on_one_split_cannot_be_repeated(workdir):
     config["models"]["gnn"] = {"scores": "gnn.csv", "id": "id", "score": "p", "fold": "fold"}
     done = _run(workdir, config, "-n")
     assert done.returncode != 0
-    assert "models: gnn import scores with their folds (fold: column), computed on one split" in done.stdout + done.stderr
+    assert (
+        "models: gnn import scores with their folds (fold: column), computed on one split" in done.stdout + done.stderr
+    )
