@@ -1,0 +1,194 @@
+"""Exact top-k neighbours: crocbench against FPSim2 and RDKit on the same compounds, the same fingerprints, the same k.
+
+    pip install -r envs/bench.txt        # FPSim2, pinned
+    python benchmarks/neighbours.py [--compounds results/dtp_aids/compounds.parquet] [--n N] [--k 50]
+                                    [--fpsim2-queries Q] [--rdkit-queries Q]
+
+The task: every compound's k most similar others (Tanimoto), on RDKit Morgan fingerprints (radius 2, 2,048 bits)
+of the workflow's standardized compounds (41,906 for dtp_aids). Each engine runs in a subprocess of its own
+(benchmarks/_harness.py: its wall time, CPU time and peak RSS):
+
+- crocbench: ``crocbench.similarity.all_pairs_top_k`` on the bits as feature sets (every pair once, both cores);
+- FPSim2: ``FPSim2Engine.top_k`` per query (k + 1, the compound itself dropped; threshold 0, one worker: its
+  bounds prune nothing at threshold 0), on ``--fpsim2-queries`` queries (default all) against all compounds;
+- RDKit: ``DataStructs.BulkTanimotoSimilarity`` of ``--rdkit-queries`` queries (default 2,000) against all,
+  the top k by ``numpy.argpartition``: its pairs per second, scaled to all queries (marked as such).
+
+Pairs are query x reference pairs answered: N (N - 1) for every compound's top k. The table gives each engine's
+pairs per second of wall time and of CPU time, its ratio to crocbench, and whether its k-th similarities equal
+crocbench's (float32) on the queries it ran.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _harness import measure, print_result, step_args  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+BITS, RADIUS = 2048, 2
+
+
+def _cpu() -> float:
+    t = os.times()
+    return t.user + t.system
+
+
+def _bit_sets(smiles):
+    """Per compound, the on-bits of its RDKit Morgan fingerprint (radius 2, 2,048 bits), and the bit vectors."""
+    from rdkit import Chem, RDLogger
+    from rdkit.Chem import rdFingerprintGenerator
+
+    RDLogger.DisableLog("rdApp.*")
+    generator = rdFingerprintGenerator.GetMorganGenerator(radius=RADIUS, fpSize=BITS)
+    vectors = [generator.GetFingerprint(Chem.MolFromSmiles(s)) for s in smiles]
+    return [np.array(list(v.GetOnBits()), dtype=np.uint64) for v in vectors], vectors
+
+
+def _prepare(compounds: str, n: int, folder: str) -> None:
+    import pandas as pd
+    from FPSim2.io import create_db_file
+
+    table = pd.read_parquet(compounds, columns=["smiles"]).iloc[:n]
+    bits, _ = _bit_sets(table["smiles"])
+    indptr = np.zeros(len(bits) + 1, dtype=np.int64)
+    np.cumsum([b.size for b in bits], out=indptr[1:])
+    np.savez(Path(folder) / "bits.npz", indptr=indptr, ids=np.concatenate(bits))
+    create_db_file(
+        mols_source=[[s, i] for i, s in enumerate(table["smiles"])],
+        filename=str(Path(folder) / "fpsim2.h5"),
+        mol_format="smiles",
+        fp_type="Morgan",
+        fp_params={"radius": RADIUS, "fpSize": BITS},
+    )
+    print_result({"n": len(bits)})
+
+
+def _load_bits(folder: str):
+    from crocbench.fingerprints import Fingerprints
+
+    with np.load(Path(folder) / "bits.npz") as f:
+        return Fingerprints(f["indptr"], f["ids"])
+
+
+def _crocbench(folder: str, k: int) -> None:
+    from crocbench.similarity import all_pairs_top_k
+
+    fp = _load_bits(folder)
+    start, cpu = time.perf_counter(), _cpu()
+    nb = all_pairs_top_k(fp, k)
+    wall, cpu = time.perf_counter() - start, _cpu() - cpu
+    np.save(Path(folder) / "kth_crocbench.npy", nb.similarity[:, -1])
+    print_result({"seconds": wall, "cpu_seconds": cpu, "queries": fp.n, "pairs": fp.n * (fp.n - 1)})
+
+
+def _fpsim2(folder: str, k: int, queries: int) -> None:
+    from FPSim2 import FPSim2Engine
+    from rdkit import DataStructs
+
+    fp = _load_bits(folder)
+    engine = FPSim2Engine(str(Path(folder) / "fpsim2.h5"))
+    vectors = []
+    for i in range(queries):
+        v = DataStructs.ExplicitBitVect(BITS)
+        v.SetBitsFromList([int(b) for b in fp.ids[fp.indptr[i] : fp.indptr[i + 1]]])
+        vectors.append(v)
+    kth = np.empty(queries, dtype=np.float32)
+    start, cpu = time.perf_counter(), _cpu()
+    for i, v in enumerate(vectors):
+        hits = engine.top_k(v, k + 1, 0.0, n_workers=1)
+        coeff = hits["coeff"][hits["mol_id"] != i]  # the compound itself dropped (it may tie with a duplicate)
+        kth[i] = coeff[k - 1]
+    wall, cpu = time.perf_counter() - start, _cpu() - cpu
+    np.save(Path(folder) / "kth_fpsim2.npy", kth)
+    print_result({"seconds": wall, "cpu_seconds": cpu, "queries": queries, "pairs": queries * (fp.n - 1)})
+
+
+def _rdkit(folder: str, k: int, queries: int) -> None:
+    from rdkit import DataStructs
+
+    fp = _load_bits(folder)
+    vectors = []
+    for i in range(fp.n):
+        v = DataStructs.ExplicitBitVect(BITS)
+        v.SetBitsFromList([int(b) for b in fp.ids[fp.indptr[i] : fp.indptr[i + 1]]])
+        vectors.append(v)
+    kth = np.empty(queries, dtype=np.float32)
+    start, cpu = time.perf_counter(), _cpu()
+    for i in range(queries):
+        sims = np.asarray(DataStructs.BulkTanimotoSimilarity(vectors[i], vectors), dtype=np.float64)
+        sims[i] = -1.0
+        kth[i] = np.float32(-np.partition(-sims, k - 1)[k - 1])
+    wall, cpu = time.perf_counter() - start, _cpu() - cpu
+    np.save(Path(folder) / "kth_rdkit.npy", kth)
+    print_result({"seconds": wall, "cpu_seconds": cpu, "queries": queries, "pairs": queries * (fp.n - 1)})
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--compounds", default=str(ROOT / "results" / "dtp_aids" / "compounds.parquet"))
+    p.add_argument("--n", type=int, default=None, help="the first N compounds (default: all)")
+    p.add_argument("--k", type=int, default=50)
+    p.add_argument("--fpsim2-queries", type=int, default=None, help="default: every compound")
+    p.add_argument("--rdkit-queries", type=int, default=2000)
+    args = p.parse_args()
+    if not Path(args.compounds).is_file():
+        sys.exit(f"{args.compounds}: no such file (run the workflow first, or pass --compounds)")
+    with tempfile.TemporaryDirectory() as folder:
+        n = measure(__file__, "prepare", args.compounds, args.n or 10**9, folder)["n"]
+        k, fq, rq = args.k, min(args.fpsim2_queries or n, n), min(args.rdkit_queries, n)
+        runs = {
+            "crocbench": measure(__file__, "crocbench", folder, k),
+            "FPSim2 0.7.4": measure(__file__, "fpsim2", folder, k, fq),
+            "RDKit": measure(__file__, "rdkit", folder, k, rq),
+        }
+        ours = np.load(Path(folder) / "kth_crocbench.npy")
+        kth = {
+            "FPSim2 0.7.4": np.load(Path(folder) / "kth_fpsim2.npy"),
+            "RDKit": np.load(Path(folder) / "kth_rdkit.npy"),
+        }
+    base = runs["crocbench"]["pairs"] / runs["crocbench"]["seconds"]
+    print(f"## Top-{k} neighbours of {n:,} compounds, RDKit Morgan radius {RADIUS}, {BITS:,} bits\n")
+    print(
+        "| engine | queries | wall s | CPU s | pairs/s (wall) | pairs/s per CPU-second | vs crocbench | "
+        "peak RSS GB | k-th similarity = crocbench's |"
+    )
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---|")
+    for name, r in runs.items():
+        rate = r["pairs"] / r["seconds"]
+        same = (
+            ""
+            if name == "crocbench"
+            else (
+                "yes"
+                if np.array_equal(kth[name], ours[: kth[name].size])
+                else f"no: {int((kth[name] != ours[: kth[name].size]).sum())} of {kth[name].size} differ"
+            )
+        )
+        scaled = "" if r["queries"] == n else f" (all {n:,}: {r['seconds'] * n / r['queries']:.0f} s, scaled)"
+        print(
+            f"| {name} | {r['queries']:,} | {r['seconds']:.1f}{scaled} | {r['cpu_seconds']:.1f} | {rate:.3g} | "
+            f"{r['pairs'] / r['cpu_seconds']:.3g} | {rate / base:.2f}x | {r['peak_rss_gb']:.2f} | {same} |"
+        )
+
+
+if __name__ == "__main__":
+    step = step_args()
+    if step is None:
+        main()
+    elif step[0] == "prepare":
+        _prepare(step[1], int(step[2]), step[3])
+    elif step[0] == "crocbench":
+        _crocbench(step[1], int(step[2]))
+    elif step[0] == "fpsim2":
+        _fpsim2(step[1], int(step[2]), int(step[3]))
+    else:
+        _rdkit(step[1], int(step[2]), int(step[3]))
