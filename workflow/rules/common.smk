@@ -1,5 +1,6 @@
 # Shared helpers: the chosen dataset, its files, and input functions.
 import os
+import posixpath
 import re
 from pathlib import Path
 
@@ -34,13 +35,13 @@ FOLDS = config["cv"]["folds"]
 SPLIT = config["cv"]["split"]
 # Repeated cross-validation: repeat r (seed + r) lives under results/{dataset}/repeats/r, repeat 0 is the run
 # itself (results/{dataset}), so one repeat is exactly the unrepeated run. The {repeat} wildcard is the folder
-# suffix: "" or "/repeats/r".
+# suffix: empty, or a slash and repeats/r.
 REPEATS = config["cv"]["repeats"]
 
 
 def repeat_dir(r):
     """The folder suffix of repeat ``r`` under results/{dataset}: "" for repeat 0."""
-    return f"/repeats/{r}" if r else ""
+    return posixpath.join(posixpath.sep, "repeats", str(r)) if r else ""
 
 
 def repeat_index(wildcards):

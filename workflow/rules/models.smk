@@ -1,6 +1,6 @@
 # One shared stratified k-fold split (random, or by scaffold), per repeat; every (repeat, model, fold) is one
 # job; out-of-fold scores pooled, or imported from a file of scores computed elsewhere on the same folds.
-# {repeat} is "" for the run itself and "/repeats/r" for repeat r of `cv: repeats` (common.smk).
+# {repeat} is empty for the run itself, and a slash and repeats/r for repeat r of `cv: repeats` (common.smk).
 
 
 rule scaffolds:
