@@ -67,6 +67,26 @@ def test_resamples_equal_the_resampled_lists_sorted_by_brute_force(ties):
         assert call.value(one, ties) == pytest.approx(want[3], rel=1e-12, abs=1e-12)
 
 
+@pytest.mark.parametrize("ties", TIES)
+def test_big_tie_groups_by_prefix_sums_equal_the_brute_force(ties):
+    """A kNN-like list (most compounds tied at score 0, positives among them): the long tie intervals are
+    averaged from prefix sums, and equal the resampled lists built and sorted by brute force to 1e-9."""
+    rng = np.random.default_rng(11)
+    n = 3000
+    y = (rng.random(n) < 0.05).astype(int)
+    s = np.where(rng.random(n) < 0.8, 0.0, rng.integers(1, 20, size=n) / 20)  # 80% tied at 0
+    ranking = Ranking(y, s)
+    pos, neg = np.flatnonzero(y == 1), np.flatnonzero(y == 0)
+    draws = [(rng.choice(pos, pos.size), rng.choice(neg, neg.size)) for _ in range(6)]
+    counts = [_explicit_counts(y, s, ranking, p, q) for p, q in draws]
+    stacked = resamples_from_counts(ranking, np.array([c for c, _ in counts]), np.array([b for _, b in counts]))
+    assert (stacked.neg_tied + stacked.pos_tied).max() > 1000  # the prefix-sum path is taken
+    for call in paper_panel(top_k=100, n=n):
+        got = call.resampled(stacked, ties)
+        want = [call.value(Ranking(y[np.r_[p, q]], s[np.r_[p, q]]), ties) for p, q in draws]
+        np.testing.assert_allclose(got, want, rtol=1e-9, atol=1e-12, err_msg=call.key)
+
+
 def test_negative_bins_count_the_negatives_around_each_tie_group():
     # scores (label): 9(0) 8(1) 8(0) 8(0) 7(0) 6(1) 5(1) 5(0) 1(0): groups {8}, {6}, {5}
     y = [0, 1, 0, 0, 0, 1, 1, 0, 0]
