@@ -20,9 +20,10 @@ import pandas as pd
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
-# A benchmark file (its path under logs/{dataset}/benchmark/, without .tsv) and the rule that writes it.
-RULES = [  # a repeat's jobs (cv: repeats) write under repeats/r/
-    (re.compile(r"(repeats/\d+/)?scores/[^/]+/fold_\d+"), "score_fold"),
+# A benchmark file (its path under logs/{dataset}/benchmark/, without .tsv, a repeat's prefix removed) and the rule
+# that writes it.
+RULES = [
+    (re.compile(r"scores/[^/]+/fold_\d+"), "score_fold"),
     (re.compile(r"neighbours_k\d+/chunk_\d+"), "neighbours_chunk"),
     (re.compile(r"neighbours_k\d+"), "neighbours"),
     (re.compile(r"svm_sensitivity/[^/]+"), "svm_sensitivity_grid"),
@@ -30,19 +31,20 @@ RULES = [  # a repeat's jobs (cv: repeats) write under repeats/r/
     (re.compile(r"fingerprints_[^/]+"), "fingerprint_variant"),
     (re.compile(r"download/.+"), "download"),
     (re.compile(r"fetch_archive/.+"), "fetch_archive"),
-    (re.compile(r"(repeats/\d+/)?pool_scores/[^/]+"), "pool_scores"),
-    (re.compile(r"(repeats/\d+/)?import_scores/[^/]+"), "import_scores"),
-    (re.compile(r"(repeats/\d+/)?folds"), "folds"),
-    (re.compile(r"(repeats/\d+/)?significance_table"), "significance_table"),
+    (re.compile(r"pool_scores/[^/]+"), "pool_scores"),
+    (re.compile(r"import_scores/[^/]+"), "import_scores"),
     (re.compile(r"scaffolds_[a-z]+"), "scaffolds"),
     (re.compile(r"[a-z_]+"), None),  # the rule's own name
 ]
+#: A repeat's jobs (cv: repeats) write the same files under repeats/r/.
+REPEAT_PREFIX = re.compile(r"^repeats/\d+/")
 SAFETY = 4  # a busy node ran the SVM's folds 4x slower than an idle one (README, issue 19)
 FLOOR_MIN = 10
 
 
 def rule_of(rel: str) -> str:
     """The rule that wrote the benchmark file at ``rel`` (under the benchmark folder, without .tsv)."""
+    rel = REPEAT_PREFIX.sub("", rel)
     for pattern, rule in RULES:
         if pattern.fullmatch(rel):
             return rule or rel
@@ -71,7 +73,7 @@ def rule_table(folder: Path) -> pd.DataFrame:
     """One row per rule (fold jobs per model): jobs, summed and longest wall seconds, largest max RSS (GB)."""
     jobs = _jobs(folder)
     jobs["rule"] = [
-        f"score_fold ({re.search(r'scores/([^/]+)/fold_', f).group(1)})" if r == "score_fold" else r
+        f"score_fold ({REPEAT_PREFIX.sub('', f).split('/')[1]})" if r == "score_fold" else r
         for f, r in zip(jobs["file"], jobs["rule"])
     ]
     table = jobs.groupby("rule").agg(

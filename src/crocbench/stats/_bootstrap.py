@@ -25,6 +25,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ..metrics import Ranking, Resamples, paper_panel
+from ..metrics._areas import _as_ranking
 from ..metrics._ranking import check_ties
 
 #: Resamples of an interval unless told otherwise.
@@ -126,7 +127,7 @@ def bootstrap_values(
     -------
     ndarray of shape (n_resamples, len(calls))
     """
-    ranking = y_true if isinstance(y_true, Ranking) and y_score is None else Ranking(y_true, y_score)
+    ranking = _as_ranking(y_true, y_score)
     n_resamples = check_resamples(n_resamples)
     check_ties(ties)
     calls = list(calls) if calls is not None else paper_panel(top_k=min(1000, ranking.counts.n))
@@ -181,7 +182,7 @@ def bootstrap(
     """
     if not (isinstance(level, (int, float)) and 0 < level < 1):
         raise ValueError(f"level must be in (0, 1); got {level!r}")
-    ranking = y_true if isinstance(y_true, Ranking) and y_score is None else Ranking(y_true, y_score)
+    ranking = _as_ranking(y_true, y_score)
     calls = list(calls) if calls is not None else paper_panel(top_k=min(1000, ranking.counts.n))
     values = bootstrap_values(ranking, None, calls, n_resamples=n_resamples, seed=seed, ties=ties)
     low, high = np.quantile(values, [(1 - level) / 2, (1 + level) / 2], axis=0)
