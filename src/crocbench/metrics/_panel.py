@@ -35,8 +35,7 @@ class MetricCall(NamedTuple):
 
     def resampled(self, resamples: Resamples, ties: str = "expected") -> np.ndarray:
         """The value on every resample of a list (:func:`crocbench.metrics.evaluate_resamples`)."""
-        counts = Counts(resamples.n_pos + resamples.n_neg, resamples.n_pos, resamples.n_neg)
-        return evaluate_resamples(self.definition(counts), resamples, ties)
+        return evaluate_resamples(self.definition(resamples.counts), resamples, ties)
 
     def per_positive(self, ranking: Ranking, ties: str = "expected") -> np.ndarray:
         return _values(ranking, self.definition(ranking.counts), ties)

@@ -116,6 +116,11 @@ class Resamples(NamedTuple):
     pos_above: np.ndarray
     pos_tied: np.ndarray
 
+    @property
+    def counts(self) -> Counts:
+        """``(n, n_pos, n_neg)`` of every resample: those of the list resampled."""
+        return Counts(self.n_pos + self.n_neg, self.n_pos, self.n_neg)
+
     def ranking(self, b: int) -> Ranking:
         """Resample ``b`` as a :class:`Ranking`."""
         lo, hi = np.searchsorted(self.resample, [b, b + 1])
