@@ -8,7 +8,8 @@ The task: every compound's k most similar others (Tanimoto), on RDKit Morgan fin
 of the workflow's standardized compounds (41,906 for dtp_aids). Each engine runs in a subprocess of its own
 (benchmarks/_harness.py: its wall time, CPU time and peak RSS):
 
-- crocbench: ``crocbench.similarity.all_pairs_top_k`` on the bits as feature sets (every pair once, both cores);
+- crocbench: ``crocbench.similarity.all_pairs_top_k`` on the bits as feature sets (every pair once, both cores),
+  and again on the workflow's own features (the paper's labeled trees), a table of its own;
 - FPSim2: ``FPSim2Engine.top_k`` per query (k + 1, the compound itself dropped; threshold 0, one worker: its
   bounds prune nothing at threshold 0), on ``--fpsim2-queries`` queries (default all) against all compounds;
 - RDKit: ``DataStructs.BulkTanimotoSimilarity`` of ``--rdkit-queries`` queries (default 2,000) against all,
@@ -57,8 +58,12 @@ def _prepare(compounds: str, n: int, folder: str) -> None:
     import pandas as pd
     from FPSim2.io import create_db_file
 
+    from crocbench.fingerprints import fingerprints_from_smiles, save_fingerprints
+
     table = pd.read_parquet(compounds, columns=["smiles"]).iloc[:n]
     bits, _ = _bit_sets(table["smiles"])
+    _, paper = fingerprints_from_smiles(table["smiles"].tolist())
+    save_fingerprints(Path(folder) / "paper.npz", paper)
     indptr = np.zeros(len(bits) + 1, dtype=np.int64)
     np.cumsum([b.size for b in bits], out=indptr[1:])
     np.savez(Path(folder) / "bits.npz", indptr=indptr, ids=np.concatenate(bits))
@@ -79,14 +84,19 @@ def _load_bits(folder: str):
         return Fingerprints(f["indptr"], f["ids"])
 
 
-def _crocbench(folder: str, k: int) -> None:
+def _crocbench(folder: str, k: int, features: str, label: str) -> None:
+    """All-pairs top-k on the Morgan bits (``morgan``, compared with the other engines) or on the workflow's own
+    features (``paper``: the paper's labeled trees, depth 2, unfolded), after a warm-up on 200 compounds (the
+    compiled loops load from numba's cache, or compile once)."""
+    from crocbench.fingerprints import Fingerprints, load_fingerprints
     from crocbench.similarity import all_pairs_top_k
 
-    fp = _load_bits(folder)
+    fp = _load_bits(folder) if features == "morgan" else load_fingerprints(Path(folder) / "paper.npz")
+    all_pairs_top_k(Fingerprints(fp.indptr[:201], fp.ids[: fp.indptr[200]]), k)
     start, cpu = time.perf_counter(), _cpu()
     nb = all_pairs_top_k(fp, k)
     wall, cpu = time.perf_counter() - start, _cpu() - cpu
-    np.save(Path(folder) / "kth_crocbench.npy", nb.similarity[:, -1])
+    np.save(Path(folder) / f"kth_{label}_{features}.npy", nb.similarity[:, -1])
     print_result({"seconds": wall, "cpu_seconds": cpu, "queries": fp.n, "pairs": fp.n * (fp.n - 1)})
 
 
@@ -139,6 +149,11 @@ def main() -> None:
     p.add_argument("--k", type=int, default=50)
     p.add_argument("--fpsim2-queries", type=int, default=None, help="default: every compound")
     p.add_argument("--rdkit-queries", type=int, default=2000)
+    p.add_argument(
+        "--before",
+        metavar="SRC",
+        help="also run crocbench from this source folder (e.g. a worktree of an older commit's src/): before/after",
+    )
     args = p.parse_args()
     if not Path(args.compounds).is_file():
         sys.exit(f"{args.compounds}: no such file (run the workflow first, or pass --compounds)")
@@ -146,15 +161,25 @@ def main() -> None:
         n = measure(__file__, "prepare", args.compounds, args.n or 10**9, folder)["n"]
         k, fq, rq = args.k, min(args.fpsim2_queries or n, n), min(args.rdkit_queries, n)
         runs = {
-            "crocbench": measure(__file__, "crocbench", folder, k),
+            "crocbench": measure(__file__, "crocbench", folder, k, "morgan", "now"),
             "FPSim2 0.7.4": measure(__file__, "fpsim2", folder, k, fq),
             "RDKit": measure(__file__, "rdkit", folder, k, rq),
         }
-        ours = np.load(Path(folder) / "kth_crocbench.npy")
+        paper = {"crocbench": measure(__file__, "crocbench", folder, k, "paper", "now")}
+        if args.before:
+            old = {"PYTHONPATH": str(Path(args.before).resolve())}
+            runs["crocbench before"] = measure(__file__, "crocbench", folder, k, "morgan", "before", env=old)
+            paper["crocbench before"] = measure(__file__, "crocbench", folder, k, "paper", "before", env=old)
+            paper["crocbench before"]["same"] = np.array_equal(
+                np.load(Path(folder) / "kth_before_paper.npy"), np.load(Path(folder) / "kth_now_paper.npy")
+            )
+        ours = np.load(Path(folder) / "kth_now_morgan.npy")
         kth = {
             "FPSim2 0.7.4": np.load(Path(folder) / "kth_fpsim2.npy"),
             "RDKit": np.load(Path(folder) / "kth_rdkit.npy"),
         }
+        if args.before:
+            kth["crocbench before"] = np.load(Path(folder) / "kth_before_morgan.npy")
     base = runs["crocbench"]["pairs"] / runs["crocbench"]["seconds"]
     print(f"## Top-{k} neighbours of {n:,} compounds, RDKit Morgan radius {RADIUS}, {BITS:,} bits\n")
     print(
@@ -178,6 +203,18 @@ def main() -> None:
             f"| {name} | {r['queries']:,} | {r['seconds']:.1f}{scaled} | {r['cpu_seconds']:.1f} | {rate:.3g} | "
             f"{r['pairs'] / r['cpu_seconds']:.3g} | {rate / base:.2f}x | {r['peak_rss_gb']:.2f} | {same} |"
         )
+    print("\n## The same search on the workflow's features (the paper's labeled trees, depth 2, unfolded)\n")
+    print(
+        "| engine | wall s | CPU s | pairs/s (wall) | pairs/s per CPU-second | vs crocbench | peak RSS GB | "
+        "k-th similarity = crocbench's |"
+    )
+    print("|---|---:|---:|---:|---:|---:|---:|---|")
+    for name, r in paper.items():
+        print(
+            f"| {name} | {r['seconds']:.1f} | {r['cpu_seconds']:.1f} | {r['pairs'] / r['seconds']:.3g} | "
+            f"{r['pairs'] / r['cpu_seconds']:.3g} | {paper['crocbench']['seconds'] / r['seconds']:.2f}x | "
+            f"{r['peak_rss_gb']:.2f} | {'' if 'same' not in r else 'yes' if r['same'] else 'no'} |"
+        )
 
 
 if __name__ == "__main__":
@@ -187,7 +224,7 @@ if __name__ == "__main__":
     elif step[0] == "prepare":
         _prepare(step[1], int(step[2]), step[3])
     elif step[0] == "crocbench":
-        _crocbench(step[1], int(step[2]))
+        _crocbench(step[1], int(step[2]), step[3], step[4])
     elif step[0] == "fpsim2":
         _fpsim2(step[1], int(step[2]), int(step[3]))
     else:

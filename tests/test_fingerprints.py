@@ -275,6 +275,64 @@ def test_chunks_split_the_tiles_evenly():
         S.chunk_tiles(10, 7, tile=4)
 
 
+def _random_sets(n, features, rng, density):
+    """n random feature sets over ``features`` ids (two empty), as Fingerprints and as Python sets."""
+    sets = [set(np.flatnonzero(rng.random(features) < density * rng.random()).tolist()) for _ in range(n)]
+    sets[3] = set()  # an empty set: 0 against everything, and 0 / 1 against another empty one
+    sets[7] = set()
+    indptr = np.concatenate([[0], np.cumsum([len(x) for x in sets])])
+    ids = np.concatenate([sorted(x) for x in sets]).astype(np.uint64)
+    return F.Fingerprints(indptr, ids), sets
+
+
+@pytest.mark.parametrize("dense_min", [2, 15, 10**9])
+def test_intersections_equal_python_sets_across_packed_words(dense_min):
+    # 200 features: with dense_min 2 they fill 4 packed words (the last partly); 15 splits them between
+    # the words and the inverted index; 10**9 puts every feature in the index. Rows as slices and as arrays.
+    rng = np.random.default_rng(5)
+    fp, sets = _random_sets(90, 200, rng, 0.3)
+    fm = S.FeatureMatrix(fp, dense_min)
+    rows, cols = rng.permutation(90)[:40], np.arange(10, 75)
+    got = fm.intersections(rows, cols)
+    assert got.dtype == np.float32
+    np.testing.assert_array_equal(got, [[len(sets[i] & sets[j]) for j in cols] for i in rows])
+    np.testing.assert_array_equal(
+        fm.intersections(slice(0, 90), slice(0, 90)), fm.intersections(np.arange(90), np.arange(90))
+    )
+    sims = fm.tanimoto(rows, cols)
+    want = [[len(sets[i] & sets[j]) / max(1, len(sets[i] | sets[j])) for j in cols] for i in rows]
+    np.testing.assert_array_equal(sims, np.array(want, dtype=np.float64).astype(np.float32))  # one rounding
+
+
+def test_all_pairs_top_k_fast_path_and_its_fallback(monkeypatch):
+    # Tiles of 16 among 160 sets: once every list holds k candidates, an off-diagonal tile is counted and offered
+    # row by row (offer_tile), its column candidates collected; with room for 2 candidates a task, it overflows
+    # and the columns are offered from the stored tile. Both equal brute force; both paths must run.
+    from crocbench.similarity import _kernels as K
+
+    rng = np.random.default_rng(11)
+    fp, sets = _random_sets(160, 3000, rng, 0.3)  # sets of up to ~900: similarities finely spaced near a k-th
+    full = np.array([[len(a & b) / max(1, len(a | b)) for b in sets] for a in sets], dtype=np.float64).astype(
+        np.float32
+    )
+    index, similarity = _brute_force_top_k(full, 5)
+    results = []
+    offer_tile = K.offer_tile
+
+    def recorded(*args):
+        results.append(offer_tile(*args))
+        return results[-1]
+
+    monkeypatch.setattr(K, "offer_tile", recorded)
+    for candidates in (K.TASK_CANDIDATES, 2):
+        monkeypatch.setattr(K, "TASK_CANDIDATES", candidates)
+        results.clear()
+        nb = S.all_pairs_top_k(S.FeatureMatrix(fp, 40), 5, chunks=3, tile=16)
+        np.testing.assert_array_equal(nb.index, index)
+        np.testing.assert_array_equal(nb.similarity, similarity)
+        assert (True in results) and ((False in results) == (candidates == 2)), results
+
+
 def test_top_k_bad_k():
     _, fp = F.fingerprints_from_smiles(CORPUS[:5])
     with pytest.raises(ValueError, match="k must be in"):

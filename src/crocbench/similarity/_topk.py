@@ -112,7 +112,9 @@ def top_k(
 # float32 values order as their bits, so one integer comparison orders by decreasing similarity
 # and then by increasing index, the tie rule of :func:`top_k`, and merging partial lists is a
 # plain top-k of their union.  A chunk is a run of tiles of about equal work; its job keeps the
-# best k keys of every row its tiles touch (O(N k) memory) and :func:`gather_chunks` merges them.
+# best k keys of every row (O(N k) memory), updated tile by tile by a compiled loop
+# (``_kernels.select_tile``: a pair below a row's current k-th costs one multiplication), and
+# :func:`gather_chunks` merges the chunks' lists of the rows their tiles touch.
 
 DEFAULT_TILE = 4096
 _LOW = (1 << 32) - 1
@@ -191,76 +193,6 @@ def _best(keys, k: int):
     return torch.cat([torch.sort(keys, dim=1, descending=True).values, pad], dim=1)
 
 
-def _keys(values, index):
-    """Keys of candidates with similarities ``values`` (float32 tensor) and indices ``index`` (broadcast to it)."""
-    import torch
-
-    return values.view(torch.int32).to(torch.int64).bitwise_left_shift_(32).add_(_LOW - index)
-
-
-def _full(best) -> bool:
-    return best is not None and bool((best[:, -1] >= 0).all())
-
-
-def _merge(best, rows, index, values, k: int):
-    """Merge candidates (``rows`` sorted ascending, their ``index`` and similarity ``values``) into ``best``."""
-    import torch
-
-    if rows.numel() == 0:
-        return best
-    keys = _keys(values, index)
-    counts = torch.bincount(rows, minlength=best.shape[0])
-    hit = torch.nonzero(counts, as_tuple=True)[0]
-    slot = torch.full((best.shape[0],), -1, dtype=torch.int64)
-    slot[hit] = torch.arange(hit.numel())
-    starts = torch.cumsum(counts, 0) - counts
-    pad = torch.full((hit.numel(), k + int(counts.max())), _NONE, dtype=torch.int64)
-    pad[:, :k] = best[hit]
-    pad[slot[rows], k + torch.arange(rows.numel()) - starts[rows]] = keys
-    best = best.clone()
-    best[hit] = torch.topk(pad, k, dim=1, sorted=True).values
-    return best
-
-
-def _offer(state: dict, bi: int, bj: int, sims, first_i: int, first_j: int, k: int) -> None:
-    """Merge tile (bi, bj)'s candidates into the sorted lists ``state[b]`` (k keys per row) of its row blocks.
-
-    ``sims`` holds rows ``first_i + r`` against columns ``first_j + c``; an off-diagonal
-    tile also offers each column its rows as candidates.  A block whose rows all hold k
-    candidates takes only those at least as similar as a row's k-th (a tie may still win
-    on a smaller index): one comparison finds them, and only they are merged.
-    """
-    import torch
-
-    sides = [(bi, False, first_j)] + ([(bj, True, first_i)] if bi != bj else [])
-    sparse = []
-    for block, transposed, first in sides:
-        best = state.get(block)
-        if _full(best):
-            sparse.append((block, transposed, first, (best[:, -1] >> 32).to(torch.int32).view(torch.float32)))
-            continue
-        view = sims.t().contiguous() if transposed else sims
-        keys = _keys(view, torch.arange(first, first + view.shape[1], dtype=torch.int64))  # every candidate
-        top = _best(keys, min(k, keys.shape[1]))
-        state[block] = _best(top if best is None else torch.cat([best, top], dim=1), k)
-    if not sparse:
-        return
-    mask = None
-    for _, transposed, _, kth in sparse:
-        m = sims >= (kth[None, :] if transposed else kth[:, None])
-        mask = m if mask is None else mask.logical_or_(m)
-    i, j = torch.nonzero(mask, as_tuple=True)
-    values = sims[i, j]
-    for block, transposed, first, kth in sparse:
-        rows, cand = (j, i) if transposed else (i, j)
-        keep = values >= kth[rows]
-        rows, cand, vals = rows[keep], cand[keep], values[keep]
-        if transposed:
-            order = torch.argsort(rows, stable=True)
-            rows, cand, vals = rows[order], cand[order], vals[order]
-        state[block] = _merge(state[block], rows, first + cand, vals, k)
-
-
 def top_k_chunk(
     fp: Fingerprints | FeatureMatrix, k: int, chunk: int, chunks: int, tile: int = DEFAULT_TILE, progress=None
 ) -> dict:
@@ -271,30 +203,31 @@ def top_k_chunk(
     touches, ``b{b}``: its rows' best k keys.
     Memory: O(N k) for the lists plus a few tile-sized buffers.
     """
-    import torch
+    from . import _kernels as K
 
     fm = fp if isinstance(fp, FeatureMatrix) else FeatureMatrix(fp)
     n = fm.n
     if not 1 <= k <= n - 1:
         raise ValueError(f"k must be in [1, {n - 1}] (the other compounds); got {k}")
     mine = chunk_tiles(n, chunks, tile)[chunk]
-    state: dict[int, torch.Tensor] = {}
-    work, scratch = (empty_array((tile * tile,)) for _ in range(2))
+    best = np.full((n, k), _NONE, dtype=np.int64)  # every row's best keys so far, decreasing
+    touched = sorted({b for tile_ in mine for b in tile_})
+    work = empty_array((tile * tile,))  # a stored tile, while some column's list is not full
+    found = np.empty((-(-tile // K.TASK_ROWS), K.TASK_CANDIDATES, 3), dtype=np.int32)
     report = _Progress(len(mine), f"top-{k} neighbours, chunk {chunk + 1} of {chunks}", progress, unit="tiles")
     for t, (bi, bj) in enumerate(mine):
         a, b = slice(bi * tile, min(n, (bi + 1) * tile)), slice(bj * tile, min(n, (bj + 1) * tile))
-        shape = (a.stop - a.start, b.stop - b.start)
-        sims = torch.from_numpy(
-            fm.tanimoto(
-                a,
-                b,
-                out=work[: shape[0] * shape[1]].reshape(shape),
-                scratch=scratch[: shape[0] * shape[1]].reshape(shape),
-            )
-        )
-        if bi == bj:
-            sims.diagonal().fill_(-1.0)  # never its own neighbour: a negative key
-        _offer(state, bi, bj, sims, a.start, b.start, k)
+        operands, sizes = fm._operands(a, b), (fm.sizes[a], fm.sizes[b], a.start, b.start, best)
+        columns = bi != bj
+        if columns and bool((best[b, -1] < 0).any()):  # every pair of a column with < k candidates is one
+            inter = work[: (a.stop - a.start) * (b.stop - b.start)].reshape(a.stop - a.start, b.stop - b.start)
+            K.count_intersections(inter, *operands)
+            K.offer_rows(inter, *sizes, fm.has_empty)
+            K.offer_columns(inter, *sizes, fm.has_empty)
+        elif not K.offer_tile(*operands, *sizes, columns, fm.has_empty, found):  # too many column candidates
+            inter = work[: (a.stop - a.start) * (b.stop - b.start)].reshape(a.stop - a.start, b.stop - b.start)
+            K.count_intersections(inter, *operands)
+            K.offer_columns(inter, *sizes, fm.has_empty)
         report.update(t + 1)
     return {
         "n": np.int64(n),
@@ -302,7 +235,7 @@ def top_k_chunk(
         "tile": np.int64(tile),
         "chunks": np.int64(chunks),
         "chunk": np.int64(chunk),
-        **{f"b{b}": state[b].numpy() for b in sorted(state)},
+        **{f"b{b}": best[b * tile : min(n, (b + 1) * tile)] for b in touched},
     }
 
 
