@@ -64,21 +64,26 @@ class SimilarityIndex:
         smiles=None,
         matrix=None,
     ):
-        self.fm = fp if isinstance(fp, FeatureMatrix) else FeatureMatrix(fp)
-        self.matrix = matrix if matrix is None or isinstance(matrix, MatrixFile) else MatrixFile(matrix)
-        if self.matrix is not None and self.matrix.n != self.fm.n:
-            raise ValueError(
-                f"{self.matrix.path}: a {self.matrix.n} x {self.matrix.n} matrix for {self.fm.n} compounds"
-            )
+        self._fm = fp if isinstance(fp, FeatureMatrix) else None  # else built on first use (RANDOM never does)
         self._fp = None if isinstance(fp, FeatureMatrix) else fp
+        self.n = fp.n
+        self.matrix = matrix if matrix is None or isinstance(matrix, MatrixFile) else MatrixFile(matrix)
+        if self.matrix is not None and self.matrix.n != self.n:
+            raise ValueError(f"{self.matrix.path}: a {self.matrix.n} x {self.matrix.n} matrix for {self.n} compounds")
         self.cached, self.block = neighbours, block
-        self.n = self.fm.n
         self.recomputed = 0  # rows the cache could not serve, for the logs
         self.ids, self.smiles = (None if v is None else np.asarray(v, dtype=str) for v in (ids, smiles))
         for name, v in (("ids", self.ids), ("smiles", self.smiles)):
             if v is not None and v.shape != (self.n,):
                 raise ValueError(f"{v.size} {name} for {self.n} compounds")
         self._csr = None
+
+    @property
+    def fm(self) -> FeatureMatrix:
+        """The fingerprints prepared for exact intersection counts (built on first use)."""
+        if self._fm is None:
+            self._fm = FeatureMatrix(self._fp)
+        return self._fm
 
     @property
     def fingerprints(self) -> sp.csr_matrix:

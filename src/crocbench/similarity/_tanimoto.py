@@ -40,9 +40,12 @@ class FeatureMatrix:
     """
 
     def __init__(self, fp: Fingerprints, dense_min_count: int | None = None):
+        import pandas as pd
+
         n = fp.n
         rows = np.repeat(np.arange(n, dtype=np.int64), fp.sizes())
-        uniq, cols, counts = np.unique(fp.ids, return_inverse=True, return_counts=True)
+        cols, uniq = pd.factorize(fp.ids, sort=True)  # np.unique's columns, by hashing (a sort is ~10x slower)
+        counts = np.bincount(cols, minlength=uniq.size)
         threshold = max(2, int(DENSE_FRACTION * n)) if dense_min_count is None else int(dense_min_count)
         is_dense = counts >= threshold
         dense_col = (np.cumsum(is_dense) - 1)[cols]
@@ -51,9 +54,12 @@ class FeatureMatrix:
         self.n = n
         self.sizes = fp.sizes().astype(np.float32)
         self.has_empty = bool(n and self.sizes.min() == 0)  # else every union is at least 1
-        self.words = np.zeros((n, max(1, -(-int(is_dense.sum()) // 64))), dtype=np.uint64)
-        bit = np.left_shift(np.uint64(1), (dense_col[in_dense] % 64).astype(np.uint64))
-        np.bitwise_or.at(self.words, (rows[in_dense], dense_col[in_dense] // 64), bit)
+        bits = np.zeros((n, 64 * max(1, -(-int(is_dense.sum()) // 64))), dtype=np.uint8)
+        bits[rows[in_dense], dense_col[in_dense]] = 1
+        self.words = np.packbits(bits, axis=1, bitorder="little").view(
+            np.uint64
+        )  # feature c: bit c % 64 of word c // 64
+        del bits
         self.sparse = sp.csr_matrix(
             (np.ones(int((~in_dense).sum()), dtype=np.float32), (rows[~in_dense], sparse_col[cols[~in_dense]])),
             shape=(n, int((~is_dense).sum())),
