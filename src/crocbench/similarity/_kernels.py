@@ -177,17 +177,29 @@ def offer_tile(
         row = np.empty(n_b, dtype=np.float32)
         for i in range(t * TASK_ROWS, min(n_a, (t + 1) * TASK_ROWS)):
             _count_row(row, words_a[i], words_b, a_idx, a_ptr[i], a_ptr[i + 1], b_ptr, b_idx)
-            _offer_row(row, size_a[i], size_b, first_a + i - first_b, first_b, best[first_a + i], clamp)
             if not columns:
+                _offer_row(row, size_a[i], size_b, first_a + i - first_b, first_b, best[first_a + i], clamp)
                 continue
-            for j in range(n_b):
+            mine = best[first_a + i]
+            kth = _threshold(mine[-1])
+            row_kth = kth * _SLACK
+            for j in range(n_b):  # one pass for both: the row's list, and the columns' candidates
                 c = row[j]
-                if c >= col_kth[j] * _union(c, size_a[i], size_b[j], clamp):
+                union = _union(c, size_a[i], size_b[j], clamp)
+                if c >= col_kth[j] * union:
                     if used[t] < found.shape[1]:
                         found[t, used[t], 0] = np.int32(i)
                         found[t, used[t], 1] = np.int32(j)
                         found[t, used[t], 2] = np.int32(c)
                     used[t] += 1
+                if c >= row_kth * union:
+                    s = np.float32(np.float64(c) / union)
+                    if s >= kth:
+                        key = _key(s, first_b + j)
+                        if key > mine[-1]:
+                            _insert(mine, key)
+                            kth = _threshold(mine[-1])
+                            row_kth = kth * _SLACK
     if not columns:
         return True
     if used.max() > found.shape[1]:
