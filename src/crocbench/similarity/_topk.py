@@ -167,7 +167,10 @@ def chunk_pairs(n: int, chunks: int, tile: int = DEFAULT_TILE) -> list[float]:
 
 
 def default_chunks(n: int, pairs_per_chunk: float = 2e10, tile: int = DEFAULT_TILE) -> int:
-    """Chunks for n compounds: about ``pairs_per_chunk`` similarities each (a few minutes of 2 cores), at least 1."""
+    """Chunks for n compounds: about ``pairs_per_chunk`` similarities each, at least 1.
+
+    A chunk takes about a minute of 2 cores (51 s each of the 3 chunks of a 305,401-compound screen).
+    """
     return max(1, min(len(_tiles(n, tile)), math.ceil(n * (n - 1) / 2 / pairs_per_chunk)))
 
 
