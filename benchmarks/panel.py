@@ -1,0 +1,149 @@
+"""What a panel run costs (config/panels/pubchem_hts.yaml): per screen and per stage, measured so far and estimated.
+
+    python benchmarks/panel.py RUN_FOLDER [--config config/panels/pubchem_hts.yaml]
+
+RUN_FOLDER is the project folder where `snakemake --cores 2 --configfile config/panels/pubchem_hts.yaml` ran (in
+one or several invocations: Snakemake resumes). Read from the run's own files: each job's wall time and peak RSS
+from its `benchmark:` file (logs/{dataset}/benchmark/), a screen counted as done once its tables/areas.tsv exists,
+and the wall time of each invocation from Snakemake's logs (.snakemake/log/: first to last timestamp; --since to
+leave out earlier invocations in the same folder).
+
+Prints, as Markdown: one row per screen (compounds, actives, done or not, job time, longest job, largest peak RSS);
+the job time per stage over the screens done; and, for the screens not done yet, an estimate marked as such:
+each stage's job time per compound (per pair of compounds for the neighbour search) over the screens done,
+times the screen's size. Targets (issue 39): the 25 primary screens in at most 8 hours of wall time on 2 cores,
+no job above 8 GB.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from datetime import datetime
+from pathlib import Path
+
+import pandas as pd
+import yaml
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from workflow import _jobs  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+#: Stages, by the rule (or "score_fold (model)") of a job; the neighbour search grows with pairs, the rest with N.
+STAGES = {
+    "data": ("download", "standardize", "fingerprints", "folds", "folds_table", "import_scores"),
+    "neighbours": ("neighbours_chunk", "neighbours"),
+    "tables": ("pool_scores", "areas_table", "figures", "intervals_table", "irv_training_table", "significance_table"),
+}
+PAIR_STAGES = ("neighbours",)
+_STAMP = re.compile(r"^\[(\w{3} \w{3} +\d+ \d\d:\d\d:\d\d \d{4})\]")
+
+
+def stage_of(rule: str, file: str) -> str:
+    """The stage of a job: a model's fold jobs are the model's stage, the others by :data:`STAGES`."""
+    if rule == "score_fold":
+        return file.split("/")[-2]
+    for stage, rules in STAGES.items():
+        if rule in rules:
+            return stage
+    return "other"
+
+
+def invocation_walls(run: Path, since: datetime | None = None) -> list[float]:
+    """Seconds from the first to the last timestamp of each Snakemake log that finished a job (a dry run finishes
+    none), of the invocations started at or after ``since``."""
+    walls = []
+    for log in sorted((run / ".snakemake" / "log").glob("*.snakemake.log")):
+        text = log.read_text(errors="replace")
+        stamps = [
+            datetime.strptime(" ".join(m.group(1).split()), "%a %b %d %H:%M:%S %Y")
+            for m in map(_STAMP.match, text.splitlines())
+            if m
+        ]
+        if len(stamps) >= 2 and " steps (" in text and (since is None or stamps[0] >= since):
+            walls.append((stamps[-1] - stamps[0]).total_seconds())
+    return walls
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("run", type=Path)
+    p.add_argument("--config", type=Path, default=ROOT / "config" / "panels" / "pubchem_hts.yaml")
+    p.add_argument(
+        "--since",
+        type=datetime.fromisoformat,
+        default=None,
+        help="count the wall time of the invocations started at or after this time only (e.g. 2026-11-24T19:00)",
+    )
+    args = p.parse_args()
+    config = yaml.safe_load(args.config.read_text())
+    counts = pd.read_csv(args.config.with_name(args.config.stem + "_counts.tsv"), sep="\t").set_index("dataset")
+    rows, stages = [], []
+    for dataset in config["dataset"]:
+        n, actives = int(counts.loc[dataset, "kept"]), int(counts.loc[dataset, "positives"])
+        done = (args.run / "results" / dataset / "tables" / "areas.tsv").is_file()
+        folder = args.run / "logs" / dataset
+        jobs = _jobs(folder) if done else None
+        rows.append(
+            {
+                "screen": dataset,
+                "compounds": n,
+                "actives": actives,
+                "done": done,
+                "job min": jobs["s"].sum() / 60 if done else None,
+                "longest job s": jobs["s"].max() if done else None,
+                "peak RSS GB": jobs["max_rss_mb"].max() / 1024 if done else None,  # as benchmarks/workflow.py
+            }
+        )
+        if done:
+            jobs["stage"] = [stage_of(r, f) for r, f in zip(jobs["rule"], jobs["file"])]
+            for stage, part in jobs.groupby("stage"):
+                stages.append({"screen": dataset, "compounds": n, "stage": stage, "s": part["s"].sum()})
+    table = pd.DataFrame(rows)
+    per_stage = pd.DataFrame(stages)
+    print(f"## {args.config.name}: {int(table['done'].sum())} of {len(table)} screens done in {args.run}\n")
+    shown = table.copy()
+    for col, fmt in (("job min", "{:.1f}"), ("longest job s", "{:.0f}"), ("peak RSS GB", "{:.1f}")):
+        shown[col] = [("" if v is None or pd.isna(v) else fmt.format(v)) for v in shown[col]]
+    shown["compounds"] = [f"{v:,}" for v in shown["compounds"]]
+    print(shown.to_markdown(index=False) + "\n")
+    if per_stage.empty:
+        return
+    size = per_stage.assign(
+        unit=[n * (n - 1) / 2 if s in PAIR_STAGES else n for s, n in zip(per_stage["stage"], per_stage["compounds"])]
+    )
+    rate = size.groupby("stage")["s"].sum() / size.groupby("stage")["unit"].sum()
+    pending = table[~table["done"]]
+    estimate = {
+        stage: sum(r * (n * (n - 1) / 2 if stage in PAIR_STAGES else n) for n in pending["compounds"])
+        for stage, r in rate.items()
+    }
+    summary = pd.DataFrame(
+        {
+            "measured job min": per_stage.groupby("stage")["s"].sum() / 60,
+            "estimated job min, screens not done": pd.Series(estimate) / 60,
+        }
+    ).sort_values("measured job min", ascending=False)
+    summary.loc["all stages"] = summary.sum()
+    print("Job time per stage (a model's stage: its 10 fold jobs; estimates: per compound, or per pair for the")
+    print("neighbour search, over the screens done, times each pending screen's size):\n")
+    print(summary.to_markdown(floatfmt=".1f") + "\n")
+    walls = invocation_walls(args.run, args.since)
+    measured_jobs = per_stage["s"].sum()
+    print(f"- wall time of the {len(walls)} Snakemake invocations in {args.run}: {sum(walls) / 3600:.2f} h")
+    print(
+        f"- job time of the screens done: {measured_jobs / 3600:.2f} h; "
+        f"largest peak RSS {table['peak RSS GB'].max():.1f} GB"
+    )
+    if not pending.empty:
+        ratio = sum(walls) / measured_jobs if measured_jobs else float("nan")
+        total = (measured_jobs + sum(estimate.values())) / 3600
+        print(
+            f"- estimated (not measured): all {len(table)} screens {total:.1f} h of jobs, about {total * ratio:.1f} h "
+            f"of wall at this run's wall/job ratio ({ratio:.2f})"
+        )
+
+
+if __name__ == "__main__":
+    main()
