@@ -76,3 +76,30 @@ def test_every_rules_benchmark_file_is_attributed_to_that_rule():
             rel = re.sub(r"\{+(\w+)\}+", lambda m, filled=filled: filled[m.group(1)], path)
             rel = re.sub(r"^logs/(d|summary|archives)/benchmark/?", "", rel).removesuffix(".tsv")
             assert bench.rule_of(rel) == rule, (rule, rel)
+
+
+def test_panel_cost_reads_stages_and_invocation_walls(tmp_path):
+    """benchmarks/panel.py: a job's stage (a model's fold jobs are the model's), and each invocation's wall time
+    from Snakemake's log, first to last timestamp; a dry run (no job finished) and earlier invocations left out."""
+    import importlib.util
+    from datetime import datetime
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    spec = importlib.util.spec_from_file_location("bench_panel", root / "benchmarks" / "panel.py")
+    panel = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(panel)
+    assert panel.stage_of("score_fold", "scores/svm/fold_3") == "svm"
+    assert panel.stage_of("neighbours_chunk", "neighbours_k50/chunk_2") == "neighbours"
+    assert panel.stage_of("fingerprints", "fingerprints") == "data"
+    logs = tmp_path / ".snakemake" / "log"
+    logs.mkdir(parents=True)
+    run = "[Tue Nov 24 19:25:57 2026]\nrule download:\n[Tue Nov 24 19:26:10 2026]\n1 of 9 steps (11%) done\n"
+    run += "[Tue Nov 24 21:01:07 2026]\n9 of 9 steps (100%) done\n"
+    (logs / "2026-11-24T192557.snakemake.log").write_text(run)
+    (logs / "2026-11-24T192000.snakemake.log").write_text(
+        "[Tue Nov 24 19:20:00 2026]\nrule x:\n[Tue Nov 24 19:20:01 2026]\n"
+    )
+    (logs / "2026-11-23T100000.snakemake.log").write_text(run.replace("Nov 24", "Nov 23"))
+    assert panel.invocation_walls(tmp_path, datetime(2026, 11, 24)) == [95 * 60 + 10]
+    assert sorted(panel.invocation_walls(tmp_path)) == [95 * 60 + 10, 95 * 60 + 10]
