@@ -411,7 +411,27 @@ def test_datasets_table_against_scikit_learn_and_counting_by_hand():
             assert row["top_1pct"] == y[np.argsort(-x)[:k]].sum()
             assert row["croc_exp_14"] == pytest.approx(croc_auc(y, x, alpha=14))
             assert row["bedroc_20"] == pytest.approx(bedroc(y, x, alpha=20))
+            # EF 1%: the hit rate in the top 1% over the hit rate of the whole list, counted by hand
+            assert row["ef_1pct"] == pytest.approx((y[np.argsort(-x)[:k]].sum() / k) / (y.sum() / len(y)))
     assert table["top_k"].tolist() == [30, 30, 21, 21]
+    # with intervals: each metric's 95% percentile interval of the stratified bootstrap, drawn by index here
+    # (positives and negatives resampled separately), must agree with the table's within the resampling noise
+    wide = datasets_table(runs, n_resamples=400, seed=3).set_index(["dataset", "model"])
+    rng = np.random.default_rng(7)
+    s = runs["one"]["A"]
+    y, x = s["label"].to_numpy(), s["score"].to_numpy()
+    pos, neg = np.flatnonzero(y == 1), np.flatnonzero(y == 0)
+    draws = []
+    for _ in range(400):
+        idx = np.concatenate([rng.choice(pos, pos.size), rng.choice(neg, neg.size)])
+        draws.append(roc_auc_score(y[idx], x[idx]))
+    low, high = np.percentile(draws, [2.5, 97.5])
+    se = np.std(draws)
+    row = wide.loc[("one", "A")]
+    assert row["roc_low"] <= row["roc"] <= row["roc_high"]
+    assert abs(row["roc_low"] - low) < 0.5 * se and abs(row["roc_high"] - high) < 0.5 * se
+    assert all(row[f"{k}_low"] <= row[k] <= row[f"{k}_high"] for k in ("croc_exp_80", "bedroc_20", "ef_1pct"))
+    assert list(wide.columns[: len(table.columns)]) == list(table.columns)  # the same columns first, then intervals
     runs["two"]["B"] = runs["two"]["B"].iloc[::-1]
     with pytest.raises(ValueError, match="dataset two: B did not score the same compounds"):
         datasets_table(runs)

@@ -27,6 +27,8 @@ rule summary_tables:
         datasets=DATASETS,
         models=MODELS,
         labels=LABELS,
+        resamples=config["intervals"]["resamples"],
+        seed=config["cv"]["seed"],
     script:
         "../scripts/summary_tables.py"
 

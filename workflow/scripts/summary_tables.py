@@ -9,12 +9,11 @@ with step(snakemake) as log:
     datasets, models, labels = snakemake.params.datasets, snakemake.params.models, snakemake.params.labels
     paths = iter(snakemake.input.scores)  # dataset by dataset, models in config order (common.smk: summary_scores)
     runs = {d: {labels[m]: pd.read_parquet(next(paths)) for m in models} for d in datasets}
-    table = datasets_table(runs)
+    table = datasets_table(runs, n_resamples=snakemake.params.resamples, seed=snakemake.params.seed)
     table.to_csv(snakemake.output.datasets_tsv, sep="\t", index=False, float_format="%.10g")
     Path(snakemake.output.datasets_md).write_text(
-        f"# Datasets: {len(datasets)} screens, each model's pooled out-of-fold ranking\n\n"
-        + datasets_markdown(table)
-        + "\n"
+        f"# Datasets: {len(datasets)} screens, each model's pooled out-of-fold ranking; in brackets the 95% "
+        f"stratified bootstrap interval ({snakemake.params.resamples} resamples)\n\n" + datasets_markdown(table) + "\n"
     )
     ranks, pairs = ranks_table(table)
     ranks.to_csv(snakemake.output.ranks_tsv, sep="\t", index=False, float_format="%.10g")

@@ -285,7 +285,7 @@ def enrichment_factor(y_true, y_score, fraction, *, ties: str = "expected") -> f
     """Enrichment factor in the top ``fraction`` of the list.
 
     ``(hits in the top n_top / n_top) / (n_pos / N)`` with
-    ``n_top = max(1, round(fraction * N))``; with ties, the expected number of hits.
+    ``n_top``: fraction x N rounded half up, at least 1 (as "actives in the top 1%"); with ties, the expected number of hits.
     """
     return score(y_true, y_score, "enrichment_factor", ties=ties, fraction=fraction)
 

@@ -129,9 +129,18 @@ def _slr(c: Counts) -> Definition:
     return Definition(RANK, lambda r: -np.log(r / n), float(c.n_pos))
 
 
+def top_count(fraction: float, n: int) -> int:
+    """The size of the top ``fraction`` of a list of ``n``: rounded half up, at least 1, at most n.
+
+    >>> top_count(0.01, 2050), top_count(0.01, 41906), top_count(0.01, 20)
+    (21, 419, 1)
+    """
+    return int(max(1, min(n, math.floor(fraction * n + 0.5))))
+
+
 def _enrichment(c: Counts, fraction) -> Definition:
     fraction = check_fraction(fraction, "fraction")
-    n_top = max(1, int(round(fraction * c.n)))
+    n_top = top_count(fraction, c.n)
     return Definition(RANK, lambda r: (r <= n_top).astype(np.float64), c.n / n_top)
 
 

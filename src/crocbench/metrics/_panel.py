@@ -15,7 +15,7 @@ import pandas as pd
 from . import _queries as Q
 from . import _retrieval as R
 from ._areas import _values, evaluate, evaluate_resamples, random_baseline, roc_n
-from ._definitions import METRICS, RandomBaseline, definition
+from ._definitions import METRICS, RandomBaseline, definition, top_count
 from ._ranking import Counts, Ranking, Resamples
 
 
@@ -88,7 +88,7 @@ def top_cutoff(top, n: int) -> int:
         return int(min(top, n))
     if not 0 < top < 1:
         raise bad
-    return int(max(1, min(n, np.floor(top * n + 0.5))))
+    return top_count(float(top), n)
 
 
 def hits_call(top, n: int) -> MetricCall:

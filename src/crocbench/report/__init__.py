@@ -44,6 +44,7 @@ from ._published import (
     published_points,
 )
 from ._summary import (
+    SUMMARY_EF_KEY,
     SUMMARY_METRICS,
     SUMMARY_TOP,
     SUMMARY_TOP_KEY,
@@ -51,6 +52,7 @@ from ._summary import (
     datasets_table,
     ranks_markdown,
     ranks_table,
+    summary_calls,
     summary_labels,
 )
 from ._svm import (
@@ -87,6 +89,7 @@ __all__ = [
     "SETUP_COLUMNS",
     "SUMMARY_METRICS",
     "SUMMARY_TOP",
+    "SUMMARY_EF_KEY",
     "SUMMARY_TOP_KEY",
     "Claim",
     "claims_markdown",
@@ -136,5 +139,6 @@ __all__ = [
     "datasets_table",
     "ranks_markdown",
     "ranks_table",
+    "summary_calls",
     "summary_labels",
 ]

@@ -38,3 +38,20 @@ def p_cell(p: float) -> str:
     """
     text = f"{p:.2g}" if p >= 1e-3 else f"{p:.1e}"
     return f"**{text}**" if p < 0.01 else f"*{text}*" if p < 0.05 else text
+
+
+def interval_cell(value, low, high, count: bool) -> str:
+    """A value and its interval, ``"value [low, high]"``: 4 and 3 decimals, or whole numbers for a count.
+
+    Examples
+    --------
+    >>> interval_cell(0.81234, 0.8, 0.82, False), interval_cell(645.0, 610, 680, True), interval_cell(20.5, 18, 23, True)
+    ('0.8123 [0.800, 0.820]', '645 [610, 680]', '20.5 [18, 23]')
+    """
+    if count:
+        return (
+            f"{value:.0f} [{low:.0f}, {high:.0f}]"
+            if float(value).is_integer()
+            else f"{value:.1f} [{low:.0f}, {high:.0f}]"
+        )
+    return f"{value:.4f} [{low:.3f}, {high:.3f}]"

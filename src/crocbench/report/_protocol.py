@@ -11,7 +11,7 @@ import pandas as pd
 from ..cv import fold_summary
 from ..metrics import Ranking
 from ..stats import bootstrap, corrected_t_test
-from ._format import markdown_table, p_cell
+from ._format import interval_cell, markdown_table, p_cell
 from ._tables import HEADLINE_BEDROC_KEYS
 
 # --- the split ---------------------------------------------------------------------------------
@@ -71,16 +71,6 @@ def intervals_table(pooled: dict, calls, *, n_resamples: int, seed: int = 0, lev
     return pd.DataFrame(rows)
 
 
-def _cell(value, low, high, count: bool) -> str:
-    if count:
-        return (
-            f"{value:.0f} [{low:.0f}, {high:.0f}]"
-            if float(value).is_integer()
-            else f"{value:.1f} [{low:.0f}, {high:.0f}]"
-        )
-    return f"{value:.4f} [{low:.3f}, {high:.3f}]"
-
-
 def intervals_markdown(table: pd.DataFrame, calls) -> str:
     """Table 1 with intervals as Markdown: a row per metric, a column per model, "value [low, high]"."""
     counts = {c.key: c.is_count for c in calls}
@@ -90,7 +80,10 @@ def intervals_markdown(table: pd.DataFrame, calls) -> str:
         part = table[table["key"] == c.key].set_index("model")
         rows.append(
             {"metric": c.label}
-            | {m: _cell(part.at[m, "value"], part.at[m, "low"], part.at[m, "high"], counts[c.key]) for m in models}
+            | {
+                m: interval_cell(part.at[m, "value"], part.at[m, "low"], part.at[m, "high"], counts[c.key])
+                for m in models
+            }
         )
     return markdown_table(pd.DataFrame(rows))
 

@@ -5,25 +5,38 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ..metrics import paper_panel, top_cutoff
-from ..stats import friedman_test, nemenyi_critical_difference, pairwise_wilcoxon
-from ._format import markdown_table
-from ._tables import HEADLINE_BEDROC_KEYS, pooled_metrics
+from ..metrics import MetricCall, Ranking, paper_panel, top_cutoff
+from ..stats import bootstrap, friedman_test, nemenyi_critical_difference, pairwise_wilcoxon
+from ._format import interval_cell, markdown_table
+from ._tables import HEADLINE_BEDROC_KEYS, named_calls
 
 #: The summary's metrics (paper-panel keys), then "actives in the top 1%" (:data:`SUMMARY_TOP`).
 SUMMARY_METRICS = HEADLINE_BEDROC_KEYS
 #: The summary's "actives in the top k": 1% of each dataset's list.
 SUMMARY_TOP = 0.01
 SUMMARY_TOP_KEY = "top_1pct"
+#: The enrichment factor at 1% (in the datasets table; it ranks the models as "actives in the top 1%" does).
+SUMMARY_EF_KEY = "ef_1pct"
 
 
 def summary_labels() -> dict:
     """The summary's column keys and their labels."""
     panel = {c.key: c.label for c in paper_panel()}
-    return {**{k: panel[k] for k in SUMMARY_METRICS}, SUMMARY_TOP_KEY: "actives in top 1%"}
+    return {**{k: panel[k] for k in SUMMARY_METRICS}, SUMMARY_TOP_KEY: "actives in top 1%", SUMMARY_EF_KEY: "EF 1%"}
 
 
-def datasets_table(runs: dict) -> pd.DataFrame:
+def summary_calls(n: int) -> list[MetricCall]:
+    """The datasets table's metric calls for a list of ``n``: :data:`SUMMARY_METRICS`, the actives in the top 1%
+    (key :data:`SUMMARY_TOP_KEY`) and the enrichment factor at 1% (:data:`SUMMARY_EF_KEY`)."""
+    *panel, hits = named_calls(SUMMARY_METRICS, n, SUMMARY_TOP)
+    return [
+        *panel,
+        hits._replace(key=SUMMARY_TOP_KEY),
+        MetricCall(SUMMARY_EF_KEY, "EF 1%", "enrichment_factor", {"fraction": SUMMARY_TOP}),
+    ]
+
+
+def datasets_table(runs: dict, n_resamples: int | None = None, seed: int = 0) -> pd.DataFrame:
     """One row per (dataset, model): compounds, actives and the summary's metrics on the pooled ranking.
 
     Parameters
@@ -31,13 +44,18 @@ def datasets_table(runs: dict) -> pd.DataFrame:
     runs : dict
         ``{dataset: {model label: pooled scores (id, label, score)}}``; a
         dataset's models all score the same compounds.
+    n_resamples : int, optional
+        With it, every metric gets its 95% stratified bootstrap interval
+        (:func:`crocbench.stats.bootstrap`, seeded by ``seed``): columns
+        ``<key>_low`` and ``<key>_high``.
 
     Returns
     -------
     DataFrame
         dataset, model, compounds, actives, the :data:`SUMMARY_METRICS`,
-        ``top_1pct`` (actives among the top 1% of the list, k rounded half up)
-        and ``top_k`` (that k).
+        ``top_1pct`` (actives among the top 1% of the list, k rounded half up),
+        ``ef_1pct`` (the enrichment factor at 1%), ``top_k`` (that k) and the
+        intervals.
     """
     rows = []
     for dataset, pooled in runs.items():
@@ -47,19 +65,20 @@ def datasets_table(runs: dict) -> pd.DataFrame:
                 reference = scores["id"].to_numpy()
             elif not np.array_equal(reference, scores["id"].to_numpy()):
                 raise ValueError(f"dataset {dataset}: {model} did not score the same compounds as the others")
-            values = pooled_metrics(scores, SUMMARY_METRICS, top=SUMMARY_TOP)
-            k = top_cutoff(SUMMARY_TOP, len(scores))
-            rows.append(
-                {
-                    "dataset": dataset,
-                    "model": model,
-                    "compounds": len(scores),
-                    "actives": int(scores["label"].sum()),
-                    **{m: values[m] for m in SUMMARY_METRICS},
-                    SUMMARY_TOP_KEY: values[f"top{k}"],
-                    "top_k": k,
-                }
-            )
+            ranking = Ranking(scores["label"].to_numpy(), scores["score"].to_numpy())
+            calls = summary_calls(len(scores))
+            row = {
+                "dataset": dataset,
+                "model": model,
+                "compounds": len(scores),
+                "actives": int(scores["label"].sum()),
+                **{c.key: c.value(ranking) for c in calls},
+                "top_k": top_cutoff(SUMMARY_TOP, len(scores)),
+            }
+            if n_resamples is not None:
+                for iv in bootstrap(ranking, None, calls, n_resamples=n_resamples, seed=seed):
+                    row[f"{iv.key}_low"], row[f"{iv.key}_high"] = iv.low, iv.high
+            rows.append(row)
     return pd.DataFrame(rows)
 
 
@@ -125,6 +144,13 @@ def datasets_markdown(table: pd.DataFrame) -> str:
     for dataset, part in table.groupby("dataset", sort=False):
         first = part.iloc[0]
         cells = part[["model", *labels]].rename(columns=labels)
+        if f"{SUMMARY_EF_KEY}_low" in part:  # "value [low, high]", as the intervals table writes them
+            for key, label in labels.items():
+                count = key == SUMMARY_TOP_KEY
+                cells[label] = [
+                    interval_cell(v, lo, hi, count)
+                    for v, lo, hi in zip(part[key], part[f"{key}_low"], part[f"{key}_high"])
+                ]
         parts.append(
             f"## {dataset}: {first['compounds']:,} compounds, {first['actives']:,} actives "
             f"(top 1% = top {first['top_k']:,})\n\n" + markdown_table(cells)
