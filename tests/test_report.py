@@ -552,3 +552,63 @@ def test_the_reports_introduction_names_every_screen_of_a_list():
             assert f"- **{name}**: {config['datasets'][name]['description'][:40]}" in text
         assert ("published vs reproduced" in text) == ("dtp_aids" in names)  # dtp_aids reproduces the paper
         assert ("cross-dataset summary" in text) == (len(names) > 1)
+
+
+def _claims_inputs(n_screens: int, svm_roc_lead: float):
+    """n screens on which, at every CROC, IRV > SVM > kNN > MAX-SIM > RANDOM (by 0.05 steps, with a per-screen
+    offset), and at AUC[ROC] the same but the SVM ``svm_roc_lead`` above the IRV; tables 1 and 2 per screen."""
+    names = {"random": "RANDOM", "maxsim": "MAX-SIM", "knn": "kNN", "svm": "SVM", "irv": "IRV"}
+    order = ["irv", "svm", "knn", "maxsim", "random"]
+    rows, areas, significance = [], {}, {}
+    for d in range(n_screens):
+        base = 0.3 + 0.01 * d
+        vals = {m: base - 0.05 * i for i, m in enumerate(order)}
+        roc = {m: 0.5 + vals[m] for m in order}
+        roc["svm"] = roc["irv"] + svm_roc_lead
+        for m in order:
+            metrics = {"roc": roc[m], **{f"croc_exp_{a}": vals[m] for a in (7, 14, 80)}, "bedroc_20": vals[m]}
+            rows.append({"dataset": f"s{d}", "model": names[m], **metrics, "top_1pct": 100 * vals[m]})
+        areas[f"s{d}"] = pd.DataFrame([r for r in rows if r["dataset"] == f"s{d}"]).drop(columns="dataset")
+        # table 2: IRV vs SVM significant at a=80 (p 0.01) but not at ROC (p 0.2); paired <= unpaired in 9 of 10
+        sig = [
+            {"a": "IRV", "b": "SVM", "metric": "croc_exp_80", "paired_permutation": 0.01, "unpaired_permutation": 0.1},
+            {"a": "IRV", "b": "SVM", "metric": "roc", "paired_permutation": 0.2, "unpaired_permutation": 0.3},
+        ]
+        sig += [{"a": "x", "b": "y", "metric": "m", "paired_permutation": 0.1, "unpaired_permutation": 0.2}] * 7
+        sig += [{"a": "x", "b": "y", "metric": "m", "paired_permutation": 0.3, "unpaired_permutation": 0.2}]
+        significance[f"s{d}"] = pd.DataFrame(sig)
+    return pd.DataFrame(rows), areas, significance, names
+
+
+def test_claims_across_screens_by_hand():
+    from crocbench.report import claims_across, screen_claims
+
+    # 10 screens that all agree: every pair's exact two-sided Wilcoxon p is 2/2^10, Holm x10 at most 0.0195
+    table, areas, significance, names = _claims_inputs(10, svm_roc_lead=0.01)
+    screens = screen_claims(areas, significance, names)
+    assert len(screens) == 10 * 4 and screens["holds"].all()  # each claim holds on each screen
+    out = claims_across(screens, table, names, significance).set_index("id")
+    assert out["screens"].tolist() == [10] * 4 and out["holds_in"].tolist() == [10] * 4
+    assert out.loc["svm_best_roc_irv_best_croc", "supported_across"]
+    assert out.loc["croc_order", "supported_across"]
+    # IRV vs SVM is significant across screens at a=80, and so is the SVM's AUC[ROC] lead: "not at ROC" fails
+    assert not out.loc["croc_significant_roc_not", "supported_across"]
+    assert "Holm p 0.02" in out.loc["croc_significant_roc_not", "evidence"]
+    assert out.loc["paired_more_powerful", "supported_across"]  # 90% >= 80%
+    assert out.loc["paired_more_powerful", "evidence"].startswith("90% of 100")
+    # 5 screens that agree as much: 2/2^5 = 0.0625 > 0.05 before any correction, so nothing is supported
+    table, areas, significance, names = _claims_inputs(5, svm_roc_lead=0.01)
+    out = claims_across(screen_claims(areas, significance, names), table, names, significance).set_index("id")
+    assert out["holds_in"].tolist() == [5] * 4
+    assert not out.loc[["svm_best_roc_irv_best_croc", "croc_order"], "supported_across"].any()
+    # 7 screens: each pair's p is 2/2^7 = 0.016, below 0.05, but Holm over the 10 pairs makes it 0.16
+    table, areas, significance, names = _claims_inputs(7, svm_roc_lead=0.01)
+    out = claims_across(screen_claims(areas, significance, names), table, names, significance).set_index("id")
+    assert not out.loc[["svm_best_roc_irv_best_croc", "croc_order"], "supported_across"].any()
+    # the SVM's AUC[ROC] lead gone (IRV 0.02 ahead): claim 1 fails in every screen and across them
+    table, areas, significance, names = _claims_inputs(10, svm_roc_lead=-0.02)
+    screens = screen_claims(areas, significance, names)
+    out = claims_across(screens, table, names, significance).set_index("id")
+    assert out.loc["svm_best_roc_irv_best_croc", "holds_in"] == 0
+    assert not out.loc["svm_best_roc_irv_best_croc", "supported_across"]
+    assert out.loc["croc_order", "supported_across"]

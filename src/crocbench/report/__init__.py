@@ -48,10 +48,12 @@ from ._summary import (
     SUMMARY_METRICS,
     SUMMARY_TOP,
     SUMMARY_TOP_KEY,
+    claims_across,
     datasets_markdown,
     datasets_table,
     ranks_markdown,
     ranks_table,
+    screen_claims,
     summary_calls,
     summary_labels,
 )
@@ -141,4 +143,6 @@ __all__ = [
     "ranks_table",
     "summary_calls",
     "summary_labels",
+    "screen_claims",
+    "claims_across",
 ]

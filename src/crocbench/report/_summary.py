@@ -8,7 +8,7 @@ import pandas as pd
 from ..metrics import MetricCall, Ranking, paper_panel, top_cutoff
 from ..stats import bootstrap, friedman_test, nemenyi_critical_difference, pairwise_wilcoxon
 from ._format import interval_cell, markdown_table
-from ._tables import HEADLINE_BEDROC_KEYS, named_calls
+from ._tables import HEADLINE_BEDROC_KEYS, HEADLINE_KEYS, named_calls
 
 #: The summary's metrics (paper-panel keys), then "actives in the top 1%" (:data:`SUMMARY_TOP`).
 SUMMARY_METRICS = HEADLINE_BEDROC_KEYS
@@ -198,3 +198,131 @@ def ranks_markdown(ranks: pd.DataFrame, pairs: pd.DataFrame, alpha: float = 0.05
             + markdown_table(pair_cells)
         )
     return "\n\n".join(parts)
+
+
+# --- the paper's claims across screens ---------------------------------------------------------------------
+
+#: The paper's five rankers (model keys), for the claims: a run's other models (an imported score) are left out.
+PAPER_MODELS = ("random", "maxsim", "knn", "svm", "irv")
+
+
+def screen_claims(areas: dict, significance: dict, names: dict) -> pd.DataFrame:
+    """Each of the paper's claims (``published.yaml``) checked on each screen, as on the one screen of the paper.
+
+    Parameters
+    ----------
+    areas, significance : dict
+        ``{dataset: table 1}`` and ``{dataset: table 2}`` (:func:`areas_table`, :func:`significance_table`).
+    names : dict
+        Model keys (irv, svm, knn, maxsim, random) -> the labels used in the tables.
+
+    Returns
+    -------
+    DataFrame
+        dataset, id, text, holds (True, False or None when the screen lacks what it needs), evidence.
+    """
+    from ._published import check_claims
+
+    rows = []
+    for dataset, table in areas.items():
+        for c in check_claims(table, significance.get(dataset), names):
+            rows.append({"dataset": dataset, "id": c.id, "text": c.text, "holds": c.holds, "evidence": c.evidence})
+    return pd.DataFrame(rows)
+
+
+def claims_across(
+    screens: pd.DataFrame, table: pd.DataFrame, names: dict, significance: dict | None = None, alpha: float = 0.05
+) -> pd.DataFrame:
+    """Per claim of the paper: in how many screens it holds, and whether a test across the screens supports it.
+
+    Across screens, a claim that one ranker beats another is supported when the two-sided paired Wilcoxon
+    signed-rank test across the screens (Holm-adjusted over the pairs of the paper's five rankers, per
+    metric; :func:`ranks_table`'s pairs) finds the difference at ``alpha`` in the claimed direction; an order
+    of rankers, when the Friedman test rejects equal ranks, the mean ranks follow the order, and each step of
+    it is such a difference (between kNN and SVM none is claimed); "significant at a = 80 but not at ROC" when
+    IRV vs SVM is a supported difference at a = 80 and not at AUC[ROC]; "paired tests are more powerful" on
+    all screens' pair-metric cases pooled (the paper's 80% share), from ``significance``.
+
+    Parameters
+    ----------
+    screens : DataFrame
+        :func:`screen_claims`'s output.
+    table : DataFrame
+        :func:`datasets_table`'s output, with the paper's five rankers among its models.
+    names : dict
+        Model keys -> labels, as for :func:`screen_claims`.
+    significance : dict, optional
+        ``{dataset: table 2}``, for the pooled share of the paired tests' claim.
+
+    Returns
+    -------
+    DataFrame
+        id, text, screens (checked), holds_in (screens where it holds), supported_across (True, False, or None
+        when not checked) and evidence.
+    """
+    labels = [names[m] for m in PAPER_MODELS]
+    paper = table[table["model"].isin(labels)]
+    n_screens = paper["dataset"].nunique()
+    pairs, ranks = {}, {}
+    for metric in HEADLINE_KEYS:
+        values, _, models = _metric_matrix(paper, metric)
+        for row in pairwise_wilcoxon(values, models):
+            pairs[(metric, row["a"], row["b"])] = row
+        friedman = friedman_test(values)
+        ranks[metric] = (dict(zip(models, friedman.mean_ranks)), friedman.p_value)
+
+    def pair(metric: str, a: str, b: str) -> tuple[dict, float, int]:
+        """The Wilcoxon row of labels a and b, a's mean lead and its wins."""
+        la, lb = names[a], names[b]
+        row = pairs.get((metric, la, lb)) or pairs[(metric, lb, la)]
+        forward = row["a"] == la
+        return row, row["mean_difference"] if forward else -row["mean_difference"], row["wins" if forward else "losses"]
+
+    def beats(metric: str, a: str, b: str) -> tuple[bool, str]:
+        """Whether a is significantly above b across the screens on ``metric``, and the evidence."""
+        row, diff, wins = pair(metric, a, b)
+        evidence = (
+            f"{names[a]} - {names[b]} {metric} {diff:+.4f}, {wins}/{n_screens} screens, Holm p {row['p_holm']:.2g}"
+        )
+        return diff > 0 and row["p_holm"] < alpha, evidence
+
+    checks = {}
+    parts = [beats("roc", "svm", "irv")] + [beats(m, "irv", "svm") for m in HEADLINE_KEYS[1:]]
+    checks["svm_best_roc_irv_best_croc"] = (all(ok for ok, _ in parts), "; ".join(e for _, e in parts))
+    mean_ranks, friedman_p = ranks["croc_exp_80"]
+    r = {m: mean_ranks[names[m]] for m in PAPER_MODELS}
+    in_order = r["irv"] < min(r["knn"], r["svm"]) and max(r["knn"], r["svm"]) < r["maxsim"] < r["random"]
+    steps = [beats("croc_exp_80", "irv", "svm"), beats("croc_exp_80", "irv", "knn")]
+    steps += [beats("croc_exp_80", m, "maxsim") for m in ("svm", "knn")] + [beats("croc_exp_80", "maxsim", "random")]
+    checks["croc_order"] = (
+        friedman_p < alpha and in_order and all(ok for ok, _ in steps),
+        f"Friedman p {friedman_p:.2g}; mean ranks "
+        + ", ".join(f"{names[m]} {r[m]:.2f}" for m in sorted(PAPER_MODELS, key=r.get))
+        + "; "
+        + "; ".join(e for _, e in steps),
+    )
+    at80 = beats("croc_exp_80", "irv", "svm")
+    roc_row = pair("roc", "irv", "svm")[0]
+    checks["croc_significant_roc_not"] = (
+        at80[0] and not roc_row["p_holm"] < alpha,
+        f"{at80[1]}; AUC[ROC]: Holm p {roc_row['p_holm']:.2g}",
+    )
+    if significance:
+        cases = pd.concat(significance.values(), ignore_index=True)
+        share = float((cases["paired_permutation"] <= cases["unpaired_permutation"]).mean())
+        checks["paired_more_powerful"] = (share >= 0.8, f"{100 * share:.0f}% of {len(cases)} pair-metric cases pooled")
+    out = []
+    for claim_id, part in screens.groupby("id", sort=False):
+        checked = part[part["holds"].notna()]
+        ok, evidence = checks.get(claim_id, (None, "not checked"))
+        out.append(
+            {
+                "id": claim_id,
+                "text": part["text"].iloc[0],
+                "screens": len(checked),
+                "holds_in": int(checked["holds"].astype(bool).sum()),
+                "supported_across": None if ok is None else bool(ok),
+                "evidence": evidence,
+            }
+        )
+    return pd.DataFrame(out)
