@@ -595,7 +595,8 @@ def test_two_datasets_in_one_run_and_the_summary_from_their_own_scores(tmp_path)
     assert "the summary compares two or more datasets; dataset: names one (screen)" in alone.stdout + alone.stderr
     plan = _run(tmp_path, config, "-n", "summary")  # the target builds only what the summary reads
     assert plan.returncode == 0, plan.stderr[-3000:]
-    assert "rule summary_figures:" in plan.stdout and "rule significance_table:" not in plan.stdout
+    assert "rule summary_figures:" in plan.stdout and "rule summary_claims:" in plan.stdout
+    assert "rule significance_table:" in plan.stdout and "rule figures:" not in plan.stdout  # tables 2: the claims
     done = _run(tmp_path, config, "--cores", "2", "summary")
     assert done.returncode == 0, done.stderr[-3000:]
     summary = tmp_path / "results" / "summary"
@@ -631,6 +632,36 @@ def test_two_datasets_in_one_run_and_the_summary_from_their_own_scores(tmp_path)
     for name in ("critical_difference", "datasets"):
         assert all((summary / "figures" / f"{name}.{ext}").stat().st_size > 10_000 for ext in ("png", "pdf"))
     assert "Friedman chi2" in (summary / "tables" / "ranks.md").read_text()
+    # the paper's claims: each screen's order at a=80 as the datasets table's values give it; across 2 screens
+    # no Wilcoxon p can be below 0.5, so no claim is supported across them
+    claims = pd.read_csv(summary / "tables" / "claims.tsv", sep="\t").set_index("id")
+    per_screen = pd.read_csv(summary / "tables" / "claims_per_screen.tsv", sep="\t")
+    assert list(claims.index) == [
+        "svm_best_roc_irv_best_croc",
+        "croc_order",
+        "croc_significant_roc_not",
+        "paired_more_powerful",
+    ]
+    assert claims["screens"].tolist() == [2] * 4
+    assert not claims.loc[
+        ["svm_best_roc_irv_best_croc", "croc_order", "croc_significant_roc_not"], "supported_across"
+    ].any()
+    cases = pd.concat(
+        [
+            pd.read_csv(tmp_path / "results" / d / "tables" / "significance.tsv", sep="\t")
+            for d in ("screen", "screen_ca")
+        ]
+    )
+    share = (cases["paired_permutation"] <= cases["unpaired_permutation"]).mean()  # pooled over both screens
+    assert claims.loc["paired_more_powerful", "supported_across"] == (share >= 0.8)
+    assert claims.loc["paired_more_powerful", "evidence"].startswith(f"{100 * share:.0f}% of {len(cases)}")
+    for dataset in ("screen", "screen_ca"):
+        v = table[table["dataset"] == dataset].set_index("model")["croc_exp_80"]
+        order = v["IRV"] > max(v["kNN"], v["SVM"]) and min(v["kNN"], v["SVM"]) > v["MAX-SIM"] > v["RANDOM"]
+        row = per_screen[(per_screen["dataset"] == dataset) & (per_screen["id"] == "croc_order")].iloc[0]
+        assert bool(row["holds"]) == order
+    assert claims.loc["croc_order", "holds_in"] == per_screen[per_screen["id"] == "croc_order"]["holds"].sum()
+    assert "of 2" in (summary / "tables" / "claims.md").read_text()
 
 
 def test_a_failing_dataset_is_named_and_the_others_outputs_are_kept(tmp_path):

@@ -7,6 +7,7 @@ from pathlib import Path
 from crocbench._parallel import memory_budget_mb
 from crocbench.data import Dataset
 from crocbench.models import SVM, declared_runs, expand_runs, irv_run
+from crocbench.report import PAPER_MODELS
 
 # `dataset:` names one dataset or a list of them (`--config dataset='[a,b]'`); each is built under results/{name}/,
 # and with two or more the cross-dataset summary under results/summary/ too.
@@ -314,7 +315,16 @@ def summary_targets(wildcards=None):
     """The cross-dataset tables and figures; with one dataset there are none to build, and asking for them is an error."""
     if not SUMMARY:
         raise ValueError(f"the summary compares two or more datasets; dataset: names one ({DATASETS[0]})")
-    return ["results/summary/tables/ranks.md", "results/summary/figures/critical_difference.png"]
+    return [
+        "results/summary/tables/ranks.md",
+        *(["results/summary/tables/claims.md"] if set(PAPER_MODELS) <= set(MODELS) else []),
+        "results/summary/figures/critical_difference.png",
+    ]
+
+
+def summary_dataset_tables(name):
+    """An input function: every dataset's ``tables/{name}.tsv`` (the claims read tables 1 and 2)."""
+    return lambda wildcards: [f"results/{dataset}/tables/{name}.tsv" for dataset in DATASETS]
 
 
 def summary_scores(wildcards):

@@ -33,6 +33,34 @@ rule summary_tables:
         "../scripts/summary_tables.py"
 
 
+rule summary_claims:
+    """The paper's claims on each screen (its tables 1 and 2) and across the screens (Friedman, Wilcoxon-Holm)."""
+    input:
+        datasets="results/summary/tables/datasets.tsv",
+        areas=summary_dataset_tables("areas"),
+        significance=summary_dataset_tables("significance"),
+    output:
+        tsv="results/summary/tables/claims.tsv",
+        per_screen="results/summary/tables/claims_per_screen.tsv",
+        md=report(
+            "results/summary/tables/claims.md", caption="../report/summary_claims.rst", category="Across datasets"
+        ),
+    log:
+        "logs/summary/summary_claims.log",
+    benchmark:
+        "logs/summary/benchmark/summary_claims.tsv"
+    conda:
+        "../../envs/crocbench.yaml"
+    threads: 1
+    resources:
+        mem_mb=1000,
+    params:
+        datasets=DATASETS,
+        labels=LABELS,
+    script:
+        "../scripts/summary_claims.py"
+
+
 rule summary_figures:
     input:
         datasets="results/summary/tables/datasets.tsv",
@@ -62,6 +90,7 @@ rule summary_figures:
 
 rule summary:
     """The optional target `snakemake --cores 2 summary`: only what the cross-dataset tables and figures need (each
-    dataset's five models' pooled scores), not every dataset's own tables, power study and report figures."""
+    dataset's pooled scores, and its tables 1 and 2 for the paper's claims), not every dataset's other tables,
+    power study and report figures."""
     input:
         summary_targets,

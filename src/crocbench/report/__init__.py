@@ -44,11 +44,13 @@ from ._published import (
     published_points,
 )
 from ._summary import (
+    PAPER_MODELS,
     SUMMARY_EF_KEY,
     SUMMARY_METRICS,
     SUMMARY_TOP,
     SUMMARY_TOP_KEY,
     claims_across,
+    claims_across_markdown,
     datasets_markdown,
     datasets_table,
     ranks_markdown,
@@ -89,6 +91,7 @@ __all__ = [
     "RANDOM_ROW",
     "SENSITIVITY_KEYS",
     "SETUP_COLUMNS",
+    "PAPER_MODELS",
     "SUMMARY_METRICS",
     "SUMMARY_TOP",
     "SUMMARY_EF_KEY",
@@ -145,4 +148,5 @@ __all__ = [
     "summary_labels",
     "screen_claims",
     "claims_across",
+    "claims_across_markdown",
 ]

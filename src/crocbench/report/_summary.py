@@ -325,3 +325,17 @@ def claims_across(
             }
         )
     return pd.DataFrame(out)
+
+
+def claims_across_markdown(table: pd.DataFrame) -> str:
+    """:func:`claims_across`'s table as Markdown: per claim, the screens where it holds and the test across them."""
+    mark = {True: "supported", False: "not supported", None: "not checked"}
+    cells = pd.DataFrame(
+        {
+            "claim": table["text"],
+            "holds in": [f"{h} of {n}" for h, n in zip(table["holds_in"], table["screens"])],
+            "across the screens": [mark[None if pd.isna(v) else bool(v)] for v in table["supported_across"]],
+            "evidence": table["evidence"],
+        }
+    )
+    return markdown_table(cells)

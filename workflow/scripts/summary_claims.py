@@ -1,0 +1,24 @@
+from pathlib import Path
+
+import pandas as pd
+
+from crocbench._workflow import step
+from crocbench.report import PAPER_MODELS, claims_across, claims_across_markdown, screen_claims
+
+with step(snakemake) as log:
+    datasets, labels = snakemake.params.datasets, snakemake.params.labels
+    names = {m: labels[m] for m in PAPER_MODELS}
+    areas = {d: pd.read_csv(p, sep="\t") for d, p in zip(datasets, snakemake.input.areas)}
+    significance = {d: pd.read_csv(p, sep="\t") for d, p in zip(datasets, snakemake.input.significance)}
+    screens = screen_claims(areas, significance, names)
+    table = claims_across(screens, pd.read_csv(snakemake.input.datasets, sep="\t"), names, significance)
+    screens.to_csv(snakemake.output.per_screen, sep="\t", index=False)
+    table.to_csv(snakemake.output.tsv, sep="\t", index=False)
+    text = (
+        f"# The paper's claims across {len(datasets)} screens\n\n"
+        "Each claim checked on each screen as on the paper's one (its tables 1 and 2), and across the screens: the "
+        "two-sided paired Wilcoxon signed-rank test over the screens, Holm-adjusted over the pairs of the paper's "
+        "five rankers (an order: with the Friedman test), at 0.05.\n\n" + claims_across_markdown(table) + "\n"
+    )
+    Path(snakemake.output.md).write_text(text)
+    print(text, file=log)
