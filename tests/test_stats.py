@@ -419,3 +419,17 @@ def test_permutation_p_values_of_one_metric_equal_its_column_of_several():
         one = p_values(name, a, b, "less", n_samples=500, seed=1)
         column = p_values(name, a[:, None], b[:, None], "less", n_samples=500, seed=1)
         assert np.ndim(one) == 0 and float(one) == float(np.ravel(column)[0])
+
+
+@pytest.mark.parametrize("k", [2, 3, 5])
+def test_screens_needed_is_where_agreeing_screens_first_reach_holm_significance(k):
+    from crocbench.stats import pairwise_wilcoxon, screens_needed
+
+    def all_significant(n):
+        # n datasets on which ranker j is always better than ranker j + 1, by distinct margins
+        values = np.array([[k - j + 0.01 * d * (j + 1) for j in range(k)] for d in range(n)])
+        rows = pairwise_wilcoxon(values, [f"m{j}" for j in range(k)])
+        return all(r["p_holm"] < 0.05 for r in rows)
+
+    n = screens_needed(k)
+    assert all_significant(n) and not all_significant(n - 1)

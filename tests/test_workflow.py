@@ -661,7 +661,9 @@ def test_two_datasets_in_one_run_and_the_summary_from_their_own_scores(tmp_path)
         row = per_screen[(per_screen["dataset"] == dataset) & (per_screen["id"] == "croc_order")].iloc[0]
         assert bool(row["holds"]) == order
     assert claims.loc["croc_order", "holds_in"] == per_screen[per_screen["id"] == "croc_order"]["holds"].sum()
-    assert "of 2" in (summary / "tables" / "claims.md").read_text()
+    text = (summary / "tables" / "claims.md").read_text()
+    assert "of 2" in text and "critical difference of mean ranks is 4.31" in text  # 2.728 sqrt(5 6 / 12)
+    assert "from 9 screens on" in text  # 10 pairs x 2 / 2^9 < 0.05 <= 10 x 2 / 2^8
 
 
 def test_a_failing_dataset_is_named_and_the_others_outputs_are_kept(tmp_path):

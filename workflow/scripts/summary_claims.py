@@ -4,6 +4,7 @@ import pandas as pd
 
 from crocbench._workflow import step
 from crocbench.report import PAPER_MODELS, claims_across, claims_across_markdown, screen_claims
+from crocbench.stats import nemenyi_critical_difference, screens_needed
 
 with step(snakemake) as log:
     datasets, labels = snakemake.params.datasets, snakemake.params.labels
@@ -18,7 +19,12 @@ with step(snakemake) as log:
         f"# The paper's claims across {len(datasets)} screens\n\n"
         "Each claim checked on each screen as on the paper's one (its tables 1 and 2), and across the screens: the "
         "two-sided paired Wilcoxon signed-rank test over the screens, Holm-adjusted over the pairs of the paper's "
-        "five rankers (an order: with the Friedman test), at 0.05.\n\n" + claims_across_markdown(table) + "\n"
+        "five rankers (an order: with the Friedman test), at 0.05.\n\n"
+        + claims_across_markdown(table)
+        + f"\n\nWhat it takes: with {len(datasets)} screens and the {len(names)} rankers, the Nemenyi critical "
+        f"difference of mean ranks is {nemenyi_critical_difference(len(names), len(datasets)):.2f}; a pair that "
+        f"agrees on every screen is told apart by the Wilcoxon-Holm tests from {screens_needed(len(names))} "
+        "screens on (2 / 2^n, times the pairs).\n"
     )
     Path(snakemake.output.md).write_text(text)
     print(text, file=log)

@@ -43,7 +43,7 @@ Modules, one concern each (everything public is importable from here):
     (Nadeau & Bengio's corrected resampled t-test).
 ``_ranks``
     Many datasets (Demsar 2006): :func:`friedman_test`, :func:`dataset_ranks`,
-    :func:`nemenyi_critical_difference`, :func:`holm`, :func:`pairwise_wilcoxon`.
+    :func:`nemenyi_critical_difference`, :func:`holm`, :func:`pairwise_wilcoxon`, :func:`screens_needed`.
 """
 
 from ._bootstrap import (
@@ -58,7 +58,15 @@ from ._bootstrap import (
 )
 from ._permutation import paired_permutation_samples, unpaired_permutation_samples
 from ._pvalues import ALTERNATIVES, TESTS, check_tests, p_values
-from ._ranks import Friedman, dataset_ranks, friedman_test, holm, nemenyi_critical_difference, pairwise_wilcoxon
+from ._ranks import (
+    Friedman,
+    dataset_ranks,
+    friedman_test,
+    holm,
+    nemenyi_critical_difference,
+    pairwise_wilcoxon,
+    screens_needed,
+)
 from ._repeats import CorrectedT, corrected_t_test
 from ._tests import Comparison, TestResult, compare, compare_many, permutation_test, run_tests, t_test
 from ._ties import RANK_RESOLUTION, snap_ties
@@ -87,6 +95,7 @@ __all__ = [
     "friedman_test",
     "holm",
     "nemenyi_critical_difference",
+    "screens_needed",
     "p_values",
     "paired_permutation_samples",
     "pairwise_wilcoxon",

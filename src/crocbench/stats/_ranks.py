@@ -124,6 +124,24 @@ def nemenyi_critical_difference(k: int, n_datasets: int, alpha: float = 0.05) ->
     return float(q * np.sqrt(k * (k + 1) / (6.0 * n_datasets)))
 
 
+def screens_needed(k: int, alpha: float = 0.05) -> int:
+    """The fewest datasets on which a pair of rankers that agrees on every one is told apart by
+    :func:`pairwise_wilcoxon`: the exact two-sided p-value of n like signs, 2 / 2^n, times the k (k - 1) / 2
+    pairs (Holm's factor when all pairs are alike), below ``alpha``.
+
+    Examples
+    --------
+    >>> screens_needed(5), screens_needed(2), screens_needed(6)
+    (9, 6, 10)
+    """
+    if int(k) != k or k < 2 or not 0 < alpha < 1:
+        raise ValueError(f"need k >= 2 rankers and alpha in (0, 1); got k={k}, alpha={alpha}")
+    pairs, n = k * (k - 1) // 2, 1
+    while pairs * 2.0 / 2.0**n >= alpha:
+        n += 1
+    return n
+
+
 def holm(p_values) -> np.ndarray:
     """Holm's step-down adjustment of a family of p-values (strong control of the family-wise error).
 
