@@ -131,13 +131,21 @@ def main() -> None:
     print(summary.to_markdown(floatfmt=".1f") + "\n")
     walls = invocation_walls(args.run, args.since)
     measured_jobs = per_stage["s"].sum()
-    print(f"- wall time of the {len(walls)} Snakemake invocations in {args.run}: {sum(walls) / 3600:.2f} h")
+    every_job = sum(
+        _jobs(args.run / "logs" / d)["s"].sum()
+        for d in config["dataset"]
+        if (args.run / "logs" / d / "benchmark").is_dir()
+    )  # the screens not done too: the invocations' wall time covers their jobs
+    print(
+        f"- wall time of the {len(walls)} Snakemake invocations in {args.run}: {sum(walls) / 3600:.2f} h, for "
+        f"{every_job / 3600:.2f} h of jobs (all screens' jobs so far, done or not)"
+    )
     print(
         f"- job time of the screens done: {measured_jobs / 3600:.2f} h; "
         f"largest peak RSS {table['peak RSS GB'].max():.1f} GB"
     )
     if not pending.empty:
-        ratio = sum(walls) / measured_jobs if measured_jobs else float("nan")
+        ratio = sum(walls) / every_job if every_job else float("nan")
         total = (measured_jobs + sum(estimate.values())) / 3600
         print(
             f"- estimated (not measured): all {len(table)} screens {total:.1f} h of jobs, about {total * ratio:.1f} h "
