@@ -101,6 +101,19 @@ def _threshold(last):  # pragma: no cover - compiled
 
 
 @numba.njit(cache=True, forceinline=True)
+def _offer(mine, c, union, index, kth):  # pragma: no cover - compiled
+    """Offer candidate ``index`` (intersection ``c``, ``union``) to the list ``mine``, whose k-th similarity is
+    ``kth``; returns the list's k-th similarity after."""
+    s = np.float32(np.float64(c) / union)
+    if s >= kth:
+        key = _key(s, index)
+        if key > mine[-1]:
+            _insert(mine, key)
+            return _threshold(mine[-1])
+    return kth
+
+
+@numba.njit(cache=True, forceinline=True)
 def _offer_row(row, size_i, size_b, own, first_b, mine, clamp):  # pragma: no cover - compiled
     """Offer a row of intersection counts (against columns ``first_b + j``) to the row's list ``mine``; column
     ``own`` (the compound itself, or -1) is skipped."""
@@ -110,12 +123,7 @@ def _offer_row(row, size_i, size_b, own, first_b, mine, clamp):  # pragma: no co
         union = _union(c, size_i, size_b[j], clamp)
         if c < kth * union * _SLACK or j == own:  # cannot reach the k-th: no division
             continue
-        s = np.float32(np.float64(c) / union)
-        if s >= kth:
-            key = _key(s, first_b + j)
-            if key > mine[-1]:
-                _insert(mine, key)
-                kth = _threshold(mine[-1])
+        kth = _offer(mine, c, union, first_b + j, kth)
 
 
 @numba.njit(parallel=True, cache=True, nogil=True)
@@ -143,13 +151,7 @@ def offer_columns(inter, size_a, size_b, first_a, first_b, best, clamp):  # prag
                 union = _union(c, size_a[i], size_b[j], clamp)
                 if c < kth[j - lo] * union * _SLACK:
                     continue
-                s = np.float32(np.float64(c) / union)
-                if s >= kth[j - lo]:
-                    mine = best[first_b + j]
-                    key = _key(s, first_a + i)
-                    if key > mine[-1]:
-                        _insert(mine, key)
-                        kth[j - lo] = _threshold(mine[-1])
+                kth[j - lo] = _offer(best[first_b + j], c, union, first_a + i, kth[j - lo])
 
 
 #: Rows per task of :func:`offer_tile`, and the column candidates a task may collect by default.
@@ -193,13 +195,8 @@ def offer_tile(
                         found[t, used[t], 2] = np.int32(c)
                     used[t] += 1
                 if c >= row_kth * union:
-                    s = np.float32(np.float64(c) / union)
-                    if s >= kth:
-                        key = _key(s, first_b + j)
-                        if key > mine[-1]:
-                            _insert(mine, key)
-                            kth = _threshold(mine[-1])
-                            row_kth = kth * _SLACK
+                    kth = _offer(mine, c, union, first_b + j, kth)
+                    row_kth = kth * _SLACK
     if not columns:
         return True
     if used.max() > found.shape[1]:
@@ -221,11 +218,8 @@ def offer_tile(
             fill[j] += 1
     for j in numba.prange(n_b):
         mine = best[first_b + j]
+        kth = _threshold(mine[-1])
         for m in range(start[j], start[j + 1]):
             i, c = rows[m], counts[m]
-            union = _union(c, size_a[i], size_b[j], clamp)
-            s = np.float32(np.float64(c) / union)
-            key = _key(s, first_a + i)
-            if key > mine[-1]:
-                _insert(mine, key)
+            kth = _offer(mine, c, _union(c, size_a[i], size_b[j], clamp), first_a + i, kth)
     return True
