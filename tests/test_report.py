@@ -612,3 +612,34 @@ def test_claims_across_screens_by_hand():
     assert out.loc["svm_best_roc_irv_best_croc", "holds_in"] == 0
     assert not out.loc["svm_best_roc_irv_best_croc", "supported_across"]
     assert out.loc["croc_order", "supported_across"]
+
+
+def test_claims_across_takes_the_direction_of_the_signed_rank_test_not_of_the_mean():
+    # On AUC[ROC] the IRV leads the SVM on 19 of 20 screens by 0.010-0.028; on one the SVM leads by 0.5. The mean
+    # lead is the SVM's (+0.007), but the signed-rank test (W+ 20 for the SVM, W- 190) says the IRV: the claim
+    # "SVM has the higher AUC[ROC]" must not be supported across the screens.
+    from crocbench.report import claims_across, screen_claims
+    from crocbench.stats import pairwise_wilcoxon
+
+    table, areas, significance, names = _claims_inputs(20, svm_roc_lead=0.0)
+    roc = table["model"] == "SVM"
+    leads = [-(0.010 + 0.001 * d) for d in range(19)] + [0.5]
+    irv_roc = table.loc[table["model"] == "IRV", "roc"].to_numpy()
+    table.loc[roc, "roc"] = irv_roc + np.array(leads)
+    for d, lead in enumerate(leads):
+        areas[f"s{d}"].loc[areas[f"s{d}"]["model"] == "SVM", "roc"] = irv_roc[d] + lead
+    row = pairwise_wilcoxon(
+        table.pivot(index="dataset", columns="model", values="roc")[["SVM", "IRV"]], ["SVM", "IRV"]
+    )[0]
+    assert row["mean_difference"] > 0 and row["signed_rank_sum"] == 20 - 190 and row["p_value"] < 1e-3
+    out = claims_across(screen_claims(areas, significance, names), table, names, significance).set_index("id")
+    assert out.loc["svm_best_roc_irv_best_croc", "holds_in"] == 1  # the one screen where the SVM leads
+    assert not out.loc["svm_best_roc_irv_best_croc", "supported_across"]
+
+
+def test_pairwise_wilcoxon_signed_rank_sum_by_hand():
+    from crocbench.stats import pairwise_wilcoxon
+
+    # differences a - b: +1, -2, +3, 0 (dropped): ranks of |d| 1, 2, 3; W+ - W- = 1 - 2 + 3
+    row = pairwise_wilcoxon(np.array([[2.0, 1.0], [0.0, 2.0], [4.0, 1.0], [5.0, 5.0]]), ["a", "b"])[0]
+    assert row["signed_rank_sum"] == 2.0 and (row["wins"], row["losses"], row["ties"]) == (2, 1, 1)

@@ -236,8 +236,9 @@ def claims_across(
     """Per claim of the paper: in how many screens it holds, and whether a test across the screens supports it.
 
     Across screens, a claim that one ranker beats another is supported when the two-sided paired Wilcoxon
-    signed-rank test across the screens (Holm-adjusted over the pairs of the paper's five rankers, per
-    metric; :func:`ranks_table`'s pairs) finds the difference at ``alpha`` in the claimed direction; an order
+    signed-rank test across the screens (:func:`crocbench.stats.pairwise_wilcoxon` among the paper's five
+    rankers only, Holm-adjusted over their 10 pairs per metric: not :func:`ranks_table`'s family, which has
+    every model of the run) finds the difference at ``alpha`` in the claimed direction (W+ > W-); an order
     of rankers, when the Friedman test rejects equal ranks and each step of it is such a difference (between
     kNN and SVM none is claimed); "significant at a = 80 but not at ROC" when
     IRV vs SVM is a supported difference at a = 80 and not at AUC[ROC]; "paired tests are more powerful" on
@@ -271,20 +272,22 @@ def claims_across(
         friedman = friedman_test(values)
         ranks[metric] = (dict(zip(models, friedman.mean_ranks)), friedman.p_value)
 
-    def pair(metric: str, a: str, b: str) -> tuple[dict, float, int]:
-        """The Wilcoxon row of labels a and b, a's mean lead and its wins."""
+    def pair(metric: str, a: str, b: str) -> tuple[dict, float, int, float]:
+        """The Wilcoxon row of labels a and b; a's mean lead, wins and signed-rank sum (W+ - W-)."""
         la, lb = names[a], names[b]
         row = pairs.get((metric, la, lb)) or pairs[(metric, lb, la)]
-        forward = row["a"] == la
-        return row, row["mean_difference"] if forward else -row["mean_difference"], row["wins" if forward else "losses"]
+        sign = 1 if row["a"] == la else -1
+        wins = row["wins" if sign == 1 else "losses"]
+        return row, sign * row["mean_difference"], wins, sign * row["signed_rank_sum"]
 
     def beats(metric: str, a: str, b: str) -> tuple[bool, str]:
-        """Whether a is significantly above b across the screens on ``metric``, and the evidence."""
-        row, diff, wins = pair(metric, a, b)
+        """Whether a is significantly above b across the screens on ``metric`` (the signed-rank test's own
+        direction, W+ > W-, not the mean's, which one outlying screen can flip), and the evidence."""
+        row, diff, wins, signed = pair(metric, a, b)
         evidence = (
             f"{names[a]} - {names[b]} {metric} {diff:+.4f}, {wins}/{n_screens} screens, Holm p {row['p_holm']:.2g}"
         )
-        return diff > 0 and row["p_holm"] < alpha, evidence
+        return signed > 0 and row["p_holm"] < alpha, evidence
 
     checks = {}
     parts = [beats("roc", "svm", "irv")] + [beats(m, "irv", "svm") for m in HEADLINE_KEYS[1:]]

@@ -113,7 +113,7 @@ def top_k(
 # and then by increasing index, the tie rule of :func:`top_k`, and merging partial lists is a
 # plain top-k of their union.  A chunk is a run of tiles of about equal work; its job keeps the
 # best k keys of every row (O(N k) memory), updated tile by tile by a compiled loop
-# (``_kernels.select_tile``: a pair below a row's current k-th costs one multiplication), and
+# (``_kernels.offer_tile``: a pair below a row's current k-th costs one multiplication), and
 # :func:`gather_chunks` merges the chunks' lists of the rows their tiles touch.
 
 DEFAULT_TILE = 4096

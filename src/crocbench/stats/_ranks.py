@@ -178,7 +178,8 @@ def pairwise_wilcoxon(values, names) -> list[dict]:
     -------
     list of dict
         One per pair (a before b in ``names`` order): a, b, wins (datasets where
-        a is higher), losses, ties, mean_difference (a - b), p_value (the
+        a is higher), losses, ties, mean_difference (a - b), signed_rank_sum
+        (W+ - W-: positive when the test's evidence is for a), p_value (the
         signed-rank test, zero differences dropped, exact by enumerating the
         signs when there are at most 13 datasets even with tied differences, as
         :func:`scipy.stats.wilcoxon` does) and p_holm (adjusted over all pairs).
@@ -192,6 +193,7 @@ def pairwise_wilcoxon(values, names) -> list[dict]:
             d = _paired_differences(v[:, [i]], v[:, [j]])[:, 0]
             nonzero = d != 0
             p = float(_sps.wilcoxon(d, zero_method="wilcox", method="auto").pvalue) if nonzero.any() else 1.0
+            ranks = _sps.rankdata(np.abs(d[nonzero]))
             rows.append(
                 {
                     "a": names[i],
@@ -200,6 +202,7 @@ def pairwise_wilcoxon(values, names) -> list[dict]:
                     "losses": int((d < 0).sum()),
                     "ties": int((~nonzero).sum()),
                     "mean_difference": float(d.mean()),
+                    "signed_rank_sum": float((np.sign(d[nonzero]) * ranks).sum()),
                     "p_value": float(p),
                 }
             )
