@@ -27,7 +27,7 @@ def summary_labels() -> dict:
 
 def summary_calls(n: int) -> list[MetricCall]:
     """The datasets table's metric calls for a list of ``n``: :data:`SUMMARY_METRICS`, the actives in the top 1%
-    (key :data:`SUMMARY_TOP_KEY`) and the enrichment factor at 1% (:data:`SUMMARY_EF_KEY`)."""
+    (key ``top_1pct``) and the enrichment factor at 1% (key ``ef_1pct``)."""
     *panel, hits = named_calls(SUMMARY_METRICS, n, SUMMARY_TOP)
     return [
         *panel,
