@@ -8,6 +8,7 @@ import pandas as pd
 from ..metrics import MetricCall, Ranking, paper_panel, top_cutoff
 from ..stats import bootstrap, friedman_test, nemenyi_critical_difference, pairwise_wilcoxon
 from ._format import interval_cell, markdown_table
+from ._published import check_claims
 from ._tables import HEADLINE_BEDROC_KEYS, HEADLINE_KEYS, named_calls
 
 #: The summary's metrics (paper-panel keys), then "actives in the top 1%" (:data:`SUMMARY_TOP`).
@@ -221,8 +222,6 @@ def screen_claims(areas: dict, significance: dict, names: dict) -> pd.DataFrame:
     DataFrame
         dataset, id, text, holds (True, False or None when the screen lacks what it needs), evidence.
     """
-    from ._published import check_claims
-
     rows = []
     for dataset, table in areas.items():
         for c in check_claims(table, significance.get(dataset), names):
@@ -264,13 +263,11 @@ def claims_across(
     labels = [names[m] for m in PAPER_MODELS]
     paper = table[table["model"].isin(labels)]
     n_screens = paper["dataset"].nunique()
-    pairs, ranks = {}, {}
+    pairs = {}
     for metric in HEADLINE_KEYS:
         values, _, models = _metric_matrix(paper, metric)
         for row in pairwise_wilcoxon(values, models):
             pairs[(metric, row["a"], row["b"])] = row
-        friedman = friedman_test(values)
-        ranks[metric] = (dict(zip(models, friedman.mean_ranks)), friedman.p_value)
 
     def pair(metric: str, a: str, b: str) -> tuple[dict, float, int, float]:
         """The Wilcoxon row of labels a and b; a's mean lead, wins and signed-rank sum (W+ - W-)."""
@@ -292,7 +289,9 @@ def claims_across(
     checks = {}
     parts = [beats("roc", "svm", "irv")] + [beats(m, "irv", "svm") for m in HEADLINE_KEYS[1:]]
     checks["svm_best_roc_irv_best_croc"] = (all(ok for ok, _ in parts), "; ".join(e for _, e in parts))
-    mean_ranks, friedman_p = ranks["croc_exp_80"]
+    values, _, models = _metric_matrix(paper, "croc_exp_80")
+    friedman = friedman_test(values)
+    mean_ranks, friedman_p = dict(zip(models, friedman.mean_ranks)), friedman.p_value
     r = {m: mean_ranks[names[m]] for m in PAPER_MODELS}
     steps = [beats("croc_exp_80", "irv", "svm"), beats("croc_exp_80", "irv", "knn")]
     steps += [beats("croc_exp_80", m, "maxsim") for m in ("svm", "knn")] + [beats("croc_exp_80", "maxsim", "random")]

@@ -218,19 +218,23 @@ def top_k_chunk(
     work = empty_array((tile * tile,))  # a stored tile, while some column's list is not full
     found = np.empty((-(-tile // K.TASK_ROWS), K.TASK_CANDIDATES, 3), dtype=np.int32)
     report = _Progress(len(mine), f"top-{k} neighbours, chunk {chunk + 1} of {chunks}", progress, unit="tiles")
+
+    def stored(a: slice, b: slice, operands) -> np.ndarray:
+        """The tile's intersection counts, stored in ``work``."""
+        inter = work[: (a.stop - a.start) * (b.stop - b.start)].reshape(a.stop - a.start, b.stop - b.start)
+        K.count_intersections(inter, *operands)
+        return inter
+
     for t, (bi, bj) in enumerate(mine):
         a, b = slice(bi * tile, min(n, (bi + 1) * tile)), slice(bj * tile, min(n, (bj + 1) * tile))
         operands, sizes = fm._operands(a, b), (fm.sizes[a], fm.sizes[b], a.start, b.start, best)
         columns = bi != bj
         if columns and bool((best[b, -1] < 0).any()):  # every pair of a column with < k candidates is one
-            inter = work[: (a.stop - a.start) * (b.stop - b.start)].reshape(a.stop - a.start, b.stop - b.start)
-            K.count_intersections(inter, *operands)
+            inter = stored(a, b, operands)
             K.offer_rows(inter, *sizes, fm.has_empty)
             K.offer_columns(inter, *sizes, fm.has_empty)
         elif not K.offer_tile(*operands, *sizes, columns, fm.has_empty, found):  # too many column candidates
-            inter = work[: (a.stop - a.start) * (b.stop - b.start)].reshape(a.stop - a.start, b.stop - b.start)
-            K.count_intersections(inter, *operands)
-            K.offer_columns(inter, *sizes, fm.has_empty)
+            K.offer_columns(stored(a, b, operands), *sizes, fm.has_empty)
         report.update(t + 1)
     return {
         "n": np.int64(n),
