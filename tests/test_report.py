@@ -444,13 +444,13 @@ def test_ranks_table_by_hand():
     values = {"d1": (0.9, 0.8, 0.7), "d2": (0.9, 0.6, 0.8), "d3": (0.7, 0.8, 0.6), "d4": (0.95, 0.9, 0.5)}
     for dataset, vs in values.items():
         for model, v in zip("xyz", vs):
-            rows.append({"dataset": dataset, "model": model, **{m: v for m in SUMMARY_METRICS}, "top_1pct": 10 * v})
+            rows.append({"dataset": dataset, "model": model, **{m: v for m in SUMMARY_METRICS}, "ef_1pct": 10 * v})
     ranks, pairs = ranks_table(pd.DataFrame(rows))
     roc = ranks[ranks["metric"] == "roc"].set_index("model")
     assert roc["mean_rank"].tolist() == pytest.approx([1.25, 2.0, 2.75])  # ranks [1,2,3] [1,3,2] [2,1,3] [1,2,3]
     assert roc["friedman_chi2"].iloc[0] == pytest.approx(4.5)  # 12/(4*3*4) (5^2+8^2+11^2) - 3*4*4
     assert roc["nemenyi_cd"].iloc[0] == pytest.approx(2.3437 * np.sqrt(3 * 4 / (6 * 4)), abs=1e-3)
-    assert set(ranks["metric"]) == {*SUMMARY_METRICS, "top_1pct"} and len(pairs) == 3 * 6
+    assert set(ranks["metric"]) == {*SUMMARY_METRICS, "ef_1pct"} and len(pairs) == 3 * 6
     xz = pairs[(pairs["metric"] == "roc") & (pairs["a"] == "x") & (pairs["b"] == "z")].iloc[0]
     assert (xz["wins"], xz["losses"], xz["ties"]) == (4, 0, 0) and xz["p_value"] == pytest.approx(0.125)  # 2/2^4
 
@@ -567,7 +567,7 @@ def _claims_inputs(n_screens: int, svm_roc_lead: float):
         roc["svm"] = roc["irv"] + svm_roc_lead
         for m in order:
             metrics = {"roc": roc[m], **{f"croc_exp_{a}": vals[m] for a in (7, 14, 80)}, "bedroc_20": vals[m]}
-            rows.append({"dataset": f"s{d}", "model": names[m], **metrics, "top_1pct": 100 * vals[m]})
+            rows.append({"dataset": f"s{d}", "model": names[m], **metrics, "ef_1pct": 100 * vals[m]})
         areas[f"s{d}"] = pd.DataFrame([r for r in rows if r["dataset"] == f"s{d}"]).drop(columns="dataset")
         # table 2: IRV vs SVM significant at a=80 (p 0.01) but not at ROC (p 0.2); paired <= unpaired in 9 of 10
         sig = [

@@ -349,7 +349,7 @@ def cd_cliques(ranks: dict, cd: float) -> list[tuple]:
 
 
 def plot_critical_difference(panels: dict, out) -> list:
-    """Critical-difference diagrams (Demsar 2006), side by side.
+    """Critical-difference diagrams (Demsar 2006), two to a row.
 
     Parameters
     ----------
@@ -359,8 +359,12 @@ def plot_critical_difference(panels: dict, out) -> list:
         from its mean rank to its name; the bar above the axis is the critical
         difference, and thick bars join models whose ranks differ by less.
     """
-    fig, axes = plt.subplots(1, len(panels), figsize=(5.6 * len(panels), 3.6), constrained_layout=True, squeeze=False)
-    for ax, (title, (ranks, cd)) in zip(axes[0], panels.items()):
+    cols = min(2, len(panels))
+    rows = -(-len(panels) // cols)
+    fig, axes = plt.subplots(rows, cols, figsize=(5.6 * cols, 3.6 * rows), constrained_layout=True, squeeze=False)
+    for ax in axes.flat[len(panels) :]:
+        ax.axis("off")
+    for ax, (title, (ranks, cd)) in zip(axes.flat, panels.items()):
         colours = colour_map(ranks)
         k = len(ranks)
         order = sorted(ranks, key=lambda m: ranks[m])
@@ -395,26 +399,31 @@ def plot_critical_difference(panels: dict, out) -> list:
 
 
 def plot_datasets(table, out, metrics: dict) -> list:
-    """Each model's value of each metric on each dataset (one panel per metric, one colour per model).
+    """Each model's value of each metric on each dataset (one panel per metric, stacked; one colour per model).
 
-    ``table`` is :func:`crocbench.report.datasets_table`'s output; ``metrics`` maps its columns to labels.
+    ``table`` is :func:`crocbench.report.datasets_table`'s output; ``metrics`` maps its columns to labels.  Where
+    the table has a metric's interval (``<key>_low``, ``<key>_high``), it is drawn as an error bar.
     """
     datasets = list(dict.fromkeys(table["dataset"]))
     models = list(dict.fromkeys(table["model"]))
     colours = colour_map(models)
     fig, axes = plt.subplots(
-        1, len(metrics), figsize=(1.2 * len(datasets) * len(metrics) + 4.5, 4.4), constrained_layout=True, squeeze=False
+        len(metrics), 1, figsize=(max(7.0, 0.55 * len(datasets) + 3.5), 3.0 * len(metrics) + 1.2),
+        constrained_layout=True, squeeze=False, sharex=True,
     )
     step = 0.7 / max(1, len(models))
-    for ax, (metric, label) in zip(axes[0], metrics.items()):
+    for ax, (metric, label) in zip(axes[:, 0], metrics.items()):
         for j, model in enumerate(models):
             part = table[table["model"] == model].set_index("dataset").loc[datasets]
             x = np.arange(len(datasets)) - 0.35 + step * (j + 0.5)
-            ax.plot(x, part[metric], "o", color=colours[model], label=model, ms=6)
-        ax.set_xticks(np.arange(len(datasets)), datasets, rotation=20, ha="right")
+            bars = None
+            if f"{metric}_low" in part:
+                bars = np.vstack([part[metric] - part[f"{metric}_low"], part[f"{metric}_high"] - part[metric]])
+            ax.errorbar(x, part[metric], yerr=bars, fmt="o", color=colours[model], label=model, ms=4, lw=0.8)
         ax.set(title=label, xlim=(-0.6, len(datasets) - 0.4))
         ax.grid(alpha=0.3, axis="y")
-    axes[0, -1].legend(loc="center left", bbox_to_anchor=(1.02, 0.5), fontsize="small")
+    axes[-1, 0].set_xticks(np.arange(len(datasets)), datasets, rotation=45 if len(datasets) > 4 else 20, ha="right")
+    axes[0, 0].legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize="small")
     return save_figure(fig, out)
 
 

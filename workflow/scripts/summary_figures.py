@@ -2,16 +2,16 @@ import pandas as pd
 
 from crocbench._workflow import step
 from crocbench.plots import plot_critical_difference, plot_datasets
-from crocbench.report import summary_labels
+from crocbench.report import SUMMARY_FIGURE_METRICS, summary_labels
 
 with step(snakemake) as log:
     table = pd.read_csv(snakemake.input.datasets, sep="\t")
     ranks = pd.read_csv(snakemake.input.ranks, sep="\t")
     labels = summary_labels()
     panels = {}
-    for metric in ("roc", "croc_exp_14"):
+    for metric in SUMMARY_FIGURE_METRICS:
         part = ranks[ranks["metric"] == metric]
         panels[labels[metric]] = (dict(zip(part["model"], part["mean_rank"])), float(part["nemenyi_cd"].iloc[0]))
     plot_critical_difference(panels, snakemake.output.critical_difference)
-    plot_datasets(table, snakemake.output.datasets, {m: labels[m] for m in ("roc", "croc_exp_14", "croc_exp_80")})
+    plot_datasets(table, snakemake.output.datasets, {m: labels[m] for m in SUMMARY_FIGURE_METRICS})
     print(f"figures of {table['dataset'].nunique()} datasets written", file=log)

@@ -16,8 +16,13 @@ SUMMARY_METRICS = HEADLINE_BEDROC_KEYS
 #: The summary's "actives in the top k": 1% of each dataset's list.
 SUMMARY_TOP = 0.01
 SUMMARY_TOP_KEY = "top_1pct"
-#: The enrichment factor at 1% (in the datasets table; it ranks the models as "actives in the top 1%" does).
+#: The enrichment factor at 1%: it ranks a screen's models as "actives in the top 1%" does, and, unlike that
+#: count, its differences compare across screens of different sizes (the Wilcoxon test weighs them).
 SUMMARY_EF_KEY = "ef_1pct"
+#: The metrics ranked across datasets (:func:`ranks_table`).
+SUMMARY_RANK_METRICS = (*SUMMARY_METRICS, SUMMARY_EF_KEY)
+#: The metrics of the summary's figures (critical-difference diagrams, values per dataset).
+SUMMARY_FIGURE_METRICS = ("roc", "croc_exp_80", "bedroc_20", SUMMARY_EF_KEY)
 
 
 def summary_labels() -> dict:
@@ -91,7 +96,7 @@ def _metric_matrix(table: pd.DataFrame, metric: str) -> tuple[np.ndarray, list, 
 
 
 def ranks_table(table: pd.DataFrame, alpha: float = 0.05) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Which model wins across datasets, per summary metric (Demsar 2006).
+    """Which model wins across datasets, per metric of :data:`SUMMARY_RANK_METRICS` (Demsar 2006).
 
     Parameters
     ----------
@@ -112,7 +117,7 @@ def ranks_table(table: pd.DataFrame, alpha: float = 0.05) -> tuple[pd.DataFrame,
         p_holm (Holm-adjusted over the metric's pairs).
     """
     rank_rows, pair_rows = [], []
-    for metric in (*SUMMARY_METRICS, SUMMARY_TOP_KEY):
+    for metric in SUMMARY_RANK_METRICS:
         values, datasets, models = _metric_matrix(table, metric)
         if len(datasets) < 2 or len(models) < 2:
             raise ValueError(
