@@ -408,8 +408,12 @@ def plot_datasets(table, out, metrics: dict) -> list:
     models = list(dict.fromkeys(table["model"]))
     colours = colour_map(models)
     fig, axes = plt.subplots(
-        len(metrics), 1, figsize=(max(7.0, 0.55 * len(datasets) + 3.5), 3.0 * len(metrics) + 1.2),
-        constrained_layout=True, squeeze=False, sharex=True,
+        len(metrics),
+        1,
+        figsize=(max(7.0, 0.55 * len(datasets) + 3.5), 3.0 * len(metrics) + 1.2),
+        constrained_layout=True,
+        squeeze=False,
+        sharex=True,
     )
     step = 0.7 / max(1, len(models))
     for ax, (metric, label) in zip(axes[:, 0], metrics.items()):
