@@ -594,3 +594,94 @@ def test_dash_reads_the_table_from_standard_input(small, tmp_path, monkeypatch):
     for command, files in (("score", 1), ("compare", 2)):
         usage = " ".join(_cli(command, "--help").stdout.split())  # argparse wraps the lines
         assert usage.count("- reads it from standard input") == files
+
+
+def _panel_summary(folder: Path) -> pd.DataFrame:
+    """A small panel's summary tables, written where the workflow writes them (``<folder>/tables``): 10 screens,
+    the paper's five rankers scoring a seeded list each (the trained ones better, IRV at the top)."""
+    from crocbench.models import LABELS
+    from crocbench.report import PAPER_MODELS, claims_across, datasets_table, ranks_table
+
+    rng = np.random.default_rng(7)
+    names = {m: LABELS[m] for m in PAPER_MODELS}
+    runs = {}
+    for d in range(10):
+        n = 400 + 40 * d
+        y = (np.arange(n) % 25 == 0).astype(int)
+        lift = {"random": 0.0, "maxsim": 0.8, "knn": 1.2, "svm": 1.5, "irv": 1.9}
+        runs[f"screen{d}"] = {
+            names[m]: pd.DataFrame({"id": np.arange(n), "label": y, "score": rng.normal(size=n) + lift[m] * y})
+            for m in PAPER_MODELS
+        }
+    table = datasets_table(runs, n_resamples=100, seed=1)
+    ranks, pairs = ranks_table(table)
+    claim_ids = ["svm_best_roc_irv_best_croc", "croc_order", "croc_significant_roc_not"]
+    screens = pd.DataFrame(
+        [
+            {"dataset": d, "id": c, "text": c.replace("_", " "), "holds": (i + k) % 3 > 0, "evidence": ""}
+            for i, d in enumerate(runs)
+            for k, c in enumerate(claim_ids)
+        ]
+    )
+    tables = folder / "tables"
+    tables.mkdir(parents=True)
+    for name, frame in {
+        "datasets": table,
+        "ranks": ranks,
+        "wilcoxon": pairs,
+        "claims": claims_across(screens, table, names),
+        "claims_per_screen": screens,
+    }.items():
+        frame.to_csv(tables / f"{name}.tsv", sep="\t", index=False, float_format="%.10g")
+    return table
+
+
+def test_a_panels_reference_its_check_and_its_docs_tables(tmp_path, capsys):
+    """`crocbench reference results/summary --out <panel>` keeps the summary's tables; `--check` exits 1 on a
+    moved number; the docs' panel tables are generated from the reference, beside the dtp_aids ones."""
+    from crocbench.reference import SUMMARY_FILES, reference_blocks, update_readme
+
+    summary, ref = tmp_path / "results" / "summary", tmp_path / "reference" / "mypanel"
+    table = _panel_summary(summary)
+    assert main(["reference", str(summary)]) == 2  # a panel's summary names its reference folder
+    assert "name its reference folder with --out" in capsys.readouterr().err
+    assert main(["reference", str(summary), "--out", str(ref), "--check"]) == 2
+    assert main(["reference", str(summary), "--out", str(ref)]) == 0
+    assert sorted(p.name for p in ref.iterdir()) == sorted(SUMMARY_FILES)
+    capsys.readouterr()
+    assert main(["reference", str(summary), "--out", str(ref), "--check"]) == 0
+    assert "equals the reference" in capsys.readouterr().out
+    moved = pd.read_csv(summary / "tables" / "datasets.tsv", sep="\t")
+    moved.loc[3, "croc_exp_80"] *= 1 + 1e-6
+    moved.to_csv(summary / "tables" / "datasets.tsv", sep="\t", index=False, float_format="%.10g")
+    assert main(["reference", str(summary), "--out", str(ref), "--check"]) == 1
+    assert f"datasets.tsv: croc_exp_80 moved in 1 of {len(table)} rows" in capsys.readouterr().out
+
+    # the docs' tables: a page with the panel's blocks (stale) and the dtp_aids reference's (left alone)
+    page = tmp_path / "page.md"
+    names = ["roc", "croc_exp_80", "bedroc_20", "ef_1pct", "ranks", "pairs", "claims"]
+    page.write_text(
+        "".join(f"<!-- reference:mypanel/{n} -->\n| stale |\n<!-- /reference:mypanel/{n} -->\n" for n in names)
+        + "<!-- reference:pooled -->\n| dtp |\n<!-- /reference:pooled -->\n"
+    )
+    assert sorted(n for _, n in update_readme([page], ref)) == sorted(f"mypanel/{n}" for n in names)
+    blocks = reference_blocks(page.read_text())
+    assert blocks["pooled"] == "| dtp |"
+    rows = [r.split(" | ") for r in blocks["mypanel/croc_exp_80"].splitlines()[2:]]
+    assert len(rows) == 10 and rows[0][0] == "| screen0" and rows[0][1] == "400"
+    irv = table[(table["dataset"] == "screen0") & (table["model"] == "IRV")].iloc[0]
+    value, low, high = map(float, re.match(r"([\d.]+) \[([\d.]+), ([\d.]+)\]", rows[0][7].rstrip(" |")).groups())
+    assert (value, low, high) == pytest.approx(
+        (irv["croc_exp_80"], irv["croc_exp_80_low"], irv["croc_exp_80_high"]), abs=5e-4
+    )
+    pairs = pd.read_csv(ref / "wilcoxon.tsv", sep="\t")
+    lines = blocks["mypanel/pairs"].splitlines()[2:]
+    assert len(lines) == 10  # the 10 pairs of five rankers
+    roc = pairs[pairs["metric"] == "roc"].reset_index(drop=True)
+    for line, row in zip(lines, roc.itertuples()):
+        cell = line.split(" | ")[1]
+        assert line.startswith(f"| {row.a} vs {row.b} |") and ("**p" in cell) == (row.p_holm < 0.05)
+    assert "supported" in blocks["mypanel/claims"]
+    page.write_text(page.read_text().replace("mypanel/ranks", "mypanel/nope"))
+    with pytest.raises(ValueError, match="names no table"):
+        update_readme([page], ref)

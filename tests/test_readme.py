@@ -5,24 +5,43 @@ from pathlib import Path
 
 import pytest
 
-from crocbench.reference import readme_tables, reference_blocks
+from crocbench.reference import document_tables, is_panel_reference, readme_tables, reference_blocks
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
 DOCUMENTS = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
+#: dtp_aids's reference, and each committed panel's (results/reference/<panel>/, its summary's tables).
+REFERENCES = [
+    ROOT / "results" / "reference",
+    *sorted(p for p in (ROOT / "results" / "reference").iterdir() if is_panel_reference(p)),
+]
+TABLES = [(ref, name) for ref in REFERENCES for name in document_tables(ref)]
 
 
-@pytest.mark.parametrize("name", ["published", "pooled"])
-def test_results_tables_in_the_readme_and_docs_are_the_reference(name):
-    want = readme_tables(ROOT / "results" / "reference")[name]
+@pytest.mark.parametrize("reference,name", TABLES, ids=[name for _, name in TABLES])
+def test_results_tables_in_the_readme_and_docs_are_the_reference(reference, name):
+    want = document_tables(reference)[name]
     found = {doc: blocks[name] for doc in DOCUMENTS if name in (blocks := reference_blocks(doc.read_text()))}
     assert found, f"no <!-- reference:{name} --> block in README.md or docs/"
+    run = (
+        "results/summary --out " + str(reference.relative_to(ROOT))
+        if is_panel_reference(reference)
+        else "results/dtp_aids"
+    )
     for doc, table in found.items():
         assert table == want, (
             f"{doc.relative_to(ROOT)}: the {name} table is stale: "
-            f"crocbench reference results/dtp_aids --readme README.md docs/.../page.md rewrites it"
+            f"crocbench reference {run} --readme README.md docs/.../page.md rewrites it"
         )
+
+
+def test_every_reference_block_names_a_committed_table():
+    """A block naming a table no reference has (a panel not committed, a typo) is stale too."""
+    known = {name for _, name in TABLES}
+    for doc in DOCUMENTS:
+        unknown = set(reference_blocks(doc.read_text())) - known
+        assert not unknown, f"{doc.relative_to(ROOT)}: blocks {sorted(unknown)} name no committed reference table"
 
 
 def test_update_readme_rewrites_a_stale_block_wherever_it_stands(tmp_path):

@@ -12,6 +12,10 @@ and the rank tests treat values within 1e-12 (relative) as ties.
 :func:`compare` returns the differences as readable lines (row, column, old,
 new); ``pytest -m regression`` fails with them and ``crocbench reference``
 prints them when it rewrites the reference.
+
+A panel of screens has a reference of its own (``results/reference/<panel>/``, e.g. ``pubchem_hts``): the
+summary's tables (:data:`SUMMARY_FILES`, from ``results/summary/tables/``), compared the same way, and the
+docs' tables of the panel generated from it (:func:`panel_tables`; blocks ``<!-- reference:<panel>/<table> -->``).
 """
 
 from __future__ import annotations
@@ -34,8 +38,15 @@ REFERENCE_FILES = (
     "power.tsv",
     "svm_folds.tsv",
 )
+#: The summary tables of a panel run (``results/summary/tables/``) kept in the panel's reference folder.
+SUMMARY_FILES = ("datasets.tsv", "ranks.tsv", "wilcoxon.tsv", "claims.tsv", "claims_per_screen.tsv")
 #: The columns that name a row of each table, in the lines that say what moved.
 ROW_KEYS = {
+    "datasets.tsv": ["dataset", "model"],
+    "ranks.tsv": ["metric", "model"],
+    "wilcoxon.tsv": ["metric", "a", "b"],
+    "claims.tsv": ["id"],
+    "claims_per_screen.tsv": ["dataset", "id"],
     "areas.tsv": ["model"],
     "areas_per_fold.tsv": ["model"],
     "other_metrics.tsv": ["model", "key"],
@@ -84,6 +95,17 @@ def svm_folds_frame(results) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def is_summary(results) -> bool:
+    """Whether ``results`` is a panel's summary folder (``results/summary``) rather than one dataset's."""
+    return Path(results).name == "summary"
+
+
+def reference_files(results) -> tuple:
+    """The tables kept in a reference of the run at ``results``: :data:`SUMMARY_FILES` for a panel's summary,
+    :data:`REFERENCE_FILES` for one dataset."""
+    return SUMMARY_FILES if is_summary(results) else REFERENCE_FILES
+
+
 def reference_frame(results, name: str) -> pd.DataFrame:
     """A run's table as kept in the reference (wall-clock columns dropped)."""
     if name == "svm_folds.tsv":
@@ -93,9 +115,10 @@ def reference_frame(results, name: str) -> pd.DataFrame:
 
 
 def missing_tables(results) -> list:
-    """Reference tables the run at ``results`` lacks."""
-    missing = [n for n in REFERENCE_FILES if n != "svm_folds.tsv" and not (Path(results) / "tables" / n).is_file()]
-    if not any(Path(results, "scores", "svm").glob("fold_*.json")):
+    """Reference tables the run at ``results`` (a dataset's folder or a panel's ``summary``) lacks."""
+    names = reference_files(results)
+    missing = [n for n in names if n != "svm_folds.tsv" and not (Path(results) / "tables" / n).is_file()]
+    if "svm_folds.tsv" in names and not any(Path(results, "scores", "svm").glob("fold_*.json")):
         missing.append("scores/svm/fold_*.json")
     return missing
 
@@ -161,7 +184,7 @@ def compare_run(results, reference) -> dict:
     """``{table: difference lines}`` between a run and the reference folder (a missing reference table is
     one line)."""
     out = {}
-    for name in REFERENCE_FILES:
+    for name in reference_files(results):
         path = Path(reference) / name
         if not path.is_file():
             out[name] = [f"{name}: not in the reference {reference}"]
@@ -179,7 +202,7 @@ def write_reference(results, reference) -> dict:
     reference.mkdir(parents=True, exist_ok=True)
     before = compare_run(results, reference)
     written = {}
-    for name in REFERENCE_FILES:
+    for name in reference_files(results):
         path = reference / name
         tmp = path.with_suffix(".tmp")
         reference_frame(results, name).to_csv(tmp, sep="\t", index=False, float_format="%.12g")
@@ -253,11 +276,52 @@ def readme_tables(reference) -> dict:
     return {"published": "\n".join(lines), "pooled": "\n".join(pooled)}
 
 
+def panel_tables(reference) -> dict:
+    """The docs' tables of a panel, as Markdown, from its reference folder (``results/reference/<panel>``), named
+    ``<panel>/<table>``: per metric of :data:`crocbench.report.SUMMARY_FIGURE_METRICS` (``<panel>/roc``, ...)
+    every screen's value per model with its interval; ``<panel>/ranks`` (mean ranks, Friedman, Nemenyi);
+    ``<panel>/pairs`` (every pair's Wilcoxon test, Holm-adjusted); ``<panel>/claims`` (the paper's claims
+    across the screens)."""
+    from .report import (
+        SUMMARY_FIGURE_METRICS,
+        claims_across_markdown,
+        pairs_markdown,
+        ranks_overview_markdown,
+        screens_markdown,
+    )
+
+    folder = Path(reference)
+    read = {name: pd.read_csv(folder / name, sep="\t") for name in ("datasets.tsv", "ranks.tsv", "wilcoxon.tsv")}
+    claims = pd.read_csv(folder / "claims.tsv", sep="\t")
+    tables = {m: screens_markdown(read["datasets.tsv"], m) for m in SUMMARY_FIGURE_METRICS}
+    tables["ranks"] = ranks_overview_markdown(read["ranks.tsv"], SUMMARY_FIGURE_METRICS)
+    tables["pairs"] = pairs_markdown(read["wilcoxon.tsv"], SUMMARY_FIGURE_METRICS)
+    tables["claims"] = claims_across_markdown(claims)
+    return {f"{folder.name}/{name}": table for name, table in tables.items()}
+
+
+def is_panel_reference(reference) -> bool:
+    """Whether the reference folder is a panel's (it holds ``datasets.tsv``) rather than ``dtp_aids``'s."""
+    return (Path(reference) / "datasets.tsv").is_file()
+
+
+def document_tables(reference) -> dict:
+    """The Markdown tables the docs show from a reference folder: :func:`panel_tables` for a panel's,
+    :func:`readme_tables` for ``dtp_aids``'s."""
+    return panel_tables(reference) if is_panel_reference(reference) else readme_tables(reference)
+
+
+_BLOCK = r"<!-- reference:({name}) -->\n(.*?)\n?<!-- /reference:\1 -->"
+
+
 def reference_blocks(text: str) -> dict:
-    """The ``<!-- reference:NAME -->`` ... ``<!-- /reference:NAME -->`` blocks of a Markdown text: name -> table."""
+    """The ``<!-- reference:NAME -->`` ... ``<!-- /reference:NAME -->`` blocks of a Markdown text: name -> table.
+
+    A name is a table of :func:`readme_tables` (``pooled``) or ``<panel>/<table>`` (``pubchem_hts/roc``).
+    """
     import re
 
-    pattern = re.compile(r"<!-- reference:(\w+) -->\n(.*?)\n?<!-- /reference:\1 -->", flags=re.S)
+    pattern = re.compile(_BLOCK.format(name=r"[\w./-]+"), flags=re.S)
     return {m.group(1): m.group(2).strip() for m in pattern.finditer(text)}
 
 
@@ -265,23 +329,27 @@ def update_readme(documents, reference) -> list:
     """Rewrite the ``<!-- reference:NAME -->`` blocks of the Markdown ``documents`` (README.md, pages of the
     docs) from the reference; returns ``(document, name)`` of the blocks whose text changed.
 
-    A block may stand in any of the documents; every table of :func:`readme_tables` must stand in at least
-    one, and a block naming no table is an error.
+    Blocks from ``dtp_aids``'s reference are named by table (``pooled``), a panel's by ``<panel>/<table>``; the
+    blocks of other references are left alone. A block may stand in any of the documents; every table of
+    :func:`document_tables` must stand in at least one, and a block of this reference naming no table is an
+    error.
     """
     import re
 
     documents = [documents] if isinstance(documents, str | Path) else list(documents)
-    tables, seen, changed = readme_tables(reference), set(), []
+    tables, seen, changed = document_tables(reference), set(), []
+    prefix = f"{Path(reference).name}/" if is_panel_reference(reference) else None
     for document in documents:
         path = Path(document)
         text = path.read_text()
         for name in reference_blocks(text):
+            if not (name.startswith(prefix) if prefix else "/" not in name):
+                continue  # another reference's block
             if name not in tables:
                 raise ValueError(f"{document}: block <!-- reference:{name} --> names no table ({', '.join(tables)})")
-            pattern = re.compile(rf"<!-- reference:{name} -->\n(.*?)\n?<!-- /reference:{name} -->", flags=re.S)
-            match = pattern.search(text)
+            match = re.compile(_BLOCK.format(name=re.escape(name)), flags=re.S).search(text)
             seen.add(name)
-            if match.group(1) != tables[name]:
+            if match.group(2) != tables[name]:
                 changed.append((str(document), name))
                 block = f"<!-- reference:{name} -->\n{tables[name]}\n<!-- /reference:{name} -->"
                 text = text[: match.start()] + block + text[match.end() :]

@@ -187,9 +187,22 @@ def _parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--jobs", type=_positive_int, default=min(2, os.cpu_count() or 1), help="processes (default: 2)")
 
-    p = sub.add_parser("reference", help="refresh the committed regression reference from a finished run")
-    p.add_argument("results", help="a dataset's results folder, e.g. results/dtp_aids")
-    p.add_argument("--out", default="results/reference", help="reference folder (default: results/reference)")
+    p = sub.add_parser(
+        "reference", help="refresh the committed regression reference from a finished run (or --check a run)"
+    )
+    p.add_argument(
+        "results", help="a dataset's results folder (results/dtp_aids) or a panel's summary (results/summary)"
+    )
+    p.add_argument(
+        "--out",
+        help="reference folder (default: results/reference for a dataset; a panel's summary needs its own, "
+        "e.g. results/reference/pubchem_hts)",
+    )
+    p.add_argument(
+        "--check",
+        action="store_true",
+        help="compare the run with the reference and write nothing; exit 1 when a number moved",
+    )
     p.add_argument(
         "--readme",
         metavar="PATH",

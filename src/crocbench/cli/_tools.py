@@ -72,11 +72,21 @@ def _synthesize(args) -> int:
 
 
 def _reference(args) -> int:
-    from ..reference import missing_tables, update_readme, write_reference
+    from ..reference import compare_run, is_summary, missing_tables, update_readme, write_reference
 
     missing = missing_tables(args.results)
     if missing:
         raise ValueError(f"{args.results} lacks {', '.join(missing)}: run the workflow first")
+    if args.out is None:
+        if is_summary(args.results):
+            raise ValueError(f"{args.results} is a panel's summary: name its reference folder with --out")
+        args.out = "results/reference"
+    if args.check:
+        if not Path(args.out).is_dir():
+            raise ValueError(f"{args.out}: no such reference folder")
+        moved = [line for lines in compare_run(args.results, args.out).values() for line in lines]
+        print("\n".join(moved) if moved else f"{args.results} equals the reference {args.out}")
+        return 1 if moved else 0
     for path, moved in write_reference(args.results, args.out).items():
         print(f"wrote {path}: " + ("unchanged" if not moved else "\n" + "\n".join(moved)))
     if args.readme:
