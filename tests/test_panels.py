@@ -117,3 +117,22 @@ def test_a_definition_with_too_few_actives_is_refused_before_any_job(panel):
         match=r"dataset RNA_binding_confirmed: 11 positives \(config 'expected'\): its 20-fold cross-validation needs at least 20",
     ):
         Dataset.from_config("RNA_binding_confirmed", entry).check_folds(20)
+
+
+def test_the_confirmed_and_scaffold_overlays_select_what_they_say():
+    """pubchem_hts_confirmed.yaml: the confirmed definitions with at least 700 actives; pubchem_hts_scaffold.yaml:
+    the 9 smallest primary screens, as many as a Wilcoxon-Holm claim among five rankers needs (counted from the
+    counts table here, not from the overlays)."""
+    from crocbench.stats import screens_needed
+
+    counts = pd.read_csv(COUNTS, sep="\t")
+    confirmed = yaml.safe_load((PANEL.parent / "pubchem_hts_confirmed.yaml").read_text())
+    scaffold = yaml.safe_load((PANEL.parent / "pubchem_hts_scaffold.yaml").read_text())
+    want = counts[counts["dataset"].str.endswith("_confirmed") & (counts["positives"] >= 700)]
+    assert sorted(confirmed["dataset"]) == sorted(want["dataset"]) and len(want) > screens_needed(5)
+    primary = counts[counts["dataset"].str.endswith("_primary")].sort_values("kept")
+    assert len(scaffold["dataset"]) == screens_needed(5) == 9
+    assert sorted(scaffold["dataset"]) == sorted(primary["dataset"].head(9))
+    assert (
+        scaffold["cv"] == {"split": "scaffold"} and set(scaffold) == {"cv", "dataset"} and set(confirmed) == {"dataset"}
+    )
