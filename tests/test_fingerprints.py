@@ -397,3 +397,23 @@ def test_require_parsed_names_the_first_failure():
     F.require_parsed([None, None])
     with pytest.raises(ValueError, match="2 standardized SMILES no longer parse, first row 1: bad valence"):
         F.require_parsed([None, "bad valence", "empty"])
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_matrix_is_the_once_rounded_quotient_in_either_dtype(dtype, tmp_path):
+    # Python sets (two empty: 0 with everything, themselves included), blocks of 7 rows among 50: the upper part
+    # counted and divided straight into the matrix's rows, the lower part transposed. Every value is
+    # float32(|a & b| / |a | b|), held exactly by a float64 matrix; in memory, in a given array, in a .npy file.
+    fp, sets = _random_sets(50, 120, np.random.default_rng(3), 0.2)
+    want = np.array([[len(a & b) / max(1, len(a | b)) for b in sets] for a in sets]).astype(np.float32)
+    for dense_min in (2, 10**9):
+        fm = S.FeatureMatrix(fp, dense_min)
+        got = S.tanimoto_matrix(fm, block=7, dtype=dtype)
+        assert got.dtype == dtype
+        np.testing.assert_array_equal(got, want.astype(dtype))
+        given = np.full((50, 50), np.nan, dtype=dtype)
+        S.tanimoto_matrix(fm, out=given, block=16)
+        np.testing.assert_array_equal(given, want.astype(dtype))
+        S.tanimoto_matrix(fm, out=tmp_path / "m.npy", block=9, dtype=dtype)
+        np.testing.assert_array_equal(np.load(tmp_path / "m.npy"), want.astype(dtype))
+    assert want[3, 3] == 0 and want[3, 7] == 0 and want[1, 1] == 1

@@ -76,6 +76,18 @@ def _union(c, size_a, size_b, clamp):  # pragma: no cover - compiled
     return union
 
 
+@numba.njit(parallel=True, cache=True, nogil=True)
+def tanimoto_block(out, words_a, words_b, a_ptr, a_idx, b_ptr, b_idx, size_a, size_b, clamp):  # pragma: no cover
+    """``out[i, j] = T(A_i, B_j)``: each row's intersection counts (as :func:`count_intersections`), then
+    divided in place, ``float32(c / union)`` (0 where both sets are empty: ``clamp``), stored in ``out``'s dtype
+    (float32, or float64 holding the float32 value exactly). ``out`` may be a strided view (rows of a matrix)."""
+    for i in numba.prange(out.shape[0]):
+        row = out[i]
+        _count_row(row, words_a[i], words_b, a_idx, a_ptr[i], a_ptr[i + 1], b_ptr, b_idx)
+        for j in range(row.shape[0]):
+            row[j] = np.float32(np.float64(row[j]) / _union(row[j], size_a[i], size_b[j], clamp))
+
+
 @numba.njit(cache=True, forceinline=True)
 def _key(s, index):  # pragma: no cover - compiled
     bits = np.int64(np.array([s], dtype=np.float32).view(np.int32)[0])

@@ -107,22 +107,19 @@ class FeatureMatrix:
             cols.indices,
         )
 
-    def tanimoto(self, a, b, out: np.ndarray | None = None, scratch: np.ndarray | None = None) -> np.ndarray:
-        """Exact Tanimoto similarities between rows a and rows b (float32; 0 where both sets are empty).
+    def tanimoto(self, a, b, out: np.ndarray | None = None) -> np.ndarray:
+        """Exact Tanimoto similarities between rows a and rows b (0 where both sets are empty).
 
-        ``out`` and ``scratch`` (C-contiguous float32 of the result's shape) are reused if given.
+        ``out`` (float32, or float64 to hold the same values; C-contiguous rows, e.g. a block of a matrix's rows)
+        is written if given, else a float32 array is returned.
         """
-        import torch
+        from ._kernels import tanimoto_block
 
-        inter = self.intersections(a, b, out)
-        t = torch.from_numpy(inter)
-        union = torch.empty_like(t) if scratch is None else torch.from_numpy(scratch)
-        torch.add(torch.from_numpy(self.sizes[a])[:, None], torch.from_numpy(self.sizes[b])[None, :], out=union)
-        union.sub_(t)
-        if self.has_empty:
-            union.clamp_min_(1.0)  # both sets empty: 0 / 1
-        t.div_(union)
-        return inter
+        operands = self._operands(a, b)
+        if out is None:
+            out = np.empty((operands[0].shape[0], operands[1].shape[0]), dtype=np.float32)
+        tanimoto_block(out, *operands, self.sizes[a], self.sizes[b], self.has_empty)
+        return out
 
 
 class _Progress:
@@ -147,10 +144,9 @@ def tanimoto_matrix(
 ) -> np.ndarray:
     """The full symmetric N x N Tanimoto matrix, diagonal 1 (0 for an empty set).
 
-    Only the upper block triangle is computed.  Each row block is assembled
-    in a buffer (its lower part is the transpose of rows already written)
-    and written sequentially: strided first writes to fresh pages cost far
-    more than the arithmetic.
+    Only the upper block triangle is computed, straight into the matrix's
+    rows (counted and divided in one compiled pass); a row block's lower
+    part is the transpose of the rows already written.
 
     Parameters
     ----------
@@ -176,20 +172,11 @@ def tanimoto_matrix(
     else:
         mat = out
     report = _Progress(n, "tanimoto matrix", progress)
-    row_buf = empty_array((min(block, n), n))
-    work = empty_array((min(block, n) * n,))
-    scratch = empty_array((min(block, n) * n,))
     for i in range(0, n, block):
         rows = slice(i, min(i + block, n))
-        b = rows.stop - i
-        buf = row_buf[:b]
-        if i:
-            torch.from_numpy(buf[:, :i]).copy_(torch.from_numpy(np.asarray(mat[:i, rows])).t())
-        shape = (b, n - i)
-        buf[:, i:] = fm.tanimoto(
-            rows, slice(i, n), out=work[: b * (n - i)].reshape(shape), scratch=scratch[: b * (n - i)].reshape(shape)
-        )
-        mat[rows] = buf
+        if i:  # the block's lower part: the transpose of the rows above, already written
+            torch.from_numpy(np.asarray(mat[rows, :i])).copy_(torch.from_numpy(np.asarray(mat[:i, rows])).t())
+        fm.tanimoto(rows, slice(i, n), out=np.asarray(mat[rows, i:]))
         report.update(rows.stop)
     if isinstance(mat, np.memmap):
         mat.flush()

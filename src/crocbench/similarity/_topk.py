@@ -85,16 +85,10 @@ def top_k(
     report = _Progress(query.size, f"top-{k} neighbours", progress)
     whole = reference.size == fm.n and bool(np.all(reference == np.arange(fm.n)))
     work = empty_array((min(block, query.size) * reference.size,))
-    scratch = empty_array((min(block, query.size) * reference.size,))
     for i in range(0, query.size, block):
         q = query[i : i + block]
         shape = (q.size, reference.size)
-        sims = fm.tanimoto(
-            q,
-            slice(None) if whole else reference,
-            out=work[: q.size * reference.size].reshape(shape),
-            scratch=scratch[: q.size * reference.size].reshape(shape),
-        )
+        sims = fm.tanimoto(q, slice(None) if whole else reference, out=work[: q.size * reference.size].reshape(shape))
         if exclude_self:
             own = position[q]
             hit = own >= 0
