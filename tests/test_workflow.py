@@ -664,6 +664,20 @@ def test_two_datasets_in_one_run_and_the_summary_from_their_own_scores(tmp_path)
     text = (summary / "tables" / "claims.md").read_text()
     assert "of 2" in text and "critical difference of mean ranks is 4.31" in text  # 2.728 sqrt(5 6 / 12)
     assert "from 9 screens on" in text  # 10 pairs x 2 / 2^9 < 0.05 <= 10 x 2 / 2^8
+    # summary: models: the ranks and tests of three of the five (the datasets table keeps all five); a model not
+    # declared is refused in one line
+    three = {**config, "summary": {"models": ["knn", "svm", "irv"]}}
+    done = _run(tmp_path, three, "--cores", "2", "summary")
+    assert done.returncode == 0, done.stderr[-3000:]
+    ranks = pd.read_csv(summary / "tables" / "ranks.tsv", sep="\t")
+    assert set(ranks["model"]) == {"kNN", "SVM", "IRV"} and len(ranks) == 6 * 3
+    r3 = rankdata(-roc[:, 2:], axis=1).mean(axis=0)
+    assert ranks[ranks["metric"] == "roc"]["mean_rank"].tolist() == pytest.approx(r3.tolist())
+    assert ranks["nemenyi_cd"].iloc[0] == pytest.approx(2.343 * np.sqrt(3 * 4 / 12), abs=2e-3)  # q_0.05, k = 3
+    assert len(pd.read_csv(summary / "tables" / "wilcoxon.tsv", sep="\t")) == 6 * 3
+    assert len(pd.read_csv(summary / "tables" / "datasets.tsv", sep="\t")) == 10
+    bad = _run(tmp_path, {**config, "summary": {"models": ["knn", "gnn"]}}, "-n", "summary")
+    assert bad.returncode != 0 and "summary: models names 'gnn', not under models" in bad.stdout + bad.stderr
 
 
 def test_a_failing_dataset_is_named_and_the_others_outputs_are_kept(tmp_path):

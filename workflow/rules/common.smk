@@ -75,6 +75,14 @@ MODELS = list(config["models"])
 IRV_SCHEMES = config["irv_training"]["schemes"] if "irv" in MODELS else []
 RUNS = declared_runs(expand_runs(config["models"], config["irv_training"]), search=PLUGIN_DIRS)
 LABELS = {name: run.label for name, run in RUNS.items()}
+# The models the summary's ranks and tests across datasets compare (summary: models; default every model).
+SUMMARY_MODELS = config["summary"]["models"] or MODELS
+_unknown = [m for m in SUMMARY_MODELS if m not in MODELS]
+if _unknown:
+    raise ValueError(
+        f"config.yaml: summary: models names {', '.join(map(repr, _unknown))}, not under models "
+        f"(declared: {', '.join(MODELS)})"
+    )
 IMPORTED = [name for name, run in RUNS.items() if run.imported]
 TRAINED = [name for name, run in RUNS.items() if not run.imported]
 # Scores imported with their folds were computed on one split: the repeats' other folds would not match them.

@@ -27,6 +27,7 @@ rule summary_tables:
         datasets=DATASETS,
         models=MODELS,
         labels=LABELS,
+        ranked=[LABELS[m] for m in SUMMARY_MODELS],
         resamples=config["intervals"]["resamples"],
         seed=config["cv"]["seed"],
     script:

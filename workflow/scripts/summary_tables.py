@@ -15,11 +15,13 @@ with step(snakemake) as log:
         f"# Datasets: {len(datasets)} screens, each model's pooled out-of-fold ranking; in brackets the 95% "
         f"stratified bootstrap interval ({snakemake.params.resamples} resamples)\n\n" + datasets_markdown(table) + "\n"
     )
-    ranks, pairs = ranks_table(table)
+    ranked = snakemake.params.ranked  # summary: models (default: every model)
+    ranks, pairs = ranks_table(table[table["model"].isin(ranked)])
     ranks.to_csv(snakemake.output.ranks_tsv, sep="\t", index=False, float_format="%.10g")
     pairs.to_csv(snakemake.output.pairs_tsv, sep="\t", index=False, float_format="%.10g")
     text = (
-        f"# Ranks across {len(datasets)} datasets ({', '.join(datasets)}): 1 = best; Friedman test, Nemenyi "
+        f"# Ranks of {', '.join(ranked)} across {len(datasets)} datasets ({', '.join(datasets)}): 1 = best; "
+        "Friedman test, Nemenyi "
         "critical difference (Demsar 2006), two-sided paired Wilcoxon signed-rank tests with Holm correction\n\n"
         + ranks_markdown(ranks, pairs)
         + "\n"
