@@ -8,7 +8,9 @@ from its `benchmark:` file (logs/{dataset}/benchmark/), a screen counted as done
 and the wall time of each invocation from Snakemake's logs (.snakemake/log/: first to last timestamp; --since to
 leave out earlier invocations in the same folder).
 
-Prints, as Markdown: one row per screen (compounds, actives, done or not, job time, longest job, largest peak RSS);
+Prints, as Markdown: one row per screen (compounds, actives, done or not, job time, longest job, largest peak RSS
+and its job; "exact" when every job's log ends with its peak, else "sampled": some jobs ran before steps logged
+their peaks, and Snakemake's sampled max_rss can miss a late peak);
 the job time per stage over the screens done; and, for the screens not done yet, an estimate marked as such:
 each stage's job time per compound (per pair of compounds for the neighbour search) over the screens done,
 times the screen's size. Targets (issue 39): the 25 primary screens in at most 8 hours of wall time on 2 cores,
@@ -94,6 +96,8 @@ def main() -> None:
                 "job min": jobs["s"].sum() / 60 if done else None,
                 "longest job s": jobs["s"].max() if done else None,
                 "peak RSS GB": jobs["max_rss_mb"].max() / 1024 if done else None,  # as benchmarks/workflow.py
+                "largest job": jobs.loc[jobs["max_rss_mb"].idxmax(), "file"] if done else None,
+                "peaks": ("exact" if jobs["rss_exact"].all() else "sampled") if done else None,
             }
         )
         if done:
@@ -107,6 +111,8 @@ def main() -> None:
     for col, fmt in (("job min", "{:.1f}"), ("longest job s", "{:.0f}"), ("peak RSS GB", "{:.1f}")):
         shown[col] = [("" if v is None or pd.isna(v) else fmt.format(v)) for v in shown[col]]
     shown["compounds"] = [f"{v:,}" for v in shown["compounds"]]
+    for col in ("largest job", "peaks"):
+        shown[col] = ["" if v is None or pd.isna(v) else v for v in shown[col]]
     print(shown.to_markdown(index=False) + "\n")
     if per_stage.empty:
         return

@@ -51,17 +51,37 @@ def rule_of(rel: str) -> str:
     raise ValueError(f"benchmark file {rel}.tsv: no rule writes it")
 
 
+#: The last line of a step's log (crocbench._workflow.step): its exact peak RSS, in MiB.
+_PEAK = re.compile(r"done in [\d.]+ s; peak RSS (\d+) MiB(?: \(largest child process (\d+) MiB\))?$")
+
+
+def logged_peak_mb(log: Path) -> float | None:
+    """The exact peak RSS (MiB: the step's process, or its largest child process if larger) that a step's log
+    ends with, or None (a log written before steps logged it, or none)."""
+    if not log.is_file():
+        return None
+    lines = log.read_text(errors="replace").rstrip().splitlines()
+    match = _PEAK.fullmatch(lines[-1]) if lines else None
+    return None if match is None else float(max(int(match.group(1)), int(match.group(2) or 0)))
+
+
 def _jobs(folder: Path) -> pd.DataFrame:
+    """Each job's wall seconds and peak RSS (MiB) from its benchmark file under ``folder`` (``logs/{dataset}``):
+    the peak its log ends with where it has one (exact), else Snakemake's ``max_rss`` (sampled: every 0.5 s for
+    15 s, then every 30 s, so it can miss a late peak); ``rss_exact`` says which."""
     rows = []
     for path in sorted((folder / "benchmark").rglob("*.tsv")):
         rel = path.relative_to(folder / "benchmark").with_suffix("").as_posix()
         bench = pd.read_csv(path, sep="\t")
+        exact = logged_peak_mb(folder / f"{rel}.log")
+        sampled = float(pd.to_numeric(bench["max_rss"], errors="coerce").fillna(0).iloc[-1])
         rows.append(
             {
                 "file": rel,
                 "rule": rule_of(rel),
                 "s": float(bench["s"].iloc[-1]),
-                "max_rss_mb": float(pd.to_numeric(bench["max_rss"], errors="coerce").fillna(0).iloc[-1]),
+                "max_rss_mb": sampled if exact is None else exact,
+                "rss_exact": exact is not None,
             }
         )
     if not rows:

@@ -103,3 +103,47 @@ def test_panel_cost_reads_stages_and_invocation_walls(tmp_path):
     (logs / "2026-11-23T100000.snakemake.log").write_text(run.replace("Nov 24", "Nov 23"))
     assert panel.invocation_walls(tmp_path, datetime(2026, 11, 24)) == [95 * 60 + 10]
     assert sorted(panel.invocation_walls(tmp_path)) == [95 * 60 + 10, 95 * 60 + 10]
+
+
+def test_a_steps_log_ends_with_its_exact_peak_memory(tmp_path):
+    """The peak of a step that held 400 MB for a moment and freed it long before its end (which a sampled maximum,
+    such as Snakemake's benchmark after its first 15 s, misses): VmHWM, read in a fresh process."""
+    import re
+    import subprocess
+    import sys
+
+    script = f"""
+import time, numpy as np
+from types import SimpleNamespace
+from crocbench._workflow import step
+with step(SimpleNamespace(log=[{str(tmp_path / "step.log")!r}], threads=1)):
+    a = np.ones(50_000_000)  # 400 MB, touched
+    del a
+    time.sleep(0.2)
+"""
+    subprocess.run([sys.executable, "-c", script], check=True)
+    last = (tmp_path / "step.log").read_text().splitlines()[-1]
+    mib = int(re.fullmatch(r"done in [\d.]+ s; peak RSS (\d+) MiB", last).group(1))
+    assert 400e6 / 2**20 < mib < 400e6 / 2**20 + 300  # the array, and the interpreter with numpy
+    # benchmarks/workflow.py reads it before Snakemake's sampled max_rss; a log without it leaves the sample
+    import importlib.util
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    spec = importlib.util.spec_from_file_location("bench_workflow", root / "benchmarks" / "workflow.py")
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    logs = tmp_path / "logs" / "screen"
+    for rel, log in (("scores/svm/fold_0", last), ("standardize", "done in 2.0 s"), ("fingerprints", None)):
+        (logs / "benchmark" / rel).parent.mkdir(parents=True, exist_ok=True)
+        (logs / "benchmark" / f"{rel}.tsv").write_text("s\th:m:s\tmax_rss\n3.0\t0:00:03\t100.5\n")
+        if log is not None:
+            (logs / f"{rel}.log").parent.mkdir(parents=True, exist_ok=True)
+            (logs / f"{rel}.log").write_text(f"fitting\n{log}\n")
+    jobs = bench._jobs(logs).set_index("file")
+    assert jobs.loc["scores/svm/fold_0", "max_rss_mb"] == mib and jobs.loc["scores/svm/fold_0", "rss_exact"]
+    assert jobs.loc["standardize", "max_rss_mb"] == 100.5 and not jobs.loc["standardize", "rss_exact"]
+    assert jobs.loc["fingerprints", "max_rss_mb"] == 100.5
+    assert bench.logged_peak_mb(Path("x.log")) is None
+    (logs / "child.log").write_text("done in 1.0 s; peak RSS 90 MiB (largest child process 700 MiB)\n")
+    assert bench.logged_peak_mb(logs / "child.log") == 700

@@ -12,10 +12,16 @@ import time
 import traceback
 from pathlib import Path
 
+from ._memory import peak_rss_kb
+
 
 @contextlib.contextmanager
 def step(smk):
     """Run a workflow step: stdout/stderr go to ``smk.log[0]``; torch uses ``smk.threads``.
+
+    The log's last line says how long the step took and its exact peak resident memory
+    (:func:`crocbench._memory.peak_rss_kb`: ``done in 24.2 s; peak RSS 5630 MiB``), which
+    ``benchmarks/workflow.py`` and ``benchmarks/panel.py`` read before Snakemake's sampled ``max_rss``.
 
     An error is written to the log (message first, then the traceback); the
     console gets one line (:func:`console_line`: the rule, its wildcards, the
@@ -41,7 +47,12 @@ def step(smk):
             traceback.print_exc(file=log)
             raise
         finally:
-            print(f"done in {time.perf_counter() - start:.1f} s", file=log)
+            own, child = peak_rss_kb(), peak_rss_kb(children=True)
+            print(
+                f"done in {time.perf_counter() - start:.1f} s; peak RSS {own / 1024:.0f} MiB"
+                + (f" (largest child process {child / 1024:.0f} MiB)" if child else ""),
+                file=log,
+            )
             if log is not sys.stderr:
                 log.close()
 
