@@ -22,10 +22,13 @@ def step_args() -> list[str] | None:
 
 
 def own_peak_rss_gb() -> float:
-    """This process's peak resident memory since its ``exec`` (``VmHWM``), in GB (kB / 1e6)."""
-    from crocbench._memory import peak_rss_kb
-
-    return peak_rss_kb() / 1e6
+    """This process's peak resident memory since its ``exec`` (``VmHWM``), in GB (kB / 1e6). Read here, not from
+    crocbench: a step may run an older crocbench (``--before``)."""
+    with open("/proc/self/status") as fh:
+        for line in fh:
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1e6
+    raise RuntimeError("no VmHWM in /proc/self/status")
 
 
 def print_result(result: dict) -> None:

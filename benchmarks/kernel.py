@@ -8,7 +8,8 @@ RESULTS is a finished screen's folder (default ``results/dtp_aids``; e.g. a PubC
 - ``kernel``: the float64 Tanimoto matrix (what LIBSVM takes) of N seeded compounds of the screen (default
   22,360: what a fold of a 305,000-compound screen fits on under the panel's ``max_kernel_gb: 4``);
 - ``svm fold``: fold F of the SVM exactly as ``config/panels/pubchem_hts.yaml`` sets it up (``large: subsample``,
-  ``max_kernel_gb: 4``; inner CV, final fit, scoring), from the run's fingerprints, neighbours and folds.
+  ``max_kernel_gb: 4``; inner CV, final fit, scoring), from the run's fingerprints, neighbours and folds
+  (``benchmarks/fold_job.py``'s replay).
 
 With ``--before SRC`` (e.g. a worktree of an older commit's ``src/``) both steps run again on that code, and
 the table says whether the kernel's bytes and the fold's scores are identical. Prints a Markdown table: wall
@@ -25,7 +26,6 @@ import time
 from pathlib import Path
 
 import numpy as np
-import yaml
 from _harness import measure, print_result, step_args
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -55,47 +55,6 @@ def _kernel(results: str, n: int) -> None:
     print_result({"seconds": wall, "cpu_seconds": cpu, "pairs": sub.n * (sub.n + 1) / 2, "sha256": digest})
 
 
-def _svm_fold(results: str, fold: int) -> None:
-    import pandas as pd
-    import torch
-
-    from crocbench.cv import cross_validate
-    from crocbench.fingerprints import load_fingerprints
-    from crocbench.models import make_model
-    from crocbench.models._registry import declared_runs
-    from crocbench.similarity import SimilarityIndex, load_neighbours
-
-    torch.set_num_threads(2)
-    results = Path(results)
-    folds = pd.read_csv(results / "folds.tsv", sep="\t", dtype={"id": str})
-    compounds = pd.read_parquet(results / "compounds.parquet", columns=["id", "smiles"])
-    config = yaml.safe_load((ROOT / "config.yaml").read_text())
-    params = {**config["models"]["svm"], **yaml.safe_load(PANEL.read_text())["models"]["svm"]}  # as Snakemake merges
-    spec = declared_runs({"svm": params})["svm"].params
-    start, cpu = time.perf_counter(), _cpu()
-    sim = SimilarityIndex(
-        load_fingerprints(results / "fingerprints.npz"),
-        load_neighbours(next(results.glob("neighbours_k*.npz"))),
-        ids=compounds["id"],
-        smiles=compounds["smiles"],
-    )
-    done = cross_validate(
-        lambda k: make_model("svm", spec, seed=(config["cv"]["seed"], k), n_jobs=2), sim, folds, only=[fold]
-    )
-    wall, cpu = time.perf_counter() - start, _cpu() - cpu
-    scores = done.scores[fold]["score"].to_numpy()
-    ran = results / "scores" / "svm" / f"fold_{fold}.parquet"  # the workflow's own fold, where it ran
-    print_result(
-        {
-            "seconds": wall,
-            "cpu_seconds": cpu,
-            "compounds": int(scores.size),
-            "sha256": hashlib.sha256(scores.tobytes()).hexdigest(),
-            "as_run": bool(np.array_equal(pd.read_parquet(ran)["score"].to_numpy(), scores)) if ran.is_file() else None,
-        }
-    )
-
-
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("results", nargs="?", default=str(ROOT / "results" / "dtp_aids"))
@@ -111,7 +70,9 @@ def main() -> None:
     rows = []
     for step, extra in (("kernel", args.n), ("svm_fold", args.fold)):
         for name, env in codes.items():
-            rows.append((step, name, measure(__file__, step, args.results, extra, env=env)))
+            script = __file__ if step == "kernel" else str(Path(__file__).with_name("fold_job.py"))
+            args_ = (args.results, extra) if step == "kernel" else (args.results, "svm", extra, PANEL)
+            rows.append((step, name, measure(script, step.replace("svm_", ""), *args_, env=env)))
     print(
         f"## The SVM's kernels on {Path(args.results).name}: a kernel of {args.n:,} compounds; SVM fold {args.fold}\n"
     )
@@ -138,5 +99,3 @@ if __name__ == "__main__":
         main()
     elif args[0] == "kernel":
         _kernel(args[1], int(args[2]))
-    elif args[0] == "svm_fold":
-        _svm_fold(args[1], int(args[2]))

@@ -1,0 +1,117 @@
+"""One fold job of a finished panel screen, replayed in a process of its own: its time and exact peak memory.
+
+    python benchmarks/fold_job.py RESULTS [MODEL ...] [--fold F] [--config config/panels/pubchem_hts.yaml]
+
+RESULTS is a finished screen's folder (e.g. ``results/transcription_5_primary`` of a panel run); each MODEL
+(default: svm irv knn maxsim random) has fold F (default 0) scored as the workflow's ``score_fold`` job scores it:
+the same library calls, the models as ``config.yaml`` merged with ``--config`` declares them (as Snakemake merges
+them), the job's threads (as the model's class says: the SVM 2, the IRV 1), from the run's fingerprints, neighbours and folds. Prints a Markdown table: wall and CPU
+seconds, the exact peak RSS (``VmHWM``), and whether the scores equal the workflow's own fold file. For jobs that
+ran before each step's log recorded its exact peak (Snakemake's sampled ``max_rss`` can miss a late peak).
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import os
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import yaml
+from _harness import measure, print_result, step_args
+
+ROOT = Path(__file__).resolve().parents[1]
+PANEL = ROOT / "config" / "panels" / "pubchem_hts.yaml"
+MODELS = ("svm", "irv", "knn", "maxsim", "random")
+
+
+def _cpu() -> float:
+    t = os.times()
+    return t.user + t.system
+
+
+def declared_run(config_file: str, model: str):
+    """A model's checked run (its parameters, as the workflow's ``run_params``) and the config: ``config.yaml``
+    updated by ``config_file``."""
+    from snakemake.utils import update_config
+
+    from crocbench.models import declared_runs, expand_runs
+
+    config = yaml.safe_load((ROOT / "config.yaml").read_text())
+    update_config(config, yaml.safe_load(Path(config_file).read_text()))
+    return declared_runs(expand_runs(config["models"], config["irv_training"]))[model], config
+
+
+def fold_step(results: str, model: str, fold: int, config_file: str = str(PANEL)) -> None:
+    """Score fold ``fold`` of ``model`` as workflow/scripts/score_fold.py does; print the result line."""
+    import pandas as pd
+    import torch
+
+    from crocbench.cv import cross_validate, repeat_seed
+    from crocbench.fingerprints import load_fingerprints
+    from crocbench.models import make_model
+    from crocbench.similarity import SimilarityIndex, load_neighbours
+
+    results = Path(results)
+    run, config = declared_run(config_file, model)
+    seed = repeat_seed(config["cv"]["seed"], 0)
+    folds = pd.read_csv(results / "folds.tsv", sep="\t", dtype={"id": str})
+    threads = run.resources(len(folds), config["cv"]["folds"])["threads"]  # the job's threads, as its class says
+    torch.set_num_threads(threads)
+    compounds = pd.read_parquet(results / "compounds.parquet", columns=["id", "smiles"])
+    start, cpu = time.perf_counter(), _cpu()
+    sim = SimilarityIndex(
+        load_fingerprints(results / "fingerprints.npz"),
+        load_neighbours(next(results.glob("neighbours_k*.npz"))),
+        block=config["similarity"]["block"],
+        ids=compounds["id"],
+        smiles=compounds["smiles"],
+    )
+    done = cross_validate(
+        lambda k: make_model(model, run.params, seed=(seed, k), n_jobs=threads), sim, folds, only=[fold]
+    )
+    wall, cpu = time.perf_counter() - start, _cpu() - cpu
+    scores = done.scores[fold]["score"].to_numpy()
+    ran = results / "scores" / model / f"fold_{fold}.parquet"  # the workflow's own fold, where it ran
+    print_result(
+        {
+            "threads": threads,
+            "seconds": wall,
+            "cpu_seconds": cpu,
+            "compounds": int(scores.size),
+            "sha256": hashlib.sha256(scores.tobytes()).hexdigest(),
+            "as_run": bool(np.array_equal(pd.read_parquet(ran)["score"].to_numpy(), scores)) if ran.is_file() else None,
+        }
+    )
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("results")
+    p.add_argument("models", nargs="*", default=list(MODELS))
+    p.add_argument("--fold", type=int, default=0)
+    p.add_argument("--config", default=str(PANEL), help="the config file over config.yaml (default: the panel's)")
+    args = p.parse_args()
+    if not (Path(args.results) / "folds.tsv").is_file():
+        sys.exit(f"{args.results}: no folds.tsv (name a finished screen's results folder)")
+    print(f"## Fold {args.fold} of {Path(args.results).name}, replayed (one job at a time, with its own threads)\n")
+    print("| model | threads | wall s | CPU s | peak RSS GB | scores = the workflow's fold |")
+    print("|---|---:|---:|---:|---:|---|")
+    for model in args.models:
+        r = measure(__file__, "fold", args.results, model, args.fold, args.config)
+        same = {True: "yes", False: "NO"}.get(r["as_run"], "")
+        print(
+            f"| {model} | {r['threads']} | {r['seconds']:.1f} | {r['cpu_seconds']:.1f} | {r['peak_rss_gb']:.2f} | {same} |",
+            flush=True,
+        )
+
+
+if __name__ == "__main__":
+    args = step_args()
+    if args is None:
+        main()
+    else:
+        fold_step(args[1], args[2], int(args[3]), args[4])
