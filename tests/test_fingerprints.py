@@ -417,3 +417,16 @@ def test_matrix_is_the_once_rounded_quotient_in_either_dtype(dtype, tmp_path):
         S.tanimoto_matrix(fm, out=tmp_path / "m.npy", block=9, dtype=dtype)
         np.testing.assert_array_equal(np.load(tmp_path / "m.npy"), want.astype(dtype))
     assert want[3, 3] == 0 and want[3, 7] == 0 and want[1, 1] == 1
+
+
+def test_the_index_holds_ids_and_smiles_as_the_given_strings():
+    # An object array of the given str objects: a fixed-width str array would hold each of 20,000 SMILES at the
+    # longest one's width (here 50,000 characters: 4 GB); numbers given as ids become their str.
+    n = 20_000
+    smiles = ["C" * 50_000] + [f"C{i}" for i in range(1, n)]
+    fp = F.Fingerprints(np.arange(n + 1), np.arange(n, dtype=np.uint64))
+    data = S.SimilarityIndex(fp, ids=range(n), smiles=smiles)
+    assert data.smiles.dtype == object and data.smiles.nbytes == 8 * n and data.smiles[0] is smiles[0]
+    assert data.smiles.tolist() == smiles and data.ids[7] == "7" and data.ids.shape == (n,)
+    with pytest.raises(ValueError, match="3 ids for 20000 compounds"):
+        S.SimilarityIndex(fp, ids=["a", "b", "c"])

@@ -37,7 +37,7 @@ class SimilarityIndex:
     ----------
     n : int
         Number of compounds.
-    ids, smiles : ndarray of str or None
+    ids, smiles : ndarray of str (dtype object) or None
     fingerprints : scipy.sparse.csr_matrix
         The paper's features, 0/1 float32, rows = compounds, one column per
         distinct feature (``feature_ids`` holds each column's 64-bit feature id).
@@ -72,7 +72,9 @@ class SimilarityIndex:
             raise ValueError(f"{self.matrix.path}: a {self.matrix.n} x {self.matrix.n} matrix for {self.n} compounds")
         self.cached, self.block = neighbours, block
         self.recomputed = 0  # rows the cache could not serve, for the logs
-        self.ids, self.smiles = (None if v is None else np.asarray(v, dtype=str) for v in (ids, smiles))
+        # object arrays of the given str objects: a fixed-width str array would hold every SMILES at the longest
+        # one's width (4 bytes a character: 2.5 GB for the 641,736 SMILES of transcription_5_primary)
+        self.ids, self.smiles = (None if v is None else _str_array(v) for v in (ids, smiles))
         for name, v in (("ids", self.ids), ("smiles", self.smiles)):
             if v is not None and v.shape != (self.n,):
                 raise ValueError(f"{v.size} {name} for {self.n} compounds")
@@ -150,3 +152,10 @@ class SimilarityIndex:
             nb = top_k(self.fm, k, query=query[redo], reference=reference, block=self.block)
             index[redo], similarity[redo] = reference[nb.index], nb.similarity
         return Neighbours(index, similarity)
+
+
+def _str_array(values) -> np.ndarray:
+    """``values`` as a 1-d object array of ``str`` (the given strings themselves where they are ``str``)."""
+    out = np.empty(len(values), dtype=object)
+    out[:] = [v if isinstance(v, str) else str(v) for v in values]
+    return out
