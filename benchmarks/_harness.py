@@ -21,6 +21,12 @@ def step_args() -> list[str] | None:
     return sys.argv[2:] if sys.argv[1:2] == ["--step"] else None
 
 
+def cpu_seconds() -> float:
+    """This process's user and system CPU seconds so far (its threads included)."""
+    t = os.times()
+    return t.user + t.system
+
+
 def own_peak_rss_gb() -> float:
     """This process's peak resident memory since its ``exec`` (``VmHWM``), in GB (kB / 1e6). Read here, not from
     crocbench: a step may run an older crocbench (``--before``)."""

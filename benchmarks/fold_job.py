@@ -14,23 +14,17 @@ from __future__ import annotations
 
 import argparse
 import hashlib
-import os
 import sys
 import time
 from pathlib import Path
 
 import numpy as np
 import yaml
-from _harness import measure, print_result, step_args
+from _harness import cpu_seconds, measure, print_result, step_args
 
 ROOT = Path(__file__).resolve().parents[1]
 PANEL = ROOT / "config" / "panels" / "pubchem_hts.yaml"
 MODELS = ("svm", "irv", "knn", "maxsim", "random")
-
-
-def _cpu() -> float:
-    t = os.times()
-    return t.user + t.system
 
 
 def declared_run(config_file: str, model: str):
@@ -62,7 +56,7 @@ def fold_step(results: str, model: str, fold: int, config_file: str = str(PANEL)
     threads = run.resources(len(folds), config["cv"]["folds"])["threads"]  # the job's threads, as its class says
     torch.set_num_threads(threads)
     compounds = pd.read_parquet(results / "compounds.parquet", columns=["id", "smiles"])
-    start, cpu = time.perf_counter(), _cpu()
+    start, cpu = time.perf_counter(), cpu_seconds()
     sim = SimilarityIndex(
         load_fingerprints(results / "fingerprints.npz"),
         load_neighbours(next(results.glob("neighbours_k*.npz"))),
@@ -73,7 +67,7 @@ def fold_step(results: str, model: str, fold: int, config_file: str = str(PANEL)
     done = cross_validate(
         lambda k: make_model(model, run.params, seed=(seed, k), n_jobs=threads), sim, folds, only=[fold]
     )
-    wall, cpu = time.perf_counter() - start, _cpu() - cpu
+    wall, cpu = time.perf_counter() - start, cpu_seconds() - cpu
     scores = done.scores[fold]["score"].to_numpy()
     ran = results / "scores" / model / f"fold_{fold}.parquet"  # the workflow's own fold, where it ran
     print_result(
