@@ -4,6 +4,7 @@ import json
 import os
 import shutil
 import subprocess
+import sys
 import warnings
 from pathlib import Path
 
@@ -664,6 +665,16 @@ def test_two_datasets_in_one_run_and_the_summary_from_their_own_scores(tmp_path)
     text = (summary / "tables" / "claims.md").read_text()
     assert "of 2" in text and "critical difference of mean ranks is 4.31" in text  # 2.728 sqrt(5 6 / 12)
     assert "from 9 screens on" in text  # 10 pairs x 2 / 2^9 < 0.05 <= 10 x 2 / 2^8
+    # benchmarks/fold_job.py replays a fold job as the workflow ran it: the same scores, with the job's own threads
+    replay = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "fold_job.py"), str(tmp_path / "results" / "screen"), "svm", "irv"]
+        + ["--fold", "1", "--config", str(tmp_path / "cfg.yaml")],
+        capture_output=True,
+        text=True,
+    )
+    assert replay.returncode == 0, replay.stderr[-2000:]
+    rows = [line.split(" | ") for line in replay.stdout.splitlines() if line.startswith(("| svm", "| irv"))]
+    assert [(r[0], r[1], r[-1]) for r in rows] == [("| svm", "2", "yes |"), ("| irv", "1", "yes |")]
     # summary: models: the ranks and tests of three of the five (the datasets table keeps all five); a model not
     # declared is refused in one line
     three = {**config, "summary": {"models": ["knn", "svm", "irv"]}}

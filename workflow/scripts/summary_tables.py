@@ -8,8 +8,12 @@ from crocbench.report import datasets_markdown, datasets_table, ranks_markdown, 
 with step(snakemake) as log:
     datasets, models, labels = snakemake.params.datasets, snakemake.params.models, snakemake.params.labels
     paths = iter(snakemake.input.scores)  # dataset by dataset, models in config order (common.smk: summary_scores)
-    runs = {d: {labels[m]: pd.read_parquet(next(paths)) for m in models} for d in datasets}
-    table = datasets_table(runs, n_resamples=snakemake.params.resamples, seed=snakemake.params.seed)
+    parts = []
+    for d in datasets:  # one dataset's scores in memory at a time (25 screens' would be gigabytes)
+        run = {labels[m]: pd.read_parquet(next(paths), columns=["id", "label", "score"]) for m in models}
+        parts.append(datasets_table({d: run}, n_resamples=snakemake.params.resamples, seed=snakemake.params.seed))
+        print(f"{d}: {len(run[labels[models[0]]]):,} compounds, {len(models)} models", file=log, flush=True)
+    table = pd.concat(parts, ignore_index=True)
     table.to_csv(snakemake.output.datasets_tsv, sep="\t", index=False, float_format="%.10g")
     Path(snakemake.output.datasets_md).write_text(
         f"# Datasets: {len(datasets)} screens, each model's pooled out-of-fold ranking; in brackets the 95% "
