@@ -28,15 +28,16 @@ MODELS = ("svm", "irv", "knn", "maxsim", "random")
 
 
 def declared_run(config_file: str, model: str):
-    """A model's checked run (its parameters, as the workflow's ``run_params``) and the config: ``config.yaml``
-    updated by ``config_file``."""
+    """A model's checked run (its parameters, as the workflow's ``run_params``), the config (``config.yaml``
+    updated by ``config_file``) and the folders searched for plug-in models (``plugins/`` beside each)."""
     from snakemake.utils import update_config
 
     from crocbench.models import declared_runs, expand_runs
 
     config = yaml.safe_load((ROOT / "config.yaml").read_text())
     update_config(config, yaml.safe_load(Path(config_file).read_text()))
-    return declared_runs(expand_runs(config["models"], config["irv_training"]))[model], config
+    search = [p / "plugins" for p in (Path(config_file).resolve().parent, ROOT) if (p / "plugins").is_dir()]
+    return declared_runs(expand_runs(config["models"], config["irv_training"]), search=search)[model], config, search
 
 
 def fold_step(results: str, model: str, fold: int, config_file: str = str(PANEL)) -> None:
@@ -47,25 +48,33 @@ def fold_step(results: str, model: str, fold: int, config_file: str = str(PANEL)
     from crocbench.cv import cross_validate, repeat_seed
     from crocbench.fingerprints import load_fingerprints
     from crocbench.models import make_model
-    from crocbench.similarity import SimilarityIndex, load_neighbours
+    from crocbench.similarity import MatrixFile, SimilarityIndex, load_neighbours
 
     results = Path(results)
-    run, config = declared_run(config_file, model)
+    run, config, search = declared_run(config_file, model)
     seed = repeat_seed(config["cv"]["seed"], 0)
     folds = pd.read_csv(results / "folds.tsv", sep="\t", dtype={"id": str})
     threads = run.resources(len(folds), config["cv"]["folds"])["threads"]  # the job's threads, as its class says
     torch.set_num_threads(threads)
     compounds = pd.read_parquet(results / "compounds.parquet", columns=["id", "smiles"])
+    neighbours = results / f"neighbours_k{config['similarity']['k']}.npz"
+    matrix = results / "similarity_matrix.npy"  # read by the job when its model's class says so, as the rule does
+    uses_matrix = run.uses_matrix(len(folds), config["cv"]["folds"])
+    if not neighbours.is_file() or (uses_matrix and not matrix.is_file()):
+        sys.exit(
+            f"{results}: no {neighbours.name}" + (f" or {matrix.name}" if uses_matrix else "") + ": not this run's"
+        )
     start, cpu = time.perf_counter(), cpu_seconds()
     sim = SimilarityIndex(
         load_fingerprints(results / "fingerprints.npz"),
-        load_neighbours(next(results.glob("neighbours_k*.npz"))),
+        load_neighbours(neighbours),
         block=config["similarity"]["block"],
         ids=compounds["id"],
         smiles=compounds["smiles"],
+        matrix=MatrixFile(matrix, threads=threads) if uses_matrix else None,
     )
     done = cross_validate(
-        lambda k: make_model(model, run.params, seed=(seed, k), n_jobs=threads), sim, folds, only=[fold]
+        lambda k: make_model(model, run.params, seed=(seed, k), n_jobs=threads, search=search), sim, folds, only=[fold]
     )
     wall, cpu = time.perf_counter() - start, cpu_seconds() - cpu
     scores = done.scores[fold]["score"].to_numpy()

@@ -1,9 +1,9 @@
 """What the SVM's Tanimoto kernels cost: the kernel of a subsample, and one SVM fold as the panel runs it.
 
-    python benchmarks/kernel.py [RESULTS] [--n N] [--fold F] [--before SRC]
+    python benchmarks/kernel.py RESULTS [--n N] [--fold F] [--before SRC]
 
-RESULTS is a finished screen's folder (default ``results/dtp_aids``; e.g. a PubChem panel screen's
-``results/ion_channel3_primary``). Two steps, each in a process of its own (2 threads, as a fold job):
+RESULTS is a finished PubChem panel screen's folder (e.g. ``results/ion_channel3_primary`` of a panel run). Two
+steps, each in a process of its own (2 threads, as a fold job):
 
 - ``kernel``: the float64 Tanimoto matrix (what LIBSVM takes) of N seeded compounds of the screen (default
   22,360: what a fold of a 305,000-compound screen fits on under the panel's ``max_kernel_gb: 4``);
@@ -51,7 +51,7 @@ def _kernel(results: str, n: int) -> None:
 
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("results", nargs="?", default=str(ROOT / "results" / "dtp_aids"))
+    p.add_argument("results", help="a finished panel screen's results folder")
     p.add_argument("--n", type=int, default=22360, help="compounds in the kernel (default: 22,360)")
     p.add_argument("--fold", type=int, default=0)
     p.add_argument("--before", metavar="SRC", help="also run on this source folder's crocbench: before/after")

@@ -9,8 +9,8 @@ and the wall time of each invocation from Snakemake's logs (.snakemake/log/: fir
 leave out earlier invocations in the same folder).
 
 Prints, as Markdown: one row per screen (compounds, actives, done or not, job time, longest job, largest peak RSS
-and its job; "exact" when every job's log ends with its peak, else "sampled": some jobs ran before steps logged
-their peaks, and Snakemake's sampled max_rss can miss a late peak);
+and its job; "logged" when every job's log ends with its peaks, else "sampled": some jobs ran before steps logged
+them, and Snakemake's sampled max_rss can miss a late peak; benchmarks/workflow.py's _jobs says how they combine);
 the job time per stage over the screens done; and, for the screens not done yet, an estimate marked as such:
 each stage's job time per compound (per pair of compounds for the neighbour search) over the screens done,
 times the screen's size. Targets (issue 39): the 25 primary screens in at most 8 hours of wall time on 2 cores,
@@ -97,7 +97,7 @@ def main() -> None:
                 "longest job s": jobs["s"].max() if done else None,
                 "peak RSS GB": jobs["max_rss_mb"].max() / 1024 if done else None,  # as benchmarks/workflow.py
                 "largest job": jobs.loc[jobs["max_rss_mb"].idxmax(), "file"] if done else None,
-                "peaks": ("exact" if jobs["rss_exact"].all() else "sampled") if done else None,
+                "peaks": ("logged" if jobs["rss_logged"].all() else "sampled") if done else None,
             }
         )
         if done:

@@ -53,35 +53,51 @@ def rule_of(rel: str) -> str:
 
 #: The last line of a step's log (crocbench._workflow.step): its exact peak RSS, in MiB.
 _PEAK = re.compile(r"done in [\d.]+ s; peak RSS (\d+) MiB(?: \(largest child process (\d+) MiB\))?$")
+#: Benchmark files whose job logs elsewhere than logs/{dataset}/<the same path>.log: (pattern, log path).
+_LOGS = [(re.compile(r"((?:repeats/\d+/)?)(pool|import)_scores/([^/]+)"), r"\1scores/\3/\2")]
 
 
-def logged_peak_mb(log: Path) -> float | None:
-    """The exact peak RSS (MiB: the step's process, or its largest child process if larger) that a step's log
-    ends with, or None (a log written before steps logged it, or none)."""
+def log_of(rel: str) -> str:
+    """The log (under logs/{dataset}, without .log) of the job whose benchmark file is ``rel``."""
+    for pattern, log in _LOGS:
+        if pattern.fullmatch(rel):
+            return pattern.sub(log, rel)
+    return rel
+
+
+def logged_peak_mb(log: Path) -> tuple[float, float] | None:
+    """``(the step's own peak RSS, its largest child process's)`` in MiB, as its log ends with them
+    (:func:`crocbench._workflow.step`: both exact ``VmHWM``-style peaks), or None (a log written before steps
+    logged them, or none)."""
     if not log.is_file():
         return None
     lines = log.read_text(errors="replace").rstrip().splitlines()
     match = _PEAK.fullmatch(lines[-1]) if lines else None
-    return None if match is None else float(max(int(match.group(1)), int(match.group(2) or 0)))
+    return None if match is None else (float(match.group(1)), float(match.group(2) or 0))
 
 
 def _jobs(folder: Path) -> pd.DataFrame:
-    """Each job's wall seconds and peak RSS (MiB) from its benchmark file under ``folder`` (``logs/{dataset}``):
-    the peak its log ends with where it has one (exact), else Snakemake's ``max_rss`` (sampled: every 0.5 s for
-    15 s, then every 30 s, so it can miss a late peak); ``rss_exact`` says which."""
+    """Each job's wall seconds and peak RSS (MiB) from its benchmark file under ``folder`` (``logs/{dataset}``).
+
+    The peak is the larger of Snakemake's ``max_rss`` (the job's process tree, sampled: every 0.5 s for 15 s,
+    then every 30 s, so it can miss a late peak) and the peaks the job's log ends with (its own process's, exact;
+    its largest child process's). ``rss_logged``: the log had them; ``rss_exact``: and the job had no child
+    processes (with children beside it, the tree's peak is at most the own peak plus each child's).
+    """
     rows = []
     for path in sorted((folder / "benchmark").rglob("*.tsv")):
         rel = path.relative_to(folder / "benchmark").with_suffix("").as_posix()
         bench = pd.read_csv(path, sep="\t")
-        exact = logged_peak_mb(folder / f"{rel}.log")
+        logged = logged_peak_mb(folder / f"{log_of(rel)}.log")
         sampled = float(pd.to_numeric(bench["max_rss"], errors="coerce").fillna(0).iloc[-1])
         rows.append(
             {
                 "file": rel,
                 "rule": rule_of(rel),
                 "s": float(bench["s"].iloc[-1]),
-                "max_rss_mb": sampled if exact is None else exact,
-                "rss_exact": exact is not None,
+                "max_rss_mb": max((sampled, *(logged or ()))),
+                "rss_logged": logged is not None,
+                "rss_exact": logged is not None and logged[1] == 0,
             }
         )
     if not rows:

@@ -656,6 +656,12 @@ def test_a_panels_reference_its_check_and_its_docs_tables(tmp_path, capsys):
     moved.to_csv(summary / "tables" / "datasets.tsv", sep="\t", index=False, float_format="%.10g")
     assert main(["reference", str(summary), "--out", str(ref), "--check"]) == 1
     assert f"datasets.tsv: croc_exp_80 moved in 1 of {len(table)} rows" in capsys.readouterr().out
+    assert main(["reference", str(summary), "--out", str(ref), "--check", "--readme", "README.md"]) == 2
+    dtp = tmp_path / "dtp_reference"
+    dtp.mkdir()
+    (dtp / "areas.tsv").write_text("model\troc\n")  # a dataset's reference: a panel's summary may not go there
+    assert main(["reference", str(summary), "--out", str(dtp)]) == 2
+    assert "holds another kind of reference (areas.tsv)" in capsys.readouterr().err
 
     # the docs' tables: a page with the panel's blocks (stale) and the dtp_aids reference's (left alone)
     page = tmp_path / "page.md"
@@ -681,7 +687,10 @@ def test_a_panels_reference_its_check_and_its_docs_tables(tmp_path, capsys):
     for line, row in zip(lines, roc.itertuples()):
         cell = line.split(" | ")[1]
         assert line.startswith(f"| {row.a} vs {row.b} |") and ("**p" in cell) == (row.p_holm < 0.05)
-    assert "supported" in blocks["mypanel/claims"]
+    claims = pd.read_csv(ref / "claims.tsv", sep="\t")
+    cells = [line.split(" | ")[2] for line in blocks["mypanel/claims"].splitlines()[2:]]
+    want = {True: "supported", False: "not supported"}
+    assert cells == [want[bool(v)] for v in claims["supported_across"]] and len(cells) == 3
     page.write_text(page.read_text().replace("mypanel/ranks", "mypanel/nope"))
     with pytest.raises(ValueError, match="names no table"):
         update_readme([page], ref)

@@ -430,3 +430,11 @@ def test_the_index_holds_ids_and_smiles_as_the_given_strings():
     assert data.smiles.tolist() == smiles and data.ids[7] == "7" and data.ids.shape == (n,)
     with pytest.raises(ValueError, match="3 ids for 20000 compounds"):
         S.SimilarityIndex(fp, ids=["a", "b", "c"])
+    with pytest.raises(ValueError, match="one string per compound, not one string"):
+        S.SimilarityIndex(fp, ids="abc")
+    # the compiled loop checks no bounds: a wrong out is refused before it
+    for out in (np.empty((2, 3), np.float32), np.empty((2, 2), np.int32)):
+        with pytest.raises(ValueError, match=r"out must be a float32 or float64 array of shape \(2, 2\)"):
+            data.fm.tanimoto(np.arange(2), np.arange(2), out=out)
+    with pytest.raises(ValueError, match="out must be a float32 or float64 numpy array"):
+        S.tanimoto_matrix(data.fm.take(np.arange(3)), out=[[0.0] * 3] * 3)

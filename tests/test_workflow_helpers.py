@@ -140,10 +140,18 @@ with step(SimpleNamespace(log=[{str(tmp_path / "step.log")!r}], threads=1)):
         if log is not None:
             (logs / f"{rel}.log").parent.mkdir(parents=True, exist_ok=True)
             (logs / f"{rel}.log").write_text(f"fitting\n{log}\n")
+    # pool_scores logs to scores/{model}/pool.log: a child process's peak is logged, the tree's is the sample's
+    (logs / "benchmark" / "pool_scores").mkdir(parents=True)
+    (logs / "benchmark" / "pool_scores" / "svm.tsv").write_text("s\th:m:s\tmax_rss\n1.0\t0:00:01\t2000\n")
+    (logs / "scores" / "svm" / "pool.log").write_text(
+        "done in 1.0 s; peak RSS 90 MiB (largest child process 700 MiB)\n"
+    )
     jobs = bench._jobs(logs).set_index("file")
     assert jobs.loc["scores/svm/fold_0", "max_rss_mb"] == mib and jobs.loc["scores/svm/fold_0", "rss_exact"]
-    assert jobs.loc["standardize", "max_rss_mb"] == 100.5 and not jobs.loc["standardize", "rss_exact"]
+    assert jobs.loc["standardize", "max_rss_mb"] == 100.5 and not jobs.loc["standardize", "rss_logged"]
     assert jobs.loc["fingerprints", "max_rss_mb"] == 100.5
+    pool = jobs.loc["pool_scores/svm"]
+    assert pool["max_rss_mb"] == 2000 and pool["rss_logged"] and not pool["rss_exact"]
     assert bench.logged_peak_mb(Path("x.log")) is None
-    (logs / "child.log").write_text("done in 1.0 s; peak RSS 90 MiB (largest child process 700 MiB)\n")
-    assert bench.logged_peak_mb(logs / "child.log") == 700
+    assert bench.logged_peak_mb(logs / "scores" / "svm" / "pool.log") == (90, 700)
+    assert bench.log_of("repeats/2/import_scores/gnn") == "repeats/2/scores/gnn/import"

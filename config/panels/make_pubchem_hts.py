@@ -113,6 +113,8 @@ def _read_counts(wheel, campaign: str, measured: pd.DataFrame) -> dict:
         sha = {m: hashlib.sha256(z.read(m)).hexdigest() for m in P.members(campaign)}
     out = {"sha256": sha}
     for definition in P.DEFINITIONS:
+        if f"{campaign}_{definition}" not in measured.index:
+            raise SystemExit(f"{campaign}_{definition}: not in the counts table (a table of another wheel?)")
         row = measured.loc[f"{campaign}_{definition}"]
         reasons = {
             c[len("rejected_") :].replace("_", " "): int(row[c])

@@ -47,12 +47,14 @@ def step(smk):
             traceback.print_exc(file=log)
             raise
         finally:
-            own, child = peak_rss_kb(), peak_rss_kb(children=True)
-            print(
-                f"done in {time.perf_counter() - start:.1f} s; peak RSS {own / 1024:.0f} MiB"
-                + (f" (largest child process {child / 1024:.0f} MiB)" if child else ""),
-                file=log,
-            )
+            try:  # Linux's /proc; elsewhere the line has the time only
+                own, child = peak_rss_kb(), peak_rss_kb(children=True)
+                peak = f"; peak RSS {own / 1024:.0f} MiB" + (
+                    f" (largest child process {child / 1024:.0f} MiB)" if child else ""
+                )
+            except (OSError, RuntimeError):
+                peak = ""
+            print(f"done in {time.perf_counter() - start:.1f} s{peak}", file=log)
             if log is not sys.stderr:
                 log.close()
 

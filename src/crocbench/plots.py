@@ -348,7 +348,7 @@ def cd_cliques(ranks: dict, cd: float) -> list[tuple]:
     return [tuple(order[i : j + 1]) for i, j in runs]
 
 
-def plot_critical_difference(panels: dict, out) -> list:
+def plot_critical_difference(panels: dict, out, colours: dict | None = None) -> list:
     """Critical-difference diagrams (Demsar 2006), two to a row.
 
     Parameters
@@ -358,6 +358,9 @@ def plot_critical_difference(panels: dict, out) -> list:
         panel's axis runs from rank 1 (best, left) to k; a model's line drops
         from its mean rank to its name; the bar above the axis is the critical
         difference, and thick bars join models whose ranks differ by less.
+    colours : dict, optional
+        ``{model: colour}``, e.g. :func:`colour_map` of every model of another
+        figure, so that a model keeps its colour (default: of these models).
     """
     cols = min(2, len(panels))
     rows = -(-len(panels) // cols)
@@ -365,7 +368,7 @@ def plot_critical_difference(panels: dict, out) -> list:
     for ax in axes.flat[len(panels) :]:
         ax.axis("off")
     for ax, (title, (ranks, cd)) in zip(axes.flat, panels.items()):
-        colours = colour_map(ranks)
+        colours = colours or colour_map(ranks)
         k = len(ranks)
         order = sorted(ranks, key=lambda m: ranks[m])
         half = (k + 1) // 2
@@ -423,6 +426,7 @@ def plot_datasets(table, out, metrics: dict) -> list:
             bars = None
             if f"{metric}_low" in part:
                 bars = np.vstack([part[metric] - part[f"{metric}_low"], part[f"{metric}_high"] - part[metric]])
+                bars = np.clip(bars, 0, None)  # a percentile interval need not contain the point estimate
             ax.errorbar(x, part[metric], yerr=bars, fmt="o", color=colours[model], label=model, ms=4, lw=0.8)
         ax.set(title=label, xlim=(-0.6, len(datasets) - 0.4))
         ax.grid(alpha=0.3, axis="y")

@@ -96,8 +96,9 @@ def svm_folds_frame(results) -> pd.DataFrame:
 
 
 def is_summary(results) -> bool:
-    """Whether ``results`` is a panel's summary folder (``results/summary``) rather than one dataset's."""
-    return Path(results).name == "summary"
+    """Whether ``results`` is a panel's summary folder (``results/summary``, or a copy: it has
+    ``tables/datasets.tsv``) rather than one dataset's."""
+    return Path(results).name == "summary" or (Path(results) / "tables" / "datasets.tsv").is_file()
 
 
 def reference_files(results) -> tuple:
@@ -199,6 +200,11 @@ def write_reference(results, reference) -> dict:
     Returns ``{path written: lines saying what moved against the previous reference}``.
     """
     reference = Path(reference)
+    other = REFERENCE_FILES if is_summary(results) else SUMMARY_FILES
+    mixed = [n for n in other if n != "svm_folds.tsv" and (reference / n).is_file()]
+    if mixed:
+        kind = "a panel's summary" if is_summary(results) else "a dataset's run"
+        raise ValueError(f"{reference} holds another kind of reference ({mixed[0]}): {kind} needs a folder of its own")
     reference.mkdir(parents=True, exist_ok=True)
     before = compare_run(results, reference)
     written = {}

@@ -1,7 +1,7 @@
 import pandas as pd
 
 from crocbench._workflow import step
-from crocbench.plots import plot_critical_difference, plot_datasets
+from crocbench.plots import colour_map, plot_critical_difference, plot_datasets
 from crocbench.report import SUMMARY_FIGURE_METRICS, summary_labels
 
 with step(snakemake) as log:
@@ -12,6 +12,7 @@ with step(snakemake) as log:
     for metric in SUMMARY_FIGURE_METRICS:
         part = ranks[ranks["metric"] == metric]
         panels[labels[metric]] = (dict(zip(part["model"], part["mean_rank"])), float(part["nemenyi_cd"].iloc[0]))
-    plot_critical_difference(panels, snakemake.output.critical_difference)
+    colours = colour_map(list(dict.fromkeys(table["model"])))  # as the datasets figure's, every model's
+    plot_critical_difference(panels, snakemake.output.critical_difference, colours)
     plot_datasets(table, snakemake.output.datasets, {m: labels[m] for m in SUMMARY_FIGURE_METRICS})
     print(f"figures of {table['dataset'].nunique()} datasets written", file=log)

@@ -82,6 +82,8 @@ def _reference(args) -> int:
             raise ValueError(f"{args.results} is a panel's summary: name its reference folder with --out")
         args.out = "results/reference"
     if args.check:
+        if args.readme:
+            raise ValueError("--check writes nothing: leave out --readme (or --check)")
         if not Path(args.out).is_dir():
             raise ValueError(f"{args.out}: no such reference folder")
         moved = [line for lines in compare_run(args.results, args.out).values() for line in lines]

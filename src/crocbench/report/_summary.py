@@ -322,8 +322,8 @@ def claims_across(
 
     Across screens, a claim that one ranker beats another is supported when the two-sided paired Wilcoxon
     signed-rank test across the screens (:func:`crocbench.stats.pairwise_wilcoxon` among the paper's five
-    rankers only, Holm-adjusted over their 10 pairs per metric: not :func:`ranks_table`'s family, which has
-    every model of the run) finds the difference at ``alpha`` in the claimed direction (W+ > W-); an order
+    rankers only, Holm-adjusted over their 10 pairs per metric, whatever models the run's ranks compare:
+    ``summary: models``) finds the difference at ``alpha`` in the claimed direction (W+ > W-); an order
     of rankers, when the Friedman test rejects equal ranks and each step of it is such a difference (between
     kNN and SVM none is claimed); "significant at a = 80 but not at ROC" when
     IRV vs SVM is a supported difference at a = 80 and not at AUC[ROC]; "paired tests are more powerful" on

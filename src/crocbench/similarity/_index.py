@@ -156,6 +156,8 @@ class SimilarityIndex:
 
 def _str_array(values) -> np.ndarray:
     """``values`` as a 1-d object array of ``str`` (the given strings themselves where they are ``str``)."""
+    if isinstance(values, str):
+        raise ValueError(f"ids and smiles are one string per compound, not one string: {values[:40]!r}")
     out = np.empty(len(values), dtype=object)
     out[:] = [v if isinstance(v, str) else str(v) for v in values]
     return out

@@ -110,14 +110,17 @@ class FeatureMatrix:
     def tanimoto(self, a, b, out: np.ndarray | None = None) -> np.ndarray:
         """Exact Tanimoto similarities between rows a and rows b (0 where both sets are empty).
 
-        ``out`` (float32, or float64 to hold the same values; C-contiguous rows, e.g. a block of a matrix's rows)
-        is written if given, else a float32 array is returned.
+        ``out`` (float32, or float64 to hold the same values; e.g. a block of a matrix's rows) is written if
+        given, else a float32 array is returned.
         """
         from ._kernels import tanimoto_block
 
         operands = self._operands(a, b)
+        shape = (operands[0].shape[0], operands[1].shape[0])
         if out is None:
-            out = np.empty((operands[0].shape[0], operands[1].shape[0]), dtype=np.float32)
+            out = np.empty(shape, dtype=np.float32)
+        elif out.shape != shape or out.dtype not in (np.float32, np.float64):
+            raise ValueError(f"out must be a float32 or float64 array of shape {shape}; got {out.dtype} {out.shape}")
         tanimoto_block(out, *operands, self.sizes[a], self.sizes[b], self.has_empty)
         return out
 
@@ -153,9 +156,9 @@ def tanimoto_matrix(
     out : path-like or ndarray, optional
         A path ending in ``.npy`` makes the matrix a memory-mapped ``.npy``
         file written block by block (read it back with
-        ``np.load(path, mmap_mode="r")``, holding no second copy); an array
-        of shape (N, N) and any float dtype is filled in place (the values are
-        float32 divisions, widened exactly).
+        ``np.load(path, mmap_mode="r")``, holding no second copy); a numpy
+        array of shape (N, N), float32 or float64, is filled in place (the
+        values are float32 divisions, widened exactly).
     progress : file-like, optional
         Progress lines are written there (e.g. ``sys.stderr``).
     dtype : float32 or float64
@@ -171,6 +174,8 @@ def tanimoto_matrix(
         mat = np.lib.format.open_memmap(out, mode="w+", dtype=dtype, shape=(n, n))
     else:
         mat = out
+        if not isinstance(mat, np.ndarray) or mat.shape != (n, n) or mat.dtype not in (np.float32, np.float64):
+            raise ValueError(f"out must be a float32 or float64 numpy array of shape ({n}, {n})")
     report = _Progress(n, "tanimoto matrix", progress)
     for i in range(0, n, block):
         rows = slice(i, min(i + block, n))
