@@ -5,9 +5,12 @@
 RESULTS is a finished screen's folder (e.g. ``results/transcription_5_primary`` of a panel run); each MODEL
 (default: svm irv knn maxsim random) has fold F (default 0) scored as the workflow's ``score_fold`` job scores it:
 the same library calls, the models as ``config.yaml`` merged with ``--config`` declares them (as Snakemake merges
-them), the job's threads (as the model's class says: the SVM 2, the IRV 1), from the run's fingerprints, neighbours and folds. Prints a Markdown table: wall and CPU
-seconds, the exact peak RSS (``VmHWM``), and whether the scores equal the workflow's own fold file. For jobs that
-ran before each step's log recorded its exact peak (Snakemake's sampled ``max_rss`` can miss a late peak).
+them), the job's threads (as the model's class says: the SVM 2, the IRV 1), from the run's fingerprints,
+neighbours and folds (and its N x N matrix where the job read one and it is still there; the workflow deletes it
+after the folds, and the replay then computes the kernels: the same values, other costs). Prints a Markdown
+table: wall and CPU seconds, the exact peak RSS (``VmHWM``), and whether the scores equal the workflow's own fold
+file. For jobs that ran before each step's log recorded its exact peak (Snakemake's sampled ``max_rss`` can miss
+a late peak).
 """
 
 from __future__ import annotations
@@ -58,12 +61,12 @@ def fold_step(results: str, model: str, fold: int, config_file: str = str(PANEL)
     torch.set_num_threads(threads)
     compounds = pd.read_parquet(results / "compounds.parquet", columns=["id", "smiles"])
     neighbours = results / f"neighbours_k{config['similarity']['k']}.npz"
-    matrix = results / "similarity_matrix.npy"  # read by the job when its model's class says so, as the rule does
-    uses_matrix = run.uses_matrix(len(folds), config["cv"]["folds"])
-    if not neighbours.is_file() or (uses_matrix and not matrix.is_file()):
-        sys.exit(
-            f"{results}: no {neighbours.name}" + (f" or {matrix.name}" if uses_matrix else "") + ": not this run's"
-        )
+    if not neighbours.is_file():
+        sys.exit(f"{results}: no {neighbours.name} (not a run of this config)")
+    # The job read its kernels from the N x N matrix when its model's class says so; the workflow deletes the
+    # matrix after the folds (temp), so without it the replay computes them (the same values, other costs).
+    matrix = results / "similarity_matrix.npy"
+    uses_matrix = run.uses_matrix(len(folds), config["cv"]["folds"]) and matrix.is_file()
     start, cpu = time.perf_counter(), cpu_seconds()
     sim = SimilarityIndex(
         load_fingerprints(results / "fingerprints.npz"),
@@ -82,6 +85,7 @@ def fold_step(results: str, model: str, fold: int, config_file: str = str(PANEL)
     print_result(
         {
             "threads": threads,
+            "kernels": "from the matrix" if uses_matrix else "computed",
             "seconds": wall,
             "cpu_seconds": cpu,
             "compounds": int(scores.size),
