@@ -9,8 +9,10 @@ and the wall time of each invocation from Snakemake's logs (.snakemake/log/: fir
 leave out earlier invocations in the same folder).
 
 Prints, as Markdown: one row per screen (compounds, actives, done or not, job time, longest job, largest peak RSS
-and its job; "logged" when every job's log ends with its peaks, else "sampled": some jobs ran before steps logged
-them, and Snakemake's sampled max_rss can miss a late peak; benchmarks/workflow.py's _jobs says how they combine);
+and its job; "logged" when every job's log ends with its peaks or the job ran under 15 s (Snakemake samples
+every 0.5 s for 15 s), else "sampled": some longer jobs ran before steps logged their peaks, and Snakemake's
+sampled max_rss (every 30 s after 15 s) can miss a late peak; benchmarks/workflow.py's _jobs says how they
+combine);
 the job time per stage over the screens done; and, for the screens not done yet, an estimate marked as such:
 each stage's job time per compound (per pair of compounds for the neighbour search) over the screens done,
 times the screen's size. Targets (issue 39): the 25 primary screens in at most 8 hours of wall time on 2 cores,
@@ -97,7 +99,8 @@ def main() -> None:
                 "longest job s": jobs["s"].max() if done else None,
                 "peak RSS GB": jobs["max_rss_mb"].max() / 1024 if done else None,  # as benchmarks/workflow.py
                 "largest job": jobs.loc[jobs["max_rss_mb"].idxmax(), "file"] if done else None,
-                "peaks": ("logged" if jobs["rss_logged"].all() else "sampled") if done else None,
+                # a job under 15 s was sampled every 0.5 s throughout: its sampled peak is as good as logged
+                "peaks": ("logged" if (jobs["rss_logged"] | (jobs["s"] <= 15)).all() else "sampled") if done else None,
             }
         )
         if done:
