@@ -275,7 +275,7 @@ def test_reference_refresh_prints_what_moved(tmp_path, capsys):
     ref = tmp_path / "ref"
     assert main(["reference", str(run), "--out", str(ref)]) == 0
     out = capsys.readouterr().out
-    assert out.count("not in the reference") == len(REFERENCE_FILES)
+    assert out.count(": new\n") == len(REFERENCE_FILES) and "not in the reference" not in out
     folds = pd.read_csv(ref / "svm_folds.tsv", sep="\t")
     assert folds.columns.tolist() == [
         "fold",

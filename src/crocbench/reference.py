@@ -197,7 +197,8 @@ def compare_run(results, reference) -> dict:
 def write_reference(results, reference) -> dict:
     """Copy a run's tables into the reference folder (the documented way to refresh it on purpose).
 
-    Returns ``{path written: lines saying what moved against the previous reference}``.
+    Returns ``{path written: lines saying what moved against the previous reference}``; a table the reference
+    did not hold yet gets ``["new"]``.
     """
     reference = Path(reference)
     other = REFERENCE_FILES if is_summary(results) else SUMMARY_FILES
@@ -210,10 +211,11 @@ def write_reference(results, reference) -> dict:
     written = {}
     for name in reference_files(results):
         path = reference / name
+        is_new = not path.is_file()
         tmp = path.with_suffix(".tmp")
         reference_frame(results, name).to_csv(tmp, sep="\t", index=False, float_format="%.12g")
         tmp.replace(path)
-        written[path] = before[name]
+        written[path] = ["new"] if is_new else before[name]
     return written
 
 

@@ -90,7 +90,9 @@ def _reference(args) -> int:
         print("\n".join(moved) if moved else f"{args.results} equals the reference {args.out}")
         return 1 if moved else 0
     for path, moved in write_reference(args.results, args.out).items():
-        print(f"wrote {path}: " + ("unchanged" if not moved else "\n" + "\n".join(moved)))
+        print(
+            f"wrote {path}: " + ("unchanged" if not moved else "new" if moved == ["new"] else "\n" + "\n".join(moved))
+        )
     if args.readme:
         changed = update_readme(args.readme, args.out)
         done = ", ".join(f"{name} in {document}" for document, name in changed)
