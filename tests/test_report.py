@@ -643,3 +643,69 @@ def test_pairwise_wilcoxon_signed_rank_sum_by_hand():
     # differences a - b: +1, -2, +3, 0 (dropped): ranks of |d| 1, 2, 3; W+ - W- = 1 - 2 + 3
     row = pairwise_wilcoxon(np.array([[2.0, 1.0], [0.0, 2.0], [4.0, 1.0], [5.0, 5.0]]), ["a", "b"])[0]
     assert row["signed_rank_sum"] == 2.0 and (row["wins"], row["losses"], row["ties"]) == (2, 1, 1)
+
+
+def _renamed(frame: pd.DataFrame, suffix: str, keep: int) -> pd.DataFrame:
+    """The first ``keep`` screens (s0, s1, ...) of a table, renamed s<d>_<suffix>."""
+    part = frame[frame["dataset"].str[1:].astype(int) < keep].copy()
+    part["dataset"] = part["dataset"] + f"_{suffix}"
+    return part
+
+
+@pytest.mark.parametrize("shared,supported", [(9, True), (8, False)])
+def test_panels_compared_on_the_shared_screens_by_hand(shared, supported):
+    from scipy.stats import friedmanchisquare
+
+    from crocbench.data.pubchem import campaign_of
+    from crocbench.report import panels_compared, screen_claims
+
+    # panel a: 10 screens on which every claim holds; panel b: the first `shared` of the same campaigns, under
+    # another definition, with the IRV and the SVM swapped at a = 80 on every screen
+    table, areas, significance, names = _claims_inputs(10, svm_roc_lead=0.01)
+    extra = table[table["model"] == "IRV"].assign(model="primary score", roc=1.0, croc_exp_80=1.0)
+    claims = screen_claims(areas, significance, names)
+    a = (_renamed(pd.concat([table, extra]), "primary", 10), _renamed(claims, "primary", 10))
+    b_table = _renamed(table, "confirmed", shared)
+    irv, svm = b_table["model"] == "IRV", b_table["model"] == "SVM"
+    b_table.loc[irv, "croc_exp_80"], b_table.loc[svm, "croc_exp_80"] = (
+        b_table.loc[svm, "croc_exp_80"].to_numpy(),
+        b_table.loc[irv, "croc_exp_80"].to_numpy(),
+    )
+    b_claims = _renamed(claims, "confirmed", shared)
+    b_claims.loc[b_claims["id"] == "svm_best_roc_irv_best_croc", "holds"] = False
+    out = panels_compared({"a": a, "b": (b_table, b_claims)}, names, key=campaign_of).set_index("what")
+    assert out.loc["screens"].tolist() == [str(shared)] * 2  # a's last 10 - shared screens are left out
+    # a = 80 on the shared screens: a's order IRV > SVM > kNN > MAX-SIM > RANDOM everywhere, b's SVM first;
+    # the imported score, best everywhere, is not one of the paper's rankers and is left out
+    ranks = np.tile([1.0, 2.0, 3.0, 4.0, 5.0], (shared, 1))
+    p = friedmanchisquare(*(-ranks).T).pvalue
+    row = out.loc["mean ranks, AUC[CROC(exp)] a=80"]
+    assert row["a"] == f"IRV 1.00, SVM 2.00, kNN 3.00, MAX-SIM 4.00, RANDOM 5.00 (Friedman p {p:.2g})"
+    assert row["b"].startswith("SVM 1.00, IRV 2.00, kNN 3.00")
+    # claim 1: every shared screen agrees, so the exact two-sided Wilcoxon p is 2 / 2^n, and Holm over the 10
+    # pairs multiplies it by 10: 0.039 on 9 screens (supported), 0.078 on 8 (not)
+    assert (10 * 2 / 2**shared < 0.05) == supported
+    claim1 = "SVM has the higher AUC[ROC] but IRV the higher AUC[CROC(exp)] at alpha = 7, 14 and 80"
+    verdict = "supported" if supported else "not supported"
+    assert out.loc[claim1, "a"] == f"holds in {shared} of {shared}; {verdict}"
+    assert out.loc[claim1, "b"] == f"holds in 0 of {shared}; not supported"
+    # the paired tests' claim needs the full significance tables: counted per screen only
+    paired = "the paired permutation test's p-value is no larger than the unpaired one for the large majority"
+    assert out.loc[[w for w in out.index if w.startswith(paired)][0]].tolist() == [f"holds in {shared} of {shared}"] * 2
+
+
+def test_a_panel_reference_is_compared_with_the_panels_beside_it_that_hold_its_campaigns(tmp_path):
+    from crocbench.reference import compared_panels
+
+    def panel(name, screens):
+        (tmp_path / name).mkdir()
+        pd.DataFrame({"dataset": screens, "model": "IRV"}).to_csv(tmp_path / name / "datasets.tsv", sep="\t")
+
+    panel("all", ["X_primary", "Y_primary", "Z_primary"])
+    panel("confirmed", ["X_confirmed", "Y_confirmed"])
+    panel("scaffold", ["X_primary", "Z_primary"])
+    panel("other", ["X_primary", "W_primary"])
+    (tmp_path / "not_a_panel").mkdir()
+    assert compared_panels(tmp_path / "confirmed") == [tmp_path / "all"]
+    assert compared_panels(tmp_path / "scaffold") == [tmp_path / "all"]
+    assert compared_panels(tmp_path / "all") == [] and compared_panels(tmp_path / "other") == []

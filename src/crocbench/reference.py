@@ -16,6 +16,8 @@ prints them when it rewrites the reference.
 A panel of screens has a reference of its own (``results/reference/<panel>/``, e.g. ``pubchem_hts``): the
 summary's tables (:data:`SUMMARY_FILES`, from ``results/summary/tables/``), compared the same way, and the
 docs' tables of the panel generated from it (:func:`panel_tables`; blocks ``<!-- reference:<panel>/<table> -->``).
+An overlay's reference (the panel under a scaffold split, or its confirmed definitions) is also compared with the
+panel beside it, on the campaigns they share (:func:`compared_panels`; block ``<panel>/vs_<other panel>``).
 """
 
 from __future__ import annotations
@@ -242,6 +244,7 @@ def readme_tables(reference) -> dict:
     """The README's two results tables as Markdown, from the reference folder: ``"published"`` (every anchor
     of ``published.yaml`` with the run's value and status) and ``"pooled"`` (the paper's three numbers per
     model beside the run's)."""
+    from .models import LABELS
     from .report import load_published
 
     labels = _readme_labels()
@@ -261,14 +264,7 @@ def readme_tables(reference) -> dict:
         )
     areas = pd.read_csv(Path(reference) / "areas.tsv", sep="\t").set_index("model")
     paper = {(a["model"], a["metric"]): a["published"] for a in load_published()["anchors"]}
-    keys = {
-        "RANDOM": "random",
-        "MAX-SIM": "maxsim",
-        "kNN": "knn",
-        "SVM": "svm",
-        "IRV": "irv",
-        "random (expected)": "random_expected",
-    }
+    keys = {**{label: key for key, label in LABELS.items()}, "random (expected)": "random_expected"}
     metrics = ("roc", "croc_exp_80", "top1000")
     pooled = [
         "| model | " + " | ".join(f"{labels[m]} | paper" for m in metrics) + " |",
@@ -289,7 +285,8 @@ def panel_tables(reference) -> dict:
     ``<panel>/<table>``: per metric of :data:`crocbench.report.SUMMARY_FIGURE_METRICS` (``<panel>/roc``, ...)
     every screen's value per model with its interval; ``<panel>/ranks`` (mean ranks, Friedman, Nemenyi);
     ``<panel>/pairs`` (every pair's Wilcoxon test, Holm-adjusted); ``<panel>/claims`` (the paper's claims
-    across the screens)."""
+    across the screens); ``<panel>/vs_<other>`` for each panel reference of :func:`compared_panels`
+    (:func:`comparison_markdown`)."""
     from .report import (
         SUMMARY_FIGURE_METRICS,
         claims_across_markdown,
@@ -305,7 +302,43 @@ def panel_tables(reference) -> dict:
     tables["ranks"] = ranks_overview_markdown(read["ranks.tsv"], SUMMARY_FIGURE_METRICS)
     tables["pairs"] = pairs_markdown(read["wilcoxon.tsv"], SUMMARY_FIGURE_METRICS)
     tables["claims"] = claims_across_markdown(claims)
+    for other in compared_panels(folder):
+        tables[f"vs_{other.name}"] = comparison_markdown(folder, other)
     return {f"{folder.name}/{name}": table for name, table in tables.items()}
+
+
+def _campaigns(reference) -> set:
+    from .data.pubchem import campaign_of
+
+    return set(pd.read_csv(Path(reference) / "datasets.tsv", sep="\t", usecols=["dataset"])["dataset"].map(campaign_of))
+
+
+def compared_panels(reference) -> list:
+    """The panel references beside this one (same parent folder) that it is compared with: those holding every
+    one of its screens' campaigns (:func:`crocbench.data.pubchem.campaign_of`: a scaffold-split or a confirmed
+    overlay of a panel is compared with the panel)."""
+    folder = Path(reference)
+    mine = _campaigns(folder)
+    return [
+        other
+        for other in sorted(folder.parent.iterdir())
+        if other != folder and is_panel_reference(other) and mine <= _campaigns(other)
+    ]
+
+
+def comparison_markdown(reference, other) -> str:
+    """:func:`crocbench.report.panels_compared` of two panel references, on the campaigns they share, as Markdown:
+    a column per reference (named by its folder)."""
+    from .data.pubchem import campaign_of
+    from .models import LABELS
+    from .report import PAPER_MODELS, markdown_table, panels_compared
+
+    panels = {
+        Path(ref).name: tuple(pd.read_csv(Path(ref) / n, sep="\t") for n in ("datasets.tsv", "claims_per_screen.tsv"))
+        for ref in (reference, other)
+    }
+    names = {m: LABELS[m] for m in PAPER_MODELS}
+    return markdown_table(panels_compared(panels, names, key=campaign_of).rename(columns={"what": ""}))
 
 
 def is_panel_reference(reference) -> bool:

@@ -119,6 +119,25 @@ def count_campaign(wheel, campaign: str, n_jobs: int = 2) -> dict:
     return out
 
 
+def screen_name(campaign: str, definition: str) -> str:
+    """A campaign's screen under one definition of :data:`DEFINITIONS`: ``"<campaign>_<definition>"``."""
+    return f"{campaign}_{definition}"
+
+
+def campaign_of(screen: str) -> str:
+    """The campaign of a screen named by :func:`screen_name`; any other name is its own campaign.
+
+    Examples
+    --------
+    >>> campaign_of("GPCR_3_primary"), campaign_of("GPCR_3_confirmed"), campaign_of("dtp_aids")
+    ('GPCR_3', 'GPCR_3', 'dtp_aids')
+    """
+    for definition in DEFINITIONS:
+        if screen.endswith(f"_{definition}"):
+            return screen[: -len(definition) - 1]
+    return screen
+
+
 def panel_config(wheel, counts: dict, assays: dict | None = None) -> dict:
     """The ``datasets:`` declarations of every campaign x definition (see the module's docstring).
 
@@ -153,7 +172,7 @@ def panel_config(wheel, counts: dict, assays: dict | None = None) -> dict:
                 "label": rule["label"],
                 "keep": ["Score"],
             }
-            datasets[f"{campaign}_{definition}"] = {
+            datasets[screen_name(campaign, definition)] = {
                 "description": f"{about} Definition '{definition}': {what}.",
                 "files": files,
                 "structures": structures,

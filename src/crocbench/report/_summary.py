@@ -427,3 +427,76 @@ def claims_across_markdown(table: pd.DataFrame) -> str:
         }
     )
     return markdown_table(cells)
+
+
+# --- the same screens under two protocols (a random and a scaffold split; primary and confirmed actives) -------
+
+
+def panels_compared(panels: dict, names: dict, key=None, metrics=SUMMARY_FIGURE_METRICS) -> pd.DataFrame:
+    """Two or more panels on the screens they share: the paper's rankers' mean ranks per metric and each claim's
+    verdict, per panel, so that a change of protocol (the split, the definition of activity) is read on the same
+    screens.
+
+    Parameters
+    ----------
+    panels : dict
+        ``{panel name: (datasets table, claims per screen)}``: :func:`datasets_table`'s and :func:`screen_claims`'s
+        outputs (a panel reference's ``datasets.tsv`` and ``claims_per_screen.tsv``).
+    names : dict
+        The paper's model keys (:data:`PAPER_MODELS`) -> the labels of the tables; other models are left out.
+    key : callable, optional
+        Maps a screen's name to what matches it across the panels (default: the name itself;
+        :func:`crocbench.data.pubchem.campaign_of` matches a campaign's primary and confirmed screens).
+    metrics : sequence of str
+        The metrics whose mean ranks are compared.
+
+    Returns
+    -------
+    DataFrame
+        ``what`` (the screens, ``mean ranks, <metric>`` or a claim's text), then one column per panel: the number
+        of screens shared; the rankers by mean rank (1 = best) with the Friedman p-value; "holds in h of n", and
+        whether the Wilcoxon-Holm tests across the shared screens support it (:func:`claims_across`; the paired
+        tests' claim, pooled from the full significance tables, is counted per screen only).
+
+    Examples
+    --------
+    >>> rows = [(d, m, v) for d, vs in (("a", (0.9, 0.5)), ("b", (0.8, 0.6)), ("c", (0.7, 0.2))) for m, v in zip("XY", vs)]
+    >>> t = pd.DataFrame(rows, columns=["dataset", "model", "roc"])
+    >>> claims = pd.DataFrame({"dataset": ["a", "b"], "id": ["c1", "c1"], "text": ["X wins", "X wins"],
+    ...                        "holds": [True, False], "evidence": ["", ""]})
+    >>> out = panels_compared({"p": (t, claims), "q": (t[t.dataset != "c"], claims)}, {}, metrics=["roc"])
+    >>> out.to_dict("records")[:2]  # doctest: +NORMALIZE_WHITESPACE
+    [{'what': 'screens', 'p': '2', 'q': '2'},
+     {'what': 'mean ranks, AUC[ROC]', 'p': 'X 1.00, Y 2.00 (Friedman p 0.16)', 'q': 'X 1.00, Y 2.00 (Friedman p 0.16)'}]
+    """
+    key = key or (lambda screen: screen)
+    labels = [names[m] for m in PAPER_MODELS if m in names]
+    shared = set.intersection(*({key(d) for d in table["dataset"]} for table, _ in panels.values()))
+    columns = {}
+    for panel, (table, per_screen) in panels.items():
+        table = table[table["dataset"].map(key).isin(shared) & (table["model"].isin(labels) if labels else True)]
+        per_screen = per_screen[per_screen["dataset"].map(key).isin(shared)]
+        cells = {"screens": str(table["dataset"].nunique())}
+        for metric in metrics:
+            values, _, models = _metric_matrix(table, metric)
+            friedman = friedman_test(values)
+            order = sorted(zip(models, friedman.mean_ranks), key=lambda mr: mr[1])
+            cells[f"mean ranks, {summary_labels()[metric]}"] = (
+                ", ".join(f"{m} {r:.2f}" for m, r in order) + f" (Friedman p {friedman.p_value:.2g})"
+            )
+        if labels and set(PAPER_MODELS) <= set(names):
+            verdicts = claims_across(per_screen, table, names).set_index("id")
+        else:
+            verdicts = None
+        mark = {True: "supported", False: "not supported"}
+        for claim_id, part in per_screen.groupby("id", sort=False):
+            checked = part[part["holds"].notna()]
+            cell = f"holds in {int(checked['holds'].astype(bool).sum())} of {len(checked)}"
+            verdict = None if verdicts is None else verdicts.at[claim_id, "supported_across"]
+            if verdict is not None and not pd.isna(verdict):
+                cell += f"; {mark[bool(verdict)]}"
+            cells[part["text"].iloc[0]] = cell
+        columns[panel] = cells
+    frame = pd.DataFrame(columns)
+    frame.index.name = "what"
+    return frame.reset_index()
