@@ -99,8 +99,7 @@ def main() -> None:
                 "longest job s": jobs["s"].max() if done else None,
                 "peak RSS GB": jobs["max_rss_mb"].max() / 1024 if done else None,  # as benchmarks/workflow.py
                 "largest job": jobs.loc[jobs["max_rss_mb"].idxmax(), "file"] if done else None,
-                # a job under 15 s was sampled every 0.5 s throughout: its sampled peak is as good as logged
-                "peaks": ("logged" if (jobs["rss_logged"] | (jobs["s"] <= 15)).all() else "sampled") if done else None,
+                "peaks": ("logged" if jobs["rss_complete"].all() else "sampled") if done else None,
             }
         )
         if done:

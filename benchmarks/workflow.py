@@ -76,13 +76,19 @@ def logged_peak_mb(log: Path) -> tuple[float, float] | None:
     return None if match is None else (float(match.group(1)), float(match.group(2) or 0))
 
 
+#: Snakemake samples a job's memory every 0.5 s for its first 15 s (then every 30 s): a job this short was sampled
+#: throughout, and its sampled peak is as good as a logged one.
+DENSE_SAMPLING_S = 15
+
+
 def _jobs(folder: Path) -> pd.DataFrame:
     """Each job's wall seconds and peak RSS (MiB) from its benchmark file under ``folder`` (``logs/{dataset}``).
 
     The peak is the larger of Snakemake's ``max_rss`` (the job's process tree, sampled: every 0.5 s for 15 s,
     then every 30 s, so it can miss a late peak) and the peaks the job's log ends with (its own process's, exact;
     its largest child process's). ``rss_logged``: the log had them; ``rss_exact``: and the job had no child
-    processes (with children beside it, the tree's peak is at most the own peak plus each child's).
+    processes (with children beside it, the tree's peak is at most the own peak plus each child's);
+    ``rss_complete``: logged, or the job ran at most :data:`DENSE_SAMPLING_S` seconds.
     """
     rows = []
     for path in sorted((folder / "benchmark").rglob("*.tsv")):
@@ -98,6 +104,7 @@ def _jobs(folder: Path) -> pd.DataFrame:
                 "max_rss_mb": max((sampled, *(logged or ()))),
                 "rss_logged": logged is not None,
                 "rss_exact": logged is not None and logged[1] == 0,
+                "rss_complete": logged is not None or float(bench["s"].iloc[-1]) <= DENSE_SAMPLING_S,
             }
         )
     if not rows:
