@@ -36,7 +36,7 @@ from workflow import _jobs  # noqa: E402
 ROOT = Path(__file__).resolve().parents[1]
 #: Stages, by the rule (or "score_fold (model)") of a job; the neighbour search grows with pairs, the rest with N.
 STAGES = {
-    "data": ("download", "standardize", "fingerprints", "folds", "folds_table", "import_scores"),
+    "data": ("download", "standardize", "fingerprints", "scaffolds", "folds", "folds_table", "import_scores"),
     "neighbours": ("neighbours_chunk", "neighbours"),
     "tables": ("pool_scores", "areas_table", "figures", "intervals_table", "irv_training_table", "significance_table"),
 }
@@ -73,7 +73,18 @@ def invocation_walls(run: Path, since: datetime | None = None) -> list[float]:
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("run", type=Path)
-    p.add_argument("--config", type=Path, default=ROOT / "config" / "panels" / "pubchem_hts.yaml")
+    p.add_argument(
+        "--config",
+        type=Path,
+        default=ROOT / "config" / "panels" / "pubchem_hts.yaml",
+        help="the panel, or an overlay of it (pubchem_hts_scaffold.yaml, pubchem_hts_confirmed.yaml): its dataset list",
+    )
+    p.add_argument(
+        "--counts",
+        type=Path,
+        default=ROOT / "config" / "panels" / "pubchem_hts_counts.tsv",
+        help="every screen's compounds (kept) and actives (positives)",
+    )
     p.add_argument(
         "--since",
         type=datetime.fromisoformat,
@@ -82,7 +93,7 @@ def main() -> None:
     )
     args = p.parse_args()
     config = yaml.safe_load(args.config.read_text())
-    counts = pd.read_csv(args.config.with_name(args.config.stem + "_counts.tsv"), sep="\t").set_index("dataset")
+    counts = pd.read_csv(args.counts, sep="\t").set_index("dataset")
     rows, stages = [], []
     for dataset in config["dataset"]:
         n, actives = int(counts.loc[dataset, "kept"]), int(counts.loc[dataset, "positives"])
