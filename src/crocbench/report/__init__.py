@@ -35,6 +35,8 @@ from ._protocol import (
 )
 from ._published import (
     PAPER,
+    PAPER_MODELS,
+    among_paper_models,
     check_claims,
     irv_training_notes,
     load_published,
@@ -44,7 +46,6 @@ from ._published import (
     published_points,
 )
 from ._summary import (
-    PAPER_MODELS,
     SUMMARY_EF_KEY,
     SUMMARY_FIGURE_METRICS,
     SUMMARY_METRICS,
@@ -127,6 +128,7 @@ __all__ = [
     "significance_table",
     "undefined_per_fold",
     "write_pooled",
+    "among_paper_models",
     "check_claims",
     "irv_training_notes",
     "load_published",

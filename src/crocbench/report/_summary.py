@@ -8,7 +8,7 @@ import pandas as pd
 from ..metrics import MetricCall, Ranking, paper_panel, top_cutoff
 from ..stats import bootstrap, friedman_test, nemenyi_critical_difference, pairwise_wilcoxon
 from ._format import interval_cell, markdown_table
-from ._published import check_claims
+from ._published import PAPER_MODELS, among_paper_models, check_claims
 from ._tables import HEADLINE_BEDROC_KEYS, HEADLINE_KEYS, named_calls
 
 #: The summary's metrics (paper-panel keys), then "actives in the top 1%" (:data:`SUMMARY_TOP`).
@@ -289,9 +289,6 @@ def pairs_markdown(pairs: pd.DataFrame, metrics=None, alpha: float = 0.05) -> st
 
 # --- the paper's claims across screens ---------------------------------------------------------------------
 
-#: The paper's five rankers (model keys), for the claims: a run's other models (an imported score) are left out.
-PAPER_MODELS = ("random", "maxsim", "knn", "svm", "irv")
-
 
 def screen_claims(areas: dict, significance: dict, names: dict) -> pd.DataFrame:
     """Each of the paper's claims (``published.yaml``) checked on each screen, as on the one screen of the paper.
@@ -327,7 +324,8 @@ def claims_across(
     of rankers, when the Friedman test rejects equal ranks and each step of it is such a difference (between
     kNN and SVM none is claimed); "significant at a = 80 but not at ROC" when
     IRV vs SVM is a supported difference at a = 80 and not at AUC[ROC]; "paired tests are more powerful" on
-    all screens' pair-metric cases pooled (the paper's 80% share), from ``significance``.
+    all screens' pair-metric cases among the paper's five rankers pooled (the paper's 80% share), from
+    ``significance``.
 
     Parameters
     ----------
@@ -395,7 +393,7 @@ def claims_across(
         f"{at80[1]}; AUC[ROC]: Holm p {roc_row['p_holm']:.2g}",
     )
     if significance:
-        cases = pd.concat(significance.values(), ignore_index=True)
+        cases = among_paper_models(pd.concat(significance.values(), ignore_index=True), names)
         share = float((cases["paired_permutation"] <= cases["unpaired_permutation"]).mean())
         checks["paired_more_powerful"] = (share >= 0.8, f"{100 * share:.0f}% of {len(cases)} pair-metric cases pooled")
     out = []
