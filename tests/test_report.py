@@ -676,6 +676,9 @@ def test_panels_compared_on_the_shared_screens_by_hand(shared, supported):
         b_table.loc[svm, "croc_exp_80"].to_numpy(),
         b_table.loc[irv, "croc_exp_80"].to_numpy(),
     )
+    b_table.loc[(b_table["dataset"] == "s0_confirmed") & (b_table["model"] == "RANDOM"), "croc_exp_80"] += (
+        0.04  # mean, not median
+    )
     b_claims = _renamed(claims, "confirmed", shared)
     b_claims.loc[b_claims["id"] == "svm_best_roc_irv_best_croc", "holds"] = False
     out = panels_compared({"a": a, "b": (b_table, b_claims)}, names, key=campaign_of).set_index("what")
@@ -687,6 +690,12 @@ def test_panels_compared_on_the_shared_screens_by_hand(shared, supported):
     row = out.loc["mean ranks, AUC[CROC(exp)] a=80"]
     assert row["a"] == f"IRV 1.00, SVM 2.00, kNN 3.00, MAX-SIM 4.00, RANDOM 5.00 (Friedman p {p:.2g})"
     assert row["b"].startswith("SVM 1.00, IRV 2.00, kNN 3.00")
+    # each ranker's mean over the shared screens, best first, as pandas computes it
+    for panel, frame in (("a", a[0]), ("b", b_table)):
+        shared_rows = frame[frame["dataset"].str.extract(r"^s(\d+)_")[0].astype(int) < shared]
+        means = shared_rows[shared_rows["model"] != "primary score"].groupby("model")["croc_exp_80"].mean()
+        want = ", ".join(f"{m} {v:.3f}" for m, v in means.sort_values(ascending=False).items())
+        assert out.loc["mean AUC[CROC(exp)] a=80", panel] == want
     # claim 1: every shared screen agrees, so the exact two-sided Wilcoxon p is 2 / 2^n, and Holm over the 10
     # pairs multiplies it by 10: 0.039 on 9 screens (supported), 0.078 on 8 (not)
     assert (10 * 2 / 2**shared < 0.05) == supported

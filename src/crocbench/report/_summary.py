@@ -451,8 +451,9 @@ def panels_compared(panels: dict, names: dict, key=None, metrics=SUMMARY_FIGURE_
     Returns
     -------
     DataFrame
-        ``what`` (the screens, ``mean ranks, <metric>`` or a claim's text), then one column per panel: the number
-        of screens shared; the rankers by mean rank (1 = best) with the Friedman p-value; "holds in h of n", and
+        ``what`` (the screens, ``mean ranks, <metric>``, ``mean <metric>`` or a claim's text), then one column per
+        panel: the number of screens shared; the rankers by mean rank (1 = best) with the Friedman p-value; by their
+        mean value over the shared screens; "holds in h of n", and
         whether the Wilcoxon-Holm tests across the shared screens support it (:func:`claims_across`; the paired
         tests' claim, pooled from the full significance tables, is counted per screen only).
 
@@ -482,6 +483,8 @@ def panels_compared(panels: dict, names: dict, key=None, metrics=SUMMARY_FIGURE_
             cells[f"mean ranks, {summary_labels()[metric]}"] = (
                 ", ".join(f"{m} {r:.2f}" for m, r in order) + f" (Friedman p {friedman.p_value:.2g})"
             )
+            means = sorted(zip(models, values.mean(axis=0)), key=lambda mv: -mv[1])
+            cells[f"mean {summary_labels()[metric]}"] = ", ".join(f"{m} {_value_cell(metric, v)}" for m, v in means)
         if labels and set(PAPER_MODELS) <= set(names):
             verdicts = claims_across(per_screen, table, names).set_index("id")
         else:
