@@ -245,7 +245,7 @@ def readme_tables(reference) -> dict:
     of ``published.yaml`` with the run's value and status) and ``"pooled"`` (the paper's three numbers per
     model beside the run's)."""
     from .models import LABELS
-    from .report import load_published
+    from .report import RANDOM_ROW, load_published
 
     labels = _readme_labels()
     published = pd.read_csv(Path(reference) / "published.tsv", sep="\t")
@@ -264,7 +264,7 @@ def readme_tables(reference) -> dict:
         )
     areas = pd.read_csv(Path(reference) / "areas.tsv", sep="\t").set_index("model")
     paper = {(a["model"], a["metric"]): a["published"] for a in load_published()["anchors"]}
-    keys = {**{label: key for key, label in LABELS.items()}, "random (expected)": "random_expected"}
+    keys = {**{label: key for key, label in LABELS.items()}, RANDOM_ROW: "random_expected"}
     metrics = ("roc", "croc_exp_80", "top1000")
     pooled = [
         "| model | " + " | ".join(f"{labels[m]} | paper" for m in metrics) + " |",
