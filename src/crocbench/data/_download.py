@@ -282,6 +282,55 @@ def fetch_package(package: str, dest, sha256: str, *, mirror=None, name: str | N
                        "the index serves another file under this name; check the declared sha256")
 
 
+def fetch_archive(entry: dict, folder, *, mirror=None, retries: int = 3, timeout: float = 60.0,
+                  progress=sys.stderr) -> Path:
+    """The archive ``entry`` declares (``name``, ``sha256``, and ``url`` or ``package``), kept at ``folder/name``.
+
+    Fetched once for every file that is a member of it: a file already there with the declared sha256 is used as
+    it is; otherwise it is fetched (:func:`fetch`, or :func:`fetch_package` for a release published only through a
+    package index) under a lock, so that jobs reading members of the same archive at once fetch it once. The
+    archive is not a workflow output of its own: a rule whose input is a file every later run may re-fetch would
+    rebuild every screen it holds, or, marked ``ancient``, let Snakemake skip the jobs that need it
+    (snakemake/snakemake#4166).
+
+    Returns
+    -------
+    Path
+        ``folder/name``, with the declared sha256.
+
+    Raises
+    ------
+    DownloadError
+        As :func:`fetch` and :func:`fetch_package`: unreachable, or not the declared file.
+
+    Examples
+    --------
+    >>> import hashlib, tempfile
+    >>> mirror, folder = Path(tempfile.mkdtemp()), Path(tempfile.mkdtemp())
+    >>> _ = (mirror / "a.zip").write_bytes(b"PK")
+    >>> entry = {"name": "a.zip", "sha256": hashlib.sha256(b"PK").hexdigest(), "url": "http://127.0.0.1:9/a.zip"}
+    >>> fetch_archive(entry, folder, mirror=mirror, progress=None).read_bytes()
+    b'PK'
+    >>> (mirror / "a.zip").unlink()  # now in the folder: the mirror is not needed again
+    >>> fetch_archive(entry, folder, mirror=mirror, progress=None) == folder / "a.zip"
+    True
+    """
+    dest = Path(folder) / entry["name"]
+    with _locked(dest):
+        if dest.is_file() and sha256_of(dest) == entry["sha256"]:
+            if progress is not None:
+                print(f"{entry['name']}: already in {dest.parent}", file=progress, flush=True)
+            return dest
+        dest.unlink(missing_ok=True)  # not the declared archive (an older release, a truncated copy): never kept
+        if "package" in entry:
+            fetch_package(entry["package"], dest, entry["sha256"], mirror=mirror, name=entry["name"],
+                          python_version=entry.get("python_version"), progress=progress)
+        else:
+            fetch(entry["url"], dest, entry["sha256"], mirror=mirror, name=entry["name"], retries=retries,
+                  timeout=timeout, progress=progress)
+    return dest
+
+
 def extract_member(archive, member: str, dest, sha256: str | None = None, *, lock=None, lock_key=None,
                    record: bool = True, progress=sys.stderr) -> str:
     """Put at ``dest`` one member of a zip archive (a wheel is one), read from it without unpacking the rest.
