@@ -397,20 +397,27 @@ def claims_across(
         share = float((cases["paired_permutation"] <= cases["unpaired_permutation"]).mean())
         checks["paired_more_powerful"] = (share >= 0.8, f"{100 * share:.0f}% of {len(cases)} pair-metric cases pooled")
     out = []
+    for row in _holds_per_claim(screens):
+        ok, evidence = checks.get(row["id"], (None, "not checked"))
+        out.append({**row, "supported_across": None if ok is None else bool(ok), "evidence": evidence})
+    return pd.DataFrame(out)
+
+
+def _holds_per_claim(screens: pd.DataFrame) -> list[dict]:
+    """Per claim of :func:`screen_claims`'s table, in its order: id, text, the screens where it was checked and
+    those where it holds."""
+    out = []
     for claim_id, part in screens.groupby("id", sort=False):
         checked = part[part["holds"].notna()]
-        ok, evidence = checks.get(claim_id, (None, "not checked"))
         out.append(
             {
                 "id": claim_id,
                 "text": part["text"].iloc[0],
                 "screens": len(checked),
                 "holds_in": int(checked["holds"].astype(bool).sum()),
-                "supported_across": None if ok is None else bool(ok),
-                "evidence": evidence,
             }
         )
-    return pd.DataFrame(out)
+    return out
 
 
 def claims_across_markdown(table: pd.DataFrame) -> str:
@@ -486,17 +493,12 @@ def panels_compared(panels: dict, names: dict, key=None, metrics=SUMMARY_FIGURE_
             means = sorted(zip(models, values.mean(axis=0)), key=lambda mv: -mv[1])
             cells[f"mean {summary_labels()[metric]}"] = ", ".join(f"{m} {_value_cell(metric, v)}" for m, v in means)
         if labels and set(PAPER_MODELS) <= set(names):
-            verdicts = claims_across(per_screen, table, names).set_index("id")
-        else:
-            verdicts = None
-        mark = {True: "supported", False: "not supported"}
-        for claim_id, part in per_screen.groupby("id", sort=False):
-            checked = part[part["holds"].notna()]
-            cell = f"holds in {int(checked['holds'].astype(bool).sum())} of {len(checked)}"
-            verdict = None if verdicts is None else verdicts.at[claim_id, "supported_across"]
-            if verdict is not None and not pd.isna(verdict):
-                cell += f"; {mark[bool(verdict)]}"
-            cells[part["text"].iloc[0]] = cell
+            counted = claims_across(per_screen, table, names).to_dict("records")
+        else:  # without the paper's five there is no test across the screens: the counts only
+            counted = _holds_per_claim(per_screen)
+        mark = {True: "; supported", False: "; not supported", None: ""}
+        for row in counted:
+            cells[row["text"]] = f"holds in {row['holds_in']} of {row['screens']}" + mark[row.get("supported_across")]
         columns[panel] = cells
     frame = pd.DataFrame(columns)
     frame.index.name = "what"
