@@ -5,6 +5,7 @@ import http.server
 import io
 import json
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -27,6 +28,9 @@ class _Handler(http.server.BaseHTTPRequestHandler):
             body = CONTENT
         elif self.path == "/corrupt.csv":
             body = CONTENT[:-1] + b"X"
+        elif self.path == "/slow.csv":  # the good file, after a pause: concurrent clients overlap
+            time.sleep(0.3)
+            body = CONTENT
         elif self.path == "/flaky.csv" and _Handler.hits[self.path] == 1:
             self.send_error(503)
             return
@@ -226,18 +230,19 @@ def test_an_archive_is_fetched_once_and_a_wrong_copy_replaced(server, tmp_path):
 
     from crocbench.data import fetch_archive
 
-    entry = {"name": "good.csv", "sha256": SHA, "url": f"{server}/good.csv"}
-    _Handler.hits.pop("/good.csv", None)
-    with ThreadPoolExecutor(4) as pool:
+    entry = {"name": "good.csv", "sha256": SHA.upper(), "url": f"{server}/slow.csv"}  # a checksum as published
+    for path in ("/slow.csv", "/gone.csv"):
+        _Handler.hits.pop(path, None)
+    with ThreadPoolExecutor(4) as pool:  # each request takes 0.3 s: without the lock all four would fetch
         paths = list(pool.map(lambda _: fetch_archive(entry, tmp_path / "archives", progress=None), range(4)))
     assert paths == [tmp_path / "archives" / "good.csv"] * 4 and paths[0].read_bytes() == CONTENT
-    assert _Handler.hits["/good.csv"] == 1
+    assert _Handler.hits["/slow.csv"] == 1
     log = io.StringIO()
     fetch_archive({**entry, "url": f"{server}/gone.csv"}, tmp_path / "archives", progress=log)  # no request made
-    assert _Handler.hits["/good.csv"] == 1 and "already in" in log.getvalue()
+    assert "/gone.csv" not in _Handler.hits and _Handler.hits["/slow.csv"] == 1 and "already in" in log.getvalue()
     paths[0].write_bytes(CONTENT[:100])  # truncated by a crash of some other tool: not the declared file
     fetch_archive(entry, tmp_path / "archives", progress=None)
-    assert paths[0].read_bytes() == CONTENT and _Handler.hits["/good.csv"] == 2
+    assert paths[0].read_bytes() == CONTENT and _Handler.hits["/slow.csv"] == 2
     with pytest.raises(DownloadError, match="sha256 mismatch"):
         fetch_archive({**entry, "sha256": "0" * 64}, tmp_path / "archives", progress=None)
     assert sorted(p.name for p in (tmp_path / "archives").iterdir()) == ["good.csv.flock"]  # a wrong one is gone

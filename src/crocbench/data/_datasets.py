@@ -137,10 +137,13 @@ class Dataset:
         }
 
     @classmethod
-    def from_config(cls, name: str, entry: dict) -> "Dataset":
+    def from_config(cls, name: str, entry: dict) -> Dataset:
         """Build from a ``datasets:`` entry of config.yaml (already schema-validated)."""
         labels = entry.get("labels")
-        values = {key: tuple(class_value(v) for v in entry.get(key, ())) for key in ("positive", "negative", "drop", "unknown")}
+        values = {
+            key: tuple(class_value(v) for v in entry.get(key, ()))
+            for key in ("positive", "negative", "drop", "unknown")
+        }
         for key in ("drop", "unknown"):
             both = sorted(set(values[key]) & (set(values["positive"]) | set(values["negative"])))
             if both:
@@ -148,11 +151,17 @@ class Dataset:
                 raise ValueError(f"dataset {name}: label value(s) {both} are both {what} and positive or negative")
         taken = sorted(set(entry["structures"].get("keep", ())) & _INTERNAL)
         if taken:
-            raise ValueError(f"dataset {name}: keep: {taken} would overwrite the compounds table's own columns; "
-                             f"keep columns other than {sorted(_INTERNAL)}")
-        if labels and (isinstance(labels.get("file"), list) or isinstance(labels.get("label"), list) or labels.get("keep")):
-            raise ValueError(f"dataset {name}: 'labels' takes one file and one label column (no keep); several files "
-                             "or label columns go under 'structures'")
+            raise ValueError(
+                f"dataset {name}: keep: {taken} would overwrite the compounds table's own columns; "
+                f"keep columns other than {sorted(_INTERNAL)}"
+            )
+        if labels and (
+            isinstance(labels.get("file"), list) or isinstance(labels.get("label"), list) or labels.get("keep")
+        ):
+            raise ValueError(
+                f"dataset {name}: 'labels' takes one file and one label column (no keep); several files "
+                "or label columns go under 'structures'"
+            )
         return cls(
             name=name,
             files=tuple(entry["files"]),
@@ -185,14 +194,18 @@ class Dataset:
             want = self.expected.get(key)
             most = max(want) if isinstance(want, list) else want
             if isinstance(most, int) and most < n_folds:
-                raise ValueError(f"dataset {self.name}: {most} {key} (config 'expected'): its {n_folds}-fold "
-                                 f"cross-validation needs at least {n_folds}")
+                raise ValueError(
+                    f"dataset {self.name}: {most} {key} (config 'expected'): its {n_folds}-fold "
+                    f"cross-validation needs at least {n_folds}"
+                )
 
     def file(self, name: str) -> dict:
         for f in self.files:
             if f["name"] == name:
                 return f
-        raise ValueError(f"dataset {self.name}: {name!r} is not one of its files ({', '.join(f['name'] for f in self.files)})")
+        raise ValueError(
+            f"dataset {self.name}: {name!r} is not one of its files ({', '.join(f['name'] for f in self.files)})"
+        )
 
 
 # --- reading ----------------------------------------------------------------------------
@@ -212,7 +225,9 @@ def _read_one(source: Source, path: Path, need: list[str]) -> pd.DataFrame:
         missing = [c for c in need if c not in table.columns]
         if missing:
             fields = [c for c in table.columns if c not in (MOLBLOCK,)]
-            raise ValueError(f"{path}: field(s) {', '.join(map(repr, missing))} not found; fields are: {', '.join(fields)}")
+            raise ValueError(
+                f"{path}: field(s) {', '.join(map(repr, missing))} not found; fields are: {', '.join(fields)}"
+            )
         return table
     # a declared format is obeyed; otherwise the separator is sniffed (a tab-separated .txt or .csv reads right)
     sep = {"tsv": "\t", "csv": ","}.get(source.format) if source.format else None
@@ -246,11 +261,13 @@ def load_records(dataset: Dataset, folder) -> tuple[pd.DataFrame, dict]:
         raise ValueError(f"dataset {dataset.name}: name a 'label' column in 'structures', or a 'labels' file")
     need = [c for c in (s.id, None if is_sdf else s.smiles, *s.labels, *s.keep) if c and c not in (ROW, TITLE)]
     table = _read(s, folder, need)
-    records = pd.DataFrame({
-        "id": _ids(table, s.id),
-        "structure": table[MOLBLOCK if is_sdf else s.smiles].fillna("").astype(str),
-        "kind": "molblock" if is_sdf else "smiles",
-    })
+    records = pd.DataFrame(
+        {
+            "id": _ids(table, s.id),
+            "structure": table[MOLBLOCK if is_sdf else s.smiles].fillna("").astype(str),
+            "kind": "molblock" if is_sdf else "smiles",
+        }
+    )
     reason = pd.Series(None, index=records.index, dtype=object)
     reason[records["id"] == ""] = "missing id"
     dup = records["id"].duplicated() & (records["id"] != "")
@@ -273,8 +290,10 @@ def load_records(dataset: Dataset, folder) -> tuple[pd.DataFrame, dict]:
         key = _ids(labels, lab.id)
         repeated = key[key.duplicated()].unique()
         if repeated.size:
-            raise ValueError(f"{folder / lab.file}: {repeated.size} id(s) appear more than once, e.g. {repeated[0]!r}; "
-                             "the join with the structures would be ambiguous")
+            raise ValueError(
+                f"{folder / lab.file}: {repeated.size} id(s) appear more than once, e.g. {repeated[0]!r}; "
+                "the join with the structures would be ambiguous"
+            )
         mapping = pd.Series(labels[lab.label].fillna("").astype(str).str.strip().to_numpy(), index=key.to_numpy())
         records["class"] = records["id"].map(mapping).fillna("")
         reason[(records["class"] == "") & records["id"].isin(mapping.index) & reason.isna()] = "empty label"
@@ -329,8 +348,9 @@ def binary_classes(classes: pd.Series, positive, negative, where: str) -> np.nda
         unknown = classes[~classes.isin(positive | set(negative))].value_counts()
         if unknown.size:
             listed = ", ".join(f"{v!r} ({n})" for v, n in unknown.items())
-            raise ValueError(f"{where}: label value(s) neither positive {sorted(positive)} nor negative "
-                             f"{sorted(negative)}: {listed}")
+            raise ValueError(
+                f"{where}: label value(s) neither positive {sorted(positive)} nor negative {sorted(negative)}: {listed}"
+            )
     return classes.isin(positive).to_numpy().astype(np.int8)
 
 
@@ -340,8 +360,10 @@ def _check_expected(dataset: Dataset, summary: dict) -> None:
         low, high = (want, want) if not isinstance(want, (list, tuple)) else want
         if have is None or not (low <= have <= high):
             span = f"{low}" if low == high else f"in [{low}, {high}]"
-            raise ValueError(f"dataset {dataset.name}: {key} = {have}, expected {span} (config 'expected'); "
-                             "the source file is not the documented one")
+            raise ValueError(
+                f"dataset {dataset.name}: {key} = {have}, expected {span} (config 'expected'); "
+                "the source file is not the documented one"
+            )
 
 
 def standardize_files(dataset: Dataset, folder, lock, n_jobs: int = 1, progress=None, n_folds: int | None = None):
@@ -365,8 +387,9 @@ def standardize_files(dataset: Dataset, folder, lock, n_jobs: int = 1, progress=
     return out
 
 
-def standardize(dataset: Dataset, folder, n_jobs: int = 1, progress=None,
-                n_folds: int | None = None) -> tuple[pd.DataFrame, pd.DataFrame, dict]:
+def standardize(
+    dataset: Dataset, folder, n_jobs: int = 1, progress=None, n_folds: int | None = None
+) -> tuple[pd.DataFrame, pd.DataFrame, dict]:
     """The dataset as one table of compounds, the rejected records with reasons, and a summary.
 
     With ``n_folds``, a dataset with fewer positives or negatives than folds
@@ -388,9 +411,18 @@ def standardize(dataset: Dataset, folder, n_jobs: int = 1, progress=None,
     """
     records, counts = load_records(dataset, folder)
     usable = records["reason"].isna().to_numpy()
-    parsed = [r for part in map_chunks(_parse_chunk, list(zip(records["kind"][usable], records["structure"][usable])),
-                                       n_jobs, 2000, progress, f"{dataset.name}: parsed")
-              for r in part]
+    parsed = [
+        r
+        for part in map_chunks(
+            _parse_chunk,
+            list(zip(records["kind"][usable], records["structure"][usable])),
+            n_jobs,
+            2000,
+            progress,
+            f"{dataset.name}: parsed",
+        )
+        for r in part
+    ]
     smiles = np.full(len(records), None, dtype=object)
     canonical = np.full(len(records), None, dtype=object)
     reason = records["reason"].to_numpy(dtype=object, copy=True)
@@ -402,21 +434,27 @@ def standardize(dataset: Dataset, folder, n_jobs: int = 1, progress=None,
 
     kept = records[keep]
     labels = binary_classes(kept["class"], dataset.positive, dataset.negative, f"dataset {dataset.name}")
-    compounds = pd.DataFrame({
-        "id": kept["id"].to_numpy(dtype=str),
-        "smiles": smiles[keep].astype(str),
-        "label": labels,
-        "class": kept["class"].to_numpy(dtype=str),
-        **{column: kept[column].to_numpy(dtype=str) for column in dataset.structures.keep},
-    })
+    compounds = pd.DataFrame(
+        {
+            "id": kept["id"].to_numpy(dtype=str),
+            "smiles": smiles[keep].astype(str),
+            "label": labels,
+            "class": kept["class"].to_numpy(dtype=str),
+            **{column: kept[column].to_numpy(dtype=str) for column in dataset.structures.keep},
+        }
+    )
     bad = np.flatnonzero(~keep)
-    rejected = pd.DataFrame({
-        "id": records["id"].to_numpy()[bad],
-        "row": bad,
-        "reason": reason[bad],
-        "structure": [s if k == "smiles" else s.split("\n", 1)[0] for s, k in
-                      zip(records["structure"].to_numpy()[bad], records["kind"].to_numpy()[bad])],
-    })
+    rejected = pd.DataFrame(
+        {
+            "id": records["id"].to_numpy()[bad],
+            "row": bad,
+            "reason": reason[bad],
+            "structure": [
+                s if k == "smiles" else s.split("\n", 1)[0]
+                for s, k in zip(records["structure"].to_numpy()[bad], records["kind"].to_numpy()[bad])
+            ],
+        }
+    )
     groups = pd.DataFrame({"c": canonical[keep], "class": compounds["class"], "label": labels}).groupby("c")
     size = groups.size()
     dup = size[size > 1].index
@@ -425,8 +463,9 @@ def standardize(dataset: Dataset, folder, n_jobs: int = 1, progress=None,
         "dataset": dataset.name,
         **counts,
         "rejected": int(bad.size),
-        "rejected_by_reason": {str(k): int(v) for k, v in
-                               rejected["reason"].str.split(":").str[0].value_counts().sort_index().items()},
+        "rejected_by_reason": {
+            str(k): int(v) for k, v in rejected["reason"].str.split(":").str[0].value_counts().sort_index().items()
+        },
         "kept": int(len(compounds)),
         "positives": int(labels.sum()),
         "negatives": int(len(labels) - labels.sum()),
@@ -439,8 +478,10 @@ def standardize(dataset: Dataset, folder, n_jobs: int = 1, progress=None,
     _check_expected(dataset, summary)
     if n_folds is not None and min(summary["positives"], summary["negatives"]) < n_folds:
         reasons = "".join(f", {n} {why}" for why, n in summary["rejected_by_reason"].items())
-        raise ValueError(f"dataset {dataset.name}: {summary['positives']} positives and {summary['negatives']} "
-                         f"negatives after standardization ({summary['rejected']} of {summary['rows_in']} records "
-                         f"rejected{reasons}); its {n_folds}-fold cross-validation needs at least {n_folds} of each "
-                         "(check 'positive' in its config, or lower cv: folds)")
+        raise ValueError(
+            f"dataset {dataset.name}: {summary['positives']} positives and {summary['negatives']} "
+            f"negatives after standardization ({summary['rejected']} of {summary['rows_in']} records "
+            f"rejected{reasons}); its {n_folds}-fold cross-validation needs at least {n_folds} of each "
+            "(check 'positive' in its config, or lower cv: folds)"
+        )
     return compounds, rejected, summary

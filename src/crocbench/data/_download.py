@@ -10,7 +10,6 @@ import json
 import os
 import shlex
 import shutil
-import socket
 import sys
 import time
 import urllib.error
@@ -45,8 +44,10 @@ def sha256_of(path) -> str:
 
 
 def _hint(name: str) -> str:
-    return (f"to use a local copy instead, put {name} in a folder and point the 'mirror' key of "
-            f"config.yaml, or the {MIRROR_ENV} environment variable, at that folder")
+    return (
+        f"to use a local copy instead, put {name} in a folder and point the 'mirror' key of "
+        f"config.yaml, or the {MIRROR_ENV} environment variable, at that folder"
+    )
 
 
 class _Meter:
@@ -92,7 +93,7 @@ def _download(url: str, tmp: Path, name: str, retries: int, timeout: float, back
             error = f"HTTP {exc.code} {exc.reason}"
             if exc.code < 500 and exc.code != 429:  # the server's answer will not change
                 break
-        except (urllib.error.URLError, http.client.HTTPException, socket.timeout, ConnectionError, OSError) as exc:
+        except (TimeoutError, urllib.error.URLError, http.client.HTTPException, ConnectionError, OSError) as exc:
             reason = getattr(exc, "reason", None) or exc
             error = f"{type(exc).__name__}: {reason}"
         if stream is not None:
@@ -191,8 +192,17 @@ def fetch(
                 print(f"{name}: {where}downloading {url}", file=progress, flush=True)
             _download(url, tmp, name, retries, timeout, backoff, progress)
         advice = f"replace {local} with the published file" if source.startswith("mirror") else _hint(name)
-        return _accept(tmp, dest, name, source, sha256, lock, lock_key, record,
-                       f"the file is corrupt or not the published one; {advice}")
+        return _accept(
+            tmp,
+            dest,
+            name,
+            source,
+            sha256,
+            lock,
+            lock_key,
+            record,
+            f"the file is corrupt or not the published one; {advice}",
+        )
     finally:
         tmp.unlink(missing_ok=True)
 
@@ -208,8 +218,18 @@ def _accept(tmp: Path, dest: Path, name: str, source: str, sha256, lock, lock_ke
     return actual
 
 
-def make_file(command: str, dest, sha256: str | None = None, *, mirror=None, name: str | None = None, lock=None,
-              lock_key: str | None = None, record: bool = True, progress=sys.stderr) -> str:
+def make_file(
+    command: str,
+    dest,
+    sha256: str | None = None,
+    *,
+    mirror=None,
+    name: str | None = None,
+    lock=None,
+    lock_key: str | None = None,
+    record: bool = True,
+    progress=sys.stderr,
+) -> str:
     """Put at ``dest`` the file a shell command writes: a dataset file declared with ``command`` instead of ``url``.
 
     The command is run from the current directory with ``{out}`` (a temporary
@@ -225,26 +245,43 @@ def make_file(command: str, dest, sha256: str | None = None, *, mirror=None, nam
     if sha256 is None and lock is None:
         raise ValueError(f"{name}: give its sha256, or a lock file to record it in")
     if "{mirror}" in command and mirror is None:
-        raise DownloadError(f"{name}: the command needs {{mirror}}, and no mirror folder is configured "
-                            f"(config 'mirror' or ${MIRROR_ENV})")
+        raise DownloadError(
+            f"{name}: the command needs {{mirror}}, and no mirror folder is configured "
+            f"(config 'mirror' or ${MIRROR_ENV})"
+        )
     dest.parent.mkdir(parents=True, exist_ok=True)
     tmp = dest.with_name(f".{dest.name}.part")
-    line = command.format(out=shlex.quote(str(tmp)), mirror=shlex.quote(str(mirror)), python=shlex.quote(sys.executable))
+    line = command.format(
+        out=shlex.quote(str(tmp)), mirror=shlex.quote(str(mirror)), python=shlex.quote(sys.executable)
+    )
     try:
         if progress is not None:
             print(f"{name}: running {line}", file=progress, flush=True)
         done = subprocess.run(line, shell=True, stdout=progress, stderr=subprocess.STDOUT)
         if done.returncode != 0 or not tmp.is_file():
-            raise DownloadError(f"{name}: the command exited with status {done.returncode}"
-                                + ("" if tmp.is_file() else " without writing {out}") + f": {line}")
-        return _accept(tmp, dest, name, f"the output of {line}", sha256, lock, lock_key, record,
-                       "the command is not deterministic, or not the one the sha256 was taken from")
+            raise DownloadError(
+                f"{name}: the command exited with status {done.returncode}"
+                + ("" if tmp.is_file() else " without writing {out}")
+                + f": {line}"
+            )
+        return _accept(
+            tmp,
+            dest,
+            name,
+            f"the output of {line}",
+            sha256,
+            lock,
+            lock_key,
+            record,
+            "the command is not deterministic, or not the one the sha256 was taken from",
+        )
     finally:
         tmp.unlink(missing_ok=True)
 
 
-def fetch_package(package: str, dest, sha256: str, *, mirror=None, name: str | None = None, python_version=None,
-                  progress=sys.stderr) -> str:
+def fetch_package(
+    package: str, dest, sha256: str, *, mirror=None, name: str | None = None, python_version=None, progress=sys.stderr
+) -> str:
     """Put at ``dest`` a file of a release published only through a package index, fetched with pip's own client.
 
     ``package`` is a requirement (``DataValuationPlatform==1.3``); ``name`` (default: ``dest``'s name) is the
@@ -276,14 +313,25 @@ def fetch_package(package: str, dest, sha256: str, *, mirror=None, name: str | N
         got = Path(folder) / name
         if done.returncode != 0 or not got.is_file():
             found = ", ".join(p.name for p in Path(folder).iterdir()) or "nothing"
-            raise DownloadError(f"{name}: pip download {package} exited with status {done.returncode} and wrote "
-                                f"{found}; {_hint(name)}")
-        return _accept(got, dest, name, f"pip download {package}", sha256, None, None, False,
-                       "the index serves another file under this name; check the declared sha256")
+            raise DownloadError(
+                f"{name}: pip download {package} exited with status {done.returncode} and wrote {found}; {_hint(name)}"
+            )
+        return _accept(
+            got,
+            dest,
+            name,
+            f"pip download {package}",
+            sha256,
+            None,
+            None,
+            False,
+            "the index serves another file under this name; check the declared sha256",
+        )
 
 
-def fetch_archive(entry: dict, folder, *, mirror=None, retries: int = 3, timeout: float = 60.0,
-                  progress=sys.stderr) -> Path:
+def fetch_archive(
+    entry: dict, folder, *, mirror=None, retries: int = 3, timeout: float = 60.0, progress=sys.stderr
+) -> Path:
     """The archive ``entry`` declares (``name``, ``sha256``, and ``url`` or ``package``), kept at ``folder/name``.
 
     Fetched once for every file that is a member of it: a file already there with the declared sha256 is used as
@@ -315,24 +363,56 @@ def fetch_archive(entry: dict, folder, *, mirror=None, retries: int = 3, timeout
     >>> fetch_archive(entry, folder, mirror=mirror, progress=None) == folder / "a.zip"
     True
     """
-    dest = Path(folder) / entry["name"]
-    with _locked(dest):
-        if dest.is_file() and sha256_of(dest) == entry["sha256"]:
+    dest, sha256 = Path(folder) / entry["name"], entry["sha256"].lower()
+
+    def kept() -> bool:  # the archive only ever appears whole (renamed into place once checked)
+        if dest.is_file() and sha256_of(dest) == sha256:
             if progress is not None:
                 print(f"{entry['name']}: already in {dest.parent}", file=progress, flush=True)
+            return True
+        return False
+
+    if kept():  # no lock needed to read it (a read-only folder of archives works)
+        return dest
+    with _locked(dest):
+        if kept():  # fetched by another job while this one waited
             return dest
         dest.unlink(missing_ok=True)  # not the declared archive (an older release, a truncated copy): never kept
         if "package" in entry:
-            fetch_package(entry["package"], dest, entry["sha256"], mirror=mirror, name=entry["name"],
-                          python_version=entry.get("python_version"), progress=progress)
+            fetch_package(
+                entry["package"],
+                dest,
+                sha256,
+                mirror=mirror,
+                name=entry["name"],
+                python_version=entry.get("python_version"),
+                progress=progress,
+            )
         else:
-            fetch(entry["url"], dest, entry["sha256"], mirror=mirror, name=entry["name"], retries=retries,
-                  timeout=timeout, progress=progress)
+            fetch(
+                entry["url"],
+                dest,
+                sha256,
+                mirror=mirror,
+                name=entry["name"],
+                retries=retries,
+                timeout=timeout,
+                progress=progress,
+            )
     return dest
 
 
-def extract_member(archive, member: str, dest, sha256: str | None = None, *, lock=None, lock_key=None,
-                   record: bool = True, progress=sys.stderr) -> str:
+def extract_member(
+    archive,
+    member: str,
+    dest,
+    sha256: str | None = None,
+    *,
+    lock=None,
+    lock_key=None,
+    record: bool = True,
+    progress=sys.stderr,
+) -> str:
     """Put at ``dest`` one member of a zip archive (a wheel is one), read from it without unpacking the rest.
 
     The member goes to a temporary name beside ``dest`` and is renamed only once its sha256 is the expected
@@ -371,18 +451,23 @@ def extract_member(archive, member: str, dest, sha256: str | None = None, *, loc
         try:
             z = zipfile.ZipFile(archive)
         except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError) as exc:
-            raise DownloadError(f"{where}: the archive is not a readable zip ({type(exc).__name__}: {exc}); "
-                                f"fetch {archive.name} again") from None
+            raise DownloadError(
+                f"{where}: the archive is not a readable zip ({type(exc).__name__}: {exc}); fetch {archive.name} again"
+            ) from None
         with z:
             try:
                 info = z.getinfo(member)
             except KeyError:
                 folder = member.rsplit("/", 1)[0] + "/" if "/" in member else ""
-                near = sorted(n[len(folder):] for n in z.namelist() if n.startswith(folder) and n != folder
-                              and "/" not in n[len(folder):].rstrip("/"))
+                near = sorted(
+                    n[len(folder) :]
+                    for n in z.namelist()
+                    if n.startswith(folder) and n != folder and "/" not in n[len(folder) :].rstrip("/")
+                )
                 listed = ", ".join(near[:8]) + (f" and {len(near) - 8} more" if len(near) > 8 else "")
-                raise DownloadError(f"{archive.name}: no member {member!r} ({folder or 'the top level'} holds: "
-                                    f"{listed or 'nothing'})") from None
+                raise DownloadError(
+                    f"{archive.name}: no member {member!r} ({folder or 'the top level'} holds: {listed or 'nothing'})"
+                ) from None
             if progress is not None:
                 print(f"{where}: extracting {info.file_size / 1e6:.1f} MB", file=progress, flush=True)
             with open(tmp, "wb") as out:  # a write error (a full disk) is an OSError of its own, not the archive's
@@ -391,10 +476,20 @@ def extract_member(archive, member: str, dest, sha256: str | None = None, *, loc
                         while chunk := src.read(_CHUNK):
                             out.write(chunk)
                 except (zipfile.BadZipFile, zlib.error, EOFError) as exc:
-                    raise DownloadError(f"{where}: the member is corrupt ({type(exc).__name__}: {exc}); "
-                                        f"fetch {archive.name} again") from None
-        return _accept(tmp, dest, where, f"member {member} of {archive}", sha256, lock, lock_key, record,
-                       "the archive is not the declared release")
+                    raise DownloadError(
+                        f"{where}: the member is corrupt ({type(exc).__name__}: {exc}); fetch {archive.name} again"
+                    ) from None
+        return _accept(
+            tmp,
+            dest,
+            where,
+            f"member {member} of {archive}",
+            sha256,
+            lock,
+            lock_key,
+            record,
+            "the archive is not the declared release",
+        )
     finally:
         tmp.unlink(missing_ok=True)
 
@@ -417,8 +512,10 @@ def verify_checksums(files, folder, lock, key_prefix: str) -> None:
             want, where = recorded.get(f"{key_prefix}/{entry['name']}"), f"recorded in {lock}"
         actual = sha256_of(path)
         if want is not None and actual != want.lower():
-            raise DownloadError(f"{path}: sha256 {actual} differs from the one {where} ({want}): the copy changed "
-                                f"after it was fetched; delete it and run again to fetch it anew")
+            raise DownloadError(
+                f"{path}: sha256 {actual} differs from the one {where} ({want}): the copy changed "
+                f"after it was fetched; delete it and run again to fetch it anew"
+            )
 
 
 def discard_untrusted(files, folder, lock, key_prefix: str) -> list:

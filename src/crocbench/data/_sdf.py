@@ -27,7 +27,9 @@ def read_bytes(path) -> bytes:
         try:
             raw = gzip.decompress(raw)
         except (EOFError, OSError, zlib.error) as exc:
-            raise ValueError(f"{path}: truncated or corrupt gzip data ({exc}); delete it and download it again") from None
+            raise ValueError(
+                f"{path}: truncated or corrupt gzip data ({exc}); delete it and download it again"
+            ) from None
     if not raw.strip():
         raise ValueError(f"{path}: the file is empty")
     return raw

@@ -48,8 +48,13 @@ def _edit(mol, rng):
         atom.SetNoImplicit(False)
         atom.SetNumExplicitHs(0)
     elif kind == 2:  # a non-ring, non-aromatic single bond made double, or a double bond made single
-        bonds = [b for b in rw.GetBonds() if not b.GetIsAromatic() and not b.IsInRing()
-                 and b.GetBondType() in (Chem.BondType.SINGLE, Chem.BondType.DOUBLE)]
+        bonds = [
+            b
+            for b in rw.GetBonds()
+            if not b.GetIsAromatic()
+            and not b.IsInRing()
+            and b.GetBondType() in (Chem.BondType.SINGLE, Chem.BondType.DOUBLE)
+        ]
         if not bonds:
             return None
         bond = bonds[int(rng.integers(len(bonds)))]
@@ -105,8 +110,9 @@ def _chunk(task) -> list[tuple[str, int]]:
     return out
 
 
-def synthesize(n: int, source_smiles, source_labels, seed: int = 0, n_jobs: int = 1, progress=None,
-               chunk: int = CHUNK) -> pd.DataFrame:
+def synthesize(
+    n: int, source_smiles, source_labels, seed: int = 0, n_jobs: int = 1, progress=None, chunk: int = CHUNK
+) -> pd.DataFrame:
     """``n`` distinct molecules (canonical SMILES) derived from the source compounds, each labelled as its source.
 
     Deterministic for a seed (and ``chunk``) whatever ``n_jobs``: chunks of ``chunk``
@@ -139,8 +145,13 @@ def synthesize(n: int, source_smiles, source_labels, seed: int = 0, n_jobs: int 
         if start > 50 * (n // chunk + 1):
             raise ValueError(f"only {len(rows):,} distinct molecules after {start} chunks: the source is too small")
     width = len(str(n))
-    return pd.DataFrame({"id": [f"syn{i:0{width}d}" for i in range(1, n + 1)],
-                         "smiles": [s for s, _ in rows], "label": [label for _, label in rows]})
+    return pd.DataFrame(
+        {
+            "id": [f"syn{i:0{width}d}" for i in range(1, n + 1)],
+            "smiles": [s for s, _ in rows],
+            "label": [label for _, label in rows],
+        }
+    )
 
 
 def describe(smiles, labels, sample: int = 2000, seed: int = 0) -> dict:
@@ -153,8 +164,13 @@ def describe(smiles, labels, sample: int = 2000, seed: int = 0) -> dict:
     reasons, fp = fingerprints_from_smiles([smiles[i] for i in rows])
     sizes = fp.sizes()[[r is None for r in reasons]]
     q = np.percentile(sizes, [25, 50, 75]) if sizes.size else [np.nan] * 3
-    return {"molecules": len(smiles), "positive_rate": float(labels.mean()),
-            "features_q25": float(q[0]), "features_median": float(q[1]), "features_q75": float(q[2])}
+    return {
+        "molecules": len(smiles),
+        "positive_rate": float(labels.mean()),
+        "features_q25": float(q[0]),
+        "features_median": float(q[1]),
+        "features_q75": float(q[2]),
+    }
 
 
 def write_screen(table: pd.DataFrame, out) -> None:
@@ -182,6 +198,8 @@ def main_summary(source, table, stream=None) -> None:
     stream = sys.stderr if stream is None else stream
     a, b = describe(*source), describe(table["smiles"], table["label"])
     for name, d in (("source", a), ("synthetic", b)):
-        print(f"{name}: {d['molecules']:,} molecules, {100 * d['positive_rate']:.2f}% positive, features per molecule "
-              f"(sample of 2,000) median {d['features_median']:g}, quartiles {d['features_q25']:g}-{d['features_q75']:g}",
-              file=stream)
+        print(
+            f"{name}: {d['molecules']:,} molecules, {100 * d['positive_rate']:.2f}% positive, features per molecule "
+            f"(sample of 2,000) median {d['features_median']:g}, quartiles {d['features_q25']:g}-{d['features_q75']:g}",
+            file=stream,
+        )

@@ -73,8 +73,9 @@ def read_table(path, sep: str | None = None, required=(), dtype=None) -> pd.Data
         raise ValueError(f"{path}: no such file")
     delimiter = _separator(path, sep)
     try:
-        df = pd.read_csv(path, sep=delimiter, dtype=dtype, skipinitialspace=True,
-                         keep_default_na=dtype is not str, na_values=[""])
+        df = pd.read_csv(
+            path, sep=delimiter, dtype=dtype, skipinitialspace=True, keep_default_na=dtype is not str, na_values=[""]
+        )
     except pd.errors.EmptyDataError:
         raise ValueError(f"{path}: the file is empty") from None
     except (pd.errors.ParserError, UnicodeDecodeError, EOFError, OSError) as exc:
@@ -131,8 +132,10 @@ def binary_labels(values, positive=None, *, where: str = "labels") -> np.ndarray
         wanted = [str(p).strip() for p in (positive if isinstance(positive, (list, tuple, set)) else [positive])]
         is_positive = text.isin(wanted).to_numpy()
         if not is_positive.any():  # name the values rather than report "no positives"
-            raise ValueError(f"{where}: no label equals the positive value(s) {', '.join(map(repr, wanted))}; "
-                             f"labels found: {label_summary(text)}")
+            raise ValueError(
+                f"{where}: no label equals the positive value(s) {', '.join(map(repr, wanted))}; "
+                f"labels found: {label_summary(text)}"
+            )
         return is_positive[codes]
     low = text.str.lower()
     unknown = sorted(set(low) - _TRUE - _FALSE)
