@@ -83,3 +83,32 @@ def slurm_cluster():
     finally:
         cluster.stop()
         shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.fixture(scope="module")
+def http_server():
+    """A real HTTP server on 127.0.0.1 (tests/_http.py): its base URL."""
+    from _http import serve
+
+    url, stop = serve()
+    yield url
+    stop()
+
+
+@pytest.fixture
+def small_disk(tmp_path):
+    """A 1 MiB tmpfs mounted for the test (a real full disk); skips, with the reason, where mounting is not
+    allowed (not root, or no mount permission in this container)."""
+    import subprocess
+
+    folder = tmp_path / "small"
+    folder.mkdir()
+    if os.geteuid() != 0:
+        pytest.skip("mounting a small tmpfs needs root")
+    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", str(folder)], capture_output=True)
+    if done.returncode != 0:
+        pytest.skip(f"cannot mount a tmpfs here: {done.stderr.decode().strip()}")
+    try:
+        yield folder
+    finally:
+        subprocess.run(["umount", "-l", str(folder)], check=False)

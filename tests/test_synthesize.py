@@ -1,14 +1,10 @@
 """Seeded synthetic screens (``crocbench synthesize``) and dataset files built by a command."""
 
-import hashlib
-import json
-
 import pandas as pd
 import pytest
 from rdkit import Chem
 
 from crocbench.cli import main
-from crocbench.data import DownloadError, make_file
 from crocbench.data._synthesize import synthesize
 
 SOURCE = [
@@ -62,21 +58,3 @@ def test_synthesize_command_line(tmp_path, capsys):
     assert "synthetic: 50 molecules" in err and "% positive, features per molecule" in err
     assert main(["synthesize", "--n", "5", "--source", str(tmp_path / "nope.csv"), "--out", str(out)]) == 2
     assert "source file" in capsys.readouterr().err
-
-
-def test_a_dataset_file_made_by_a_command_is_checked_like_a_download(tmp_path):
-    script = "import sys; open(sys.argv[1], 'w').write('id,smiles,label\\n1,CCO,1\\n')"
-    command = f'{{python}} -c "{script}" {{out}}'
-    dest = tmp_path / "data" / "x.csv"
-    lock = tmp_path / "lock.json"
-    digest = make_file(command, dest, None, lock=lock, lock_key="d/x.csv", progress=None)
-    assert dest.read_text() == "id,smiles,label\n1,CCO,1\n"
-    assert digest == hashlib.sha256(dest.read_bytes()).hexdigest() == json.loads(lock.read_text())["d/x.csv"]
-    dest.unlink()
-    with pytest.raises(DownloadError, match="sha256 mismatch .* not deterministic"):
-        make_file(command, dest, "0" * 64, lock=lock, progress=None)
-    assert not dest.exists() and not list(dest.parent.glob(".*part"))  # nothing half-written
-    with pytest.raises(DownloadError, match="exited with status 3"):
-        make_file("{python} -c 'import sys; sys.exit(3)'", dest, None, lock=lock, progress=None)
-    with pytest.raises(DownloadError, match="needs \\{mirror\\}"):
-        make_file("cp {mirror}/a {out}", dest, None, lock=lock, progress=None)

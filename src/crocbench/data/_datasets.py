@@ -9,9 +9,9 @@ import numpy as np
 import pandas as pd
 
 from .._parallel import map_chunks
-from ._download import discard_untrusted, record_checksums, verify_checksums
 from ._sdf import MOLBLOCK, TITLE, read_sdf
 from ._tables import read_table
+from .sources import Ledger
 
 ROW = "_row"  # id = row number, when the structures have no id column
 _FORMATS = {".csv": "csv", ".tsv": "tsv", ".tab": "tsv", ".txt": "csv", ".sdf": "sdf", ".sd": "sdf", ".mol": "sdf"}
@@ -374,16 +374,17 @@ def standardize_files(dataset: Dataset, folder, lock, n_jobs: int = 1, progress=
     fails, a copy not trusted yet is removed (its path is added to the message), so that the next run fetches
     it again: a file fixed in the mirror is then read, never the broken copy.
     """
-    verify_checksums(dataset.files, folder, lock, dataset.name)
+    ledger = Ledger(lock)
+    ledger.verify(dataset.name, dataset.files, folder)
     try:
         out = standardize(dataset, folder, n_jobs=n_jobs, progress=progress, n_folds=n_folds)
     except Exception as exc:
-        removed = discard_untrusted(dataset.files, folder, lock, dataset.name)
+        removed = ledger.discard_untrusted(dataset.name, dataset.files, folder)
         if removed and exc.args and isinstance(exc.args[0], str):
             note = f"{', '.join(removed)}: not trusted yet, removed; the next run fetches it again"
             exc.args = (f"{exc.args[0]} ({note})", *exc.args[1:])
         raise
-    record_checksums(dataset.files, folder, lock, dataset.name)
+    ledger.record(dataset.name, dataset.files, folder)
     return out
 
 
