@@ -10,7 +10,7 @@ that selects it:
 - the mirror (``mirror.py``): a local copy by name, which stands in for any kind marked ``mirrorable``.
 
 :func:`crocbench.data.obtain` is the one path every file takes: the source writes the bytes under a temporary name, and
-``_integrity.install`` checks the sha256 (declared, else the :class:`Ledger`'s) and renames. A new kind of
+``_integrity.install`` checks the sha256 (declared, else the :class:`crocbench.data.Ledger`'s) and renames. A new kind of
 source is one module here (found when the package is imported) plus its entry in the config schema's ``files`` items.
 """
 
