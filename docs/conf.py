@@ -42,6 +42,9 @@ html_theme_options = {
     "show_toc_level": 2,
     "secondary_sidebar_items": {"user_guide/configuration": []},  # the key table takes the page's width
 }
+# The left sidebar lists the pages of the current section (user_guide/index, studies/index, api/index); the
+# benchmarks page is a section of its own, with no pages to list.
+html_sidebars = {"benchmarks": []}
 html_static_path = ["_static"]
 html_css_files = ["crocbench.css"]
 
