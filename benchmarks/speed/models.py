@@ -20,9 +20,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from _harness import measure, print_result, step_args
+from crocbench._bench import measure, print_result, step_args
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _step(name: str, folder: str, cache: str, matrix: str) -> dict:

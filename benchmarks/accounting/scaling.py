@@ -42,7 +42,7 @@ from pathlib import Path
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 DEFAULT = ["synthetic_10k", "dtp_aids", "synthetic_100k", "synthetic_250k"]
 TARGET = 1_000_000
 

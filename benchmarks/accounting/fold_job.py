@@ -23,9 +23,11 @@ from pathlib import Path
 
 import numpy as np
 import yaml
-from _harness import cpu_seconds, measure, print_result, step_args
 
-ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # benchmarks/_harness.py
+from _harness import cpu_seconds, measure, print_result, step_args  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[2]
 PANEL = ROOT / "config" / "panels" / "pubchem_hts.yaml"
 MODELS = ("svm", "irv", "knn", "maxsim", "random")
 

@@ -25,9 +25,11 @@ import time
 from pathlib import Path
 
 import numpy as np
-from _harness import cpu_seconds, measure, print_result, step_args
 
-ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # benchmarks/_harness.py
+from _harness import cpu_seconds, measure, print_result, step_args  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[2]
 PANEL = ROOT / "config" / "panels" / "pubchem_hts.yaml"
 
 
@@ -64,7 +66,7 @@ def main() -> None:
     rows = []
     for step, extra in (("kernel", args.n), ("svm_fold", args.fold)):
         for name, env in codes.items():
-            script = __file__ if step == "kernel" else str(Path(__file__).with_name("fold_job.py"))
+            script = __file__ if step == "kernel" else str(ROOT / "benchmarks" / "accounting" / "fold_job.py")
             args_ = (args.results, extra) if step == "kernel" else (args.results, "svm", extra, PANEL)
             rows.append((step, name, measure(script, step.replace("svm_", ""), *args_, env=env)))
     print(

@@ -28,7 +28,7 @@ import pandas as pd
 from crocbench.metrics import paper_panel, parse_metric
 from crocbench.power import PAIRS, power_study
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _scores(results: Path):

@@ -12,16 +12,14 @@ corrected resampled t-test and by the paper's six tests in each repeat; and each
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 
 import pandas as pd
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from crocbench.plots import plot_split_comparison  # noqa: E402
-from crocbench.report import markdown_table, split_comparison, split_comparison_markdown, split_orders  # noqa: E402
-from crocbench.stats import TESTS  # noqa: E402
-from workflow import rule_table  # noqa: E402
+from crocbench._accounting import rule_table
+from crocbench.plots import plot_split_comparison
+from crocbench.report import markdown_table, split_comparison, split_comparison_markdown, split_orders
+from crocbench.stats import TESTS
 
 SPLITS = ("random", "scaffold")
 DATASET = "dtp_aids"

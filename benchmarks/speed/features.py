@@ -22,9 +22,10 @@ import time
 from pathlib import Path
 
 import numpy as np
-from _harness import measure, print_result, step_args
 
-ROOT = Path(__file__).resolve().parents[1]
+from crocbench._bench import measure, print_result, step_args
+
+ROOT = Path(__file__).resolve().parents[2]
 DEFAULT_CSV = Path(os.environ.get("CROCBENCH_MIRROR", ROOT.parent / "shared" / "mirror")) / "HIV_41913.csv"
 
 
