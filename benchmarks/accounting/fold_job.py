@@ -1,6 +1,6 @@
 """One fold job of a finished panel screen, replayed in a process of its own: its time and exact peak memory.
 
-    python benchmarks/fold_job.py RESULTS [MODEL ...] [--fold F] [--config config/panels/pubchem_hts.yaml]
+    python benchmarks/accounting/fold_job.py RESULTS [MODEL ...] [--fold F] [--config config/panels/pubchem_hts.yaml]
 
 RESULTS is a finished screen's folder (e.g. ``results/transcription_5_primary`` of a panel run); each MODEL
 (default: svm irv knn maxsim random) has fold F (default 0) scored as the workflow's ``score_fold`` job scores it:

@@ -1,6 +1,6 @@
 """What a panel run costs (config/panels/pubchem_hts.yaml): per screen and per stage, measured so far and estimated.
 
-    python benchmarks/panel.py RUN_FOLDER [--config config/panels/pubchem_hts.yaml]
+    python benchmarks/accounting/panel.py RUN_FOLDER [--config config/panels/pubchem_hts.yaml]
 
 RUN_FOLDER is the project folder where `snakemake --cores 2 --configfile config/panels/pubchem_hts.yaml` ran (in
 one or several invocations: Snakemake resumes). Read from the run's own files: each job's wall time and peak RSS

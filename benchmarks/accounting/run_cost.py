@@ -1,7 +1,7 @@
 """Per-rule time and memory of the last workflow run, from its own ``benchmark:`` files; prints a table.
 
-    python benchmarks/workflow.py [logs/dtp_aids]
-    python benchmarks/workflow.py --slurm [logs/dtp_aids]   # the Slurm profile's runtimes from that run
+    python benchmarks/accounting/run_cost.py [logs/dtp_aids]
+    python benchmarks/accounting/run_cost.py --slurm [logs/dtp_aids]   # the Slurm profile's runtimes from that run
 
 Targets (2 cores, default config, data from the mirror): cold run <= 15 minutes wall
 (``snakemake --cores 2`` reports its elapsed time; the jobs' sum is larger when two run

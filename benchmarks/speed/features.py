@@ -1,6 +1,6 @@
 """Speed and memory of parsing, fingerprints and similarities on the DTP AIDS set; prints a table.
 
-    python benchmarks/features.py [path/to/HIV_41913.csv]
+    python benchmarks/speed/features.py [path/to/HIV_41913.csv]
 
 Each step runs in its own process so its peak RSS is its own.  Targets
 (2 cores): parse + fingerprint <= 20 s; full exact Tanimoto matrix <= 20 s

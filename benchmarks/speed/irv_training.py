@@ -1,6 +1,6 @@
 """Cost of the IRV's reweighting schemes on the DTP AIDS set, over the shared 10 folds; prints a table.
 
-    python benchmarks/irv_training.py [results/dtp_aids]
+    python benchmarks/speed/irv_training.py [results/dtp_aids]
 
 Reads ``fingerprints.npz``, ``neighbours_k50.npz`` and ``folds.tsv`` from the
 results folder (run the workflow first).  For each scheme: the cost of one

@@ -1,6 +1,6 @@
 """What the SVM's Tanimoto kernels cost: the kernel of a subsample, and one SVM fold as the panel runs it.
 
-    python benchmarks/kernel.py RESULTS [--n N] [--fold F] [--before SRC]
+    python benchmarks/speed/kernel.py RESULTS [--n N] [--fold F] [--before SRC]
 
 RESULTS is a finished PubChem panel screen's folder (e.g. ``results/ion_channel3_primary`` of a panel run). Two
 steps, each in a process of its own (2 threads, as a fold job):
@@ -9,7 +9,7 @@ steps, each in a process of its own (2 threads, as a fold job):
   22,360: what a fold of a 305,000-compound screen fits on under the panel's ``max_kernel_gb: 4``);
 - ``svm fold``: fold F of the SVM exactly as ``config/panels/pubchem_hts.yaml`` sets it up (``large: subsample``,
   ``max_kernel_gb: 4``; inner CV, final fit, scoring), from the run's fingerprints, neighbours and folds
-  (``benchmarks/fold_job.py``'s replay).
+  (``benchmarks/accounting/fold_job.py``'s replay).
 
 With ``--before SRC`` (e.g. a worktree of an older commit's ``src/``) both steps run again on that code, and
 the table says whether the kernel's bytes and the fold's scores are identical. Prints a Markdown table: wall

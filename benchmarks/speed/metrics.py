@@ -1,6 +1,6 @@
 """Speed of the metrics and significance tests; prints a table.
 
-    python benchmarks/metrics.py
+    python benchmarks/speed/metrics.py
 
 Targets (2 cores): every area of the paper's panel for N = 1,000,000 scores
 (3.5% positives) in under 1 s total; each of the other references' metrics

@@ -1,6 +1,6 @@
 """Speed and memory of the five models over the shared 10 folds on the DTP AIDS set; prints a table.
 
-    python benchmarks/models.py [results/dtp_aids]
+    python benchmarks/speed/models.py [results/dtp_aids]
 
 Reads ``fingerprints.npz`` and ``compounds.parquet`` from the results folder
 (run ``snakemake --cores 2 results/dtp_aids/fingerprints.npz`` first).  Each

@@ -1,12 +1,12 @@
 """Exact top-k neighbours: crocbench against FPSim2 and RDKit on the same compounds, the same fingerprints, the same k.
 
     pip install -r envs/bench.txt        # FPSim2, pinned
-    python benchmarks/neighbours.py [--compounds results/dtp_aids/compounds.parquet] [--n N] [--k 50]
+    python benchmarks/speed/neighbours.py [--compounds results/dtp_aids/compounds.parquet] [--n N] [--k 50]
                                     [--fpsim2-queries Q] [--rdkit-queries Q]
 
 The task: every compound's k most similar others (Tanimoto), on RDKit Morgan fingerprints (radius 2, 2,048 bits)
 of the workflow's standardized compounds (41,906 for dtp_aids). Each engine runs in a subprocess of its own
-(benchmarks/_harness.py: its wall time, CPU time and peak RSS):
+(crocbench._bench: its wall time, CPU time and peak RSS):
 
 - crocbench: ``crocbench.similarity.all_pairs_top_k`` on the bits as feature sets (every pair once, both cores),
   and again on the workflow's own features (the paper's labeled trees), a table of its own;

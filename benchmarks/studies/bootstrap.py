@@ -1,6 +1,6 @@
 """The bootstrap intervals (crocbench.stats.bootstrap): their cost at 1,000,000 scores, and their coverage.
 
-    python benchmarks/bootstrap.py [--replicates 1000] [--resamples 1000] [--positives 200] [--negatives 5000]
+    python benchmarks/studies/bootstrap.py [--replicates 1000] [--resamples 1000] [--positives 200] [--negatives 5000]
 
 1. Cost: every metric of table 1 with its interval (1,000 resamples) on one list of 1,000,000 scores (1% positives,
    binormal), wall time and peak RSS; beside it the time to compute the values alone.

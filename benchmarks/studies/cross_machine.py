@@ -1,6 +1,6 @@
 """How far a finished run's numbers move under another CPU's BLAS and SIMD kernels; prints a table.
 
-    python benchmarks/cross_machine.py [results/dtp_aids] [--fold 0]
+    python benchmarks/studies/cross_machine.py [results/dtp_aids] [--fold 0]
 
 OpenBLAS picks its kernels per CPU and numpy its SIMD loops; ``OPENBLAS_CORETYPE`` and
 ``NPY_DISABLE_CPU_FEATURES`` make this machine run another CPU's.  Under each setting (this

@@ -1,6 +1,6 @@
 """How reweighting changes the IRV's epochs to convergence under each optimizer, on one fold; prints a table.
 
-    python benchmarks/irv_optimizers.py [results/synthetic_10k] [--fold 0]
+    python benchmarks/studies/irv_optimizers.py [results/synthetic_10k] [--fold 0]
 
 Reads ``fingerprints.npz``, ``neighbours_k*.npz`` and ``folds.tsv`` from the results folder (a finished run),
 trains the IRV (k = 20) on the fold's training compounds under each optimizer set-up of ``config.yaml``'s

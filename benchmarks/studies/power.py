@@ -1,6 +1,6 @@
 """Cost of the power study, and the tests' rejection rate when there is nothing to find; prints two tables.
 
-    python benchmarks/power.py [results/dtp_aids]
+    python benchmarks/studies/power.py [results/dtp_aids]
 
 1. The default study (5 subset sizes x 200 subsets, 4 pairs, the 18 metrics of
    table 1, the six tests, 1,000 permutation samples) on the pooled scores of a

@@ -1,6 +1,6 @@
 """The protocol study (docs/studies/protocol.md): DTP AIDS under a random and a scaffold split, R repeats each.
 
-    python benchmarks/protocol_study.py RANDOM_RUN SCAFFOLD_RUN [--figure docs/studies/protocol.png]
+    python benchmarks/studies/protocol_study.py RANDOM_RUN SCAFFOLD_RUN [--figure docs/studies/protocol.png]
 
 RANDOM_RUN and SCAFFOLD_RUN are project folders where `snakemake --cores 2 --configfile
 config/studies/protocol_random.yaml` (and protocol_scaffold.yaml) ran. Prints, as Markdown: each ranker's AUC[ROC]

@@ -1,6 +1,6 @@
 """What the SVM's large-data strategies cost in accuracy: exact LIBSVM vs subsampled and Nystroem folds on DTP AIDS.
 
-    python benchmarks/svm_large.py [results/dtp_aids] [STRATEGY:MAX_KERNEL_GB[:LANDMARKS] ...]
+    python benchmarks/studies/svm_large.py [results/dtp_aids] [STRATEGY:MAX_KERNEL_GB[:LANDMARKS] ...]
 
 A screen whose training kernel exceeds ``models.svm.max_kernel_gb`` is fitted by its
 ``large:`` strategy: ``subsample`` (exact LIBSVM, with the inner CV, on all training
