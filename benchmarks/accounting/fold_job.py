@@ -98,7 +98,7 @@ def fold_step(results: str, model: str, fold: int, config_file: str = str(PANEL)
 
 
 def main() -> None:
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("results")
     p.add_argument("models", nargs="*", default=list(MODELS))
     p.add_argument("--fold", type=int, default=0)

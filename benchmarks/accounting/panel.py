@@ -34,7 +34,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def main() -> None:
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("run", type=Path)
     p.add_argument(
         "--config",

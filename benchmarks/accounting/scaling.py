@@ -253,7 +253,7 @@ def sample_targets(dataset: str, n_chunks: int, n_folds: int, seed: int = 0) -> 
 
 
 def main(argv=None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("datasets", nargs="*", help="DATASET or DATASET=LOGS (default: %(default)s)", default=DEFAULT)
     parser.add_argument("--plot", help="write the log-log plot here")
     parser.add_argument(

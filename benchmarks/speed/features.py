@@ -15,8 +15,8 @@ to all rows, in the same run.
 
 from __future__ import annotations
 
+import argparse
 import os
-import sys
 import tempfile
 import time
 from pathlib import Path
@@ -75,7 +75,9 @@ def main() -> None:
     if (args := step_args()) is not None:
         print_result(_step(*args))
         return
-    csv = sys.argv[1] if len(sys.argv) > 1 else str(DEFAULT_CSV)
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("csv", nargs="?", default=str(DEFAULT_CSV), help="the DTP AIDS CSV (default: the mirror's)")
+    csv = p.parse_args().csv
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         cache = str(Path(tmp) / "fp.npz")

@@ -52,7 +52,7 @@ def _kernel(results: str, n: int) -> None:
 
 
 def main() -> None:
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("results", help="a finished panel screen's results folder")
     p.add_argument("--n", type=int, default=22360, help="compounds in the kernel (default: 22,360)")
     p.add_argument("--fold", type=int, default=0)

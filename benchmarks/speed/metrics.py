@@ -14,6 +14,7 @@ same run on the same input.
 
 from __future__ import annotations
 
+import argparse
 import time
 
 import numpy as np
@@ -40,6 +41,8 @@ def data(n: int, seed: int = 0, ties: bool = False):
 
 
 def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.parse_args()
     rows = []
     panel = M.paper_panel()
 

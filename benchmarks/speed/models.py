@@ -15,6 +15,7 @@ out-of-fold ranking.
 
 from __future__ import annotations
 
+import argparse
 import sys
 import tempfile
 import time
@@ -77,7 +78,9 @@ def main() -> None:
     if (args := step_args()) is not None:
         print_result(_step(*args))
         return
-    folder = sys.argv[1] if len(sys.argv) > 1 else str(ROOT / "results" / "dtp_aids")
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("results", nargs="?", default=str(ROOT / "results" / "dtp_aids"), help="a run's results folder")
+    folder = p.parse_args().results
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         cache, matrix = str(Path(tmp) / "nb.npz"), str(Path(tmp) / "matrix.npy")

@@ -137,7 +137,7 @@ def _rdkit(folder: str, k: int, queries: int) -> None:
 
 
 def main() -> None:
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--compounds", default=str(ROOT / "results" / "dtp_aids" / "compounds.parquet"))
     p.add_argument("--n", type=int, default=None, help="the first N compounds (default: all)")
     p.add_argument("--k", type=int, default=50)

@@ -37,7 +37,7 @@ def _cost_step(n: int, resamples: int) -> None:
 
 
 def main() -> None:
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--replicates", type=int, default=1000)
     p.add_argument("--resamples", type=int, default=1000)
     p.add_argument("--positives", type=int, default=N_POS, help="positives of a simulated screen")

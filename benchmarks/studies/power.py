@@ -17,8 +17,8 @@
 
 from __future__ import annotations
 
+import argparse
 import resource
-import sys
 import time
 from pathlib import Path
 
@@ -48,7 +48,15 @@ def _scores(results: Path):
 
 
 def main() -> None:
-    results = Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT / "results" / "dtp_aids"
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument(
+        "results",
+        type=Path,
+        nargs="?",
+        default=ROOT / "results" / "dtp_aids",
+        help="a run's results (else synthetic scores)",
+    )
+    results = p.parse_args().results
     y, scores, source = _scores(results)
     rows = []
     for n_jobs in (1, 2):  # one process, and the workflow's power_study job (2 threads: two processes)

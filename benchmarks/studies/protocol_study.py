@@ -31,7 +31,7 @@ def paper_order_holds(order: list) -> bool:
 
 
 def main() -> None:
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("random_run", type=Path)
     p.add_argument("scaffold_run", type=Path)
     p.add_argument("--figure", type=Path, default=None, help="write the figure here (.png, and a .pdf beside it)")

@@ -17,6 +17,7 @@ Markdown table: AUC[ROC], AUC[CROC(exp)] a=80, actives in the top 1,000.
 
 from __future__ import annotations
 
+import argparse
 import sys
 import time
 from pathlib import Path
@@ -68,8 +69,17 @@ def main() -> None:
         return
     import pandas as pd
 
-    folder = sys.argv[1] if len(sys.argv) > 1 else str(ROOT / "results" / "dtp_aids")
-    settings = sys.argv[2:] or ["subsample:1", "subsample:2", "subsample:4", "nystroem:1"]
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("results", nargs="?", default=str(ROOT / "results" / "dtp_aids"), help="a finished run's results")
+    p.add_argument(
+        "settings",
+        nargs="*",
+        default=["subsample:1", "subsample:2", "subsample:4", "nystroem:1"],
+        metavar="STRATEGY:MAX_KERNEL_GB[:LANDMARKS]",
+        help="the settings compared (default: subsample at 1, 2 and 4 GB, nystroem at 1 GB)",
+    )
+    args = p.parse_args()
+    folder, settings = args.results, args.settings
     exact = pd.read_parquet(Path(folder) / "scores" / "svm.parquet")
     rows = [
         (
