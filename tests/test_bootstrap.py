@@ -1,7 +1,6 @@
 """The bootstrap intervals (crocbench.stats.bootstrap): resamples drawn as counts equal resampled lists built and
 sorted by brute force; AUC[ROC]'s spread equals DeLong's; coverage on simulated screens (-m statistics)."""
 
-
 import numpy as np
 import pytest
 from _delong import delong_se

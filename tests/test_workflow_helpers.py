@@ -143,3 +143,23 @@ with step(SimpleNamespace(log=[{str(tmp_path / "step.log")!r}], threads=1)):
     assert _accounting.logged_peak_mb(Path("x.log")) is None
     assert _accounting.logged_peak_mb(logs / "scores" / "svm" / "pool.log") == (90, 700)
     assert _accounting.log_of("repeats/2/import_scores/gnn") == "repeats/2/scores/gnn/import"
+
+
+def test_rule_table_sums_jobs_per_rule_and_fold_jobs_per_model(tmp_path):
+    """crocbench._accounting.rule_table (benchmarks/accounting/run_cost.py, protocol_study.py): one row per rule, a
+    model's fold jobs a row of their own, a repeat's jobs (repeats/r/) counted with the run's, peaks in GB."""
+    logs = tmp_path / "logs" / "d"
+    for rel, s, rss in (
+        ("scores/svm/fold_0", 10.0, 1024),
+        ("repeats/1/scores/svm/fold_0", 30.0, 2048),
+        ("scores/irv/fold_0", 5.0, 512),
+        ("standardize", 2.0, 100),
+    ):
+        (logs / "benchmark" / rel).parent.mkdir(parents=True, exist_ok=True)
+        (logs / "benchmark" / f"{rel}.tsv").write_text(f"s\th:m:s\tmax_rss\n{s}\t0:00:01\t{rss}\n")
+    table = _accounting.rule_table(logs)
+    assert list(table.index) == ["score_fold (svm)", "score_fold (irv)", "standardize"]  # by summed time
+    svm = table.loc["score_fold (svm)"]
+    assert (svm["jobs"], svm["total_s"], svm["longest_s"], svm["max_rss_gb"]) == (2, 40.0, 30.0, 2.0)
+    with pytest.raises(SystemExit, match="no benchmark files"):
+        _accounting.rule_table(tmp_path / "logs" / "none")
