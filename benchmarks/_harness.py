@@ -1,65 +1,24 @@
-"""The benchmarks' one harness: a step run in a subprocess of its own, timed, with that process's peak RSS.
+"""The harness (``crocbench._bench``) for the scripts whose steps may run on an older crocbench (``--before SRC``).
 
-A benchmark script calls itself as ``python script --step ARGS...``; the step ends with :func:`print_result`,
-which prints its results as one JSON object on the last line of standard output, with ``peak_rss_gb``: the
-high-water mark of the step's own memory (``VmHWM`` of ``/proc/self/status``, kB / 1e6). Not ``getrusage``'s
-``ru_maxrss``: Linux keeps that across ``exec``, so a step started by a large process would report the
-starter's size. :func:`measure` runs a step and adds ``wall_seconds``.
+Such a step puts SRC first on ``PYTHONPATH``, and SRC's crocbench may predate ``crocbench._bench``; so the harness
+is loaded from this checkout's ``src/`` by its path (it imports nothing of crocbench), the same code on both sides
+of :func:`measure`. A script adds this folder to ``sys.path`` and imports from here.
 """
 
-from __future__ import annotations
-
-import json
-import os
-import subprocess
+import importlib.util
 import sys
-import time
+from pathlib import Path
 
+_FILE = Path(__file__).resolve().parents[1] / "src" / "crocbench" / "_bench.py"
+_spec = importlib.util.spec_from_file_location("_crocbench_bench", _FILE)
+_bench = sys.modules.setdefault("_crocbench_bench", importlib.util.module_from_spec(_spec))
+if not hasattr(_bench, "measure"):
+    _spec.loader.exec_module(_bench)
 
-def step_args() -> list[str] | None:
-    """The step's arguments when this process is a step (``script --step ARGS...``), else None."""
-    return sys.argv[2:] if sys.argv[1:2] == ["--step"] else None
-
-
-def cpu_seconds() -> float:
-    """This process's user and system CPU seconds so far (its threads included)."""
-    t = os.times()
-    return t.user + t.system
-
-
-def own_peak_rss_gb() -> float:
-    """This process's peak resident memory since its ``exec`` (``VmHWM``), in GB (kB / 1e6). Read here, not from
-    crocbench: a step may run an older crocbench (``--before``)."""
-    with open("/proc/self/status") as fh:
-        for line in fh:
-            if line.startswith("VmHWM:"):
-                return int(line.split()[1]) / 1e6
-    raise RuntimeError("no VmHWM in /proc/self/status")
-
-
-def print_result(result: dict) -> None:
-    """A step's last line: its results as JSON, with its own ``peak_rss_gb``."""
-    print(json.dumps({**result, "peak_rss_gb": own_peak_rss_gb()}), flush=True)
-
-
-def measure(script: str, *args, env: dict | None = None) -> dict:
-    """Run ``python script --step *args`` in a subprocess; its JSON result (``peak_rss_gb`` included) and
-    ``wall_seconds``.
-
-    Raises
-    ------
-    SystemExit
-        The step failed: its arguments, exit status and the tail of its standard error.
-    """
-    start = time.perf_counter()
-    done = subprocess.run(
-        [sys.executable, script, "--step", *map(str, args)],
-        capture_output=True,
-        text=True,
-        env=None if env is None else {**os.environ, **env},
-    )
-    wall = time.perf_counter() - start
-    if done.returncode:
-        sys.exit(f"{' '.join(map(str, args))} failed (exit {done.returncode}):\n{done.stderr[-3000:]}")
-    lines = done.stdout.strip().splitlines()
-    return {**(json.loads(lines[-1]) if lines else {}), "wall_seconds": wall}
+cpu_seconds, measure, print_result, step_args = (
+    _bench.cpu_seconds,
+    _bench.measure,
+    _bench.print_result,
+    _bench.step_args,
+)
+__all__ = ["cpu_seconds", "measure", "print_result", "step_args"]

@@ -1,9 +1,6 @@
 """The bootstrap intervals (crocbench.stats.bootstrap): resamples drawn as counts equal resampled lists built and
 sorted by brute force; AUC[ROC]'s spread equals DeLong's; coverage on simulated screens (-m statistics)."""
 
-import sys
-from pathlib import Path
-
 import numpy as np
 import pytest
 from _delong import delong_se
@@ -11,8 +8,6 @@ from scipy.stats import norm
 
 from crocbench.metrics import METRICS, TIES, MetricCall, Ranking, paper_panel, roc_auc
 from crocbench.stats import bootstrap, bootstrap_values, check_resamples, draw_resamples, resamples_from_counts
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
 
 
 def _every_metric(n):
@@ -176,7 +171,7 @@ def test_check_resamples():
 def test_coverage_of_every_metric_on_simulated_screens():
     """1,000 binormal screens (200 positives N(1.5, 1), 5,000 negatives N(0, 1)), 1,000 resamples each: every
     metric's 95% interval holds its population value in 93-97% of them (the binomial SE is 0.7 points)."""
-    from bootstrap import coverage
+    from crocbench.stats._coverage import coverage
 
     calls, covered, _ = coverage(1000, 1000)
     bad = {c.label: round(100 * v, 1) for c, v in zip(calls, covered) if not 0.93 <= v <= 0.97}

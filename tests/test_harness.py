@@ -1,17 +1,12 @@
-"""The benchmarks' harness (benchmarks/_harness.py): a step's own peak RSS, its result, its failure."""
-
-import sys
-from pathlib import Path
+"""The benchmarks' harness (crocbench._bench): a step's own peak RSS, its result, its failure."""
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
-from _harness import measure  # noqa: E402
+from crocbench._bench import measure
 
 STEP = """
 import sys
-sys.path.insert(0, {bench!r})
-from _harness import print_result, step_args
+from crocbench._bench import print_result, step_args
 
 args = step_args()
 if args[0] == "fail":
@@ -19,7 +14,7 @@ if args[0] == "fail":
 block = bytearray(int(args[0]) * 2**20)  # touched: resident
 block[::4096] = b"x" * len(block[::4096])
 print("noise first")
-print_result({{"mb": int(args[0])}})
+print_result({"mb": int(args[0])})
 """
 
 
@@ -27,7 +22,7 @@ def test_measure_reports_the_steps_own_peak_rss_and_result(tmp_path):
     big = bytearray(600 * 2**20)  # this process (the harness's side) is large: no step may report its size
     big[::4096] = b"x" * len(big[::4096])
     script = tmp_path / "step.py"
-    script.write_text(STEP.format(bench=str(Path(__file__).resolve().parents[1] / "benchmarks")))
+    script.write_text(STEP)
     large, small = measure(str(script), 400), measure(str(script), 10)  # the large first: a max over children fails
     assert small["mb"] == 10 and large["mb"] == 400
     # the 400 MB step's peak is its own (not the harness's, not the other step's): ~390 MB above the small one

@@ -665,9 +665,15 @@ def test_two_datasets_in_one_run_and_the_summary_from_their_own_scores(tmp_path)
     text = (summary / "tables" / "claims.md").read_text()
     assert "of 2" in text and "critical difference of mean ranks is 4.31" in text  # 2.728 sqrt(5 6 / 12)
     assert "from 9 screens on" in text  # 10 pairs x 2 / 2^9 < 0.05 <= 10 x 2 / 2^8
-    # benchmarks/fold_job.py replays a fold job as the workflow ran it: the same scores, with the job's own threads
+    # benchmarks/accounting/fold_job.py replays a fold job as the workflow ran it: the same scores, with the job's own threads
     replay = subprocess.run(
-        [sys.executable, str(ROOT / "benchmarks" / "fold_job.py"), str(tmp_path / "results" / "screen"), "svm", "irv"]
+        [
+            sys.executable,
+            str(ROOT / "benchmarks" / "accounting" / "fold_job.py"),
+            str(tmp_path / "results" / "screen"),
+            "svm",
+            "irv",
+        ]
         + ["--fold", "1", "--config", str(tmp_path / "cfg.yaml")],
         capture_output=True,
         text=True,

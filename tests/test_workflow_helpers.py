@@ -3,6 +3,7 @@
 import pandas as pd
 import pytest
 
+from crocbench import _accounting
 from crocbench._workflow import remove_parts, resumable, signature
 
 
@@ -41,16 +42,13 @@ def test_an_interrupted_resumable_step_reuses_its_finished_parts(tmp_path):
 
 
 def test_every_rules_benchmark_file_is_attributed_to_that_rule():
-    """benchmarks/workflow.py (the per-rule table, the Slurm runtimes) names the rule of every benchmark file that any
-    rule writes, wildcards filled in; a new rule it does not know would otherwise stop it."""
-    import importlib.util
+    """crocbench._accounting (the per-rule table, the Slurm runtimes of benchmarks/accounting/run_cost.py) names the
+    rule of every benchmark file that any rule writes, wildcards filled in; a new rule it does not know would
+    otherwise stop it."""
     import re
     from pathlib import Path
 
     root = Path(__file__).resolve().parents[1]
-    spec = importlib.util.spec_from_file_location("bench_workflow", root / "benchmarks" / "workflow.py")
-    bench = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bench)
     found = {}
     for smk in sorted((root / "workflow" / "rules").glob("*.smk")):
         blocks = re.split(r"^(?:rule|checkpoint) (\w+):", smk.read_text(), flags=re.M)
@@ -75,23 +73,18 @@ def test_every_rules_benchmark_file_is_attributed_to_that_rule():
             filled = {**values, "repeat": repeat}
             rel = re.sub(r"\{+(\w+)\}+", lambda m, filled=filled: filled[m.group(1)], path)
             rel = re.sub(r"^logs/(d|summary|archives)/benchmark/?", "", rel).removesuffix(".tsv")
-            assert bench.rule_of(rel) == rule, (rule, rel)
+            assert _accounting.rule_of(rel) == rule, (rule, rel)
 
 
 def test_panel_cost_reads_stages_and_invocation_walls(tmp_path):
-    """benchmarks/panel.py: a job's stage (a model's fold jobs are the model's), and each invocation's wall time
-    from Snakemake's log, first to last timestamp; a dry run (no job finished) and earlier invocations left out."""
-    import importlib.util
+    """crocbench._accounting (benchmarks/accounting/panel.py): a job's stage (a model's fold jobs are the model's),
+    and each invocation's wall time from Snakemake's log, first to last timestamp; a dry run (no job finished) and
+    earlier invocations left out."""
     from datetime import datetime
-    from pathlib import Path
 
-    root = Path(__file__).resolve().parents[1]
-    spec = importlib.util.spec_from_file_location("bench_panel", root / "benchmarks" / "panel.py")
-    panel = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(panel)
-    assert panel.stage_of("score_fold", "scores/svm/fold_3") == "svm"
-    assert panel.stage_of("neighbours_chunk", "neighbours_k50/chunk_2") == "neighbours"
-    assert panel.stage_of("fingerprints", "fingerprints") == "data"
+    assert _accounting.stage_of("score_fold", "scores/svm/fold_3") == "svm"
+    assert _accounting.stage_of("neighbours_chunk", "neighbours_k50/chunk_2") == "neighbours"
+    assert _accounting.stage_of("fingerprints", "fingerprints") == "data"
     logs = tmp_path / ".snakemake" / "log"
     logs.mkdir(parents=True)
     run = "[Tue Nov 24 19:25:57 2026]\nrule download:\n[Tue Nov 24 19:26:10 2026]\n1 of 9 steps (11%) done\n"
@@ -101,8 +94,8 @@ def test_panel_cost_reads_stages_and_invocation_walls(tmp_path):
         "[Tue Nov 24 19:20:00 2026]\nrule x:\n[Tue Nov 24 19:20:01 2026]\n"
     )
     (logs / "2026-11-23T100000.snakemake.log").write_text(run.replace("Nov 24", "Nov 23"))
-    assert panel.invocation_walls(tmp_path, datetime(2026, 11, 24)) == [95 * 60 + 10]
-    assert sorted(panel.invocation_walls(tmp_path)) == [95 * 60 + 10, 95 * 60 + 10]
+    assert _accounting.invocation_walls(tmp_path, datetime(2026, 11, 24)) == [95 * 60 + 10]
+    assert sorted(_accounting.invocation_walls(tmp_path)) == [95 * 60 + 10, 95 * 60 + 10]
 
 
 def test_a_steps_log_ends_with_its_exact_peak_memory(tmp_path):
@@ -125,14 +118,9 @@ with step(SimpleNamespace(log=[{str(tmp_path / "step.log")!r}], threads=1)):
     last = (tmp_path / "step.log").read_text().splitlines()[-1]
     mib = int(re.fullmatch(r"done in [\d.]+ s; peak RSS (\d+) MiB", last).group(1))
     assert 400e6 / 2**20 < mib < 400e6 / 2**20 + 300  # the array, and the interpreter with numpy
-    # benchmarks/workflow.py reads it before Snakemake's sampled max_rss; a log without it leaves the sample
-    import importlib.util
+    # crocbench._accounting.jobs reads it before Snakemake's sampled max_rss; a log without it leaves the sample
     from pathlib import Path
 
-    root = Path(__file__).resolve().parents[1]
-    spec = importlib.util.spec_from_file_location("bench_workflow", root / "benchmarks" / "workflow.py")
-    bench = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bench)
     logs = tmp_path / "logs" / "screen"
     for rel, log in (("scores/svm/fold_0", last), ("standardize", "done in 2.0 s"), ("fingerprints", None)):
         (logs / "benchmark" / rel).parent.mkdir(parents=True, exist_ok=True)
@@ -146,12 +134,32 @@ with step(SimpleNamespace(log=[{str(tmp_path / "step.log")!r}], threads=1)):
     (logs / "scores" / "svm" / "pool.log").write_text(
         "done in 1.0 s; peak RSS 90 MiB (largest child process 700 MiB)\n"
     )
-    jobs = bench._jobs(logs).set_index("file")
+    jobs = _accounting.jobs(logs).set_index("file")
     assert jobs.loc["scores/svm/fold_0", "max_rss_mb"] == mib and jobs.loc["scores/svm/fold_0", "rss_exact"]
     assert jobs.loc["standardize", "max_rss_mb"] == 100.5 and not jobs.loc["standardize", "rss_logged"]
     assert jobs.loc["fingerprints", "max_rss_mb"] == 100.5
     pool = jobs.loc["pool_scores/svm"]
     assert pool["max_rss_mb"] == 2000 and pool["rss_logged"] and not pool["rss_exact"]
-    assert bench.logged_peak_mb(Path("x.log")) is None
-    assert bench.logged_peak_mb(logs / "scores" / "svm" / "pool.log") == (90, 700)
-    assert bench.log_of("repeats/2/import_scores/gnn") == "repeats/2/scores/gnn/import"
+    assert _accounting.logged_peak_mb(Path("x.log")) is None
+    assert _accounting.logged_peak_mb(logs / "scores" / "svm" / "pool.log") == (90, 700)
+    assert _accounting.log_of("repeats/2/import_scores/gnn") == "repeats/2/scores/gnn/import"
+
+
+def test_rule_table_sums_jobs_per_rule_and_fold_jobs_per_model(tmp_path):
+    """crocbench._accounting.rule_table (benchmarks/accounting/run_cost.py, protocol_study.py): one row per rule, a
+    model's fold jobs a row of their own, a repeat's jobs (repeats/r/) counted with the run's, peaks in GB."""
+    logs = tmp_path / "logs" / "d"
+    for rel, s, rss in (
+        ("scores/svm/fold_0", 10.0, 1024),
+        ("repeats/1/scores/svm/fold_0", 30.0, 2048),
+        ("scores/irv/fold_0", 5.0, 512),
+        ("standardize", 2.0, 100),
+    ):
+        (logs / "benchmark" / rel).parent.mkdir(parents=True, exist_ok=True)
+        (logs / "benchmark" / f"{rel}.tsv").write_text(f"s\th:m:s\tmax_rss\n{s}\t0:00:01\t{rss}\n")
+    table = _accounting.rule_table(logs)
+    assert list(table.index) == ["score_fold (svm)", "score_fold (irv)", "standardize"]  # by summed time
+    svm = table.loc["score_fold (svm)"]
+    assert (svm["jobs"], svm["total_s"], svm["longest_s"], svm["max_rss_gb"]) == (2, 40.0, 30.0, 2.0)
+    with pytest.raises(SystemExit, match="no benchmark files"):
+        _accounting.rule_table(tmp_path / "logs" / "none")

@@ -21,7 +21,7 @@ def step(smk):
 
     The log's last line says how long the step took and its exact peak resident memory
     (:func:`crocbench._memory.peak_rss_kb`: ``done in 24.2 s; peak RSS 5630 MiB``), which
-    ``benchmarks/workflow.py`` and ``benchmarks/panel.py`` read before Snakemake's sampled ``max_rss``.
+    ``crocbench._accounting`` (``benchmarks/accounting/``) reads before Snakemake's sampled ``max_rss``.
 
     An error is written to the log (message first, then the traceback); the
     console gets one line (:func:`console_line`: the rule, its wildcards, the

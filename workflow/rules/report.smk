@@ -194,7 +194,7 @@ rule power_study:
         "../../envs/crocbench.yaml"
     threads: 2  # subset sizes in two processes: it ends the run, after the last model's folds
     resources:
-        mem_mb=8000,  # measured peak (two processes): 2.7 GB at N = 41,906, 7.1 GB at N = 250,000 (MiB / 1,024, as benchmarks/workflow.py prints RSS)
+        mem_mb=8000,  # measured peak (two processes): 2.7 GB at N = 41,906, 7.1 GB at N = 250,000 (MiB / 1,024, as benchmarks/accounting/run_cost.py prints RSS)
     params:
         top=top_cutoff,
         models=power_models(),

@@ -24,7 +24,7 @@ DEFAULT_BLOCK = 2048
 
 #: Features in at least this fraction of the molecules are bit-packed (counted by popcount); the others go to
 #: the inverted index. A packed feature costs about 1/64 of a word per pair; an indexed one about 10 ns per pair
-#: that shares it, so the two cost the same near 1% (benchmarks/neighbours.py).
+#: that shares it, so the two cost the same near 1% (benchmarks/speed/neighbours.py).
 DENSE_FRACTION = 0.01
 
 

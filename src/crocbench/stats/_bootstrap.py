@@ -15,7 +15,7 @@ sorted; the work per resample is O(G), not O(n log n).
 The interval is the percentile interval of the resampled values (the
 ``(1 - level) / 2`` and ``(1 + level) / 2`` quantiles, numpy's default
 linear interpolation); its coverage on simulated screens is measured in
-``benchmarks/bootstrap_coverage.py``.
+``benchmarks/studies/bootstrap.py``.
 """
 
 from __future__ import annotations

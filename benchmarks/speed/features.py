@@ -1,6 +1,6 @@
 """Speed and memory of parsing, fingerprints and similarities on the DTP AIDS set; prints a table.
 
-    python benchmarks/features.py [path/to/HIV_41913.csv]
+    python benchmarks/speed/features.py [path/to/HIV_41913.csv]
 
 Each step runs in its own process so its peak RSS is its own.  Targets
 (2 cores): parse + fingerprint <= 20 s; full exact Tanimoto matrix <= 20 s
@@ -15,16 +15,17 @@ to all rows, in the same run.
 
 from __future__ import annotations
 
+import argparse
 import os
-import sys
 import tempfile
 import time
 from pathlib import Path
 
 import numpy as np
-from _harness import measure, print_result, step_args
 
-ROOT = Path(__file__).resolve().parents[1]
+from crocbench._bench import measure, print_result, step_args
+
+ROOT = Path(__file__).resolve().parents[2]
 DEFAULT_CSV = Path(os.environ.get("CROCBENCH_MIRROR", ROOT.parent / "shared" / "mirror")) / "HIV_41913.csv"
 
 
@@ -74,7 +75,9 @@ def main() -> None:
     if (args := step_args()) is not None:
         print_result(_step(*args))
         return
-    csv = sys.argv[1] if len(sys.argv) > 1 else str(DEFAULT_CSV)
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("csv", nargs="?", default=str(DEFAULT_CSV), help="the DTP AIDS CSV (default: the mirror's)")
+    csv = p.parse_args().csv
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         cache = str(Path(tmp) / "fp.npz")

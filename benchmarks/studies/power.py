@@ -1,6 +1,6 @@
 """Cost of the power study, and the tests' rejection rate when there is nothing to find; prints two tables.
 
-    python benchmarks/power.py [results/dtp_aids]
+    python benchmarks/studies/power.py [results/dtp_aids]
 
 1. The default study (5 subset sizes x 200 subsets, 4 pairs, the 18 metrics of
    table 1, the six tests, 1,000 permutation samples) on the pooled scores of a
@@ -17,8 +17,8 @@
 
 from __future__ import annotations
 
+import argparse
 import resource
-import sys
 import time
 from pathlib import Path
 
@@ -28,7 +28,7 @@ import pandas as pd
 from crocbench.metrics import paper_panel, parse_metric
 from crocbench.power import PAIRS, power_study
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _scores(results: Path):
@@ -48,7 +48,15 @@ def _scores(results: Path):
 
 
 def main() -> None:
-    results = Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT / "results" / "dtp_aids"
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument(
+        "results",
+        type=Path,
+        nargs="?",
+        default=ROOT / "results" / "dtp_aids",
+        help="a run's results (else synthetic scores)",
+    )
+    results = p.parse_args().results
     y, scores, source = _scores(results)
     rows = []
     for n_jobs in (1, 2):  # one process, and the workflow's power_study job (2 threads: two processes)

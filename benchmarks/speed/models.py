@@ -1,6 +1,6 @@
 """Speed and memory of the five models over the shared 10 folds on the DTP AIDS set; prints a table.
 
-    python benchmarks/models.py [results/dtp_aids]
+    python benchmarks/speed/models.py [results/dtp_aids]
 
 Reads ``fingerprints.npz`` and ``compounds.parquet`` from the results folder
 (run ``snakemake --cores 2 results/dtp_aids/fingerprints.npz`` first).  Each
@@ -15,14 +15,15 @@ out-of-fold ranking.
 
 from __future__ import annotations
 
+import argparse
 import sys
 import tempfile
 import time
 from pathlib import Path
 
-from _harness import measure, print_result, step_args
+from crocbench._bench import measure, print_result, step_args
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _step(name: str, folder: str, cache: str, matrix: str) -> dict:
@@ -77,7 +78,9 @@ def main() -> None:
     if (args := step_args()) is not None:
         print_result(_step(*args))
         return
-    folder = sys.argv[1] if len(sys.argv) > 1 else str(ROOT / "results" / "dtp_aids")
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("results", nargs="?", default=str(ROOT / "results" / "dtp_aids"), help="a run's results folder")
+    folder = p.parse_args().results
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         cache, matrix = str(Path(tmp) / "nb.npz"), str(Path(tmp) / "matrix.npy")

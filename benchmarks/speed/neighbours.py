@@ -1,12 +1,12 @@
 """Exact top-k neighbours: crocbench against FPSim2 and RDKit on the same compounds, the same fingerprints, the same k.
 
     pip install -r envs/bench.txt        # FPSim2, pinned
-    python benchmarks/neighbours.py [--compounds results/dtp_aids/compounds.parquet] [--n N] [--k 50]
+    python benchmarks/speed/neighbours.py [--compounds results/dtp_aids/compounds.parquet] [--n N] [--k 50]
                                     [--fpsim2-queries Q] [--rdkit-queries Q]
 
 The task: every compound's k most similar others (Tanimoto), on RDKit Morgan fingerprints (radius 2, 2,048 bits)
 of the workflow's standardized compounds (41,906 for dtp_aids). Each engine runs in a subprocess of its own
-(benchmarks/_harness.py: its wall time, CPU time and peak RSS):
+(crocbench._bench: its wall time, CPU time and peak RSS):
 
 - crocbench: ``crocbench.similarity.all_pairs_top_k`` on the bits as feature sets (every pair once, both cores),
   and again on the workflow's own features (the paper's labeled trees), a table of its own;
@@ -30,10 +30,10 @@ from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # benchmarks/_harness.py
 from _harness import cpu_seconds, measure, print_result, step_args  # noqa: E402
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 BITS, RADIUS = 2048, 2
 
 
@@ -137,7 +137,7 @@ def _rdkit(folder: str, k: int, queries: int) -> None:
 
 
 def main() -> None:
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--compounds", default=str(ROOT / "results" / "dtp_aids" / "compounds.parquet"))
     p.add_argument("--n", type=int, default=None, help="the first N compounds (default: all)")
     p.add_argument("--k", type=int, default=50)

@@ -1,6 +1,6 @@
 """The protocol study (docs/studies/protocol.md): DTP AIDS under a random and a scaffold split, R repeats each.
 
-    python benchmarks/protocol_study.py RANDOM_RUN SCAFFOLD_RUN [--figure docs/studies/protocol.png]
+    python benchmarks/studies/protocol_study.py RANDOM_RUN SCAFFOLD_RUN [--figure docs/studies/protocol.png]
 
 RANDOM_RUN and SCAFFOLD_RUN are project folders where `snakemake --cores 2 --configfile
 config/studies/protocol_random.yaml` (and protocol_scaffold.yaml) ran. Prints, as Markdown: each ranker's AUC[ROC]
@@ -12,16 +12,14 @@ corrected resampled t-test and by the paper's six tests in each repeat; and each
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 
 import pandas as pd
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from crocbench.plots import plot_split_comparison  # noqa: E402
-from crocbench.report import markdown_table, split_comparison, split_comparison_markdown, split_orders  # noqa: E402
-from crocbench.stats import TESTS  # noqa: E402
-from workflow import rule_table  # noqa: E402
+from crocbench._accounting import rule_table
+from crocbench.plots import plot_split_comparison
+from crocbench.report import markdown_table, split_comparison, split_comparison_markdown, split_orders
+from crocbench.stats import TESTS
 
 SPLITS = ("random", "scaffold")
 DATASET = "dtp_aids"
@@ -33,7 +31,7 @@ def paper_order_holds(order: list) -> bool:
 
 
 def main() -> None:
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("random_run", type=Path)
     p.add_argument("scaffold_run", type=Path)
     p.add_argument("--figure", type=Path, default=None, help="write the figure here (.png, and a .pdf beside it)")

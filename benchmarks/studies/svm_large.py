@@ -1,6 +1,6 @@
 """What the SVM's large-data strategies cost in accuracy: exact LIBSVM vs subsampled and Nystroem folds on DTP AIDS.
 
-    python benchmarks/svm_large.py [results/dtp_aids] [STRATEGY:MAX_KERNEL_GB[:LANDMARKS] ...]
+    python benchmarks/studies/svm_large.py [results/dtp_aids] [STRATEGY:MAX_KERNEL_GB[:LANDMARKS] ...]
 
 A screen whose training kernel exceeds ``models.svm.max_kernel_gb`` is fitted by its
 ``large:`` strategy: ``subsample`` (exact LIBSVM, with the inner CV, on all training
@@ -17,13 +17,14 @@ Markdown table: AUC[ROC], AUC[CROC(exp)] a=80, actives in the top 1,000.
 
 from __future__ import annotations
 
+import argparse
 import sys
 import time
 from pathlib import Path
 
-from _harness import measure, print_result, step_args
+from crocbench._bench import measure, print_result, step_args
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _metrics(y, s) -> dict:
@@ -68,8 +69,17 @@ def main() -> None:
         return
     import pandas as pd
 
-    folder = sys.argv[1] if len(sys.argv) > 1 else str(ROOT / "results" / "dtp_aids")
-    settings = sys.argv[2:] or ["subsample:1", "subsample:2", "subsample:4", "nystroem:1"]
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("results", nargs="?", default=str(ROOT / "results" / "dtp_aids"), help="a finished run's results")
+    p.add_argument(
+        "settings",
+        nargs="*",
+        default=["subsample:1", "subsample:2", "subsample:4", "nystroem:1"],
+        metavar="STRATEGY:MAX_KERNEL_GB[:LANDMARKS]",
+        help="the settings compared (default: subsample at 1, 2 and 4 GB, nystroem at 1 GB)",
+    )
+    args = p.parse_args()
+    folder, settings = args.results, args.settings
     exact = pd.read_parquet(Path(folder) / "scores" / "svm.parquet")
     rows = [
         (

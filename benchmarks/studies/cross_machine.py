@@ -1,6 +1,6 @@
 """How far a finished run's numbers move under another CPU's BLAS and SIMD kernels; prints a table.
 
-    python benchmarks/cross_machine.py [results/dtp_aids] [--fold 0]
+    python benchmarks/studies/cross_machine.py [results/dtp_aids] [--fold 0]
 
 OpenBLAS picks its kernels per CPU and numpy its SIMD loops; ``OPENBLAS_CORETYPE`` and
 ``NPY_DISABLE_CPU_FEATURES`` make this machine run another CPU's.  Under each setting (this
@@ -12,6 +12,7 @@ the spreads behind the tolerances of ``crocbench.reference``.
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import subprocess
@@ -22,7 +23,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SETTINGS = {
     "this CPU": {},
     "Sandybridge, no AVX2": {"OPENBLAS_CORETYPE": "Sandybridge", "NPY_DISABLE_CPU_FEATURES": "AVX2 FMA3"},
@@ -69,9 +70,11 @@ def main() -> None:
     if sys.argv[1:2] == ["--step"]:
         _run(sys.argv[2], int(sys.argv[3]), sys.argv[4])
         return
-    args = [a for a in sys.argv[1:] if not a.startswith("--")]
-    results = args[0] if args else str(ROOT / "results" / "dtp_aids")
-    fold = int(sys.argv[sys.argv.index("--fold") + 1]) if "--fold" in sys.argv else 0
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("results", nargs="?", default=str(ROOT / "results" / "dtp_aids"), help="a finished run's results")
+    p.add_argument("--fold", type=int, default=0, help="the SVM fold recomputed (default: 0)")
+    args = p.parse_args()
+    results, fold = args.results, args.fold
     with tempfile.TemporaryDirectory() as tmp:
         outs = {}
         for name, env in SETTINGS.items():

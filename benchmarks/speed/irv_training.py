@@ -1,6 +1,6 @@
 """Cost of the IRV's reweighting schemes on the DTP AIDS set, over the shared 10 folds; prints a table.
 
-    python benchmarks/irv_training.py [results/dtp_aids]
+    python benchmarks/speed/irv_training.py [results/dtp_aids]
 
 Reads ``fingerprints.npz``, ``neighbours_k50.npz`` and ``folds.tsv`` from the
 results folder (run the workflow first).  For each scheme: the cost of one
@@ -12,23 +12,28 @@ than the baseline + 10%; all schemes over 10 folds <= 5 min.
 
 from __future__ import annotations
 
-import sys
+import argparse
 import time
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument(
+        "results", type=Path, nargs="?", default=ROOT / "results" / "dtp_aids", help="a finished run's results folder"
+    )
+    args = p.parse_args()
     from crocbench.cv import split
     from crocbench.fingerprints import load_fingerprints
     from crocbench.models import IRV, SCHEMES
     from crocbench.similarity import SimilarityIndex, load_neighbours
 
-    folder = Path(sys.argv[1] if len(sys.argv) > 1 else ROOT / "results" / "dtp_aids")
+    folder = args.results
     folds = pd.read_csv(folder / "folds.tsv", sep="\t", dtype={"id": str})
     sim = SimilarityIndex(
         load_fingerprints(folder / "fingerprints.npz"), load_neighbours(sorted(folder.glob("neighbours_k*.npz"))[-1])

@@ -1,6 +1,6 @@
 """Speed of the metrics and significance tests; prints a table.
 
-    python benchmarks/metrics.py
+    python benchmarks/speed/metrics.py
 
 Targets (2 cores): every area of the paper's panel for N = 1,000,000 scores
 (3.5% positives) in under 1 s total; each of the other references' metrics
@@ -14,6 +14,7 @@ same run on the same input.
 
 from __future__ import annotations
 
+import argparse
 import time
 
 import numpy as np
@@ -40,6 +41,8 @@ def data(n: int, seed: int = 0, ties: bool = False):
 
 
 def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.parse_args()
     rows = []
     panel = M.paper_panel()
 

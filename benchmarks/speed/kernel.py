@@ -1,6 +1,6 @@
 """What the SVM's Tanimoto kernels cost: the kernel of a subsample, and one SVM fold as the panel runs it.
 
-    python benchmarks/kernel.py RESULTS [--n N] [--fold F] [--before SRC]
+    python benchmarks/speed/kernel.py RESULTS [--n N] [--fold F] [--before SRC]
 
 RESULTS is a finished PubChem panel screen's folder (e.g. ``results/ion_channel3_primary`` of a panel run). Two
 steps, each in a process of its own (2 threads, as a fold job):
@@ -9,7 +9,7 @@ steps, each in a process of its own (2 threads, as a fold job):
   22,360: what a fold of a 305,000-compound screen fits on under the panel's ``max_kernel_gb: 4``);
 - ``svm fold``: fold F of the SVM exactly as ``config/panels/pubchem_hts.yaml`` sets it up (``large: subsample``,
   ``max_kernel_gb: 4``; inner CV, final fit, scoring), from the run's fingerprints, neighbours and folds
-  (``benchmarks/fold_job.py``'s replay).
+  (``benchmarks/accounting/fold_job.py``'s replay).
 
 With ``--before SRC`` (e.g. a worktree of an older commit's ``src/``) both steps run again on that code, and
 the table says whether the kernel's bytes and the fold's scores are identical. Prints a Markdown table: wall
@@ -25,9 +25,11 @@ import time
 from pathlib import Path
 
 import numpy as np
-from _harness import cpu_seconds, measure, print_result, step_args
 
-ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # benchmarks/_harness.py
+from _harness import cpu_seconds, measure, print_result, step_args  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[2]
 PANEL = ROOT / "config" / "panels" / "pubchem_hts.yaml"
 
 
@@ -50,7 +52,7 @@ def _kernel(results: str, n: int) -> None:
 
 
 def main() -> None:
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("results", help="a finished panel screen's results folder")
     p.add_argument("--n", type=int, default=22360, help="compounds in the kernel (default: 22,360)")
     p.add_argument("--fold", type=int, default=0)
@@ -64,7 +66,7 @@ def main() -> None:
     rows = []
     for step, extra in (("kernel", args.n), ("svm_fold", args.fold)):
         for name, env in codes.items():
-            script = __file__ if step == "kernel" else str(Path(__file__).with_name("fold_job.py"))
+            script = __file__ if step == "kernel" else str(ROOT / "benchmarks" / "accounting" / "fold_job.py")
             args_ = (args.results, extra) if step == "kernel" else (args.results, "svm", extra, PANEL)
             rows.append((step, name, measure(script, step.replace("svm_", ""), *args_, env=env)))
     print(

@@ -1,6 +1,6 @@
 """One fold job of a finished panel screen, replayed in a process of its own: its time and exact peak memory.
 
-    python benchmarks/fold_job.py RESULTS [MODEL ...] [--fold F] [--config config/panels/pubchem_hts.yaml]
+    python benchmarks/accounting/fold_job.py RESULTS [MODEL ...] [--fold F] [--config config/panels/pubchem_hts.yaml]
 
 RESULTS is a finished screen's folder (e.g. ``results/transcription_5_primary`` of a panel run); each MODEL
 (default: svm irv knn maxsim random) has fold F (default 0) scored as the workflow's ``score_fold`` job scores it:
@@ -23,9 +23,11 @@ from pathlib import Path
 
 import numpy as np
 import yaml
-from _harness import cpu_seconds, measure, print_result, step_args
 
-ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # benchmarks/_harness.py
+from _harness import cpu_seconds, measure, print_result, step_args  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[2]
 PANEL = ROOT / "config" / "panels" / "pubchem_hts.yaml"
 MODELS = ("svm", "irv", "knn", "maxsim", "random")
 
@@ -96,7 +98,7 @@ def fold_step(results: str, model: str, fold: int, config_file: str = str(PANEL)
 
 
 def main() -> None:
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("results")
     p.add_argument("models", nargs="*", default=list(MODELS))
     p.add_argument("--fold", type=int, default=0)

@@ -1,6 +1,6 @@
 """How each stage's cost grows with the screen's size: wall time and peak RSS per stage, fitted exponents, 1M.
 
-    python benchmarks/scaling.py [DATASET[=LOGS] ...] [--plot FILE.png] [--chunks-1m N]
+    python benchmarks/accounting/scaling.py [DATASET[=LOGS] ...] [--plot FILE.png] [--chunks-1m N]
 
 Reads the workflow's own ``benchmark:`` files (``logs/{dataset}/benchmark/``, or the
 folder LOGS given for a dataset, e.g. a CI clone's) for each dataset (default:
@@ -25,7 +25,7 @@ measured size with the two largest sizes' b (a fit over all sizes is flattened
 by the start-up of small jobs).  A model whose folds used a large-screen strategy
 (``large: subsample``) is a row of its own.  ``--plot`` writes the log-log plot.
 
-    python benchmarks/scaling.py --sample DATASET CHUNKS FOLDS [--seed S]
+    python benchmarks/accounting/scaling.py --sample DATASET CHUNKS FOLDS [--seed S]
 
 prints the Snakemake targets of a seeded uniform sample of a dataset's chunk jobs
 (CHUNKS of them) and fold jobs (FOLDS per model), for stage-by-stage measurement.
@@ -42,7 +42,7 @@ from pathlib import Path
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 DEFAULT = ["synthetic_10k", "dtp_aids", "synthetic_100k", "synthetic_250k"]
 TARGET = 1_000_000
 
@@ -253,7 +253,7 @@ def sample_targets(dataset: str, n_chunks: int, n_folds: int, seed: int = 0) -> 
 
 
 def main(argv=None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("datasets", nargs="*", help="DATASET or DATASET=LOGS (default: %(default)s)", default=DEFAULT)
     parser.add_argument("--plot", help="write the log-log plot here")
     parser.add_argument(

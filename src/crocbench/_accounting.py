@@ -1,24 +1,20 @@
-"""Per-rule time and memory of the last workflow run, from its own ``benchmark:`` files; prints a table.
+"""What a workflow run cost, from its own files: each job's wall time and peak memory, per rule and per stage.
 
-    python benchmarks/workflow.py [logs/dtp_aids]
-    python benchmarks/workflow.py --slurm [logs/dtp_aids]   # the Slurm profile's runtimes from that run
-
-Targets (2 cores, default config, data from the mirror): cold run <= 15 minutes wall
-(``snakemake --cores 2`` reports its elapsed time; the jobs' sum is larger when two run
-at once), peak RSS of any job <= 14 GB, a no-op rerun <= 10 s.
+Snakemake writes each job's ``benchmark:`` file under ``logs/{dataset}/benchmark/`` (wall seconds, and ``max_rss``
+sampled every 0.5 s for 15 s, then every 30 s); each step's log ends with its exact peak
+(:func:`crocbench._workflow.step`). :func:`jobs` reads both, one row per job; :func:`rule_table` sums them per rule,
+:func:`stage_of` puts a job in its stage, :func:`invocation_walls` reads each Snakemake invocation's wall time.
+Shared by the accounting scripts (``benchmarks/accounting/``) and the protocol study
+(``benchmarks/studies/protocol_study.py``).
 """
 
 from __future__ import annotations
 
 import re
-import sys
+from datetime import datetime
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
-
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "src"))
 
 # A benchmark file (its path under logs/{dataset}/benchmark/, without .tsv, a repeat's prefix removed) and the rule
 # that writes it.
@@ -37,8 +33,6 @@ RULES = [
 ]
 #: A repeat's jobs (cv: repeats) write the same files under repeats/r/.
 REPEAT_PREFIX = re.compile(r"^repeats/\d+/")
-SAFETY = 4  # a busy node ran the SVM's folds 4x slower than an idle one (README, issue 19)
-FLOOR_MIN = 10
 
 
 def rule_of(rel: str) -> str:
@@ -80,7 +74,7 @@ def logged_peak_mb(log: Path) -> tuple[float, float] | None:
 DENSE_SAMPLING_S = 15
 
 
-def _jobs(folder: Path) -> pd.DataFrame:
+def jobs(folder: Path) -> pd.DataFrame:
     """Each job's wall seconds and peak RSS (MiB) from its benchmark file under ``folder`` (``logs/{dataset}``).
 
     The peak is the larger of Snakemake's ``max_rss`` (the job's process tree, sampled: every 0.5 s for 15 s,
@@ -88,6 +82,11 @@ def _jobs(folder: Path) -> pd.DataFrame:
     its largest child process's). ``rss_logged``: the log had them; ``rss_exact``: and the job had no child
     processes (with children beside it, the tree's peak is at most the own peak plus each child's);
     ``rss_complete``: logged, or the job ran at most :data:`DENSE_SAMPLING_S` seconds.
+
+    Raises
+    ------
+    SystemExit
+        No benchmark file under ``folder``.
     """
     rows = []
     for path in sorted((folder / "benchmark").rglob("*.tsv")):
@@ -113,62 +112,50 @@ def _jobs(folder: Path) -> pd.DataFrame:
 
 def rule_table(folder: Path) -> pd.DataFrame:
     """One row per rule (fold jobs per model): jobs, summed and longest wall seconds, largest max RSS (GB)."""
-    jobs = _jobs(folder)
-    jobs["rule"] = [
+    table = jobs(folder)
+    table["rule"] = [
         f"score_fold ({REPEAT_PREFIX.sub('', f).split('/')[1]})" if r == "score_fold" else r
-        for f, r in zip(jobs["file"], jobs["rule"])
+        for f, r in zip(table["file"], table["rule"])
     ]
-    table = jobs.groupby("rule").agg(
+    table = table.groupby("rule").agg(
         jobs=("s", "size"), total_s=("s", "sum"), longest_s=("s", "max"), max_rss_gb=("max_rss_mb", "max")
     )
     table["max_rss_gb"] /= 1024
     return table.sort_values("total_s", ascending=False)
 
 
-def slurm_runtimes(folder: Path) -> pd.DataFrame:
-    """Per rule: its longest job, and the Slurm runtime (minutes) the profile gives it: SAFETY x that job, at
-    least FLOOR_MIN, rounded up to 10 minutes. A neighbour chunk is scaled from its pairs to a full default chunk
-    (``similarity.default_chunks``: ~2e10 pairs), so the runtime holds for any N."""
-    from crocbench.similarity import DEFAULT_TILE, chunk_pairs, default_chunks
-
-    jobs = _jobs(folder)
-    longest = jobs.groupby("rule")["s"].max()
-    note = {}
-    chunks = jobs[jobs["rule"] == "neighbours_chunk"]
-    fingerprints = ROOT / "results" / folder.name / "fingerprints.npz"
-    if len(chunks) and fingerprints.exists():
-        with np.load(fingerprints) as fp:
-            n = fp["indptr"].size - 1
-        pairs = max(chunk_pairs(n, len(chunks), DEFAULT_TILE))
-        full = n * (n - 1) / 2 / default_chunks(n) if default_chunks(n) > 1 else 2e10
-        longest["neighbours_chunk"] = chunks["s"].max() * max(1.0, full / pairs)
-        note["neighbours_chunk"] = f"scaled from {pairs:.2g} to {full:.2g} pairs"
-    minutes = np.maximum(FLOOR_MIN, np.ceil(SAFETY * longest / 60 / 10) * 10).astype(int)
-    return pd.DataFrame(
-        {"longest_s": longest.round(1), "runtime_min": minutes, "note": [note.get(r, "") for r in longest.index]}
-    ).sort_values("longest_s", ascending=False)
+#: Stages, by the rule (or "score_fold (model)") of a job; the neighbour search grows with pairs, the rest with N.
+STAGES = {
+    "data": ("download", "standardize", "fingerprints", "scaffolds", "folds", "folds_table", "import_scores"),
+    "neighbours": ("neighbours_chunk", "neighbours"),
+    "tables": ("pool_scores", "areas_table", "figures", "intervals_table", "irv_training_table", "significance_table"),
+}
+#: The stages whose cost grows with the pairs of compounds, not with their number.
+PAIR_STAGES = ("neighbours",)
+_STAMP = re.compile(r"^\[(\w{3} \w{3} +\d+ \d\d:\d\d:\d\d \d{4})\]")
 
 
-def main() -> None:
-    args = [a for a in sys.argv[1:] if a != "--slurm"]
-    folder = Path(args[0] if args else ROOT / "logs" / "dtp_aids")
-    if "--slurm" in sys.argv[1:]:
-        table = slurm_runtimes(folder)
-        print(table.to_string())
-        print("\nset-resources:  # for workflow/profiles/slurm/config.yaml")
-        for rule, row in table.iterrows():
-            if row["runtime_min"] > FLOOR_MIN:
-                print(
-                    f"  {rule}:  # longest job {row['longest_s']:.0f} s{'; ' + row['note'] if row['note'] else ''}\n"
-                    f'    runtime: "{row["runtime_min"]} * attempt"'
-                )
-        return
-    table = rule_table(folder)
-    print(table.to_string(float_format=lambda v: f"{v:.1f}"))
-    print(
-        f"sum of job times: {table['total_s'].sum() / 60:.1f} min; largest job RSS: {table['max_rss_gb'].max():.1f} GB"
-    )
+def stage_of(rule: str, file: str) -> str:
+    """The stage of a job: a model's fold jobs are the model's stage, the others by :data:`STAGES`."""
+    if rule == "score_fold":
+        return file.split("/")[-2]
+    for stage, rules in STAGES.items():
+        if rule in rules:
+            return stage
+    return "other"
 
 
-if __name__ == "__main__":
-    main()
+def invocation_walls(run: Path, since: datetime | None = None) -> list[float]:
+    """Seconds from the first to the last timestamp of each Snakemake log that finished a job (a dry run finishes
+    none), of the invocations started at or after ``since``."""
+    walls = []
+    for log in sorted((run / ".snakemake" / "log").glob("*.snakemake.log")):
+        text = log.read_text(errors="replace")
+        stamps = [
+            datetime.strptime(" ".join(m.group(1).split()), "%a %b %d %H:%M:%S %Y")
+            for m in map(_STAMP.match, text.splitlines())
+            if m
+        ]
+        if len(stamps) >= 2 and " steps (" in text and (since is None or stamps[0] >= since):
+            walls.append((stamps[-1] - stamps[0]).total_seconds())
+    return walls

@@ -1,6 +1,6 @@
 """How reweighting changes the IRV's epochs to convergence under each optimizer, on one fold; prints a table.
 
-    python benchmarks/irv_optimizers.py [results/synthetic_10k] [--fold 0]
+    python benchmarks/studies/irv_optimizers.py [results/synthetic_10k] [--fold 0]
 
 Reads ``fingerprints.npz``, ``neighbours_k*.npz`` and ``folds.tsv`` from the results folder (a finished run),
 trains the IRV (k = 20) on the fold's training compounds under each optimizer set-up of ``config.yaml``'s
@@ -11,14 +11,14 @@ measurement, not a test: it asserts nothing about which way reweighting moves th
 
 from __future__ import annotations
 
-import sys
+import argparse
 import time
 from pathlib import Path
 
 import pandas as pd
 import yaml
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def main() -> None:
@@ -27,11 +27,13 @@ def main() -> None:
     from crocbench.models._irv_study import run_study_fold
     from crocbench.similarity import SimilarityIndex, load_neighbours
 
-    args = sys.argv[1:]
-    fold = int(args[args.index("--fold") + 1]) if "--fold" in args else 0
-    folder = Path(
-        next((a for a in args if not a.startswith("--") and not a.isdigit()), ROOT / "results" / "synthetic_10k")
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument(
+        "results", type=Path, nargs="?", default=ROOT / "results" / "synthetic_10k", help="a finished run's results"
     )
+    p.add_argument("--fold", type=int, default=0, help="the fold trained (default: 0)")
+    args = p.parse_args()
+    folder, fold = args.results, args.fold
     config = yaml.safe_load((ROOT / "config.yaml").read_text())
     study, training = config["irv_sensitivity"], {k: v for k, v in config["irv_training"].items() if k != "schemes"}
     folds = pd.read_csv(folder / "folds.tsv", sep="\t", dtype={"id": str})

@@ -1,6 +1,6 @@
 """What a panel run costs (config/panels/pubchem_hts.yaml): per screen and per stage, measured so far and estimated.
 
-    python benchmarks/panel.py RUN_FOLDER [--config config/panels/pubchem_hts.yaml]
+    python benchmarks/accounting/panel.py RUN_FOLDER [--config config/panels/pubchem_hts.yaml]
 
 RUN_FOLDER is the project folder where `snakemake --cores 2 --configfile config/panels/pubchem_hts.yaml` ran (in
 one or several invocations: Snakemake resumes). Read from the run's own files: each job's wall time and peak RSS
@@ -11,7 +11,7 @@ leave out earlier invocations in the same folder).
 Prints, as Markdown: one row per screen (compounds, actives, done or not, job time, longest job, largest peak RSS
 and its job; "logged" when every job's log ends with its peaks or the job ran under 15 s (Snakemake samples
 every 0.5 s for 15 s), else "sampled": some longer jobs ran before steps logged their peaks, and Snakemake's
-sampled max_rss (every 30 s after 15 s) can miss a late peak; benchmarks/workflow.py's _jobs says how they
+sampled max_rss (every 30 s after 15 s) can miss a late peak; crocbench._accounting.jobs says how they
 combine);
 the job time per stage over the screens done; and, for the screens not done yet, an estimate marked as such:
 each stage's job time per compound (per pair of compounds for the neighbour search) over the screens done,
@@ -22,56 +22,19 @@ no job above 8 GB.
 from __future__ import annotations
 
 import argparse
-import re
-import sys
 from datetime import datetime
 from pathlib import Path
 
 import pandas as pd
 import yaml
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from workflow import _jobs  # noqa: E402
+from crocbench._accounting import PAIR_STAGES, invocation_walls, jobs, stage_of
 
-ROOT = Path(__file__).resolve().parents[1]
-#: Stages, by the rule (or "score_fold (model)") of a job; the neighbour search grows with pairs, the rest with N.
-STAGES = {
-    "data": ("download", "standardize", "fingerprints", "scaffolds", "folds", "folds_table", "import_scores"),
-    "neighbours": ("neighbours_chunk", "neighbours"),
-    "tables": ("pool_scores", "areas_table", "figures", "intervals_table", "irv_training_table", "significance_table"),
-}
-PAIR_STAGES = ("neighbours",)
-_STAMP = re.compile(r"^\[(\w{3} \w{3} +\d+ \d\d:\d\d:\d\d \d{4})\]")
-
-
-def stage_of(rule: str, file: str) -> str:
-    """The stage of a job: a model's fold jobs are the model's stage, the others by :data:`STAGES`."""
-    if rule == "score_fold":
-        return file.split("/")[-2]
-    for stage, rules in STAGES.items():
-        if rule in rules:
-            return stage
-    return "other"
-
-
-def invocation_walls(run: Path, since: datetime | None = None) -> list[float]:
-    """Seconds from the first to the last timestamp of each Snakemake log that finished a job (a dry run finishes
-    none), of the invocations started at or after ``since``."""
-    walls = []
-    for log in sorted((run / ".snakemake" / "log").glob("*.snakemake.log")):
-        text = log.read_text(errors="replace")
-        stamps = [
-            datetime.strptime(" ".join(m.group(1).split()), "%a %b %d %H:%M:%S %Y")
-            for m in map(_STAMP.match, text.splitlines())
-            if m
-        ]
-        if len(stamps) >= 2 and " steps (" in text and (since is None or stamps[0] >= since):
-            walls.append((stamps[-1] - stamps[0]).total_seconds())
-    return walls
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def main() -> None:
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("run", type=Path)
     p.add_argument(
         "--config",
@@ -99,23 +62,25 @@ def main() -> None:
         n, actives = int(counts.loc[dataset, "kept"]), int(counts.loc[dataset, "positives"])
         done = (args.run / "results" / dataset / "tables" / "areas.tsv").is_file()
         folder = args.run / "logs" / dataset
-        jobs = _jobs(folder) if done else None
+        screen_jobs = jobs(folder) if done else None
         rows.append(
             {
                 "screen": dataset,
                 "compounds": n,
                 "actives": actives,
                 "done": done,
-                "job min": jobs["s"].sum() / 60 if done else None,
-                "longest job s": jobs["s"].max() if done else None,
-                "peak RSS GB": jobs["max_rss_mb"].max() / 1024 if done else None,  # as benchmarks/workflow.py
-                "largest job": jobs.loc[jobs["max_rss_mb"].idxmax(), "file"] if done else None,
-                "peaks": ("logged" if jobs["rss_complete"].all() else "sampled") if done else None,
+                "job min": screen_jobs["s"].sum() / 60 if done else None,
+                "longest job s": screen_jobs["s"].max() if done else None,
+                "peak RSS GB": screen_jobs["max_rss_mb"].max() / 1024
+                if done
+                else None,  # as benchmarks/accounting/run_cost.py
+                "largest job": screen_jobs.loc[screen_jobs["max_rss_mb"].idxmax(), "file"] if done else None,
+                "peaks": ("logged" if screen_jobs["rss_complete"].all() else "sampled") if done else None,
             }
         )
         if done:
-            jobs["stage"] = [stage_of(r, f) for r, f in zip(jobs["rule"], jobs["file"])]
-            for stage, part in jobs.groupby("stage"):
+            screen_jobs["stage"] = [stage_of(r, f) for r, f in zip(screen_jobs["rule"], screen_jobs["file"])]
+            for stage, part in screen_jobs.groupby("stage"):
                 stages.append({"screen": dataset, "compounds": n, "stage": stage, "s": part["s"].sum()})
     table = pd.DataFrame(rows)
     per_stage = pd.DataFrame(stages)
@@ -151,7 +116,7 @@ def main() -> None:
     walls = invocation_walls(args.run, args.since)
     measured_jobs = per_stage["s"].sum()
     every_job = sum(
-        _jobs(args.run / "logs" / d)["s"].sum()
+        jobs(args.run / "logs" / d)["s"].sum()
         for d in config["dataset"]
         if (args.run / "logs" / d / "benchmark").is_dir()
     )  # the screens not done too: the invocations' wall time covers their jobs
