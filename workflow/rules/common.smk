@@ -5,22 +5,14 @@ import re
 from pathlib import Path
 
 from crocbench._parallel import memory_budget_mb
+from crocbench.config import SIZE_UNKNOWN, check_config, summary_models
+from crocbench.config import expected_compounds as _expected_compounds
 from crocbench.data import Dataset
 from crocbench.models import SVM, declared_runs, expand_runs, irv_run
 from crocbench.report import PAPER_MODELS
 
 # `dataset:` names one dataset or a list of them (`--config dataset='[a,b]'`); each is built under results/{name}/,
 # and with two or more the cross-dataset summary under results/summary/ too.
-DATASETS = [config["dataset"]] if isinstance(config["dataset"], str) else list(config["dataset"])
-_undeclared = [d for d in DATASETS if d not in config["datasets"]]
-if _undeclared:
-    raise ValueError(
-        f"config.yaml: dataset {', '.join(map(repr, _undeclared))} is not declared under 'datasets' "
-        f"(declared: {', '.join(config['datasets'])})"
-    )
-if len(set(DATASETS)) != len(DATASETS):
-    raise ValueError(f"config.yaml: dataset lists a name twice: {DATASETS}")
-SUMMARY = len(DATASETS) > 1
 K = config["similarity"]["k"]
 # sha256 records of files that publish none: checked on download, written once standardize has read them
 LOCK_FILE = config.get("lock_file", "checksums.lock.json")
@@ -75,45 +67,15 @@ MODELS = list(config["models"])
 IRV_SCHEMES = config["irv_training"]["schemes"] if "irv" in MODELS else []
 RUNS = declared_runs(expand_runs(config["models"], config["irv_training"]), search=PLUGIN_DIRS)
 LABELS = {name: run.label for name, run in RUNS.items()}
+# The cross-field checks (crocbench.config): a bad combination stops here, before any job, in one line.
+DATASETS = check_config(config, RUNS)
+SUMMARY = len(DATASETS) > 1
 # The models the summary's ranks and tests across datasets compare (summary: models; default every model).
-SUMMARY_MODELS = config["summary"]["models"] or MODELS
-_unknown = [m for m in SUMMARY_MODELS if m not in MODELS]
-if _unknown:
-    raise ValueError(
-        f"config.yaml: summary: models names {', '.join(map(repr, _unknown))}, not under models "
-        f"(declared: {', '.join(MODELS)})"
-    )
+SUMMARY_MODELS = summary_models(config)
 IMPORTED = [name for name, run in RUNS.items() if run.imported]
 TRAINED = [name for name, run in RUNS.items() if not run.imported]
-# Scores imported with their folds were computed on one split: the repeats' other folds would not match them.
-_on_one_split = [name for name in IMPORTED if RUNS[name].params.get("fold")]
-if REPEATS > 1 and _on_one_split:
-    raise ValueError(
-        f"models: {', '.join(_on_one_split)} import scores with their folds (fold: column), computed on one split; "
-        f"cv: repeats {REPEATS} needs scores without folds (a fixed score) or repeats: 1"
-    )
 SENSITIVITY = config["svm_sensitivity"]
 POWER_PAIRS = [pair for pair in config["power"]["pairs"] if set(pair) <= set(MODELS)]
-
-
-def _check_archives() -> None:
-    """One archive name must mean one archive: every archive is kept as data/archives/{name}, whichever datasets
-    read members of it."""
-    found = {}
-    for name, entry in config["datasets"].items():
-        for f in entry.get("files", ()):
-            archive = f.get("archive")
-            if archive is None:
-                continue
-            if archive["name"] in found and found[archive["name"]] != archive:
-                raise ValueError(
-                    f"dataset {name}: archive {archive['name']!r} is declared twice, differently: "
-                    f"{found[archive['name']]} and {archive}"
-                )
-            found[archive["name"]] = archive
-
-
-_check_archives()
 
 
 def _alternatives(names):
@@ -141,42 +103,13 @@ wildcard_constraints:
 
 def compounds_in(fingerprints):
     """The number of compounds, from the fingerprints file; before it exists, the dataset's expected count
-    (`expected_compounds`), else 42,000 (the DTP AIDS screen)."""
+    (crocbench.config.expected_compounds), else crocbench.config.SIZE_UNKNOWN."""
     import numpy as np
 
     if fingerprints and os.path.exists(fingerprints):
         with np.load(fingerprints) as fp:
             return fp["indptr"].size - 1
-    return expected_compounds(Path(fingerprints).parent.name) or 42000
-
-
-def expected_compounds(name):
-    """The dataset's number of compounds before any job runs: from its compounds file if built, else its declared
-    `expected` count (kept, else rows_in); None if neither says."""
-    compounds = Path(f"results/{name}/compounds.parquet")
-    if compounds.exists():
-        import pyarrow.parquet as pq
-
-        return pq.ParquetFile(compounds).metadata.num_rows
-    expected = config["datasets"].get(name, {}).get("expected", {})
-    for key in ("kept", "rows_in"):
-        if isinstance(expected.get(key), int):
-            return expected[key]
-    return None
-
-
-# A model that cannot run at the dataset's size (e.g. an SVM kernel above max_kernel_gb with large: error) stops
-# the run here, before any job, with its message.
-for _dataset in DATASETS:
-    Dataset.from_config(_dataset, config["datasets"][_dataset]).check_folds(FOLDS)  # e.g. 2 confirmed actives
-    _expected = expected_compounds(_dataset)
-    if _expected is not None:
-        for _run in RUNS.values():
-            if not _run.imported:
-                try:
-                    _run.resources(_expected, FOLDS)
-                except ValueError as exc:
-                    raise ValueError(f"dataset {_dataset}: {exc}") from None
+    return _expected_compounds(Path(fingerprints).parent.name, config) or SIZE_UNKNOWN
 
 
 def neighbour_chunks(wildcards):
@@ -413,8 +346,8 @@ def power_scores(wildcards):
 
 
 def ranked_models():
-    """The models of the sensitivity study's pooling table: every one but the random baseline."""
-    return [m for m in MODELS if RUNS[m].params.get("class") != "random"]
+    """The models of the sensitivity study's pooling table: every one but a baseline (its class says so)."""
+    return [m for m in MODELS if not RUNS[m].baseline]
 
 
 def sensitivity_per_fold(wildcards):

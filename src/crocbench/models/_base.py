@@ -45,6 +45,9 @@ class Model:
     ``resources`` may raise ValueError when the model cannot run at that size: the
         workflow calls it before any job runs (when the dataset's size is known) and
         stops with the message.
+    ``baseline``
+        True for a ranker that ranks by chance (RANDOM): left out where only rankers are compared, such as the
+        SVM sensitivity study's pooling table (default False).
     ``uses_matrix``
         True for a model that reads most of the all-pairs similarities (a kernel
         method): the workflow then computes the N x N Tanimoto matrix once per
@@ -58,6 +61,7 @@ class Model:
     name = "model"
     label = None
     uses_matrix = False
+    baseline = False
 
     def fit(self, data: SimilarityIndex, train, y) -> Model:
         train, y = _check_fit(data, train, y)

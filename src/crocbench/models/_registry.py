@@ -139,6 +139,11 @@ class Run:
     imported: bool = False
     model: object = field(default=None, repr=False)
 
+    @property
+    def baseline(self) -> bool:
+        """Whether the model is a baseline that ranks by chance (its class's ``baseline``; False for an import)."""
+        return bool(getattr(self.model, "baseline", False))
+
     def uses_matrix(self, n_compounds: int, n_folds: int) -> bool:
         """Whether the model's fold jobs read the all-pairs similarity matrix (its ``uses_matrix``: a flag, or a
         method of the dataset's size)."""

@@ -11,6 +11,7 @@ class Random(Model):
     """Uniform scores in [0, 1), from a seeded generator (``seed`` may be a tuple, e.g. (seed, fold))."""
 
     name, label = "random", "RANDOM"
+    baseline = True
 
     def __init__(self, seed=0):
         self.seed = seed

@@ -1,0 +1,245 @@
+"""The config's cross-field checks: what the JSON schema cannot say, checked before any job runs.
+
+The schema (``workflow/schemas/config.schema.yaml``) checks each key alone; these check keys against each other
+(the datasets chosen against those declared, the summary's models against the models, imports with folds against
+repeats, an archive declared twice) and each model against each dataset's size. The workflow's ``common.smk``
+calls :func:`check_config` once and wires; every message is one line that names the key.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+#: The size a job is planned for before anything says how many compounds its screen has (no compounds file yet
+#: and no ``expected`` count declared): the DTP AIDS screen's, the size crocbench was built around. Snakemake
+#: evaluates a job's threads before its inputs exist; its memory is evaluated again, from the fingerprints, when
+#: the job runs.
+SIZE_UNKNOWN = 42_000
+
+
+def chosen_datasets(config: dict) -> list[str]:
+    """The datasets a run builds: ``dataset:`` names one or a list, each declared under ``datasets:``.
+
+    Parameters
+    ----------
+    config : dict
+        The validated config.
+
+    Returns
+    -------
+    list of str
+        The names, in the order given.
+
+    Raises
+    ------
+    ValueError
+        A name is not declared, or is given twice.
+
+    Examples
+    --------
+    >>> chosen_datasets({"dataset": "a", "datasets": {"a": {}, "b": {}}})
+    ['a']
+    >>> chosen_datasets({"dataset": ["b", "c"], "datasets": {"a": {}, "b": {}}})
+    Traceback (most recent call last):
+    ...
+    ValueError: config.yaml: dataset 'c' is not declared under 'datasets' (declared: a, b)
+    """
+    names = [config["dataset"]] if isinstance(config["dataset"], str) else list(config["dataset"])
+    undeclared = [d for d in names if d not in config["datasets"]]
+    if undeclared:
+        raise ValueError(
+            f"config.yaml: dataset {', '.join(map(repr, undeclared))} is not declared under 'datasets' "
+            f"(declared: {', '.join(config['datasets'])})"
+        )
+    if len(set(names)) != len(names):
+        raise ValueError(f"config.yaml: dataset lists a name twice: {names}")
+    return names
+
+
+def summary_models(config: dict) -> list[str]:
+    """The models the summary's ranks and tests compare: ``summary: models``, else every model.
+
+    Parameters
+    ----------
+    config : dict
+        The validated config.
+
+    Returns
+    -------
+    list of str
+
+    Raises
+    ------
+    ValueError
+        ``summary: models`` names a model that is not under ``models``.
+    """
+    models = list(config["models"])
+    chosen = config["summary"]["models"] or models
+    unknown = [m for m in chosen if m not in models]
+    if unknown:
+        raise ValueError(
+            f"config.yaml: summary: models names {', '.join(map(repr, unknown))}, not under models "
+            f"(declared: {', '.join(models)})"
+        )
+    return list(chosen)
+
+
+def check_repeats(config: dict, runs: dict) -> None:
+    """Scores imported with their folds were computed on one split: repeats' other folds would not match them.
+
+    Parameters
+    ----------
+    config : dict
+        The validated config (``cv: repeats``).
+    runs : dict
+        ``{name: crocbench.models.Run}``.
+
+    Returns
+    -------
+    None
+
+    Raises
+    ------
+    ValueError
+        ``cv: repeats`` above 1 with an import that has a ``fold`` column.
+    """
+    repeats = config["cv"]["repeats"]
+    on_one_split = [name for name, run in runs.items() if run.imported and run.params.get("fold")]
+    if repeats > 1 and on_one_split:
+        raise ValueError(
+            f"models: {', '.join(on_one_split)} import scores with their folds (fold: column), computed on one "
+            f"split; cv: repeats {repeats} needs scores without folds (a fixed score) or repeats: 1"
+        )
+
+
+def check_archives(config: dict) -> None:
+    """One archive name must mean one archive: every archive is kept as ``data/archives/{name}``, whichever
+    datasets read members of it.
+
+    Parameters
+    ----------
+    config : dict
+        The validated config (``datasets: ... files: ... archive``).
+
+    Returns
+    -------
+    None
+
+    Raises
+    ------
+    ValueError
+        Two datasets declare the same archive name differently.
+    """
+    found = {}
+    for name, entry in config["datasets"].items():
+        for f in entry.get("files", ()):
+            archive = f.get("archive")
+            if archive is None:
+                continue
+            if archive["name"] in found and found[archive["name"]] != archive:
+                raise ValueError(
+                    f"dataset {name}: archive {archive['name']!r} is declared twice, differently: "
+                    f"{found[archive['name']]} and {archive}"
+                )
+            found[archive["name"]] = archive
+
+
+def expected_compounds(name: str, config: dict, root=".") -> int | None:
+    """A dataset's number of compounds before any job runs.
+
+    Parameters
+    ----------
+    name : str
+        The dataset.
+    config : dict
+        The validated config.
+    root : str or Path, default="."
+        The project folder (where ``results/`` is).
+
+    Returns
+    -------
+    int or None
+        From its compounds file if built, else its declared ``expected`` count (``kept``, else ``rows_in``);
+        None if neither says.
+    """
+    compounds = Path(root) / "results" / name / "compounds.parquet"
+    if compounds.exists():
+        import pyarrow.parquet as pq
+
+        return pq.ParquetFile(compounds).metadata.num_rows
+    expected = config["datasets"].get(name, {}).get("expected", {})
+    for key in ("kept", "rows_in"):
+        if isinstance(expected.get(key), int):
+            return expected[key]
+    return None
+
+
+def check_sizes(datasets, config: dict, runs: dict, expected: Callable[[str], int | None]) -> None:
+    """Every dataset can be split into the folds, and every trained model can run at its size.
+
+    Parameters
+    ----------
+    datasets : list of str
+        The datasets chosen.
+    config : dict
+        The validated config.
+    runs : dict
+        ``{name: crocbench.models.Run}``.
+    expected : callable
+        ``expected(name)``: the dataset's number of compounds, or None when unknown (nothing is checked).
+
+    Returns
+    -------
+    None
+
+    Raises
+    ------
+    ValueError
+        A dataset has fewer positives than folds, or a model's ``resources`` refuses the size (e.g. an SVM
+        kernel above ``max_kernel_gb`` with ``large: error``): its message, naming the dataset.
+    """
+    from .data import Dataset
+
+    folds = config["cv"]["folds"]
+    for name in datasets:
+        Dataset.from_config(name, config["datasets"][name]).check_folds(folds)
+        n = expected(name)
+        if n is None:
+            continue
+        for run in runs.values():
+            if not run.imported:
+                try:
+                    run.resources(n, folds)
+                except ValueError as exc:
+                    raise ValueError(f"dataset {name}: {exc}") from None
+
+
+def check_config(config: dict, runs: dict, root=".") -> list[str]:
+    """Every cross-field check, in the order a user would fix them; returns the chosen datasets.
+
+    Parameters
+    ----------
+    config : dict
+        The validated config.
+    runs : dict
+        ``{name: crocbench.models.Run}`` (:func:`crocbench.models.declared_runs`: each entry already checked).
+    root : str or Path, default="."
+        The project folder.
+
+    Returns
+    -------
+    list of str
+        The datasets the run builds.
+
+    Raises
+    ------
+    ValueError
+        The first check that fails, in one line.
+    """
+    datasets = chosen_datasets(config)
+    summary_models(config)
+    check_repeats(config, runs)
+    check_archives(config)
+    check_sizes(datasets, config, runs, lambda name: expected_compounds(name, config, root))
+    return datasets
