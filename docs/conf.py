@@ -28,6 +28,19 @@ numpydoc_class_members_toctree = False
 autodoc_default_options = {"members": True, "member-order": "bysource"}
 autodoc_typehints = "none"  # the numpydoc sections give the types
 
+# numpydoc's validation of the public API's docstrings (each finding a warning, so an error under ``-W``): every
+# public function, class and method has a docstring (GL08) whose Parameters section matches its signature (PR01
+# undocumented, PR02 unknown parameter) and, if it returns a value, a Returns section (RT01).  It checks what autodoc
+# documents (docs/api/*.rst); an object is skipped when its full dotted name matches an exclude regex (re.search).
+numpydoc_validation_checks = {"GL08", "PR01", "PR02", "RT01"}
+numpydoc_validation_exclude = {
+    # checked: crocbench.cv, .metrics, .models, .similarity, .stats (and .data); every other module is not yet
+    r"^crocbench\.(?!(cv|data|metrics|models|similarity|stats)\b)",
+    r"^crocbench\.data\b",  # TODO data: docstrings being rewritten with the sources refactor
+    # typing.NamedTuple, imported by crocbench.cv (no __all__): autodoc reads it while choosing members, never shows it
+    r"^crocbench\.cv\.NamedTuple$",
+}
+
 # Every cross-reference must resolve (``sphinx-build -n -W``), except into the third-party libraries the
 # docstrings mention, which are not documented here (no intersphinx: the build needs no network).
 nitpicky = True

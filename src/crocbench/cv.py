@@ -16,6 +16,20 @@ def stratified_folds(y, n_folds: int = 10, seed: int = 0) -> np.ndarray:
 
     Every fold gets the same number of positives and of negatives, to within one.
 
+    Parameters
+    ----------
+    y : array-like of shape (n_compounds,)
+        Class labels (any values; each class is dealt on its own).
+    n_folds : int, default=10
+        The number of folds, at least 2.
+    seed : int, default=0
+        Seeds the shuffle; the same seed gives the same folds.
+
+    Returns
+    -------
+    ndarray of int64 of shape (n_compounds,)
+        The fold of every compound, 0 to ``n_folds - 1``.
+
     Examples
     --------
     >>> f = stratified_folds([1, 1, 0, 0, 0, 0], n_folds=2, seed=0)
@@ -50,6 +64,22 @@ def grouped_folds(y, groups, n_folds: int = 10, seed: int = 0) -> np.ndarray:
     to the fold with the fewest negatives (ties: the fold with the fewest compounds, then the first).  So the
     first ``n_folds`` groups with positives open one fold each, and every fold gets a positive whenever at least
     ``n_folds`` groups hold one.
+
+    Parameters
+    ----------
+    y : array-like of shape (n_compounds,)
+        Binary labels (1 = positive).
+    groups : array-like of shape (n_compounds,)
+        The group (e.g. scaffold) of every compound; a group never spans two folds.
+    n_folds : int, default=10
+        The number of folds, at least 2.
+    seed : int, default=0
+        Seeds the shuffle; the same seed gives the same folds.
+
+    Returns
+    -------
+    ndarray of int64 of shape (n_compounds,)
+        The fold of every compound, 0 to ``n_folds - 1``.
 
     Raises
     ------
@@ -99,6 +129,30 @@ def fold_table(ids, y, n_folds: int = 10, seed: int = 0, scaffolds=None) -> pd.D
 
     With ``scaffolds`` (one per compound, :mod:`crocbench.scaffolds`), a scaffold split: whole scaffold groups to
     a fold (:func:`grouped_folds`; an acyclic compound is a group of its own), and a ``scaffold`` column.
+
+    Parameters
+    ----------
+    ids : array-like of shape (n_compounds,)
+        The compounds' ids.
+    y : array-like of shape (n_compounds,)
+        Binary labels (1 = active).
+    n_folds : int, default=10
+        The number of folds, at least 2.
+    seed : int, default=0
+        Seeds the shuffle; the same seed gives the same folds.
+    scaffolds : array-like of str of shape (n_compounds,), default=None
+        Each compound's scaffold ("" for an acyclic compound) for a scaffold split; None for a stratified
+        split (:func:`stratified_folds`).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``id``, ``label`` (int8), ``fold`` and, for a scaffold split, ``scaffold``.
+
+    Examples
+    --------
+    >>> fold_table(["a", "b", "c", "d"], [1, 0, 1, 0], n_folds=2)["fold"].tolist()
+    [0, 0, 1, 1]
     """
     y = np.asarray(y)
     ids = np.asarray(ids, dtype=str)
@@ -117,6 +171,23 @@ def repeat_seed(seed: int, repeat: int) -> int:
     """The seed of repeat ``repeat`` (0, 1, ...) of a repeated cross-validation: ``seed + repeat``.
 
     Repeat 0 is the single run's own seed, so one repeat gives exactly the files of an unrepeated run.
+
+    Parameters
+    ----------
+    seed : int
+        The run's seed.
+    repeat : int
+        The repeat, 0, 1, ...
+
+    Returns
+    -------
+    int
+        ``seed + repeat``.
+
+    Examples
+    --------
+    >>> repeat_seed(0, 0), repeat_seed(7, 2)
+    (0, 9)
     """
     return int(seed) + int(repeat)
 
@@ -125,6 +196,20 @@ def fold_summary(folds: pd.DataFrame) -> dict:
     """What a fold table says of its split: per fold its compounds and positives; for a scaffold split the
     number of scaffolds (acyclic compounds apart), the largest scaffold group and the acyclic compounds.
 
+    Parameters
+    ----------
+    folds : pandas.DataFrame
+        The fold table (:func:`fold_table`): columns ``id``, ``label`` and ``fold``, one row per compound; for a
+        scaffold split also ``scaffold``.
+
+    Returns
+    -------
+    dict
+        ``compounds``, ``positives`` and ``folds`` (a list of ``{"fold", "compounds", "positives"}``); for a
+        scaffold split also ``scaffolds``, ``largest_group``, ``largest_scaffold`` and ``acyclic``.
+
+    Examples
+    --------
     >>> fold_summary(fold_table(list("abcd"), [1, 0, 1, 0], n_folds=2))["folds"]
     [{'fold': 0, 'compounds': 2, 'positives': 1}, {'fold': 1, 'compounds': 2, 'positives': 1}]
     """
@@ -151,7 +236,27 @@ def fold_summary(folds: pd.DataFrame) -> dict:
 
 
 def split(folds: np.ndarray, fold: int) -> tuple[np.ndarray, np.ndarray]:
-    """``(train, test)`` row indices of one fold."""
+    """``(train, test)`` row indices of one fold.
+
+    Parameters
+    ----------
+    folds : ndarray of shape (n_compounds,)
+        The fold of every compound.
+    fold : int
+        The test fold.
+
+    Returns
+    -------
+    train : ndarray of int64
+        Row indices of the other folds' compounds.
+    test : ndarray of int64
+        Row indices of the fold's compounds.
+
+    Examples
+    --------
+    >>> split(np.array([0, 1, 0, 1]), 1)
+    (array([0, 2]), array([1, 3]))
+    """
     folds = np.asarray(folds)
     if fold not in set(np.unique(folds).tolist()):
         raise ValueError(f"fold {fold} does not exist; folds are {sorted(set(folds.tolist()))}")
@@ -162,6 +267,18 @@ def pool_scores(parts, folds: pd.DataFrame) -> pd.DataFrame:
     """Pool per-fold score tables into one, checking every compound is scored exactly once by its own fold.
 
     Returns the pooled table in the order of ``folds`` (columns id, fold, label, score).
+
+    Parameters
+    ----------
+    parts : iterable of pandas.DataFrame
+        Per-fold score tables with the columns ``id``, ``fold``, ``label`` and ``score``.
+    folds : pandas.DataFrame
+        The fold table (:func:`fold_table`): columns ``id``, ``label`` and ``fold``, one row per compound.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The pooled table, columns ``id``, ``fold``, ``label``, ``score``, in the order of ``folds``.
     """
     pooled = pd.concat(list(parts), ignore_index=True)
     missing = [c for c in SCORE_COLUMNS if c not in pooled.columns]
@@ -189,13 +306,18 @@ def import_scores(
 
     Parameters
     ----------
-    table : DataFrame
-        One row per compound: its id (column ``id``), its score (column
-        ``score``, higher = more likely active) and, optionally, the fold it was
-        scored in (column ``fold``).
-    folds : DataFrame
+    table : pandas.DataFrame
+        One row per compound: its id (column ``id``), its score (column ``score``, higher = more likely
+        active) and, optionally, the fold it was scored in (column ``fold``).
+    folds : pandas.DataFrame
         The dataset's fold table (:func:`fold_table`, ``results/{dataset}/folds.tsv``).
-    source : str
+    id : str, default="id"
+        The name of ``table``'s id column.
+    score : str, default="score"
+        The name of ``table``'s score column.
+    fold : str, default=None
+        The name of ``table``'s fold column, checked against the fold table; None if it has none.
+    source : str, default="the scores"
         Names the file in error messages.
 
     Returns
@@ -277,13 +399,32 @@ def _match_ids(scored: pd.DataFrame, folds: pd.DataFrame, suffix: str) -> pd.Dat
 
 
 class CrossValidation(NamedTuple):
-    """What :func:`cross_validate` returns: per fold, the test compounds' scores and the fitted model."""
+    """What :func:`cross_validate` returns: per fold, the test compounds' scores and the fitted model.
+
+    Parameters
+    ----------
+    scores : dict
+        ``{fold: DataFrame}``, the test compounds' ``id``, ``fold``, ``label`` and ``score`` per fold run.
+    models : dict
+        ``{fold: model}``, the model fitted on the other folds.
+    """
 
     scores: dict  # fold -> DataFrame (id, fold, label, score)
     models: dict  # fold -> the model fitted on the other folds
 
     def pooled(self, folds: pd.DataFrame) -> pd.DataFrame:
-        """Every fold's scores pooled in the order of ``folds`` (:func:`pool_scores`): all folds must have run."""
+        """Every fold's scores pooled in the order of ``folds`` (:func:`pool_scores`): all folds must have run.
+
+        Parameters
+        ----------
+        folds : pandas.DataFrame
+            The fold table (:func:`fold_table`): columns ``id``, ``label`` and ``fold``, one row per compound.
+
+        Returns
+        -------
+        pandas.DataFrame
+            Every fold's scores (:func:`pool_scores`), in the order of ``folds``.
+        """
         return pool_scores(self.scores.values(), folds)
 
 
@@ -341,6 +482,22 @@ def score_fold(model, data, folds: pd.DataFrame, fold: int) -> pd.DataFrame:
     """Fit ``model`` on every fold but ``fold`` and score ``fold``: a table of id, fold, label, score.
 
     ``folds`` is a fold table (:func:`fold_table`) whose rows are the rows of ``data``.
+
+    Parameters
+    ----------
+    model : Model
+        An unfitted model (:class:`crocbench.models.Model`).
+    data : SimilarityIndex
+        The models' data view (:class:`crocbench.similarity.SimilarityIndex`); its rows are the rows of ``folds``.
+    folds : pandas.DataFrame
+        The fold table (:func:`fold_table`): columns ``id``, ``label`` and ``fold``, one row per compound.
+    fold : int
+        The fold scored.
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``id``, ``fold``, ``label`` and ``score`` of the fold's compounds, in row order.
     """
     y, train, test, rows = fold_rows(data, folds, fold)
     model.fit(data, train, y[train])
@@ -357,7 +514,28 @@ def score_fold(model, data, folds: pd.DataFrame, fold: int) -> pd.DataFrame:
 
 
 def fold_rows(data, folds: pd.DataFrame, fold: int):
-    """``(y, train, test, rows)`` of one fold: the labels, the row indices, and id/fold/label of its test compounds."""
+    """``(y, train, test, rows)`` of one fold: the labels, the row indices, and id/fold/label of its test compounds.
+
+    Parameters
+    ----------
+    data : SimilarityIndex
+        The models' data view; its rows are the rows of ``folds``.
+    folds : pandas.DataFrame
+        The fold table (:func:`fold_table`): columns ``id``, ``label`` and ``fold``, one row per compound.
+    fold : int
+        The test fold.
+
+    Returns
+    -------
+    y : array-like of shape (n_compounds,)
+        Every compound's label.
+    train : ndarray of int64
+        Row indices of the training compounds (the other folds).
+    test : ndarray of int64
+        Row indices of the fold's compounds.
+    rows : pandas.DataFrame
+        ``id``, ``fold`` and ``label`` (int8) of the fold's compounds.
+    """
     if len(folds) != data.n:
         raise ValueError(f"the fold table has {len(folds)} compounds, the similarity index {data.n}")
     y = folds["label"].to_numpy()

@@ -86,6 +86,30 @@ def evaluate_resamples(d: Definition, resamples: Resamples, ties: str = "expecte
     Each resample's value is what :func:`evaluate` gives on its
     :class:`Ranking` (``resamples.ranking(b)``); FPR and rank metrics are
     computed for all resamples in one pass, the others resample by resample.
+
+    Parameters
+    ----------
+    d : Definition
+        The metric's definition for a list of the resamples' size (:func:`definition` with ``resamples.counts``).
+    resamples : Resamples
+        The resampled rankings, stacked tie group by tie group (:func:`crocbench.stats.draw_resamples`).
+    ties : {"expected", "optimistic", "pessimistic"}, default="expected"
+        How tied scores are resolved: the exact expectation over the random orderings of each tie group, or
+        its positives placed before (``"optimistic"``) or after (``"pessimistic"``) the negatives they tie with.
+
+    Returns
+    -------
+    ndarray of shape (n_resamples,)
+        The metric's value on every resample, in resample order.
+
+    Examples
+    --------
+    >>> from crocbench.stats import draw_resamples
+    >>> r = Ranking([1, 1, 0, 1, 1, 0, 1, 0, 0, 0], -np.arange(10))
+    >>> resamples = draw_resamples(r, 4, np.random.default_rng(0))
+    >>> values = evaluate_resamples(definition("roc_auc", r.counts), resamples)
+    >>> bool(np.allclose(values, [evaluate(resamples.ranking(b), definition("roc_auc", r.counts)) for b in range(4)]))
+    True
     """
     check_ties(ties)
     r = resamples
@@ -105,12 +129,18 @@ def per_positive_values(y_true, y_score, metric: str, *, ties: str = "expected",
 
     Parameters
     ----------
-    y_true, y_score : array-like of shape (n,), or a :class:`Ranking` and None
+    y_true : array-like of shape (n_samples,) or Ranking
+        True binary labels (0/1 or bool; 1 marks a positive), or a :class:`Ranking` of the list,
+        built once to reuse its sort (then ``y_score=None``).
+    y_score : array-like of shape (n_samples,) or None
+        Finite real scores, higher meaning more likely positive; None when ``y_true`` is a :class:`Ranking`.
     metric : str
         A name from :data:`METRICS` (e.g. ``"croc_auc"``).
-    ties : {"expected", "optimistic", "pessimistic"}
     **params
         The metric's parameters (e.g. ``alpha=80``).
+    ties : {"expected", "optimistic", "pessimistic"}, default="expected"
+        How tied scores are resolved: the exact expectation over the random orderings of each tie group, or
+        its positives placed before (``"optimistic"``) or after (``"pessimistic"``) the negatives they tie with.
 
     Returns
     -------
@@ -130,7 +160,31 @@ def per_positive_values(y_true, y_score, metric: str, *, ties: str = "expected",
 
 
 def evaluate(ranking: Ranking, d: Definition, ties: str = "expected") -> float:
-    """The value of a metric :class:`Definition` on a :class:`Ranking`."""
+    """The value of a metric :class:`Definition` on a :class:`Ranking`.
+
+    Parameters
+    ----------
+    ranking : Ranking
+        The scored list.
+    d : Definition
+        The metric's definition for a list of this size (:func:`definition` with ``ranking.counts``).
+    ties : {"expected", "optimistic", "pessimistic"}, default="expected"
+        How tied scores are resolved: the exact expectation over the random orderings of each tie group, or
+        its positives placed before (``"optimistic"``) or after (``"pessimistic"``) the negatives they tie with.
+
+    Returns
+    -------
+    float
+        ``d.scale * mean(per-positive values) + d.offset``.
+
+    Examples
+    --------
+    >>> y = [1, 1, 0, 1, 1, 0, 1, 0, 0, 0]  # the paper's example: positives at ranks 1, 2, 4, 5, 7
+    >>> s = [10, 9, 8, 7, 6, 5, 4, 3, 2, 1]
+    >>> r = Ranking(y, s)
+    >>> round(evaluate(r, definition("roc_auc", r.counts)), 12)
+    0.84
+    """
     values = _values(ranking, d, ties)
     # scale x sum / n rather than scale x mean: a count (scale = n_pos, e.g. hits_at_k) is then exact
     return float(d.scale * values.sum() / values.size + d.offset)
@@ -140,6 +194,35 @@ def score(y_true, y_score, metric: str, *, ties: str = "expected", **params) -> 
     """Value of ``metric`` (a name from :data:`METRICS`); see :func:`per_positive_values`.
 
     ``y_true`` may be a :class:`Ranking` (with ``y_score=None``) to reuse one sort.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,) or Ranking
+        True binary labels (0/1 or bool; 1 marks a positive), or a :class:`Ranking` of the list,
+        built once to reuse its sort (then ``y_score=None``).
+    y_score : array-like of shape (n_samples,) or None
+        Finite real scores, higher meaning more likely positive; None when ``y_true`` is a :class:`Ranking`.
+    metric : str
+        A name from :data:`METRICS` (e.g. ``"bedroc"``).
+    **params
+        The metric's parameters (e.g. ``alpha=20``); see the metric's own function.
+    ties : {"expected", "optimistic", "pessimistic"}, default="expected"
+        How tied scores are resolved: the exact expectation over the random orderings of each tie group, or
+        its positives placed before (``"optimistic"``) or after (``"pessimistic"``) the negatives they tie with.
+
+    Returns
+    -------
+    float
+        The metric's value, ``scale * mean(per-positive values) + offset``.
+
+    Examples
+    --------
+    >>> y = [1, 1, 0, 1, 1, 0, 1, 0, 0, 0]  # the paper's example: positives at ranks 1, 2, 4, 5, 7
+    >>> s = [10, 9, 8, 7, 6, 5, 4, 3, 2, 1]
+    >>> round(score(y, s, "croc_auc", alpha=7), 4)
+    0.5104
+    >>> score(y, s, "hits_at_k", k=3)
+    2.0
     """
     ranking = _as_ranking(y_true, y_score)
     return evaluate(ranking, definition(metric, ranking.counts, **params), ties)
@@ -155,6 +238,23 @@ def random_baseline(metric: str, n: int, n_pos: int, /, **params) -> RandomBasel
     positives' (j, j') are a uniform multiset pair, which gives
     ``var(mean) = var(h) * (n + 1) / (n_pos * (n_neg + 2))``.  For AUC[ROC]
     this is the Mann-Whitney variance ``(n + 1) / (12 n_pos n_neg)``.
+
+    Parameters
+    ----------
+    metric : str
+        A name from :data:`METRICS` whose per-positive value is a function of one position
+        (every metric but ``average_precision`` and ``loc_auc``).
+    n : int
+        Length of the list, at least 2.
+    n_pos : int
+        Number of positives in it, 1 to ``n - 1``.
+    **params
+        The metric's parameters (e.g. ``alpha=80``).
+
+    Returns
+    -------
+    RandomBaseline
+        ``(mean, sd)`` of the metric over the uniformly random orderings of the list.
 
     Examples
     --------
@@ -187,10 +287,33 @@ def roc_auc(y_true, y_score, *, ties: str = "expected") -> float:
 
     With ``ties="expected"`` it equals :func:`sklearn.metrics.roc_auc_score`.
 
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,) or Ranking
+        True binary labels (0/1 or bool; 1 marks a positive), or a :class:`Ranking` of the list,
+        built once to reuse its sort (then ``y_score=None``).
+    y_score : array-like of shape (n_samples,) or None
+        Finite real scores, higher meaning more likely positive; None when ``y_true`` is a :class:`Ranking`.
+    ties : {"expected", "optimistic", "pessimistic"}, default="expected"
+        How tied scores are resolved: the exact expectation over the random orderings of each tie group, or
+        its positives placed before (``"optimistic"``) or after (``"pessimistic"``) the negatives they tie with.
+
+    Returns
+    -------
+    float
+        Mean over the positives of ``1 - FPR``, in [0, 1]; 0.5 on average for a random ranking.
+
     Examples
     --------
     >>> round(roc_auc([1, 1, 0, 1, 1, 0, 1, 0, 0, 0], [10, 9, 8, 7, 6, 5, 4, 3, 2, 1]), 12)
     0.84
+
+    >>> y = [1, 1, 0, 1, 1, 0, 1, 0, 0, 0]  # the paper's example: positives at ranks 1, 2, 4, 5, 7
+    >>> s = [10, 9, 8, 7, 6, 5, 4, 3, 2, 1]
+    >>> round(roc_auc(y, s), 12)
+    0.84
+    >>> roc_auc([1, 0, 1, 0], [2, 2, 1, 0])  # a tied pair counts 1/2
+    0.625
     """
     return score(y_true, y_score, "roc_auc", ties=ties)
 
@@ -200,23 +323,66 @@ def croc_auc(y_true, y_score, alpha=None, transform: Transform = "exp", *, ties:
 
     Parameters
     ----------
-    alpha : float
-        Magnification factor (> 0); alpha = 7, 14, 80 send x = 0.1, 0.05,
-        0.0086 to 0.5 under the exp transform.
-    transform : {"exp", "pow", "log"} or callable
-        See :func:`crocbench.metrics.get_transform`.
+    y_true : array-like of shape (n_samples,) or Ranking
+        True binary labels (0/1 or bool; 1 marks a positive), or a :class:`Ranking` of the list,
+        built once to reuse its sort (then ``y_score=None``).
+    y_score : array-like of shape (n_samples,) or None
+        Finite real scores, higher meaning more likely positive; None when ``y_true`` is a :class:`Ranking`.
+    alpha : float, default=None
+        The magnification factor, > 0; required by the named transforms (the paper uses 7, 14 and 80:
+        under ``"exp"`` they send FPR 0.1, 0.05 and 0.0086 to 0.5).
+    transform : {"exp", "pow", "log"} or callable, default="exp"
+        The magnification function ``f`` (see :func:`get_transform`); a callable ``f(x)`` mapping
+        [0, 1] onto [0, 1] is used as given, without ``alpha``.
+    ties : {"expected", "optimistic", "pessimistic"}, default="expected"
+        How tied scores are resolved: the exact expectation over the random orderings of each tie group, or
+        its positives placed before (``"optimistic"``) or after (``"pessimistic"``) the negatives they tie with.
+
+    Returns
+    -------
+    float
+        Mean over the positives of ``1 - f(FPR)``, in [0, 1].
 
     Examples
     --------
-    >>> y, s = [1, 1, 0, 1, 1, 0, 1, 0, 0, 0], [10, 9, 8, 7, 6, 5, 4, 3, 2, 1]
+    >>> y = [1, 1, 0, 1, 1, 0, 1, 0, 0, 0]  # the paper's example: positives at ranks 1, 2, 4, 5, 7
+    >>> s = [10, 9, 8, 7, 6, 5, 4, 3, 2, 1]
     >>> round(croc_auc(y, s, alpha=7), 4)
     0.5104
+    >>> round(croc_auc(y, s, alpha=80), 4)  # only the two positives above every negative still count
+    0.4
     """
     return score(y_true, y_score, "croc_auc", ties=ties, alpha=alpha, transform=transform)
 
 
 def roc_auc_cutoff(y_true, y_score, t, *, ties: str = "expected") -> float:
-    """ROC area over FPR in [0, t], divided by t (so a perfect ranking gives 1)."""
+    """ROC area over FPR in [0, t], divided by t (so a perfect ranking gives 1).
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,) or Ranking
+        True binary labels (0/1 or bool; 1 marks a positive), or a :class:`Ranking` of the list,
+        built once to reuse its sort (then ``y_score=None``).
+    y_score : array-like of shape (n_samples,) or None
+        Finite real scores, higher meaning more likely positive; None when ``y_true`` is a :class:`Ranking`.
+    t : float
+        The FPR cutoff, in (0, 1].
+    ties : {"expected", "optimistic", "pessimistic"}, default="expected"
+        How tied scores are resolved: the exact expectation over the random orderings of each tie group, or
+        its positives placed before (``"optimistic"``) or after (``"pessimistic"``) the negatives they tie with.
+
+    Returns
+    -------
+    float
+        Mean over the positives of ``1 - min(FPR / t, 1)``, in [0, 1].
+
+    Examples
+    --------
+    >>> y = [1, 1, 0, 1, 1, 0, 1, 0, 0, 0]  # the paper's example: positives at ranks 1, 2, 4, 5, 7
+    >>> s = [10, 9, 8, 7, 6, 5, 4, 3, 2, 1]
+    >>> round(roc_auc_cutoff(y, s, t=0.4), 12)
+    0.6
+    """
     return score(y_true, y_score, "roc_auc_cutoff", ties=ties, t=t)
 
 
@@ -225,6 +391,31 @@ def roc_n(y_true, y_score, n: int = 50, *, ties: str = "expected") -> float:
 
     Equal to ``roc_auc_cutoff`` with ``t = n / n_neg``: each positive scores
     ``1 - min(j / n, 1)`` with j the negatives above it.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,) or Ranking
+        True binary labels (0/1 or bool; 1 marks a positive), or a :class:`Ranking` of the list,
+        built once to reuse its sort (then ``y_score=None``).
+    y_score : array-like of shape (n_samples,) or None
+        Finite real scores, higher meaning more likely positive; None when ``y_true`` is a :class:`Ranking`.
+    n : int, default=50
+        The number of negatives up to which the area is taken, 1 to ``n_neg``.
+    ties : {"expected", "optimistic", "pessimistic"}, default="expected"
+        How tied scores are resolved: the exact expectation over the random orderings of each tie group, or
+        its positives placed before (``"optimistic"``) or after (``"pessimistic"``) the negatives they tie with.
+
+    Returns
+    -------
+    float
+        Mean over the positives of ``1 - min(j / n, 1)``, j the negatives ranked above, in [0, 1].
+
+    Examples
+    --------
+    >>> y = [1, 1, 0, 1, 1, 0, 1, 0, 0, 0]  # the paper's example: positives at ranks 1, 2, 4, 5, 7
+    >>> s = [10, 9, 8, 7, 6, 5, 4, 3, 2, 1]
+    >>> round(roc_n(y, s, n=2), 12)
+    0.6
     """
     return score(y_true, y_score, "roc_n", ties=ties, n=n)
 
@@ -237,6 +428,29 @@ def proc_auc(y_true, y_score, *, ties: str = "expected") -> float:
     the mean over positives of ``-log10(max(FPR, 0.5/N))``; we divide it by
     the width ``log10(2 N)`` so that a perfect ranking gives 1 and the worst 0.
     Multiply by ``log10(2 N)`` to get Clark & Webster-Clark's unnormalized pAUC.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,) or Ranking
+        True binary labels (0/1 or bool; 1 marks a positive), or a :class:`Ranking` of the list,
+        built once to reuse its sort (then ``y_score=None``).
+    y_score : array-like of shape (n_samples,) or None
+        Finite real scores, higher meaning more likely positive; None when ``y_true`` is a :class:`Ranking`.
+    ties : {"expected", "optimistic", "pessimistic"}, default="expected"
+        How tied scores are resolved: the exact expectation over the random orderings of each tie group, or
+        its positives placed before (``"optimistic"``) or after (``"pessimistic"``) the negatives they tie with.
+
+    Returns
+    -------
+    float
+        The normalized pROC area, in [0, 1].
+
+    Examples
+    --------
+    >>> y = [1, 1, 0, 1, 1, 0, 1, 0, 0, 0]  # the paper's example: positives at ranks 1, 2, 4, 5, 7
+    >>> s = [10, 9, 8, 7, 6, 5, 4, 3, 2, 1]
+    >>> round(proc_auc(y, s), 4)
+    0.6761
     """
     return score(y_true, y_score, "proc_auc", ties=ties)
 
@@ -246,6 +460,29 @@ def ac_auc(y_true, y_score, *, ties: str = "expected") -> float:
 
     x = fraction of all items ranked above; a positive at rank r contributes
     ``1 - (r - 1/2) / N``.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,) or Ranking
+        True binary labels (0/1 or bool; 1 marks a positive), or a :class:`Ranking` of the list,
+        built once to reuse its sort (then ``y_score=None``).
+    y_score : array-like of shape (n_samples,) or None
+        Finite real scores, higher meaning more likely positive; None when ``y_true`` is a :class:`Ranking`.
+    ties : {"expected", "optimistic", "pessimistic"}, default="expected"
+        How tied scores are resolved: the exact expectation over the random orderings of each tie group, or
+        its positives placed before (``"optimistic"``) or after (``"pessimistic"``) the negatives they tie with.
+
+    Returns
+    -------
+    float
+        Mean over the positives of ``1 - (r - 1/2) / N``, in (0, 1).
+
+    Examples
+    --------
+    >>> y = [1, 1, 0, 1, 1, 0, 1, 0, 0, 0]  # the paper's example: positives at ranks 1, 2, 4, 5, 7
+    >>> s = [10, 9, 8, 7, 6, 5, 4, 3, 2, 1]
+    >>> round(ac_auc(y, s), 12)
+    0.67
     """
     return score(y_true, y_score, "ac_auc", ties=ties)
 
@@ -254,6 +491,35 @@ def cac_auc(y_true, y_score, alpha=None, transform: Transform = "exp", *, ties: 
     """Area under the concentrated AC curve, slanted convention.
 
     A positive at rank r contributes ``1 - (f((r - 1) / N) + f(r / N)) / 2``.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,) or Ranking
+        True binary labels (0/1 or bool; 1 marks a positive), or a :class:`Ranking` of the list,
+        built once to reuse its sort (then ``y_score=None``).
+    y_score : array-like of shape (n_samples,) or None
+        Finite real scores, higher meaning more likely positive; None when ``y_true`` is a :class:`Ranking`.
+    alpha : float, default=None
+        The magnification factor, > 0; required by the named transforms (the paper uses 7, 14 and 80:
+        under ``"exp"`` they send FPR 0.1, 0.05 and 0.0086 to 0.5).
+    transform : {"exp", "pow", "log"} or callable, default="exp"
+        The magnification function ``f`` (see :func:`get_transform`); a callable ``f(x)`` mapping
+        [0, 1] onto [0, 1] is used as given, without ``alpha``.
+    ties : {"expected", "optimistic", "pessimistic"}, default="expected"
+        How tied scores are resolved: the exact expectation over the random orderings of each tie group, or
+        its positives placed before (``"optimistic"``) or after (``"pessimistic"``) the negatives they tie with.
+
+    Returns
+    -------
+    float
+        Mean over the positives of ``1 - (f((r - 1) / N) + f(r / N)) / 2``, in [0, 1].
+
+    Examples
+    --------
+    >>> y = [1, 1, 0, 1, 1, 0, 1, 0, 0, 0]  # the paper's example: positives at ranks 1, 2, 4, 5, 7
+    >>> s = [10, 9, 8, 7, 6, 5, 4, 3, 2, 1]
+    >>> round(cac_auc(y, s, alpha=7), 4)
+    0.253
     """
     return score(y_true, y_score, "cac_auc", ties=ties, alpha=alpha, transform=transform)
 
@@ -263,6 +529,31 @@ def rie(y_true, y_score, alpha: float = 20.0, *, ties: str = "expected") -> floa
 
     ``sum(exp(-alpha r_i / N)) / (n_pos / N * (1 - e^-alpha) / (e^(alpha/N) - 1))``:
     1 on average for a random ranking.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,) or Ranking
+        True binary labels (0/1 or bool; 1 marks a positive), or a :class:`Ranking` of the list,
+        built once to reuse its sort (then ``y_score=None``).
+    y_score : array-like of shape (n_samples,) or None
+        Finite real scores, higher meaning more likely positive; None when ``y_true`` is a :class:`Ranking`.
+    alpha : float, default=20.0
+        The exponential's weight on the early ranks, > 0.
+    ties : {"expected", "optimistic", "pessimistic"}, default="expected"
+        How tied scores are resolved: the exact expectation over the random orderings of each tie group, or
+        its positives placed before (``"optimistic"``) or after (``"pessimistic"``) the negatives they tie with.
+
+    Returns
+    -------
+    float
+        The RIE; 1 on average for a random ranking, larger is better.
+
+    Examples
+    --------
+    >>> y = [1, 1, 0, 1, 1, 0, 1, 0, 0, 0]  # the paper's example: positives at ranks 1, 2, 4, 5, 7
+    >>> s = [10, 9, 8, 7, 6, 5, 4, 3, 2, 1]
+    >>> round(rie(y, s, alpha=20), 4)
+    1.9682
     """
     return score(y_true, y_score, "rie", ties=ties, alpha=alpha)
 
@@ -272,12 +563,61 @@ def bedroc(y_true, y_score, alpha: float = 20.0, *, ties: str = "expected") -> f
 
     RIE rescaled by its exact minimum and maximum for the list to [0, 1],
     as in ``rdkit.ML.Scoring.Scoring.CalcBEDROC``.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,) or Ranking
+        True binary labels (0/1 or bool; 1 marks a positive), or a :class:`Ranking` of the list,
+        built once to reuse its sort (then ``y_score=None``).
+    y_score : array-like of shape (n_samples,) or None
+        Finite real scores, higher meaning more likely positive; None when ``y_true`` is a :class:`Ranking`.
+    alpha : float, default=20.0
+        The exponential's weight on the early ranks, > 0 (20 puts 80% of the weight on the top 8%).
+    ties : {"expected", "optimistic", "pessimistic"}, default="expected"
+        How tied scores are resolved: the exact expectation over the random orderings of each tie group, or
+        its positives placed before (``"optimistic"``) or after (``"pessimistic"``) the negatives they tie with.
+
+    Returns
+    -------
+    float
+        The BEDROC, in [0, 1].
+
+    Examples
+    --------
+    >>> y = [1, 1, 0, 1, 1, 0, 1, 0, 0, 0]  # the paper's example: positives at ranks 1, 2, 4, 5, 7
+    >>> s = [10, 9, 8, 7, 6, 5, 4, 3, 2, 1]
+    >>> round(bedroc(y, s, alpha=20), 4)
+    0.9842
     """
     return score(y_true, y_score, "bedroc", ties=ties, alpha=alpha)
 
 
 def slr(y_true, y_score, *, ties: str = "expected") -> float:
-    """Sum of log ranks: ``-sum(log(r_i / N))`` over the positives (larger is better)."""
+    """Sum of log ranks: ``-sum(log(r_i / N))`` over the positives (larger is better).
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,) or Ranking
+        True binary labels (0/1 or bool; 1 marks a positive), or a :class:`Ranking` of the list,
+        built once to reuse its sort (then ``y_score=None``).
+    y_score : array-like of shape (n_samples,) or None
+        Finite real scores, higher meaning more likely positive; None when ``y_true`` is a :class:`Ranking`.
+    ties : {"expected", "optimistic", "pessimistic"}, default="expected"
+        How tied scores are resolved: the exact expectation over the random orderings of each tie group, or
+        its positives placed before (``"optimistic"``) or after (``"pessimistic"``) the negatives they tie with.
+
+    Returns
+    -------
+    float
+        ``-sum(log(r_i / N))`` over the positives, at least 0.
+
+    Examples
+    --------
+    >>> y = [1, 1, 0, 1, 1, 0, 1, 0, 0, 0]  # the paper's example: positives at ranks 1, 2, 4, 5, 7
+    >>> s = [10, 9, 8, 7, 6, 5, 4, 3, 2, 1]
+    >>> round(slr(y, s), 4)
+    5.8781
+    """
     return score(y_true, y_score, "slr", ties=ties)
 
 
@@ -286,12 +626,63 @@ def enrichment_factor(y_true, y_score, fraction, *, ties: str = "expected") -> f
 
     ``(hits in the top n_top / n_top) / (n_pos / N)`` with
     ``n_top``: fraction x N rounded half up, at least 1 (as "actives in the top 1%"); with ties, the expected number of hits.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,) or Ranking
+        True binary labels (0/1 or bool; 1 marks a positive), or a :class:`Ranking` of the list,
+        built once to reuse its sort (then ``y_score=None``).
+    y_score : array-like of shape (n_samples,) or None
+        Finite real scores, higher meaning more likely positive; None when ``y_true`` is a :class:`Ranking`.
+    fraction : float
+        The share of the list at the top, in (0, 1] (e.g. 0.01 for the top 1%).
+    ties : {"expected", "optimistic", "pessimistic"}, default="expected"
+        How tied scores are resolved: the exact expectation over the random orderings of each tie group, or
+        its positives placed before (``"optimistic"``) or after (``"pessimistic"``) the negatives they tie with.
+
+    Returns
+    -------
+    float
+        The enrichment factor, from 0 to ``N / n_pos``; 1 on average for a random ranking.
+
+    Examples
+    --------
+    >>> y = [1, 1, 0, 1, 1, 0, 1, 0, 0, 0]  # the paper's example: positives at ranks 1, 2, 4, 5, 7
+    >>> s = [10, 9, 8, 7, 6, 5, 4, 3, 2, 1]
+    >>> enrichment_factor(y, s, fraction=0.2)  # 2 hits in the top 2, half the list positive
+    2.0
     """
     return score(y_true, y_score, "enrichment_factor", ties=ties, fraction=fraction)
 
 
 def hits_at_k(y_true, y_score, k: int, *, ties: str = "expected") -> float:
-    """Number of positives among the k top-ranked items (expected number under ties)."""
+    """Number of positives among the k top-ranked items (expected number under ties).
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,) or Ranking
+        True binary labels (0/1 or bool; 1 marks a positive), or a :class:`Ranking` of the list,
+        built once to reuse its sort (then ``y_score=None``).
+    y_score : array-like of shape (n_samples,) or None
+        Finite real scores, higher meaning more likely positive; None when ``y_true`` is a :class:`Ranking`.
+    k : int
+        The number of top-ranked items, 1 to ``n_samples``.
+    ties : {"expected", "optimistic", "pessimistic"}, default="expected"
+        How tied scores are resolved: the exact expectation over the random orderings of each tie group, or
+        its positives placed before (``"optimistic"``) or after (``"pessimistic"``) the negatives they tie with.
+
+    Returns
+    -------
+    float
+        The number of positives among the top k, from 0 to ``min(k, n_pos)``.
+
+    Examples
+    --------
+    >>> y = [1, 1, 0, 1, 1, 0, 1, 0, 0, 0]  # the paper's example: positives at ranks 1, 2, 4, 5, 7
+    >>> s = [10, 9, 8, 7, 6, 5, 4, 3, 2, 1]
+    >>> hits_at_k(y, s, k=3)
+    2.0
+    """
     return score(y_true, y_score, "hits_at_k", ties=ties, k=k)
 
 
@@ -300,12 +691,63 @@ def precision_at_k(y_true, y_score, k: int, *, ties: str = "expected") -> float:
 
     A mean over the positives (of ``n_pos / k * [r <= k]``), so it plugs
     into the significance tests, like :func:`hits_at_k`.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,) or Ranking
+        True binary labels (0/1 or bool; 1 marks a positive), or a :class:`Ranking` of the list,
+        built once to reuse its sort (then ``y_score=None``).
+    y_score : array-like of shape (n_samples,) or None
+        Finite real scores, higher meaning more likely positive; None when ``y_true`` is a :class:`Ranking`.
+    k : int
+        The number of top-ranked items, 1 to ``n_samples``.
+    ties : {"expected", "optimistic", "pessimistic"}, default="expected"
+        How tied scores are resolved: the exact expectation over the random orderings of each tie group, or
+        its positives placed before (``"optimistic"``) or after (``"pessimistic"``) the negatives they tie with.
+
+    Returns
+    -------
+    float
+        ``hits_at_k / k``, in [0, 1].
+
+    Examples
+    --------
+    >>> y = [1, 1, 0, 1, 1, 0, 1, 0, 0, 0]  # the paper's example: positives at ranks 1, 2, 4, 5, 7
+    >>> s = [10, 9, 8, 7, 6, 5, 4, 3, 2, 1]
+    >>> round(precision_at_k(y, s, k=5), 12)
+    0.8
     """
     return score(y_true, y_score, "precision_at_k", ties=ties, k=k)
 
 
 def recall_at_k(y_true, y_score, k: int, *, ties: str = "expected") -> float:
-    """Recall (TPR) among the k top-ranked items: ``hits_at_k / n_pos``."""
+    """Recall (TPR) among the k top-ranked items: ``hits_at_k / n_pos``.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,) or Ranking
+        True binary labels (0/1 or bool; 1 marks a positive), or a :class:`Ranking` of the list,
+        built once to reuse its sort (then ``y_score=None``).
+    y_score : array-like of shape (n_samples,) or None
+        Finite real scores, higher meaning more likely positive; None when ``y_true`` is a :class:`Ranking`.
+    k : int
+        The number of top-ranked items, 1 to ``n_samples``.
+    ties : {"expected", "optimistic", "pessimistic"}, default="expected"
+        How tied scores are resolved: the exact expectation over the random orderings of each tie group, or
+        its positives placed before (``"optimistic"``) or after (``"pessimistic"``) the negatives they tie with.
+
+    Returns
+    -------
+    float
+        ``hits_at_k / n_pos``, in [0, 1].
+
+    Examples
+    --------
+    >>> y = [1, 1, 0, 1, 1, 0, 1, 0, 0, 0]  # the paper's example: positives at ranks 1, 2, 4, 5, 7
+    >>> s = [10, 9, 8, 7, 6, 5, 4, 3, 2, 1]
+    >>> round(recall_at_k(y, s, k=5), 12)
+    0.8
+    """
     return score(y_true, y_score, "recall_at_k", ties=ties, k=k)
 
 
@@ -314,6 +756,22 @@ def r_precision(y_true, y_score, *, ties: str = "expected") -> float:
 
     Weber's variant, the best precision once a given recall is reached, is
     :func:`crocbench.metrics.precision_at_recall`.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,) or Ranking
+        True binary labels (0/1 or bool; 1 marks a positive), or a :class:`Ranking` of the list,
+        built once to reuse its sort (then ``y_score=None``).
+    y_score : array-like of shape (n_samples,) or None
+        Finite real scores, higher meaning more likely positive; None when ``y_true`` is a :class:`Ranking`.
+    ties : {"expected", "optimistic", "pessimistic"}, default="expected"
+        How tied scores are resolved: the exact expectation over the random orderings of each tie group, or
+        its positives placed before (``"optimistic"``) or after (``"pessimistic"``) the negatives they tie with.
+
+    Returns
+    -------
+    float
+        The share of positives among the top ``n_pos`` items, in [0, 1].
 
     Examples
     --------
@@ -338,6 +796,22 @@ def average_precision(y_true, y_score, *, ties: str = "expected") -> float:
     :func:`sklearn.metrics.average_precision_score` only when scores tie
     (scikit-learn counts a whole tie group at its last position).
 
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,) or Ranking
+        True binary labels (0/1 or bool; 1 marks a positive), or a :class:`Ranking` of the list,
+        built once to reuse its sort (then ``y_score=None``).
+    y_score : array-like of shape (n_samples,) or None
+        Finite real scores, higher meaning more likely positive; None when ``y_true`` is a :class:`Ranking`.
+    ties : {"expected", "optimistic", "pessimistic"}, default="expected"
+        How tied scores are resolved: the exact expectation over the random orderings of each tie group, or
+        its positives placed before (``"optimistic"``) or after (``"pessimistic"``) the negatives they tie with.
+
+    Returns
+    -------
+    float
+        Mean over the positives of the precision at their rank, in (0, 1].
+
     Examples
     --------
     Weber's walk-through: (1 + 1 + 3/4 + 4/6 + 5/13) / 5.
@@ -361,6 +835,25 @@ def loc_auc(y_true, y_score, u0: float = 0.1, *, ties: str = "expected") -> floa
     is AUC[ROC].  By Theorem 9 / Remark 7 it equals
     ``int_0^a beta(alpha) d alpha + b (1 - a)``, with (a, b) the (FPR, TPR)
     of the ROC curve at the threshold Q.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,) or Ranking
+        True binary labels (0/1 or bool; 1 marks a positive), or a :class:`Ranking` of the list,
+        built once to reuse its sort (then ``y_score=None``).
+    y_score : array-like of shape (n_samples,) or None
+        Finite real scores, higher meaning more likely positive; None when ``y_true`` is a :class:`Ranking`.
+    u0 : float, default=0.1
+        The top mass of the list, in (0, 1].
+    ties : {"expected", "optimistic", "pessimistic"}, default="expected"
+        How tied scores are resolved: the exact expectation over the random orderings of each tie group, or
+        its positives placed before (``"optimistic"``) or after (``"pessimistic"``) the negatives they tie with.
+
+    Returns
+    -------
+    float
+        Mean over the positives of ``1 - FPR`` for those scored at least Q, 0 for the others;
+        between 0 and 1, AUC[ROC] for ``u0 = 1``.
 
     Examples
     --------

@@ -45,6 +45,20 @@ def _densify(u: np.ndarray, tp: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 def roc_curve(y_true, y_score) -> tuple[np.ndarray, np.ndarray]:
     """ROC curve: (FPR, TPR) at every distinct score threshold, from (0, 0) to (1, 1).
 
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True binary labels (0/1 or bool; 1 marks a positive).
+    y_score : array-like of shape (n_samples,)
+        Finite real scores, higher meaning more likely positive.
+
+    Returns
+    -------
+    fpr : ndarray of shape (n_thresholds + 1,)
+        False positive rate at or above each distinct score, decreasing scores, from 0.
+    tpr : ndarray of shape (n_thresholds + 1,)
+        True positive rate at the same thresholds, from 0 to 1.
+
     Examples
     --------
     >>> fpr, tpr = roc_curve([1, 0, 1, 0], [0.9, 0.8, 0.8, 0.1])
@@ -56,7 +70,32 @@ def roc_curve(y_true, y_score) -> tuple[np.ndarray, np.ndarray]:
 
 
 def croc_curve(y_true, y_score, alpha=None, transform: Transform = "exp") -> tuple[np.ndarray, np.ndarray]:
-    """CROC curve: (f(FPR), TPR), with tied segments following ``f``."""
+    """CROC curve: (f(FPR), TPR), with tied segments following ``f``.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True binary labels (0/1 or bool; 1 marks a positive).
+    y_score : array-like of shape (n_samples,)
+        Finite real scores, higher meaning more likely positive.
+    alpha : float, default=None
+        The magnification factor, > 0; required by the named transforms.
+    transform : {"exp", "pow", "log"} or callable, default="exp"
+        The magnification function ``f`` (see :func:`get_transform`).
+
+    Returns
+    -------
+    x : ndarray of shape (n_points,)
+        ``f(FPR)``, from 0 to 1, tied segments subdivided at every negative.
+    tpr : ndarray of shape (n_points,)
+        The true positive rate at each point.
+
+    Examples
+    --------
+    >>> x, tpr = croc_curve([1, 0, 1, 0], [4, 3, 2, 1], alpha=7)
+    >>> x.round(3).tolist(), tpr.tolist()
+    ([0.0, 0.0, 0.971, 0.971, 1.0], [0.0, 0.5, 0.5, 1.0, 1.0])
+    """
     f = get_transform(transform, alpha)
     fp, tp, n_pos, n_neg = _cumulative_counts(y_true, y_score)
     fp, tp = _densify(fp, tp)
@@ -64,13 +103,59 @@ def croc_curve(y_true, y_score, alpha=None, transform: Transform = "exp") -> tup
 
 
 def ac_curve(y_true, y_score) -> tuple[np.ndarray, np.ndarray]:
-    """Accumulation curve: (fraction of all items ranked above, TPR)."""
+    """Accumulation curve: (fraction of all items ranked above, TPR).
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True binary labels (0/1 or bool; 1 marks a positive).
+    y_score : array-like of shape (n_samples,)
+        Finite real scores, higher meaning more likely positive.
+
+    Returns
+    -------
+    x : ndarray of shape (n_thresholds + 1,)
+        Fraction of all items at or above each distinct score, from 0 to 1.
+    tpr : ndarray of shape (n_thresholds + 1,)
+        The true positive rate at the same thresholds.
+
+    Examples
+    --------
+    >>> x, tpr = ac_curve([1, 0, 1, 0], [4, 3, 2, 1])
+    >>> x.tolist(), tpr.tolist()
+    ([0.0, 0.25, 0.5, 0.75, 1.0], [0.0, 0.5, 0.5, 1.0, 1.0])
+    """
     fp, tp, n_pos, n_neg = _cumulative_counts(y_true, y_score)
     return (fp + tp) / (n_pos + n_neg), tp / n_pos
 
 
 def cac_curve(y_true, y_score, alpha=None, transform: Transform = "exp") -> tuple[np.ndarray, np.ndarray]:
-    """Concentrated AC curve: (f(fraction of items above), TPR), slanted convention."""
+    """Concentrated AC curve: (f(fraction of items above), TPR), slanted convention.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True binary labels (0/1 or bool; 1 marks a positive).
+    y_score : array-like of shape (n_samples,)
+        Finite real scores, higher meaning more likely positive.
+    alpha : float, default=None
+        The magnification factor, > 0; required by the named transforms.
+    transform : {"exp", "pow", "log"} or callable, default="exp"
+        The magnification function ``f`` (see :func:`get_transform`).
+
+    Returns
+    -------
+    x : ndarray of shape (n_points,)
+        ``f(fraction of items above)``, from 0 to 1, tied segments subdivided at every item.
+    tpr : ndarray of shape (n_points,)
+        The true positive rate at each point.
+
+    Examples
+    --------
+    >>> x, tpr = cac_curve([1, 0, 1, 0], [4, 3, 2, 1], alpha=7)
+    >>> x.round(3).tolist(), tpr.tolist()
+    ([0.0, 0.827, 0.971, 0.996, 1.0], [0.0, 0.5, 0.5, 1.0, 1.0])
+    """
     f = get_transform(transform, alpha)
     fp, tp, n_pos, n_neg = _cumulative_counts(y_true, y_score)
     u, tp = _densify(fp + tp, tp)
@@ -84,6 +169,22 @@ def precision_recall_curve(y_true, y_score, *, interpolated: bool = False) -> tu
     tie group is one step).  ``interpolated=True`` gives each recall the
     best precision at that or any higher recall, the usual step curve
     (Weber, section 1.4).
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True binary labels (0/1 or bool; 1 marks a positive).
+    y_score : array-like of shape (n_samples,)
+        Finite real scores, higher meaning more likely positive.
+    interpolated : bool, default=False
+        Give each recall the best precision at that or any higher recall.
+
+    Returns
+    -------
+    recall : ndarray of shape (n_thresholds,)
+        Recall after each distinct score threshold, top down, nondecreasing to 1.
+    precision : ndarray of shape (n_thresholds,)
+        Precision at the same thresholds.
 
     Examples
     --------

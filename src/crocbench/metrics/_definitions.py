@@ -33,6 +33,25 @@ class Definition(NamedTuple):
     precision: its rank and the positives above it); for those ``kind`` is
     ``"ranking"`` and ``h(ranking, ties)`` returns the per-positive values
     directly.  They have no exact random baseline here.
+
+    Parameters
+    ----------
+    kind : {"fpr", "rank", "ranking"}
+        What ``h`` is a function of: ``j``, the negatives above a positive (0..n_neg), its 1-based rank
+        ``r`` (1..n), or the whole :class:`Ranking`.
+    h : callable
+        Vectorized per-positive value: ``h(j)``, ``h(r)``, or ``h(ranking, ties)`` returning one value per
+        positive.
+    scale : float, default=1.0
+        Factor of the mean (> 0 for every metric here).
+    offset : float, default=0.0
+        Added to the scaled mean.
+
+    Examples
+    --------
+    >>> d = definition("roc_auc", Counts(10, 5, 5))
+    >>> d.kind, d.scale, d.offset, d.h(np.array([0, 1, 5])).tolist()
+    ('fpr', 1.0, 0.0, [1.0, 0.8, 0.0])
     """
 
     kind: str
@@ -42,13 +61,37 @@ class Definition(NamedTuple):
 
 
 class RandomBaseline(NamedTuple):
-    """Exact mean and standard deviation of a metric under a random ranking."""
+    """Exact mean and standard deviation of a metric under a random ranking.
+
+    Parameters
+    ----------
+    mean : float
+        The metric's mean over the uniformly random orderings of the list.
+    sd : float
+        Its standard deviation.
+    """
 
     mean: float
     sd: float
 
     def z_score(self, value: float) -> float:
-        """``(value - mean) / sd`` (``nan`` when sd is 0)."""
+        """``(value - mean) / sd`` (``nan`` when sd is 0).
+
+        Parameters
+        ----------
+        value : float
+            A value of the metric on the same list.
+
+        Returns
+        -------
+        float
+            How many standard deviations ``value`` lies above the random mean; ``nan`` when ``sd`` is 0.
+
+        Examples
+        --------
+        >>> RandomBaseline(0.5, 0.1).z_score(0.8)
+        3.0000000000000004
+        """
         return (value - self.mean) / self.sd if self.sd > 0 else float("nan")
 
 
@@ -204,7 +247,33 @@ METRICS: dict[str, Callable[..., Definition]] = {
 
 
 def definition(metric: str, counts: Counts, **params) -> Definition:
-    """The :class:`Definition` of ``metric`` for a list of the given size."""
+    """The :class:`Definition` of ``metric`` for a list of the given size.
+
+    Parameters
+    ----------
+    metric : str
+        A name from :data:`METRICS`.
+    counts : Counts
+        The list's sizes ``(n, n_pos, n_neg)``.
+    **params
+        The metric's parameters (e.g. ``alpha=80``, ``k=100``), checked here.
+
+    Returns
+    -------
+    Definition
+        ``(kind, h, scale, offset)``: the metric is ``scale * mean(h(x_i)) + offset`` over the positives.
+
+    Raises
+    ------
+    ValueError
+        If ``metric`` is unknown or a parameter is missing, unknown or out of range.
+
+    Examples
+    --------
+    >>> d = definition("hits_at_k", Counts(10, 5, 5), k=3)
+    >>> d.kind, d.scale, d.h(np.array([1, 3, 4])).tolist()  # hits = n_pos * mean([r <= 3])
+    ('rank', 5.0, [1.0, 1.0, 0.0])
+    """
     try:
         build = METRICS[metric]
     except KeyError:

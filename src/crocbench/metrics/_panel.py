@@ -20,7 +20,26 @@ from ._ranking import Counts, Ranking, Resamples
 
 
 class MetricCall(NamedTuple):
-    """A metric with its parameters, a short key (table column) and a label."""
+    """A metric with its parameters, a short key (table column) and a label.
+
+    Parameters
+    ----------
+    key : str
+        Short name, the column of the tables (e.g. ``"croc_exp_80"``).
+    label : str
+        Human-readable name (e.g. ``"AUC[CROC(exp)] a=80"``).
+    metric : str
+        A name from :data:`METRICS`.
+    params : dict
+        The metric's parameters (e.g. ``{"alpha": 80.0, "transform": "exp"}``).
+
+    Examples
+    --------
+    >>> from crocbench.metrics import Ranking
+    >>> call = parse_metric("croc_auc:alpha=7")
+    >>> round(call.value(Ranking([1, 1, 0, 1, 1, 0, 1, 0, 0, 0], -np.arange(10))), 4)
+    0.5104
+    """
 
     key: str
     label: str
@@ -28,19 +47,89 @@ class MetricCall(NamedTuple):
     params: dict
 
     def definition(self, counts):
+        """The metric's :class:`Definition` for a list of the given size.
+
+        Parameters
+        ----------
+        counts : Counts
+            The list's sizes ``(n, n_pos, n_neg)``.
+
+        Returns
+        -------
+        Definition
+            ``(kind, h, scale, offset)`` of the metric with these parameters.
+        """
         return definition(self.metric, counts, **self.params)
 
     def value(self, ranking: Ranking, ties: str = "expected") -> float:
+        """The metric's value on a ranked list.
+
+        Parameters
+        ----------
+        ranking : Ranking
+            The scored list.
+        ties : {"expected", "optimistic", "pessimistic"}, default="expected"
+            How tied scores are resolved: the exact expectation over the random orderings of each tie group, or
+            its positives placed before (``"optimistic"``) or after (``"pessimistic"``) the negatives they tie with.
+
+        Returns
+        -------
+        float
+            The value, as :func:`score` gives it.
+        """
         return evaluate(ranking, self.definition(ranking.counts), ties)
 
     def resampled(self, resamples: Resamples, ties: str = "expected") -> np.ndarray:
-        """The value on every resample of a list (:func:`crocbench.metrics.evaluate_resamples`)."""
+        """The value on every resample of a list (:func:`crocbench.metrics.evaluate_resamples`).
+
+        Parameters
+        ----------
+        resamples : Resamples
+            The resampled rankings of one list.
+        ties : {"expected", "optimistic", "pessimistic"}, default="expected"
+            How tied scores are resolved: the exact expectation over the random orderings of each tie group, or
+            its positives placed before (``"optimistic"``) or after (``"pessimistic"``) the negatives they tie with.
+
+        Returns
+        -------
+        ndarray of shape (n_resamples,)
+            The value on every resample.
+        """
         return evaluate_resamples(self.definition(resamples.counts), resamples, ties)
 
     def per_positive(self, ranking: Ranking, ties: str = "expected") -> np.ndarray:
+        """The per-positive values whose mean, mapped affinely, is the value (:func:`per_positive_values`).
+
+        Parameters
+        ----------
+        ranking : Ranking
+            The scored list.
+        ties : {"expected", "optimistic", "pessimistic"}, default="expected"
+            How tied scores are resolved: the exact expectation over the random orderings of each tie group, or
+            its positives placed before (``"optimistic"``) or after (``"pessimistic"``) the negatives they tie with.
+
+        Returns
+        -------
+        ndarray of shape (n_pos,)
+            One value per positive, in input order.
+        """
         return _values(ranking, self.definition(ranking.counts), ties)
 
     def random(self, n: int, n_pos: int) -> RandomBaseline:
+        """The exact mean and SD of the metric under a random ranking (:func:`random_baseline`).
+
+        Parameters
+        ----------
+        n : int
+            The list's size.
+        n_pos : int
+            Its number of positives.
+
+        Returns
+        -------
+        RandomBaseline
+            ``(mean, sd)`` over the uniformly random orderings.
+        """
         return random_baseline(self.metric, n, n_pos, **self.params)
 
     @property
@@ -75,6 +164,7 @@ def top_cutoff(top, n: int) -> int:
     Returns
     -------
     int
+        The cut k, from 1 to ``n``.
 
     Examples
     --------
@@ -96,6 +186,23 @@ def hits_call(top, n: int) -> MetricCall:
 
     >>> hits_call(1000, 41906).key, hits_call(0.01, 642).label
     ('top1000', 'actives in top 6 (1% of 642)')
+
+    Parameters
+    ----------
+    top : int or float
+        A count (at least 1) or a fraction of the list in (0, 1); see :func:`top_cutoff`.
+    n : int
+        The list's size.
+
+    Returns
+    -------
+    MetricCall
+        ``hits_at_k`` with k = :func:`top_cutoff` ``(top, n)``, keyed ``"top<k>"``.
+
+    Examples
+    --------
+    >>> hits_call(1000, 41906).key, hits_call(0.01, 642).label
+    ('top1000', 'actives in top 6 (1% of 642)')
     """
     k = top_cutoff(top, n)
     share = "" if float(top).is_integer() else f" ({100 * top:g}% of {n:,})"
@@ -110,6 +217,25 @@ def paper_panel(top_k: int = 1000, n: int | None = None) -> list[MetricCall]:
     alpha = 20 and 80, RIE (alpha = 20), SLR and the actives among the
     ``top_k`` top-ranked items; with ``n`` (the list's size), ``top_k`` may
     also be a fraction of the list (:func:`top_cutoff`).
+
+    Parameters
+    ----------
+    top_k : int or float, default=1000
+        The cut of the "actives in the top k" column: a count, or with ``n`` a fraction of the list.
+    n : int, default=None
+        The list's size; None uses ``top_k`` itself as the size.
+
+    Returns
+    -------
+    list of MetricCall
+        The 18 calls, in table order.
+
+    Examples
+    --------
+    >>> [c.key for c in paper_panel()][:5]
+    ['roc', 'ac', 'croc_exp_7', 'croc_exp_14', 'croc_exp_80']
+    >>> len(paper_panel())
+    18
     """
     calls = [_call("roc", "AUC[ROC]", "roc_auc"), _call("ac", "AUC[AC]", "ac_auc")]
     calls += [_call(f"croc_exp_{a:g}", f"AUC[CROC(exp)] a={a:g}", "croc_auc", alpha=a, transform="exp") for a in ALPHAS]
@@ -140,6 +266,22 @@ def parse_metric(spec: str) -> MetricCall:
     """Parse ``"name"`` or ``"name:key=value,key=value"`` into a :class:`MetricCall`.
 
     A key of :func:`paper_panel` (e.g. ``"croc_exp_80"``) is accepted too.
+
+    Parameters
+    ----------
+    spec : str
+        ``"name"`` or ``"name:key=value,..."`` with a name from :data:`METRICS` (values parsed as int, float or
+        text), or a key of :func:`paper_panel`.
+
+    Returns
+    -------
+    MetricCall
+        The call; the panel's own call (key and label) when it is one of the panel's.
+
+    Raises
+    ------
+    ValueError
+        If the name is unknown or a parameter malformed or invalid for the metric.
 
     Examples
     --------
@@ -191,6 +333,23 @@ class OtherMetric(NamedTuple):
     metric is a mean over the positives of one list, so the significance
     tests apply to it.  ``needs`` is ``"groups"`` (a per-query metric: it
     needs query ids), ``"probabilities"`` (scores must be in [0, 1]) or "".
+
+    Parameters
+    ----------
+    key : str
+        Short name, the table column.
+    label : str
+        Human-readable name.
+    family : str
+        One of :data:`FAMILIES`.
+    compute : callable
+        ``compute(y, s, groups, ties) -> float``, the value on one scored list.
+    call : MetricCall, default=None
+        The metric as a mean over the positives, when it is one (then the significance tests apply).
+    needs : {"", "groups", "probabilities"}, default=""
+        What the metric needs beyond labels and scores: query ids, or scores in [0, 1].
+    higher_is_better : bool, default=True
+        The direction of the metric.
     """
 
     key: str
@@ -215,6 +374,26 @@ def other_panel(top_k: int = 1000, n: int = 50, u0=(0.01, 0.05)) -> list[OtherMe
     per query and left out of single-list tables; TOP1 and the rank of the
     last positive are per query when query ids are given, else over the
     one list.
+
+    Parameters
+    ----------
+    top_k : int, default=1000
+        The cut k of the set-based measures (precision, recall, fallout, F1 at k).
+    n : int, default=50
+        The negatives of ROC_n and TAP-k.
+    u0 : tuple of float, default=(0.01, 0.05)
+        The top masses of LocAUC.
+
+    Returns
+    -------
+    list of OtherMetric
+        The metrics, family by family in the order of :data:`FAMILIES`.
+
+    Examples
+    --------
+    >>> panel = other_panel(top_k=100)
+    >>> [m.key for m in panel][:4]
+    ['ap', 'r_precision', 'precision_at_100', 'recall_at_100']
     """
     ir, loc, perf, query = FAMILIES
     k = top_k
@@ -298,6 +477,32 @@ def other_values(y, s, groups=None, ties: str = "expected", panel=None) -> list[
     does not apply or is undefined here), note (why), in_tests (a mean over
     positives) and higher_is_better.  Per-query metrics are skipped (value
     None) without ``groups``; probability metrics without scores in [0, 1].
+
+    Parameters
+    ----------
+    y : array-like of shape (n_samples,)
+        True binary labels (0/1 or bool).
+    s : array-like of shape (n_samples,)
+        Scores, higher meaning more likely positive.
+    groups : array-like of shape (n_samples,), default=None
+        Query ids, for the per-query metrics.
+    ties : {"expected", "optimistic", "pessimistic"}, default="expected"
+        How tied scores are resolved: the exact expectation over the random orderings of each tie group, or
+        its positives placed before (``"optimistic"``) or after (``"pessimistic"``) the negatives they tie with.
+    panel : list of OtherMetric, default=None
+        The metrics; None for :func:`other_panel` with ``top_k = min(1000, n_samples)``.
+
+    Returns
+    -------
+    list of dict
+        One record per metric, in panel order, with the keys ``key``, ``label``, ``family``, ``value``
+        (float or None), ``note``, ``in_tests`` and ``higher_is_better``.
+
+    Examples
+    --------
+    >>> rows = other_values([1, 0, 1, 0], [0.9, 0.8, 0.4, 0.1])
+    >>> rows[0]["key"], round(rows[0]["value"], 4), rows[0]["in_tests"]
+    ('ap', 0.8333, True)
     """
     y = np.asarray(y)
     s = np.asarray(s, dtype=np.float64)
@@ -331,6 +536,31 @@ def per_fold_metrics(pooled: pd.DataFrame, calls, notes: list | None = None) -> 
 
     A metric undefined for a list that size (e.g. ROC50 with fewer than 50
     negatives) is NaN, and the reason is appended to ``notes`` if given.
+
+    Parameters
+    ----------
+    pooled : pandas.DataFrame
+        Out-of-fold scores with the columns ``fold``, ``label`` and ``score`` (:func:`crocbench.cv.pool_scores`).
+    calls : iterable of MetricCall
+        The metrics.
+    notes : list, default=None
+        If given, a line is appended to it for every metric undefined on a fold.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``fold`` (text; ``"all"`` for the pooled list, last), ``n``, ``positives`` and one column per
+        call's key.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> pooled = pd.DataFrame({"fold": [0, 0, 1, 1], "label": [1, 0, 1, 0], "score": [0.9, 0.1, 0.2, 0.8]})
+    >>> per_fold_metrics(pooled, [parse_metric("roc_auc")])
+      fold  n  positives   roc
+    0    0  2          1  1.00
+    1    1  2          1  0.00
+    2  all  4          2  0.75
     """
     rows = []
     groups = [(str(f), part) for f, part in pooled.groupby("fold", sort=True)] + [("all", pooled)]

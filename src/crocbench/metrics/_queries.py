@@ -61,6 +61,25 @@ def per_query(y_true, y_score, groups, fn, *, skip_undefined: bool = False) -> p
     re-raised naming the query, or with ``skip_undefined`` the query is left
     out and a ``RuntimeWarning`` counts the queries left out.
 
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True binary labels (0/1 or bool; 1 marks a positive).
+    y_score : array-like of shape (n_samples,)
+        Finite real scores, higher meaning more likely positive.
+    groups : array-like of shape (n_samples,)
+        The query id of each item; each distinct value is one query.
+    fn : callable
+        ``fn(labels, scores) -> float`` on one query's items (bool and float64 arrays).
+    skip_undefined : bool, default=False
+        Leave out (with a ``RuntimeWarning``) the queries where the metric is undefined, instead of raising
+        ``ValueError``.
+
+    Returns
+    -------
+    pandas.Series of float64
+        ``fn``'s value per query, indexed by query id (sorted), named ``"value"``.
+
     Examples
     --------
     >>> from crocbench.metrics import average_precision
@@ -95,7 +114,34 @@ def _macro(y_true, y_score, groups, fn, skip_undefined: bool) -> float:
 
 
 def mean_average_precision(y_true, y_score, groups, *, ties: str = "expected", skip_undefined: bool = False) -> float:
-    """Mean over the queries of the average precision (perf's APR over blocks; MAP)."""
+    """Mean over the queries of the average precision (perf's APR over blocks; MAP).
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True binary labels (0/1 or bool; 1 marks a positive).
+    y_score : array-like of shape (n_samples,)
+        Finite real scores, higher meaning more likely positive.
+    groups : array-like of shape (n_samples,)
+        The query id of each item; each distinct value is one query.
+    ties : {"expected", "optimistic", "pessimistic"}, default="expected"
+        How tied scores are resolved: the exact expectation over the random orderings of each tie group, or
+        its positives placed before (``"optimistic"``) or after (``"pessimistic"``) the negatives they tie with.
+    skip_undefined : bool, default=False
+        Leave out (with a ``RuntimeWarning``) the queries where the metric is undefined, instead of raising
+        ``ValueError``.
+
+    Returns
+    -------
+    float
+        The mean over the queries of their average precision, in (0, 1].
+
+    Examples
+    --------
+    >>> y = [1, 0, 1, 0, 0, 1]; s = [3, 2, 1, 3, 2, 1]; q = ["a", "a", "a", "b", "b", "b"]
+    >>> round(mean_average_precision(y, s, q), 4)  # (5/6 + 1/3) / 2
+    0.5833
+    """
     check_ties(ties)
     return _macro(y_true, y_score, groups, lambda y, s: score(y, s, "average_precision", ties=ties), skip_undefined)
 
@@ -108,6 +154,34 @@ def roc_n_per_query(
     The *pooled* ROC_n that Carroll et al. criticize is :func:`roc_n` on
     all queries' items ranked together as one list; compare the two to see
     how far a few queries drive the pooled score.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True binary labels (0/1 or bool; 1 marks a positive).
+    y_score : array-like of shape (n_samples,)
+        Finite real scores, higher meaning more likely positive.
+    groups : array-like of shape (n_samples,)
+        The query id of each item; each distinct value is one query.
+    n : int, default=50
+        The number of negatives up to which each query's ROC area is taken.
+    ties : {"expected", "optimistic", "pessimistic"}, default="expected"
+        How tied scores are resolved: the exact expectation over the random orderings of each tie group, or
+        its positives placed before (``"optimistic"``) or after (``"pessimistic"``) the negatives they tie with.
+    skip_undefined : bool, default=False
+        Leave out (with a ``RuntimeWarning``) the queries where the metric is undefined, instead of raising
+        ``ValueError``.
+
+    Returns
+    -------
+    float
+        The mean over the queries of their ROC_n, in [0, 1].
+
+    Examples
+    --------
+    >>> y = [1, 0, 1, 0, 0, 1]; s = [3, 2, 1, 3, 2, 1]; q = ["a", "a", "a", "b", "b", "b"]
+    >>> roc_n_per_query(y, s, q, n=1)  # query a: 1 and 0, query b: 0 and 0
+    0.25
     """
     check_ties(ties)
     return _macro(y_true, y_score, groups, lambda y, s: roc_n(y, s, n, ties=ties), skip_undefined)
@@ -118,6 +192,20 @@ def top1(y_true, y_score, groups=None) -> float:
 
     Ties do not help: a query scores 1 only if every item tied at its top
     score is positive.  A query without positives scores 0.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True binary labels (0/1 or bool; 1 marks a positive).
+    y_score : array-like of shape (n_samples,)
+        Finite real scores, higher meaning more likely positive.
+    groups : array-like of shape (n_samples,), default=None
+        The query id of each item; each distinct value is one query, None for a single query.
+
+    Returns
+    -------
+    float
+        The fraction of queries whose top-scored items are all positive, in [0, 1].
 
     Examples
     --------
@@ -137,6 +225,23 @@ def last_positive_rank(y_true, y_score, groups=None, *, skip_undefined: bool = F
     Ties do not help: positives sort to the low end of their ties, so the
     last positive's rank is the number of items scoring at least the
     lowest-scored positive.  Undefined for a query without positives.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True binary labels (0/1 or bool; 1 marks a positive).
+    y_score : array-like of shape (n_samples,)
+        Finite real scores, higher meaning more likely positive.
+    groups : array-like of shape (n_samples,), default=None
+        The query id of each item; each distinct value is one query, None for a single query.
+    skip_undefined : bool, default=False
+        Leave out (with a ``RuntimeWarning``) the queries where the metric is undefined, instead of raising
+        ``ValueError``.
+
+    Returns
+    -------
+    float
+        The mean over the queries of the last positive's rank, from 1 to the queries' sizes.
 
     Examples
     --------
@@ -161,6 +266,28 @@ def tap_threshold(y_true, y_score, groups=None, k: int = 5) -> float:
     E-values rise as scores fall, so this is Carroll et al.'s E-value
     threshold at which the median query has ``k`` irrelevant records
     retrieved (a query with fewer than k negatives counts as -inf).
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True binary labels (0/1 or bool; 1 marks a positive).
+    y_score : array-like of shape (n_samples,)
+        Finite real scores, higher meaning more likely positive.
+    groups : array-like of shape (n_samples,), default=None
+        The query id of each item; each distinct value is one query, None for a single query.
+    k : int, default=5
+        The number of negatives (irrelevant records) the median query retrieves, at least 1.
+
+    Returns
+    -------
+    float
+        The median over the queries of each query's k-th highest negative score (-inf for a query with
+        fewer than k negatives).
+
+    Examples
+    --------
+    >>> tap_threshold([1, 0, 1, 0, 1], [0.9, 0.8, 0.7, 0.6, 0.1], k=2)
+    0.6
     """
     y, s = check_binary_scores(y_true, y_score, both_classes=False)
     if not isinstance(k, (int, np.integer)) or k < 1:
@@ -197,6 +324,28 @@ def tap_k(y_true, y_score, groups=None, k: int = 5, *, ties: str = "expected", s
     of the retrieved list (0 if it is empty).  TAP-k is the mean over the
     queries.  Tied items are retrieved together; tied precisions are
     resolved like :func:`average_precision`.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True binary labels (0/1 or bool; 1 marks a positive).
+    y_score : array-like of shape (n_samples,)
+        Finite real scores, higher meaning more likely positive.
+    groups : array-like of shape (n_samples,), default=None
+        The query id of each item; each distinct value is one query, None for a single query.
+    k : int, default=5
+        The number of negatives the median query retrieves at the threshold (:func:`tap_threshold`).
+    ties : {"expected", "optimistic", "pessimistic"}, default="expected"
+        How tied scores are resolved: the exact expectation over the random orderings of each tie group, or
+        its positives placed before (``"optimistic"``) or after (``"pessimistic"``) the negatives they tie with.
+    skip_undefined : bool, default=False
+        Leave out (with a ``RuntimeWarning``) the queries where the metric is undefined, instead of raising
+        ``ValueError``.
+
+    Returns
+    -------
+    float
+        The mean over the queries of their TAP, in [0, 1].
 
     Examples
     --------

@@ -38,7 +38,17 @@ TIES = ("expected", "optimistic", "pessimistic")
 
 
 class Counts(NamedTuple):
-    """Sizes of a ranked list: all items, positives and negatives."""
+    """Sizes of a ranked list: all items, positives and negatives.
+
+    Parameters
+    ----------
+    n : int
+        Number of items in the list.
+    n_pos : int
+        Number of positives.
+    n_neg : int
+        Number of negatives, ``n - n_pos``.
+    """
 
     n: int
     n_pos: int
@@ -48,12 +58,33 @@ class Counts(NamedTuple):
 def check_binary_scores(y_true, y_score, *, both_classes: bool = True) -> tuple[np.ndarray, np.ndarray]:
     """Validate labels and scores and return them as (bool, float64) arrays.
 
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True binary labels (0/1 or bool; 1 marks a positive).
+    y_score : array-like of shape (n_samples,)
+        Finite real scores, higher meaning more likely positive.
+    both_classes : bool, default=True
+        Require at least one positive and one negative (the metrics are undefined otherwise).
+
+    Returns
+    -------
+    y : ndarray of bool of shape (n_samples,)
+        The labels, True for a positive.
+    s : ndarray of float64 of shape (n_samples,)
+        The scores.
+
     Raises
     ------
     ValueError
         If the inputs are not 1-D, differ in length, are empty, the labels
         are not binary (0/1 or bool), a score is NaN or infinite, or (unless
         ``both_classes=False``) there is no positive or no negative.
+
+    Examples
+    --------
+    >>> check_binary_scores([1, 0, 0], [3, 2, 1])
+    (array([ True, False, False]), array([3., 2., 1.]))
     """
     y = np.asarray(y_true)
     s = np.asarray(y_score)
@@ -105,6 +136,18 @@ class Resamples(NamedTuple):
     ``neg_above``, ``neg_tied``, ``pos_above`` and ``pos_tied`` as in
     :class:`Ranking`.  Every resample has ``n_pos`` positives and ``n_neg``
     negatives.
+
+    Parameters
+    ----------
+    n_resamples : int
+        Number of resamples B.
+    n_pos, n_neg : int
+        Number of positives and negatives of every resample.
+    resample : ndarray of int64 of shape (n_entries,)
+        The resample (0..B-1) of each entry, nondecreasing.
+    neg_above, neg_tied, pos_above, pos_tied : ndarray of int64 of shape (n_entries,)
+        Per entry, the negatives strictly above / tied with the tie group and the positives strictly above /
+        in it, as in :class:`Ranking`.
     """
 
     n_resamples: int
@@ -122,7 +165,18 @@ class Resamples(NamedTuple):
         return Counts(self.n_pos + self.n_neg, self.n_pos, self.n_neg)
 
     def ranking(self, b: int) -> Ranking:
-        """Resample ``b`` as a :class:`Ranking`."""
+        """Resample ``b`` as a :class:`Ranking`.
+
+        Parameters
+        ----------
+        b : int
+            The resample, 0 to ``n_resamples - 1``.
+
+        Returns
+        -------
+        Ranking
+            The ranking of resample ``b``, its positives in tie-group order.
+        """
         lo, hi = np.searchsorted(self.resample, [b, b + 1])
         return Ranking._from_groups(self.n_neg, self.neg_above[lo:hi], self.neg_tied[lo:hi], self.pos_tied[lo:hi])
 
@@ -232,6 +286,11 @@ class Ranking:
         tied with group 0, those strictly between groups 0 and 1, ..., those
         strictly below the last group.  A resample's negatives are a
         multinomial draw over these bins (:func:`crocbench.stats.bootstrap`).
+
+        Returns
+        -------
+        ndarray of int64 of shape (2 * n_groups + 1,)
+            The negatives above, tied with and between the positives' tie groups; they sum to ``n_neg``.
         """
         n_groups = self.neg_above.size
         bins = np.empty(2 * n_groups + 1, dtype=np.int64)
@@ -253,6 +312,19 @@ class Ranking:
         ``h`` must accept an integer array with values in ``0..n_neg``.
         Returns one value per positive, in the order the positives appear in
         the input.
+
+        Parameters
+        ----------
+        h : callable
+            Vectorized ``h(j)`` on an integer array with values in ``0..n_neg``.
+        ties : {"expected", "optimistic", "pessimistic"}, default="expected"
+            How tied scores are resolved: the exact expectation over the random orderings of each tie group, or
+            its positives placed before (``"optimistic"``) or after (``"pessimistic"``) the negatives they tie with.
+
+        Returns
+        -------
+        ndarray of float64 of shape (n_pos,)
+            ``h(j)`` per positive (its expectation under ``"expected"`` ties), in input order.
         """
         check_ties(ties)
         a, m = self.neg_above, self.neg_tied
@@ -270,6 +342,11 @@ class Ranking:
         A positive's score is at least the score at rank ``m`` exactly when
         its first rank is at most ``m`` (the whole tie group passes a score
         threshold together).
+
+        Returns
+        -------
+        ndarray of float64 of shape (n_pos,)
+            Per positive, in input order, the rank of the first item of its tie group.
         """
         first = (self.neg_above + self.pos_above + 1).astype(np.float64)
         return self._to_input_order(first[self._group])
@@ -288,6 +365,17 @@ class Ranking:
         ``sum_t (p / g) (P + 1 + (t - 1)(p - 1)/(g - 1)) / (b + t)``.
         The work is linear in the group sizes (perf enumerates pairs of
         tied cases, quadratic in them).
+
+        Parameters
+        ----------
+        ties : {"expected", "optimistic", "pessimistic"}, default="expected"
+            How tied scores are resolved: the exact expectation over the random orderings of each tie group, or
+            its positives placed before (``"optimistic"``) or after (``"pessimistic"``) the negatives they tie with.
+
+        Returns
+        -------
+        ndarray of float64 of shape (n_pos,)
+            The precision at each positive's rank (expected under ``"expected"`` ties), in input order.
 
         Examples
         --------
@@ -327,6 +415,19 @@ class Ranking:
         ``h`` must accept an integer array with values in ``1..n``.  With
         ``"optimistic"`` ties the positives of a tie group take the group's
         first ranks, with ``"pessimistic"`` its last ranks (in input order).
+
+        Parameters
+        ----------
+        h : callable
+            Vectorized ``h(r)`` on an integer array with values in ``1..n``.
+        ties : {"expected", "optimistic", "pessimistic"}, default="expected"
+            How tied scores are resolved: the exact expectation over the random orderings of each tie group, or
+            its positives placed before (``"optimistic"``) or after (``"pessimistic"``) the negatives they tie with.
+
+        Returns
+        -------
+        ndarray of float64 of shape (n_pos,)
+            ``h(r)`` per positive (its expectation under ``"expected"`` ties), in input order.
         """
         check_ties(ties)
         above = self.neg_above + self.pos_above

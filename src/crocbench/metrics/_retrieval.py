@@ -38,7 +38,19 @@ AVERAGES = ("macro", "micro")
 
 
 class Confusion(NamedTuple):
-    """Confusion counts of a retrieved set (expected counts when a tie straddles the cut)."""
+    """Confusion counts of a retrieved set (expected counts when a tie straddles the cut).
+
+    Parameters
+    ----------
+    tp : float
+        True positives: positives retrieved.
+    fp : float
+        False positives: negatives retrieved.
+    fn : float
+        False negatives: positives not retrieved.
+    tn : float
+        True negatives: negatives not retrieved.
+    """
 
     tp: float
     fp: float
@@ -50,22 +62,37 @@ class Confusion(NamedTuple):
 
     @property
     def precision(self) -> float:
+        """``TP / (TP + FP)``; ``ValueError`` when nothing is retrieved."""
         return _ratio(self.tp, self.tp + self.fp, "precision", "nothing is retrieved")
 
     @property
     def recall(self) -> float:
+        """``TP / (TP + FN)``; ``ValueError`` when there are no positives."""
         return _ratio(self.tp, self.tp + self.fn, "recall", "there are no positives")
 
     @property
     def fallout(self) -> float:
+        """``FP / (FP + TN)``; ``ValueError`` when there are no negatives."""
         return _ratio(self.fp, self.fp + self.tn, "fallout", "there are no negatives")
 
     @property
     def accuracy(self) -> float:
+        """``(TP + TN) / (TP + FP + FN + TN)``."""
         return (self.tp + self.tn) / (self.tp + self.fp + self.fn + self.tn)
 
     def f_beta(self, beta: float = 1.0) -> float:
-        """``(1 + b^2) p r / (b^2 p + r)``; 0 when p = r = 0."""
+        """``(1 + b^2) p r / (b^2 p + r)``; 0 when p = r = 0.
+
+        Parameters
+        ----------
+        beta : float, default=1.0
+            Weight of recall against precision, at least 0.
+
+        Returns
+        -------
+        float
+            The F-measure, in [0, 1].
+        """
         b2 = _check_beta(beta) ** 2
         p, r = self.precision, self.recall
         return 0.0 if p == r == 0 else (1 + b2) * p * r / (b2 * p + r)
@@ -121,6 +148,27 @@ def confusion(y_true, y_score, *, k=None, threshold=None, groups=None, ties: str
     counts summed over the queries (micro).  Under ``"expected"`` ties a tie
     group cut by rank k contributes its expected number of positives.
 
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True binary labels (0/1 or bool; 1 marks a positive).
+    y_score : array-like of shape (n_samples,)
+        Finite real scores, higher meaning more likely positive.
+    k : int, default=None
+        Retrieve the ``k`` top-ranked items (of every query), 1 to the list's size.
+    threshold : float, default=None
+        Retrieve the items scoring at least ``threshold``; give exactly one of ``k`` and ``threshold``.
+    groups : array-like of shape (n_samples,), default=None
+        The query id of each item (each distinct value is one query); None for a single query.
+    ties : {"expected", "optimistic", "pessimistic"}, default="expected"
+        How tied scores are resolved: the exact expectation over the random orderings of each tie group, or
+        its positives placed before (``"optimistic"``) or after (``"pessimistic"``) the negatives they tie with.
+
+    Returns
+    -------
+    Confusion
+        ``(tp, fp, fn, tn)``, summed over the queries; expected counts when a tie straddles rank ``k``.
+
     Examples
     --------
     Weber's 20-instance example, threshold 0.54 (the row's own score counts):
@@ -161,6 +209,29 @@ def precision(
     ``groups``, ``average="macro"`` is the mean of the queries' precisions
     and ``"micro"`` is summed TP over summed retrieved.
 
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True binary labels (0/1 or bool; 1 marks a positive).
+    y_score : array-like of shape (n_samples,)
+        Finite real scores, higher meaning more likely positive.
+    k : int, default=None
+        Retrieve the ``k`` top-ranked items (of every query), 1 to the list's size.
+    threshold : float, default=None
+        Retrieve the items scoring at least ``threshold``; give exactly one of ``k`` and ``threshold``.
+    groups : array-like of shape (n_samples,), default=None
+        The query id of each item (each distinct value is one query); None for a single query.
+    average : {"macro", "micro"}, default="macro"
+        With ``groups``: the mean of the queries' values, or the value of the counts summed over the queries.
+    ties : {"expected", "optimistic", "pessimistic"}, default="expected"
+        How tied scores are resolved: the exact expectation over the random orderings of each tie group, or
+        its positives placed before (``"optimistic"``) or after (``"pessimistic"``) the negatives they tie with.
+
+    Returns
+    -------
+    float
+        The precision, in [0, 1].
+
     Examples
     --------
     Query 0 retrieves 3 items, 2 relevant; query 1 retrieves 2, 1 relevant:
@@ -178,14 +249,74 @@ def precision(
 def recall(
     y_true, y_score, *, k=None, threshold=None, groups=None, average: str = "macro", ties: str = "expected"
 ) -> float:
-    """Recall (TPR) ``TP / (TP + FN)`` of the retrieved set [IR]; see :func:`precision`."""
+    """Recall (TPR) ``TP / (TP + FN)`` of the retrieved set [IR]; see :func:`precision`.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True binary labels (0/1 or bool; 1 marks a positive).
+    y_score : array-like of shape (n_samples,)
+        Finite real scores, higher meaning more likely positive.
+    k : int, default=None
+        Retrieve the ``k`` top-ranked items (of every query), 1 to the list's size.
+    threshold : float, default=None
+        Retrieve the items scoring at least ``threshold``; give exactly one of ``k`` and ``threshold``.
+    groups : array-like of shape (n_samples,), default=None
+        The query id of each item (each distinct value is one query); None for a single query.
+    average : {"macro", "micro"}, default="macro"
+        With ``groups``: the mean of the queries' values, or the value of the counts summed over the queries.
+    ties : {"expected", "optimistic", "pessimistic"}, default="expected"
+        How tied scores are resolved: the exact expectation over the random orderings of each tie group, or
+        its positives placed before (``"optimistic"``) or after (``"pessimistic"``) the negatives they tie with.
+
+    Returns
+    -------
+    float
+        The recall, in [0, 1].
+
+    Examples
+    --------
+    >>> y = [1, 1, 0, 1, 1, 1, 0, 0, 1, 0]; s = [10, 9, 8, 7, 6, 5, 4, 3, 2, 1]
+    >>> recall(y, s, k=5)  # 4 of the 6 positives in the top 5
+    0.6666666666666666
+    """
     return _set_measure(y_true, y_score, "recall", k, threshold, groups, average, ties)
 
 
 def fallout(
     y_true, y_score, *, k=None, threshold=None, groups=None, average: str = "macro", ties: str = "expected"
 ) -> float:
-    """Fallout (FPR) ``FP / (FP + TN)`` of the retrieved set [IR]; lower is better."""
+    """Fallout (FPR) ``FP / (FP + TN)`` of the retrieved set [IR]; lower is better.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True binary labels (0/1 or bool; 1 marks a positive).
+    y_score : array-like of shape (n_samples,)
+        Finite real scores, higher meaning more likely positive.
+    k : int, default=None
+        Retrieve the ``k`` top-ranked items (of every query), 1 to the list's size.
+    threshold : float, default=None
+        Retrieve the items scoring at least ``threshold``; give exactly one of ``k`` and ``threshold``.
+    groups : array-like of shape (n_samples,), default=None
+        The query id of each item (each distinct value is one query); None for a single query.
+    average : {"macro", "micro"}, default="macro"
+        With ``groups``: the mean of the queries' values, or the value of the counts summed over the queries.
+    ties : {"expected", "optimistic", "pessimistic"}, default="expected"
+        How tied scores are resolved: the exact expectation over the random orderings of each tie group, or
+        its positives placed before (``"optimistic"``) or after (``"pessimistic"``) the negatives they tie with.
+
+    Returns
+    -------
+    float
+        The fallout, in [0, 1].
+
+    Examples
+    --------
+    >>> y = [1, 1, 0, 1, 1, 1, 0, 0, 1, 0]; s = [10, 9, 8, 7, 6, 5, 4, 3, 2, 1]
+    >>> fallout(y, s, k=5)  # 1 of the 4 negatives in the top 5
+    0.25
+    """
     return _set_measure(y_true, y_score, "fallout", k, threshold, groups, average, ties)
 
 
@@ -205,12 +336,61 @@ def f_beta(
     ``beta = 0`` is precision alone, large beta weighs recall.  ``"micro"``
     combines the micro-averaged precision and recall; ``"macro"`` averages
     the queries' F values.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True binary labels (0/1 or bool; 1 marks a positive).
+    y_score : array-like of shape (n_samples,)
+        Finite real scores, higher meaning more likely positive.
+    beta : float, default=1.0
+        Weight of recall against precision, at least 0.
+    k : int, default=None
+        Retrieve the ``k`` top-ranked items (of every query), 1 to the list's size.
+    threshold : float, default=None
+        Retrieve the items scoring at least ``threshold``; give exactly one of ``k`` and ``threshold``.
+    groups : array-like of shape (n_samples,), default=None
+        The query id of each item (each distinct value is one query); None for a single query.
+    average : {"macro", "micro"}, default="macro"
+        With ``groups``: the mean of the queries' values, or the value of the counts summed over the queries.
+    ties : {"expected", "optimistic", "pessimistic"}, default="expected"
+        How tied scores are resolved: the exact expectation over the random orderings of each tie group, or
+        its positives placed before (``"optimistic"``) or after (``"pessimistic"``) the negatives they tie with.
+
+    Returns
+    -------
+    float
+        The F-measure, in [0, 1].
+
+    Examples
+    --------
+    >>> y = [1, 1, 0, 1, 1, 1, 0, 0, 1, 0]; s = [10, 9, 8, 7, 6, 5, 4, 3, 2, 1]
+    >>> f_beta(y, s, k=5)  # precision 4/5, recall 4/6
+    0.7272727272727272
     """
     return _set_measure(y_true, y_score, "f_beta", k, threshold, groups, average, ties, beta)
 
 
 def accuracy(y_true, y_score, threshold: float = 0.5, *, groups=None, average: str = "macro") -> float:
     """perf's accuracy: the share of items on the right side of ``threshold`` (``>= threshold`` is class 1).
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True binary labels (0/1 or bool; 1 marks a positive).
+    y_score : array-like of shape (n_samples,)
+        Finite real scores, higher meaning more likely positive.
+    threshold : float, default=0.5
+        Items scoring at least ``threshold`` are predicted positive.
+    groups : array-like of shape (n_samples,), default=None
+        The query id of each item (each distinct value is one query); None for a single query.
+    average : {"macro", "micro"}, default="macro"
+        With ``groups``: the mean of the queries' values, or the value of the counts summed over the queries.
+
+    Returns
+    -------
+    float
+        The share of items classified right, in [0, 1].
 
     Examples
     --------
@@ -228,6 +408,20 @@ def precision_at_recall(y_true, y_score, recall_level: float) -> float:
     """Weber's R-precision: the best precision among the thresholds that reach ``recall_level``.
 
     The interpolated precision-recall curve at that recall.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True binary labels (0/1 or bool; 1 marks a positive).
+    y_score : array-like of shape (n_samples,)
+        Finite real scores, higher meaning more likely positive.
+    recall_level : float
+        The recall to reach, in [0, 1].
+
+    Returns
+    -------
+    float
+        The best precision among the thresholds whose recall is at least ``recall_level``.
 
     Examples
     --------
@@ -267,6 +461,20 @@ def cross_entropy(y_true, y_prob, *, eps: float = 1e-15) -> float:
     clamped to ``[eps, 1 - eps]`` first (Weber's Delta, default 1e-15), so
     one such case adds ``-log(1e-15) / N = 34.5 / N``.
 
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True binary labels (0/1 or bool; 1 marks a positive).
+    y_prob : array-like of shape (n_samples,)
+        Predicted probabilities of the positive class, in [0, 1].
+    eps : float, default=1e-15
+        Probabilities are clamped to ``[eps, 1 - eps]``; in (0, 0.5).
+
+    Returns
+    -------
+    float
+        The mean cross-entropy in nats, at least 0.
+
     Examples
     --------
     >>> round(cross_entropy([1, 0], [0.5, 0.5]), 6) == round(math.log(2), 6)
@@ -280,7 +488,25 @@ def cross_entropy(y_true, y_prob, *, eps: float = 1e-15) -> float:
 
 
 def rmse(y_true, y_prob) -> float:
-    """perf's root-mean-squared error ``sqrt(mean((y - p)^2))`` (minimize)."""
+    """perf's root-mean-squared error ``sqrt(mean((y - p)^2))`` (minimize).
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True binary labels (0/1 or bool; 1 marks a positive).
+    y_prob : array-like of shape (n_samples,)
+        Predicted probabilities of the positive class, in [0, 1].
+
+    Returns
+    -------
+    float
+        The root-mean-squared error, in [0, 1].
+
+    Examples
+    --------
+    >>> rmse([1, 0, 1, 0], [0.5, 0.5, 1.0, 0.0])
+    0.3535533905932738
+    """
     y, p = check_binary_scores(y_true, y_prob, both_classes=False)
     return float(np.sqrt(np.mean((y - p) ** 2)))
 
@@ -292,6 +518,20 @@ def slac_q(y_true, y_prob, bins: int = 100) -> float:
     minority share.  Bin i holds ``[i / bins, (i + 1) / bins)``; the last
     also holds 1.0.  Bin edges are exact decimals: 0.29 falls in bin 29
     (a plain ``floor(0.29 * 100)`` gives 28 in binary floating point).
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True binary labels (0/1 or bool; 1 marks a positive).
+    y_prob : array-like of shape (n_samples,)
+        Predicted probabilities of the positive class, in [0, 1].
+    bins : int, default=100
+        Number of equal-width bins of [0, 1].
+
+    Returns
+    -------
+    float
+        The Q-score, in [0, 1] (1 when every bin is pure).
 
     Examples
     --------

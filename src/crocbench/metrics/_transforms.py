@@ -51,6 +51,11 @@ def get_transform(transform: Transform, alpha=None) -> Callable[[np.ndarray], np
         Global magnification factor, > 0 (required for the named transforms;
         the paper uses 7, 14 and 80).
 
+    Returns
+    -------
+    callable
+        The vectorized ``f``, from [0, 1] onto [0, 1] (0 to 0, 1 to 1), increasing and concave.
+
     Examples
     --------
     >>> f = get_transform("exp", 7.0)
@@ -85,7 +90,23 @@ def get_transform(transform: Transform, alpha=None) -> Callable[[np.ndarray], np
 
 
 def cutoff_transform(t) -> Callable[[np.ndarray], np.ndarray]:
-    """The hard threshold cutoff ``f(x) = min(x / t, 1)`` (paper, Equation 2)."""
+    """The hard threshold cutoff ``f(x) = min(x / t, 1)`` (paper, Equation 2).
+
+    Parameters
+    ----------
+    t : float
+        The cutoff, in (0, 1].
+
+    Returns
+    -------
+    callable
+        The vectorized ``f``; ``1 - f(FPR)`` averaged over the positives is :func:`roc_auc_cutoff`.
+
+    Examples
+    --------
+    >>> cutoff_transform(0.25)(np.array([0.0, 0.1, 0.5])).tolist()
+    [0.0, 0.4, 1.0]
+    """
     t = check_fraction(t, "t")
     return lambda x: np.minimum(np.asarray(x, dtype=float) / t, 1.0)
 
@@ -96,6 +117,18 @@ def random_croc_auc_limit(alpha, transform: str = "exp") -> float:
     Closed forms of ``1 - integral_0^1 f(x) dx``: ``exp``: 1/a - e^(-a)/(1 - e^(-a));
     ``pow``: 1/(2 + a); ``log``: 1/log(1 + a) - 1/a.  The exact value for a
     finite list is given by :func:`crocbench.metrics.random_baseline`.
+
+    Parameters
+    ----------
+    alpha : float
+        The magnification factor, > 0.
+    transform : {"exp", "pow", "log"}, default="exp"
+        The magnification function (see :func:`get_transform`).
+
+    Returns
+    -------
+    float
+        The limit of a random ranking's expected AUC[CROC] as ``n`` grows.
 
     Examples
     --------

@@ -64,19 +64,55 @@ class Model:
     baseline = False
 
     def fit(self, data: SimilarityIndex, train, y) -> Model:
+        """Learn from the training compounds ``train`` with labels ``y``.
+
+        Parameters
+        ----------
+        data : SimilarityIndex
+            The dataset as the models see it (:class:`~crocbench.similarity.SimilarityIndex`).
+        train : array-like of int
+            Row indices of the training compounds in ``data``.
+        y : array-like of shape (len(train),)
+            Their 0/1 labels (1 = active).
+
+        Returns
+        -------
+        Model
+            The fitted model itself.
+        """
         train, y = _check_fit(data, train, y)
         self.train_, self.y_ = train, y
         self._fit(data, train, y)
         return self
 
     def score(self, data: SimilarityIndex, rows) -> np.ndarray:
+        """Score compounds: higher means more likely active.
+
+        Parameters
+        ----------
+        data : SimilarityIndex
+            The dataset as the models see it (:class:`~crocbench.similarity.SimilarityIndex`).
+        rows : array-like of int
+            Row indices of the compounds scored.
+
+        Returns
+        -------
+        ndarray of float64 of shape (len(rows),)
+            One finite score per row.
+        """
         if not hasattr(self, "train_"):
             raise RuntimeError(f"{self.name}: call fit before score")
         rows = _check_rows(data, rows)
         return np.asarray(self._score(data, rows), dtype=np.float64)
 
     def info(self) -> dict:
-        """What the fit learned that is worth keeping beside the scores (JSON-serializable)."""
+        """What the fit learned that is worth keeping beside the scores (JSON-serializable).
+
+        Returns
+        -------
+        dict
+            JSON-serializable facts about the fit (empty by default).
+        """
         return {}
 
     def resources(self, n_compounds: int, n_folds: int) -> dict:
@@ -86,6 +122,18 @@ class Model:
         neighbour-based models' folds (RANDOM, MAX-SIM, kNN, IRV) peak at about
         0.3 GB plus 8.2 kB a compound (the IRV's: 1.1 GB at 100,000 compounds,
         2.3 GB at 250,000); half again that is declared when it exceeds 4 GB.
+
+        Parameters
+        ----------
+        n_compounds : int
+            The dataset's number of compounds.
+        n_folds : int
+            Its number of cross-validation folds.
+
+        Returns
+        -------
+        dict
+            ``{"threads": int, "mem_mb": int}`` of one fold job.
         """
         return {"threads": 1, "mem_mb": max(4000, int(1.5 * (300 + 0.0082 * n_compounds)))}
 

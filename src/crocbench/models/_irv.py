@@ -202,7 +202,34 @@ def stop_fires(rule: str, series, window: int, tol: float, croc_tol: float) -> b
 
 
 def irv_terms(w, s, c):
-    """Relevances, votes and logits for similarity ``s`` and neighbour classes ``c`` (n, k), as torch tensors."""
+    """Relevances, votes and logits for similarity ``s`` and neighbour classes ``c`` (n, k), as torch tensors.
+
+    Parameters
+    ----------
+    w : torch.Tensor of shape (6,)
+        The weights ``(w_y, w_s, w_r, w_1, w_0, w_z)``.
+    s : torch.Tensor of shape (n, k)
+        Each compound's similarities to its k neighbours, most similar first.
+    c : torch.Tensor of shape (n, k)
+        The neighbours' classes (1 = active), as floats.
+
+    Returns
+    -------
+    relevance : torch.Tensor of shape (n, k)
+        ``sigmoid(w_y + w_s s_i + w_r r_i)`` per neighbour.
+    vote : torch.Tensor of shape (n, k)
+        ``w_1`` for an active neighbour, ``w_0`` for an inactive one.
+    logit : torch.Tensor of shape (n,)
+        ``w_z + sum_i relevance_i vote_i``, the compounds' scores.
+
+    Examples
+    --------
+    >>> import torch
+    >>> w = torch.tensor([0.0, 0.0, 0.0, 1.0, -1.0, 0.5], dtype=torch.float64)
+    >>> s = torch.tensor([[0.9, 0.5]], dtype=torch.float64); c = torch.tensor([[1.0, 0.0]], dtype=torch.float64)
+    >>> irv_terms(w, s, c)[2].tolist()  # relevances 1/2: 0.5 + (1/2 - 1/2)
+    [0.5]
+    """
     torch = _torch()
     rank = torch.arange(1, s.shape[1] + 1, dtype=s.dtype)
     relevance = torch.sigmoid(w[0] + w[1] * s + w[2] * rank)
@@ -219,7 +246,26 @@ def cross_entropy(z, y, weights=None):
 
 def irv_loss(w, s, c, y, weights=None):
     """The IRV's cross-entropy on (s, c): of its logits (:func:`irv_terms`) against 0/1 targets ``y``, the mean, or
-    the ``weights``-weighted sum."""
+    the ``weights``-weighted sum.
+
+    Parameters
+    ----------
+    w : torch.Tensor of shape (6,)
+        The weights ``(w_y, w_s, w_r, w_1, w_0, w_z)``.
+    s : torch.Tensor of shape (n, k)
+        Each compound's similarities to its k neighbours, most similar first.
+    c : torch.Tensor of shape (n, k)
+        The neighbours' classes (1 = active), as floats.
+    y : torch.Tensor of shape (n,)
+        The compounds' 0/1 labels, as floats.
+    weights : torch.Tensor of shape (n,), default=None
+        Per-compound weights (summing to 1); None for the mean.
+
+    Returns
+    -------
+    torch.Tensor
+        The loss, a 0-d tensor (differentiable in ``w``).
+    """
     return cross_entropy(irv_terms(w, s, c)[2], y, weights)
 
 
@@ -232,30 +278,46 @@ class IRV(Model):
 
     Parameters
     ----------
-    k : int
+    k : int, default=20
         Neighbours per compound (the paper: 20).
-    max_epochs, tol, window : convergence criterion (see the module docstring).
-    step : float
+    max_epochs : int, default=3000
+        The most epochs (full-batch steps) trained.
+    tol : float, default=1e-4
+        The stop rule's relative change of the loss over ``window`` epochs (see ``stop``).
+    window : int, default=10
+        The epochs over which the stop rule judges the change.
+    step : float, default=0.01
         Rprop's initial step size.
-    optimizer : {"rprop", "gd", "gd_momentum", "lbfgs"}
+    dtype : {"float64", "float32"}, default="float64"
+        The torch dtype of the training tensors.
+    reweight : str, default="none"
+        ``none``, ``power``, ``power_density``, ``exp`` or ``exp_anneal`` (:class:`Reweighting`);
+        ``alpha``, ``alpha_start``, ``alpha_end`` and ``anneal_epochs`` parametrize the
+        exponential schemes.
+    alpha : float, default=20.0
+        The exponent of the ``exp`` scheme.
+    alpha_start, alpha_end : float, default=1.0 and 20.0
+        The ``exp_anneal`` scheme's first and last exponent.
+    anneal_epochs : int, default=20
+        The epochs over which ``exp_anneal`` moves from ``alpha_start`` to ``alpha_end``.
+    track : bool, default=False
+        Also record AUC[CROC(exp), alpha = 80] of the training ranking at every epoch.
+    progress : file-like, default=None
+        Gets the loss every ``log_every`` epochs and at the end.
+    log_every : int, default=10
+        Epochs between progress lines.
+    optimizer : {"rprop", "gd", "gd_momentum", "lbfgs"}, default="rprop"
         One full-batch step per epoch: Rprop (default; ``Rprop``), plain gradient descent with the fixed
         learning rate ``lr``, the same with ``momentum`` (``GD``), or L-BFGS with a backtracking line
         search from ``lr`` (``LBFGS``).
-    lr, momentum : float
+    lr, momentum : float, default=1.0 and 0.9
         The learning rate of ``gd``, ``gd_momentum`` (and the first trial step of ``lbfgs``); the momentum.
-    stop : {"loss", "unweighted_loss", "train_croc"}
+    stop : {"loss", "unweighted_loss", "train_croc"}, default="loss"
         Convergence, judged over the last ``window`` epochs: the training loss as weighted that epoch changed
         by at most ``tol`` (relative; default); the unweighted training loss did (so reweighting does not move
         the target); or the training AUC[CROC(exp)] a=80 changed by at most ``croc_tol`` (absolute).
-    dtype : "float64" or "float32"
-    reweight : str
-        ``none`` (default), ``power``, ``power_density``, ``exp`` or ``exp_anneal``;
-        ``alpha``, ``alpha_start``, ``alpha_end`` and ``anneal_epochs`` parametrize the
-        exponential schemes.
-    track : bool
-        Also record AUC[CROC(exp), alpha = 80] of the training ranking at every epoch.
-    progress : stream, optional
-        Gets the loss every ``log_every`` epochs and at the end.
+    croc_tol : float, default=1e-3
+        The absolute change of the training AUC[CROC(exp)] a=80 of ``stop="train_croc"``.
 
     Attributes
     ----------
@@ -342,7 +404,30 @@ class IRV(Model):
         """Train on prepared inputs (similarities ``s`` and classes ``c`` (n, k) of the neighbours), one epoch at
         a time, without stopping: yields ``(epoch, w, scores, loss, unweighted loss)`` after each epoch's step,
         ``scores`` being the training logits before it (the ranking its weights came from) and ``w`` the
-        weights after it (the tensor being trained: copy it to keep it)."""
+        weights after it (the tensor being trained: copy it to keep it).
+
+        Parameters
+        ----------
+        s : torch.Tensor of shape (n, k)
+            The training compounds' similarities to their k nearest other training compounds.
+        c : torch.Tensor of shape (n, k)
+            Those neighbours' classes.
+        y : torch.Tensor of shape (n,)
+            The training labels.
+
+        Yields
+        ------
+        epoch : int
+            The epoch, from 1.
+        w : torch.Tensor of shape (6,)
+            The weights after the epoch's step (the tensor trained: copy it to keep it).
+        scores : torch.Tensor of shape (n,)
+            The training logits before the step.
+        loss : float
+            The epoch's loss, as weighted that epoch.
+        unweighted_loss : float
+            The epoch's unweighted loss.
+        """
         torch = _torch()
         target = torch.as_tensor(y, dtype=s.dtype)
         w = self._initial(y)
@@ -404,6 +489,14 @@ class IRV(Model):
         return stop_fires(self.stop, series, self.window, self.tol, self.croc_tol)
 
     def info(self) -> dict:
+        """What the fit learned: scheme, optimizer, stop rule, epochs, convergence and the six weights.
+
+        Returns
+        -------
+        dict
+            JSON-serializable: ``reweight``, ``optimizer``, ``stop``, ``epochs``, ``converged``, the weights by name
+            and, with ``track``, the training history.
+        """
         return {
             "reweight": self.reweighting.scheme,
             "optimizer": self.optimizer,
@@ -419,7 +512,26 @@ class IRV(Model):
         return irv_terms(self.w_, s, c)[2].double().numpy()
 
     def influences(self, data, rows):
-        """Per-neighbour terms for ``rows``: (neighbour index, similarity, class, relevance, vote, influence), each (n, k)."""
+        """Per-neighbour terms for ``rows``: (neighbour index, similarity, class, relevance, vote, influence), each (n, k).
+
+        Parameters
+        ----------
+        data : SimilarityIndex
+            The dataset as the models see it (:class:`~crocbench.similarity.SimilarityIndex`).
+        rows : array-like of int
+            Row indices of the compounds scored.
+
+        Returns
+        -------
+        index : ndarray of shape (len(rows), k)
+            The neighbours' row indices.
+        similarity : ndarray of shape (len(rows), k)
+            Their similarities.
+        cls : ndarray of int8 of shape (len(rows), k)
+            Their classes.
+        relevance, vote, influence : ndarray of shape (len(rows), k)
+            The IRV's terms per neighbour (``influence = relevance * vote``).
+        """
         if not hasattr(self, "w_"):
             raise RuntimeError("irv: call fit before influences")
         nb, s, c = self._inputs(data, np.atleast_1d(np.asarray(rows, dtype=np.int64)))
@@ -431,6 +543,21 @@ class IRV(Model):
         """One compound's prediction, neighbour by neighbour: the logit is ``w_z`` plus the influence column's sum.
 
         ``ids`` (optional, one per row of ``data``) names the neighbours.
+
+        Parameters
+        ----------
+        data : SimilarityIndex
+            The dataset as the models see it (:class:`~crocbench.similarity.SimilarityIndex`).
+        row : int
+            The row of the compound explained.
+        ids : sequence of str, default=None
+            One per row of ``data``, naming the neighbours; None for row indices.
+
+        Returns
+        -------
+        pandas.DataFrame
+            One row per neighbour, most similar first: ``rank``, ``neighbour`` (id or row), ``similarity``,
+            ``active``, ``relevance``, ``vote`` and ``influence``.
         """
         index, s, c, r, v, i = (a[0] for a in self.influences(data, [row]))
         return pd.DataFrame(

@@ -15,6 +15,26 @@ def platt_fit(decision, y) -> tuple[float, float]:
     and ``1 / (n_neg + 2)`` (as in LIBSVM and scikit-learn), from
     ``A = 0, B = log((n_neg + 1) / (n_pos + 1))``.  Returns ``(A, B)``; ``A < 0``
     when larger decision values mean positive.
+
+    Parameters
+    ----------
+    decision : array-like of shape (n_samples,)
+        Decision values of a classifier.
+    y : array-like of shape (n_samples,)
+        The 0/1 labels.
+
+    Returns
+    -------
+    A : float
+        The slope (negative when larger decision values mean positive).
+    B : float
+        The offset.
+
+    Examples
+    --------
+    >>> A, B = platt_fit(np.array([-2.0, -1.0, 1.0, 2.0, -0.5, 0.5]), np.array([0, 0, 1, 1, 1, 0]))
+    >>> bool(A < 0)
+    True
     """
     f = np.asarray(decision, dtype=np.float64)
     y = np.asarray(y).astype(bool)

@@ -36,6 +36,23 @@ def load_class(spec: str, search=()) -> type:
 
     The folders of ``search`` are put in front of ``sys.path`` (once).  The class
     must have ``fit`` and ``score`` methods.  Raises ``ValueError`` (one line) otherwise.
+
+    Parameters
+    ----------
+    spec : str
+        A built-in model's name (a key of ``crocbench.models.MODELS``) or ``"module:Class"``.
+    search : sequence of path-like, default=()
+        Folders searched (before ``sys.path``) for a ``"module:Class"``'s module.
+
+    Returns
+    -------
+    type
+        The model class.
+
+    Examples
+    --------
+    >>> load_class("knn").__name__
+    'KNN'
     """
     if spec in MODELS:
         return MODELS[spec]
@@ -76,6 +93,26 @@ def make_model(name: str, params: dict | None = None, *, seed=None, progress=Non
     ``"module:Class"``; default: the built-in called ``name``) and a display
     ``label`` (not passed on).  ``seed``, ``progress`` and ``n_jobs`` are passed
     to the classes whose signature takes them.
+
+    Parameters
+    ----------
+    name : str
+        The config entry's name.
+    params : dict, default=None
+        The entry's parameters, with the optional ``class`` and ``label``.
+    seed : int or tuple, default=None
+        Passed to a class whose signature takes ``seed``.
+    progress : file-like, default=None
+        Passed to a class whose signature takes ``progress``.
+    n_jobs : int, default=None
+        Passed to a class whose signature takes ``n_jobs``.
+    search : sequence of path-like, default=()
+        Folders searched (before ``sys.path``) for a ``"module:Class"``'s module.
+
+    Returns
+    -------
+    Model
+        A new, unfitted model.
 
     Examples
     --------
@@ -131,6 +168,19 @@ class Run:
 
     ``params`` are the model's parameters (with ``class``; without ``label``),
     or for an import its ``scores`` file and column names.
+
+    Parameters
+    ----------
+    name : str
+        The entry's name (the run's name in paths and tables).
+    params : dict
+        The model's parameters (with ``class``; without ``label``), or an import's ``scores`` file and columns.
+    label : str
+        The display name.
+    imported : bool, default=False
+        Whether the run's scores are imported from a file instead of trained.
+    model : object, default=None
+        The model class (None for an import).
     """
 
     name: str
@@ -146,12 +196,38 @@ class Run:
 
     def uses_matrix(self, n_compounds: int, n_folds: int) -> bool:
         """Whether the model's fold jobs read the all-pairs similarity matrix (its ``uses_matrix``: a flag, or a
-        method of the dataset's size)."""
+        method of the dataset's size).
+
+        Parameters
+        ----------
+        n_compounds : int
+            The dataset's number of compounds.
+        n_folds : int
+            Its number of cross-validation folds.
+
+        Returns
+        -------
+        bool
+            True when the fold jobs read the N x N similarity matrix.
+        """
         own = getattr(self.model, "uses_matrix", False)
         return bool(own(n_compounds, n_folds) if callable(own) else own)
 
     def resources(self, n_compounds: int, n_folds: int) -> dict:
-        """``{"threads", "mem_mb"}`` of one fold job, from the model's own ``resources`` if it has one."""
+        """``{"threads", "mem_mb"}`` of one fold job, from the model's own ``resources`` if it has one.
+
+        Parameters
+        ----------
+        n_compounds : int
+            The dataset's number of compounds.
+        n_folds : int
+            Its number of cross-validation folds.
+
+        Returns
+        -------
+        dict
+            ``{"threads": int, "mem_mb": int}`` of one fold job.
+        """
         own = getattr(self.model, "resources", None)
         out = Model.resources(self.model, n_compounds, n_folds)  # the default, for classes without their own
         if callable(own):
@@ -163,7 +239,23 @@ class Run:
 
 
 def irv_run(scheme: str) -> str:
-    """The run that trains the IRV with a reweighting scheme: ``irv`` itself for ``none``, else ``irv_{scheme}``."""
+    """The run that trains the IRV with a reweighting scheme: ``irv`` itself for ``none``, else ``irv_{scheme}``.
+
+    Parameters
+    ----------
+    scheme : str
+        A reweighting scheme (``crocbench.models.SCHEMES``).
+
+    Returns
+    -------
+    str
+        The run's name.
+
+    Examples
+    --------
+    >>> irv_run("none"), irv_run("exp")
+    ('irv', 'irv_exp')
+    """
     return "irv" if scheme == "none" else f"irv_{scheme}"
 
 
@@ -175,6 +267,18 @@ def expand_runs(models: dict, irv_training: dict | None = None) -> dict:
     (``alpha``, ``anneal_epochs``, ...) and ``reweight: scheme``, named by
     :func:`irv_run`; the ``irv`` run itself records its training history
     (``track``), which the reweighting table reads.
+
+    Parameters
+    ----------
+    models : dict
+        The config's ``models:`` entries, ``{name: params}``.
+    irv_training : dict, default=None
+        The config's ``irv_training:`` (``schemes`` and the schemes' parameters); None for no scheme runs.
+
+    Returns
+    -------
+    dict
+        ``{name: params}``: the entries of ``models`` and one ``irv_{scheme}`` entry per scheme.
 
     Examples
     --------
@@ -201,6 +305,18 @@ def declared_runs(entries: dict, search=()) -> dict:
     A run's label is its entry's ``label``, else its class's ``label`` for the
     first run of that class (so ``svm`` is "SVM" and a second SVM entry keeps
     its own name), else its name.
+
+    Parameters
+    ----------
+    entries : dict
+        The config's run entries, ``{name: params}`` (:func:`expand_runs`).
+    search : sequence of path-like, default=()
+        Folders searched (before ``sys.path``) for a ``"module:Class"``'s module.
+
+    Returns
+    -------
+    dict
+        ``{name: Run}``, in the order of ``entries``.
 
     Examples
     --------

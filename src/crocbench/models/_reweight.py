@@ -35,6 +35,16 @@ _BINS = 2048
 def average_ranks(scores: np.ndarray) -> np.ndarray:
     """Ranks by decreasing score, 1 = top; tied scores share the mean of their ranks.
 
+    Parameters
+    ----------
+    scores : ndarray of shape (n,)
+        The scores.
+
+    Returns
+    -------
+    ndarray of float64 of shape (n,)
+        The ranks, 1 = highest score.
+
     Examples
     --------
     >>> average_ranks(np.array([0.1, 0.9, 0.5, 0.9])).tolist()
@@ -55,7 +65,23 @@ def average_ranks(scores: np.ndarray) -> np.ndarray:
 
 
 def silverman_bandwidth(x: np.ndarray) -> float:
-    """0.9 min(sd, IQR / 1.34) n^(-1/5); a tiny positive value when the scores are all equal."""
+    """0.9 min(sd, IQR / 1.34) n^(-1/5); a tiny positive value when the scores are all equal.
+
+    Parameters
+    ----------
+    x : ndarray of shape (n,)
+        The sample.
+
+    Returns
+    -------
+    float
+        The bandwidth, positive.
+
+    Examples
+    --------
+    >>> round(float(silverman_bandwidth(np.arange(100.0))), 4)  # 0.9 sd n^(-1/5)
+    10.3947
+    """
     x = np.asarray(x, dtype=np.float64)
     q75, q25 = np.percentile(x, [75, 25])
     spread = min(np.std(x, ddof=1) if x.size > 1 else 0.0, (q75 - q25) / 1.34)
@@ -65,7 +91,22 @@ def silverman_bandwidth(x: np.ndarray) -> float:
 
 
 def score_density(x: np.ndarray, bandwidth: float | None = None, bins: int = _BINS) -> np.ndarray:
-    """Gaussian kernel density of the sample ``x`` evaluated at each of its points (binned, see module doc)."""
+    """Gaussian kernel density of the sample ``x`` evaluated at each of its points (binned, see module doc).
+
+    Parameters
+    ----------
+    x : ndarray of shape (n,)
+        The sample (e.g. the training compounds' scores).
+    bandwidth : float, default=None
+        The kernel's bandwidth; None for :func:`silverman_bandwidth`.
+    bins : int, default=2048
+        Grid points of the binned estimate.
+
+    Returns
+    -------
+    ndarray of float64 of shape (n,)
+        The density at each point of ``x``.
+    """
     x = np.asarray(x, dtype=np.float64)
     h = silverman_bandwidth(x) if bandwidth is None else float(bandwidth)
     lo, hi = x.min() - 4 * h, x.max() + 4 * h
@@ -83,7 +124,21 @@ def score_density(x: np.ndarray, bandwidth: float | None = None, bins: int = _BI
 
 @dataclass(frozen=True)
 class Reweighting:
-    """A reweighting scheme and its parameters; ``weights(scores, epoch)`` gives the next epoch's weights."""
+    """A reweighting scheme and its parameters; ``weights(scores, epoch)`` gives the next epoch's weights.
+
+    Parameters
+    ----------
+    scheme : str, default="none"
+        One of ``crocbench.models.SCHEMES``.
+    alpha : float, default=20.0
+        The exponent of the ``exp`` scheme.
+    alpha_start : float, default=1.0
+        The first exponent of ``exp_anneal``.
+    alpha_end : float, default=20.0
+        Its last exponent.
+    anneal_epochs : int, default=20
+        The epochs over which ``exp_anneal`` moves from ``alpha_start`` to ``alpha_end``.
+    """
 
     scheme: str = "none"
     alpha: float = 20.0
@@ -98,7 +153,18 @@ class Reweighting:
             raise ValueError("alphas must be >= 0 and anneal_epochs >= 1")
 
     def alpha_at(self, epoch: int) -> float:
-        """The exponent's alpha used for the weights computed after ``epoch`` (1-based)."""
+        """The exponent's alpha used for the weights computed after ``epoch`` (1-based).
+
+        Parameters
+        ----------
+        epoch : int
+            The epoch, from 1.
+
+        Returns
+        -------
+        float
+            The exponent (nan for the schemes without one).
+        """
         if self.scheme == "exp":
             return self.alpha
         if self.scheme != "exp_anneal":
@@ -107,7 +173,25 @@ class Reweighting:
         return self.alpha_start + (self.alpha_end - self.alpha_start) * t
 
     def weights(self, scores, epoch: int = 1) -> np.ndarray:
-        """Weights (summing to 1) of the examples with these current scores, after ``epoch``."""
+        """Weights (summing to 1) of the examples with these current scores, after ``epoch``.
+
+        Parameters
+        ----------
+        scores : array-like of shape (n,)
+            The training compounds' current scores.
+        epoch : int, default=1
+            The epoch just finished.
+
+        Returns
+        -------
+        ndarray of float64 of shape (n,)
+            The weights, summing to 1.
+
+        Examples
+        --------
+        >>> Reweighting("none").weights(np.array([0.2, 0.9, 0.4, 0.1])).tolist()
+        [0.25, 0.25, 0.25, 0.25]
+        """
         scores = np.asarray(scores, dtype=np.float64)
         n = scores.size
         if self.scheme == "none":

@@ -8,7 +8,13 @@ from ._base import Model
 
 
 class Random(Model):
-    """Uniform scores in [0, 1), from a seeded generator (``seed`` may be a tuple, e.g. (seed, fold))."""
+    """Uniform scores in [0, 1), from a seeded generator (``seed`` may be a tuple, e.g. (seed, fold)).
+
+    Parameters
+    ----------
+    seed : int or tuple of int, default=0
+        Seeds numpy's ``default_rng`` (e.g. ``(seed, fold)``).
+    """
 
     name, label = "random", "RANDOM"
     baseline = True
@@ -21,7 +27,13 @@ class Random(Model):
 
 
 class MaxSim(Model):
-    """The highest Tanimoto similarity to a training active (Willett's MAX-SIM)."""
+    """The highest Tanimoto similarity to a training active (Willett's MAX-SIM).
+
+    Parameters
+    ----------
+    block : int, default=4096
+        Test compounds per block of similarities.
+    """
 
     name, label = "maxsim", "MAX-SIM"
 
@@ -43,6 +55,13 @@ class KNN(Model):
     exactly.  ``tie_break="similarity"`` (off by default) adds, within a fraction,
     the summed similarity of the active neighbours scaled below 1/(2k), so it
     orders compounds with equal fractions without changing any other order.
+
+    Parameters
+    ----------
+    k : int, default=20
+        The number of neighbours.
+    tie_break : {None, "similarity"}, default=None
+        Order equal fractions by the summed similarity of the active neighbours.
     """
 
     name, label = "knn", "kNN"

@@ -33,10 +33,11 @@ class SVM(Model):
 
     Parameters
     ----------
-    C : float
-    class_weight : None or "balanced"
+    C : float, default=1.0
+        The misclassification penalty (without grids).
+    class_weight : None or "balanced", default=None
         LIBSVM's per-class C: "balanced" weighs each class by n / (2 n_class).
-    C_grid, class_weight_grid : sequence, optional
+    C_grid, class_weight_grid : sequence, default=None
         If either is given, (C, class_weight) is chosen among their product (a
         missing grid is the fixed value) by an inner stratified
         ``inner_folds``-fold CV on the training compounds, maximizing
@@ -44,7 +45,11 @@ class SVM(Model):
         the pooled inner decision values; ties go to the earlier candidate
         (class weights in the order given, then smaller C).  One inner kernel
         at a time, in the memory of the final one.
-    halving : int or None
+    inner_folds : int, default=3
+        Folds of the inner CV.
+    select_metric : str, default="roc"
+        The metric spec the inner CV maximizes (:func:`crocbench.metrics.parse_metric`).
+    halving : int or None, default=None
         None: every candidate is fitted on the full inner training sets.  An
         integer factor h >= 2: successive halving (the idea of scikit-learn's
         ``HalvingGridSearchCV``) over rounds r = 0..R-1, R = 1 + floor(log_h(#
@@ -54,14 +59,14 @@ class SVM(Model):
         ``select_metric`` on the pooled inner decision values; the last round
         chooses.  The last round's values equal the full inner CV's, so the choice
         is the full inner CV's whenever its winner survives the earlier rounds.
-    halving_rounds : int or None
+    halving_rounds : int or None, default=None
         With ``halving``: run only the first ``halving_rounds`` of the R rounds
         (at the same shares) and choose the best of the last one run; None: all
         R.  ``halving=3, halving_rounds=1`` chooses among all candidates fitted
         on a stratified third of each inner training set, in a third of the
         two-round selection's time on ``dtp_aids``; it can differ from the full
         inner CV where candidates nearly tie (README).
-    score : "decision" or "platt"
+    score : {"decision", "platt"}, default="decision"
         The decision function, or Platt's probability ``1 / (1 + exp(A f + B))``
         with (A, B) fitted (:func:`platt_fit`) to this model's own
         decision values on its training compounds.  The map is monotone, so a
@@ -70,14 +75,14 @@ class SVM(Model):
         fitted in-sample (nearly free: the training kernel is still in memory);
         LIBSVM's ``-b 1`` fits it on an inner cross-validation instead, at five
         times the cost, and gives less over-confident probabilities.
-    n_jobs : int
-        LIBSVM fits run at a time during the inner CV (threads sharing one kernel).
-    max_kernel_gb : float or None
+    cache_size : float, default=500.0
+        LIBSVM's kernel cache (MB).
+    max_kernel_gb : float or None, default=None
         The largest float64 training kernel (8 n_train^2 bytes, in GB of 1e9 bytes)
         fitted exactly.  None: this machine's, the workflow's memory budget
         (``crocbench._parallel.memory_budget_mb``) less the 3 GB a fold needs
         beside its kernel.
-    large : "error", "subsample" or "nystroem"
+    large : {"error", "subsample", "nystroem"}, default="error"
         What a fold whose kernel would exceed ``max_kernel_gb`` does: "error"
         stops (the workflow checks before any job runs, from the dataset's size)
         with the size it would need; "subsample" fits exact LIBSVM (with the
@@ -88,8 +93,14 @@ class SVM(Model):
         fold's copy of them and the m x m landmark kernel would exceed ``max_kernel_gb``)
         and fits a linear L2-loss SVM on them (``linear_svm``, with the same inner CV).  The fold says which in
         one log line and in :meth:`info`.
-    landmarks : int
+    landmarks : int, default=2000
         Landmark compounds of ``large="nystroem"`` (at most).
+    n_jobs : int, default=1
+        LIBSVM fits run at a time during the inner CV (threads sharing one kernel).
+    seed : int, default=0
+        Seeds the inner CV's folds and the subsample or landmarks of a large fold.
+    progress : file-like, default=None
+        Gets a line per fit and choice; None for silence.
     """
 
     name, label = "svm", "SVM"
@@ -148,13 +159,39 @@ class SVM(Model):
         (1 - 1/n_folds) n_compounds training compounds, or the subsample that fits; with Nystroem, its features
         and landmark kernel) plus 3 GB (the fits, the fingerprints, the test block): measured peak 13.8 GB for
         n = 41,906 and 10 folds.  A kernel above ``max_kernel_gb`` with ``large="error"`` raises ValueError
-        here, before any job runs."""
+        here, before any job runs.
+
+        Parameters
+        ----------
+        n_compounds : int
+            The dataset's number of compounds.
+        n_folds : int
+            Its number of cross-validation folds.
+
+        Returns
+        -------
+        dict
+            ``{"threads": int, "mem_mb": int}`` of one fold job.
+        """
         gb = self.plan(_n_train(n_compounds, n_folds))["kernel_gb"]
         return {"threads": 2, "mem_mb": int(gb * 1e9 / 2**20 + _BESIDE_KERNEL_MB)}
 
     def uses_matrix(self, n_compounds: int, n_folds: int) -> bool:
         """Whether the folds read the all-pairs matrix: when they fit exactly (every fold reads four training kernels
-        and the inner CV's held-out blocks from it); a subsampled fit computes its smaller kernels itself."""
+        and the inner CV's held-out blocks from it); a subsampled fit computes its smaller kernels itself.
+
+        Parameters
+        ----------
+        n_compounds : int
+            The dataset's number of compounds.
+        n_folds : int
+            Its number of cross-validation folds.
+
+        Returns
+        -------
+        bool
+            True when the folds fit exactly.
+        """
         try:
             return self.plan(_n_train(n_compounds, n_folds))["strategy"] == "exact"
         except ValueError:
@@ -181,6 +218,18 @@ class SVM(Model):
         Raises ValueError (one line, with the size needed and the options) with
         ``large="error"``, or when the positives (subsample) or the fewest landmarks
         (nystroem) would not fit.
+
+        Parameters
+        ----------
+        n_train : int
+            The fold's training compounds.
+        n_positives : int, default=None
+            Its positives (every one is kept by a subsample); None to plan without them.
+
+        Returns
+        -------
+        dict
+            The strategy and its sizes, as above.
         """
         need, limit = _kernel_gb(n_train), self.kernel_limit_gb
         if need <= limit:
@@ -237,7 +286,13 @@ class SVM(Model):
         return bool(self.C_grid or self.class_weight_grid)
 
     def candidates(self) -> list:
-        """The (C, class_weight) set-ups the inner CV chooses among (just the fixed one without grids)."""
+        """The (C, class_weight) set-ups the inner CV chooses among (just the fixed one without grids).
+
+        Returns
+        -------
+        list of tuple
+            The ``(C, class_weight)`` set-ups, in the order ties are broken.
+        """
         return [
             (float(C), cw)
             for cw in (self.class_weight_grid or [self.class_weight])
@@ -284,7 +339,18 @@ class SVM(Model):
 
     def rounds(self, n_candidates: int) -> int:
         """Rounds of the full selection: 1 without halving, else 1 + floor(log_h(n_candidates)) (``halving_rounds``
-        may stop it earlier)."""
+        may stop it earlier).
+
+        Parameters
+        ----------
+        n_candidates : int
+            The number of set-ups.
+
+        Returns
+        -------
+        int
+            The rounds run.
+        """
         return n_rounds(self.halving, n_candidates)
 
     def _fit(self, data, train, y) -> None:
@@ -376,6 +442,14 @@ class SVM(Model):
         self.intercept_ = float(svc.intercept_[0])
 
     def info(self) -> dict:
+        """What the fit chose and learned: C, class weight, support vectors, intercept, the inner CV's values.
+
+        Returns
+        -------
+        dict
+            JSON-serializable: ``C``, ``class_weight``, ``support_vectors``, ``intercept``, with a grid the
+            ``select_metric`` and every set-up's inner-CV value, and the fit's strategy for a large fold.
+        """
         support = self.support_.size if self.support_count_ is None else self.support_count_
         out = {
             "C": self.C_,
@@ -417,11 +491,35 @@ class SVM(Model):
         return out
 
     def decision(self, data, rows) -> np.ndarray:
-        """The SVM's decision function on ``rows`` (whatever ``score`` is)."""
+        """The SVM's decision function on ``rows`` (whatever ``score`` is).
+
+        Parameters
+        ----------
+        data : SimilarityIndex
+            The dataset as the models see it (:class:`~crocbench.similarity.SimilarityIndex`).
+        rows : array-like of int
+            Row indices of the compounds scored.
+
+        Returns
+        -------
+        ndarray of float64 of shape (len(rows),)
+            The decision values.
+        """
         return self._decision(data, np.asarray(rows), self.support_, self.dual_coef_, self.intercept_)
 
     def probability(self, decision) -> np.ndarray:
-        """Platt's probability of decision values (needs ``score="platt"``)."""
+        """Platt's probability of decision values (needs ``score="platt"``).
+
+        Parameters
+        ----------
+        decision : array-like
+            Decision values of this model.
+
+        Returns
+        -------
+        ndarray of float64
+            ``1 / (1 + exp(A f + B))`` with the fitted (A, B).
+        """
         if self.platt_ is None:
             raise ValueError("no Platt sigmoid: fit with score='platt'")
         a, b = self.platt_

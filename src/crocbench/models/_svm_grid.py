@@ -22,6 +22,27 @@ def svm_grid(data, train, y, test, Cs, class_weights=(None,), n_jobs: int = 1, b
     training set are computed once.  Each set-up's values equal a separate
     ``SVM(C, class_weight, score=...)`` fit (to rounding: ~1e-15 relative).
 
+    Parameters
+    ----------
+    data : SimilarityIndex
+        The dataset as the models see it (:class:`~crocbench.similarity.SimilarityIndex`).
+    train : array-like of int
+        Row indices of the training compounds.
+    y : array-like of shape (len(train),)
+        Their 0/1 labels.
+    test : array-like of int
+        Row indices of the compounds scored.
+    Cs : sequence of float
+        The C values.
+    class_weights : sequence of {None, "balanced"}, default=(None,)
+        The class weights.
+    n_jobs : int, default=1
+        LIBSVM fits at a time.
+    buffer : KernelBuffer, default=None
+        Reused memory for the training kernel.
+    progress : file-like, default=None
+        Gets a line per fit.
+
     Returns
     -------
     dict
@@ -45,6 +66,32 @@ def grid_fold(
     Columns id, fold, label, the ``labels`` given (e.g. ``fingerprint=``), C,
     class_weight ("none" or "balanced"), score ("decision" or "platt") and value;
     one row per (test compound, set-up, score).
+
+    Parameters
+    ----------
+    data : SimilarityIndex
+        The dataset as the models see it (:class:`~crocbench.similarity.SimilarityIndex`).
+    folds : pandas.DataFrame
+        The fold table (:func:`crocbench.cv.fold_table`), rows as in ``data``.
+    fold : int
+        The test fold.
+    Cs : sequence of float
+        The C values.
+    class_weights : sequence of {None, "balanced"}
+        The class weights.
+    n_jobs : int, default=1
+        LIBSVM fits at a time.
+    buffer : KernelBuffer, default=None
+        Reused memory for the training kernel.
+    progress : file-like, default=None
+        Gets a line per fit.
+    **labels
+        Constant columns added to the table (e.g. ``fingerprint="ecfp4"``).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``id``, ``fold``, ``label``, the ``labels``, ``C``, ``class_weight``, ``score`` and ``value``.
     """
     y, train, test, base = fold_rows(data, folds, fold)
     grid = svm_grid(data, train, y[train], test, Cs, class_weights, n_jobs=n_jobs, buffer=buffer, progress=progress)

@@ -18,16 +18,17 @@ class SimilarityIndex:
     Parameters
     ----------
     fp : Fingerprints or FeatureMatrix
-    neighbours : Neighbours, optional
+        The compounds' feature sets, one row per compound.
+    neighbours : Neighbours, default=None
         Each compound's top-K among all compounds (itself excluded), as written by the
         ``neighbours`` rule.  :meth:`neighbours` derives top-k lists within any
         reference subset from it exactly, falling back to a direct computation for
         the rare rows where fewer than k of the K lie in the subset.
-    block : int
+    block : int, default=DEFAULT_BLOCK
         Rows per block of similarity computations.
-    ids, smiles : sequence of str, optional
+    ids, smiles : sequence of str, default=None
         One per compound (row): the dataset's ids and standardized SMILES.
-    matrix : path-like or MatrixFile, optional
+    matrix : path-like or MatrixFile, default=None
         The N x N Tanimoto matrix of these fingerprints, as :func:`.tanimoto_matrix`
         writes it (the ``similarity_matrix`` rule): :meth:`kernel` and
         :meth:`similarities` then read their blocks from it instead of
@@ -89,6 +90,7 @@ class SimilarityIndex:
 
     @property
     def fingerprints(self) -> sp.csr_matrix:
+        """The paper's features as a 0/1 float32 CSR matrix, one row per compound, one column per distinct feature."""
         return self._sparse()[0]
 
     @property
@@ -109,7 +111,22 @@ class SimilarityIndex:
         return self._csr
 
     def similarities(self, rows, cols, out: np.ndarray | None = None) -> np.ndarray:
-        """Tanimoto similarities, float32 (len rows, len cols); written into ``out`` (C-contiguous float32) if given."""
+        """Tanimoto similarities, float32 (len rows, len cols); written into ``out`` (C-contiguous float32) if given.
+
+        Parameters
+        ----------
+        rows : array-like of int
+            Row indices of the query compounds.
+        cols : array-like of int
+            Row indices of the reference compounds.
+        out : ndarray of float32 of shape (len(rows), len(cols)), default=None
+            C-contiguous array to write into; None allocates one.
+
+        Returns
+        -------
+        ndarray of float32 of shape (len(rows), len(cols))
+            The Tanimoto similarities (``out`` if given).
+        """
         if self.matrix is not None:
             return self.matrix.gather(rows, cols, out=out, dtype=np.float32)
         return self.fm.tanimoto(np.asarray(rows), np.asarray(cols), out=out)
@@ -119,6 +136,29 @@ class SimilarityIndex:
 
         With ``buffer``, the matrix is written into its memory (overwriting the
         previous kernel taken from it) instead of a fresh allocation.
+
+        Parameters
+        ----------
+        rows : array-like of int
+            Row indices of the compounds.
+        dtype : numpy dtype, default=numpy.float64
+            The matrix's dtype (float32 values, widened exactly to float64).
+        progress : file-like, default=None
+            Progress lines are written there (e.g. ``sys.stderr``); None for silence.
+        buffer : KernelBuffer, default=None
+            Reused memory for the matrix; None allocates a fresh one.
+
+        Returns
+        -------
+        ndarray of shape (len(rows), len(rows))
+            The symmetric Tanimoto matrix of the compounds, diagonal 1 (0 for an empty set).
+
+        Examples
+        --------
+        >>> from crocbench.fingerprints import Fingerprints
+        >>> fp = Fingerprints(np.array([0, 2, 4, 5]), np.array([7, 9, 7, 11, 9], dtype=np.uint64))
+        >>> SimilarityIndex(fp).kernel([0, 2]).round(3).tolist()
+        [[1.0, 0.5], [0.5, 1.0]]
         """
         out = None if buffer is None else buffer.take(len(rows), dtype)
         if self.matrix is not None:
@@ -132,6 +172,20 @@ class SimilarityIndex:
 
         Equal to ``top_k`` over that reference set: sorted by decreasing similarity,
         ties by increasing index.  ``index`` holds row indices of the dataset.
+
+        Parameters
+        ----------
+        rows : array-like of int
+            Row indices of the query compounds.
+        k : int
+            The number of neighbours of each.
+        among : array-like of int, default=None
+            Row indices of the reference compounds; None for all.
+
+        Returns
+        -------
+        Neighbours
+            ``index`` (row indices of the dataset) and ``similarity``, each of shape (len(rows), k).
         """
         query = np.asarray(rows, dtype=np.int64)
         reference = np.arange(self.n) if among is None else np.unique(np.asarray(among, dtype=np.int64))

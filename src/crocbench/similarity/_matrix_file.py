@@ -12,6 +12,16 @@ from .._memory import empty_array
 def matrix_mem_mb(n: int) -> int:
     """Memory (MB) of the job writing the N x N float32 matrix through a memory map: its pages plus 1 GB.
 
+    Parameters
+    ----------
+    n : int
+        The number of compounds N.
+
+    Returns
+    -------
+    int
+        The job's memory in MB.
+
     Examples
     --------
     >>> matrix_mem_mb(41_906)
@@ -27,6 +37,15 @@ class MatrixFile:
     the process holds only what it copies out (a mapped 7 GB matrix would count
     in its resident memory), and the operating system's page cache serves the
     many jobs that read one file.  Values are returned exactly as stored.
+
+    Parameters
+    ----------
+    path : path-like
+        The ``.npy`` file of an N x N float32 or float64 matrix.
+    block_bytes : int, default=64 * 2**20
+        Size of the scratch block of one read.
+    threads : int, default=1
+        Blocks read at a time.
 
     Examples
     --------
@@ -61,6 +80,22 @@ class MatrixFile:
         Rows are read in file order, ``block_rows`` of them at a time (one read
         per run of consecutive rows), and written to their places in ``out``;
         ``threads`` such blocks at a time.
+
+        Parameters
+        ----------
+        rows : array-like of int
+            Row indices.
+        cols : array-like of int
+            Column indices.
+        out : ndarray of shape (len(rows), len(cols)), default=None
+            C-contiguous float array to fill; None allocates one.
+        dtype : numpy dtype, default=None
+            The dtype of an array allocated here; None for the file's.
+
+        Returns
+        -------
+        ndarray of shape (len(rows), len(cols))
+            ``M[rows][:, cols]`` (``out`` if given).
         """
         rows, cols = np.asarray(rows, dtype=np.int64), np.asarray(cols, dtype=np.int64)
         for v in (rows, cols):

@@ -34,9 +34,10 @@ class FeatureMatrix:
     Parameters
     ----------
     fp : Fingerprints
-    dense_min_count : int, optional
+        The compounds' feature sets (:class:`crocbench.fingerprints.Fingerprints`).
+    dense_min_count : int, default=None
         Features present in at least this many molecules are bit-packed
-        (default: ``DENSE_FRACTION`` of the molecules, at least 2).
+        (None: ``DENSE_FRACTION`` of the molecules, at least 2).
     """
 
     def __init__(self, fp: Fingerprints, dense_min_count: int | None = None):
@@ -67,7 +68,18 @@ class FeatureMatrix:
         self.n_features = uniq.size
 
     def take(self, rows) -> FeatureMatrix:
-        """The same matrix restricted to ``rows`` (in that order): one gather, reused by every block."""
+        """The same matrix restricted to ``rows`` (in that order): one gather, reused by every block.
+
+        Parameters
+        ----------
+        rows : array-like of int
+            Row indices, in the order wanted.
+
+        Returns
+        -------
+        FeatureMatrix
+            The matrix of those rows.
+        """
         sub = object.__new__(FeatureMatrix)
         rows = np.asarray(rows, dtype=np.int64)
         sub.n, sub.sizes, sub.n_features = rows.size, self.sizes[rows], self.n_features
@@ -80,6 +92,20 @@ class FeatureMatrix:
 
         ``out``, a C-contiguous float32 array of that shape, is reused if given
         (fresh pages cost more than the arithmetic on some kernels).
+
+        Parameters
+        ----------
+        a : slice or ndarray of int
+            Rows of the first set.
+        b : slice or ndarray of int
+            Rows of the second set.
+        out : ndarray of float32 of shape (len(a), len(b)), default=None
+            C-contiguous array to reuse; None allocates one.
+
+        Returns
+        -------
+        ndarray of float32 of shape (len(a), len(b))
+            ``|a_i & b_j|``, exact.
         """
         from ._kernels import count_intersections
 
@@ -112,6 +138,20 @@ class FeatureMatrix:
 
         ``out`` (float32, or float64 to hold the same values; e.g. a block of a matrix's rows) is written if
         given, else a float32 array is returned.
+
+        Parameters
+        ----------
+        a : slice or ndarray of int
+            Rows of the first set.
+        b : slice or ndarray of int
+            Rows of the second set.
+        out : ndarray of float32 or float64 of shape (len(a), len(b)), default=None
+            Array to write into; None allocates a float32 one.
+
+        Returns
+        -------
+        ndarray of shape (len(a), len(b))
+            The Tanimoto similarities (``out`` if given).
         """
         from ._kernels import tanimoto_block
 
@@ -153,16 +193,33 @@ def tanimoto_matrix(
 
     Parameters
     ----------
-    out : path-like or ndarray, optional
+    fp : Fingerprints or FeatureMatrix
+        The compounds' feature sets (:class:`crocbench.fingerprints.Fingerprints`), or a :class:`FeatureMatrix`
+        already prepared from them.
+    out : path-like or ndarray, default=None
         A path ending in ``.npy`` makes the matrix a memory-mapped ``.npy``
         file written block by block (read it back with
         ``np.load(path, mmap_mode="r")``, holding no second copy); a numpy
         array of shape (N, N), float32 or float64, is filled in place (the
-        values are float32 divisions, widened exactly).
-    progress : file-like, optional
-        Progress lines are written there (e.g. ``sys.stderr``).
-    dtype : float32 or float64
+        values are float32 divisions, widened exactly); None allocates one.
+    block : int, default=DEFAULT_BLOCK
+        Rows per block.
+    progress : file-like, default=None
+        Progress lines are written there (e.g. ``sys.stderr``); None for silence.
+    dtype : {numpy.float32, numpy.float64}, default=numpy.float32
         Of a matrix allocated here (``out`` None or a path); float64 is what LIBSVM takes.
+
+    Returns
+    -------
+    ndarray of shape (N, N)
+        The matrix (a read-write memory map for a path, ``out`` for an array).
+
+    Examples
+    --------
+    >>> from crocbench.fingerprints import Fingerprints
+    >>> fp = Fingerprints(np.array([0, 2, 4, 5]), np.array([7, 9, 7, 11, 9], dtype=np.uint64))
+    >>> tanimoto_matrix(fp, dtype=np.float64).round(3).tolist()
+    [[1.0, 0.333, 0.5], [0.333, 1.0, 0.0], [0.5, 0.0, 1.0]]
     """
     import torch  # a fast blocked transpose
 

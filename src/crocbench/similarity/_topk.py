@@ -18,19 +18,46 @@ from ._tanimoto import DEFAULT_BLOCK, FeatureMatrix, _Progress
 
 
 class Neighbours(NamedTuple):
-    """Top-k neighbours: ``index[i, r]`` (into the reference set) and ``similarity[i, r]``, r = 0 most similar."""
+    """Top-k neighbours: ``index[i, r]`` (into the reference set) and ``similarity[i, r]``, r = 0 most similar.
+
+    Parameters
+    ----------
+    index : ndarray of int of shape (n_query, k)
+        Positions in the reference set of each query's neighbours, most similar first.
+    similarity : ndarray of float32 of shape (n_query, k)
+        Their Tanimoto similarities, decreasing.
+    """
 
     index: np.ndarray
     similarity: np.ndarray
 
 
 def save_neighbours(path, nb: Neighbours) -> None:
-    """Write neighbours to an ``.npz`` file (deterministic bytes, atomic)."""
+    """Write neighbours to an ``.npz`` file (deterministic bytes, atomic).
+
+    Parameters
+    ----------
+    path : path-like
+        The ``.npz`` file written.
+    nb : Neighbours
+        The neighbours.
+    """
     save_arrays(path, index=nb.index, similarity=nb.similarity)
 
 
 def load_neighbours(path) -> Neighbours:
-    """Read neighbours written by :func:`save_neighbours`."""
+    """Read neighbours written by :func:`save_neighbours`.
+
+    Parameters
+    ----------
+    path : path-like
+        A ``.npz`` file written by :func:`save_neighbours`.
+
+    Returns
+    -------
+    Neighbours
+        The neighbours stored there.
+    """
     return Neighbours(*load_arrays(path, "index", "similarity"))
 
 
@@ -61,16 +88,31 @@ def top_k(
 
     Parameters
     ----------
-    query, reference : array of int, optional
-        Rows of ``fp`` (default: all).  Returned indices are positions in
-        ``reference``.
-    exclude_self : bool
+    fp : Fingerprints or FeatureMatrix
+        The compounds' feature sets (:class:`crocbench.fingerprints.Fingerprints`), or a :class:`FeatureMatrix`
+        already prepared from them.
+    k : int, default=20
+        The number of neighbours of each query.
+    query, reference : array of int, default=None
+        Rows of ``fp`` (None: all).  Returned indices are positions in ``reference``.
+    exclude_self : bool, default=True
         A molecule is never its own neighbour (same row of ``fp`` in both sets).
+    block : int, default=DEFAULT_BLOCK
+        Query rows per block.
+    progress : file-like, default=None
+        Progress lines are written there (e.g. ``sys.stderr``); None for silence.
 
     Returns
     -------
     Neighbours
         Sorted by decreasing similarity, ties by increasing reference position.
+
+    Examples
+    --------
+    >>> from crocbench.fingerprints import Fingerprints
+    >>> fp = Fingerprints(np.array([0, 2, 4, 5]), np.array([7, 9, 7, 11, 9], dtype=np.uint64))
+    >>> top_k(fp, 1).index.ravel().tolist()
+    [2, 0, 0]
     """
     fm = fp if isinstance(fp, FeatureMatrix) else FeatureMatrix(fp)
     query = np.arange(fm.n) if query is None else np.asarray(query, dtype=np.int64)
@@ -124,6 +166,20 @@ def _tiles(n: int, tile: int) -> list[tuple[int, int]]:
 def chunk_tiles(n: int, chunks: int, tile: int = DEFAULT_TILE) -> list[list[tuple[int, int]]]:
     """The tiles of each of ``chunks`` chunks: consecutive runs of about equal work (pairs computed).
 
+    Parameters
+    ----------
+    n : int
+        The number of compounds.
+    chunks : int
+        The number of chunks the all-pairs search is cut into.
+    tile : int, default=DEFAULT_TILE
+        Rows (and columns) of one tile of the all-pairs search.
+
+    Returns
+    -------
+    list of list of tuple of int
+        Per chunk, its tiles ``(row block, column block)`` of the upper block triangle.
+
     Examples
     --------
     >>> chunk_tiles(10, 2, tile=4)
@@ -152,6 +208,20 @@ def _tile_pairs(n: int, tiles, tile: int) -> list[float]:
 def chunk_pairs(n: int, chunks: int, tile: int = DEFAULT_TILE) -> list[float]:
     """The similarities each chunk of :func:`chunk_tiles` computes (its work), e.g. to scale a measured chunk.
 
+    Parameters
+    ----------
+    n : int
+        The number of compounds.
+    chunks : int
+        The number of chunks the all-pairs search is cut into.
+    tile : int, default=DEFAULT_TILE
+        Rows (and columns) of one tile of the all-pairs search.
+
+    Returns
+    -------
+    list of float
+        Per chunk, the number of similarities it computes.
+
     Examples
     --------
     >>> chunk_pairs(10, 2, tile=4)
@@ -164,6 +234,25 @@ def default_chunks(n: int, pairs_per_chunk: float = 2e10, tile: int = DEFAULT_TI
     """Chunks for n compounds: about ``pairs_per_chunk`` similarities each, at least 1.
 
     A chunk takes about a minute of 2 cores (51 s each of the 3 chunks of a 305,401-compound screen).
+
+    Parameters
+    ----------
+    n : int
+        The number of compounds.
+    pairs_per_chunk : float, default=2e10
+        The similarities a chunk should compute.
+    tile : int, default=DEFAULT_TILE
+        Rows (and columns) of one tile of the all-pairs search.
+
+    Returns
+    -------
+    int
+        The number of chunks, at least 1.
+
+    Examples
+    --------
+    >>> default_chunks(41_906), default_chunks(305_401)
+    (1, 3)
     """
     return max(1, min(len(_tiles(n, tile)), math.ceil(n * (n - 1) / 2 / pairs_per_chunk)))
 
@@ -171,6 +260,20 @@ def default_chunks(n: int, pairs_per_chunk: float = 2e10, tile: int = DEFAULT_TI
 def neighbours_mem_mb(n: int, k: int, tile: int = DEFAULT_TILE) -> int:
     """Memory (MB) of a neighbour-search job on ``n`` compounds: 1 GB, k candidates (8 bytes each) and 2 kB of
     fingerprint per compound, and a few ``tile`` x ``tile`` blocks of similarities.
+
+    Parameters
+    ----------
+    n : int
+        The number of compounds.
+    k : int
+        The number of neighbours kept per compound.
+    tile : int, default=DEFAULT_TILE
+        Rows (and columns) of one tile of the all-pairs search.
+
+    Returns
+    -------
+    int
+        The job's memory in MB.
 
     Examples
     --------
@@ -199,6 +302,27 @@ def top_k_chunk(
     ``n``, ``k``, ``tile``, ``chunks``, ``chunk`` and, for each row block ``b`` the chunk
     touches, ``b{b}``: its rows' best k keys.
     Memory: O(N k) for the lists plus a few tile-sized buffers.
+
+    Parameters
+    ----------
+    fp : Fingerprints or FeatureMatrix
+        The compounds' feature sets (:class:`crocbench.fingerprints.Fingerprints`), or a :class:`FeatureMatrix`
+        already prepared from them.
+    k : int
+        The number of neighbours of each compound.
+    chunk : int
+        This chunk, 0 to ``chunks - 1``.
+    chunks : int
+        The number of chunks the all-pairs search is cut into.
+    tile : int, default=DEFAULT_TILE
+        Rows (and columns) of one tile of the all-pairs search.
+    progress : file-like, default=None
+        Progress lines are written there (e.g. ``sys.stderr``); None for silence.
+
+    Returns
+    -------
+    dict
+        Arrays by name: ``n``, ``k``, ``tile``, ``chunks``, ``chunk`` and ``b{b}`` for each row block it touches.
     """
     from . import _kernels as K
 
@@ -251,6 +375,16 @@ def gather_chunks(parts) -> Neighbours:
     Equal, bit for bit, to :func:`top_k` over all compounds: sorted by decreasing
     similarity, ties by increasing index, a compound never its own neighbour.
     Files are read one row block at a time (memory: a block's lists from every chunk).
+
+    Parameters
+    ----------
+    parts : iterable of path-like or dict
+        Every chunk's output (``.npz`` paths or dicts from :func:`top_k_chunk`).
+
+    Returns
+    -------
+    Neighbours
+        Every compound's top-k among all others.
     """
     import torch
 
@@ -290,6 +424,25 @@ def all_pairs_top_k(
     """Every compound's top-k among all others, computed as ``chunks`` chunks in this process and gathered.
 
     Equal to ``top_k(fp, k)``, with each pair computed once.
+
+    Parameters
+    ----------
+    fp : Fingerprints or FeatureMatrix
+        The compounds' feature sets (:class:`crocbench.fingerprints.Fingerprints`), or a :class:`FeatureMatrix`
+        already prepared from them.
+    k : int
+        The number of neighbours of each compound.
+    chunks : int, default=1
+        The number of chunks computed one after the other.
+    tile : int, default=DEFAULT_TILE
+        Rows (and columns) of one tile of the all-pairs search.
+    progress : file-like, default=None
+        Progress lines are written there (e.g. ``sys.stderr``); None for silence.
+
+    Returns
+    -------
+    Neighbours
+        Every compound's top-k, sorted by decreasing similarity, ties by increasing index.
 
     Examples
     --------

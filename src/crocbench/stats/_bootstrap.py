@@ -37,7 +37,21 @@ _CHUNK_CELLS = 5_000_000
 
 
 class Interval(NamedTuple):
-    """A metric's value on the list and its bootstrap interval."""
+    """A metric's value on the list and its bootstrap interval.
+
+    Parameters
+    ----------
+    key : str
+        The metric's key (:attr:`MetricCall.key <crocbench.metrics.MetricCall>`).
+    label : str
+        The metric's label.
+    value : float
+        The metric on the list itself.
+    low, high : float
+        The percentile interval's bounds.
+    se : float
+        The bootstrap standard error (SD of the resampled values).
+    """
 
     key: str
     label: str
@@ -48,7 +62,28 @@ class Interval(NamedTuple):
 
 
 def check_resamples(n_resamples) -> int:
-    """``n_resamples`` as an int, or one line saying why it cannot give an interval."""
+    """``n_resamples`` as an int, or one line saying why it cannot give an interval.
+
+    Parameters
+    ----------
+    n_resamples : int
+        The requested number of bootstrap resamples.
+
+    Returns
+    -------
+    int
+        ``n_resamples``, checked to be an integer of at least :data:`MIN_RESAMPLES`.
+
+    Raises
+    ------
+    ValueError
+        If it is not, with one line saying why.
+
+    Examples
+    --------
+    >>> check_resamples(1000)
+    1000
+    """
     if isinstance(n_resamples, bool) or not isinstance(n_resamples, (int, np.integer)):
         raise ValueError(f"the number of bootstrap resamples must be a whole number; got {n_resamples!r}")
     if n_resamples < MIN_RESAMPLES:
@@ -61,6 +96,21 @@ def check_resamples(n_resamples) -> int:
 
 def draw_resamples(ranking: Ranking, n_resamples: int, rng: np.random.Generator) -> Resamples:
     """``n_resamples`` stratified bootstrap resamples of ``ranking``, stacked (:class:`~crocbench.metrics.Resamples`).
+
+    Parameters
+    ----------
+    ranking : Ranking
+        The list to resample (:class:`~crocbench.metrics.Ranking`).
+    n_resamples : int
+        The number of resamples B.
+    rng : numpy.random.Generator
+        The random source.
+
+    Returns
+    -------
+    Resamples
+        B resamples with the list's numbers of positives and negatives (stratified), as multinomial counts of
+        its tie groups.
 
     Examples
     --------
@@ -87,6 +137,11 @@ def resamples_from_counts(ranking: Ranking, copies: np.ndarray, binned: np.ndarr
     binned : ndarray of shape (B, 2 G + 1)
         Per resample, the negatives drawn from each bin of
         :meth:`~crocbench.metrics.Ranking.negative_bins` (each row sums to n_neg).
+
+    Returns
+    -------
+    Resamples
+        The B resamples, stacked tie group by tie group.
     """
     copies, binned = np.atleast_2d(copies), np.atleast_2d(binned)
     groups = ranking.pos_tied.size
@@ -113,19 +168,25 @@ def bootstrap_values(
 
     Parameters
     ----------
-    y_true, y_score : array-like of shape (n,), or a :class:`~crocbench.metrics.Ranking` and None
-    calls : list of MetricCall, optional
-        The metrics (default: :func:`crocbench.metrics.paper_panel` with top-k
-        capped at n).
-    n_resamples : int
-        At least :data:`MIN_RESAMPLES`.
-    seed : int
-        Seeds numpy's ``default_rng``; the same seed gives the same values.
-    ties : {"expected", "optimistic", "pessimistic"}
+    y_true : array-like of shape (n_samples,) or Ranking
+        True binary labels (0/1 or bool), or a :class:`~crocbench.metrics.Ranking` of the list (then
+        ``y_score=None``).
+    y_score : array-like of shape (n_samples,), default=None
+        Scores, higher meaning more likely positive; None when ``y_true`` is a Ranking.
+    calls : list of MetricCall, default=None
+        The metrics (:class:`~crocbench.metrics.MetricCall`); None for :func:`crocbench.metrics.paper_panel`
+        with its top-k capped at the list's size.
+    n_resamples : int, default=DEFAULT_RESAMPLES
+        Bootstrap resamples, at least :data:`MIN_RESAMPLES`.
+    seed : int or numpy.random.Generator, default=0
+        Seeds numpy's ``default_rng``; the same seed gives the same draws.
+    ties : {"expected", "optimistic", "pessimistic"}, default="expected"
+        How tied scores are resolved (see :mod:`crocbench.metrics`).
 
     Returns
     -------
     ndarray of shape (n_resamples, len(calls))
+        Each metric (column) on each resample (row).
     """
     ranking = _as_ranking(y_true, y_score)
     n_resamples = check_resamples(n_resamples)
@@ -156,15 +217,22 @@ def bootstrap(
 
     Parameters
     ----------
-    y_true, y_score : array-like of shape (n,), or a :class:`~crocbench.metrics.Ranking` and None
-    calls : list of MetricCall, optional
-        The metrics (default: the paper's panel, :func:`crocbench.metrics.paper_panel`).
-    n_resamples : int
-        Bootstrap resamples, at least :data:`MIN_RESAMPLES` (default :data:`DEFAULT_RESAMPLES`).
-    level : float
+    y_true : array-like of shape (n_samples,) or Ranking
+        True binary labels (0/1 or bool), or a :class:`~crocbench.metrics.Ranking` of the list (then
+        ``y_score=None``).
+    y_score : array-like of shape (n_samples,), default=None
+        Scores, higher meaning more likely positive; None when ``y_true`` is a Ranking.
+    calls : list of MetricCall, default=None
+        The metrics (:class:`~crocbench.metrics.MetricCall`); None for :func:`crocbench.metrics.paper_panel`
+        (the paper's panel).
+    n_resamples : int, default=DEFAULT_RESAMPLES
+        Bootstrap resamples, at least :data:`MIN_RESAMPLES`.
+    level : float, default=0.95
         The interval's nominal coverage, in (0, 1).
-    seed : int
-    ties : {"expected", "optimistic", "pessimistic"}
+    seed : int or numpy.random.Generator, default=0
+        Seeds numpy's ``default_rng``; the same seed gives the same draws.
+    ties : {"expected", "optimistic", "pessimistic"}, default="expected"
+        How tied scores are resolved (see :mod:`crocbench.metrics`).
 
     Returns
     -------

@@ -38,6 +38,26 @@ def paired_permutation_samples(d: np.ndarray, n_samples: int, rng: np.random.Gen
     ``d`` is (n,) or (n, m): with m columns the same sign flips are applied
     to every column (one draw serves several metrics of the same positives),
     and the result is (n_samples, m).
+
+    Parameters
+    ----------
+    d : ndarray of shape (n,) or (n, m)
+        Per-positive differences of the two methods, one column per comparison.
+    n_samples : int
+        The number of sign-flip samples.
+    rng : numpy.random.Generator
+        The random source.
+
+    Returns
+    -------
+    ndarray of shape (n_samples,) or (n_samples, m)
+        The mean of the sign-flipped differences, per sample (and column).
+
+    Examples
+    --------
+    >>> samples = paired_permutation_samples(np.array([1.0, 1.0]), 1000, np.random.default_rng(0))
+    >>> sorted(set(samples.tolist()))
+    [-1.0, 0.0, 1.0]
     """
     return _collect(_paired_chunks(d, n_samples, rng), n_samples, d.shape[1:])
 
@@ -78,6 +98,22 @@ def unpaired_permutation_samples(a: np.ndarray, b: np.ndarray, n_samples: int, r
     depend on which values are which, so it is uniform among splits of the
     right size.  Parts of very different sizes draw each split by sorting
     random keys instead.
+
+    Parameters
+    ----------
+    a : ndarray of shape (na,) or (na, m)
+        The first method's values.
+    b : ndarray of shape (nb,) or (nb, m)
+        The second method's values.
+    n_samples : int
+        The number of random splits.
+    rng : numpy.random.Generator
+        The random source.
+
+    Returns
+    -------
+    ndarray of shape (n_samples,) or (n_samples, m)
+        ``mean(first part) - mean(second part)`` per split (and column).
     """
     return _collect(_unpaired_chunks(a, b, n_samples, rng), n_samples, a.shape[1:])
 

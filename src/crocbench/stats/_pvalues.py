@@ -48,7 +48,18 @@ def _check_samples(a, b, paired: bool) -> tuple[np.ndarray, np.ndarray]:
 
 
 def check_tests(tests) -> None:
-    """Every name in ``tests`` is one of :data:`TESTS` (else a ValueError naming the unknown ones)."""
+    """Every name in ``tests`` is one of :data:`TESTS` (else a ValueError naming the unknown ones).
+
+    Parameters
+    ----------
+    tests : iterable of str
+        Test names.
+
+    Raises
+    ------
+    ValueError
+        If a name is not one of :data:`TESTS`.
+    """
     unknown = [t for t in tests if t not in TESTS]
     if unknown:
         raise ValueError(f"unknown test(s) {unknown}; known: {', '.join(TESTS)}")
@@ -74,6 +85,24 @@ def p_values(name: str, a, b, alternative, *, n_samples: int = 10_000, seed=0) -
     ``n_samples`` sign flips or splits and apply it to every column (each
     column's test is exact in distribution; the columns share their Monte
     Carlo noise).  A column without variance (all differences 0) gets p = 1.
+
+    Parameters
+    ----------
+    name : str
+        One of :data:`TESTS`.
+    a, b : array-like of shape (n_a, m) and (n_b, m)
+        Per-positive values of the two methods, one column per comparison.
+    alternative : {"greater", "less", "two-sided"} or tuple of them
+        The alternative hypothesis; ``"greater"`` is a better than b.
+    n_samples : int, default=10_000
+        Monte Carlo samples of the permutation tests (10,000 in the paper).
+    seed : int or numpy.random.Generator, default=0
+        Seeds numpy's ``default_rng``; the same seed gives the same draws.
+
+    Returns
+    -------
+    ndarray of shape (m,) or (len(alternative), m)
+        The p-value of every column (for every alternative of a tuple).
 
     Examples
     --------

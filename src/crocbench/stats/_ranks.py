@@ -25,6 +25,19 @@ class Friedman(NamedTuple):
     its chi-square p-value (k - 1 df); ``iman_davenport`` and ``iman_davenport_p``
     are the F statistic Demsar recommends, F_F = (N - 1) chi^2_F / (N (k - 1) - chi^2_F),
     and its p-value (k - 1, (k - 1)(N - 1) df).
+
+    Parameters
+    ----------
+    statistic : float
+        chi^2_F, tie-corrected.
+    p_value : float
+        Its chi-square p-value (k - 1 df).
+    iman_davenport : float
+        Iman and Davenport's F_F.
+    iman_davenport_p : float
+        Its F p-value.
+    mean_ranks : ndarray of shape (n_rankers,)
+        Each ranker's mean rank over the datasets (1 = best).
     """
 
     statistic: float
@@ -50,11 +63,13 @@ def dataset_ranks(values, higher_is_better: bool = True) -> np.ndarray:
     ----------
     values : array-like of shape (n_datasets, n_rankers)
         A metric per dataset (rows) and ranker (columns).
-    higher_is_better : bool
+    higher_is_better : bool, default=True
+        The direction of the metric.
 
     Returns
     -------
     ndarray of shape (n_datasets, n_rankers)
+        Ranks within each dataset, 1 = best, ties sharing their mean rank.
 
     Examples
     --------
@@ -75,10 +90,14 @@ def friedman_test(values, higher_is_better: bool = True) -> Friedman:
     Parameters
     ----------
     values : array-like of shape (n_datasets, n_rankers)
+        A metric per dataset (rows) and ranker (columns).
+    higher_is_better : bool, default=True
+        The direction of the metric (rank 1 is the best value).
 
     Returns
     -------
     Friedman
+        The statistics, their p-values and the mean ranks.
 
     Examples
     --------
@@ -111,6 +130,20 @@ def nemenyi_critical_difference(k: int, n_datasets: int, alpha: float = 0.05) ->
     for k = 2, 3, 4 at alpha = 0.05).  Two rankers whose mean ranks differ by at
     least CD perform differently.
 
+    Parameters
+    ----------
+    k : int
+        The number of rankers, at least 2.
+    n_datasets : int
+        The number of datasets N.
+    alpha : float, default=0.05
+        The family-wise significance level.
+
+    Returns
+    -------
+    float
+        The critical difference CD of two mean ranks.
+
     Examples
     --------
     >>> round(nemenyi_critical_difference(5, 3), 3)  # q_0.05 = 2.728
@@ -128,6 +161,18 @@ def screens_needed(k: int, alpha: float = 0.05) -> int:
     """The fewest datasets on which a pair of rankers that agrees on every one is told apart by
     :func:`pairwise_wilcoxon`: the exact two-sided p-value of n like signs, 2 / 2^n, times the k (k - 1) / 2
     pairs (Holm's factor when all pairs are alike), below ``alpha``.
+
+    Parameters
+    ----------
+    k : int
+        The number of rankers compared pairwise.
+    alpha : float, default=0.05
+        The family-wise significance level.
+
+    Returns
+    -------
+    int
+        The smallest number of datasets n with ``2 / 2^n * k (k - 1) / 2 < alpha``.
 
     Examples
     --------
@@ -148,6 +193,16 @@ def holm(p_values) -> np.ndarray:
     The i-th smallest p-value is multiplied by (m - i + 1), made monotone
     non-decreasing in that order, and capped at 1; reject where the adjusted
     p-value is at most alpha.
+
+    Parameters
+    ----------
+    p_values : array-like of shape (m,)
+        The family's p-values.
+
+    Returns
+    -------
+    ndarray of shape (m,)
+        The adjusted p-values, in input order.
 
     Examples
     --------
@@ -171,6 +226,7 @@ def pairwise_wilcoxon(values, names) -> list[dict]:
     Parameters
     ----------
     values : array-like of shape (n_datasets, n_rankers)
+        A metric per dataset (rows) and ranker (columns), higher is better.
     names : sequence of str
         The rankers, in column order.
 

@@ -21,7 +21,19 @@ from scipy import stats as sps
 
 
 class CorrectedT(NamedTuple):
-    """The corrected resampled t-test's outcome: mean difference (a - b), its t, degrees of freedom, p-value."""
+    """The corrected resampled t-test's outcome: mean difference (a - b), its t, degrees of freedom, p-value.
+
+    Parameters
+    ----------
+    difference : float
+        The mean difference of the metric, model a - model b, over the (repeat, fold) pairs.
+    t : float
+        The corrected t statistic.
+    df : int
+        Its degrees of freedom, ``k r - 1``.
+    p_value : float
+        The p-value under the test's alternative.
+    """
 
     difference: float
     t: float

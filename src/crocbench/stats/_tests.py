@@ -21,7 +21,19 @@ from ._pvalues import ALTERNATIVES, TESTS, _check_n_samples, _check_samples, che
 
 
 class TestResult(NamedTuple):
-    """Outcome of one test: the observed mean difference (a - b) and its p-value."""
+    """Outcome of one test: the observed mean difference (a - b) and its p-value.
+
+    Parameters
+    ----------
+    test : str
+        The test's name, one of :data:`TESTS`.
+    difference : float
+        The observed ``mean(a) - mean(b)``.
+    p_value : float
+        The p-value.
+    alternative : str
+        The alternative tested (``"observed"`` resolved to ``"greater"`` or ``"less"``).
+    """
 
     __test__ = False  # not a pytest test class
 
@@ -32,7 +44,17 @@ class TestResult(NamedTuple):
 
 
 class Comparison(NamedTuple):
-    """Two rankings compared on one metric."""
+    """Two rankings compared on one metric.
+
+    Parameters
+    ----------
+    metric : str
+        The metric's key.
+    value_a, value_b : float
+        The metric for ranking a and ranking b.
+    results : dict
+        ``{test name: TestResult}``.
+    """
 
     metric: str
     value_a: float
@@ -41,6 +63,7 @@ class Comparison(NamedTuple):
 
     @property
     def difference(self) -> float:
+        """``value_a - value_b``."""
         return self.value_a - self.value_b
 
 
@@ -72,14 +95,23 @@ def permutation_test(
 
     Parameters
     ----------
-    a, b : array-like
-        Per-positive values of the two methods (same positives, same order
-        when ``paired``).
+    a, b : array-like of shape (n_a,) and (n_b,)
+        Per-positive values of the two methods (same positives, same order for the paired tests).
     paired : bool
-    n_samples : int
-        Monte Carlo samples (10,000 in the paper).
-    seed : int or numpy Generator
-    alternative : {"observed", "two-sided", "greater", "less"}
+        Paired test (one fair coin per positive swaps its two values) or unpaired (random splits of the
+        pooled values).
+    n_samples : int, default=10_000
+        Monte Carlo samples of the permutation tests (10,000 in the paper).
+    seed : int or numpy.random.Generator, default=0
+        Seeds numpy's ``default_rng``; the same seed gives the same draws.
+    alternative : {"observed", "two-sided", "greater", "less"}, default="observed"
+        The alternative hypothesis: ``"greater"`` is a better than b; ``"observed"`` is one-sided in the
+        direction of the observed difference, as in the paper.
+
+    Returns
+    -------
+    TestResult
+        The observed difference and the permutation p-value ``(1 + #at least as extreme) / (1 + n_samples)``.
 
     Examples
     --------
@@ -92,12 +124,54 @@ def permutation_test(
 
 
 def t_test(a, b, *, paired: bool, alternative: str = "observed") -> TestResult:
-    """Paired (Student) or unpaired (Welch) t-test on per-positive values."""
+    """Paired (Student) or unpaired (Welch) t-test on per-positive values.
+
+    Parameters
+    ----------
+    a, b : array-like of shape (n_a,) and (n_b,)
+        Per-positive values of the two methods (same positives, same order for the paired tests).
+    paired : bool
+        Student's paired t-test, or Welch's unpaired t-test.
+    alternative : {"observed", "two-sided", "greater", "less"}, default="observed"
+        The alternative hypothesis: ``"greater"`` is a better than b; ``"observed"`` is one-sided in the
+        direction of the observed difference, as in the paper.
+
+    Returns
+    -------
+    TestResult
+        The observed difference and the t-test's p-value.
+
+    Examples
+    --------
+    >>> a = np.linspace(0.5, 1.0, 50); b = a - 0.1 + np.linspace(-0.01, 0.01, 50)
+    >>> t_test(a, b, paired=True).p_value < 1e-6
+    True
+    """
     return _one(f"{'paired' if paired else 'unpaired'}_t", a, b, alternative)
 
 
 def run_tests(a, b, tests=TESTS, *, n_samples: int = 10_000, seed=0, alternative: str = "observed") -> dict:
-    """Run the named tests on two samples of per-positive values; returns ``{test: TestResult}``."""
+    """Run the named tests on two samples of per-positive values; returns ``{test: TestResult}``.
+
+    Parameters
+    ----------
+    a, b : array-like of shape (n_a,) and (n_b,)
+        Per-positive values of the two methods (same positives, same order for the paired tests).
+    tests : sequence of str, default=TESTS
+        Names from :data:`TESTS`.
+    n_samples : int, default=10_000
+        Monte Carlo samples of the permutation tests (10,000 in the paper).
+    seed : int or numpy.random.Generator, default=0
+        Seeds numpy's ``default_rng``; the same seed gives the same draws.
+    alternative : {"observed", "two-sided", "greater", "less"}, default="observed"
+        The alternative hypothesis: ``"greater"`` is a better than b; ``"observed"`` is one-sided in the
+        direction of the observed difference, as in the paper.
+
+    Returns
+    -------
+    dict
+        ``{test name: TestResult}``, in the order of ``tests``.
+    """
     check_tests(tests)
     n_samples = _check_n_samples(n_samples)
     return {name: _one(name, a, b, alternative, n_samples=n_samples, seed=seed) for name in tests}
@@ -119,13 +193,28 @@ def compare(
 
     Parameters
     ----------
-    y_true : array-like of shape (n,)
+    y_true : array-like of shape (n_samples,)
         Binary labels shared by both rankings.
-    score_a, score_b : array-like of shape (n,)
+    score_a, score_b : array-like of shape (n_samples,)
         The two methods' scores for the same compounds, in the same order.
-    metric : str or MetricCall
-        ``"name"``, ``"name:key=value,..."`` or a panel key (see
-        :func:`crocbench.metrics.parse_metric`).
+    metric : str or MetricCall, default="croc_auc:alpha=80"
+        ``"name"``, ``"name:key=value,..."`` or a panel key (see :func:`crocbench.metrics.parse_metric`).
+    tests : sequence of str, default=TESTS
+        Names from :data:`TESTS`.
+    ties : {"expected", "optimistic", "pessimistic"}, default="expected"
+        How tied scores are resolved (see :mod:`crocbench.metrics`).
+    n_samples : int, default=10_000
+        Monte Carlo samples of the permutation tests (10,000 in the paper).
+    seed : int or numpy.random.Generator, default=0
+        Seeds numpy's ``default_rng``; the same seed gives the same draws.
+    alternative : {"observed", "two-sided", "greater", "less"}, default="observed"
+        The alternative hypothesis: ``"greater"`` is a better than b; ``"observed"`` is one-sided in the
+        direction of the observed difference, as in the paper.
+
+    Returns
+    -------
+    Comparison
+        The metric's two values and every test's result.
 
     Examples
     --------
@@ -167,9 +256,30 @@ def compare_many(
     its own and the same seed; the metrics share their Monte Carlo noise
     (:func:`p_values`), and the draws cost as much as for one metric.
 
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        Binary labels shared by both rankings.
+    score_a, score_b : array-like of shape (n_samples,)
+        The two methods' scores for the same compounds, in the same order.
+    metrics : sequence of str or MetricCall
+        The metrics, each as :func:`compare` takes it.
+    tests : sequence of str, default=TESTS
+        Names from :data:`TESTS`.
+    ties : {"expected", "optimistic", "pessimistic"}, default="expected"
+        How tied scores are resolved (see :mod:`crocbench.metrics`).
+    n_samples : int, default=10_000
+        Monte Carlo samples of the permutation tests (10,000 in the paper).
+    seed : int or numpy.random.Generator, default=0
+        Seeds numpy's ``default_rng``; the same seed gives the same draws.
+    alternative : {"observed", "two-sided", "greater", "less"}, default="observed"
+        The alternative hypothesis: ``"greater"`` is a better than b; ``"observed"`` is one-sided in the
+        direction of the observed difference, as in the paper.
+
     Returns
     -------
-    list of Comparison, one per metric, in order.
+    list of Comparison
+        One per metric, in order.
 
     Examples
     --------

@@ -27,6 +27,20 @@ def snap_ties(v: np.ndarray, resolution: float = RANK_RESOLUTION, scale=None) ->
     group's smallest.  Ranks of the result are the ranks of ``v`` with
     last-bit noise counted as ties, the same on every machine.
 
+    Parameters
+    ----------
+    v : ndarray of shape (n, m)
+        Values, one column per comparison.
+    resolution : float, default=RANK_RESOLUTION
+        Relative distance below which neighbouring values are ties.
+    scale : ndarray of shape (n, m), default=None
+        Magnitudes the resolution is relative to; None for ``abs(v)``.
+
+    Returns
+    -------
+    ndarray of shape (n, m)
+        ``v`` with every group of near-equal values set to its smallest.
+
     Examples
     --------
     >>> snap_ties(np.array([[0.3], [0.1 + 0.2], [0.5], [1e-17], [3e-17]])).ravel().tolist()
