@@ -228,10 +228,10 @@ def _readme_labels() -> dict:
     """Metric key -> the README's label: the paper panel's own labels of its headline areas (AUC[ROC],
     AUC[CROC(exp)] a=7, ...), and the README's for the count of actives and the IRV's epochs."""
     from .metrics import paper_panel
-    from .metrics._panel import HEADLINE_KEYS
+    from .metrics import HEADLINE
 
     panel = {c.key: c.label for c in paper_panel()}
-    return {**{k: panel[k] for k in HEADLINE_KEYS}, "top1000": "actives in top 1,000", "epochs_mean": "epochs"}
+    return {**{k: panel[k] for k in HEADLINE}, "top1000": "actives in top 1,000", "epochs_mean": "epochs"}
 
 
 def _number(value, digits: int = 4) -> str:
@@ -245,7 +245,8 @@ def readme_tables(reference) -> dict:
     of ``published.yaml`` with the run's value and status) and ``"pooled"`` (the paper's three numbers per
     model beside the run's)."""
     from .models import LABELS
-    from .report import RANDOM_ROW, load_published
+    from .paper import load_published
+    from .report import RANDOM_ROW
 
     labels = _readme_labels()
     published = pd.read_csv(Path(reference) / "published.tsv", sep="\t")
@@ -331,14 +332,18 @@ def comparison_markdown(reference, other) -> str:
     a column per reference (named by its folder)."""
     from .data.pubchem import campaign_of
     from .models import LABELS
-    from .report import PAPER_MODELS, markdown_table, panels_compared
+    from .paper import PAPER_MODELS, claims_across
+    from .report import markdown_table, panels_compared
 
     panels = {
         Path(ref).name: tuple(pd.read_csv(Path(ref) / n, sep="\t") for n in ("datasets.tsv", "claims_per_screen.tsv"))
         for ref in (reference, other)
     }
     names = {m: LABELS[m] for m in PAPER_MODELS}
-    return markdown_table(panels_compared(panels, names, key=campaign_of).rename(columns={"what": ""}))
+    compared = panels_compared(
+        panels, names, key=campaign_of, across=lambda per_screen, table: claims_across(per_screen, table, names)
+    )
+    return markdown_table(compared.rename(columns={"what": ""}))
 
 
 def is_panel_reference(reference) -> bool:

@@ -9,7 +9,7 @@ from crocbench.config import SIZE_UNKNOWN, check_config, summary_models
 from crocbench.config import expected_compounds as _expected_compounds
 from crocbench.data import Dataset
 from crocbench.models import SVM, declared_runs, expand_runs, irv_run
-from crocbench.report import PAPER_MODELS
+from crocbench.paper import PAPER_MODELS
 
 # `dataset:` names one dataset or a list of them (`--config dataset='[a,b]'`); each is built under results/{name}/,
 # and with two or more the cross-dataset summary under results/summary/ too.

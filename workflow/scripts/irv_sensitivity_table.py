@@ -5,7 +5,8 @@ import pandas as pd
 
 from crocbench._workflow import step
 from crocbench.plots import plot_irv_study
-from crocbench.report import irv_study_closest, irv_study_markdown, irv_study_table, paper_irv_epochs
+from crocbench.paper import paper_irv_epochs
+from crocbench.report import irv_study_closest, irv_study_markdown, irv_study_table
 
 with step(snakemake) as log:
     scores = pd.concat([pd.read_parquet(p) for p in snakemake.input.scores], ignore_index=True)
@@ -14,11 +15,14 @@ with step(snakemake) as log:
     curve = pd.DataFrame([{"fold": i["fold"], **c} for i in infos for c in i["curve"]])
     table = irv_study_table(scores, runs, snakemake.params.top)
     table.to_csv(snakemake.output.tsv, sep="\t", index=False, float_format="%.10g")
-    closest = irv_study_closest(table)
+    paper = paper_irv_epochs()
+    closest = irv_study_closest(table, paper)
     text = (
         f"# IRV training study ({snakemake.wildcards.dataset}): every optimizer and stop rule x reweighting "
-        f"scheme on the shared {runs['fold'].nunique()} folds\n\n" + irv_study_markdown(table, curve, closest) + "\n"
+        f"scheme on the shared {runs['fold'].nunique()} folds\n\n"
+        + irv_study_markdown(table, curve, closest, paper)
+        + "\n"
     )
     Path(snakemake.output.md).write_text(text)
-    plot_irv_study(table, snakemake.output.figure, paper_irv_epochs())
+    plot_irv_study(table, snakemake.output.figure, paper)
     print(text, file=log)

@@ -5,14 +5,8 @@ import pandas as pd
 
 from crocbench._workflow import step
 from crocbench.plots import plot_training_curves
-from crocbench.report import (
-    claims_markdown,
-    irv_training_claims,
-    irv_training_notes,
-    irv_training_table,
-    markdown_table,
-    pooled_metrics,
-)
+from crocbench.paper import irv_training_claims, irv_training_notes, paper_irv_epochs
+from crocbench.report import claims_markdown, irv_training_table, markdown_table, pooled_metrics
 
 with step(snakemake) as log:
     run_of, n_folds = snakemake.params.runs, snakemake.params.n_folds  # scheme -> run name
@@ -30,7 +24,8 @@ with step(snakemake) as log:
         for scheme, run in run_of.items()
     }
     # the paper's epochs column only where the dataset reproduces it (config.yaml `reproduces:`)
-    table = irv_training_table(runs, top=snakemake.params.top, paper=snakemake.params.reproduces or None)
+    paper_epochs = paper_irv_epochs() if snakemake.params.reproduces else None
+    table = irv_training_table(runs, top=snakemake.params.top, paper_epochs=paper_epochs)
     table.to_csv(snakemake.output.tsv, sep="\t", index=False, float_format="%.10g")
     text = (
         f"# IRV training with rank reweighting ({snakemake.wildcards.dataset})\n\n{markdown_table(table)}\n\n"

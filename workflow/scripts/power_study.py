@@ -5,7 +5,8 @@ import pandas as pd
 from crocbench._workflow import step
 from crocbench.plots import plot_power_by_metric, plot_power_by_test
 from crocbench.power import feasible_fractions, power_study
-from crocbench.report import claims_markdown, panel_for, power_claims, power_markdown, power_notes
+from crocbench.paper import power_claims
+from crocbench.report import claims_markdown, panel_for, power_markdown, power_notes
 
 with step(snakemake) as log:
     cfg, out = snakemake.params.power, snakemake.output

@@ -3,14 +3,8 @@ from pathlib import Path
 import pandas as pd
 
 from crocbench._workflow import step
-from crocbench.report import (
-    check_claims,
-    claims_markdown,
-    load_published,
-    markdown_table,
-    measured_values,
-    published_comparison,
-)
+from crocbench.paper import check_claims, load_published, measured_values, published_comparison
+from crocbench.report import claims_markdown, markdown_table
 
 with step(snakemake) as log:
     published = load_published()

@@ -3,7 +3,8 @@ from pathlib import Path
 import pandas as pd
 
 from crocbench._workflow import step
-from crocbench.report import PAPER_MODELS, claims_across, claims_across_markdown, screen_claims
+from crocbench.paper import PAPER_MODELS, claims_across, screen_claims
+from crocbench.report import claims_across_markdown
 from crocbench.stats import nemenyi_critical_difference, screens_needed
 
 with step(snakemake) as log:

@@ -5,9 +5,9 @@ import pandas as pd
 
 from crocbench._workflow import step
 from crocbench.plots import plot_svm_sensitivity
+from crocbench.paper import published_points, svm_anchors
 from crocbench.report import (
     pooling_table,
-    published_points,
     sensitivity_keys,
     svm_choices,
     svm_sensitivity_markdown,
@@ -28,7 +28,9 @@ with step(snakemake) as log:
     select_metric = next((i["select_metric"] for i in infos if "select_metric" in i), "")
     text = (
         f"# SVM set-up sensitivity ({snakemake.wildcards.dataset})\n\n"
-        + svm_sensitivity_markdown(table, pooling, svm_choices(infos), select_metric, bool(reproduces))
+        + svm_sensitivity_markdown(
+            table, pooling, svm_choices(infos), select_metric, svm_anchors() if reproduces else None
+        )
         + "\n"
     )
     Path(snakemake.output.md).write_text(text)

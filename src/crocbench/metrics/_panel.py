@@ -147,7 +147,10 @@ CUTOFFS = (0.5, 0.1, 0.0086)
 
 #: The keys of the paper's headline areas (:func:`paper_panel`): AUC[ROC], then AUC[CROC(exp)] at each of
 #: :data:`ALPHAS`.  The report's tables derive their metric columns from it.
-HEADLINE_KEYS = ("roc", *(f"croc_exp_{a:g}" for a in ALPHAS))
+HEADLINE = ("roc", *(f"croc_exp_{a:g}" for a in ALPHAS))
+#: :data:`HEADLINE` and BEDROC a = 20: the metrics of the summary across screens, the repeats' tests and the SVM
+#: set-up study.
+HEADLINE_BEDROC = (*HEADLINE, "bedroc_20")
 
 
 def top_cutoff(top, n: int) -> int:

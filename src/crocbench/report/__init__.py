@@ -3,25 +3,30 @@
 One concern per module:
 
 - ``_format``: Markdown tables and cells (numbers, p-values);
-- ``_claims``: :class:`Claim`, a paper's claim checked on a run, and its Markdown list;
-- ``_tables``: the paper's tables 1 (areas, pooled and per fold; the other references' metrics) and 2
-  (the six tests' p-values per pair of models);
-- ``_published``: the paper's published numbers and claims (``published.yaml``) beside a run's (table 4);
-- ``_irv``: the IRV training table (Appendix A) and the IRV training study;
+- ``_claims``: claims about rankers: :class:`Check` (a claim defined once), checked on one screen
+  (:class:`OnScreen`) or across screens (:class:`Across`) by :func:`evaluate`, the :class:`Claim` verdict and
+  its Markdown list; a paper's own claims live in its package (:mod:`crocbench.paper`);
+- ``_tables``: tables 1 (areas, pooled and per fold; the other references' metrics) and 2 (the six tests'
+  p-values per pair of models);
+- ``_irv``: the IRV training table and the IRV training study;
 - ``_svm``: the SVM set-up sensitivity study;
-- ``_power``: the power study;
+- ``_power``: the power study's tables;
 - ``_protocol``: the evaluation protocol: the split (folds, scaffolds), table 1 with bootstrap intervals, the
   repeats (mean and SD over repeated cross-validations, corrected resampled t-tests);
-- ``_summary``: the summary across datasets (ranks, Friedman and Nemenyi tests).
+- ``_summary``: the summary across datasets, computed (ranks, Friedman and Nemenyi tests);
+  ``_summary_markdown`` renders it; ``_panels`` compares panels on the screens they share.
 
-The metric columns derive from the paper's headline areas (``HEADLINE_KEYS`` of ``crocbench.metrics._panel``:
+The report knows nothing of a particular paper: a paper's numbers (anchors, epochs) and claims are given to it.
+
+The metric columns derive from the paper's headline areas (:data:`crocbench.metrics.HEADLINE`:
 AUC[ROC], then AUC[CROC(exp)] at a = 7, 14 and 80; see :func:`crocbench.metrics.paper_panel`).
 """
 
-from ._claims import Claim, claims_markdown
+from ._claims import Across, Check, Claim, OnScreen, claims_markdown, evaluate, holds_per_claim, metric_matrix
 from ._format import markdown_table
-from ._irv import irv_study_closest, irv_study_markdown, irv_study_table, irv_training_claims, irv_training_table
-from ._power import power_claims, power_markdown, power_notes
+from ._irv import irv_study_closest, irv_study_markdown, irv_study_table, irv_training_table
+from ._panels import panels_compared
+from ._power import power_markdown, power_notes
 from ._protocol import (
     folds_markdown,
     intervals_markdown,
@@ -33,43 +38,28 @@ from ._protocol import (
     split_comparison_markdown,
     split_orders,
 )
-from ._published import (
-    PAPER,
-    PAPER_MODELS,
-    among_paper_models,
-    check_claims,
-    irv_training_notes,
-    load_published,
-    measured_values,
-    paper_irv_epochs,
-    published_comparison,
-    published_points,
-)
 from ._summary import (
     SUMMARY_EF_KEY,
     SUMMARY_FIGURE_METRICS,
-    SUMMARY_METRICS,
     SUMMARY_RANK_METRICS,
     SUMMARY_TOP,
     SUMMARY_TOP_KEY,
-    claims_across,
-    claims_across_markdown,
-    datasets_markdown,
     datasets_table,
-    pairs_markdown,
-    panels_compared,
-    ranks_markdown,
-    ranks_overview_markdown,
     ranks_table,
-    screen_claims,
-    screens_markdown,
     summary_calls,
     summary_labels,
 )
+from ._summary_markdown import (
+    claims_across_markdown,
+    datasets_markdown,
+    pairs_markdown,
+    ranks_markdown,
+    ranks_overview_markdown,
+    screens_markdown,
+)
 from ._svm import (
-    SENSITIVITY_KEYS,
     SETUP_COLUMNS,
-    paper_svm_matches,
+    anchor_matches,
     pooling_table,
     sensitivity_keys,
     svm_choices,
@@ -77,7 +67,6 @@ from ._svm import (
     svm_sensitivity_table,
 )
 from ._tables import (
-    HEADLINE_BEDROC_KEYS,
     RANDOM_ROW,
     areas_markdown,
     areas_table,
@@ -93,19 +82,20 @@ from ._tables import (
 )
 
 __all__ = [
-    "HEADLINE_BEDROC_KEYS",
-    "PAPER",
     "RANDOM_ROW",
-    "SENSITIVITY_KEYS",
     "SETUP_COLUMNS",
-    "PAPER_MODELS",
     "SUMMARY_FIGURE_METRICS",
-    "SUMMARY_METRICS",
     "SUMMARY_RANK_METRICS",
     "SUMMARY_TOP",
     "SUMMARY_EF_KEY",
     "SUMMARY_TOP_KEY",
+    "Across",
+    "Check",
     "Claim",
+    "OnScreen",
+    "evaluate",
+    "holds_per_claim",
+    "metric_matrix",
     "claims_markdown",
     "markdown_table",
     "areas_markdown",
@@ -128,26 +118,16 @@ __all__ = [
     "significance_table",
     "undefined_per_fold",
     "write_pooled",
-    "among_paper_models",
-    "check_claims",
-    "irv_training_notes",
-    "load_published",
-    "measured_values",
-    "paper_irv_epochs",
-    "published_comparison",
-    "published_points",
     "irv_study_closest",
     "irv_study_markdown",
     "irv_study_table",
-    "irv_training_claims",
     "irv_training_table",
-    "paper_svm_matches",
+    "anchor_matches",
     "pooling_table",
     "sensitivity_keys",
     "svm_choices",
     "svm_sensitivity_markdown",
     "svm_sensitivity_table",
-    "power_claims",
     "power_markdown",
     "power_notes",
     "datasets_markdown",
@@ -160,7 +140,5 @@ __all__ = [
     "screens_markdown",
     "summary_calls",
     "summary_labels",
-    "screen_claims",
-    "claims_across",
     "claims_across_markdown",
 ]

@@ -6,14 +6,12 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ..metrics._panel import HEADLINE_KEYS
-from ._claims import Claim
+from ..metrics import HEADLINE
 from ._format import markdown_table
-from ._published import PAPER, load_published, paper_irv_epochs
 from ._tables import pooled_metrics
 
 
-def irv_training_table(runs: dict, top=1000, paper: str | None = None) -> pd.DataFrame:
+def irv_training_table(runs: dict, top=1000, paper_epochs: dict | None = None) -> pd.DataFrame:
     """One row per reweighting scheme.
 
     Parameters
@@ -23,14 +21,16 @@ def irv_training_table(runs: dict, top=1000, paper: str | None = None) -> pd.Dat
         list of per-fold seconds)
     top : int or float
         The cut-off of "actives in the top k" (:func:`crocbench.metrics.top_cutoff`).
-    paper : str or None
-        The paper the dataset reproduces (its ``reproduces:`` in config.yaml, :data:`PAPER`): a
-        ``paper_epochs`` column (after the metrics) then gives the epochs its Appendix A reports for each
-        scheme.  None (a user's own dataset): no paper column.
+    paper_epochs : dict or None
+        ``{scheme: epochs}`` a paper reports (:func:`crocbench.paper.paper_irv_epochs`, where the dataset
+        reproduces it): a ``paper_epochs`` column after the metrics. None (a user's own dataset): no such column.
+
+    Returns
+    -------
+    DataFrame
+        scheme, epochs_mean, epochs_per_fold, converged_folds, the pooled metrics, [paper_epochs,] train_seconds.
     """
-    if paper is not None and paper != PAPER:
-        raise ValueError(f"no published numbers for paper {paper!r}; published.yaml holds {PAPER!r}")
-    rows, paper_epochs = [], paper_irv_epochs() if paper else None
+    rows = []
     for scheme, (scores, infos, seconds) in runs.items():
         epochs = [int(i["epochs"]) for i in infos]
         rows.append(
@@ -40,82 +40,11 @@ def irv_training_table(runs: dict, top=1000, paper: str | None = None) -> pd.Dat
                 "epochs_per_fold": "/".join(map(str, epochs)),
                 "converged_folds": int(sum(bool(i["converged"]) for i in infos)),
                 **pooled_metrics(scores, top=top),
-                **({"paper_epochs": paper_epochs.get(scheme, "")} if paper else {}),
+                **({"paper_epochs": paper_epochs.get(scheme, "")} if paper_epochs is not None else {}),
                 "train_seconds": float(np.sum(seconds)),
             }
         )
     return pd.DataFrame(rows)
-
-
-def irv_training_claims(table: pd.DataFrame, others: dict | None = None, published: dict | None = None) -> list[Claim]:
-    """The paper's Appendix A claims (``published.yaml``, ``appendix_claims``) checked on a training table.
-
-    Parameters
-    ----------
-    table : DataFrame
-        :func:`irv_training_table`'s output.
-    others : dict or None
-        Model names (``svm``, ``knn``) -> their pooled metrics dicts (:func:`pooled_metrics`).
-    published : dict or None
-        :func:`load_published`'s content (read when None).
-
-    Returns
-    -------
-    list of Claim
-        One per Appendix A claim, as :func:`check_claims`; ``holds`` is None (evidence "not run") when
-        the table lacks what a claim needs.
-    """
-    published = published or load_published()
-    t = table.set_index("scheme")
-    have = set(t.index)
-
-    def epochs(s):
-        return t.loc[s, "epochs_mean"]
-
-    def croc(s):
-        return t.loc[s, "croc_exp_80"]
-
-    checks = {  # id: (schemes needed, test, evidence)
-        "power_faster": (
-            ["none", "power"],
-            lambda: epochs("power") < epochs("none"),
-            lambda: f"{epochs('power'):.1f} vs {epochs('none'):.1f} epochs",
-        ),
-        "density_faster": (
-            ["power", "power_density"],
-            lambda: epochs("power_density") < epochs("power"),
-            lambda: f"{epochs('power_density'):.1f} vs {epochs('power'):.1f} epochs",
-        ),
-        "exp_fast": (["exp"], lambda: epochs("exp") <= 8, lambda: f"{epochs('exp'):.1f} epochs"),
-        "exp_slightly_lower": (
-            ["none", "exp"],
-            lambda: croc("exp") < croc("none"),
-            lambda: f"{croc('exp'):.4f} vs {croc('none'):.4f}",
-        ),
-        "same_final": (
-            ["none", "power"],
-            lambda: abs(croc("power") - croc("none")) <= 0.01,
-            lambda: f"1/r {croc('power'):.4f}, none {croc('none'):.4f}",
-        ),
-    }
-    if others and {"svm", "knn"} <= set(others):
-        best = max(others["svm"]["croc_exp_80"], others["knn"]["croc_exp_80"])
-        checks["exp_beats_svm_knn"] = (
-            ["exp"],
-            lambda: croc("exp") > best,
-            lambda: (
-                f"{croc('exp'):.4f} vs SVM {others['svm']['croc_exp_80']:.4f}, kNN {others['knn']['croc_exp_80']:.4f}"
-            ),
-        )
-    out = []
-    for c in published["appendix_claims"]:
-        needs, test, evidence = checks.get(c["id"], (None, None, None))
-        if needs is None or not set(needs) <= have:
-            out.append(Claim(c["text"], None, "not run", "", c["id"]))
-            continue
-        ok = bool(test())
-        out.append(Claim(c["text"], ok, evidence(), c.get("known_deviation", "") if not ok else "", c["id"]))
-    return out
 
 
 # --- the IRV training study (optional target irv_sensitivity) ------------------------------------------------
@@ -135,7 +64,7 @@ def irv_study_table(scores: pd.DataFrame, runs: pd.DataFrame, top=1000) -> pd.Da
     -------
     DataFrame
         setting, scheme, stop, epochs_mean, epochs_min, epochs_max, converged_folds, folds, the pooled
-        AUC[ROC] and AUC[CROC(exp)] a=7/14/80 (``HEADLINE_KEYS`` of ``crocbench.metrics._panel``) and the
+        AUC[ROC] and AUC[CROC(exp)] a=7/14/80 (:data:`crocbench.metrics.HEADLINE`) and the
         actives in the top k (``top``).
     """
     keys = ["setting", "scheme", "stop"]
@@ -152,16 +81,17 @@ def irv_study_table(scores: pd.DataFrame, runs: pd.DataFrame, top=1000) -> pd.Da
     )
     rows = []
     for key, part in scores.groupby(keys, sort=False):
-        rows.append(dict(zip(keys, key)) | pooled_metrics(part, HEADLINE_KEYS, top))
+        rows.append(dict(zip(keys, key)) | pooled_metrics(part, HEADLINE, top))
     metrics = pd.DataFrame(rows)
     hits = [c for c in metrics.columns if c.startswith("top")]
     return epochs.merge(metrics.rename(columns={hits[0]: "top_hits"}) if hits else metrics, on=keys, how="left")
 
 
-def irv_study_closest(table: pd.DataFrame, paper: dict | None = None) -> pd.DataFrame:
+def irv_study_closest(table: pd.DataFrame, paper: dict) -> pd.DataFrame:
     """Per (setting, stop rule): how far its mean epochs per scheme are from the paper's Appendix A counts (the
-    mean of ``|log(ours / paper)|`` over the schemes the paper gives; "4-8" counts as 6), closest first."""
-    paper = paper or paper_irv_epochs()
+    mean of ``|log(ours / paper)|`` over the schemes the paper gives; "4-8" counts as 6), closest first.
+
+    ``paper`` is ``{scheme: epochs}`` as :func:`crocbench.paper.paper_irv_epochs` gives it."""
     counts = {s: float(np.mean([float(x) for x in v.split("-")])) for s, v in paper.items()}
     rows = []
     for (setting, stop), part in table.groupby(["setting", "stop"], sort=False):
@@ -179,11 +109,10 @@ def irv_study_closest(table: pd.DataFrame, paper: dict | None = None) -> pd.Data
     return pd.DataFrame(rows).sort_values("log_distance", kind="stable").reset_index(drop=True)
 
 
-def irv_study_markdown(table: pd.DataFrame, curve: pd.DataFrame, closest: pd.DataFrame) -> str:
+def irv_study_markdown(table: pd.DataFrame, curve: pd.DataFrame, closest: pd.DataFrame, paper: dict) -> str:
     """The study as Markdown: the paper's counts beside the closest set-ups, then one table per stop rule, then
     the training curve (mean over the folds of the training ranking's AUC[CROC(exp)] a=80 after each tabulated
-    epoch)."""
-    paper = paper_irv_epochs()
+    epoch). ``paper`` is ``{scheme: epochs}`` (:func:`crocbench.paper.paper_irv_epochs`)."""
     parts = [
         "The paper (Appendix A): "
         + ", ".join(f"{s} {v} epochs" for s, v in paper.items())

@@ -12,7 +12,7 @@ from ..cv import fold_summary
 from ..metrics import Ranking
 from ..stats import bootstrap, corrected_t_test
 from ._format import interval_cell, markdown_table, p_cell
-from ._tables import HEADLINE_BEDROC_KEYS
+from ..metrics import HEADLINE_BEDROC
 
 # --- the split ---------------------------------------------------------------------------------
 
@@ -114,7 +114,7 @@ def repeats_table(pooled_by_repeat: list, calls) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def repeats_tests(per_fold_by_repeat: list, keys=HEADLINE_BEDROC_KEYS, n_folds: int | None = None) -> pd.DataFrame:
+def repeats_tests(per_fold_by_repeat: list, keys=HEADLINE_BEDROC, n_folds: int | None = None) -> pd.DataFrame:
     """The corrected resampled t-test (:func:`crocbench.stats.corrected_t_test`, two-sided) for every pair of
     models and metric, on the fold-by-fold differences of all repeats.
 

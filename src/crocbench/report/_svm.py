@@ -8,18 +8,17 @@ import pandas as pd
 
 from ..metrics import hits_call, per_fold_metrics
 from ._format import markdown_table
-from ._published import load_published
-from ._tables import HEADLINE_BEDROC_KEYS, named_calls, per_fold_summary
+from ..metrics import HEADLINE_BEDROC
+from ._tables import named_calls, per_fold_summary
 
 #: The sensitivity study's areas, followed by the list's "actives in the top k" (:func:`sensitivity_keys`).
-SENSITIVITY_KEYS = HEADLINE_BEDROC_KEYS
 SETUP_COLUMNS = ["fingerprint", "C", "class_weight", "score"]
 
 
 def sensitivity_keys(n: int, top=1000) -> tuple:
-    """The sensitivity and pooling tables' metric keys for a list of ``n``: :data:`SENSITIVITY_KEYS` and
+    """The sensitivity and pooling tables' metric keys for a list of ``n``: :data:`HEADLINE_BEDROC` and
     ``top<k>``."""
-    return (*SENSITIVITY_KEYS, hits_call(top, n).key)
+    return (*HEADLINE_BEDROC, hits_call(top, n).key)
 
 
 def svm_sensitivity_table(scores: pd.DataFrame, top=1000) -> pd.DataFrame:
@@ -33,14 +32,14 @@ def svm_sensitivity_table(scores: pd.DataFrame, top=1000) -> pd.DataFrame:
     per_fold, n = {}, scores["id"].nunique()
     for setup, part in scores.groupby(SETUP_COLUMNS, sort=True, dropna=False):
         per_fold[setup] = per_fold_metrics(
-            part.rename(columns={"score": "kind", "value": "score"}), named_calls(SENSITIVITY_KEYS, n, top)
+            part.rename(columns={"score": "kind", "value": "score"}), named_calls(HEADLINE_BEDROC, n, top)
         )
     table = pooling_table(per_fold, sensitivity_keys(n, top))
     setups = pd.DataFrame(table.pop("model").tolist(), columns=SETUP_COLUMNS)
     return pd.concat([setups, table], axis=1)
 
 
-def pooling_table(per_fold: dict, keys=SENSITIVITY_KEYS) -> pd.DataFrame:
+def pooling_table(per_fold: dict, keys=HEADLINE_BEDROC) -> pd.DataFrame:
     """Pooled value (fold ``all``) beside the per-fold mean and SD of each metric in ``keys`` that every
     table has (``per_fold``: model label -> its per-fold table)."""
     keys = [k for k in keys if all(k in t.columns for t in per_fold.values())]
@@ -52,13 +51,26 @@ def pooling_table(per_fold: dict, keys=SENSITIVITY_KEYS) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def paper_svm_matches(table: pd.DataFrame, where: str = "") -> pd.Series:
-    """Which set-ups reproduce every published SVM number within its tolerance (``published.yaml``), pooled
-    (``where=""``) or as per-fold means (``where="_mean"``)."""
+def anchor_matches(table: pd.DataFrame, anchors: dict, where: str = "") -> pd.Series:
+    """Which set-ups reproduce every anchor (a published number) within its tolerance, pooled (``where=""``)
+    or as per-fold means (``where="_mean"``).
+
+    Parameters
+    ----------
+    table : DataFrame
+        :func:`svm_sensitivity_table`'s output.
+    anchors : dict
+        ``{metric: {"published": value, "tolerance": t}}`` (:func:`crocbench.paper.svm_anchors`).
+    where : str, default=""
+        The columns' suffix: "" for the pooled values, "_mean" for the per-fold means.
+
+    Returns
+    -------
+    Series of bool
+        One per set-up (row).
+    """
     ok = pd.Series(True, index=table.index)
-    for anchor in load_published()["anchors"]:
-        if anchor["model"] != "svm":
-            continue
+    for anchor in anchors.values():
         column = anchor["metric"] + where
         if column not in table:  # e.g. no top 1,000 on a list shorter than that: no match can be claimed
             return pd.Series(False, index=table.index)
@@ -100,10 +112,11 @@ def svm_sensitivity_markdown(
     pooling: pd.DataFrame | None = None,
     choices: pd.DataFrame | None = None,
     select_metric: str = "",
-    reproduces: bool = True,
+    anchors: dict | None = None,
 ) -> str:
-    """The sensitivity table as Markdown (pooled value, per-fold mean +/- SD beneath); where the dataset
-    ``reproduces`` the paper, the set-ups that match its SVM numbers are marked."""
+    """The sensitivity table as Markdown (pooled value, per-fold mean +/- SD beneath); with a paper's published
+    SVM numbers (``anchors``, :func:`crocbench.paper.svm_anchors`, where the dataset reproduces it), the set-ups
+    that match them are marked."""
     keys = [c for c in table.columns if c not in SETUP_COLUMNS and not c.endswith(("_mean", "_sd"))]
 
     def cells(row):
@@ -126,10 +139,9 @@ def svm_sensitivity_markdown(
             }
         )
     text = "Each cell: pooled value, then per-fold mean ± SD.\n\n"
-    if reproduces:
-        anchors = {a["metric"]: a for a in load_published()["anchors"] if a["model"] == "svm"}
+    if anchors:
         target = ", ".join(f"{k} {a['published']:g} +/- {a['tolerance']:g}" for k, a in anchors.items())
-        match_pooled, match_folds = paper_svm_matches(table), paper_svm_matches(table, "_mean")
+        match_pooled, match_folds = anchor_matches(table, anchors), anchor_matches(table, anchors, "_mean")
         for i, row in zip(table.index, rows):
             row["matches the paper's SVM"] = ", ".join(
                 m for m, ok in (("pooled", match_pooled[i]), ("per fold", match_folds[i])) if ok

@@ -6,14 +6,19 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ..metrics import FAMILIES, Ranking, hits_call, other_panel, other_values, paper_panel, per_fold_metrics, top_cutoff
-from ..metrics._panel import HEADLINE_KEYS
+from ..metrics import (
+    FAMILIES,
+    HEADLINE,
+    Ranking,
+    hits_call,
+    other_panel,
+    other_values,
+    paper_panel,
+    per_fold_metrics,
+    top_cutoff,
+)
 from ..stats import compare_many
 from ._format import markdown_table, p_cell
-
-#: The headline areas and BEDROC a=20: the columns of the SVM sensitivity study and of the summary across
-#: datasets (each followed there by an "actives in the top k").
-HEADLINE_BEDROC_KEYS = (*HEADLINE_KEYS, "bedroc_20")
 
 #: Table 1's last row: the random classifier's exact expectation.
 RANDOM_ROW = "random (expected)"
@@ -51,7 +56,7 @@ def write_pooled(pooled: pd.DataFrame, top, scores_path, per_fold_path, log=None
     return table
 
 
-def pooled_metrics(scores: pd.DataFrame, keys=HEADLINE_KEYS, top=1000) -> dict:
+def pooled_metrics(scores: pd.DataFrame, keys=HEADLINE, top=1000) -> dict:
     """The paper-panel metrics named by ``keys``, then "actives in the top k" (key ``top<k>``, k from
     ``top`` as in :func:`panel_for`), on a pooled score table (columns label, score)."""
     ranking = Ranking(scores["label"].to_numpy(), scores["score"].to_numpy())

@@ -1,0 +1,164 @@
+"""The summary across datasets as Markdown: per-dataset tables, ranks and pairs, and the compact views of a
+panel of many screens (the docs' tables; :func:`crocbench.reference.panel_tables`)."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from ._format import interval_cell, markdown_table
+from ._summary import SUMMARY_EF_KEY, SUMMARY_TOP_KEY, summary_labels
+
+
+def datasets_markdown(table: pd.DataFrame) -> str:
+    """The datasets table as Markdown: a section per dataset, models as rows."""
+    labels = summary_labels()
+    parts = []
+    for dataset, part in table.groupby("dataset", sort=False):
+        first = part.iloc[0]
+        cells = part[["model", *labels]].rename(columns=labels)
+        if f"{SUMMARY_EF_KEY}_low" in part:  # "value [low, high]", as the intervals table writes them
+            for key, label in labels.items():
+                count = key == SUMMARY_TOP_KEY
+                cells[label] = [
+                    interval_cell(v, lo, hi, count)
+                    for v, lo, hi in zip(part[key], part[f"{key}_low"], part[f"{key}_high"])
+                ]
+        parts.append(
+            f"## {dataset}: {first['compounds']:,} compounds, {first['actives']:,} actives "
+            f"(top 1% = top {first['top_k']:,})\n\n" + markdown_table(cells)
+        )
+    return "\n\n".join(parts)
+
+
+def ranks_markdown(ranks: pd.DataFrame, pairs: pd.DataFrame, alpha: float = 0.05) -> str:
+    """The ranks table as Markdown: per metric, mean ranks, Friedman and Nemenyi, then the pairs' Wilcoxon
+    tests."""
+    labels = summary_labels()
+    parts = []
+    for metric, part in ranks.groupby("metric", sort=False):
+        first = part.iloc[0]
+        order = part.sort_values("mean_rank", kind="stable")
+        best = order["mean_rank"].min()
+        cells = pd.DataFrame(
+            {
+                "model": order["model"],
+                "mean rank": order["mean_rank"],
+                f"within CD of the best ({first['nemenyi_cd']:.2f})": np.where(
+                    order["mean_rank"] - best < first["nemenyi_cd"], "yes", "no"
+                ),
+            }
+        )
+        pair = pairs[pairs["metric"] == metric]
+        pair_cells = pd.DataFrame(
+            {
+                "pair": pair["a"] + " vs " + pair["b"],
+                "wins-losses-ties": [
+                    f"{w}-{lost}-{t}" for w, lost, t in zip(pair["wins"], pair["losses"], pair["ties"])
+                ],
+                "mean difference": pair["mean_difference"],
+                "Wilcoxon p": pair["p_value"],
+                "Holm p": pair["p_holm"],
+            }
+        )
+        parts.append(
+            f"## {labels[metric]}\n\nOver {first['datasets']} datasets: Friedman chi2 = {first['friedman_chi2']:.3f} "
+            f"(p = {first['friedman_p']:.3g}), Iman-Davenport F = {first['iman_davenport_f']:.3f} "
+            f"(p = {first['iman_davenport_p']:.3g}); Nemenyi critical difference of mean ranks at alpha = "
+            f"{alpha:g}: {first['nemenyi_cd']:.3f}.\n\n"
+            + markdown_table(cells, digits=2)
+            + "\n\n"
+            + markdown_table(pair_cells)
+        )
+    return "\n\n".join(parts)
+
+
+def _value_cell(key: str, value, low=None, high=None) -> str:
+    """A metric's value, with its interval when given: counts whole, EF with 2 decimals, areas with 3."""
+    digits = 0 if key == SUMMARY_TOP_KEY else 2 if key == SUMMARY_EF_KEY else 3
+    text = f"{value:.{digits}f}"
+    return text if low is None or pd.isna(low) else f"{text} [{low:.{digits}f}, {high:.{digits}f}]"
+
+
+def screens_markdown(table: pd.DataFrame, metric: str) -> str:
+    """One metric of :func:`datasets_table` as Markdown: a row per screen (its compounds and actives), a column
+    per model, each cell the value and, where the table has them, its 95% interval.
+
+    Examples
+    --------
+    >>> t = pd.DataFrame({"dataset": ["s", "s"], "model": ["A", "B"], "compounds": [1000, 1000],
+    ...                   "actives": [20, 20], "roc": [0.7512, 0.6], "roc_low": [0.7, 0.55], "roc_high": [0.8, 0.65]})
+    >>> print(screens_markdown(t, "roc"))
+    | screen | compounds | actives | A | B |
+    |---|---|---|---|---|
+    | s | 1,000 | 20 | 0.751 [0.700, 0.800] | 0.600 [0.550, 0.650] |
+    """
+    models = list(dict.fromkeys(table["model"]))
+    lines = ["| screen | compounds | actives | " + " | ".join(models) + " |", "|---" * (3 + len(models)) + "|"]
+    bounds = f"{metric}_low" in table
+    for dataset, part in table.groupby("dataset", sort=False):
+        by = part.set_index("model")
+        cells = [
+            _value_cell(
+                metric,
+                by.at[m, metric],
+                by.at[m, f"{metric}_low"] if bounds else None,
+                by.at[m, f"{metric}_high"] if bounds else None,
+            )
+            for m in models
+        ]
+        first = part.iloc[0]
+        lines.append(f"| {dataset} | {first['compounds']:,} | {first['actives']:,} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def ranks_overview_markdown(ranks: pd.DataFrame, metrics=None) -> str:
+    """:func:`ranks_table`'s ranks in one Markdown table: per metric, the Friedman p-value, the Nemenyi critical
+    difference and the models by mean rank (1 = best)."""
+    labels = summary_labels()
+    lines = ["| metric | screens | Friedman p | Nemenyi CD | mean ranks, best first |", "|---|---|---|---|---|"]
+    for metric in metrics or dict.fromkeys(ranks["metric"]):
+        part = ranks[ranks["metric"] == metric].sort_values("mean_rank", kind="stable")
+        first = part.iloc[0]
+        order = ", ".join(f"{m} {r:.2f}" for m, r in zip(part["model"], part["mean_rank"]))
+        lines.append(
+            f"| {labels[metric]} | {first['datasets']} | {first['friedman_p']:.2g} | {first['nemenyi_cd']:.2f} | "
+            f"{order} |"
+        )
+    return "\n".join(lines)
+
+
+def pairs_markdown(pairs: pd.DataFrame, metrics=None, alpha: float = 0.05) -> str:
+    """:func:`ranks_table`'s Wilcoxon tests in one Markdown table: a row per pair of models, a column per metric,
+    each cell the mean difference (a - b), wins-losses(-ties) of a and the Holm-adjusted p-value, bold below
+    ``alpha``."""
+    labels = summary_labels()
+    metrics = list(metrics or dict.fromkeys(pairs["metric"]))
+    lines = ["| pair | " + " | ".join(labels[m] for m in metrics) + " |", "|---" * (1 + len(metrics)) + "|"]
+    first = pairs[pairs["metric"] == metrics[0]]
+    for a, b in zip(first["a"], first["b"]):
+        cells = []
+        for metric in metrics:
+            row = pairs[(pairs["metric"] == metric) & (pairs["a"] == a) & (pairs["b"] == b)].iloc[0]
+            diff = _value_cell(metric, row["mean_difference"])
+            record = f"{row['wins']}-{row['losses']}" + (f"-{row['ties']}" if row["ties"] else "")
+            p = f"{row['p_holm']:.2g}"
+            cells.append(
+                f"{'+' if row['mean_difference'] >= 0 else ''}{diff}, {record}, "
+                + (f"**p {p}**" if row["p_holm"] < alpha else f"p {p}")
+            )
+        lines.append(f"| {a} vs {b} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def claims_across_markdown(table: pd.DataFrame) -> str:
+    """:func:`claims_across`'s table as Markdown: per claim, the screens where it holds and the test across them."""
+    mark = {True: "supported", False: "not supported", None: "not checked"}
+    cells = pd.DataFrame(
+        {
+            "claim": table["text"],
+            "holds in": [f"{h} of {n}" for h, n in zip(table["holds_in"], table["screens"])],
+            "across the screens": [mark[None if pd.isna(v) else bool(v)] for v in table["supported_across"]],
+            "evidence": table["evidence"],
+        }
+    )
+    return markdown_table(cells)
