@@ -354,3 +354,38 @@ def test_alpha_is_required_by_named_transforms_and_refused_by_callables():
     with pytest.raises(ValueError, match="callable transform has its magnification built in"):
         M.croc_auc(y, s, alpha=7, transform=np.sqrt)
     assert M.croc_auc(y, s, transform=np.sqrt) == pytest.approx(M.croc_auc(y, s, alpha=1, transform="pow"))
+
+
+def _truchon_bayly(ranks, n, alpha):
+    """RIE and BEDROC of actives at 1-based ``ranks`` of a list of ``n`` (Truchon & Bayly 2007, eqs. 18 and 36),
+    written here apart from crocbench."""
+    ranks = np.asarray(ranks, dtype=float)
+    ra = ranks.size / n
+    rie = np.exp(-alpha * ranks / n).sum() / (ra * (1 - math.exp(-alpha)) / (math.exp(alpha / n) - 1))
+    scale = ra * math.sinh(alpha / 2) / (math.cosh(alpha / 2) - math.cosh(alpha / 2 - alpha * ra))
+    return rie, rie * scale + 1 / (1 - math.exp(alpha * (1 - ra)))
+
+
+@pytest.mark.parametrize("seed", [None, 0, 1])
+def test_the_paper_panels_bedroc_and_rie_are_at_their_alphas(seed):
+    """The paper panel's BEDROC a=20, a=80 and RIE a=20 columns against Truchon & Bayly's formula and RDKit."""
+    from rdkit.ML.Scoring import Scoring
+
+    if seed is None:  # the paper's worked example: actives at ranks 1, 2, 4, 5, 7 of 10
+        y, s = Y_PAPER, S_PAPER
+    else:
+        rng = np.random.default_rng(seed)
+        y = (rng.random(400) < 0.08).astype(int)
+        s = rng.permutation(400) + 60.5 * y  # distinct scores (actives on the half-integers), actives pushed up
+    order = np.argsort(-s)
+    ranks = np.flatnonzero(y[order] == 1) + 1
+    table = [[s[i], bool(y[i])] for i in order]
+    panel = {c.key: c for c in M.paper_panel(top_k=10)}
+    ranking = M.Ranking(y, s)
+    for key, alpha in (("bedroc_20", 20.0), ("bedroc_80", 80.0)):
+        rie, bedroc = _truchon_bayly(ranks, y.size, alpha)
+        assert panel[key].value(ranking) == pytest.approx(bedroc, rel=1e-9), key
+        assert panel[key].value(ranking) == pytest.approx(Scoring.CalcBEDROC(table, 1, alpha), rel=1e-9), key
+    rie, _ = _truchon_bayly(ranks, y.size, 20.0)
+    assert panel["rie_20"].value(ranking) == pytest.approx(rie, rel=1e-9)
+    assert panel["bedroc_80"].value(ranking) != pytest.approx(panel["bedroc_20"].value(ranking), rel=1e-3)

@@ -1,40 +1,18 @@
-"""The five models, the similarity index they read, and the shared cross-validation."""
+"""The five models and the model registry (the similarity index: test_similarity.py; cross-validation:
+test_cv.py)."""
 
-import re
 from pathlib import Path
 
 import numpy as np
-import pandas as pd
 import pytest
 import torch
+from _synthetic import synthetic
 
-from crocbench.cv import fold_table, pool_scores, score_fold, split, stratified_folds
-from crocbench.fingerprints import Fingerprints
-from crocbench.metrics import paper_panel, per_fold_metrics, roc_auc
+from crocbench.cv import fold_table, score_fold, split, stratified_folds
+from crocbench.metrics import roc_auc
 from crocbench.models import IRV, KNN, SVM, MaxSim, Random, grid_fold, irv_loss, make_model, svm_grid
 from crocbench.models._linear import linear_svm, nystroem_map
-from crocbench.similarity import KernelBuffer, MatrixFile, SimilarityIndex, tanimoto_matrix, top_k
-
-
-def synthetic(n=300, frac=0.1, seed=0, shared=12):
-    """Feature sets where actives share ``shared`` of their 20 features with one cluster of 30 (inactives 2):
-    (Fingerprints, labels).  The fewer, the harder the problem."""
-    rng = np.random.default_rng(seed)
-    y = (rng.random(n) < frac).astype(np.int8)
-    y[:3] = 1
-    rows = []
-    for label in y:
-        if label:
-            feats = np.concatenate(
-                [rng.choice(30, shared, replace=False), rng.choice(np.arange(30, 400), 20 - shared, replace=False)]
-            )
-        else:
-            feats = np.concatenate(
-                [rng.choice(30, 2, replace=False), rng.choice(np.arange(30, 400), 18, replace=False)]
-            )
-        rows.append(np.unique(feats).astype(np.uint64))
-    indptr = np.concatenate([[0], np.cumsum([r.size for r in rows])])
-    return Fingerprints(indptr, np.concatenate(rows)), y
+from crocbench.similarity import KernelBuffer, SimilarityIndex, tanimoto_matrix, top_k
 
 
 @pytest.fixture(scope="module")
@@ -46,26 +24,6 @@ def data():
 
 def _split(y, fold=0):
     return split(stratified_folds(y, 5, seed=1), fold)
-
-
-# --- similarity index -----------------------------------------------------------------------
-
-
-@pytest.mark.parametrize("cached_k", [None, 6, 40])
-def test_neighbours_within_a_subset_equal_top_k(data, cached_k):
-    fp, y, full = data
-    cached = top_k(fp, cached_k) if cached_k else None
-    sim = SimilarityIndex(fp, cached)
-    train, test = _split(y)
-    for query in (train, test):
-        got = sim.neighbours(query, 5, among=train)
-        want = top_k(fp, 5, query=query, reference=train)
-        assert np.array_equal(got.index, train[want.index])
-        assert np.array_equal(got.similarity, want.similarity)
-    if cached_k == 6:
-        assert sim.recomputed > 0  # the fallback path ran
-    if cached_k == 40:
-        assert sim.recomputed == 0
 
 
 # --- RANDOM, MAX-SIM, kNN ----------------------------------------------------------------------
@@ -278,69 +236,6 @@ def test_fit_input_errors(data):
     assert make_model("random", seed=(1, 2)).seed == (1, 2)
 
 
-# --- cross-validation -------------------------------------------------------------------------------
-
-
-def test_stratified_folds_are_balanced_and_seeded():
-    y = np.array([1] * 23 + [0] * 177)
-    folds = stratified_folds(y, 10, seed=3)
-    for f in range(10):
-        members = folds == f
-        assert y[members].sum() in (2, 3) and (members.sum() in (20,))
-    assert np.array_equal(folds, stratified_folds(y, 10, seed=3))
-    assert not np.array_equal(folds, stratified_folds(y, 10, seed=4))
-    with pytest.raises(ValueError, match="smallest class has 3"):
-        stratified_folds([1, 1, 1] + [0] * 20, 5)
-
-
-def test_cross_validate_runs_a_fresh_model_per_fold_and_pools_as_by_hand(data):
-    from crocbench.cv import cross_validate
-
-    fp, y, _ = data
-    sim = SimilarityIndex(fp)
-    table = fold_table([f"c{i}" for i in range(fp.n)], y, n_folds=4, seed=0)
-    made = []
-
-    def make(fold):
-        made.append(fold)
-        return KNN(k=5)
-
-    done = cross_validate(make, sim, table)
-    assert made == [0, 1, 2, 3] and len({id(m) for m in done.models.values()}) == 4
-    for k, model in done.models.items():  # each fitted on the other folds only
-        assert sorted(model.train_.tolist()) == np.flatnonzero(table["fold"].to_numpy() != k).tolist()
-    by_hand = pool_scores([score_fold(KNN(k=5), sim, table, f) for f in range(4)], table)
-    assert done.pooled(table).equals(by_hand)
-    one = cross_validate(make, sim, table, only=[2])
-    assert list(one.scores) == [2] and one.scores[2].equals(done.scores[2])
-    with pytest.raises(ValueError):  # a pooled table needs every fold
-        one.pooled(table)
-
-
-def test_score_fold_and_pooling_score_every_compound_once(data):
-    fp, y, _ = data
-    sim = SimilarityIndex(fp)
-    table = fold_table([f"c{i}" for i in range(fp.n)], y, n_folds=4, seed=0)
-    parts = [score_fold(KNN(k=5), sim, table, f) for f in range(4)]
-    pooled = pool_scores(parts[::-1], table)
-    assert pooled["id"].tolist() == table["id"].tolist()
-    for part in parts:
-        train, test = split(table["fold"].to_numpy(), int(part["fold"].iloc[0]))
-        expected = KNN(k=5).fit(sim, train, y[train]).score(sim, test)
-        assert np.array_equal(part["score"].to_numpy(), expected)
-    with pytest.raises(ValueError, match="have no score"):
-        pool_scores(parts[:3], table)
-    with pytest.raises(ValueError, match="more than once"):
-        pool_scores(parts + parts[:1], table)
-    moved = parts[0].assign(fold=1)
-    with pytest.raises(ValueError, match="another fold"):
-        pool_scores([moved] + parts[1:], table)
-    metrics = per_fold_metrics(pooled, paper_panel(top_k=10))
-    assert metrics["fold"].tolist() == ["0", "1", "2", "3", "all"]
-    assert metrics["roc"].iloc[-1] == pytest.approx(roc_auc(pooled["label"], pooled["score"]))
-    assert pd.api.types.is_float_dtype(metrics["croc_exp_80"])
-
-
 def test_platt_fit_matches_scikit_learn_and_is_monotone():
     from sklearn.calibration import _sigmoid_calibration
 
@@ -394,17 +289,6 @@ def test_svm_grid_fold_is_one_row_per_test_compound_setup_and_score(data):
     one = table[(table["C"] == 1.0) & (table["class_weight"] == "none") & (table["score"] == "decision")]
     expected = score_fold(SVM(C=1.0), sim, folds, 2)
     np.testing.assert_allclose(one["value"].to_numpy(), expected["score"].to_numpy(), rtol=1e-13, atol=1e-14)
-
-
-def test_kernel_buffer_reuses_one_allocation_and_gives_the_fresh_kernel(data):
-    fp, y, full = data
-    sim = SimilarityIndex(fp)
-    buffer = KernelBuffer()
-    big = sim.kernel(np.arange(200), buffer=buffer)
-    small = sim.kernel(np.arange(50, 150), buffer=buffer)
-    assert np.shares_memory(big, small) and small.flags["C_CONTIGUOUS"]
-    np.testing.assert_array_equal(small, full[50:150, 50:150])
-    np.testing.assert_array_equal(sim.kernel(np.arange(250), buffer=buffer), full[:250, :250])  # grows
 
 
 def test_irv_rprop_is_torch_rprop_bit_for_bit():
@@ -488,27 +372,6 @@ def test_svm_successive_halving_equals_a_brute_force_two_round_selection():
             SVM(C_grid=[1.0], halving=3, halving_rounds=bad)
     with pytest.raises(ValueError, match="with halving"):
         SVM(C_grid=[1.0], halving_rounds=1)
-
-
-def test_matrix_file_gathers_any_rows_and_columns_exactly(tmp_path, data):
-    fp, y, full = data
-    path = tmp_path / "m.npy"
-    tanimoto_matrix(fp, out=path, block=64)
-    rng = np.random.default_rng(0)
-    rows, cols = rng.choice(300, 120, replace=False), rng.choice(300, 77, replace=False)  # unordered, unequal
-    matrix = MatrixFile(path, block_bytes=7 * 300 * 4)  # 7 file rows a read: many reads, partial spans
-    assert matrix.block_rows == 7
-    np.testing.assert_array_equal(matrix.gather(rows, cols), full[np.ix_(rows, cols)].astype(np.float32))
-    two = MatrixFile(path, block_bytes=7 * 300 * 4, threads=2)  # blocks shared out between two threads
-    filled = two.gather(rows, cols, out=np.full((120, 77), np.nan, dtype=np.float32))  # every cell written
-    np.testing.assert_array_equal(filled, full[np.ix_(rows, cols)].astype(np.float32))
-    wide = matrix.gather(np.sort(rows), np.arange(300), dtype=np.float64)
-    assert wide.dtype == np.float64
-    np.testing.assert_array_equal(wide, full[np.sort(rows)])  # float32 values widened exactly
-    with pytest.raises(ValueError, match=r"lie in \[0, 300\)"):
-        matrix.gather([0, 300], [1])
-    with pytest.raises(ValueError, match="300 x 300 matrix for 200 compounds"):
-        SimilarityIndex(Fingerprints(fp.indptr[:201], fp.ids[: fp.indptr[200]]), matrix=path)
 
 
 def test_a_model_reads_its_kernels_from_the_matrix_file_with_the_same_results(tmp_path, data):
@@ -673,7 +536,7 @@ def test_svm_nystroem_is_a_linear_svm_on_the_landmarks_features(data):
     assert chosen.info()["landmarks"] < 100  # its inner fold's copy of the features takes a share of the limit
 
 
-# --- plug-ins, imported scores, the data contract --------------------------------------------------------------------
+# --- plug-ins, the data contract --------------------------------------------------------------------
 
 
 def test_a_plugin_class_is_found_in_a_folder_checked_and_labelled(tmp_path, data, write_plugin):
@@ -724,56 +587,6 @@ def test_a_plugin_class_is_found_in_a_folder_checked_and_labelled(tmp_path, data
         make_model("mine", {"class": "unit_rankers:SizeRanker", "wieght": 2}, search=search)
     with pytest.raises(ValueError, match="models knn and mine are both labelled 'kNN'"):
         declared_runs({"knn": {}, "mine": {"class": "unit_rankers:SizeRanker", "label": "kNN"}}, search=search)
-
-
-def test_imported_scores_are_checked_against_the_folds_one_line_each():
-    from crocbench.cv import import_scores
-
-    folds = fold_table([f"c{i}" for i in range(12)], [1, 0, 0, 0] * 3, n_folds=3, seed=1)
-    rng = np.random.default_rng(0)
-    given = folds.sample(frac=1.0, random_state=0).assign(s=rng.random(12), k=lambda t: t["fold"])
-    pooled = import_scores(given.rename(columns={"id": "name"}), folds, id="name", score="s", fold="k")
-    assert pooled["id"].tolist() == folds["id"].tolist() and pooled["fold"].tolist() == folds["fold"].tolist()
-    assert pooled["score"].tolist() == given.set_index("id").loc[folds["id"], "s"].tolist()
-    cases = {
-        "missing": (given.iloc[1:], "1 compound(s) of the dataset have no score, e.g. "),
-        "duplicated": (pd.concat([given, given.iloc[[3]]]), "1 compound(s) scored more than once, e.g. "),
-        "unknown": (
-            pd.concat([given, given.iloc[[0]].assign(id="zz")]),
-            "1 scored id(s) are not in the dataset, e.g. 'zz'",
-        ),
-        "nan": (
-            given.assign(s=given["s"].where(given["id"] != "c4")),
-            "1 score(s) are not finite numbers .*, e.g. id 'c4'",
-        ),
-        "inf": (
-            given.assign(s=np.where(given["id"] == "c5", np.inf, given["s"])),
-            "1 score(s) are not finite numbers .*, e.g. id 'c5'",
-        ),
-        "fold": (
-            given.assign(k=np.where(given["id"] == "c7", (given["k"] + 1) % 3, given["k"])),
-            "1 compound(s) have a fold other than folds.tsv's, e.g. 'c7'",
-        ),
-    }
-    for _name, (table, message) in cases.items():
-        with pytest.raises(ValueError, match="^gnn.csv: " + re.escape(message).replace(re.escape(".*"), ".*")):
-            import_scores(table, folds, score="s", fold="k", source="gnn.csv")
-    with pytest.raises(ValueError, match="no column\\(s\\) 'round'"):
-        import_scores(given, folds, score="s", fold="round")
-
-
-def test_the_data_a_model_sees_fingerprints_ids_smiles_neighbours(data):
-    fp, _, _ = data
-    full = SimilarityIndex(fp, ids=[f"c{i}" for i in range(fp.n)], smiles=["C"] * fp.n)
-    csr = full.fingerprints
-    for i in (0, 7, fp.n - 1):  # row i holds exactly molecule i's features
-        assert full.feature_ids[csr[i].indices].tolist() == sorted(fp.row(i).tolist())
-    assert full.ids[3] == "c3" and full.smiles.shape == (fp.n,)
-    expected = top_k(fp, 4)
-    got = full.neighbours(np.arange(fp.n), 4)
-    assert np.array_equal(got.index, expected.index) and np.array_equal(got.similarity, expected.similarity)
-    with pytest.raises(ValueError, match="3 ids for"):
-        SimilarityIndex(fp, ids=["a", "b", "c"])
 
 
 def test_example_forest_plugin_is_a_forest_on_folded_bits(data):

@@ -1,5 +1,5 @@
-"""The evaluation protocol: scaffold-grouped folds (checked against RDKit's own scaffold SMILES), repeats' seeds,
-the corrected resampled t-test (against scipy), and the tables of repeats and intervals."""
+"""The evaluation protocol: the corrected resampled t-test (against scipy), and the tables of repeats and intervals
+(the scaffold-grouped folds and the repeats' seeds: test_cv.py and test_scaffolds.py)."""
 
 from pathlib import Path
 
@@ -8,128 +8,10 @@ import pandas as pd
 import pytest
 from scipy import stats as sps
 
-from crocbench.cv import fold_summary, fold_table, grouped_folds, repeat_seed, stratified_folds
+from crocbench.cv import stratified_folds
 from crocbench.metrics import paper_panel
 from crocbench.report import intervals_table, repeats_table, repeats_tests
-from crocbench.scaffolds import scaffold, scaffold_groups, scaffolds
 from crocbench.stats import bootstrap, corrected_t_test
-
-
-@pytest.fixture(scope="module")
-def hiv(mirror):
-    """2,000 real compounds of the DTP AIDS screen (every 20th row), labelled CA/CM active."""
-    from rdkit import Chem, RDLogger
-
-    RDLogger.DisableLog("rdApp.*")
-    table = pd.read_csv(mirror / "HIV_41913.csv").iloc[::20]
-    table = table[[Chem.MolFromSmiles(s) is not None for s in table["smiles"]]].reset_index(drop=True)
-    table["label"] = table["activity"].isin(["CA", "CM"]).astype(int)
-    table["id"] = [f"m{i}" for i in range(len(table))]
-    return table
-
-
-def _rdkit_scaffold(smiles, generic=False):
-    """RDKit's own entry point (MurckoScaffoldSmiles), independent of crocbench.scaffolds."""
-    from rdkit import Chem
-    from rdkit.Chem.Scaffolds import MurckoScaffold
-
-    s = MurckoScaffold.MurckoScaffoldSmiles(smiles=smiles)
-    if generic and s:
-        try:
-            mol = MurckoScaffold.MakeScaffoldGeneric(Chem.MolFromSmiles(s))
-        except Chem.AtomValenceException:  # a carbon with five bonds or more: RDKit's refuses, ours does not
-            return None
-        for atom in mol.GetAtoms():  # RDKit's leaves a radical where a charged atom was ([CH]): a plain carbon
-            atom.SetNumRadicalElectrons(0)
-            atom.SetNumExplicitHs(0)
-            atom.SetNoImplicit(False)
-        mol.UpdatePropertyCache()
-        s = Chem.MolToSmiles(mol)
-    return s
-
-
-@pytest.mark.parametrize("generic", [False, True])
-def test_no_scaffold_in_two_folds_by_an_independent_rdkit_computation(hiv, generic):
-    kind = "generic" if generic else "murcko"
-    ours = scaffolds(hiv["smiles"], kind)
-    theirs = np.array([_rdkit_scaffold(s, generic) for s in hiv["smiles"]], dtype=object)
-    known = theirs != None  # noqa: E711 (an object array)
-    assert (ours[known] == theirs[known]).all()  # the same scaffolds, compound by compound
-    assert (~known).sum() <= (10 if generic else 0)  # hypervalent cores (9 here): RDKit's generic refuses them
-    folds = fold_table(hiv["id"], hiv["label"], n_folds=10, seed=0, scaffolds=ours)
-    ringed = pd.DataFrame({"scaffold": theirs, "fold": folds["fold"]})[known & (theirs != "")]
-    assert ringed.groupby("scaffold")["fold"].nunique().max() == 1  # no scaffold in two folds
-    per_fold = folds.groupby("fold")["label"].sum()
-    assert per_fold.size == 10 and per_fold.min() >= 1  # every fold has positives ...
-    assert per_fold.max() - per_fold.min() <= 1 + _largest_positive_group(theirs, hiv)  # ... about evenly
-    assert (folds["scaffold"].to_numpy() == ours).all()
-
-
-def _largest_positive_group(s, hiv):
-    pos = pd.Series(s)[(hiv["label"].to_numpy() == 1) & (s != None)]  # noqa: E711
-    return int(pos[pos != ""].value_counts().max())
-
-
-def test_scaffold_examples_and_acyclic_compounds():
-    assert scaffold("Cc1ccccc1O") == "c1ccccc1"
-    assert scaffold("CCCCCC") == "" and scaffold("CCN(CC)CC") == ""
-    assert scaffold("O=C(O)c1ccc2ccccc2c1") == "c1ccc2ccccc2c1"
-    assert scaffold("c1ccncc1", "generic") == scaffold("c1ccccc1", "generic") == "C1CCCCC1"
-    with pytest.raises(ValueError, match="does not parse"):
-        scaffold("C1CC")
-    with pytest.raises(ValueError, match="unknown scaffold kind"):
-        scaffold("CCO", "bemis")
-    groups = scaffold_groups(["a", "b", "c", "d"], ["", "", "c1ccccc1", "c1ccccc1"])
-    assert len(set(groups)) == 3  # each acyclic compound a group of its own
-
-
-def test_grouped_folds_keep_groups_whole_and_balance_positives():
-    rng = np.random.default_rng(1)
-    groups = rng.integers(0, 300, size=3000)
-    y = (rng.random(3000) < 0.05).astype(int)
-    f = grouped_folds(y, groups, n_folds=7, seed=3)
-    assert pd.DataFrame({"g": groups, "f": f}).groupby("g")["f"].nunique().max() == 1
-    pos = np.bincount(f, weights=y, minlength=7)
-    biggest = pd.Series(y).groupby(groups).sum().max()
-    assert pos.min() >= 1 and pos.max() - pos.min() <= biggest
-    sizes = np.bincount(f, minlength=7)
-    assert sizes.max() - sizes.min() <= pd.Series(groups).value_counts().max() + 1
-    np.testing.assert_array_equal(f, grouped_folds(y, groups, n_folds=7, seed=3))  # deterministic
-    assert not np.array_equal(f, grouped_folds(y, groups, n_folds=7, seed=4))  # seeded
-
-
-def test_singleton_groups_give_a_stratified_split():
-    """With every compound its own group, each fold holds the positives to within one, like the random split."""
-    y = np.r_[np.ones(23), np.zeros(177)].astype(int)
-    f = grouped_folds(y, np.arange(200), n_folds=10, seed=0)
-    pos, size = np.bincount(f, weights=y), np.bincount(f)
-    assert pos.max() - pos.min() <= 1 and size.max() - size.min() <= 1
-    ref = stratified_folds(y, 10, 0)
-    assert sorted(np.bincount(ref, weights=y)) == sorted(pos)
-
-
-def test_an_impossible_scaffold_split_is_refused_in_one_line():
-    y = [1, 1, 1, 0, 0, 0, 0, 0]
-    with pytest.raises(ValueError) as exc:
-        fold_table(list("abcdefgh"), y, n_folds=3, seed=0, scaffolds=["C1CC1"] * 3 + ["c1ccccc1"] * 5)
-    assert str(exc.value) == (
-        "scaffold split: the 3 positives lie in only 1 of the 2 groups: 3 folds need positives in at least 3 groups"
-    )
-    with pytest.raises(ValueError, match="the 2 negatives lie in only 1 of the 4 groups"):
-        grouped_folds([1, 1, 1, 0, 0], ["a", "b", "c", "d", "d"], n_folds=3)
-
-
-def test_fold_summary_counts_scaffolds_and_acyclic_compounds():
-    folds = fold_table(list("abcdef"), [1, 0, 1, 0, 1, 0], n_folds=2, seed=0, scaffolds=["X", "X", "Y", "Y", "", ""])
-    s = fold_summary(folds)
-    assert (s["scaffolds"], s["largest_group"], s["acyclic"]) == (2, 2, 2)
-    assert sum(f["positives"] for f in s["folds"]) == 3 and "scaffolds" not in fold_summary(
-        folds.drop(columns="scaffold")
-    )
-
-
-def test_repeat_zero_is_the_run_itself():
-    assert repeat_seed(7, 0) == 7 and repeat_seed(7, 2) == 9
 
 
 def test_corrected_t_is_the_one_sample_t_test_without_correction_and_widens_with_it():

@@ -1,0 +1,26 @@
+"""Synthetic feature sets shared by the model, similarity and cross-validation tests."""
+
+import numpy as np
+
+from crocbench.fingerprints import Fingerprints
+
+
+def synthetic(n=300, frac=0.1, seed=0, shared=12):
+    """Feature sets where actives share ``shared`` of their 20 features with one cluster of 30 (inactives 2):
+    (Fingerprints, labels).  The fewer, the harder the problem."""
+    rng = np.random.default_rng(seed)
+    y = (rng.random(n) < frac).astype(np.int8)
+    y[:3] = 1
+    rows = []
+    for label in y:
+        if label:
+            feats = np.concatenate(
+                [rng.choice(30, shared, replace=False), rng.choice(np.arange(30, 400), 20 - shared, replace=False)]
+            )
+        else:
+            feats = np.concatenate(
+                [rng.choice(30, 2, replace=False), rng.choice(np.arange(30, 400), 18, replace=False)]
+            )
+        rows.append(np.unique(feats).astype(np.uint64))
+    indptr = np.concatenate([[0], np.cumsum([r.size for r in rows])])
+    return Fingerprints(indptr, np.concatenate(rows)), y

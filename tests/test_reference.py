@@ -1,0 +1,189 @@
+"""crocbench.reference: a run's tables against the committed reference, cell by cell; the README's tables and
+the ``<!-- reference:NAME -->`` blocks, on small tables written here."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from crocbench.cli import main
+from crocbench.reference import (
+    SUMMARY_FILES,
+    compare,
+    compare_run,
+    readme_tables,
+    reference_blocks,
+    update_readme,
+    write_reference,
+)
+
+# --- compare: which cells moved, and how it says so ---------------------------------------------------------
+
+
+def test_compare_floats_to_a_relative_tolerance_and_everything_else_exactly():
+    ref = pd.DataFrame({"model": ["IRV", "SVM"], "roc": [0.8, 0.0], "top1000": [641, 625], "C": ["1", "10"]})
+    assert compare(ref.copy(), ref, "areas.tsv") == []
+    # 0.8 * (1 + 5e-10) is within 1e-9 relative; 1e-13 is within the absolute floor 1e-12 around 0
+    assert compare(ref.assign(roc=[0.8 * (1 + 5e-10), 1e-13]), ref, "areas.tsv") == []
+    assert compare(ref.assign(roc=[0.8 * (1 + 2e-9), 2e-12]), ref, "areas.tsv") == [
+        "areas.tsv: roc moved in 2 of 2 rows",
+        f"  IRV: 0.8 -> {0.8 * (1 + 2e-9)!r}",
+        "  SVM: 0.0 -> 2e-12",
+    ]
+    assert compare(ref.assign(top1000=[641, 626], C=["1", "100"]), ref, "areas.tsv") == [
+        "areas.tsv: top1000 moved in 1 of 2 rows",
+        "  SVM: 625 -> 626",
+        "areas.tsv: C moved in 1 of 2 rows",
+        "  SVM: '10' -> '100'",
+    ]
+    nan = ref.assign(roc=[np.nan, 0.0])
+    assert compare(nan, nan.copy(), "areas.tsv") == []  # NaN where the reference has NaN: unchanged
+    assert compare(ref, nan, "areas.tsv")[0] == "areas.tsv: roc moved in 1 of 2 rows"
+
+
+def test_compare_names_rows_by_their_keys_and_lists_at_most_eight_cells():
+    ref = pd.DataFrame({"a": ["IRV"] * 10, "b": ["SVM"] * 10, "metric": [f"m{i}" for i in range(10)], "p": 0.5})
+    lines = compare(ref.assign(p=0.25), ref, "significance.tsv")
+    assert lines[0] == "significance.tsv: p moved in 10 of 10 rows"
+    assert lines[1:3] == ["  IRV / SVM / m0: 0.5 -> 0.25", "  IRV / SVM / m1: 0.5 -> 0.25"]
+    assert len(lines) == 1 + 8 + 1 and lines[-1] == "  ... and 2 more"
+
+
+def test_compare_reports_changed_columns_and_rows_in_one_line():
+    ref = pd.DataFrame({"model": ["IRV", "SVM"], "roc": [0.8, 0.9]})
+    assert compare(ref.rename(columns={"roc": "auc"}), ref, "areas.tsv") == [
+        "areas.tsv: columns changed (missing: roc; new: auc)"
+    ]
+    assert compare(ref.iloc[:1], ref, "areas.tsv") == ["areas.tsv: 1 rows, reference 2"]
+
+
+def test_the_svm_folds_inner_values_have_their_own_absolute_tolerance():
+    ref = pd.DataFrame({"fold": [0, 1], "inner_roc": [0.85, 0.86], "C": [1.0, 1.0]})
+    assert compare(ref.assign(inner_roc=[0.85 + 9e-7, 0.86]), ref, "svm_folds.tsv") == []  # 1e-6 absolute
+    assert compare(ref.assign(inner_roc=[0.85 + 2e-6, 0.86]), ref, "svm_folds.tsv")[0] == (
+        "svm_folds.tsv: inner_roc moved in 1 of 2 rows"
+    )
+    assert compare(ref.assign(C=[1.0 + 1e-8, 1.0]), ref, "svm_folds.tsv") != []  # other columns: 1e-9 relative
+
+
+# --- a panel's reference: written, compared, --check ---------------------------------------------------------
+
+
+def _summary(folder, value=0.5):
+    """A panel's summary folder whose five tables hold one row each."""
+    (folder / "tables").mkdir(parents=True, exist_ok=True)
+    for name in SUMMARY_FILES:
+        pd.DataFrame({"dataset": ["s0"], "model": ["IRV"], "value": [value]}).to_csv(
+            folder / "tables" / name, sep="\t", index=False
+        )
+
+
+def test_write_reference_then_compare_run_and_check(tmp_path, capsys):
+    summary, ref = tmp_path / "summary", tmp_path / "ref"
+    _summary(summary)
+    written = write_reference(summary, ref)
+    assert sorted(p.name for p in written) == sorted(SUMMARY_FILES) and all(v == ["new"] for v in written.values())
+    assert compare_run(summary, ref) == dict.fromkeys(SUMMARY_FILES, [])
+    assert main(["reference", str(summary), "--out", str(ref), "--check"]) == 0
+    _summary(summary, value=0.75)
+    moved = compare_run(summary, ref)
+    assert moved["datasets.tsv"] == ["datasets.tsv: value moved in 1 of 1 rows", "  s0 / IRV: 0.5 -> 0.75"]
+    assert moved["claims.tsv"][1] == "  row 1: 0.5 -> 0.75"  # claims.tsv's rows are named by an id column
+    capsys.readouterr()
+    assert main(["reference", str(summary), "--out", str(ref), "--check"]) == 1
+    out = capsys.readouterr().out
+    assert all(f"{name}: value moved in 1 of 1 rows" in out for name in SUMMARY_FILES)
+    assert pd.read_csv(ref / "datasets.tsv", sep="\t")["value"].tolist() == [0.5]  # --check wrote nothing
+    (ref / "ranks.tsv").unlink()
+    assert compare_run(summary, ref)["ranks.tsv"] == [f"ranks.tsv: not in the reference {ref}"]
+    again = write_reference(summary, ref)  # a refresh says what moved
+    assert again[ref / "datasets.tsv"] == moved["datasets.tsv"]
+    assert again[ref / "ranks.tsv"] == ["new"]
+
+
+# --- the README's tables and their blocks ----------------------------------------------------------------------
+
+
+def _dtp_reference(folder):
+    """A dataset's reference with two anchors and three rankers' pooled areas."""
+    folder.mkdir(parents=True, exist_ok=True)
+    pd.DataFrame(
+        {
+            "id": ["svm_roc", "irv_top"],
+            "model": ["svm", "irv"],
+            "metric": ["roc", "top1000"],
+            "published": [0.852, 645.0],
+            "reproduced": [0.85323556, 1234.5],
+            "tolerance": [0.03, np.nan],
+            "band_low": [np.nan, 1000.0],
+            "band_high": [np.nan, 1500.0],
+            "status": ["pass", "in band"],
+            "note": ["", ""],
+        }
+    ).to_csv(folder / "published.tsv", sep="\t", index=False)
+    pd.DataFrame(
+        {
+            "model": ["random (expected)", "SVM", "mine"],
+            "roc": [0.5, 0.85323, 0.7],
+            "croc_exp_80": [0.0125, 0.3842, 0.25],
+            "top1000": [23.0, 625.0, 500.4],
+        }
+    ).to_csv(folder / "areas.tsv", sep="\t", index=False)
+    return folder
+
+
+def test_readme_tables_by_hand(tmp_path):
+    tables = readme_tables(_dtp_reference(tmp_path / "reference"))
+    # values: 4 significant digits, or whole with thousands separators from 1,000 on (1,234.5 to even: 1,234);
+    # the paper's numbers from published.yaml (SVM: 0.852, 0.31, 616; the random classifier's expected a = 80
+    # area: 0.0125); none for a model the paper did not run
+    assert tables["published"] == "\n".join(
+        [
+            "| anchor | model | quantity | published | reproduced | tolerance (band) | status |",
+            "|---|---|---|---|---|---|---|",
+            "| svm_roc | svm | AUC[ROC] | 0.852 | 0.8532 | 0.03 | pass |",
+            "| irv_top | irv | actives in top 1,000 | 645 | 1,234 | (1,000 to 1,500) | in band |",
+        ]
+    )
+    assert tables["pooled"] == "\n".join(
+        [
+            "| model | AUC[ROC] | paper | AUC[CROC(exp)] a=80 | paper | actives in top 1,000 | paper |",
+            "|---|---|---|---|---|---|---|",
+            "| random (expected) | 0.500 |  | 0.013 | 0.0125 | 23.0 |  |",
+            "| SVM | 0.853 | 0.852 | 0.384 | 0.31 | 625.0 | 616 |",
+            "| mine | 0.700 |  | 0.250 |  | 500.4 |  |",
+        ]
+    )
+
+
+def test_reference_blocks_are_read_by_name():
+    text = (
+        "intro\n<!-- reference:pooled -->\n| a |\n| b |\n<!-- /reference:pooled -->\n"
+        "<!-- reference:pubchem_hts/roc -->\n| c |\n<!-- /reference:pubchem_hts/roc -->\n"
+        "<!-- reference:open -->\n| never closed |\n"
+    )
+    assert reference_blocks(text) == {"pooled": "| a |\n| b |", "pubchem_hts/roc": "| c |"}
+
+
+def test_update_readme_rewrites_only_its_references_stale_blocks(tmp_path):
+    ref = _dtp_reference(tmp_path / "reference")
+    tables = readme_tables(ref)
+    readme, page = tmp_path / "README.md", tmp_path / "page.md"
+    readme.write_text(
+        f"# x\n<!-- reference:published -->\n{tables['published']}\n<!-- /reference:published -->\ntail\n"
+        "<!-- reference:pubchem_hts/roc -->\n| another reference's |\n<!-- /reference:pubchem_hts/roc -->\n"
+    )
+    page.write_text("before\n<!-- reference:pooled -->\n| stale |\n<!-- /reference:pooled -->\nafter\n")
+    before = readme.read_text()
+    assert update_readme([readme, page], ref) == [(str(page), "pooled")]
+    assert readme.read_text() == before  # up to date, and the panel's block left alone
+    assert page.read_text() == (
+        f"before\n<!-- reference:pooled -->\n{tables['pooled']}\n<!-- /reference:pooled -->\nafter\n"
+    )
+    assert update_readme([readme, page], ref) == []  # now nothing is stale
+    with pytest.raises(ValueError, match="no <!-- reference:pooled --> block"):
+        update_readme([readme], ref)
+    page.write_text(
+        "<!-- reference:pooled -->\n<!-- /reference:pooled -->\n<!-- reference:typo -->\n<!-- /reference:typo -->\n"
+    )
+    with pytest.raises(ValueError, match="block <!-- reference:typo --> names no table"):
+        update_readme([readme, page], ref)

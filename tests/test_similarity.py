@@ -1,0 +1,83 @@
+"""crocbench.similarity: the similarity index's neighbours, kernels and data view, the matrix file."""
+
+import numpy as np
+import pytest
+from _synthetic import synthetic
+
+from crocbench.cv import split, stratified_folds
+from crocbench.fingerprints import Fingerprints
+from crocbench.similarity import KernelBuffer, MatrixFile, SimilarityIndex, tanimoto_matrix, top_k
+
+
+@pytest.fixture(scope="module")
+def data():
+    fp, y = synthetic()
+    full = tanimoto_matrix(fp).astype(np.float64)
+    return fp, y, full
+
+
+def _split(y, fold=0):
+    return split(stratified_folds(y, 5, seed=1), fold)
+
+
+@pytest.mark.parametrize("cached_k", [None, 6, 40])
+def test_neighbours_within_a_subset_equal_top_k(data, cached_k):
+    fp, y, full = data
+    cached = top_k(fp, cached_k) if cached_k else None
+    sim = SimilarityIndex(fp, cached)
+    train, test = _split(y)
+    for query in (train, test):
+        got = sim.neighbours(query, 5, among=train)
+        want = top_k(fp, 5, query=query, reference=train)
+        assert np.array_equal(got.index, train[want.index])
+        assert np.array_equal(got.similarity, want.similarity)
+    if cached_k == 6:
+        assert sim.recomputed > 0  # the fallback path ran
+    if cached_k == 40:
+        assert sim.recomputed == 0
+
+
+def test_kernel_buffer_reuses_one_allocation_and_gives_the_fresh_kernel(data):
+    fp, y, full = data
+    sim = SimilarityIndex(fp)
+    buffer = KernelBuffer()
+    big = sim.kernel(np.arange(200), buffer=buffer)
+    small = sim.kernel(np.arange(50, 150), buffer=buffer)
+    assert np.shares_memory(big, small) and small.flags["C_CONTIGUOUS"]
+    np.testing.assert_array_equal(small, full[50:150, 50:150])
+    np.testing.assert_array_equal(sim.kernel(np.arange(250), buffer=buffer), full[:250, :250])  # grows
+
+
+def test_matrix_file_gathers_any_rows_and_columns_exactly(tmp_path, data):
+    fp, y, full = data
+    path = tmp_path / "m.npy"
+    tanimoto_matrix(fp, out=path, block=64)
+    rng = np.random.default_rng(0)
+    rows, cols = rng.choice(300, 120, replace=False), rng.choice(300, 77, replace=False)  # unordered, unequal
+    matrix = MatrixFile(path, block_bytes=7 * 300 * 4)  # 7 file rows a read: many reads, partial spans
+    assert matrix.block_rows == 7
+    np.testing.assert_array_equal(matrix.gather(rows, cols), full[np.ix_(rows, cols)].astype(np.float32))
+    two = MatrixFile(path, block_bytes=7 * 300 * 4, threads=2)  # blocks shared out between two threads
+    filled = two.gather(rows, cols, out=np.full((120, 77), np.nan, dtype=np.float32))  # every cell written
+    np.testing.assert_array_equal(filled, full[np.ix_(rows, cols)].astype(np.float32))
+    wide = matrix.gather(np.sort(rows), np.arange(300), dtype=np.float64)
+    assert wide.dtype == np.float64
+    np.testing.assert_array_equal(wide, full[np.sort(rows)])  # float32 values widened exactly
+    with pytest.raises(ValueError, match=r"lie in \[0, 300\)"):
+        matrix.gather([0, 300], [1])
+    with pytest.raises(ValueError, match="300 x 300 matrix for 200 compounds"):
+        SimilarityIndex(Fingerprints(fp.indptr[:201], fp.ids[: fp.indptr[200]]), matrix=path)
+
+
+def test_the_data_a_model_sees_fingerprints_ids_smiles_neighbours(data):
+    fp, _, _ = data
+    full = SimilarityIndex(fp, ids=[f"c{i}" for i in range(fp.n)], smiles=["C"] * fp.n)
+    csr = full.fingerprints
+    for i in (0, 7, fp.n - 1):  # row i holds exactly molecule i's features
+        assert full.feature_ids[csr[i].indices].tolist() == sorted(fp.row(i).tolist())
+    assert full.ids[3] == "c3" and full.smiles.shape == (fp.n,)
+    expected = top_k(fp, 4)
+    got = full.neighbours(np.arange(fp.n), 4)
+    assert np.array_equal(got.index, expected.index) and np.array_equal(got.similarity, expected.similarity)
+    with pytest.raises(ValueError, match="3 ids for"):
+        SimilarityIndex(fp, ids=["a", "b", "c"])
