@@ -28,6 +28,17 @@ CLASS_SEPARATOR = "|"
 def class_value(value) -> str:
     """A declared label value as the class text it matches: a list joins its parts (None -> empty).
 
+    Parameters
+    ----------
+    value : str, number, list or tuple
+        A value of ``positive``, ``negative``, ``drop`` or ``unknown`` in the config; a list gives one value per
+        label column, None for an empty cell.
+
+    Returns
+    -------
+    str
+        The class text: ``str(value)``, or the parts joined by :data:`CLASS_SEPARATOR` (``"|"``).
+
     Examples
     --------
     >>> class_value("CA"), class_value(1), class_value([1, 1.0]), class_value([1, None])
@@ -40,10 +51,27 @@ def class_value(value) -> str:
 
 @dataclass(frozen=True)
 class Source:
-    """Where a table's columns are: a file, or files read one after the other (relative to the dataset folder),
-    and column/field names. ``label`` may name several columns (their values joined by
-    ``"|"``); ``keep`` names columns carried into the compounds table (e.g. an assay's own
-    score, for a ranker that reads it)."""
+    """Where a table's columns are: a file, or files read one after the other, and the column or field names.
+
+    A list given for ``file``, ``label`` or ``keep`` is stored as a tuple.
+
+    Parameters
+    ----------
+    file : str or tuple of str
+        The file, relative to the dataset folder, or several files of one format read one after the other
+        (each with every named column).
+    id : str or None, default=None
+        The column (SD field) of the compounds' ids; ``"_row"`` or None numbers the records from 0, and an SD
+        file's ``"_title"`` is each record's first line.
+    label : str, tuple of str or None, default=None
+        The label column, or several whose values are joined by ``"|"`` into one class value.
+    smiles : str or None, default=None
+        The column of the SMILES; required for a CSV or TSV file, unused for an SD file (its mol blocks).
+    format : {"csv", "tsv", "sdf"} or None, default=None
+        The files' format; None tells it from the extension (see :attr:`kind`).
+    keep : tuple of str, default=()
+        Columns carried into the compounds table as read (e.g. an assay's own score, for a ranker that reads it).
+    """
 
     file: str | tuple
     id: str | None = None
@@ -60,6 +88,7 @@ class Source:
 
     @property
     def files(self) -> tuple:
+        """The file(s), as a tuple."""
         return self.file if isinstance(self.file, tuple) else (self.file,)
 
     @property
@@ -69,6 +98,11 @@ class Source:
 
     @property
     def kind(self) -> str:
+        """The files' format: ``format`` as declared, else told from the extension (a ``.gz`` after it ignored).
+
+        ``.csv`` and ``.txt`` are ``"csv"``; ``.tsv`` and ``.tab`` ``"tsv"``; ``.sdf``, ``.sd`` and ``.mol`` ``"sdf"``.
+        Reading it raises ValueError for an extension it does not know, or files of several formats.
+        """
         if self.format:
             return self.format
         kinds = set()
@@ -85,7 +119,39 @@ class Source:
 
 @dataclass(frozen=True)
 class Dataset:
-    """One dataset of the config: files to fetch, where the structures and labels are, what is positive."""
+    """One dataset of the config: files to fetch, where the structures and labels are, what is positive.
+
+    Built from config.yaml by :meth:`from_config`, which turns the label values into class texts.
+
+    Parameters
+    ----------
+    name : str
+        The dataset's name (its key under ``datasets:``).
+    files : tuple of dict
+        The raw files to fetch, each a file entry of :func:`crocbench.data.obtain` (``name``, ``sha256``, a source).
+    structures : Source
+        Where the structures are (and the labels, when ``labels`` is None).
+    labels : Source or None, default=None
+        A separate file of labels, joined to the structures by id: one file, one ``id`` and one ``label`` column.
+    positive : tuple of str, default=()
+        The class values that are positive; empty: the labels must be binary (0/1, true/false, ...).
+    negative : tuple of str, default=()
+        The class values that are negative; empty: every value that is not positive.
+    drop : tuple of str, default=()
+        Class values whose records are left out, each listed as rejected (``dropped label``).
+    unknown : tuple of str, default=()
+        Class values that say nothing (e.g. a hit never re-tested): left out, listed as ``unknown label``.
+    expected : dict, default={}
+        Counts of the standardization's summary (``rows_in``, ``kept``, ``positives``, ...), each a number or a
+        ``[low, high]`` range, that the source files must give.
+    description : str, default=""
+        What the dataset is, for listings and the report.
+    reproduces : str or None, default=None
+        The paper whose published numbers apply to the dataset (e.g. ``"swamidass2010"``).
+    top : int, float or None, default=None
+        "Actives in the top k": a count, or a fraction of the list (:func:`crocbench.metrics.top_cutoff`); None:
+        the paper's 1,000 where the dataset reproduces it, else 1% of the list (:attr:`top_cutoff`).
+    """
 
     name: str
     files: tuple[dict, ...]
@@ -93,13 +159,11 @@ class Dataset:
     labels: Source | None = None
     positive: tuple = ()
     negative: tuple = ()
-    drop: tuple = ()  # label values whose records are left out, each listed as rejected ("dropped label")
-    unknown: tuple = ()  # label values that say nothing (e.g. a hit never re-tested): left out, listed as "unknown label"
+    drop: tuple = ()
+    unknown: tuple = ()
     expected: dict = field(default_factory=dict)
     description: str = ""
-    reproduces: str | None = None  # e.g. "swamidass2010": the paper's published numbers apply to it
-    #: "actives in the top k": a count, or a fraction of the list (:func:`crocbench.metrics.top_cutoff`).
-    #: None: the paper's 1,000 where the dataset reproduces it, else 1% of the list.
+    reproduces: str | None = None
     top: int | float | None = None
 
     @property
@@ -138,7 +202,27 @@ class Dataset:
 
     @classmethod
     def from_config(cls, name: str, entry: dict) -> Dataset:
-        """Build from a ``datasets:`` entry of config.yaml (already schema-validated)."""
+        """Build from a ``datasets:`` entry of config.yaml (already schema-validated).
+
+        Parameters
+        ----------
+        name : str
+            The dataset's name.
+        entry : dict
+            Its entry under ``datasets:``: ``files``, ``structures``, optional ``labels``, ``positive``,
+            ``negative``, ``drop``, ``unknown``, ``expected``, ``description``, ``reproduces`` and ``top``.
+
+        Returns
+        -------
+        Dataset
+            The declaration, its label values as class texts (a list joined by ``"|"``).
+
+        Raises
+        ------
+        ValueError
+            A label value is both dropped (or unknown) and positive or negative; ``keep`` names a column of the
+            compounds table's own; or ``labels`` has several files, several label columns or ``keep``.
+        """
         labels = entry.get("labels")
         values = {
             key: tuple(class_value(v) for v in entry.get(key, ()))
@@ -181,6 +265,20 @@ class Dataset:
         """Refuse, before any job, a dataset whose declared counts (``expected``) leave a fold without a
         positive or a negative.
 
+        Parameters
+        ----------
+        n_folds : int
+            The number of cross-validation folds.
+
+        Returns
+        -------
+        None
+
+        Raises
+        ------
+        ValueError
+            ``expected`` declares fewer ``positives`` or ``negatives`` (at most, for a range) than ``n_folds``.
+
         Examples
         --------
         >>> d = Dataset.from_config("RNA_binding_confirmed", {"files": [{"name": "a.csv", "url": "u"}],
@@ -200,6 +298,23 @@ class Dataset:
                 )
 
     def file(self, name: str) -> dict:
+        """The entry of one of the dataset's files.
+
+        Parameters
+        ----------
+        name : str
+            The file's name.
+
+        Returns
+        -------
+        dict
+            Its entry in ``files``.
+
+        Raises
+        ------
+        ValueError
+            The dataset has no file of that name (the message lists its files).
+        """
         for f in self.files:
             if f["name"] == name:
                 return f
@@ -247,10 +362,31 @@ def _ids(table: pd.DataFrame, column: str | None) -> pd.Series:
 
 
 def load_records(dataset: Dataset, folder) -> tuple[pd.DataFrame, dict]:
-    """The raw records: columns id, structure, kind ('smiles' or 'molblock'), class, reason.
+    """Read a dataset's raw records, and mark those that cannot be used whatever their structure.
 
-    ``reason`` is set for a record that cannot be used whatever its structure
-    (missing id, duplicate id, no label, a label the config drops).  Also returns counts for the summary.
+    Parameters
+    ----------
+    dataset : Dataset
+        The declaration: where the structures and labels are, which label values are dropped or unknown.
+    folder : str or Path
+        The folder holding the dataset's raw files.
+
+    Returns
+    -------
+    records : pandas.DataFrame
+        One row per record, in file order: ``id`` (str), ``structure`` (a SMILES or a mol block), ``kind``
+        (``"smiles"`` or ``"molblock"``), ``class`` (the label value(s) as text) and ``reason`` (None, or why the
+        record cannot be used: missing id, duplicate id, no label, a label the config drops or calls unknown),
+        then the ``keep`` columns.
+    counts : dict
+        ``rows_in`` and ``conflicting_label_ids``, and with a labels file ``labels_in`` and
+        ``labels_without_structure``, for the summary.
+
+    Raises
+    ------
+    ValueError
+        A column the declaration needs is missing or not named, a file cannot be read, or an id appears more than
+        once in a labels file.
     """
     folder = Path(folder)
     s = dataset.structures
@@ -338,7 +474,30 @@ def _parse_chunk(rows: list[tuple[str, str]]) -> list[tuple[str | None, str | No
 
 
 def binary_classes(classes: pd.Series, positive, negative, where: str) -> np.ndarray:
-    """0/1 labels from class values; a value that is neither positive nor negative raises, listing them."""
+    """0/1 labels from class values; a value that is neither positive nor negative raises, listing them.
+
+    Parameters
+    ----------
+    classes : pandas.Series
+        The records' class values (text).
+    positive : collection of str
+        The positive values; empty: the values must be binary (:func:`binary_labels`).
+    negative : collection of str
+        The negative values; empty: every value that is not positive.
+    where : str
+        Named in error messages (e.g. ``"dataset NAME"``).
+
+    Returns
+    -------
+    numpy.ndarray
+        int8, 1 for a positive, 0 for a negative, one per value of ``classes``.
+
+    Raises
+    ------
+    ValueError
+        A value is neither positive nor negative (with ``negative`` given), or, with no ``positive``, the values
+        are not binary.
+    """
     if not positive:
         from ._tables import binary_labels
 
@@ -373,6 +532,37 @@ def standardize_files(dataset: Dataset, folder, lock, n_jobs: int = 1, progress=
     sha256 of a copy that declares none is recorded only once it has been read completely; and when reading
     fails, a copy not trusted yet is removed (its path is added to the message), so that the next run fetches
     it again: a file fixed in the mirror is then read, never the broken copy.
+
+    Parameters
+    ----------
+    dataset : Dataset
+        The dataset to standardize.
+    folder : str or Path
+        The folder holding its raw files.
+    lock : str or Path
+        The ledger file (:class:`crocbench.data.Ledger`) of the sha256 of files that declare none.
+    n_jobs : int, default=1
+        Processes parsing the structures.
+    progress : file-like or None, default=None
+        Where a line per parsed chunk goes; None for silence.
+    n_folds : int or None, default=None
+        The number of cross-validation folds: fewer positives or negatives than this is an error.
+
+    Returns
+    -------
+    compounds : pandas.DataFrame
+        As :func:`standardize` returns it.
+    rejected : pandas.DataFrame
+        As :func:`standardize` returns it.
+    summary : dict
+        As :func:`standardize` returns it.
+
+    Raises
+    ------
+    DownloadError
+        A copy is not the declared or recorded file.
+    ValueError
+        As :func:`standardize` raises it; the message names the copies removed.
     """
     ledger = Ledger(lock)
     ledger.verify(dataset.name, dataset.files, folder)
@@ -397,6 +587,19 @@ def standardize(
     (none at all, say) is an error here, naming the dataset and its counts,
     before any fingerprint is computed.
 
+    Parameters
+    ----------
+    dataset : Dataset
+        The dataset to standardize.
+    folder : str or Path
+        The folder holding its raw files.
+    n_jobs : int, default=1
+        Processes parsing the structures.
+    progress : file-like or None, default=None
+        Where a line per parsed chunk goes; None for silence.
+    n_folds : int or None, default=None
+        The number of cross-validation folds: fewer positives or negatives than this is an error.
+
     Returns
     -------
     compounds : DataFrame
@@ -409,6 +612,12 @@ def standardize(
         rows_in, rejected (by reason), kept, positives, negatives, classes,
         duplicate_groups/duplicate_rows (identical canonical SMILES),
         conflicting_class_groups/conflicting_label_groups among them.
+
+    Raises
+    ------
+    ValueError
+        The records cannot be read (see :func:`load_records`), a class value is neither positive nor negative, a
+        count differs from ``expected``, or there are fewer positives or negatives than ``n_folds``.
     """
     records, counts = load_records(dataset, folder)
     usable = records["reason"].isna().to_numpy()

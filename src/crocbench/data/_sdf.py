@@ -17,7 +17,20 @@ _FIELD = re.compile(r"^>.*?<([^>]+)>")
 def read_bytes(path) -> bytes:
     """The file's content, gunzipped when it starts with the gzip magic (whatever its name).
 
-    Raises ValueError for a missing, empty or truncated/corrupt gzip file.
+    Parameters
+    ----------
+    path : str or Path
+        The file.
+
+    Returns
+    -------
+    bytes
+        Its content, decompressed if it is gzipped.
+
+    Raises
+    ------
+    ValueError
+        The file is missing or empty, or its gzip data are truncated or corrupt.
     """
     path = Path(path)
     if not path.is_file():
@@ -66,6 +79,21 @@ def read_sdf(path) -> pd.DataFrame:
     (``> <NAME>``), empty where a record lacks the field.  Records that end
     without an ``M  END`` line before their data fields (as some of NCI's do)
     are accepted: the line is added.  A gzipped file is read transparently.
+
+    Parameters
+    ----------
+    path : str or Path
+        The SD file (plain or gzipped, read as Latin-1).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per record, in file order; every cell a string.
+
+    Raises
+    ------
+    ValueError
+        The file cannot be read (:func:`read_bytes`), or holds no SD record.
 
     Examples
     --------

@@ -47,20 +47,26 @@ def _separator(path: Path, sep: str | None) -> str:
 def read_table(path, sep: str | None = None, required=(), dtype=None) -> pd.DataFrame:
     """Read a CSV/TSV file (optionally compressed) into a DataFrame of strings and numbers.
 
+    Column names and text cells are stripped of surrounding blanks (NCI pads
+    its files with them).
+
     Parameters
     ----------
-    path : path-like
-    sep : str, optional
+    path : str or Path
+        The file; a ``.gz`` (or other pandas-readable compression) is read transparently.
+    sep : str or None, default=None
         Field separator: a character or ``tab``, ``comma``, ``semicolon``,
         ``pipe``, ``space``; by default sniffed from the first lines, else
         from the extension (``.tsv``/``.tab`` tab, otherwise comma).
-    required : iterable of str
+    required : iterable of str, default=()
         Columns that must be present.
-    dtype : optional
-        Passed to pandas (``str`` keeps every cell as text).
+    dtype : type, dict or None, default=None
+        Passed to pandas (``str`` keeps every cell as text, and an empty cell as NaN).
 
-    Column names and text cells are stripped of surrounding blanks (NCI pads
-    its files with them).
+    Returns
+    -------
+    pandas.DataFrame
+        The table, one row per line after the header, with stripped column names and text cells.
 
     Raises
     ------
@@ -110,12 +116,24 @@ def binary_labels(values, positive=None, *, where: str = "labels") -> np.ndarray
     Parameters
     ----------
     values : array-like
-    positive : str, number or list of them, optional
+        The labels, one per record; compared as stripped text.
+    positive : str, number, list of them or None, default=None
         The value(s) that mark a positive; every other value is a negative.
         Without it the column must be binary (0/1, true/false, yes/no,
         active/inactive, case-insensitive).
-    where : str
+    where : str, default="labels"
         Named in error messages.
+
+    Returns
+    -------
+    numpy.ndarray
+        bool, True for a positive, one per value.
+
+    Raises
+    ------
+    ValueError
+        A label is missing; no label equals ``positive`` (the message lists the labels found); or, without
+        ``positive``, a label is not one of the binary values.
 
     Examples
     --------
@@ -148,7 +166,25 @@ def binary_labels(values, positive=None, *, where: str = "labels") -> np.ndarray
 
 
 def label_summary(values, shown: int = 10) -> str:
-    """The distinct values of a label column, sorted, the first ``shown`` of them."""
+    """The distinct values of a label column, sorted, the first ``shown`` of them.
+
+    Parameters
+    ----------
+    values : array-like
+        The labels; compared as stripped text.
+    shown : int, default=10
+        How many distinct values to list.
+
+    Returns
+    -------
+    str
+        The values joined by ``", "``, followed by ``", ... (N values)"`` when there are more than ``shown``.
+
+    Examples
+    --------
+    >>> label_summary(["b", "a", " a", "c"], shown=2)
+    'a, b, ... (3 values)'
+    """
     found = sorted(set(pd.Series(values).astype(str).str.strip()))
     return ", ".join(found[:shown]) + (f", ... ({len(found)} values)" if len(found) > shown else "")
 
@@ -156,9 +192,25 @@ def label_summary(values, shown: int = 10) -> str:
 def numeric_column(df: pd.DataFrame, column: str, *, where: str = "") -> np.ndarray:
     """A column as finite float64.
 
-    A value that is not a number, an empty cell, NaN or infinity raises
-    ValueError naming the column, how many rows and the first (rows count from
-    1, the header not included).
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        The table.
+    column : str
+        The column's name.
+    where : str, default=""
+        Prefixed to error messages (e.g. ``"scores.csv: "``).
+
+    Returns
+    -------
+    numpy.ndarray
+        float64, the column's values, all finite.
+
+    Raises
+    ------
+    ValueError
+        A value is not a number, or is empty, NaN or infinite; the message names the column, how many rows and
+        the first (rows count from 1, the header not included).
     """
     values = pd.to_numeric(df[column], errors="coerce")
     bad = values.isna() & df[column].notna()

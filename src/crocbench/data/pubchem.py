@@ -44,19 +44,58 @@ DEFINITIONS = {
 
 
 def campaigns(wheel) -> list[str]:
-    """The campaigns of the wheel, by their folder name, sorted."""
+    """The campaigns of the wheel, by their folder name, sorted.
+
+    Parameters
+    ----------
+    wheel : str or Path
+        The release's wheel (:data:`WHEEL`), a zip file.
+
+    Returns
+    -------
+    list of str
+        The folder names under ``DataValuationPlatform/Datasets``, sorted case-insensitively.
+    """
     with zipfile.ZipFile(wheel) as z:
         names = {n.split("/")[2] for n in z.namelist() if n.startswith(_ROOT + "/") and n.count("/") >= 3}
     return sorted(names, key=str.lower)
 
 
 def members(campaign: str) -> list[str]:
-    """The campaign's two members: training, then validation."""
+    """The campaign's two members: training, then validation.
+
+    Parameters
+    ----------
+    campaign : str
+        The campaign's folder name (:func:`campaigns`).
+
+    Returns
+    -------
+    list of str
+        The paths of ``<campaign>_train.csv`` and ``<campaign>_val.csv`` inside the wheel.
+
+    Examples
+    --------
+    >>> members("GPCR_3")[0]
+    'DataValuationPlatform/Datasets/GPCR_3/GPCR_3_train.csv'
+    """
     return [f"{_ROOT}/{campaign}/{campaign}_{part}.csv" for part in ("train", "val")]
 
 
 def metadata(wheel) -> dict:
-    """The assays of each campaign (``dataset_metadata.csv``), by lower-cased code name."""
+    """The assays of each campaign (``dataset_metadata.csv``), by lower-cased code name.
+
+    Parameters
+    ----------
+    wheel : str or Path
+        The release's wheel (:data:`WHEEL`).
+
+    Returns
+    -------
+    dict
+        ``{codename: row}``, each row the metadata table's columns (``Primary HTS AID``, ``UniProt ID``, ...) as
+        stripped text.
+    """
     with zipfile.ZipFile(wheel) as z:
         table = pd.read_csv(io.BytesIO(z.read(_METADATA)), dtype=str)
     return {row["Codename"].strip().lower(): {k: str(v).strip() for k, v in row.items()} for _, row in table.iterrows()}
@@ -72,9 +111,26 @@ def _parseable(smiles: list[str]) -> list[bool]:
 def count_campaign(wheel, campaign: str, n_jobs: int = 2) -> dict:
     """Both definitions' counts of one campaign, with pandas and RDKit only (not crocbench's standardize).
 
-    Returns ``{"sha256": {member: sha256}, "primary": counts, "confirmed": counts}``; counts are rows_in,
-    kept, positives, negatives, rejected and rejected_by_reason (``unknown label``: untested hits;
-    ``unparseable``: SMILES RDKit does not parse).
+    Parameters
+    ----------
+    wheel : str or Path
+        The release's wheel (:data:`WHEEL`).
+    campaign : str
+        The campaign's folder name (:func:`campaigns`).
+    n_jobs : int, default=2
+        Processes parsing the SMILES.
+
+    Returns
+    -------
+    dict
+        ``{"sha256": {member: sha256}, "primary": counts, "confirmed": counts}``; counts are rows_in,
+        kept, positives, negatives, rejected and rejected_by_reason (``unknown label``: untested hits;
+        ``unparseable``: SMILES RDKit does not parse).
+
+    Raises
+    ------
+    ValueError
+        A ``Primary`` value is not 0 or 1, or a ``Confirmatory`` value not empty, 0.0 or 1.0.
     """
     from concurrent.futures import ProcessPoolExecutor
 
@@ -120,12 +176,40 @@ def count_campaign(wheel, campaign: str, n_jobs: int = 2) -> dict:
 
 
 def screen_name(campaign: str, definition: str) -> str:
-    """A campaign's screen under one definition of :data:`DEFINITIONS`: ``"<campaign>_<definition>"``."""
+    """A campaign's screen under one definition of :data:`DEFINITIONS`: ``"<campaign>_<definition>"``.
+
+    Parameters
+    ----------
+    campaign : str
+        The campaign's folder name.
+    definition : {"primary", "confirmed"}
+        A key of :data:`DEFINITIONS`.
+
+    Returns
+    -------
+    str
+        The screen's dataset name.
+
+    Examples
+    --------
+    >>> screen_name("GPCR_3", "confirmed")
+    'GPCR_3_confirmed'
+    """
     return f"{campaign}_{definition}"
 
 
 def campaign_of(screen: str) -> str:
     """The campaign of a screen named by :func:`screen_name`; any other name is its own campaign.
+
+    Parameters
+    ----------
+    screen : str
+        A dataset name.
+
+    Returns
+    -------
+    str
+        ``screen`` without its ``_<definition>`` suffix, if it has one.
 
     Examples
     --------
@@ -141,7 +225,20 @@ def campaign_of(screen: str) -> str:
 def panel_config(wheel, counts: dict, assays: dict | None = None) -> dict:
     """The ``datasets:`` declarations of every campaign x definition (see the module's docstring).
 
-    ``counts`` maps a campaign to :func:`count_campaign`'s result; ``assays`` is :func:`metadata`'s.
+    Parameters
+    ----------
+    wheel : str or Path
+        The release's wheel (:data:`WHEEL`); read only when ``assays`` is None.
+    counts : dict
+        ``{campaign: result}``, each :func:`count_campaign`'s result: the campaigns declared.
+    assays : dict or None, default=None
+        :func:`metadata`'s result; None reads it from ``wheel``.
+
+    Returns
+    -------
+    dict
+        ``{screen name: declaration}``, a ``datasets:`` entry of config.yaml per campaign and definition (in
+        campaign order, then :data:`DEFINITIONS`' order).
     """
     assays = metadata(wheel) if assays is None else assays
     datasets = {}

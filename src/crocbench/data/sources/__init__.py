@@ -143,6 +143,7 @@ def obtain(entry: dict, dest, *, ledger: Ledger | None = None, key=None, record=
     Examples
     --------
     >>> import hashlib, tempfile
+    >>> from pathlib import Path
     >>> folder = Path(tempfile.mkdtemp())
     >>> entry = {"name": "x.txt", "command": "printf hi > {out}", "sha256": hashlib.sha256(b"hi").hexdigest()}
     >>> obtain(entry, folder / "x.txt", how=Fetching(progress=None))[:12]

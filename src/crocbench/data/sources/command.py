@@ -22,6 +22,31 @@ class Command(Source):
     key = "command"
 
     def write(self, entry: dict, out: Path, how: Fetching) -> tuple[str, str]:
+        """Run the entry's shell command, ``{out}``, ``{mirror}`` and ``{python}`` filled in (shell-quoted).
+
+        Parameters
+        ----------
+        entry : dict
+            The file's declaration: ``name`` and ``command``.
+        out : Path
+            Where to write the bytes (a temporary name; :func:`crocbench.data.obtain` renames it once checked).
+        how : Fetching
+            The mirror folder (``{mirror}``) and the progress stream, which gets the command's output.
+
+        Returns
+        -------
+        origin : str
+            ``"the output of <command line>"``.
+        advice : str
+            What to do when the bytes are not the expected ones: the command is not deterministic, or not the one the
+            sha256 was taken from.
+
+        Raises
+        ------
+        DownloadError
+            The command needs ``{mirror}`` and none is configured, exits with a non-zero status, or
+            writes no file.
+        """
         name, command = entry["name"], entry["command"]
         if "{mirror}" in command and how.mirror is None:
             raise DownloadError(

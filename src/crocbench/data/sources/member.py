@@ -149,9 +149,45 @@ class Member(Source):
     key = "member"
 
     def write(self, entry: dict, out: Path, how: Fetching) -> tuple[str, str]:
+        """Write one member of the archive, the archive fetched first if it is not kept yet (:func:`fetch_archive`).
+
+        Parameters
+        ----------
+        entry : dict
+            The file's declaration: ``name``, ``member`` (its path in the archive) and ``archive`` (the archive's own
+            declaration).
+        out : Path
+            Where to write the bytes (a temporary name; :func:`crocbench.data.obtain` renames it once checked).
+        how : Fetching
+            The mirror, the network settings, where archives are kept, and the progress stream.
+
+        Returns
+        -------
+        origin : str
+            ``"member <member> of <archive path>"``.
+        advice : str
+            What to do when the bytes are not the expected ones: the archive is not the declared release.
+
+        Raises
+        ------
+        DownloadError
+            The archive cannot be fetched or read, or has no such member.
+        """
         archive = fetch_archive(entry["archive"], how)
         read_member(archive, entry["member"], out, how)
         return f"member {entry['member']} of {archive}", "the archive is not the declared release"
 
     def describe(self, entry: dict) -> str:
+        """Say which member of which archive the file is.
+
+        Parameters
+        ----------
+        entry : dict
+            The file's declaration.
+
+        Returns
+        -------
+        str
+            ``"member <member> of <archive name>"``.
+        """
         return f"member {entry['member']} of {entry['archive']['name']}"

@@ -88,6 +88,29 @@ class Mirror(Source):
     key = "mirror"
 
     def write(self, entry: dict, out: Path, how: Fetching) -> tuple[str, str]:
+        """Copy the mirror's file of the entry's name (there must be one: :func:`mirrored`).
+
+        Parameters
+        ----------
+        entry : dict
+            The file's declaration: ``name`` (the name looked up in the mirror) and the kind's key.
+        out : Path
+            Where to write the bytes (a temporary name; :func:`crocbench.data.obtain` renames it once checked).
+        how : Fetching
+            The mirror folder and the progress stream.
+
+        Returns
+        -------
+        origin : str
+            ``"mirror file <path>"``.
+        advice : str
+            What to do when the bytes are not the expected ones: replace the mirror's copy with the published file.
+
+        Raises
+        ------
+        DownloadError
+            The disk has no room for the copy.
+        """
         local = mirrored(entry, how)
         how.say(f"{entry['name']}: copying from the mirror {local}")
         ensure_space(out, local.stat().st_size)
@@ -98,4 +121,16 @@ class Mirror(Source):
         )
 
     def describe(self, entry: dict) -> str:
+        """Say that the file is the mirror's copy.
+
+        Parameters
+        ----------
+        entry : dict
+            The file's declaration.
+
+        Returns
+        -------
+        str
+            ``"mirror copy of <name>"``.
+        """
         return f"mirror copy of {entry['name']}"

@@ -23,6 +23,31 @@ class Package(Source):
     mirrorable = True
 
     def write(self, entry: dict, out: Path, how: Fetching) -> tuple[str, str]:
+        """Fetch the release's file with ``pip download`` into a temporary folder beside ``out``, then move it there.
+
+        Parameters
+        ----------
+        entry : dict
+            The file's declaration: ``name`` (the file of the release), ``package`` (a requirement) and optional
+            ``python_version``.
+        out : Path
+            Where to write the bytes (a temporary name; :func:`crocbench.data.obtain` renames it once checked).
+        how : Fetching
+            The progress stream, which gets pip's output.
+
+        Returns
+        -------
+        origin : str
+            ``"pip download <package>"``.
+        advice : str
+            What to do when the bytes are not the expected ones: check the declared sha256, as the index serves another
+            file under this name.
+
+        Raises
+        ------
+        DownloadError
+            pip fails, or writes no file of that name.
+        """
         name, package = entry["name"], entry["package"]
         with tempfile.TemporaryDirectory(dir=out.parent, prefix=f".{name}.") as folder:
             line = [sys.executable, "-m", "pip", "download", package, "--no-deps", "--only-binary=:all:", "-d", folder]

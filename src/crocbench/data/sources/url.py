@@ -100,6 +100,30 @@ class Url(Source):
     mirrorable = True
 
     def write(self, entry: dict, out: Path, how: Fetching) -> tuple[str, str]:
+        """Download the file from its ``url``, retrying a failed or short transfer (:func:`download`).
+
+        Parameters
+        ----------
+        entry : dict
+            The file's declaration: ``name`` and ``url``.
+        out : Path
+            Where to write the bytes (a temporary name; :func:`crocbench.data.obtain` renames it once checked).
+        how : Fetching
+            The retries, time-out, back-off and progress stream.
+
+        Returns
+        -------
+        origin : str
+            The URL.
+        advice : str
+            What to do when the bytes are not the expected ones: the file is corrupt or not the published one, and how
+            to put it in a mirror.
+
+        Raises
+        ------
+        DownloadError
+            Every attempt failed (one line: the last error and what to do).
+        """
         where = f"not in the mirror {how.mirror}; " if how.mirror is not None else ""
         how.say(f"{entry['name']}: {where}downloading {entry['url']}")
         download(entry["url"], out, entry["name"], how)
