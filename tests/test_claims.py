@@ -9,7 +9,7 @@ the paper's five rankers.
 import pandas as pd
 import pytest
 
-from crocbench.report import check_claims, claims_across, screen_claims
+from crocbench.paper import check_claims, claims_across, screen_claims
 
 NAMES = {"random": "RANDOM", "maxsim": "MAX-SIM", "knn": "kNN", "svm": "SVM", "irv": "IRV"}
 ORDER = ["irv", "svm", "knn", "maxsim", "random"]

@@ -600,7 +600,8 @@ def _panel_summary(folder: Path) -> pd.DataFrame:
     """A small panel's summary tables, written where the workflow writes them (``<folder>/tables``): 10 screens,
     the paper's five rankers scoring a seeded list each (the trained ones better, IRV at the top)."""
     from crocbench.models import LABELS
-    from crocbench.report import PAPER_MODELS, claims_across, datasets_table, ranks_table
+    from crocbench.paper import PAPER_MODELS, claims_across
+    from crocbench.report import datasets_table, ranks_table
 
     rng = np.random.default_rng(7)
     names = {m: LABELS[m] for m in PAPER_MODELS}

@@ -191,7 +191,8 @@ def _table(power_of):
 
 
 def test_power_claims_follow_the_table():
-    from crocbench.report import power_claims, power_markdown, power_notes
+    from crocbench.paper import power_claims
+    from crocbench.report import power_markdown, power_notes
 
     def paper_world(metric, test, f):  # CROC best, paired permutation best, power rising with size
         base = 0.9 if metric.startswith("croc") else 0.5

@@ -18,15 +18,15 @@ import pytest
 import yaml
 
 from crocbench.models import LABELS
-from crocbench.reference import REFERENCE_FILES, compare_run
-from crocbench.report import (
+from crocbench.paper import (
     check_claims,
     irv_training_claims,
     load_published,
     measured_values,
-    pooled_metrics,
     published_comparison,
 )
+from crocbench.reference import REFERENCE_FILES, compare_run
+from crocbench.report import pooled_metrics
 
 pytestmark = pytest.mark.regression
 ROOT = Path(__file__).resolve().parents[1]

@@ -227,8 +227,7 @@ def write_reference(results, reference) -> dict:
 def _readme_labels() -> dict:
     """Metric key -> the README's label: the paper panel's own labels of its headline areas (AUC[ROC],
     AUC[CROC(exp)] a=7, ...), and the README's for the count of actives and the IRV's epochs."""
-    from .metrics import paper_panel
-    from .metrics import HEADLINE
+    from .metrics import HEADLINE, paper_panel
 
     panel = {c.key: c.label for c in paper_panel()}
     return {**{k: panel[k] for k in HEADLINE}, "top1000": "actives in top 1,000", "epochs_mean": "epochs"}

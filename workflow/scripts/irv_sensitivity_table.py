@@ -4,8 +4,8 @@ from pathlib import Path
 import pandas as pd
 
 from crocbench._workflow import step
-from crocbench.plots import plot_irv_study
 from crocbench.paper import paper_irv_epochs
+from crocbench.plots import plot_irv_study
 from crocbench.report import irv_study_closest, irv_study_markdown, irv_study_table
 
 with step(snakemake) as log:

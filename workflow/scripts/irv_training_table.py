@@ -4,8 +4,8 @@ from pathlib import Path
 import pandas as pd
 
 from crocbench._workflow import step
-from crocbench.plots import plot_training_curves
 from crocbench.paper import irv_training_claims, irv_training_notes, paper_irv_epochs
+from crocbench.plots import plot_training_curves
 from crocbench.report import claims_markdown, irv_training_table, markdown_table, pooled_metrics
 
 with step(snakemake) as log:

@@ -3,9 +3,9 @@ from pathlib import Path
 import pandas as pd
 
 from crocbench._workflow import step
+from crocbench.paper import power_claims
 from crocbench.plots import plot_power_by_metric, plot_power_by_test
 from crocbench.power import feasible_fractions, power_study
-from crocbench.paper import power_claims
 from crocbench.report import claims_markdown, panel_for, power_markdown, power_notes
 
 with step(snakemake) as log:

@@ -4,8 +4,8 @@ from pathlib import Path
 import pandas as pd
 
 from crocbench._workflow import step
-from crocbench.plots import plot_svm_sensitivity
 from crocbench.paper import published_points, svm_anchors
+from crocbench.plots import plot_svm_sensitivity
 from crocbench.report import (
     pooling_table,
     sensitivity_keys,

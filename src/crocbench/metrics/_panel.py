@@ -142,7 +142,9 @@ def _call(key, label, metric, **params) -> MetricCall:
     return MetricCall(key, label, metric, params)
 
 
+#: The paper's three early-recognition strengths of AUC[CROC(exp)] (Swamidass et al. 2010): a = 7, 14, 80.
 ALPHAS = (7.0, 14.0, 80.0)
+#: The hard cut-offs (fractions of the list) matching :data:`ALPHAS` in the paper's power comparison.
 CUTOFFS = (0.5, 0.1, 0.0086)
 
 #: The keys of the paper's headline areas (:func:`paper_panel`): AUC[ROC], then AUC[CROC(exp)] at each of

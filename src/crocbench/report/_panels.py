@@ -19,7 +19,7 @@ def panels_compared(panels: dict, names: dict, key=None, metrics=SUMMARY_FIGURE_
     Parameters
     ----------
     panels : dict
-        ``{panel name: (datasets table, claims per screen)}``: :func:`datasets_table`'s and :func:`screen_claims`'s
+        ``{panel name: (datasets table, claims per screen)}``: :func:`crocbench.report.datasets_table`'s and :func:`crocbench.paper.screen_claims`'s
         outputs (a panel reference's ``datasets.tsv`` and ``claims_per_screen.tsv``).
     names : dict
         The model keys compared -> the labels of the tables; other models are left out (none given: every model).

@@ -9,10 +9,9 @@ import numpy as np
 import pandas as pd
 
 from ..cv import fold_summary
-from ..metrics import Ranking
+from ..metrics import HEADLINE_BEDROC, Ranking
 from ..stats import bootstrap, corrected_t_test
 from ._format import interval_cell, markdown_table, p_cell
-from ..metrics import HEADLINE_BEDROC
 
 # --- the split ---------------------------------------------------------------------------------
 

@@ -32,7 +32,7 @@ def summary_labels() -> dict:
 
 
 def summary_calls(n: int) -> list[MetricCall]:
-    """The datasets table's metric calls for a list of ``n``: :data:`HEADLINE_BEDROC`, the actives in the top 1%
+    """The datasets table's metric calls for a list of ``n``: :data:`crocbench.metrics.HEADLINE_BEDROC`, the actives in the top 1%
     (key ``top_1pct``) and the enrichment factor at 1% (key ``ef_1pct``)."""
     *panel, hits = named_calls(HEADLINE_BEDROC, n, SUMMARY_TOP)
     return [
@@ -58,7 +58,7 @@ def datasets_table(runs: dict, n_resamples: int | None = None, seed: int = 0) ->
     Returns
     -------
     DataFrame
-        dataset, model, compounds, actives, the :data:`HEADLINE_BEDROC`,
+        dataset, model, compounds, actives, the :data:`crocbench.metrics.HEADLINE_BEDROC`,
         ``top_1pct`` (actives among the top 1% of the list, k rounded half up),
         ``ef_1pct`` (the enrichment factor at 1%), ``top_k`` (that k) and the
         intervals.

@@ -3,6 +3,7 @@ panel of many screens (the docs' tables; :func:`crocbench.reference.panel_tables
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 
 from ._format import interval_cell, markdown_table
@@ -151,7 +152,7 @@ def pairs_markdown(pairs: pd.DataFrame, metrics=None, alpha: float = 0.05) -> st
 
 
 def claims_across_markdown(table: pd.DataFrame) -> str:
-    """:func:`claims_across`'s table as Markdown: per claim, the screens where it holds and the test across them."""
+    """:func:`crocbench.paper.claims_across`'s table as Markdown: per claim, the screens where it holds and the test across them."""
     mark = {True: "supported", False: "not supported", None: "not checked"}
     cells = pd.DataFrame(
         {

@@ -6,9 +6,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ..metrics import hits_call, per_fold_metrics
+from ..metrics import HEADLINE_BEDROC, hits_call, per_fold_metrics
 from ._format import markdown_table
-from ..metrics import HEADLINE_BEDROC
 from ._tables import named_calls, per_fold_summary
 
 #: The sensitivity study's areas, followed by the list's "actives in the top k" (:func:`sensitivity_keys`).
@@ -16,7 +15,7 @@ SETUP_COLUMNS = ["fingerprint", "C", "class_weight", "score"]
 
 
 def sensitivity_keys(n: int, top=1000) -> tuple:
-    """The sensitivity and pooling tables' metric keys for a list of ``n``: :data:`HEADLINE_BEDROC` and
+    """The sensitivity and pooling tables' metric keys for a list of ``n``: :data:`crocbench.metrics.HEADLINE_BEDROC` and
     ``top<k>``."""
     return (*HEADLINE_BEDROC, hits_call(top, n).key)
 
