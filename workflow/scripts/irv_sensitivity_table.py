@@ -3,6 +3,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from crocbench._io import write_table, write_text
 from crocbench._workflow import step
 from crocbench.plots import plot_irv_study
 from crocbench.report import irv_study_closest, irv_study_markdown, irv_study_table, paper_irv_epochs
@@ -13,12 +14,12 @@ with step(snakemake) as log:
     runs = pd.DataFrame([{"fold": i["fold"], **r} for i in infos for r in i["runs"]])
     curve = pd.DataFrame([{"fold": i["fold"], **c} for i in infos for c in i["curve"]])
     table = irv_study_table(scores, runs, snakemake.params.top)
-    table.to_csv(snakemake.output.tsv, sep="\t", index=False, float_format="%.10g")
+    write_table(table, snakemake.output.tsv, sep="\t", index=False, float_format="%.10g")
     closest = irv_study_closest(table)
     text = (
         f"# IRV training study ({snakemake.wildcards.dataset}): every optimizer and stop rule x reweighting "
         f"scheme on the shared {runs['fold'].nunique()} folds\n\n" + irv_study_markdown(table, curve, closest) + "\n"
     )
-    Path(snakemake.output.md).write_text(text)
+    write_text(snakemake.output.md, text)
     plot_irv_study(table, snakemake.output.figure, paper_irv_epochs())
     print(text, file=log)
