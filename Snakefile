@@ -3,7 +3,9 @@
 from snakemake.exceptions import WorkflowError
 from snakemake.utils import min_version, validate
 
-from crocbench._workflow import config_error_line
+import sys
+
+from crocbench._workflow import config_error_line, hold_run_lock, runs_jobs
 
 min_version("9.0")
 
@@ -18,6 +20,13 @@ try:  # a config that breaks the schema: one line saying where and what (not the
     validate(config, "workflow/schemas/config.schema.yaml")
 except WorkflowError as exc:
     raise WorkflowError(config_error_line(config, f"{workflow.basedir}/workflow/schemas/config.schema.yaml")) from None
+
+# One run at a time in a folder, refused in one line; a killed run's locks removed (crocbench._workflow.hold_run_lock)
+if workflow.is_main_process and runs_jobs():
+    _refused = hold_run_lock()
+    if _refused:
+        print(_refused, file=sys.stderr, flush=True)
+        sys.exit(1)
 
 
 include: "workflow/rules/common.smk"

@@ -38,8 +38,9 @@ def step(smk):
                 sys.modules["torch"].set_num_threads(threads)
             yield log
         except Exception as exc:
-            print(f"ERROR: {exc}", file=log)
-            traceback.print_exc(file=log)
+            with contextlib.suppress(OSError):  # a full disk may refuse the log too: the console line still comes
+                print(f"ERROR: {exc}", file=log)
+                traceback.print_exc(file=log)
             print(console_line(smk, exc), file=sys.__stderr__, flush=True)
             raise SystemExit(1) from None
         except BaseException as exc:  # an interruption (Ctrl-C, a job killed): logged, and passed on as it is
@@ -54,9 +55,10 @@ def step(smk):
                 )
             except (OSError, RuntimeError):
                 peak = ""
-            print(f"done in {time.perf_counter() - start:.1f} s{peak}", file=log)
-            if log is not sys.stderr:
-                log.close()
+            with contextlib.suppress(OSError):
+                print(f"done in {time.perf_counter() - start:.1f} s{peak}", file=log)
+                if log is not sys.stderr:
+                    log.close()
 
 
 #: Errors whose message is the whole story (a bad input, a missing or corrupt file): shown without their type.
@@ -113,6 +115,79 @@ def config_error_line(config: dict, schema_file) -> str:
         return "config: does not match its schema"
     where = ".".join(str(p) for p in error.absolute_path) or "(top level)"
     return f"config: {where}: {' '.join(error.message.split())}"
+
+
+#: The run lock held by this process, by file (kept open: the lock lasts as long as the process).
+_RUN_LOCKS: dict = {}
+
+#: Snakemake options under which an invocation runs no job and writes no output (it may run beside a run).
+_NO_JOBS = (
+    "dryrun",
+    "unlock",
+    "summary",
+    "detailed_summary",
+    "list_changes",
+    "report",
+    "lint",
+    "dag",
+    "rulegraph",
+    "filegraph",
+    "cleanup_metadata",
+    "print_compilation",
+    "list_rules",
+    "list_target_rules",
+    "d3dag",
+)
+
+
+def runs_jobs(argv=None) -> bool:
+    """Whether this ``snakemake`` command line runs jobs (not ``-n``, ``--summary``, ``--report``, ...).
+
+    >>> runs_jobs(["snakemake", "--cores", "2"]), runs_jobs(["snakemake", "-np"]), runs_jobs(["pytest"])
+    (True, False, False)
+    """
+    argv = sys.argv if argv is None else argv
+    if not argv or Path(argv[0]).name != "snakemake":
+        return False  # the API from Python, or a job's own process
+    from snakemake.cli import get_argument_parser
+
+    args, _ = get_argument_parser().parse_known_args(argv[1:])
+    return not any(getattr(args, name, None) for name in _NO_JOBS)
+
+
+def hold_run_lock(folder=".snakemake") -> str | None:
+    """Take this folder's run lock for the rest of the process; ``None``, or the one line saying who holds it.
+
+    Snakemake's own lock is checked after the DAG is built (a second run may first trip over the first one's
+    unfinished files) and is said in a paragraph; it stays behind when Snakemake is killed, and the next run
+    then needs ``--unlock``.  This one is an ``flock`` on ``folder/crocbench.lock``, released by the kernel when
+    the process ends, however it ends: held, it also proves that Snakemake's locks under ``folder/locks`` are
+    a killed run's, and they are removed.
+    """
+    import fcntl
+
+    path = Path(folder).resolve() / "crocbench.lock"
+    if str(path) in _RUN_LOCKS:
+        return None
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle = open(path, "a+")
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        handle.seek(0)
+        holder = handle.read().strip() or "another process"
+        handle.close()
+        return (
+            f"crocbench: another snakemake run is working in {path.parent.parent} ({holder}); "
+            "this one stops here: wait for that one to finish (its results are kept), or stop it, and run again"
+        )
+    handle.seek(0)
+    handle.truncate()
+    handle.write(f"pid {os.getpid()}, started {time.strftime('%Y-%m-%d %H:%M:%S')}\n")
+    handle.flush()
+    _RUN_LOCKS[str(path)] = handle
+    shutil.rmtree(path.parent / "locks", ignore_errors=True)  # no run is alive here: a killed run's locks
+    return None
 
 
 def signature(*files, **params) -> str:

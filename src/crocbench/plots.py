@@ -27,13 +27,16 @@ def save_figure(fig, out, formats=("png", "pdf")) -> list:
     """
     from pathlib import Path
 
+    from ._io import atomic_write
+
     out = Path(out)
     paths = [out] + [out.with_suffix(f".{f}") for f in formats if f".{f}" != out.suffix]
     for path in paths:
         metadata = (
             {"CreationDate": None} if path.suffix == ".pdf" else {"Software": None} if path.suffix == ".png" else {}
         )
-        fig.savefig(path, dpi=150, metadata=metadata)
+        with atomic_write(path) as tmp:  # complete or absent
+            fig.savefig(tmp, dpi=150, metadata=metadata)
     plt.close(fig)
     return paths
 

@@ -28,6 +28,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from ._io import write_table, write_text
+
 #: Tables of a run kept in the reference.  Most are ``tables/<name>``; ``svm_folds.tsv`` is built
 #: from the SVM's per-fold records (the chosen C and class weight, the inner-CV values).
 REFERENCE_FILES = (
@@ -214,9 +216,7 @@ def write_reference(results, reference) -> dict:
     for name in reference_files(results):
         path = reference / name
         is_new = not path.is_file()
-        tmp = path.with_suffix(".tmp")
-        reference_frame(results, name).to_csv(tmp, sep="\t", index=False, float_format="%.12g")
-        tmp.replace(path)
+        write_table(reference_frame(results, name), path, sep="\t", index=False, float_format="%.12g")
         written[path] = ["new"] if is_new else before[name]
     return written
 
@@ -398,7 +398,7 @@ def update_readme(documents, reference) -> list:
                 changed.append((str(document), name))
                 block = f"<!-- reference:{name} -->\n{tables[name]}\n<!-- /reference:{name} -->"
                 text = text[: match.start()] + block + text[match.end() :]
-        path.write_text(text)
+        write_text(path, text)
     missing = [name for name in tables if name not in seen]
     if missing:
         raise ValueError(f"no <!-- reference:{missing[0]} --> block in {', '.join(map(str, documents))}")

@@ -1,7 +1,6 @@
-from pathlib import Path
-
 import pandas as pd
 
+from crocbench._io import write_table, write_text
 from crocbench._workflow import step
 from crocbench.report import (
     areas_markdown,
@@ -20,20 +19,20 @@ with step(snakemake) as log:
     print("\n".join(notes), file=log)
     per_fold = {label[m]: pd.read_csv(p, sep="\t") for m, p in zip(models, snakemake.input.per_fold)}
     areas, summary = areas_table(pooled, calls), per_fold_summary(per_fold, calls)
-    areas.to_csv(snakemake.output.tsv, sep="\t", index=False, float_format="%.10g")
-    summary.to_csv(snakemake.output.per_fold, sep="\t", index=False, float_format="%.10g")
+    write_table(areas, snakemake.output.tsv, sep="\t", index=False, float_format="%.10g")
+    write_table(summary, snakemake.output.per_fold, sep="\t", index=False, float_format="%.10g")
     text = (
         f"# Areas ({snakemake.wildcards.dataset}): pooled {snakemake.params.n_folds}-fold ranking; below, mean ± SD over the folds\n\n"
         + areas_markdown(areas, summary, calls)
         + "\n"
     )
-    Path(snakemake.output.md).write_text(text)
+    write_text(snakemake.output.md, text)
     print(text, file=log)
     other = other_metrics_table(pooled, top=snakemake.params.top)
-    other.to_csv(snakemake.output.other_tsv, sep="\t", index=False, float_format="%.10g")
+    write_table(other, snakemake.output.other_tsv, sep="\t", index=False, float_format="%.10g")
     text = (
         f"# Other metrics ({snakemake.wildcards.dataset}): the other references' measures on the pooled "
         "ranking; per-query metrics take each fold as a query\n\n" + other_metrics_markdown(other) + "\n"
     )
-    Path(snakemake.output.other_md).write_text(text)
+    write_text(snakemake.output.other_md, text)
     print(text, file=log)

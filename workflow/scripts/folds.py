@@ -1,5 +1,6 @@
 import pandas as pd
 
+from crocbench._io import write_table
 from crocbench._workflow import step
 from crocbench.cv import fold_table
 
@@ -14,5 +15,5 @@ with step(snakemake) as log:
     table = fold_table(
         compounds["id"], compounds["label"], snakemake.params.n_folds, snakemake.params.seed, scaffolds=scaffolds
     )
-    table.to_csv(snakemake.output[0], sep="\t", index=False)
+    write_table(table, snakemake.output[0], sep="\t", index=False)
     print(table.groupby("fold")["label"].agg(["size", "sum"]).to_string(), file=log)

@@ -1,7 +1,6 @@
-from pathlib import Path
-
 import pandas as pd
 
+from crocbench._io import write_text
 from crocbench._workflow import step
 from crocbench.report import folds_markdown
 
@@ -14,5 +13,5 @@ with step(snakemake) as log:
         + folds_markdown(tables, snakemake.params.split, snakemake.params.scaffold, snakemake.params.seed)
         + "\n"
     )
-    Path(snakemake.output.md).write_text(text)
+    write_text(snakemake.output.md, text)
     print(text, file=log)

@@ -1,7 +1,6 @@
-from pathlib import Path
-
 import pandas as pd
 
+from crocbench._io import write_table, write_text
 from crocbench._workflow import step
 from crocbench.report import intervals_markdown, intervals_table, panel_for
 
@@ -11,10 +10,10 @@ with step(snakemake) as log:
     calls = panel_for(next(iter(pooled.values())), snakemake.params.top)
     resamples = snakemake.params.resamples
     table = intervals_table(pooled, calls, n_resamples=resamples, seed=snakemake.params.seed)
-    table.to_csv(snakemake.output.tsv, sep="\t", index=False, float_format="%.10g")
+    write_table(table, snakemake.output.tsv, sep="\t", index=False, float_format="%.10g")
     text = (
         f"# Areas with 95% intervals ({snakemake.wildcards.dataset}): pooled ranking; percentile intervals of a "
         f"stratified bootstrap over compounds, {resamples:,} resamples\n\n" + intervals_markdown(table, calls) + "\n"
     )
-    Path(snakemake.output.md).write_text(text)
+    write_text(snakemake.output.md, text)
     print(text, file=log)

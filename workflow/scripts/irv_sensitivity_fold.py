@@ -2,6 +2,7 @@ import json
 
 import pandas as pd
 
+from crocbench._io import atomic_write, write_table
 from crocbench._workflow import step
 from crocbench.fingerprints import load_fingerprints
 from crocbench.models._irv_study import optimizer_settings, run_study_fold
@@ -27,8 +28,8 @@ with step(snakemake) as log:
         progress=lambda line: print(f"fold {fold}: {line}", file=log, flush=True),
     )
     parts = [rows.assign(setting=r["setting"], scheme=r["scheme"], stop=r["stop"], score=r["scores"]) for r in runs]
-    pd.concat(parts, ignore_index=True).to_parquet(snakemake.output.scores, index=False)
-    with open(snakemake.output.info, "w") as fh:
+    write_table(pd.concat(parts, ignore_index=True), snakemake.output.scores, index=False)
+    with atomic_write(snakemake.output.info) as tmp, open(tmp, "w") as fh:
         json.dump(
             {"fold": fold, "runs": [{k: v for k, v in r.items() if k != "scores"} for r in runs], "curve": curve}, fh
         )

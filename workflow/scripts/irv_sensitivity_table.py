@@ -3,6 +3,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from crocbench._io import write_table, write_text
 from crocbench._workflow import step
 from crocbench.paper import paper_irv_epochs
 from crocbench.plots import plot_irv_study
@@ -14,7 +15,7 @@ with step(snakemake) as log:
     runs = pd.DataFrame([{"fold": i["fold"], **r} for i in infos for r in i["runs"]])
     curve = pd.DataFrame([{"fold": i["fold"], **c} for i in infos for c in i["curve"]])
     table = irv_study_table(scores, runs, snakemake.params.top)
-    table.to_csv(snakemake.output.tsv, sep="\t", index=False, float_format="%.10g")
+    write_table(table, snakemake.output.tsv, sep="\t", index=False, float_format="%.10g")
     paper = paper_irv_epochs()
     closest = irv_study_closest(table, paper)
     text = (
@@ -23,6 +24,6 @@ with step(snakemake) as log:
         + irv_study_markdown(table, curve, closest, paper)
         + "\n"
     )
-    Path(snakemake.output.md).write_text(text)
+    write_text(snakemake.output.md, text)
     plot_irv_study(table, snakemake.output.figure, paper)
     print(text, file=log)

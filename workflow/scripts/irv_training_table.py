@@ -3,6 +3,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from crocbench._io import write_table, write_text
 from crocbench._workflow import step
 from crocbench.paper import irv_training_claims, irv_training_notes, paper_irv_epochs
 from crocbench.plots import plot_training_curves
@@ -26,7 +27,7 @@ with step(snakemake) as log:
     # the paper's epochs column only where the dataset reproduces it (config.yaml `reproduces:`)
     paper_epochs = paper_irv_epochs() if snakemake.params.reproduces else None
     table = irv_training_table(runs, top=snakemake.params.top, paper_epochs=paper_epochs)
-    table.to_csv(snakemake.output.tsv, sep="\t", index=False, float_format="%.10g")
+    write_table(table, snakemake.output.tsv, sep="\t", index=False, float_format="%.10g")
     text = (
         f"# IRV training with rank reweighting ({snakemake.wildcards.dataset})\n\n{markdown_table(table)}\n\n"
         f"train_seconds: wall time of the {n_folds} fold jobs (loading included).\n"
@@ -37,7 +38,7 @@ with step(snakemake) as log:
         }
         claims = irv_training_claims(table, others)
         text += f"\n{irv_training_notes()}\n\n## The paper's claims on this run\n\n{claims_markdown(claims)}\n"
-    Path(snakemake.output.md).write_text(text)
+    write_text(snakemake.output.md, text)
     plot_training_curves(
         {s: [i["history"] for i in runs[s][1]] for s in schemes},
         snakemake.output.figure,

@@ -1,7 +1,6 @@
-from pathlib import Path
-
 import pandas as pd
 
+from crocbench._io import write_table, write_text
 from crocbench._workflow import step
 from crocbench.paper import power_claims
 from crocbench.plots import plot_power_by_metric, plot_power_by_test
@@ -31,7 +30,7 @@ with step(snakemake) as log:
         n_jobs=snakemake.threads,
         progress=log,
     )
-    table.to_csv(out.tsv, sep="\t", index=False, float_format="%.10g")
+    write_table(table, out.tsv, sep="\t", index=False, float_format="%.10g")
     claims = power_claims(table, snakemake.params.labels)
     text = (
         f"# Power study ({snakemake.wildcards.dataset}): {cfg['subsets']} stratified random subsets per size, "
@@ -46,7 +45,7 @@ with step(snakemake) as log:
         + power_markdown(table, snakemake.params.labels)
         + "\n"
     )
-    Path(out.md).write_text(text)
+    write_text(out.md, text)
     plot_power_by_metric(table, out.metrics, labels=snakemake.params.labels)
     plot_power_by_test(table, out.tests, labels=snakemake.params.labels)
     print(text, file=log)

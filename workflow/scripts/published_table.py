@@ -1,7 +1,6 @@
-from pathlib import Path
-
 import pandas as pd
 
+from crocbench._io import write_table, write_text
 from crocbench._workflow import step
 from crocbench.paper import check_claims, load_published, measured_values, published_comparison
 from crocbench.report import claims_markdown, markdown_table
@@ -14,10 +13,10 @@ with step(snakemake) as log:
     training = pd.read_csv(snakemake.input.training[0], sep="\t") if snakemake.input.training else None
     table = published_comparison(measured_values(areas, training, {v: k for k, v in names.items()}), published)
     claims = check_claims(areas, significance, names, published)
-    table.to_csv(snakemake.output.tsv, sep="\t", index=False, float_format="%.10g")
+    write_table(table, snakemake.output.tsv, sep="\t", index=False, float_format="%.10g")
     text = (
         f"# Published vs reproduced ({snakemake.wildcards.dataset})\n\n{published['reference']}\n\n"
         f"{published['data_note']}\n\n{markdown_table(table)}\n\n## Claims\n\n" + claims_markdown(claims) + "\n"
     )
-    Path(snakemake.output.md).write_text(text)
+    write_text(snakemake.output.md, text)
     print(text, file=log)

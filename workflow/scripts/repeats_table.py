@@ -1,7 +1,6 @@
-from pathlib import Path
-
 import pandas as pd
 
+from crocbench._io import write_table, write_text
 from crocbench._workflow import step
 from crocbench.report import panel_for, repeats_markdown, repeats_table, repeats_tests
 
@@ -21,11 +20,11 @@ with step(snakemake) as log:
     calls = panel_for(next(iter(pooled[0].values())), snakemake.params.top)
     table = repeats_table(pooled, calls)
     tests = repeats_tests(per_fold, n_folds=snakemake.params.n_folds)
-    table.to_csv(snakemake.output.tsv, sep="\t", index=False, float_format="%.10g")
-    tests.to_csv(snakemake.output.tests, sep="\t", index=False, float_format="%.10g")
+    write_table(table, snakemake.output.tsv, sep="\t", index=False, float_format="%.10g")
+    write_table(tests, snakemake.output.tests, sep="\t", index=False, float_format="%.10g")
     text = (
         f"# Repeats ({snakemake.wildcards.dataset}): {repeats} seeded {snakemake.params.n_folds}-fold "
         "cross-validations\n\n" + repeats_markdown(table, tests, calls, repeats) + "\n"
     )
-    Path(snakemake.output.md).write_text(text)
+    write_text(snakemake.output.md, text)
     print(text, file=log)

@@ -1,5 +1,6 @@
 import pandas as pd
 
+from crocbench._io import write_table
 from crocbench._workflow import step
 from crocbench.scaffolds import scaffolds
 
@@ -7,7 +8,7 @@ with step(snakemake) as log:
     compounds = pd.read_parquet(snakemake.input[0], columns=["id", "smiles"])
     kind = snakemake.wildcards.kind
     table = pd.DataFrame({"id": compounds["id"], "scaffold": scaffolds(compounds["smiles"], kind, progress=log)})
-    table.to_parquet(snakemake.output[0], index=False)
+    write_table(table, snakemake.output[0], index=False)
     ringed = table["scaffold"][table["scaffold"] != ""]
     print(
         f"{len(table):,} compounds: {ringed.nunique():,} {kind} scaffolds, "

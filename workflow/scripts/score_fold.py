@@ -2,6 +2,7 @@ import json
 
 import pandas as pd
 
+from crocbench._io import atomic_write, write_table
 from crocbench._workflow import step
 from crocbench.cv import cross_validate
 from crocbench.fingerprints import load_fingerprints
@@ -35,9 +36,9 @@ with step(snakemake) as log:
         only=[fold],
     )
     scores, model = done.scores[fold], done.models[fold]
-    scores.to_parquet(snakemake.output.scores, index=False)
+    write_table(scores, snakemake.output.scores, index=False)
     info = model.info() if callable(getattr(model, "info", None)) else {}
-    with open(snakemake.output.info, "w") as fh:
+    with atomic_write(snakemake.output.info) as tmp, open(tmp, "w") as fh:
         json.dump({"run": run, "model": snakemake.params.run["class"], "fold": fold, **info}, fh)
         fh.write("\n")
     print(f"{run} fold {fold}: {len(scores)} compounds scored; neighbour lists recomputed: {sim.recomputed}", file=log)

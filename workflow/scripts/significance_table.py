@@ -1,7 +1,6 @@
-from pathlib import Path
-
 import pandas as pd
 
+from crocbench._io import write_table, write_text
 from crocbench._workflow import step
 from crocbench.report import panel_for, significance_markdown, significance_table
 from crocbench.stats import TESTS
@@ -12,10 +11,10 @@ with step(snakemake) as log:
     calls = panel_for(next(iter(pooled.values())), snakemake.params.top)
     samples = snakemake.params.samples
     table = significance_table(pooled, calls, TESTS, n_samples=samples, seed=snakemake.params.seed)
-    table.to_csv(snakemake.output.tsv, sep="\t", index=False, float_format="%.10g")
+    write_table(table, snakemake.output.tsv, sep="\t", index=False, float_format="%.10g")
     text = (
         f"# Significance ({snakemake.wildcards.dataset}{snakemake.wildcards.repeat}): one-sided p-values in the observed direction, "
         f"{samples:,} permutation samples; **p < 0.01**, *p < 0.05*\n\n" + significance_markdown(table, TESTS) + "\n"
     )
-    Path(snakemake.output.md).write_text(text)
+    write_text(snakemake.output.md, text)
     print(f"{len(table)} comparisons", file=log)

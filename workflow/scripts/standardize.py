@@ -1,6 +1,7 @@
 import json
 import sys
 
+from crocbench._io import atomic_write, write_table
 from crocbench._workflow import step
 from crocbench.data import Dataset, standardize_files
 
@@ -12,9 +13,9 @@ with step(snakemake) as log:
     compounds, rejected, summary = standardize_files(
         spec, snakemake.params.folder, snakemake.params.lock, snakemake.threads, log, snakemake.params.n_folds
     )
-    compounds.to_parquet(snakemake.output.compounds, index=False)
-    rejected.to_csv(snakemake.output.rejected, sep="\t", index=False)
-    with open(snakemake.output.summary, "w") as fh:
+    write_table(compounds, snakemake.output.compounds, index=False)
+    write_table(rejected, snakemake.output.rejected, sep="\t", index=False)
+    with atomic_write(snakemake.output.summary) as tmp, open(tmp, "w") as fh:
         json.dump(summary, fh, indent=2)
         fh.write("\n")
     print(json.dumps(summary, indent=2), file=log)

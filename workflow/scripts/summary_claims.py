@@ -1,7 +1,6 @@
-from pathlib import Path
-
 import pandas as pd
 
+from crocbench._io import write_table, write_text
 from crocbench._workflow import step
 from crocbench.paper import PAPER_MODELS, claims_across, screen_claims
 from crocbench.report import claims_across_markdown
@@ -14,8 +13,8 @@ with step(snakemake) as log:
     significance = {d: pd.read_csv(p, sep="\t") for d, p in zip(datasets, snakemake.input.significance)}
     screens = screen_claims(areas, significance, names)
     table = claims_across(screens, pd.read_csv(snakemake.input.datasets, sep="\t"), names, significance)
-    screens.to_csv(snakemake.output.per_screen, sep="\t", index=False)
-    table.to_csv(snakemake.output.tsv, sep="\t", index=False)
+    write_table(screens, snakemake.output.per_screen, sep="\t", index=False)
+    write_table(table, snakemake.output.tsv, sep="\t", index=False)
     text = (
         f"# The paper's claims across {len(datasets)} screens\n\n"
         "Each claim checked on each screen as on the paper's one (its tables 1 and 2), and across the screens: the "
@@ -27,5 +26,5 @@ with step(snakemake) as log:
         f"agrees on every screen is told apart by the Wilcoxon-Holm tests from {screens_needed(len(names))} "
         "screens on (2 / 2^n, times the pairs).\n"
     )
-    Path(snakemake.output.md).write_text(text)
+    write_text(snakemake.output.md, text)
     print(text, file=log)

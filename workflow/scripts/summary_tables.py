@@ -1,7 +1,6 @@
-from pathlib import Path
-
 import pandas as pd
 
+from crocbench._io import write_table, write_text
 from crocbench._workflow import step
 from crocbench.report import datasets_markdown, datasets_table, ranks_markdown, ranks_table
 
@@ -14,15 +13,16 @@ with step(snakemake) as log:
         parts.append(datasets_table({d: run}, n_resamples=snakemake.params.resamples, seed=snakemake.params.seed))
         print(f"{d}: {len(run[labels[models[0]]]):,} compounds, {len(models)} models", file=log, flush=True)
     table = pd.concat(parts, ignore_index=True)
-    table.to_csv(snakemake.output.datasets_tsv, sep="\t", index=False, float_format="%.10g")
-    Path(snakemake.output.datasets_md).write_text(
+    write_table(table, snakemake.output.datasets_tsv, sep="\t", index=False, float_format="%.10g")
+    write_text(
+        snakemake.output.datasets_md,
         f"# Datasets: {len(datasets)} screens, each model's pooled out-of-fold ranking; in brackets the 95% "
-        f"stratified bootstrap interval ({snakemake.params.resamples} resamples)\n\n" + datasets_markdown(table) + "\n"
+        f"stratified bootstrap interval ({snakemake.params.resamples} resamples)\n\n" + datasets_markdown(table) + "\n",
     )
     ranked = snakemake.params.ranked  # summary: models (default: every model)
     ranks, pairs = ranks_table(table[table["model"].isin(ranked)])
-    ranks.to_csv(snakemake.output.ranks_tsv, sep="\t", index=False, float_format="%.10g")
-    pairs.to_csv(snakemake.output.pairs_tsv, sep="\t", index=False, float_format="%.10g")
+    write_table(ranks, snakemake.output.ranks_tsv, sep="\t", index=False, float_format="%.10g")
+    write_table(pairs, snakemake.output.pairs_tsv, sep="\t", index=False, float_format="%.10g")
     text = (
         f"# Ranks of {', '.join(ranked)} across {len(datasets)} datasets ({', '.join(datasets)}): 1 = best; "
         "Friedman test, Nemenyi "
@@ -30,5 +30,5 @@ with step(snakemake) as log:
         + ranks_markdown(ranks, pairs)
         + "\n"
     )
-    Path(snakemake.output.ranks_md).write_text(text)
+    write_text(snakemake.output.ranks_md, text)
     print(text, file=log)

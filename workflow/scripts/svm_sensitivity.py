@@ -1,5 +1,6 @@
 import pandas as pd
 
+from crocbench._io import write_table
 from crocbench._workflow import remove_parts, resumable, signature, step
 from crocbench.fingerprints import load_fingerprints
 from crocbench.models import grid_fold
@@ -27,5 +28,5 @@ with step(snakemake) as log:
         )
 
     parts = resumable(snakemake.params.parts, key, sorted(folds["fold"].unique().tolist()), fold_scores, log)
-    pd.concat(parts, ignore_index=True).to_parquet(snakemake.output[0], index=False)
+    write_table(pd.concat(parts, ignore_index=True), snakemake.output[0], index=False)
     remove_parts(snakemake.params.parts)

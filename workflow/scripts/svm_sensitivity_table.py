@@ -3,6 +3,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from crocbench._io import write_table, write_text
 from crocbench._workflow import step
 from crocbench.paper import published_points, svm_anchors
 from crocbench.plots import plot_svm_sensitivity
@@ -18,7 +19,7 @@ with step(snakemake) as log:
     scores = pd.concat([pd.read_parquet(p) for p in snakemake.input.grids], ignore_index=True)
     top, reproduces = snakemake.params.top, snakemake.params.reproduces
     table = svm_sensitivity_table(scores, top)
-    table.to_csv(snakemake.output.tsv, sep="\t", index=False, float_format="%.10g")
+    write_table(table, snakemake.output.tsv, sep="\t", index=False, float_format="%.10g")
     per_fold = {
         snakemake.params.labels[m]: pd.read_csv(p, sep="\t")
         for m, p in zip(snakemake.params.models, snakemake.input.per_fold)
@@ -33,7 +34,7 @@ with step(snakemake) as log:
         )
         + "\n"
     )
-    Path(snakemake.output.md).write_text(text)
+    write_text(snakemake.output.md, text)
     refs = published_points(("svm", "irv")) if reproduces else {}
     if "IRV" in per_fold:
         irv = pooling.set_index("model").loc["IRV"]

@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from .._io import write_table
 from ..metrics import (
     FAMILIES,
     HEADLINE,
@@ -46,10 +47,10 @@ def write_pooled(pooled: pd.DataFrame, top, scores_path, per_fold_path, log=None
 
     Metrics undefined for a list this size are left out, with a note in ``log``.  Returns the per-fold table.
     """
-    pooled.to_parquet(scores_path, index=False)
+    write_table(pooled, scores_path, index=False)
     notes = []
     table = per_fold_metrics(pooled, panel_for(pooled, top, notes=notes), notes)
-    table.to_csv(per_fold_path, sep="\t", index=False, float_format="%.6g")
+    write_table(table, per_fold_path, sep="\t", index=False, float_format="%.6g")
     if log is not None:
         print("\n".join(notes), file=log)
         print(table.to_string(), file=log)
