@@ -3,6 +3,7 @@
 import pytest
 from _http import CONTENT, SHA, Handler
 
+from crocbench._io import DiskFullError
 from crocbench.data import DownloadError, Fetching, obtain, resolve_mirror, source_for
 
 
@@ -55,11 +56,11 @@ def test_a_mirror_copy_onto_a_full_disk_says_the_space_it_needs(tmp_path, small_
     mirror.mkdir()
     (mirror / "big.csv").write_bytes(b"x" * 2_000_000)
     dest = small_disk / "big.csv"
-    with pytest.raises(DownloadError) as err:
+    with pytest.raises(DiskFullError) as err:
         obtain(
             {"name": "big.csv", "url": "http://127.0.0.1:9/", "sha256": "0" * 64},
             dest,
             how=Fetching(mirror=mirror, progress=None),
         )
-    assert str(err.value).startswith(f"{dest}: no space left on the device: needs 2.0 MB, ")
+    assert str(err.value).startswith(f"no space left on device writing {dest} (needs ~2.0 MB, ")
     assert list(small_disk.iterdir()) == []

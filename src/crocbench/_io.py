@@ -61,7 +61,8 @@ def atomic_write(path, size: int | None = None):
         written = tmp.stat().st_size if tmp.exists() else 0
         tmp.unlink(missing_ok=True)
         free = shutil.disk_usage(path.parent).free
-        raise DiskFullError(path, size if size is not None else written, free, exact=size is not None) from exc
+        needed = size if size is not None else getattr(exc, "needed", None)  # a check that refused up front
+        raise DiskFullError(path, needed if needed is not None else written, free, exact=needed is not None) from exc
     finally:
         tmp.unlink(missing_ok=True)
 

@@ -20,7 +20,7 @@ import importlib
 import pkgutil
 
 from ._base import DownloadError, Fetching, Source
-from ._integrity import Ledger, install, part_path, sha256_of
+from ._integrity import Ledger, install, sha256_of
 from .member import fetch_archive, read_member
 from .mirror import MIRROR_ENV, Mirror, mirrored, resolve_mirror
 
@@ -173,7 +173,6 @@ __all__ = [
     "Source",
     "fetch_archive",
     "obtain",
-    "part_path",
     "read_member",
     "register",
     "resolve_mirror",

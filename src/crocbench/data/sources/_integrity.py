@@ -1,6 +1,7 @@
 """Integrity, written once for every kind of source: sha256, the ledger of recorded ones, and the checked rename.
 
-A file is written under a temporary name beside its destination (:func:`part_path`) and renamed into place only
+A file is written under a temporary name beside its destination (:func:`crocbench._io.atomic_write`, the one
+atomic write of the project) and renamed into place only
 once its sha256 is the declared one or, for a file that declares none, the one recorded in the ledger (trust on
 first use). So the destination is never a partial or a wrong file, whatever stops the write.
 """
@@ -12,10 +13,12 @@ import errno
 import fcntl
 import hashlib
 import json
+import os
 import shutil
 from collections.abc import Callable
 from pathlib import Path
 
+from ..._io import atomic_write, write_text
 from ._base import DownloadError
 
 _CHUNK = 1 << 20
@@ -49,28 +52,6 @@ def sha256_of(path) -> str:
     return digest.hexdigest()
 
 
-def part_path(dest) -> Path:
-    """The temporary name a file is written under before it is checked and renamed to ``dest``.
-
-    Parameters
-    ----------
-    dest : str or Path
-        The destination.
-
-    Returns
-    -------
-    Path
-        ``.NAME.part`` beside ``dest`` (hidden, and never a workflow output).
-
-    Examples
-    --------
-    >>> part_path("data/x/a.csv").as_posix()
-    'data/x/.a.csv.part'
-    """
-    dest = Path(dest)
-    return dest.with_name(f".{dest.name}.part")
-
-
 @contextlib.contextmanager
 def locked(path):
     """Hold an exclusive lock (``flock``) on ``path``'s companion ``PATH.flock`` while the block runs.
@@ -94,10 +75,6 @@ def locked(path):
             fcntl.flock(handle, fcntl.LOCK_UN)
 
 
-def _mb(n: int) -> str:
-    return f"{n / 1e6:.1f} MB"
-
-
 def ensure_space(path, size: int | None) -> None:
     """Refuse before writing ``size`` bytes to ``path`` when its file system has less free space.
 
@@ -115,13 +92,14 @@ def ensure_space(path, size: int | None) -> None:
     Raises
     ------
     OSError
-        ``ENOSPC``, with the bytes needed as ``needed``: :func:`install` turns it into its one line.
+        ``ENOSPC``, with the bytes needed as ``needed``: the atomic write around it
+        (:func:`crocbench._io.atomic_write`) turns it into its one line.
     """
     if size is None:
         return
     free = shutil.disk_usage(Path(path).parent).free
     if free < size:
-        error = OSError(errno.ENOSPC, f"needs {_mb(size)}, {_mb(free)} free", str(path))
+        error = OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(path))
         error.needed = size
         raise error
 
@@ -207,9 +185,7 @@ class Ledger:
                 )
             if key not in recorded and record:
                 recorded[key] = actual
-                tmp = part_path(self.path)
-                tmp.write_text(json.dumps(recorded, indent=2, sort_keys=True) + "\n")
-                tmp.replace(self.path)
+                write_text(self.path, json.dumps(recorded, indent=2, sort_keys=True) + "\n")
 
     def verify(self, dataset: str, files, folder) -> None:
         """Check every raw copy of a dataset before it is read: against its declared sha256, else the recorded one.
@@ -338,33 +314,20 @@ def install(
     ValueError
         Neither a sha256 nor a ledger to check against.
     DownloadError
-        The content is not the expected one, the disk filled up, or ``write`` failed: one line, and nothing is
-        kept at ``dest`` or under the temporary name.
+        The content is not the expected one, or ``write`` failed: one line, and nothing is kept at ``dest`` or
+        under the temporary name.
+    crocbench._io.DiskFullError
+        The disk filled up: one line naming ``dest``, the space needed and the space free; nothing is kept.
     """
     dest = Path(dest)
     if sha256 is None and ledger is None:
         raise ValueError(f"{name}: give its sha256, or a lock file to record it in")
     dest.parent.mkdir(parents=True, exist_ok=True)
-    tmp = part_path(dest)
-    try:
-        try:
-            origin, advice = write(tmp)
-        except OSError as exc:
-            if exc.errno != errno.ENOSPC:
-                raise
-            needed = getattr(exc, "needed", None)
-            if needed is None:  # found while writing: at least what was written, and more
-                needed = f"more than the {_mb(tmp.stat().st_size if tmp.exists() else 0)} written"
-            else:
-                needed = _mb(needed)
-            free = shutil.disk_usage(dest.parent).free
-            raise DownloadError(f"{dest}: no space left on the device: needs {needed}, {_mb(free)} free") from None
+    with atomic_write(dest) as tmp:  # renamed to dest only if the block ends without an error
+        origin, advice = write(tmp)
         actual = sha256_of(tmp)
         if sha256 is not None and actual != sha256.lower():
             raise DownloadError(f"{name}: sha256 mismatch for {origin}: expected {sha256}, got {actual}; {advice}")
         if sha256 is None:
             ledger.check(key or name, actual, record=record)
-        tmp.replace(dest)
-        return actual
-    finally:
-        tmp.unlink(missing_ok=True)
+    return actual
