@@ -460,7 +460,7 @@ def test_ranks_table_by_hand():
 def test_critical_difference_cliques_against_brute_force():
     import itertools
 
-    from crocbench.plots import cd_cliques
+    from crocbench.stats import cd_cliques
 
     rng = np.random.default_rng(0)
     for _ in range(200):
@@ -479,7 +479,7 @@ def test_critical_difference_cliques_against_brute_force():
 
 
 def test_critical_difference_cliques_leave_out_pairs_exactly_cd_apart():
-    from crocbench.plots import cd_cliques
+    from crocbench.stats import cd_cliques
 
     # |r_i - r_j| < CD: not significantly different (joined); a difference of exactly CD is significant.
     # Every number here is exact in binary floating point: 2.25 - 1.5 == 0.75 == CD.

@@ -60,6 +60,7 @@ from ._permutation import paired_permutation_samples, unpaired_permutation_sampl
 from ._pvalues import ALTERNATIVES, TESTS, check_tests, p_values
 from ._ranks import (
     Friedman,
+    cd_cliques,
     dataset_ranks,
     friedman_test,
     holm,
@@ -72,6 +73,7 @@ from ._tests import Comparison, TestResult, compare, compare_many, permutation_t
 from ._ties import RANK_RESOLUTION, snap_ties
 
 __all__ = [
+    "cd_cliques",
     "DEFAULT_RESAMPLES",
     "MIN_RESAMPLES",
     "Interval",

@@ -265,3 +265,35 @@ def pairwise_wilcoxon(values, names) -> list[dict]:
     for row, adjusted in zip(rows, holm([r["p_value"] for r in rows]) if rows else []):
         row["p_holm"] = float(adjusted)
     return rows
+
+
+def cd_cliques(ranks: dict, cd: float) -> list[tuple]:
+    """The groups a critical-difference diagram joins: maximal runs of models, in rank order, whose mean ranks
+    span less than ``cd`` (no two of them differ significantly); runs of one model are left out.
+
+    Parameters
+    ----------
+    ranks : dict
+        Model -> mean rank.
+    cd : float
+        The critical difference (:func:`nemenyi_critical_difference`).
+
+    Returns
+    -------
+    list of tuple
+        Each joined group's models, best first, in rank order.
+
+    Examples
+    --------
+    >>> cd_cliques({"a": 1.0, "b": 1.5, "c": 3.0, "d": 3.2}, 1.0)
+    [('a', 'b'), ('c', 'd')]
+    """
+    order = sorted(ranks, key=lambda m: ranks[m])
+    runs = []
+    for i in range(len(order)):
+        j = i
+        while j + 1 < len(order) and ranks[order[j + 1]] - ranks[order[i]] < cd:
+            j += 1
+        if j > i and not (runs and runs[-1][1] >= j):
+            runs.append((i, j))
+    return [tuple(order[i : j + 1]) for i, j in runs]
