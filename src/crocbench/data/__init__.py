@@ -1,8 +1,10 @@
 """Data: the raw files' sources (:mod:`crocbench.data.sources`), reading tables and SD files, datasets and their
 standardization."""
 
-from ._datasets import COMPOUND_COLUMNS, Dataset, Source, binary_classes, load_records, standardize, standardize_files
+from ._declaration import COMPOUND_COLUMNS, Dataset, Source
+from ._records import load_records
 from ._sdf import read_bytes, read_sdf
+from ._standardize import binary_classes, standardize, standardize_files
 from ._tables import binary_labels, label_summary, numeric_column, read_table
 from .sources import (
     MIRROR_ENV,
