@@ -78,22 +78,10 @@ def svm_folds_frame(results) -> pd.DataFrame:
     """One row per outer fold of the workflow's SVM: chosen C and class weight, support vectors, and the
     inner-CV value of every candidate set-up (``inner_<C>_<class weight>``; with successive halving, in
     the last round it reached, on the share ``fit_share_<C>_<class weight>`` of the inner training sets)."""
-    rows = []
-    for path in sorted(Path(results, "scores", "svm").glob("fold_*.json"), key=lambda p: int(p.stem[5:])):
-        info = json.loads(path.read_text())
-        row = {
-            "fold": int(info["fold"]),
-            "C": float(info["C"]),
-            "class_weight": info.get("class_weight") or "none",
-            "support_vectors": int(info["support_vectors"]),
-            "select_metric": info.get("select_metric", ""),
-        }
-        for cand in info.get("inner_cv", []):
-            setup = f"{cand['C']:g}_{cand['class_weight'] or 'none'}"
-            row[f"inner_{setup}"] = float(cand["value"])
-            if "fit_share" in cand:  # successive halving: the share of the inner training sets it was last fitted on
-                row[f"fit_share_{setup}"] = float(cand["fit_share"])
-        rows.append(row)
+    from .models import SvmFold
+
+    paths = sorted(Path(results, "scores", "svm").glob("fold_*.json"), key=lambda p: int(p.stem[5:]))
+    rows = [SvmFold.from_info(json.loads(path.read_text())).row() for path in paths]
     if not rows:
         raise FileNotFoundError(f"{results}/scores/svm/fold_*.json: no SVM fold records")
     return pd.DataFrame(rows)

@@ -14,6 +14,7 @@ from ._reweight import SCHEMES, Reweighting, average_ranks, score_density, silve
 from ._simple import KNN, MaxSim, Random
 from ._svm import SVM
 from ._svm_grid import grid_fold, svm_grid
+from ._svm_record import Candidate, SvmFold
 
 __all__ = [
     "BUILTIN",
@@ -28,6 +29,8 @@ __all__ = [
     "Run",
     "SCHEMES",
     "SVM",
+    "SvmFold",
+    "Candidate",
     "average_ranks",
     "declared_runs",
     "expand_runs",

@@ -84,17 +84,16 @@ def svm_choices(infos) -> pd.DataFrame:
     for every candidate set-up its inner-CV value averaged over the folds
     (``inner <C> <class weight>`` columns; none without an inner CV).
     """
+    from ..models import SvmFold
+
     rows = {}
     inner = {}
-    for info in infos:
-        key = (float(info["C"]), info.get("class_weight") or "none")
-        rows.setdefault(key, []).append(int(info["fold"]))
-        for cand in info.get("inner_cv", []):
-            share = cand.get("fit_share", 1.0)  # successive halving: a value on a share of the inner sets
-            name = f"inner {cand['C']:g} {cand['class_weight'] or 'none'}" + (
-                f" (1/{1 / share:.0f})" if share < 1 else ""
-            )
-            inner.setdefault(name, []).append(cand["value"])
+    for record in map(SvmFold.from_info, infos):
+        rows.setdefault((record.C, record.class_weight), []).append(record.fold)
+        for cand in record.inner:
+            share = 1.0 if cand.fit_share is None else cand.fit_share  # successive halving: on a share of the sets
+            name = f"inner {cand.C:g} {cand.class_weight}" + (f" (1/{1 / share:.0f})" if share < 1 else "")
+            inner.setdefault(name, []).append(cand.value)
     table = pd.DataFrame(
         [
             {"C": f"{C:g}", "class_weight": cw, "folds": ", ".join(map(str, sorted(f))), "n_folds": len(f)}
