@@ -11,60 +11,44 @@ tied scores exactly (see ``_ranking`` below) and raise
 Beyond the CROC paper: average precision, precision/recall at k,
 R-precision and LocAUC are means over the positives too (they plug into the
 tests); ``_retrieval`` adds the set-based IR measures (:func:`precision`,
-:func:`recall`, :func:`f_beta`, ...) and KDD Cup ``perf``'s probability metrics
-(:func:`cross_entropy`, :func:`rmse`, :func:`slac_q`), ``_queries`` the per-query
-scores (:func:`tap_k`, :func:`roc_n_per_query`, :func:`mean_average_precision`,
-:func:`top1`), which do not.
+:func:`recall`, :func:`f_beta`, ...), ``_probabilities`` KDD Cup ``perf``'s
+probability metrics (:func:`cross_entropy`, :func:`rmse`, :func:`slac_q`),
+``_queries`` the per-query scores (:func:`tap_k`, :func:`roc_n_per_query`,
+:func:`mean_average_precision`, :func:`top1`), which do not.
 
-Modules: ``_definitions`` (each metric's :class:`Definition`, ``h`` and its
-affine map), ``_areas`` (the score functions, per-positive values and random
-baselines computed from them), ``_ranking`` (ranks and FPRs with ties),
-``_transforms`` (the CROC magnifications), ``_curves``, ``_queries``,
-``_retrieval`` and ``_panel`` (the paper's and the other references' panels).
+Modules, one concern each: ``_validation`` (checking labels and scores),
+``_ranking`` (ranks and FPRs with ties), ``_transforms`` (the CROC
+magnifications), ``_definitions`` (each metric's :class:`Definition`, ``h``
+and its affine map), ``_areas`` (a definition's value and per-positive
+values), ``_resamples`` (the value on many resamples at once), ``_baselines``
+(the exact random baselines), ``_roc_areas``, ``_ac_areas`` and
+``_other_areas`` (one function per metric: the ROC family, the AC family and
+the other references' means over the positives), ``_curves``, ``_queries``,
+``_confusion`` (the counts of a retrieved set), ``_retrieval``,
+``_probabilities``, ``_panel`` (named metric calls and the paper's panel) and
+``_other_panel`` (the other references' panel).
 """
 
-from ._areas import (
-    ac_auc,
-    average_precision,
-    bedroc,
-    cac_auc,
-    croc_auc,
-    enrichment_factor,
-    evaluate,
-    evaluate_resamples,
-    hits_at_k,
-    loc_auc,
-    per_positive_values,
-    precision_at_k,
-    proc_auc,
-    r_precision,
-    random_baseline,
-    recall_at_k,
-    rie,
-    roc_auc,
-    roc_auc_cutoff,
-    roc_n,
-    score,
-    slr,
-)
+from ._ac_areas import ac_auc, bedroc, cac_auc, enrichment_factor, hits_at_k, rie, slr
+from ._areas import evaluate, per_positive_values, score
+from ._baselines import random_baseline
+from ._confusion import AVERAGES, Confusion, confusion
 from ._curves import ac_curve, cac_curve, croc_curve, precision_recall_curve, roc_curve
 from ._definitions import METRICS, Definition, RandomBaseline, definition
+from ._other_areas import average_precision, loc_auc, precision_at_k, r_precision, recall_at_k
+from ._other_panel import FAMILIES, OtherMetric, other_panel, other_values, per_fold_metrics
 from ._panel import (
     ALPHAS,
     CUTOFFS,
-    FAMILIES,
     HEADLINE,
     HEADLINE_BEDROC,
     MetricCall,
-    OtherMetric,
     hits_call,
-    other_panel,
-    other_values,
     paper_panel,
     parse_metric,
-    per_fold_metrics,
     top_cutoff,
 )
+from ._probabilities import cross_entropy, rmse, slac_q
 from ._queries import (
     last_positive_rank,
     mean_average_precision,
@@ -74,22 +58,12 @@ from ._queries import (
     tap_threshold,
     top1,
 )
-from ._ranking import TIES, Counts, Ranking, Resamples, check_binary_scores
-from ._retrieval import (
-    AVERAGES,
-    Confusion,
-    accuracy,
-    confusion,
-    cross_entropy,
-    f_beta,
-    fallout,
-    precision,
-    precision_at_recall,
-    recall,
-    rmse,
-    slac_q,
-)
+from ._ranking import TIES, Counts, Ranking
+from ._resamples import Resamples, evaluate_resamples
+from ._retrieval import accuracy, f_beta, fallout, precision, precision_at_recall, recall
+from ._roc_areas import croc_auc, proc_auc, roc_auc, roc_auc_cutoff, roc_n
 from ._transforms import TRANSFORMS, cutoff_transform, get_transform, random_croc_auc_limit
+from ._validation import check_binary_scores
 
 __all__ = [
     "ALPHAS",

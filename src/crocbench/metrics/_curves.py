@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._ranking import check_binary_scores
 from ._transforms import Transform, get_transform
+from ._validation import check_binary_scores
 
 
 def _cumulative_counts(y_true, y_score) -> tuple[np.ndarray, np.ndarray, int, int]:

@@ -6,7 +6,7 @@ positive, i.e. its FPR times n_neg) or of ``r`` (rank among all items), that
 function ``h``, and the affine map from the mean of ``h`` to the metric.
 Scores, per-positive values (for the significance tests) and the random
 classifier's exact distribution are all computed from that one definition
-(:mod:`crocbench.metrics._areas`).
+(:mod:`crocbench.metrics._areas`, :mod:`crocbench.metrics._baselines`).
 """
 
 from __future__ import annotations

@@ -27,8 +27,10 @@ import warnings
 import numpy as np
 import pandas as pd
 
-from ._areas import roc_n, score
-from ._ranking import Ranking, check_binary_scores, check_ties
+from ._areas import score
+from ._ranking import Ranking, check_ties
+from ._roc_areas import roc_n
+from ._validation import check_binary_scores
 
 # --- queries ----------------------------------------------------------------------
 

@@ -34,6 +34,8 @@ from typing import NamedTuple
 
 import numpy as np
 
+from ._validation import check_binary_scores
+
 TIES = ("expected", "optimistic", "pessimistic")
 
 
@@ -55,130 +57,10 @@ class Counts(NamedTuple):
     n_neg: int
 
 
-def check_binary_scores(y_true, y_score, *, both_classes: bool = True) -> tuple[np.ndarray, np.ndarray]:
-    """Validate labels and scores and return them as (bool, float64) arrays.
-
-    Parameters
-    ----------
-    y_true : array-like of shape (n_samples,)
-        True binary labels (0/1 or bool; 1 marks a positive).
-    y_score : array-like of shape (n_samples,)
-        Finite real scores, higher meaning more likely positive.
-    both_classes : bool, default=True
-        Require at least one positive and one negative (the metrics are undefined otherwise).
-
-    Returns
-    -------
-    y : ndarray of bool of shape (n_samples,)
-        The labels, True for a positive.
-    s : ndarray of float64 of shape (n_samples,)
-        The scores.
-
-    Raises
-    ------
-    ValueError
-        If the inputs are not 1-D, differ in length, are empty, the labels
-        are not binary (0/1 or bool), a score is NaN or infinite, or (unless
-        ``both_classes=False``) there is no positive or no negative.
-
-    Examples
-    --------
-    >>> check_binary_scores([1, 0, 0], [3, 2, 1])
-    (array([ True, False, False]), array([3., 2., 1.]))
-    """
-    y = np.asarray(y_true)
-    s = np.asarray(y_score)
-    if y.ndim != 1 or s.ndim != 1:
-        raise ValueError(f"y_true and y_score must be 1-D; got shapes {y.shape} and {s.shape}")
-    if y.shape[0] != s.shape[0]:
-        raise ValueError(f"y_true and y_score differ in length: {y.shape[0]} labels, {s.shape[0]} scores")
-    if y.shape[0] == 0:
-        raise ValueError("y_true and y_score are empty")
-    if y.dtype == bool:
-        yb = y
-    else:
-        if not (np.issubdtype(y.dtype, np.number)):
-            found = np.unique(y.astype(str))[:5]
-            raise ValueError(f"y_true must be binary (0/1 or bool); found values {list(found)}")
-        bad = (y != 0) & (y != 1)
-        if bad.any():
-            found = np.unique(y[bad])[:5]
-            raise ValueError(f"y_true must be binary (0/1 or bool); found other values {found.tolist()}")
-        yb = y == 1
-    if not np.issubdtype(s.dtype, np.number) or np.issubdtype(s.dtype, np.complexfloating):
-        raise ValueError(f"y_score must be real numbers; got dtype {s.dtype}")
-    s = s.astype(np.float64, copy=False)
-    finite = np.isfinite(s)
-    if not finite.all():
-        bad_idx = np.flatnonzero(~finite)
-        raise ValueError(f"y_score has {bad_idx.size} NaN or infinite value(s), first at index {bad_idx[0]}")
-    n_pos = int(yb.sum())
-    if not both_classes:
-        return yb, s
-    if n_pos == 0:
-        raise ValueError("y_true has no positives: the metrics are undefined")
-    if n_pos == yb.size:
-        raise ValueError("y_true has no negatives: the metrics are undefined")
-    return yb, s
-
-
 def check_ties(ties: str) -> str:
     if ties not in TIES:
         raise ValueError(f"ties must be one of {TIES}; got {ties!r}")
     return ties
-
-
-class Resamples(NamedTuple):
-    """Many rankings of one list's resamples, stacked tie group by tie group (:func:`crocbench.stats.bootstrap`).
-
-    Entry ``e`` is a tie group of positives of resample ``resample[e]`` (entries
-    of a resample are consecutive, in decreasing score order), with
-    ``neg_above``, ``neg_tied``, ``pos_above`` and ``pos_tied`` as in
-    :class:`Ranking`.  Every resample has ``n_pos`` positives and ``n_neg``
-    negatives.
-
-    Parameters
-    ----------
-    n_resamples : int
-        Number of resamples B.
-    n_pos, n_neg : int
-        Number of positives and negatives of every resample.
-    resample : ndarray of int64 of shape (n_entries,)
-        The resample (0..B-1) of each entry, nondecreasing.
-    neg_above, neg_tied, pos_above, pos_tied : ndarray of int64 of shape (n_entries,)
-        Per entry, the negatives strictly above / tied with the tie group and the positives strictly above /
-        in it, as in :class:`Ranking`.
-    """
-
-    n_resamples: int
-    n_pos: int
-    n_neg: int
-    resample: np.ndarray
-    neg_above: np.ndarray
-    neg_tied: np.ndarray
-    pos_above: np.ndarray
-    pos_tied: np.ndarray
-
-    @property
-    def counts(self) -> Counts:
-        """``(n, n_pos, n_neg)`` of every resample: those of the list resampled."""
-        return Counts(self.n_pos + self.n_neg, self.n_pos, self.n_neg)
-
-    def ranking(self, b: int) -> Ranking:
-        """Resample ``b`` as a :class:`Ranking`.
-
-        Parameters
-        ----------
-        b : int
-            The resample, 0 to ``n_resamples - 1``.
-
-        Returns
-        -------
-        Ranking
-            The ranking of resample ``b``, its positives in tie-group order.
-        """
-        lo, hi = np.searchsorted(self.resample, [b, b + 1])
-        return Ranking._from_groups(self.n_neg, self.neg_above[lo:hi], self.neg_tied[lo:hi], self.pos_tied[lo:hi])
 
 
 def _interval_means(h: Callable[[np.ndarray], np.ndarray], lo: np.ndarray, length: np.ndarray) -> np.ndarray:
