@@ -292,7 +292,7 @@ def test_svm_grid_fold_is_one_row_per_test_compound_setup_and_score(data):
 
 
 def test_irv_rprop_is_torch_rprop_bit_for_bit():
-    from crocbench.models._irv import Rprop
+    from crocbench.models._irv_optim import Rprop
 
     rng = np.random.default_rng(0)
     a = torch.as_tensor(rng.normal(size=(40, 6)))
@@ -629,7 +629,7 @@ def _numeric_gradient(f, w, h=1e-6):
 
 
 def test_irv_gradient_descent_first_steps_by_hand():
-    from crocbench.models._irv import GD
+    from crocbench.models._irv_optim import GD
 
     s, c, y = _irv_problem()
     f = lambda v: irv_loss(v, s, c, y).item()  # noqa: E731
@@ -652,7 +652,7 @@ def test_irv_gradient_descent_first_steps_by_hand():
 
 
 def test_irv_rprop_step_sizes_follow_the_gradient_signs_by_hand():
-    from crocbench.models._irv import Rprop
+    from crocbench.models._irv_optim import Rprop
 
     w = torch.tensor([1.0, -1.0, 0.3], dtype=torch.float64, requires_grad=True)
     opt = Rprop(w, lr=0.1)
@@ -670,7 +670,7 @@ def test_irv_rprop_step_sizes_follow_the_gradient_signs_by_hand():
 
 
 def test_irv_lbfgs_first_step_is_a_backtracked_gradient_step_and_it_solves_a_quadratic():
-    from crocbench.models._irv import LBFGS
+    from crocbench.models._irv_optim import LBFGS
 
     a = torch.diag(torch.tensor([1.0, 4.0, 9.0], dtype=torch.float64))
     b = torch.tensor([1.0, -2.0, 0.5], dtype=torch.float64)
@@ -691,7 +691,7 @@ def test_irv_lbfgs_first_step_is_a_backtracked_gradient_step_and_it_solves_a_qua
 
 
 def test_irv_stop_rules_on_scripted_series():
-    from crocbench.models._irv import stopped
+    from crocbench.models._irv_optim import stopped
 
     loss = [1.0, 0.8, 0.7, 0.65, 0.64995, 0.64994]
     assert [stopped(loss[:e], window=2, tol=1e-3) for e in range(1, 7)] == [False] * 5 + [True]
@@ -720,7 +720,7 @@ def test_irv_trains_with_every_optimizer_and_stop_rule():
 
 
 def test_irv_lbfgs_direction_is_the_bfgs_matrix_and_backtracking_needs_sufficient_decrease():
-    from crocbench.models._irv import LBFGS
+    from crocbench.models._irv_optim import LBFGS
 
     rng = np.random.default_rng(4)
     opt = LBFGS(torch.zeros(4, dtype=torch.float64))

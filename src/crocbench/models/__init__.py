@@ -7,7 +7,8 @@ imported score files) into checked runs.
 """
 
 from ._base import Model
-from ._irv import IRV, irv_loss, irv_terms
+from ._irv import IRV
+from ._irv_terms import irv_loss, irv_terms
 from ._platt import platt_fit
 from ._registry import BUILTIN, LABELS, MODELS, Run, declared_runs, expand_runs, irv_run, load_class, make_model
 from ._reweight import SCHEMES, Reweighting, average_ranks, score_density, silverman_bandwidth

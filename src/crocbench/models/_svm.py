@@ -1,27 +1,25 @@
-"""Support vector machine on the Tanimoto kernel (LIBSVM through scikit-learn): the estimator and its memory plan.
+"""Support vector machine on the Tanimoto kernel (LIBSVM through scikit-learn): the estimator.
 
-The inner-CV selection is in :mod:`._svm_select`, the Nystroem map and the linear SVM of
+Its memory plan is in :mod:`._svm_plan`, the fit of a fold in :mod:`._svm_fit`, the inner-CV
+selection in :mod:`._svm_select`, the Nystroem map and the linear SVM of
 ``large="nystroem"`` in :mod:`._linear`, Platt scaling in :mod:`._platt`, and the
 svm_sensitivity study's per-fold grid in :mod:`._svm_grid`.
 """
 
 from __future__ import annotations
 
-import math
-import time
-
 import numpy as np
 
 from .._parallel import memory_budget_mb
 from ..metrics import parse_metric
-from ..similarity import KernelBuffer
 from ._base import Model
-from ._linear import inner_linear_decisions, linear_svm, nystroem_map, ordered_dot
-from ._platt import _fit_platt, platt_fit
+from ._linear import ordered_dot
+from ._svm_fit import _SVMFit
+from ._svm_plan import _BESIDE_KERNEL_MB, _MIN_LANDMARKS, _n_train, fold_plan
 from ._svm_select import inner_decisions, n_rounds, select_setup
 
 
-class SVM(Model):
+class SVM(_SVMFit, Model):
     """``sklearn.svm.SVC(kernel="precomputed")`` on the exact Tanimoto kernel.
 
     Memory: the float64 training kernel LIBSVM needs (n_train^2 x 8 bytes, 11.3 GB for
@@ -231,54 +229,7 @@ class SVM(Model):
         dict
             The strategy and its sizes, as above.
         """
-        need, limit = _kernel_gb(n_train), self.kernel_limit_gb
-        if need <= limit:
-            return {"strategy": "exact", "fit_compounds": int(n_train), "kernel_gb": need}
-        where = (
-            f"max_kernel_gb = {limit:g}"
-            if self.max_kernel_gb is not None
-            else f"{limit:.1f} GB, the default max_kernel_gb of this machine's memory"
-        )
-        if self.large == "error":
-            raise ValueError(
-                f"the SVM's training kernel of {n_train:,} compounds needs {_gb(need)} GB (8 bytes x n_train^2), "
-                f"above {where}; set the svm's 'large: subsample' (exact LIBSVM on all training positives and a "
-                f"seeded subset of negatives that fits) or 'large: nystroem' (a linear SVM on Nystroem features), "
-                f"or raise max_kernel_gb on a machine with more memory"
-            )
-        if self.large == "nystroem":
-            n, limit_bytes = int(n_train), limit * 1e9
-            a = n * (2 - 1 / self.inner_folds if self.selects else 1)  # features, and an inner fold's copy of them
-            m = min(self.landmarks, n, int((math.sqrt(a * a + 4 * limit_bytes / 8) - a) / 2))
-            while m > 0 and 8 * m * (a + m) > limit_bytes:  # the root's rounding
-                m -= 1
-            if m < _MIN_LANDMARKS:
-                m = _MIN_LANDMARKS
-                raise ValueError(
-                    f"the SVM's Nystroem features of {n:,} compounds on {m} landmarks need "
-                    f"{_gb(8 * m * (a + m) / 1e9)} GB, above {where}; raise max_kernel_gb"
-                )
-            return {
-                "strategy": "nystroem",
-                "fit_compounds": n,
-                "landmarks": int(m),
-                "kernel_gb": 8 * m * (a + m) / 1e9,
-                "kernel_gb_full": need,
-            }
-        m = math.isqrt(int(limit * 1e9 / 8))
-        if n_positives is not None and n_positives >= m:
-            raise ValueError(
-                f"the SVM's {n_positives:,} training positives alone need a "
-                f"{_gb(_kernel_gb(n_positives))} GB kernel, above {where}; raise max_kernel_gb"
-            )
-        return {"strategy": "subsample", "fit_compounds": m, "kernel_gb": _kernel_gb(m), "kernel_gb_full": need}
-
-    def _subsample(self, y) -> np.ndarray:
-        """Positions of the compounds a large fold fits on: every positive and a seeded random subset of negatives."""
-        positives, negatives = np.flatnonzero(y == 1), np.flatnonzero(y == 0)
-        take = self.plan_["fit_compounds"] - positives.size
-        rng = np.random.default_rng([*np.atleast_1d(self.seed).tolist(), 0x5B])  # apart from the inner CV's draws
-        return np.sort(np.concatenate([positives, rng.choice(negatives, take, replace=False)]))
+        return fold_plan(self, n_train, n_positives)
 
     @property
     def selects(self) -> bool:
@@ -298,11 +249,6 @@ class SVM(Model):
             for cw in (self.class_weight_grid or [self.class_weight])
             for C in sorted(self.C_grid or [self.C])
         ]
-
-    def _svc(self, C, class_weight):
-        from sklearn.svm import SVC
-
-        return SVC(C=C, kernel="precomputed", class_weight=class_weight, cache_size=self.cache_size)
 
     def _select(self, data, train, y, buffer=None, inner_cv=None) -> tuple:
         """The (C, class_weight) of the inner CV (:func:`~crocbench.models._svm_select.select_setup`);
@@ -352,94 +298,6 @@ class SVM(Model):
             The rounds run.
         """
         return n_rounds(self.halving, n_candidates)
-
-    def _fit(self, data, train, y) -> None:
-        self.plan_ = self.plan(train.size, int(y.sum()))
-        self.support_count_ = None
-        if self.plan_["strategy"] == "nystroem":
-            return self._fit_nystroem(data, train, y)
-        if self.plan_["strategy"] == "subsample":
-            keep = self._subsample(y)
-            if self.progress is not None:
-                print(
-                    f"large: the training kernel of {train.size:,} compounds would need "
-                    f"{self.plan_['kernel_gb_full']:.1f} GB > {self.kernel_limit_gb:.1f} GB; subsample: exact "
-                    f"LIBSVM on all {int(y.sum()):,} positives and {keep.size - int(y.sum()):,} of "
-                    f"{int((y == 0).sum()):,} negatives ({keep.size:,} compounds, {self.plan_['kernel_gb']:.1f} GB)",
-                    file=self.progress,
-                    flush=True,
-                )
-            train, y = train[keep], y[keep]
-        buffer = KernelBuffer()
-        self.inner_values_ = None
-        if self.selects:
-            buffer.take(train.size)  # the final kernel's memory, reused by the smaller inner ones first
-            self.C_, self.class_weight_ = self._select(data, train, y, buffer)
-        else:
-            self.C_, self.class_weight_ = self.C, self.class_weight
-        start = time.perf_counter()
-        kernel = data.kernel(train, progress=self.progress, buffer=buffer)
-        built = time.perf_counter()
-        self._libsvm(kernel, train, y)
-        if self.progress is not None:
-            print(
-                f"final fit: kernel of {train.size} compounds {built - start:.1f} s, LIBSVM "
-                f"{time.perf_counter() - built:.1f} s, {self.support_.size} support vectors",
-                file=self.progress,
-                flush=True,
-            )
-        self.platt_ = None
-        if self.score_kind == "platt":
-            _fit_platt(kernel, [self], y)
-        del kernel, buffer
-
-    def _fit_nystroem(self, data, train, y) -> None:
-        """A linear L2-loss SVM on Nystroem features, kept as a kernel expansion over the landmarks."""
-        m = self.plan_["landmarks"]
-        rng = np.random.default_rng([*np.atleast_1d(self.seed).tolist(), 0x4E])  # apart from the other draws
-        pick = np.sort(rng.choice(train.size, m, replace=False))
-        start = time.perf_counter()
-        features, mapping = nystroem_map(data, train, train[pick])
-        if self.progress is not None:
-            print(
-                f"large: the training kernel of {train.size:,} compounds would need "
-                f"{self.plan_['kernel_gb_full']:.1f} GB > {self.kernel_limit_gb:.1f} GB; nystroem: a linear SVM on "
-                f"{mapping.shape[1]:,} Nystroem features of {m:,} seeded landmark compounds "
-                f"({self.plan_['kernel_gb']:.2f} GB, {time.perf_counter() - start:.1f} s)",
-                file=self.progress,
-                flush=True,
-            )
-        self.inner_values_ = None
-        if self.selects:
-
-            def inner_cv(setups, share):
-                return inner_linear_decisions(features, y, setups, self.inner_folds, self.seed, share)
-
-            self.C_, self.class_weight_ = self._select(data, train, y, inner_cv=inner_cv)
-        else:
-            self.C_, self.class_weight_ = self.C, self.class_weight
-        w, b = linear_svm(features, y, self.C_, self.class_weight_)
-        training = features @ w + b
-        self.support_local_, self.support_ = pick, train[pick]  # the decision is a kernel expansion on the landmarks
-        self.dual_coef_, self.intercept_ = ordered_dot(mapping, w), b
-        self.support_count_ = int(np.count_nonzero(np.where(y == 1, training, -training) < 1))
-        self.rank_ = int(mapping.shape[1])
-        self.platt_ = platt_fit(training, y) if self.score_kind == "platt" else None
-        if self.progress is not None:
-            print(
-                f"final fit: linear SVM on {train.size:,} compounds x {mapping.shape[1]:,} features, "
-                f"{time.perf_counter() - start:.1f} s, {self.support_count_} support vectors",
-                file=self.progress,
-                flush=True,
-            )
-
-    def _libsvm(self, kernel, train, y) -> None:
-        """LIBSVM on a precomputed training kernel (rows and columns = ``train``) at ``C_``, ``class_weight_``."""
-        svc = self._svc(self.C_, self.class_weight_).fit(kernel, y)
-        self.support_local_ = svc.support_  # positions in ``train``
-        self.support_ = train[svc.support_]
-        self.dual_coef_ = svc.dual_coef_[0].astype(np.float64)
-        self.intercept_ = float(svc.intercept_[0])
 
     def info(self) -> dict:
         """What the fit chose and learned: C, class weight, support vectors, intercept, the inner CV's values.
@@ -528,21 +386,3 @@ class SVM(Model):
     def _score(self, data, rows):
         decision = self.decision(data, rows)
         return decision if self.platt_ is None else self.probability(decision)
-
-
-_BESIDE_KERNEL_MB = 3000  # a fold's memory beside its training kernel: the fits, the fingerprints, the test block
-_MIN_LANDMARKS = 10
-
-
-def _n_train(n_compounds: int, n_folds: int) -> int:
-    """The training compounds of one fold (the largest: n less the smallest test fold)."""
-    return int(n_compounds) - int(n_compounds) // int(n_folds)
-
-
-def _gb(x: float) -> str:
-    return f"{x:,.1f}" if x >= 1 else f"{x:.3g}"
-
-
-def _kernel_gb(n: int) -> float:
-    """The float64 kernel of n compounds, in GB (1e9 bytes)."""
-    return 8 * int(n) ** 2 / 1e9

@@ -6,7 +6,7 @@ Values equal the vectorized code's bit for bit: counts are exact integers, and a
 is ``c / (a + b - c)`` divided in float64 and rounded once to float32, which equals float32's
 correctly rounded quotient (the double rounding is innocuous: 53 >= 2 x 24 + 2 bits).
 
-Candidate keys are the int64 ``sim_bits << 32 | (2**32 - 1 - index)`` of ``_topk``: one integer
+Candidate keys are the int64 ``sim_bits << 32 | (2**32 - 1 - index)`` of ``_all_pairs``: one integer
 comparison orders by decreasing similarity, then increasing index.  A row's list holds its best
 ``k`` keys in decreasing order, ``-1`` where it has fewer.
 """

@@ -1,0 +1,260 @@
+"""The folds of a cross-validation: stratified and grouped (scaffold) splits, fold tables, repeat seeds, a fold's rows."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+FOLD_COLUMNS = ["id", "label", "fold"]
+
+
+def stratified_folds(y, n_folds: int = 10, seed: int = 0) -> np.ndarray:
+    """The fold (0..n_folds-1) of every compound: each class shuffled (seeded) and dealt round-robin.
+
+    Every fold gets the same number of positives and of negatives, to within one.
+
+    Parameters
+    ----------
+    y : array-like of shape (n_compounds,)
+        Class labels (any values; each class is dealt on its own).
+    n_folds : int, default=10
+        The number of folds, at least 2.
+    seed : int, default=0
+        Seeds the shuffle; the same seed gives the same folds.
+
+    Returns
+    -------
+    ndarray of int64 of shape (n_compounds,)
+        The fold of every compound, 0 to ``n_folds - 1``.
+
+    Examples
+    --------
+    >>> f = stratified_folds([1, 1, 0, 0, 0, 0], n_folds=2, seed=0)
+    >>> sorted(f[:2].tolist()), sorted(f[2:].tolist())
+    ([0, 1], [0, 0, 1, 1])
+    """
+    y = np.asarray(y)
+    if y.ndim != 1 or y.size == 0:
+        raise ValueError("y must be a non-empty 1-d array of labels")
+    n_folds = int(n_folds)
+    counts = np.unique(y, return_counts=True)[1]
+    if n_folds < 2 or counts.min() < n_folds:
+        raise ValueError(
+            f"{n_folds} folds need at least that many compounds of each class; the smallest class has {counts.min()}"
+        )
+    rng = np.random.default_rng(seed)
+    folds = np.empty(y.size, dtype=np.int64)
+    offset = 0
+    for value in np.unique(y):  # deal each class on from where the previous one stopped
+        members = rng.permutation(np.flatnonzero(y == value))
+        folds[members] = (offset + np.arange(members.size)) % n_folds
+        offset += members.size
+    return folds
+
+
+def grouped_folds(y, groups, n_folds: int = 10, seed: int = 0) -> np.ndarray:
+    """The fold of every compound, whole groups to a fold, positives spread over the folds as evenly as the groups
+    allow; deterministic for a seed.
+
+    Groups are dealt greedily, those with the most positives first (then the largest; equal ones in a seeded
+    random order): a group holding positives goes to the fold with the fewest positives so far, any other group
+    to the fold with the fewest negatives (ties: the fold with the fewest compounds, then the first).  So the
+    first ``n_folds`` groups with positives open one fold each, and every fold gets a positive whenever at least
+    ``n_folds`` groups hold one.
+
+    Parameters
+    ----------
+    y : array-like of shape (n_compounds,)
+        Binary labels (1 = positive).
+    groups : array-like of shape (n_compounds,)
+        The group (e.g. scaffold) of every compound; a group never spans two folds.
+    n_folds : int, default=10
+        The number of folds, at least 2.
+    seed : int, default=0
+        Seeds the shuffle; the same seed gives the same folds.
+
+    Returns
+    -------
+    ndarray of int64 of shape (n_compounds,)
+        The fold of every compound, 0 to ``n_folds - 1``.
+
+    Raises
+    ------
+    ValueError
+        One line: fewer than ``n_folds`` groups hold a positive (or a negative), so some fold would have none.
+
+    Examples
+    --------
+    >>> y = [1, 1, 1, 0, 0, 0, 0, 0]
+    >>> grouped_folds(y, ["a", "a", "b", "a", "c", "c", "d", "e"], n_folds=2, seed=0).tolist()
+    [0, 0, 1, 0, 1, 1, 1, 0]
+    """
+    y, groups = np.asarray(y), np.asarray(groups)
+    if y.ndim != 1 or y.size == 0 or groups.shape != y.shape:
+        raise ValueError("y and groups must be non-empty 1-d arrays of the same length")
+    n_folds = int(n_folds)
+    if n_folds < 2:
+        raise ValueError(f"a split needs at least 2 folds; got {n_folds}")
+    _, g = np.unique(groups, return_inverse=True)
+    size = np.bincount(g)
+    pos = np.bincount(g, weights=(y == 1)).astype(np.int64)
+    neg = size - pos
+    for count, what in (((pos > 0).sum(), "positives"), ((neg > 0).sum(), "negatives")):
+        if count < n_folds:
+            raise ValueError(
+                f"the {int((pos if what == 'positives' else neg).sum())} {what} lie in only {count} of the "
+                f"{size.size} groups: {n_folds} folds need {what} in at least {n_folds} groups"
+            )
+    order = np.random.default_rng(seed).permutation(size.size)
+    order = order[np.lexsort((-size[order], -pos[order]))]  # stable: most positives, then largest, then shuffled
+    fold_pos, fold_neg = np.zeros(n_folds, np.int64), np.zeros(n_folds, np.int64)
+    assign = np.empty(size.size, dtype=np.int64)
+    weight = int(y.size) + 1  # key = count x weight + fold size: the count first, the size breaks ties
+    for group in order.tolist():
+        key = (fold_pos if pos[group] else fold_neg) * weight + fold_pos + fold_neg
+        f = int(np.argmin(key))
+        assign[group] = f
+        fold_pos[f] += pos[group]
+        fold_neg[f] += neg[group]
+    if not (fold_neg > 0).all():  # negatives only in groups that also hold positives: a rare layout
+        raise ValueError(f"the groups leave fold {int(np.argmin(fold_neg))} without negatives")
+    return assign[g]
+
+
+def fold_table(ids, y, n_folds: int = 10, seed: int = 0, scaffolds=None) -> pd.DataFrame:
+    """``id, label, fold`` for every compound, in input order.
+
+    With ``scaffolds`` (one per compound, :mod:`crocbench.scaffolds`), a scaffold split: whole scaffold groups to
+    a fold (:func:`grouped_folds`; an acyclic compound is a group of its own), and a ``scaffold`` column.
+
+    Parameters
+    ----------
+    ids : array-like of shape (n_compounds,)
+        The compounds' ids.
+    y : array-like of shape (n_compounds,)
+        Binary labels (1 = active).
+    n_folds : int, default=10
+        The number of folds, at least 2.
+    seed : int, default=0
+        Seeds the shuffle; the same seed gives the same folds.
+    scaffolds : array-like of str of shape (n_compounds,), default=None
+        Each compound's scaffold ("" for an acyclic compound) for a scaffold split; None for a stratified
+        split (:func:`stratified_folds`).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``id``, ``label`` (int8), ``fold`` and, for a scaffold split, ``scaffold``.
+
+    Examples
+    --------
+    >>> fold_table(["a", "b", "c", "d"], [1, 0, 1, 0], n_folds=2)["fold"].tolist()
+    [0, 0, 1, 1]
+    """
+    y = np.asarray(y)
+    ids = np.asarray(ids, dtype=str)
+    if scaffolds is None:
+        return pd.DataFrame({"id": ids, "label": y.astype(np.int8), "fold": stratified_folds(y, n_folds, seed)})
+    from ..scaffolds import scaffold_groups
+
+    try:
+        folds = grouped_folds(y, scaffold_groups(ids, scaffolds), n_folds, seed)
+    except ValueError as exc:
+        raise ValueError(f"scaffold split: {exc}") from None
+    return pd.DataFrame({"id": ids, "label": y.astype(np.int8), "fold": folds, "scaffold": np.asarray(scaffolds)})
+
+
+def repeat_seed(seed: int, repeat: int) -> int:
+    """The seed of repeat ``repeat`` (0, 1, ...) of a repeated cross-validation: ``seed + repeat``.
+
+    Repeat 0 is the single run's own seed, so one repeat gives exactly the files of an unrepeated run.
+
+    Parameters
+    ----------
+    seed : int
+        The run's seed.
+    repeat : int
+        The repeat, 0, 1, ...
+
+    Returns
+    -------
+    int
+        ``seed + repeat``.
+
+    Examples
+    --------
+    >>> repeat_seed(0, 0), repeat_seed(7, 2)
+    (0, 9)
+    """
+    return int(seed) + int(repeat)
+
+
+def fold_summary(folds: pd.DataFrame) -> dict:
+    """What a fold table says of its split: per fold its compounds and positives; for a scaffold split the
+    number of scaffolds (acyclic compounds apart), the largest scaffold group and the acyclic compounds.
+
+    Parameters
+    ----------
+    folds : pandas.DataFrame
+        The fold table (:func:`fold_table`): columns ``id``, ``label`` and ``fold``, one row per compound; for a
+        scaffold split also ``scaffold``.
+
+    Returns
+    -------
+    dict
+        ``compounds``, ``positives`` and ``folds`` (a list of ``{"fold", "compounds", "positives"}``); for a
+        scaffold split also ``scaffolds``, ``largest_group``, ``largest_scaffold`` and ``acyclic``.
+
+    Examples
+    --------
+    >>> fold_summary(fold_table(list("abcd"), [1, 0, 1, 0], n_folds=2))["folds"]
+    [{'fold': 0, 'compounds': 2, 'positives': 1}, {'fold': 1, 'compounds': 2, 'positives': 1}]
+    """
+    per_fold = folds.groupby("fold")["label"].agg(["size", "sum"])
+    out = {
+        "compounds": len(folds),
+        "positives": int(folds["label"].sum()),
+        "folds": [
+            {"fold": int(f), "compounds": int(row["size"]), "positives": int(row["sum"])}
+            for f, row in per_fold.iterrows()
+        ],
+    }
+    if "scaffold" in folds.columns:
+        s = folds["scaffold"].fillna("").astype(str)
+        ringed = s[s != ""]
+        counts = ringed.value_counts()
+        out.update(
+            scaffolds=int(counts.size),
+            largest_group=int(counts.iloc[0]) if counts.size else 0,
+            largest_scaffold=str(counts.index[0]) if counts.size else "",
+            acyclic=int((s == "").sum()),
+        )
+    return out
+
+
+def split(folds: np.ndarray, fold: int) -> tuple[np.ndarray, np.ndarray]:
+    """``(train, test)`` row indices of one fold.
+
+    Parameters
+    ----------
+    folds : ndarray of shape (n_compounds,)
+        The fold of every compound.
+    fold : int
+        The test fold.
+
+    Returns
+    -------
+    train : ndarray of int64
+        Row indices of the other folds' compounds.
+    test : ndarray of int64
+        Row indices of the fold's compounds.
+
+    Examples
+    --------
+    >>> split(np.array([0, 1, 0, 1]), 1)
+    (array([0, 2]), array([1, 3]))
+    """
+    folds = np.asarray(folds)
+    if fold not in set(np.unique(folds).tolist()):
+        raise ValueError(f"fold {fold} does not exist; folds are {sorted(set(folds.tolist()))}")
+    return np.flatnonzero(folds != fold), np.flatnonzero(folds == fold)
