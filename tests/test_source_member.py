@@ -63,6 +63,9 @@ def test_a_member_is_checked_under_the_key_it_is_given(tmp_path):
             {**entry, "member": "pkg/data/y.csv"}, tmp_path / "out" / "x2.csv", ledger=ledger, key="ds/x.csv", how=how
         )
     assert not (tmp_path / "out" / "x2.csv").exists()
+    # a declared sha256 that is not the member's: the message names the archive and the member
+    with pytest.raises(DownloadError, match=r"^a\.zip:pkg/data/x\.csv: sha256 mismatch for member pkg/data/x\.csv of "):
+        obtain({**entry, "sha256": "0" * 64}, tmp_path / "out" / "x3.csv", how=how)
 
 
 def test_a_missing_member_or_a_broken_archive_is_one_line(tmp_path):

@@ -156,7 +156,7 @@ def obtain(entry: dict, dest, *, ledger: Ledger | None = None, key=None, record=
     return install(
         dest,
         lambda out: source.write(entry, out, how),
-        name=entry["name"],
+        name=source.name_of(entry),
         sha256=entry.get("sha256"),
         ledger=ledger,
         key=key,

@@ -95,6 +95,20 @@ class Source:
         """
         raise NotImplementedError
 
+    def name_of(self, entry: dict) -> str:
+        """The file's name in messages (its ``name``; a member names its archive too).
+
+        Parameters
+        ----------
+        entry : dict
+            The file's declaration.
+
+        Returns
+        -------
+        str
+        """
+        return entry["name"]
+
     def describe(self, entry: dict) -> str:
         """One line saying where the file comes from, for listings.
 

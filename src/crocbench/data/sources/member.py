@@ -177,6 +177,20 @@ class Member(Source):
         read_member(archive, entry["member"], out, how)
         return f"member {entry['member']} of {archive}", "the archive is not the declared release"
 
+    def name_of(self, entry: dict) -> str:
+        """``ARCHIVE:MEMBER``: the member's place, in messages.
+
+        Parameters
+        ----------
+        entry : dict
+            The member's declaration.
+
+        Returns
+        -------
+        str
+        """
+        return f"{entry['archive']['name']}:{entry['member']}"
+
     def describe(self, entry: dict) -> str:
         """Say which member of which archive the file is.
 
