@@ -1,5 +1,7 @@
 """crocbench.config: the cross-field checks the schema cannot make, each failing in one line."""
 
+from pathlib import Path
+
 import pandas as pd
 import pytest
 import yaml
@@ -16,7 +18,7 @@ from crocbench.config import (
 )
 from crocbench.models import declared_runs
 
-CONFIG = yaml.safe_load(open("config.yaml"))
+CONFIG = yaml.safe_load((Path(__file__).resolve().parents[1] / "config.yaml").read_text())
 
 
 def _config(**over):

@@ -69,8 +69,7 @@ class CrocOrder(Check):
     def on_screen(self, s: OnScreen):
         m, v = self.metric, s.value
         ok = all(v(a, m) > v(b, m) for a, b in self.steps)
-        have = s.have
-        return ok, ", ".join(f"{k} {v(k, m):.4f}" for k in sorted(have, key=lambda k: -v(k, m)))
+        return ok, ", ".join(f"{k} {v(k, m):.4f}" for k in sorted(s.have, key=lambda k: -v(k, m)))
 
     def across(self, s: Across):
         p, ranks = s.friedman(self.metric)

@@ -143,6 +143,20 @@ class OnScreen:
         """
         return set(check.needs) <= self.have and (self.significance is not None or not check.tables)
 
+    def decide(self, check: Check) -> tuple:
+        """``check.on_screen(self)``.
+
+        Parameters
+        ----------
+        check : Check
+
+        Returns
+        -------
+        holds : bool or None
+        evidence : str
+        """
+        return check.on_screen(self)
+
     def value(self, model: str, metric: str) -> float:
         """A model's value of a metric (table 1).
 
@@ -220,9 +234,22 @@ class Across:
         -------
         bool
         """
-        return {self.names[m] for m in check.needs if m in self.names} <= set(self.table["model"]) and all(
-            m in self.names for m in check.needs
-        )
+        models = set(self.table["model"])
+        return all(m in self.names and self.names[m] in models for m in check.needs)
+
+    def decide(self, check: Check) -> tuple:
+        """``check.across(self)``.
+
+        Parameters
+        ----------
+        check : Check
+
+        Returns
+        -------
+        holds : bool or None
+        evidence : str
+        """
+        return check.across(self)
 
     def pair(self, metric: str, a: str, b: str) -> tuple:
         """The Wilcoxon row of models ``a`` and ``b``, with ``a``'s mean lead, wins and signed-rank sum.
@@ -338,7 +365,7 @@ def evaluate(checks, declared, where) -> list:
         if check is None or not where.checkable(check):
             ok, evidence = None, "not run"
         else:
-            ok, evidence = check.on_screen(where) if isinstance(where, OnScreen) else check.across(where)
+            ok, evidence = where.decide(check)
             ok = None if ok is None else bool(ok)
         out.append(Claim(c["text"], ok, evidence, c.get("known_deviation", "") if ok is False else "", c["id"]))
     return out

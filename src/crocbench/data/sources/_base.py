@@ -108,17 +108,3 @@ class Source:
         str
         """
         return entry["name"]
-
-    def describe(self, entry: dict) -> str:
-        """One line saying where the file comes from, for listings.
-
-        Parameters
-        ----------
-        entry : dict
-            The file's declaration.
-
-        Returns
-        -------
-        str
-        """
-        return f"{self.key} {entry[self.key]}"

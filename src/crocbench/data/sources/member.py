@@ -190,18 +190,3 @@ class Member(Source):
         str
         """
         return f"{entry['archive']['name']}:{entry['member']}"
-
-    def describe(self, entry: dict) -> str:
-        """Say which member of which archive the file is.
-
-        Parameters
-        ----------
-        entry : dict
-            The file's declaration.
-
-        Returns
-        -------
-        str
-            ``"member <member> of <archive name>"``.
-        """
-        return f"member {entry['member']} of {entry['archive']['name']}"

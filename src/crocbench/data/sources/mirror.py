@@ -119,18 +119,3 @@ class Mirror(Source):
             f"mirror file {local}",
             f"the file is corrupt or not the published one; replace {local} with the published file",
         )
-
-    def describe(self, entry: dict) -> str:
-        """Say that the file is the mirror's copy.
-
-        Parameters
-        ----------
-        entry : dict
-            The file's declaration.
-
-        Returns
-        -------
-        str
-            ``"mirror copy of <name>"``.
-        """
-        return f"mirror copy of {entry['name']}"
