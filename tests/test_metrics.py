@@ -165,6 +165,13 @@ ALL_CALLS = [
     ("precision_at_k", {"k": 4}),
     ("recall_at_k", {"k": 2}),
     ("r_precision", {}),
+    ("log_auc", {"lam": 0.2}),
+    ("log_auc", {"lam": 0.1, "upper": 0.5}),
+    ("adjusted_log_auc", {"lam": 0.25}),
+    ("enrichment_factor", {"k": 3}),
+    ("dcg", {"k": 4}),
+    ("dcg", {"log_base": 10}),
+    ("ndcg", {"k": 5}),
 ]
 
 

@@ -9,7 +9,7 @@ tied scores exactly (see ``_ranking`` below) and raise
 ``ValueError`` on bad input.
 
 Beyond the CROC paper: average precision, precision/recall at k,
-R-precision and LocAUC are means over the positives too (they plug into the
+R-precision, LocAUC, logAUC, DCG and NDCG are means over the positives too (they plug into the
 tests); ``_retrieval`` adds the set-based IR measures (:func:`precision`,
 :func:`recall`, :func:`f_beta`, ...), ``_probabilities`` KDD Cup ``perf``'s
 probability metrics (:func:`cross_entropy`, :func:`rmse`, :func:`slac_q`),
@@ -23,7 +23,8 @@ and its affine map), ``_areas`` (a definition's value and per-positive
 values), ``_resamples`` (the value on many resamples at once), ``_baselines``
 (the exact random baselines), ``_roc_areas``, ``_ac_areas`` and
 ``_other_areas`` (one function per metric: the ROC family, the AC family and
-the other references' means over the positives), ``_curves``, ``_queries``,
+the other references' means over the positives), ``_screening_areas`` (the
+virtual-screening benchmarks' logAUC, DCG and NDCG), ``_curves``, ``_queries``,
 ``_confusion`` (the counts of a retrieved set), ``_retrieval``,
 ``_probabilities``, ``_panel`` (named metric calls and the paper's panel) and
 ``_other_panel`` (the other references' panel).
@@ -43,6 +44,7 @@ from ._panel import (
     HEADLINE,
     HEADLINE_BEDROC,
     MetricCall,
+    benchmark_panel,
     hits_call,
     paper_panel,
     parse_metric,
@@ -62,6 +64,7 @@ from ._ranking import TIES, Counts, Ranking
 from ._resamples import Resamples, evaluate_resamples
 from ._retrieval import accuracy, f_beta, fallout, precision, precision_at_recall, recall
 from ._roc_areas import croc_auc, proc_auc, roc_auc, roc_auc_cutoff, roc_n
+from ._screening_areas import dcg, log_auc, ndcg
 from ._transforms import TRANSFORMS, cutoff_transform, get_transform, random_croc_auc_limit
 from ._validation import check_binary_scores
 
@@ -88,12 +91,14 @@ __all__ = [
     "ac_curve",
     "average_precision",
     "bedroc",
+    "benchmark_panel",
     "cac_auc",
     "cac_curve",
     "check_binary_scores",
     "croc_auc",
     "croc_curve",
     "cutoff_transform",
+    "dcg",
     "definition",
     "enrichment_factor",
     "evaluate",
@@ -122,7 +127,9 @@ __all__ = [
     "fallout",
     "last_positive_rank",
     "loc_auc",
+    "log_auc",
     "mean_average_precision",
+    "ndcg",
     "per_query",
     "precision",
     "precision_at_k",

@@ -177,11 +177,13 @@ def slr(y_true, y_score, *, ties: str = "expected") -> float:
     return score(y_true, y_score, "slr", ties=ties)
 
 
-def enrichment_factor(y_true, y_score, fraction, *, ties: str = "expected") -> float:
-    """Enrichment factor in the top ``fraction`` of the list.
+def enrichment_factor(y_true, y_score, fraction=None, *, k=None, ties: str = "expected") -> float:
+    """Enrichment factor in the top ``fraction`` of the list, or in its top ``k``.
 
-    ``(hits in the top n_top / n_top) / (n_pos / N)`` with
-    ``n_top``: fraction x N rounded half up, at least 1 (as "actives in the top 1%"); with ties, the expected number of hits.
+    ``(hits in the top n_top / n_top) / (n_pos / N)`` with ``n_top`` = ``k``,
+    or ``fraction`` x N rounded half up, at least 1 (as "actives in the top
+    1%"); with ties, the expected number of hits.  RDKit's ``CalcEnrichment``
+    takes ``n_top = ceil(fraction x N)``: pass that as ``k`` to match it.
 
     Parameters
     ----------
@@ -190,8 +192,11 @@ def enrichment_factor(y_true, y_score, fraction, *, ties: str = "expected") -> f
         built once to reuse its sort (then ``y_score=None``).
     y_score : array-like of shape (n_samples,) or None
         Finite real scores, higher meaning more likely positive; None when ``y_true`` is a :class:`Ranking`.
-    fraction : float
-        The share of the list at the top, in (0, 1] (e.g. 0.01 for the top 1%).
+    fraction : float, default=None
+        The share of the list at the top, in (0, 1] (e.g. 0.01 for the top 1%); give it or ``k``.
+    k : int, default=None
+        The number of top-ranked items, 1 to ``n_samples`` (e.g. 100, WelQrate's EF top 100); give it or
+        ``fraction``.
     ties : {"expected", "optimistic", "pessimistic"}, default="expected"
         How tied scores are resolved: the exact expectation over the random orderings of each tie group, or
         its positives placed before (``"optimistic"``) or after (``"pessimistic"``) the negatives they tie with.
@@ -207,8 +212,10 @@ def enrichment_factor(y_true, y_score, fraction, *, ties: str = "expected") -> f
     >>> s = [10, 9, 8, 7, 6, 5, 4, 3, 2, 1]
     >>> enrichment_factor(y, s, fraction=0.2)  # 2 hits in the top 2, half the list positive
     2.0
+    >>> enrichment_factor(y, s, k=5)  # 4 hits in the top 5
+    1.6
     """
-    return score(y_true, y_score, "enrichment_factor", ties=ties, fraction=fraction)
+    return score(y_true, y_score, "enrichment_factor", ties=ties, fraction=fraction, k=k)
 
 
 def hits_at_k(y_true, y_score, k: int, *, ties: str = "expected") -> float:

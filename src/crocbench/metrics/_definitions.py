@@ -181,9 +181,10 @@ def top_count(fraction: float, n: int) -> int:
     return int(max(1, min(n, math.floor(fraction * n + 0.5))))
 
 
-def _enrichment(c: Counts, fraction) -> Definition:
-    fraction = check_fraction(fraction, "fraction")
-    n_top = top_count(fraction, c.n)
+def _enrichment(c: Counts, fraction=None, k=None) -> Definition:
+    if (fraction is None) == (k is None):
+        raise ValueError("the enrichment factor needs the top of the list as a fraction or as a count k (one of them)")
+    n_top = top_count(check_fraction(fraction, "fraction"), c.n) if k is None else _check_count(k, "k", 1, c.n)
     return Definition(RANK, lambda r: (r <= n_top).astype(np.float64), c.n / n_top)
 
 
@@ -223,6 +224,55 @@ def _loc_auc(c: Counts, u0=0.1) -> Definition:
     return Definition(RANKING, values)
 
 
+def _check_fpr_range(lam, upper) -> tuple[float, float]:
+    lo, hi = check_fraction(lam, "lam"), check_fraction(upper, "upper")
+    if not lo < hi:
+        raise ValueError(f"the FPR range needs lam < upper; got [{lam!r}, {upper!r}]")
+    return lo, hi
+
+
+def _log_auc(c: Counts, lam=0.001, upper=1.0) -> Definition:
+    # The step ROC's TPR at FPR x is the share of positives whose FPR j/m is at most x, so its area on a log10 axis
+    # over [lam, upper] is the mean over the positives of log10(upper / clip(j/m, lam, upper)); divided by the
+    # width log10(upper / lam), a perfect ranking scores 1.
+    lo, hi = _check_fpr_range(lam, upper)
+    m, width = c.n_neg, math.log10(hi / lo)
+    return Definition(FPR, lambda j: np.log10(hi / np.clip(j / m, lo, hi)) / width)
+
+
+def _adjusted_log_auc(c: Counts, lam=0.001, upper=1.0) -> Definition:
+    d = _log_auc(c, lam, upper)
+    random_mean = float(np.mean(d.h(np.arange(c.n_neg + 1, dtype=np.int64))))  # j uniform on 0..n_neg
+    return d._replace(offset=-random_mean)
+
+
+def _gain_discounts(k, log_base) -> Callable[[np.ndarray], np.ndarray]:
+    try:
+        base = float(log_base)
+    except (TypeError, ValueError):
+        raise ValueError(f"log_base must be a number > 1; got {log_base!r}") from None
+    if not (base > 1 and math.isfinite(base)):
+        raise ValueError(f"log_base must be a number > 1; got {log_base!r}")
+    log_b = math.log(base)
+    return lambda r: np.where(r <= k, log_b / np.log1p(np.asarray(r, dtype=np.float64)), 0.0)
+
+
+def _top(c: Counts, k) -> int:
+    return c.n if k is None else min(_check_count(k, "k", 1, 2**62), c.n)  # as scikit-learn: k > n is the list
+
+
+def _dcg(c: Counts, k=None, log_base=2) -> Definition:
+    k = _top(c, k)
+    return Definition(RANK, _gain_discounts(k, log_base), float(c.n_pos))
+
+
+def _ndcg(c: Counts, k=None, log_base=2) -> Definition:
+    k = _top(c, k)
+    discount = _gain_discounts(k, log_base)
+    ideal = float(discount(np.arange(1, min(k, c.n_pos) + 1)).sum())  # every positive at the top
+    return Definition(RANK, discount, c.n_pos / ideal)
+
+
 #: The metrics by name (the ``metric`` of :func:`score`, :func:`per_positive_values` and :func:`definition`, the
 #: name of a :func:`parse_metric` spec), each with the function that builds its :class:`Definition`.
 METRICS: dict[str, Callable[..., Definition]] = {
@@ -243,6 +293,10 @@ METRICS: dict[str, Callable[..., Definition]] = {
     "r_precision": _r_precision,
     "average_precision": _average_precision,
     "loc_auc": _loc_auc,
+    "log_auc": _log_auc,
+    "adjusted_log_auc": _adjusted_log_auc,
+    "dcg": _dcg,
+    "ndcg": _ndcg,
 }
 
 

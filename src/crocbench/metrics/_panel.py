@@ -256,6 +256,38 @@ def paper_panel(top_k: int = 1000, n: int | None = None) -> list[MetricCall]:
     return calls
 
 
+def benchmark_panel() -> list[MetricCall]:
+    """The early-retrieval metrics the other virtual-screening benchmarks report, as they report them.
+
+    Docking's logAUC over FPR [0.001, 1] and its adjusted form (less the
+    random mean), WelQrate's logAUC[0.001, 0.1], the enrichment factor at 1%
+    and 5% (Litmus) and in the top 100 (WelQrate), and DCG and NDCG over the
+    top 100 (WelQrate; scikit-learn).  AUROC, average precision, BEDROC and
+    RIE are in :func:`paper_panel` and :func:`crocbench.metrics.other_panel`.
+    Every one has exact ties and an exact random baseline.
+
+    Returns
+    -------
+    list of MetricCall
+        The 8 calls, in table order.
+
+    Examples
+    --------
+    >>> [c.key for c in benchmark_panel()]  # doctest: +NORMALIZE_WHITESPACE
+    ['log_auc', 'log_auc_adj', 'log_auc_0.001_0.1', 'ef_1pct', 'ef_5pct', 'ef_top100', 'dcg_100', 'ndcg_100']
+    """
+    return [
+        _call("log_auc", "logAUC[0.001, 1]", "log_auc", lam=0.001),
+        _call("log_auc_adj", "adjusted logAUC[0.001, 1]", "adjusted_log_auc", lam=0.001),
+        _call("log_auc_0.001_0.1", "logAUC[0.001, 0.1]", "log_auc", lam=0.001, upper=0.1),
+        _call("ef_1pct", "EF 1%", "enrichment_factor", fraction=0.01),
+        _call("ef_5pct", "EF 5%", "enrichment_factor", fraction=0.05),
+        _call("ef_top100", "EF top 100", "enrichment_factor", k=100),
+        _call("dcg_100", "DCG@100", "dcg", k=100),
+        _call("ndcg_100", "NDCG@100", "ndcg", k=100),
+    ]
+
+
 def _parse_value(text: str):
     for conv in (int, float):
         try:
@@ -268,13 +300,14 @@ def _parse_value(text: str):
 def parse_metric(spec: str) -> MetricCall:
     """Parse ``"name"`` or ``"name:key=value,key=value"`` into a :class:`MetricCall`.
 
-    A key of :func:`paper_panel` (e.g. ``"croc_exp_80"``) is accepted too.
+    A key of :func:`paper_panel` (e.g. ``"croc_exp_80"``) or of :func:`benchmark_panel` (e.g. ``"dcg_100"``) is
+    accepted too.
 
     Parameters
     ----------
     spec : str
         ``"name"`` or ``"name:key=value,..."`` with a name from :data:`METRICS` (values parsed as int, float or
-        text), or a key of :func:`paper_panel`.
+        text), or a key of :func:`paper_panel` or :func:`benchmark_panel`.
 
     Returns
     -------
@@ -294,7 +327,7 @@ def parse_metric(spec: str) -> MetricCall:
     'roc_n'
     """
     spec = spec.strip()
-    panel = {c.key: c for c in paper_panel()}
+    panel = {c.key: c for c in (*paper_panel(), *benchmark_panel())}
     if spec in panel:
         return panel[spec]
     name, _, rest = spec.partition(":")
