@@ -44,7 +44,15 @@ def test_score_json_equals_library(ranked, capsys):
     assert values["croc_exp_80"] == pytest.approx(M.croc_auc(y, a, 80.0), abs=1e-12)
     assert values["top50"] == M.hits_at_k(y, a, 50)
     assert out["n"] == 300 and out["n_pos"] == int(y.sum())
-    assert {m["key"] for m in out["metrics"]} == {c.key for c in M.paper_panel(50)}
+    assert [m["key"] for m in out["metrics"]] == [c.key for c in (*M.paper_panel(50), *M.benchmark_panel())]
+    # the other benchmarks' metrics, each with its exact random baseline
+    assert values["log_auc_0.001_0.1"] == pytest.approx(M.log_auc(y, a, upper=0.1), abs=1e-12)
+    assert values["dcg_100"] == pytest.approx(M.dcg(y, a, k=100), abs=1e-12)
+    assert values["ef_top100"] == pytest.approx(M.enrichment_factor(y, a, k=100), abs=1e-12)
+    rows = {m["key"]: m for m in out["metrics"]}
+    base = M.random_baseline("ndcg", 300, int(y.sum()), k=100)
+    assert (rows["ndcg_100"]["random_mean"], rows["ndcg_100"]["random_sd"]) == pytest.approx(base, abs=1e-12)
+    assert "log_auc" not in {m["key"] for m in out["other_metrics"]}  # shown once, with its baseline
 
 
 def test_score_ci_is_the_library_bootstrap(ranked, capsys):
@@ -54,7 +62,8 @@ def test_score_ci_is_the_library_bootstrap(ranked, capsys):
     assert main([*argv, "--json", "--ci", "200", "--seed", "3"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["ci"] == {**out["ci"], "level": 0.95, "resamples": 200, "seed": 3}
-    want = {iv.key: iv for iv in S.bootstrap(y, a, M.paper_panel(50), n_resamples=200, seed=3)}
+    calls = [*M.paper_panel(50), *M.benchmark_panel()]
+    want = {iv.key: iv for iv in S.bootstrap(y, a, calls, n_resamples=200, seed=3)}
     for m in out["metrics"]:
         assert (m["ci_low"], m["ci_high"], m["se"]) == pytest.approx(
             (want[m["key"]].low, want[m["key"]].high, want[m["key"]].se), abs=1e-12
@@ -96,7 +105,8 @@ def test_score_other_metrics_by_family_with_groups(ranked, tmp_path, capsys):
     assert other["top1"]["value"] == pytest.approx(M.top1(y, a, q))
     # scores are not probabilities: perf's probability metrics say so instead of a number
     assert other["cross_entropy"]["value"] is None and "probabilities" in other["cross_entropy"]["note"]
-    assert {m["family"] for m in out["other_metrics"]} == set(M.FAMILIES)
+    # the benchmarks' family is in the metrics table, with its random baselines
+    assert {m["family"] for m in out["other_metrics"]} == set(M.FAMILIES) - {"virtual-screening benchmarks"}
     # without --group the per-query metrics are marked, and the table prints every family
     assert main(args) == 0
     text = capsys.readouterr().out

@@ -439,20 +439,20 @@ def test_datasets_table_against_scikit_learn_and_counting_by_hand():
 
 
 def test_ranks_table_by_hand():
-    from crocbench.metrics import HEADLINE_BEDROC
-    from crocbench.report import ranks_table
+    from crocbench.report import SUMMARY_RANK_METRICS, ranks_table
 
     rows = []
     values = {"d1": (0.9, 0.8, 0.7), "d2": (0.9, 0.6, 0.8), "d3": (0.7, 0.8, 0.6), "d4": (0.95, 0.9, 0.5)}
     for dataset, vs in values.items():
         for model, v in zip("xyz", vs):
-            rows.append({"dataset": dataset, "model": model, **{m: v for m in HEADLINE_BEDROC}, "ef_1pct": 10 * v})
+            rows.append({"dataset": dataset, "model": model, **{m: v for m in SUMMARY_RANK_METRICS}, "ef_1pct": 10 * v})
     ranks, pairs = ranks_table(pd.DataFrame(rows))
     roc = ranks[ranks["metric"] == "roc"].set_index("model")
     assert roc["mean_rank"].tolist() == pytest.approx([1.25, 2.0, 2.75])  # ranks [1,2,3] [1,3,2] [2,1,3] [1,2,3]
     assert roc["friedman_chi2"].iloc[0] == pytest.approx(4.5)  # 12/(4*3*4) (5^2+8^2+11^2) - 3*4*4
     assert roc["nemenyi_cd"].iloc[0] == pytest.approx(2.3437 * np.sqrt(3 * 4 / (6 * 4)), abs=1e-3)
-    assert set(ranks["metric"]) == {*HEADLINE_BEDROC, "ef_1pct"} and len(pairs) == 3 * 6
+    assert set(ranks["metric"]) == set(SUMMARY_RANK_METRICS) and len(pairs) == 3 * len(SUMMARY_RANK_METRICS)
+    assert {"ef_1pct", "log_auc_0.001_0.1", "dcg_100"} <= set(SUMMARY_RANK_METRICS)
     xz = pairs[(pairs["metric"] == "roc") & (pairs["a"] == "x") & (pairs["b"] == "z")].iloc[0]
     assert (xz["wins"], xz["losses"], xz["ties"]) == (4, 0, 0) and xz["p_value"] == pytest.approx(0.125)  # 2/2^4
 

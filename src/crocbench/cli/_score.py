@@ -7,10 +7,13 @@ from pathlib import Path
 
 import numpy as np
 
-from ..metrics import FAMILIES, Ranking, other_panel, other_values, paper_panel
+from ..metrics import FAMILIES, Ranking, benchmark_panel, other_panel, other_values, paper_panel
 from ..stats import bootstrap
 from ._input import _check_positive_values, _load, _requested_calls, _shown
 from ._output import _format_table, _number, _plot_path, _print_json
+
+#: The title of the second table: :func:`crocbench.metrics.benchmark_panel`, the other panel's first family.
+BENCHMARKS = FAMILIES[0]
 
 #: How ``--ci`` intervals are made, as ``--json`` reports it.
 CI_METHOD = {"level": 0.95, "method": "percentile interval of a stratified bootstrap over compounds"}
@@ -37,8 +40,12 @@ def _score(args) -> int:
     ranking = Ranking(y, s)
     n, n_pos, _ = ranking.counts
     rows, defined = [], []
-    for call in calls or paper_panel(top_k=min(args.top_k, n)):
-        row = {"key": call.key, "metric": call.label, "value": None, "count": call.is_count}
+    if calls:
+        panels = [("Requested metrics", calls)]
+    else:
+        panels = [("CROC paper areas", paper_panel(top_k=min(args.top_k, n))), (BENCHMARKS, benchmark_panel())]
+    for panel, call in ((panel, call) for panel, part in panels for call in part):
+        row = {"key": call.key, "metric": call.label, "panel": panel, "value": None, "count": call.is_count}
         try:
             row["value"] = call.value(ranking, args.ties)
         except ValueError as exc:  # e.g. ROC50 on a list with fewer than 50 negatives
@@ -59,11 +66,9 @@ def _score(args) -> int:
         )
         for (row, _), iv in zip(defined, intervals):
             row.update(ci_low=iv.low, ci_high=iv.high, se=iv.se)
-    other = (
-        []
-        if calls
-        else other_values(y, s, groups, args.ties, other_panel(top_k=min(args.top_k, n), n=args.n_negatives))
-    )
+    # the benchmarks' family of the other panel is shown above, with its random baselines
+    others = [m for m in other_panel(top_k=min(args.top_k, n), n=args.n_negatives) if m.family != BENCHMARKS]
+    other = [] if calls else other_values(y, s, groups, args.ties, others)
     n_queries = None if groups is None else int(np.unique(groups).size)
     if args.json:
         _print_json(
@@ -81,21 +86,22 @@ def _score(args) -> int:
     else:
         queries = "" if groups is None else f", {n_queries} queries in column {args.group!r}"
         print(f"{name}: {n} compounds, {n_pos} positives, ties {args.ties}{queries}")
-        table = [
-            [
-                r["metric"],
-                _number(r["value"], r["count"]),
-                *([_interval(r)] if args.ci is not None else []),
-                _number(r.get("random_mean"), r["count"]),
-                _number(r.get("random_sd")),
-                "n/a" if r.get("z") is None else f"{r['z']:.1f}",
-            ]
-            for r in rows
-        ]
-        title = "Requested metrics" if calls else "CROC paper areas"
-        title += " (all queries ranked as one list)" if groups is not None else ""
         header = ["metric", "value", *(["95% interval"] if args.ci is not None else []), "random", "random sd", "z"]
-        print(f"\n{title}\n" + _format_table(header, table))
+        for title, _ in panels:
+            table = [
+                [
+                    r["metric"],
+                    _number(r["value"], r["count"]),
+                    *([_interval(r)] if args.ci is not None else []),
+                    _number(r.get("random_mean"), r["count"]),
+                    _number(r.get("random_sd")),
+                    "n/a" if r.get("z") is None else f"{r['z']:.1f}",
+                ]
+                for r in rows
+                if r["panel"] == title
+            ]
+            title += " (all queries ranked as one list)" if groups is not None else ""
+            print(f"\n{title}\n" + _format_table(header, table))
         if args.ci is not None:
             print(f"\n95% intervals: {CI_METHOD['method']}, {args.ci} resamples, seed {args.seed}")
         for r in rows:

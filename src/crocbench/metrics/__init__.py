@@ -24,7 +24,8 @@ values), ``_resamples`` (the value on many resamples at once), ``_baselines``
 (the exact random baselines), ``_roc_areas``, ``_ac_areas`` and
 ``_other_areas`` (one function per metric: the ROC family, the AC family and
 the other references' means over the positives), ``_screening_areas`` (the
-virtual-screening benchmarks' logAUC, DCG and NDCG), ``_curves``, ``_queries``,
+virtual-screening benchmarks' logAUC, DCG and NDCG), ``_scorers`` (any metric
+as a scikit-learn scorer), ``_curves``, ``_queries``,
 ``_confusion`` (the counts of a retrieved set), ``_retrieval``,
 ``_probabilities``, ``_panel`` (named metric calls and the paper's panel) and
 ``_other_panel`` (the other references' panel).
@@ -64,6 +65,7 @@ from ._ranking import TIES, Counts, Ranking
 from ._resamples import Resamples, evaluate_resamples
 from ._retrieval import accuracy, f_beta, fallout, precision, precision_at_recall, recall
 from ._roc_areas import croc_auc, proc_auc, roc_auc, roc_auc_cutoff, roc_n
+from ._scorers import scorer
 from ._screening_areas import dcg, log_auc, ndcg
 from ._transforms import TRANSFORMS, cutoff_transform, get_transform, random_croc_auc_limit
 from ._validation import check_binary_scores
@@ -120,6 +122,7 @@ __all__ = [
     "roc_curve",
     "roc_n",
     "score",
+    "scorer",
     "slr",
     "confusion",
     "cross_entropy",

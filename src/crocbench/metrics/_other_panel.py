@@ -17,13 +17,13 @@ import pandas as pd
 from . import _probabilities as P
 from . import _queries as Q
 from . import _retrieval as R
-from ._panel import MetricCall, _call, parse_metric  # noqa: F401 (parse_metric: per_fold_metrics' doctest)
+from ._panel import MetricCall, _call, benchmark_panel, parse_metric  # noqa: F401 (parse_metric: a doctest)
 from ._ranking import Ranking
 from ._roc_areas import roc_n
 
 #: The families of the other references' metrics (the ``family`` of an :class:`OtherMetric`), in the order of
 #: :func:`other_panel`.
-FAMILIES = ("information retrieval", "local AUC", "KDD Cup perf", "per query")
+FAMILIES = ("virtual-screening benchmarks", "information retrieval", "local AUC", "KDD Cup perf", "per query")
 PROBABILITIES = "probabilities"
 GROUPS = "groups"
 
@@ -72,7 +72,8 @@ def other_panel(top_k: int = 1000, n: int = 50, u0=(0.01, 0.05)) -> list[OtherMe
 
     ``top_k`` is the cut of the set-based measures, ``n`` the number of
     negatives of ROC_n and TAP-k (the same n, so the two can be compared)
-    and ``u0`` the masses of LocAUC.  Metrics marked ``needs="groups"`` are
+    and ``u0`` the masses of LocAUC.  The virtual-screening benchmarks'
+    family is :func:`crocbench.metrics.benchmark_panel`.  Metrics marked ``needs="groups"`` are
     per query and left out of single-list tables; TOP1 and the rank of the
     last positive are per query when query ids are given, else over the
     one list.
@@ -94,12 +95,13 @@ def other_panel(top_k: int = 1000, n: int = 50, u0=(0.01, 0.05)) -> list[OtherMe
     Examples
     --------
     >>> panel = other_panel(top_k=100)
-    >>> [m.key for m in panel][:4]
+    >>> [m.key for m in panel][8:12]
     ['ap', 'r_precision', 'precision_at_100', 'recall_at_100']
     """
-    ir, loc, perf, query = FAMILIES
+    screening, ir, loc, perf, query = FAMILIES
     k = top_k
-    out = [
+    out = [_from_call(screening, call) for call in benchmark_panel()]
+    out += [
         _from_call(ir, _call("ap", "average precision", "average_precision")),
         _from_call(ir, _call("r_precision", "R-precision", "r_precision")),
         _from_call(ir, _call(f"precision_at_{k}", f"precision@{k}", "precision_at_k", k=k)),

@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ..metrics import HEADLINE_BEDROC, MetricCall, Ranking, paper_panel, top_cutoff
+from ..metrics import HEADLINE_BEDROC, MetricCall, Ranking, benchmark_panel, paper_panel, top_cutoff
 from ..stats import bootstrap, friedman_test, nemenyi_critical_difference, pairwise_wilcoxon
 from ._claims import metric_matrix
 from ._tables import named_calls
@@ -19,27 +19,31 @@ SUMMARY_TOP_KEY = "top_1pct"
 #: The enrichment factor at 1%: it ranks a screen's models as "actives in the top 1%" does, and, unlike that
 #: count, its differences compare across screens of different sizes (the Wilcoxon test weighs them).
 SUMMARY_EF_KEY = "ef_1pct"
+#: The other benchmarks' headline metrics (:func:`crocbench.metrics.benchmark_panel`): the enrichment factor at
+#: 1%, WelQrate's logAUC[0.001, 0.1] and DCG@100.
+SUMMARY_BENCHMARK_KEYS = (SUMMARY_EF_KEY, "log_auc_0.001_0.1", "dcg_100")
 #: The metrics ranked across datasets (:func:`ranks_table`).
-SUMMARY_RANK_METRICS = (*HEADLINE_BEDROC, SUMMARY_EF_KEY)
+SUMMARY_RANK_METRICS = (*HEADLINE_BEDROC, *SUMMARY_BENCHMARK_KEYS)
 #: The metrics of the summary's figures (critical-difference diagrams, values per dataset).
 SUMMARY_FIGURE_METRICS = ("roc", "croc_exp_80", "bedroc_20", SUMMARY_EF_KEY)
 
 
 def summary_labels() -> dict:
     """The summary's column keys and their labels."""
-    panel = {c.key: c.label for c in paper_panel()}
-    return {**{k: panel[k] for k in HEADLINE_BEDROC}, SUMMARY_TOP_KEY: "actives in top 1%", SUMMARY_EF_KEY: "EF 1%"}
+    labels = {c.key: c.label for c in (*paper_panel(), *benchmark_panel())}
+    return {
+        **{k: labels[k] for k in HEADLINE_BEDROC},
+        SUMMARY_TOP_KEY: "actives in top 1%",
+        **{k: labels[k] for k in SUMMARY_BENCHMARK_KEYS},
+    }
 
 
 def summary_calls(n: int) -> list[MetricCall]:
     """The datasets table's metric calls for a list of ``n``: :data:`crocbench.metrics.HEADLINE_BEDROC`, the actives in the top 1%
-    (key ``top_1pct``) and the enrichment factor at 1% (key ``ef_1pct``)."""
+    (key ``top_1pct``) and :data:`SUMMARY_BENCHMARK_KEYS` (the enrichment factor at 1%, logAUC[0.001, 0.1], DCG@100)."""
     *panel, hits = named_calls(HEADLINE_BEDROC, n, SUMMARY_TOP)
-    return [
-        *panel,
-        hits._replace(key=SUMMARY_TOP_KEY),
-        MetricCall(SUMMARY_EF_KEY, "EF 1%", "enrichment_factor", {"fraction": SUMMARY_TOP}),
-    ]
+    benchmarks = {c.key: c for c in benchmark_panel()}
+    return [*panel, hits._replace(key=SUMMARY_TOP_KEY), *(benchmarks[k] for k in SUMMARY_BENCHMARK_KEYS)]
 
 
 def datasets_table(runs: dict, n_resamples: int | None = None, seed: int = 0) -> pd.DataFrame:
@@ -60,8 +64,8 @@ def datasets_table(runs: dict, n_resamples: int | None = None, seed: int = 0) ->
     DataFrame
         dataset, model, compounds, actives, the :data:`crocbench.metrics.HEADLINE_BEDROC`,
         ``top_1pct`` (actives among the top 1% of the list, k rounded half up),
-        ``ef_1pct`` (the enrichment factor at 1%), ``top_k`` (that k) and the
-        intervals.
+        ``ef_1pct`` (the enrichment factor at 1%), ``log_auc_0.001_0.1``, ``dcg_100``, ``top_k`` (the k of
+        ``top_1pct``) and the intervals.
     """
     rows = []
     for dataset, pooled in runs.items():
