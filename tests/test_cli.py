@@ -695,3 +695,150 @@ def test_a_panels_reference_its_check_and_its_docs_tables(tmp_path, capsys):
     page.write_text(page.read_text().replace("mypanel/ranks", "mypanel/nope"))
     with pytest.raises(ValueError, match="names no table"):
         update_readme([page], ref)
+
+
+# --- rough input: duplicated names, one column for two options, encodings, workbooks, no header, one positive,
+# --- too many samples, internal names in messages --------------------------------------------------------------
+
+
+def _rows(df: pd.DataFrame) -> str:
+    return "".join(f"{i},{s},{1 - s},{label}\n" for i, s, label in zip(df["id"], df["score"], df["label"]))
+
+
+def test_a_duplicated_column_name_is_an_error_naming_it(small, tmp_path):
+    f, _ = small
+    df = pd.read_csv(f)
+    dup = tmp_path / "dup.csv"
+    dup.write_text("id,score,score,label\n" + _rows(df))
+    want = f"crocbench: error: {dup}: column name 'score' appears 2 times in the header; rename one"
+    assert _no_traceback_error(_cli("score", dup)) == want
+    assert _no_traceback_error(_cli("compare", f, dup)) == want
+    padded = tmp_path / "padded.csv"  # the same name once the blanks around it are stripped
+    padded.write_text("id, label,score,label \n" + _rows(df))
+    assert _no_traceback_error(_cli("score", padded)).endswith(
+        f"{padded}: column name 'label' appears 2 times in the header; rename one"
+    )
+    two = tmp_path / "two.csv"
+    two.write_text("score,label,score,label,score\n1,1,1,1,1\n0,0,0,0,0\n")
+    assert _no_traceback_error(_cli("score", two)) == (
+        f"crocbench: error: {two}: column names 'score' (3 times) and 'label' (2 times) appear more than once "
+        "in the header; rename them"
+    )
+    real = tmp_path / "real.csv"  # pandas' own spelling of a renamed duplicate, really in the file: no error
+    df.assign(**{"score.1": 1 - df["score"]}).to_csv(real, index=False)
+    done = _cli("score", real, "--score-col", "score.1", "--json")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["n"] == 30
+
+
+@pytest.mark.parametrize(
+    "argv,want",
+    [
+        (["score", "{f}", "--score-col", "label"], "--score-col and --label-col name the same column 'label'"),
+        (["score", "{f}", "--label-col", "score"], "--score-col and --label-col name the same column 'score'"),
+        (["score", "{f}", "--group", "label"], "--label-col and --group name the same column 'label'"),
+        (["compare", "{f}", "{f}", "--score-col", "label"], "--score-col and --label-col name the same column 'label'"),
+        (["compare", "{f}", "{f}", "--id-col", "score"], "--score-col and --id-col name the same column 'score'"),
+        (["compare", "{f}", "{f}", "--id-col", "label"], "--label-col and --id-col name the same column 'label'"),
+    ],
+)
+def test_one_column_for_two_options_is_named(small, argv, want):
+    f, _ = small
+    done = _cli(*[a.format(f=f) for a in argv])
+    assert _no_traceback_error(done) == f"crocbench: error: {want}"
+    assert done.stdout == ""
+
+
+def test_utf16_and_utf32_files_are_read(small, tmp_path):
+    """A byte-order mark says how the text is encoded: such a file reads as its UTF-8 twin does."""
+    f, _ = small
+    want = json.loads(_cli("score", f, "--json").stdout)["metrics"]
+    text = f.read_text().replace("\n", "\r\n")  # as Windows writes it
+    for codec, name in (("utf-16", "u16.csv"), ("utf-16-be", "u16be.tsv"), ("utf-32", "u32.csv")):
+        path = tmp_path / name
+        body = text.replace(",", "\t") if name.endswith(".tsv") else text
+        path.write_bytes(("\ufeff" + body).encode(codec) if codec.endswith("be") else body.encode(codec))
+        assert path.read_bytes()[:2] in (b"\xff\xfe", b"\xfe\xff")
+        done = _cli("score", path, "--json")
+        assert done.returncode == 0, (codec, done.stderr)
+        assert json.loads(done.stdout)["metrics"] == want, codec
+    done = _cli("compare", tmp_path / "u16.csv", f, "--samples", "50", "--json")
+    assert done.returncode == 0, done.stderr
+    broken = tmp_path / "broken16.csv"  # a mark, then an odd number of bytes
+    broken.write_bytes(text.encode("utf-16") + b"x")
+    _no_traceback_error(_cli("score", broken), f"{broken}: ", "UTF-16", "save it as UTF-8 CSV/TSV")
+
+
+def test_a_workbook_is_named_as_one(small, tmp_path, monkeypatch):
+    import io
+    import zipfile
+
+    f, _ = small
+    book = tmp_path / "screen.xlsx"
+    with zipfile.ZipFile(book, "w") as z:
+        z.writestr("[Content_Types].xml", '<?xml version="1.0"?><Types/>')
+        z.writestr("xl/workbook.xml", "<workbook/>")
+    want = f"crocbench: error: {book}: looks like a spreadsheet workbook (xlsx); export it as CSV or TSV"
+    assert _no_traceback_error(_cli("score", book)) == want
+    assert _no_traceback_error(_cli("compare", f, book)) == want
+    renamed = tmp_path / "screen.csv"  # the name does not matter, the bytes do
+    renamed.write_bytes(book.read_bytes())
+    assert _no_traceback_error(_cli("score", renamed)).endswith(
+        "looks like a spreadsheet workbook (xlsx); export it as CSV or TSV"
+    )
+    ods = tmp_path / "screen.ods"
+    with zipfile.ZipFile(ods, "w") as z:
+        z.writestr("mimetype", "application/vnd.oasis.opendocument.spreadsheet")
+        z.writestr("content.xml", "<office:document-content/>")
+    assert _no_traceback_error(_cli("score", ods)).endswith(
+        f"{ods}: looks like a spreadsheet workbook (ods); export it as CSV or TSV"
+    )
+    xls = tmp_path / "old.xls"
+    xls.write_bytes(bytes.fromhex("d0cf11e0a1b11ae1") + bytes(504))
+    assert _no_traceback_error(_cli("score", xls)) == (
+        f"crocbench: error: {xls}: looks like a spreadsheet workbook (xls); export it as CSV or TSV"
+    )
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(book.read_bytes())))
+    _no_traceback_error(_cli("score", "-"), "<stdin>: looks like a spreadsheet workbook (xlsx)")
+
+
+def test_bytes_that_are_not_utf8_are_located(small, tmp_path):
+    f, _ = small
+    latin = tmp_path / "latin.csv"
+    latin.write_bytes("id,score,label\ncaf\xe9,0.5,1\nb,0.2,0\n".encode("latin-1"))
+    assert _no_traceback_error(_cli("score", latin)) == (
+        f"crocbench: error: {latin}: not UTF-8 text: byte 0xe9 at offset 18 (line 2); "
+        "save it as UTF-8 CSV/TSV (it may be in Windows-1252/Latin-1)"
+    )
+    deep = tmp_path / "deep.csv"  # far beyond the first lines, found when pandas stumbles on it
+    body = "id,score,label\n" + "".join(f"m{i},{i / 9000:.6f},{i % 2}\n" for i in range(9000))
+    data = body.encode() + "z\xe9,0.5,1\n".encode("cp1252")
+    deep.write_bytes(data)
+    offset = len(body.encode()) + 1
+    _no_traceback_error(_cli("score", deep), f"{deep}: not UTF-8 text: byte 0xe9 at offset {offset} (line 9002)")
+    nul = tmp_path / "nul.csv"  # UTF-16 without its byte-order mark
+    nul.write_bytes(f.read_text().encode("utf-16-le"))
+    _no_traceback_error(_cli("score", nul), f"{nul}: ", "NUL bytes", "save it as UTF-8 CSV/TSV")
+
+
+def test_a_file_without_header_says_so(small, tmp_path):
+    f, y = small
+    df = pd.read_csv(f)
+    bare = tmp_path / "bare.csv"
+    bare.write_text("".join(f"{i},{s:.2f},{label}\n" for i, s, label in zip(range(30), df["score"], y)))
+    first = bare.read_text().splitlines()[0]
+    assert _no_traceback_error(_cli("score", bare)) == (
+        f"crocbench: error: {bare}: has no header row (its first line {first!r} is all numbers); add a header line "
+        "such as 'id,score,label', or, if that line is the header, name its columns with --score-col/--label-col"
+    )
+    assert _no_traceback_error(_cli("compare", bare, bare)).endswith(
+        "add a header line such as 'id,score,label', or, if that line is the header, name its columns with "
+        "--score-col/--label-col/--id-col"
+    )
+    numbered = tmp_path / "numbered.csv"  # numbers as column names, named with the options: fine
+    numbered.write_text("1,2,3\n" + bare.read_text())
+    done = _cli("score", numbered, "--score-col", "2", "--label-col", "3", "--json")
+    assert done.returncode == 0, done.stderr
+    words = tmp_path / "words.csv"  # a header of words lacking a column: the columns are listed, as before
+    words.write_text("a,b\n1,2\n")
+    _no_traceback_error(_cli("score", words), "column(s) 'score', 'label' not found; columns are: a, b")

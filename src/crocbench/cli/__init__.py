@@ -6,6 +6,8 @@ This module holds :func:`main`, the argument parser and its argument types; one 
 
 - :mod:`._input`: the file arguments read (``-`` is standard input), labels, scores, ``--positive`` and
   ``--metric``;
+- :mod:`._files`: a file argument's bytes before pandas reads them: workbooks, UTF-16/UTF-32 text, bytes that
+  are not UTF-8, a column name given twice, a missing header row;
 - :mod:`._output`: plain-text tables, numbers and p-values, strict JSON, the ``--plot`` path;
 - :mod:`._score`: ``crocbench score``;
 - :mod:`._compare`: ``crocbench compare``;

@@ -21,7 +21,7 @@ def _compare(args) -> int:
         raise ValueError("file_a and file_b are both -: standard input can be read once; save one table to a file")
     frames, tables = [], []
     for path in (args.file_a, args.file_b):
-        df, y, s = _load(path, args, extra=[args.id_col], text=[args.id_col])  # ids are text: 01 is not 1
+        df, y, s = _load(path, args, extra=[("--id-col", args.id_col)], text=[args.id_col])  # ids are text: 01 is not 1
         missing = df[args.id_col].isna().to_numpy()
         if missing.any():
             rows = np.flatnonzero(missing)

@@ -25,7 +25,7 @@ def _interval(row) -> str:
 def _score(args) -> int:
     calls = _requested_calls(args)
     plot = _plot_path(args.plot) if args.plot else None
-    df, y, s = _load(args.file, args, extra=[args.group] if args.group else ())
+    df, y, s = _load(args.file, args, extra=[("--group", args.group)] if args.group else ())
     name = _shown(args.file)
     _check_positive_values(args, [df])
     groups = None
