@@ -842,3 +842,34 @@ def test_a_file_without_header_says_so(small, tmp_path):
     words = tmp_path / "words.csv"  # a header of words lacking a column: the columns are listed, as before
     words.write_text("a,b\n1,2\n")
     _no_traceback_error(_cli("score", words), "column(s) 'score', 'label' not found; columns are: a, b")
+
+
+def test_ci_with_one_positive_warns_and_prints_no_interval(small, tmp_path):
+    f, _ = small
+    one = tmp_path / "one.csv"
+    df = pd.read_csv(f)
+    df.assign(label=(np.arange(30) == 4).astype(int)).to_csv(one, index=False)
+    warning = (
+        "crocbench: warning: 1 positive: every bootstrap resample repeats that one compound, so the intervals "
+        "say nothing about uncertainty; shown as n/a"
+    )
+    done = _cli("score", one, "--ci", "200")
+    assert done.returncode == 0 and done.stderr.strip() == warning
+    table = done.stdout.split("CROC paper areas\n", 1)[1].split("\n\n", 1)[0].splitlines()
+    table = [line for line in table if not line.startswith("note: ")]  # ROC50's: 29 negatives
+    assert "95% interval" in table[0] and len(table) == 2 + len(M.paper_panel(top_k=30))
+    start, stop = re.search(r"-+(?=  -+  -+  -+$)", table[1]).span()  # the interval column: 3rd of 6
+    assert {row[start:stop].strip() for row in table[2:]} == {"n/a"}, table
+    assert not re.search(r"\[\d", "\n".join(table))  # no [low, high]
+    done = _cli("score", one, "--ci", "200", "--json")
+    assert done.returncode == 0 and done.stderr.strip() == warning
+    out = json.loads(done.stdout, parse_constant=lambda name: pytest.fail(name))
+    defined = [m for m in out["metrics"] if m["value"] is not None]
+    assert defined and all(m["ci_low"] is None and m["ci_high"] is None and m["se"] is None for m in defined)
+    assert out["ci"]["warning"] == warning.removeprefix("crocbench: warning: ")
+    neg = tmp_path / "one_negative.csv"  # the same with the classes swapped
+    df.assign(label=(np.arange(30) != 4).astype(int)).to_csv(neg, index=False)
+    done = _cli("score", neg, "--ci", "200", "--json")
+    assert done.returncode == 0 and done.stderr.startswith("crocbench: warning: 1 negative: every bootstrap")
+    few = _cli("score", f, "--ci", "200")  # 6 positives: intervals, no warning
+    assert few.returncode == 0 and few.stderr == "" and "n/a" not in few.stdout.split("AUC[ROC]", 1)[1].split("\n")[0]

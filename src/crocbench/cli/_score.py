@@ -22,6 +22,19 @@ def _interval(row) -> str:
     return f"[{_number(row['ci_low'], row['count'])}, {_number(row['ci_high'], row['count'])}]"
 
 
+def _degenerate(n_pos: int, n_neg: int) -> str | None:
+    """Why a stratified bootstrap cannot give intervals here, or None: a class of one compound is that same
+    compound in every resample, so its side of the variability is never sampled."""
+    ones = [f"1 {kind}" for count, kind in ((n_pos, "positive"), (n_neg, "negative")) if count == 1]
+    if not ones:
+        return None
+    which = "that one compound" if len(ones) == 1 else "those two compounds"
+    return (
+        f"{' and '.join(ones)}: every bootstrap resample repeats {which}, so the intervals say nothing about "
+        "uncertainty; shown as n/a"
+    )
+
+
 def _score(args) -> int:
     calls = _requested_calls(args)
     plot = _plot_path(args.plot) if args.plot else None
@@ -53,7 +66,12 @@ def _score(args) -> int:
             except ValueError:  # no exact random baseline (e.g. average precision)
                 pass
         rows.append(row)
-    if args.ci is not None:
+    degenerate = _degenerate(n_pos, n - n_pos) if args.ci is not None else None
+    if degenerate:
+        print(f"crocbench: warning: {degenerate}", file=sys.stderr)
+        for row, _ in defined:
+            row.update(ci_low=None, ci_high=None, se=None)
+    elif args.ci is not None:
         intervals = bootstrap(
             ranking, None, [c for _, c in defined], n_resamples=args.ci, seed=args.seed, ties=args.ties
         )
@@ -73,7 +91,14 @@ def _score(args) -> int:
                 "n_pos": n_pos,
                 "ties": args.ties,
                 "queries": n_queries,
-                "ci": None if args.ci is None else {**CI_METHOD, "resamples": args.ci, "seed": args.seed},
+                "ci": None
+                if args.ci is None
+                else {
+                    **CI_METHOD,
+                    "resamples": args.ci,
+                    "seed": args.seed,
+                    **({"warning": degenerate} if degenerate else {}),
+                },
                 "metrics": rows,
                 "other_metrics": other,
             }
@@ -96,7 +121,9 @@ def _score(args) -> int:
         title += " (all queries ranked as one list)" if groups is not None else ""
         header = ["metric", "value", *(["95% interval"] if args.ci is not None else []), "random", "random sd", "z"]
         print(f"\n{title}\n" + _format_table(header, table))
-        if args.ci is not None:
+        if degenerate:  # said on stderr too, but a table saved without it should say why
+            print(f"\n95% intervals: n/a ({degenerate.split(';')[0]})")
+        elif args.ci is not None:
             print(f"\n95% intervals: {CI_METHOD['method']}, {args.ci} resamples, seed {args.seed}")
         for r in rows:
             if r["value"] is None:
