@@ -896,3 +896,43 @@ def test_compare_refuses_more_samples_than_its_limit(small, monkeypatch):
     ), done.stderr
     quiet = _cli("compare", f, f, "--samples", "2000", "--tests", "paired_t")  # no permutation test: no estimate
     assert quiet.returncode == 0 and quiet.stderr == ""
+
+
+def test_messages_do_not_use_the_librarys_argument_names(small, tmp_path):
+    f, _ = small
+    grouped = tmp_path / "grouped.csv"
+    df = pd.read_csv(f).assign(q=["a"] * 15 + ["b"] * 15, label=[1, 1] + [0] * 13 + [1] * 15)
+    df.to_csv(grouped, index=False)
+    done = _cli("score", grouped, "--group", "q")
+    assert done.returncode == 0, done.stderr
+    assert "y_true" not in done.stdout and "y_score" not in done.stdout
+    assert "query 'b' has no negatives: the metric needs positives and negatives in every query" in done.stdout
+    out = json.loads(_cli("score", grouped, "--group", "q", "--json").stdout)
+    notes = [m["note"] for m in out["other_metrics"]]
+    assert "query 'b' has no negatives: the metric needs positives and negatives in every query" in notes
+    assert not any("y_true" in n or "y_score" in n for n in notes)
+
+
+@pytest.mark.parametrize(
+    "library,cli",
+    [
+        (
+            "query 'b': y_true has no negatives: the metrics are undefined",
+            "query 'b' has no negatives: the metric needs positives and negatives in every query",
+        ),
+        ("y_true has no positives: the metrics are undefined", "the list has no positives: the metrics are undefined"),
+        (
+            "y_true and y_score differ in length: 3 labels, 2 scores",
+            "the labels and the scores differ in length: 3 labels, 2 scores",
+        ),
+        (
+            "y_score has 1 NaN or infinite value(s), first at index 0",
+            "the scores have 1 NaN or infinite value(s), first at index 0",
+        ),
+        ("n must be in [1, 17] for this list; got 50", "n must be in [1, 17] for this list; got 50"),
+    ],
+)
+def test_library_argument_names_are_translated_at_the_cli_edge(library, cli):
+    from crocbench.cli._output import _for_users
+
+    assert _for_users(library) == cli

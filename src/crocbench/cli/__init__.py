@@ -8,7 +8,8 @@ This module holds :func:`main`, the argument parser and its argument types; one 
   ``--metric``;
 - :mod:`._files`: a file argument's bytes before pandas reads them: workbooks, UTF-16/UTF-32 text, bytes that
   are not UTF-8, a column name given twice, a missing header row;
-- :mod:`._output`: plain-text tables, numbers and p-values, strict JSON, the ``--plot`` path;
+- :mod:`._output`: plain-text tables, numbers and p-values, strict JSON, the ``--plot`` path, the library's
+  messages in the command line's words (no ``y_true``/``y_score``);
 - :mod:`._score`: ``crocbench score``;
 - :mod:`._compare`: ``crocbench compare``;
 - :mod:`._samples`: ``compare --samples``: its limit (:data:`MAX_SAMPLES`) and how long the samples take here;
@@ -27,6 +28,7 @@ from ..metrics import METRICS, TIES, paper_panel
 from ..stats import DEFAULT_RESAMPLES, MIN_RESAMPLES, TESTS, check_resamples
 from ._compare import _compare
 from ._input import STDIN
+from ._output import _for_users
 from ._samples import ANNOUNCE_SAMPLES, MAX_SAMPLES
 from ._score import _score
 from ._tools import _explain, _reference, _synthesize
@@ -237,7 +239,7 @@ def main(argv=None) -> int:
             "synthesize": _synthesize,
         }[args.command](args)
     except ValueError as exc:
-        print(f"crocbench: error: {exc}", file=sys.stderr)
+        print(f"crocbench: error: {_for_users(str(exc))}", file=sys.stderr)
         return EXIT_USAGE
     except BrokenPipeError:  # the reader stopped early (e.g. `| head -1`): not an error, and no traceback
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # nothing more to flush at exit

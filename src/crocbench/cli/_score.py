@@ -10,7 +10,7 @@ import numpy as np
 from ..metrics import FAMILIES, Ranking, other_panel, other_values, paper_panel
 from ..stats import bootstrap
 from ._input import _check_positive_values, _load, _requested_calls, _shown
-from ._output import _format_table, _number, _plot_path, _print_json
+from ._output import _for_users, _format_table, _number, _plot_path, _print_json
 
 #: How ``--ci`` intervals are made, as ``--json`` reports it.
 CI_METHOD = {"level": 0.95, "method": "percentile interval of a stratified bootstrap over compounds"}
@@ -55,7 +55,7 @@ def _score(args) -> int:
         try:
             row["value"] = call.value(ranking, args.ties)
         except ValueError as exc:  # e.g. ROC50 on a list with fewer than 50 negatives
-            row["note"] = str(exc)
+            row["note"] = _for_users(str(exc))
         else:
             defined.append((row, call))
             try:
@@ -82,6 +82,8 @@ def _score(args) -> int:
         if calls
         else other_values(y, s, groups, args.ties, other_panel(top_k=min(args.top_k, n), n=args.n_negatives))
     )
+    for r in other:
+        r["note"] = _for_users(r["note"])
     n_queries = None if groups is None else int(np.unique(groups).size)
     if args.json:
         _print_json(
