@@ -6,9 +6,13 @@ This module holds :func:`main`, the argument parser and its argument types; one 
 
 - :mod:`._input`: the file arguments read (``-`` is standard input), labels, scores, ``--positive`` and
   ``--metric``;
-- :mod:`._output`: plain-text tables, numbers and p-values, strict JSON, the ``--plot`` path;
+- :mod:`._files`: a file argument's bytes before pandas reads them: workbooks, UTF-16/UTF-32 text, bytes that
+  are not UTF-8, a column name given twice, a missing header row;
+- :mod:`._output`: plain-text tables, numbers and p-values, strict JSON, the ``--plot`` path, the library's
+  messages in the command line's words (no ``y_true``/``y_score``);
 - :mod:`._score`: ``crocbench score``;
 - :mod:`._compare`: ``crocbench compare``;
+- :mod:`._samples`: ``compare --samples``: its limit (:data:`MAX_SAMPLES`) and how long the samples take here;
 - :mod:`._tools`: ``crocbench explain``, ``synthesize`` and ``reference``, the commands around a workflow run.
 """
 
@@ -24,10 +28,12 @@ from ..metrics import METRICS, TIES, paper_panel
 from ..stats import DEFAULT_RESAMPLES, MIN_RESAMPLES, TESTS, check_resamples
 from ._compare import _compare
 from ._input import STDIN
+from ._output import _for_users
+from ._samples import ANNOUNCE_SAMPLES, MAX_SAMPLES
 from ._score import _score
 from ._tools import _explain, _reference, _synthesize
 
-__all__ = ["EXIT_USAGE", "STDIN", "main"]
+__all__ = ["EXIT_USAGE", "MAX_SAMPLES", "STDIN", "main"]
 
 EXIT_USAGE = 2
 
@@ -161,7 +167,13 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--tests", default=",".join(TESTS), help=f"comma-separated tests (default: all six: {','.join(TESTS)})"
     )
-    p.add_argument("--samples", type=_positive_int, default=10_000, help="permutation samples (default: 10000)")
+    p.add_argument(
+        "--samples",
+        type=_positive_int,
+        default=10_000,
+        help=f"permutation samples (default: 10000, at most {MAX_SAMPLES}; above {ANNOUNCE_SAMPLES} the command "
+        "first prints how long it expects to take, timed on this machine)",
+    )
     p.add_argument("--seed", type=_seed, default=0, help="seed of the permutation tests (default: 0)")
     p.add_argument(
         "--two-sided", action="store_true", help="two-sided p-values (default: one-sided in the observed direction)"
@@ -227,7 +239,7 @@ def main(argv=None) -> int:
             "synthesize": _synthesize,
         }[args.command](args)
     except ValueError as exc:
-        print(f"crocbench: error: {exc}", file=sys.stderr)
+        print(f"crocbench: error: {_for_users(str(exc))}", file=sys.stderr)
         return EXIT_USAGE
     except BrokenPipeError:  # the reader stopped early (e.g. `| head -1`): not an error, and no traceback
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # nothing more to flush at exit

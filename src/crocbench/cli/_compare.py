@@ -9,6 +9,7 @@ from ..metrics import parse_metric
 from ..stats import TESTS, compare_many
 from ._input import STDIN, _check_positive_values, _load, _requested_calls, _shown
 from ._output import _format_table, _number, _p_value, _print_json
+from ._samples import check_samples
 
 
 def _compare(args) -> int:
@@ -21,7 +22,7 @@ def _compare(args) -> int:
         raise ValueError("file_a and file_b are both -: standard input can be read once; save one table to a file")
     frames, tables = [], []
     for path in (args.file_a, args.file_b):
-        df, y, s = _load(path, args, extra=[args.id_col], text=[args.id_col])  # ids are text: 01 is not 1
+        df, y, s = _load(path, args, extra=[("--id-col", args.id_col)], text=[args.id_col])  # ids are text: 01 is not 1
         missing = df[args.id_col].isna().to_numpy()
         if missing.any():
             rows = np.flatnonzero(missing)
@@ -57,6 +58,7 @@ def _compare(args) -> int:
     if np.any(y_a != y_b[idx]):
         k = int(np.flatnonzero(y_a != y_b[idx])[0])
         raise ValueError(f"the files disagree on the label of compound {ids_a[k]!r}")
+    check_samples(args.samples, int(y_a.sum()), len(calls), tests)  # refused above its limit, or announced
     alternative = "two-sided" if args.two_sided else "observed"
     out = []
     for call, c in zip(

@@ -15,6 +15,7 @@ import pandas as pd
 
 from ..data import binary_labels, label_summary, numeric_column, read_table
 from ..metrics import METRICS, MetricCall, parse_metric
+from ._files import _as_text, _check_header, _not_utf8
 
 STDIN = "-"  # a file argument that reads the table from standard input
 
@@ -24,27 +25,51 @@ def _shown(path: str) -> str:
     return "<stdin>" if path == STDIN else path
 
 
-def _read(path: str, args, required, dtype=None) -> pd.DataFrame:
-    """:func:`read_table` of a file argument: ``-`` is standard input (copied to a temporary file, which the
-    messages call <stdin>); a folder is an error of its own, not "no such file"."""
-    if path == STDIN:
-        with tempfile.TemporaryDirectory(prefix="crocbench-") as folder:
-            copy = Path(folder) / "stdin"
-            with open(copy, "wb") as fh:
-                shutil.copyfileobj(sys.stdin.buffer, fh)
-            try:
-                return read_table(copy, sep=args.sep, required=required, dtype=dtype)
-            except ValueError as exc:
-                raise ValueError(str(exc).replace(str(copy), _shown(path))) from None
-    if Path(path).is_dir():
+def _read(path: str, args, columns: list[tuple[str, str]], dtype=None) -> pd.DataFrame:
+    """:func:`read_table` of a file argument, after a look at its bytes (:mod:`._files`): ``-`` is standard
+    input (copied to a temporary file, which the messages call <stdin>); a folder is an error of its own, not
+    "no such file"; UTF-16/UTF-32 text is read through a UTF-8 copy; ``columns`` are the (option, column name)
+    pairs the command needs."""
+    name = _shown(path)
+    if path != STDIN and Path(path).is_dir():
         raise ValueError(f"{path}: is a directory; give a CSV/TSV file (or - for standard input)")
-    return read_table(path, sep=args.sep, required=required, dtype=dtype)
+    with tempfile.TemporaryDirectory(prefix="crocbench-") as folder:
+        file = Path(path)
+        if path == STDIN:
+            file = Path(folder) / "stdin"
+            with open(file, "wb") as fh:
+                shutil.copyfileobj(sys.stdin.buffer, fh)
+        try:
+            if file.is_file():
+                file = _as_text(file, name, folder)
+                _check_header(file, name, args.sep, columns)
+            return read_table(file, sep=args.sep, required=[c for _, c in columns], dtype=dtype)
+        except ValueError as exc:
+            message = str(exc)
+            if "can't decode" in message:  # pandas met a byte that is not UTF-8 beyond the first lines
+                message = _not_utf8(file, name) or message
+            if file != Path(path):
+                message = message.replace(str(file), name)
+            raise ValueError(message) from None
+
+
+def _column_options(args, extra=()) -> list[tuple[str, str]]:
+    """The (option, column name) pairs of a command: --score-col, --label-col, then ``extra`` (e.g. --id-col);
+    one column named by two of them is an error naming both (the same column cannot be scores and labels)."""
+    columns = [("--score-col", args.score_col), ("--label-col", args.label_col), *extra]
+    seen = {}
+    for option, column in columns:
+        if column in seen:
+            raise ValueError(f"{seen[column]} and {option} name the same column {column!r}")
+        seen[column] = option
+    return columns
 
 
 def _load(path: str, args, extra=(), text=()) -> tuple:
-    """The table, labels and scores of a file argument; the columns in ``text`` are read as text, verbatim
-    (``01`` stays ``01``), an empty or NA cell there becoming NaN."""
-    df = _read(path, args, [args.score_col, args.label_col, *extra], dtype={c: str for c in text} or None)
+    """The table, labels and scores of a file argument; ``extra``: more (option, column name) pairs the
+    command needs; the columns in ``text`` are read as text, verbatim (``01`` stays ``01``), an empty or NA
+    cell there becoming NaN."""
+    df = _read(path, args, _column_options(args, extra), dtype={c: str for c in text} or None)
     name = _shown(path)
     positive = _positive_values(args)
     y = binary_labels(df[args.label_col], positive, where=f"{name}: column {args.label_col!r}")

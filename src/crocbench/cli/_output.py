@@ -1,8 +1,10 @@
-"""What the commands write: plain-text tables, numbers and p-values, strict JSON, and where ``--plot`` draws."""
+"""What the commands write: plain-text tables, numbers and p-values, strict JSON, where ``--plot`` draws, and the
+library's messages in the command line's words."""
 
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import numpy as np
@@ -66,3 +68,22 @@ def _plot_path(path: str) -> Path:
     if not out.parent.is_dir():
         raise ValueError(f"--plot {path}: folder {out.parent} does not exist")
     return out
+
+
+#: The library's argument names in its messages, and what a command-line user knows them as.
+_LIBRARY_NAMES = (("y_true", "the labels"), ("y_score", "the scores"), ("y_prob", "the scores"))
+
+
+def _for_users(message: str) -> str:
+    """A library message (a metric's note, an error) in the command line's words: the file's labels and
+    scores, never the Python arguments ``y_true``/``y_score``; a query without one class named as such."""
+    message = re.sub(
+        r"^(query .+?): y_true has no (positives|negatives): the metrics are undefined$",
+        r"\1 has no \2: the metric needs positives and negatives in every query",
+        message,
+    )
+    message = re.sub(r"\by_true has no (positives|negatives)", r"the list has no \1", message)
+    for name, words in _LIBRARY_NAMES:
+        message = re.sub(rf"\b{name} has\b", f"{words} have", message)
+        message = re.sub(rf"\b{name}\b", words, message)
+    return message

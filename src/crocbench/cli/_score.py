@@ -10,7 +10,7 @@ import numpy as np
 from ..metrics import FAMILIES, Ranking, benchmark_panel, other_panel, other_values, paper_panel
 from ..stats import bootstrap
 from ._input import _check_positive_values, _load, _requested_calls, _shown
-from ._output import _format_table, _number, _plot_path, _print_json
+from ._output import _for_users, _format_table, _number, _plot_path, _print_json
 
 #: The title of the second table: :func:`crocbench.metrics.benchmark_panel`, the other panel's first family.
 BENCHMARKS = FAMILIES[0]
@@ -25,10 +25,23 @@ def _interval(row) -> str:
     return f"[{_number(row['ci_low'], row['count'])}, {_number(row['ci_high'], row['count'])}]"
 
 
+def _degenerate(n_pos: int, n_neg: int) -> str | None:
+    """Why a stratified bootstrap cannot give intervals here, or None: a class of one compound is that same
+    compound in every resample, so its side of the variability is never sampled."""
+    ones = [f"1 {kind}" for count, kind in ((n_pos, "positive"), (n_neg, "negative")) if count == 1]
+    if not ones:
+        return None
+    which = "that one compound" if len(ones) == 1 else "those two compounds"
+    return (
+        f"{' and '.join(ones)}: every bootstrap resample repeats {which}, so the intervals say nothing about "
+        "uncertainty; shown as n/a"
+    )
+
+
 def _score(args) -> int:
     calls = _requested_calls(args)
     plot = _plot_path(args.plot) if args.plot else None
-    df, y, s = _load(args.file, args, extra=[args.group] if args.group else ())
+    df, y, s = _load(args.file, args, extra=[("--group", args.group)] if args.group else ())
     name = _shown(args.file)
     _check_positive_values(args, [df])
     groups = None
@@ -49,7 +62,7 @@ def _score(args) -> int:
         try:
             row["value"] = call.value(ranking, args.ties)
         except ValueError as exc:  # e.g. ROC50 on a list with fewer than 50 negatives
-            row["note"] = str(exc)
+            row["note"] = _for_users(str(exc))
         else:
             defined.append((row, call))
             try:
@@ -60,7 +73,12 @@ def _score(args) -> int:
             except ValueError:  # no exact random baseline (e.g. average precision)
                 pass
         rows.append(row)
-    if args.ci is not None:
+    degenerate = _degenerate(n_pos, n - n_pos) if args.ci is not None else None
+    if degenerate:
+        print(f"crocbench: warning: {degenerate}", file=sys.stderr)
+        for row, _ in defined:
+            row.update(ci_low=None, ci_high=None, se=None)
+    elif args.ci is not None:
         intervals = bootstrap(
             ranking, None, [c for _, c in defined], n_resamples=args.ci, seed=args.seed, ties=args.ties
         )
@@ -69,6 +87,8 @@ def _score(args) -> int:
     # the benchmarks' family of the other panel is shown above, with its random baselines
     others = [m for m in other_panel(top_k=min(args.top_k, n), n=args.n_negatives) if m.family != BENCHMARKS]
     other = [] if calls else other_values(y, s, groups, args.ties, others)
+    for r in other:
+        r["note"] = _for_users(r["note"])
     n_queries = None if groups is None else int(np.unique(groups).size)
     if args.json:
         _print_json(
@@ -78,7 +98,14 @@ def _score(args) -> int:
                 "n_pos": n_pos,
                 "ties": args.ties,
                 "queries": n_queries,
-                "ci": None if args.ci is None else {**CI_METHOD, "resamples": args.ci, "seed": args.seed},
+                "ci": None
+                if args.ci is None
+                else {
+                    **CI_METHOD,
+                    "resamples": args.ci,
+                    "seed": args.seed,
+                    **({"warning": degenerate} if degenerate else {}),
+                },
                 "metrics": rows,
                 "other_metrics": other,
             }
@@ -102,7 +129,9 @@ def _score(args) -> int:
             ]
             title += " (all queries ranked as one list)" if groups is not None else ""
             print(f"\n{title}\n" + _format_table(header, table))
-        if args.ci is not None:
+        if degenerate:  # said on stderr too, but a table saved without it should say why
+            print(f"\n95% intervals: n/a ({degenerate.split(';')[0]})")
+        elif args.ci is not None:
             print(f"\n95% intervals: {CI_METHOD['method']}, {args.ci} resamples, seed {args.seed}")
         for r in rows:
             if r["value"] is None:
