@@ -62,7 +62,7 @@ class MissingExtra(ModuleNotFoundError):
         return type(self), (self.feature, self.name)
 
 
-class needs:  # noqa: N801  (a context manager used as a statement: `with needs(...):`)
+class needs:  # lower case: a context manager read as a statement, `with needs(...):`
     """``with needs(feature): import torch``: an extra's module missing raises :class:`MissingExtra`.
 
     A ``ModuleNotFoundError`` for a module of :data:`EXTRAS` becomes the one-line :class:`MissingExtra` that names
