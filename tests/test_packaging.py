@@ -1,11 +1,22 @@
-"""Environment specs and the README's commands."""
+"""Environment specs, the package's dependencies (a lean core, the rest in extras) and the README's commands."""
 
+import ast
 import re
+import sys
+import tomllib
 from pathlib import Path
 
 import yaml
+from _absent import EXTRA_MODULES, run_without
+
+from crocbench._extras import EXTRAS
 
 ROOT = Path(__file__).resolve().parents[1]
+
+#: What `pip install crocbench` installs: what the metrics, the statistics and `crocbench score` / `compare` need.
+CORE = {"numpy", "scipy", "pandas"}
+#: Import name -> distribution, where they differ.
+DISTRIBUTIONS = {"sklearn": "scikit-learn", "yaml": "pyyaml", "scikit_posthocs": "scikit-posthocs"}
 
 
 def _pins(lines):
@@ -28,13 +39,117 @@ def test_pip_and_conda_pins_agree():
     assert pip_pins["torch"] == "2.13.0"  # exactly: an unpinned torch pulls the CUDA build
 
 
+def _name(requirement: str) -> str:
+    return re.sub(r"[-_.]+", "-", re.match(r"[A-Za-z0-9_.-]+", requirement).group(0)).lower()
+
+
+def _project() -> dict:
+    return tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+
+
+def _extras() -> dict:
+    """Each extra's distributions; ``crocbench[...]`` (an extra that includes another) left out."""
+    return {
+        extra: {_name(r) for r in requirements if _name(r) != "crocbench"}
+        for extra, requirements in _project()["optional-dependencies"].items()
+    }
+
+
 def test_every_runtime_dependency_is_pinned():
     pip_pins = _pins((ROOT / "envs/requirements.txt").read_text().splitlines())
-    text = (ROOT / "pyproject.toml").read_text()
-    deps = re.findall(r'^\s+"([A-Za-z0-9_.-]+)[<>=!~]', text, flags=re.M)
-    assert deps, "no dependencies found in pyproject.toml"
-    for dep in deps + ["snakemake", "pytest"]:
-        assert re.sub(r"[-_.]+", "-", dep).lower() in pip_pins, dep
+    dev_pins = _pins((ROOT / "envs/dev.txt").read_text().splitlines())
+    extras = _extras()
+    for dep in {_name(r) for r in _project()["dependencies"]} | extras["workflow"] | {"pytest"}:
+        assert dep in pip_pins, dep  # the README's set-up command installs everything the workflow needs
+    for dep in extras["docs"] | extras["dev"]:
+        assert dep in pip_pins or dep in dev_pins, dep
+
+
+def test_the_core_dependencies_are_the_lean_set():
+    assert {_name(r) for r in _project()["dependencies"]} == CORE
+    assert set(_extras()) == {"workflow", "docs", "dev"}
+    assert not (CORE & set().union(*_extras().values()))
+
+
+def _imports(path: Path):
+    """``(top-level module, node, parents)`` of every absolute import in a file."""
+    tree = ast.parse(path.read_text())
+    parents = {child: node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.level == 0:
+            names = [node.module]
+        else:
+            continue
+        chain, up = [], parents.get(node)
+        while up is not None:
+            chain.append(up)
+            up = parents.get(up)
+        for name in names:
+            yield name.partition(".")[0], node, chain
+
+
+def _third_party(paths) -> dict:
+    found = {}
+    for path in paths:
+        for module, node, chain in _imports(path):
+            if module not in sys.stdlib_module_names and module != "crocbench":
+                found.setdefault(module, []).append((path.relative_to(ROOT), node, chain))
+    return found
+
+
+def test_every_third_party_import_is_core_or_in_an_extra():
+    extras = _extras()
+    found = _third_party(sorted((ROOT / "src/crocbench").rglob("*.py")))
+    assert CORE <= {DISTRIBUTIONS.get(m, m) for m in found}  # the parse sees the core's own imports
+    for module, places in found.items():
+        distribution = DISTRIBUTIONS.get(module, module)
+        if distribution in CORE:
+            continue
+        where = f"{module} (imported in {places[0][0]})"
+        assert module in EXTRAS, f"{where}: neither core nor an extra's module in crocbench/_extras.py"
+        named, extra = EXTRAS[module]
+        assert named == distribution and named in extras[extra], f"{where}: not in pyproject.toml's '{extra}' extra"
+    # and every module the messages name is one the package imports
+    assert set(EXTRAS) == {m for m in found if DISTRIBUTIONS.get(m, m) not in CORE}
+
+
+def _in_needs_block(chain) -> bool:
+    return any(
+        isinstance(up, ast.With)
+        and any(
+            isinstance(item.context_expr, ast.Call) and getattr(item.context_expr.func, "id", "") == "needs"
+            for item in up.items
+        )
+        for up in chain
+    )
+
+
+def test_every_import_of_an_extras_module_stands_in_a_needs_block():
+    """So a missing one stops with the one line that names the extra (crocbench._extras.needs). A package whose
+    ``__init__`` imports the module so at its top (crocbench.plots) covers its own modules' top-level imports:
+    the package's ``__init__`` runs first."""
+    found = _third_party(sorted((ROOT / "src/crocbench").rglob("*.py")))
+    for module in EXTRAS:
+        places = found.get(module, [])
+        covered = {path.parent for path, _, chain in places if path.name == "__init__.py" and _in_needs_block(chain)}
+        for path, node, chain in places:
+            at_top = all(isinstance(up, (ast.Module, ast.With, ast.Try, ast.If)) for up in chain)
+            ok = _in_needs_block(chain) or (at_top and path.parent in covered)
+            assert ok, f"{path}:{node.lineno}: import of {module} outside `with needs(...)`"
+
+
+def test_the_lean_core_imports_no_extra():
+    """crocbench.metrics, crocbench.stats and the command line import where no extra's module can be imported."""
+    code = """
+import sys
+import crocbench.metrics, crocbench.stats, crocbench.cli
+loaded = sorted({m.partition(".")[0] for m in sys.modules} & set(sys.argv[1:]))
+print(loaded)
+"""
+    done = run_without(EXTRA_MODULES, code, *EXTRA_MODULES)
+    assert (done.returncode, done.stdout, done.stderr) == (0, "[]\n", "")
 
 
 def test_readme_opens_with_setup_main_and_test_commands():

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 
+from ._extras import needs
 from ._memory import memory_budget_mb, reuse_freed_memory
 
 __all__ = ["map_chunks", "map_processes", "memory_budget_mb", "one_blas_thread", "reuse_freed_memory"]
@@ -20,7 +21,8 @@ def one_blas_thread() -> None:
     Two power-study processes with two OpenBLAS threads each took 33 s on
     2 cores where one thread each took 27 s.
     """
-    from threadpoolctl import threadpool_limits
+    with needs("crocbench._parallel"):
+        from threadpoolctl import threadpool_limits
 
     threadpool_limits(1)
 

@@ -12,6 +12,7 @@ import time
 import traceback
 from pathlib import Path
 
+from ._extras import needs
 from ._memory import peak_rss_kb
 
 
@@ -106,8 +107,9 @@ def config_error_line(config: dict, schema_file) -> str:
     ...     print(config_error_line({"cv": {"folds": 1}}, fh.name))
     config: cv.folds: 1 is less than the minimum of 2
     """
-    import jsonschema
-    import yaml
+    with needs("crocbench._workflow"):
+        import jsonschema
+        import yaml
 
     schema = yaml.safe_load(Path(schema_file).read_text())
     error = jsonschema.exceptions.best_match(jsonschema.validators.validator_for(schema)(schema).iter_errors(config))
@@ -149,7 +151,8 @@ def runs_jobs(argv=None) -> bool:
     argv = sys.argv if argv is None else argv
     if not argv or Path(argv[0]).name != "snakemake":
         return False  # the API from Python, or a job's own process
-    from snakemake.cli import get_argument_parser
+    with needs("crocbench._workflow"):
+        from snakemake.cli import get_argument_parser
 
     args, _ = get_argument_parser().parse_known_args(argv[1:])
     return not any(getattr(args, name, None) for name in _NO_JOBS)

@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
+from ._extras import needs
+
 #: The size a job is planned for before anything says how many compounds its screen has (no compounds file yet
 #: and no ``expected`` count declared): the DTP AIDS screen's, the size crocbench was built around. Snakemake
 #: evaluates a job's threads before its inputs exist; its memory is evaluated again, from the fingerprints, when
@@ -165,7 +167,8 @@ def expected_compounds(name: str, config: dict, root=".") -> int | None:
     """
     compounds = Path(root) / "results" / name / "compounds.parquet"
     if compounds.exists():
-        import pyarrow.parquet as pq
+        with needs("crocbench.config"):
+            import pyarrow.parquet as pq
 
         return pq.ParquetFile(compounds).metadata.num_rows
     expected = config["datasets"].get(name, {}).get("expected", {})

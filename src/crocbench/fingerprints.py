@@ -28,6 +28,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from ._extras import needs
 from ._io import load_arrays, save_arrays
 from ._parallel import map_chunks
 
@@ -38,7 +39,8 @@ _U64 = np.uint64
 
 
 def _rdkit():
-    from rdkit import Chem, RDLogger
+    with needs("crocbench.fingerprints"):
+        from rdkit import Chem, RDLogger
 
     RDLogger.DisableLog("rdApp.*")
     return Chem
@@ -174,7 +176,8 @@ def _node(label: np.ndarray, child_sum: np.ndarray, has_children: np.ndarray) ->
 
 def atom_label(z: int, heavy_degree: int) -> str:
     """The paper's atom label, e.g. ``C3`` for a carbon with three heavy neighbours."""
-    from rdkit.Chem import GetPeriodicTable
+    with needs("crocbench.fingerprints"):
+        from rdkit.Chem import GetPeriodicTable
 
     return f"{GetPeriodicTable().GetElementSymbol(int(z))}{int(heavy_degree)}"
 
@@ -342,7 +345,8 @@ VARIANTS = ("paper", "folded_1024", "rdkit_morgan")
 
 
 def _morgan_chunk(smiles: Sequence[str], radius: int = 2) -> tuple[list, list]:
-    from rdkit.Chem import rdFingerprintGenerator
+    with needs("crocbench.fingerprints"):
+        from rdkit.Chem import rdFingerprintGenerator
 
     generator = rdFingerprintGenerator.GetMorganGenerator(radius=radius)
     reasons, sets = [], []

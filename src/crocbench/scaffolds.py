@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ._extras import needs
+
 #: The kinds of scaffold: ``murcko`` (Bemis-Murcko, atoms and bond orders kept) and ``generic`` (every atom
 #: carbon, every bond single).
 KINDS = ("murcko", "generic")
@@ -40,8 +42,9 @@ def scaffold(smiles: str, kind: str = "murcko") -> str:
     >>> scaffold("CCCCO")
     ''
     """
-    from rdkit import Chem
-    from rdkit.Chem.Scaffolds import MurckoScaffold
+    with needs("crocbench.scaffolds"):
+        from rdkit import Chem
+        from rdkit.Chem.Scaffolds import MurckoScaffold
 
     check_kind(kind)
     mol = Chem.MolFromSmiles(smiles)
@@ -59,7 +62,8 @@ def _generic(core):
     The same SMILES as RDKit's function wherever that one succeeds; it also serves the scaffolds RDKit's refuses
     (a carbon with more than four bonds, from a hypervalent S, P or metal: 33 of 8,054 ringed DTP AIDS compounds).
     """
-    from rdkit import Chem
+    with needs("crocbench.scaffolds"):
+        from rdkit import Chem
 
     rw = Chem.RWMol(core)
     for atom in rw.GetAtoms():
@@ -85,7 +89,8 @@ def scaffolds(smiles, kind: str = "murcko", progress=None) -> np.ndarray:
 
     ``progress``, a file, gets a line every 100,000 compounds.
     """
-    from rdkit import RDLogger
+    with needs("crocbench.scaffolds"):
+        from rdkit import RDLogger
 
     check_kind(kind)
     RDLogger.DisableLog("rdApp.*")  # the compounds were standardized: RDKit's warnings would be noise

@@ -1,6 +1,8 @@
 """Command-line interface: ``crocbench score`` and ``crocbench compare``.
 
-Errors in the input become a one-line message on stderr and exit code 2.
+Errors in the input become a one-line message on stderr and exit code 2; so does a command whose extra is not
+installed (``explain``, ``synthesize`` and ``reference`` need ``pip install 'crocbench[workflow]'``, as does
+``score --plot``): the line names the extra.
 
 This module holds :func:`main`, the argument parser and its argument types; one concern per module besides:
 
@@ -24,6 +26,7 @@ import os
 import sys
 
 from .. import __version__
+from .._extras import MissingExtra
 from ..metrics import METRICS, TIES, paper_panel
 from ..stats import DEFAULT_RESAMPLES, MIN_RESAMPLES, TESTS, check_resamples
 from ._compare import _compare
@@ -238,7 +241,7 @@ def main(argv=None) -> int:
             "reference": _reference,
             "synthesize": _synthesize,
         }[args.command](args)
-    except ValueError as exc:
+    except (ValueError, MissingExtra) as exc:
         print(f"crocbench: error: {_for_users(str(exc))}", file=sys.stderr)
         return EXIT_USAGE
     except BrokenPipeError:  # the reader stopped early (e.g. `| head -1`): not an error, and no traceback

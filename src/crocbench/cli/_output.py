@@ -9,6 +9,8 @@ from pathlib import Path
 
 import numpy as np
 
+from .._extras import needs
+
 
 def _format_table(header: list[str], rows: list[list[str]]) -> str:
     widths = [max(len(str(r[i])) for r in [header, *rows]) for i in range(len(header))]
@@ -52,7 +54,8 @@ def _p_value(p: float) -> str:
 def _plot_path(path: str) -> Path:
     """Where --plot writes: the path given, with .png added when it has no extension; a missing folder or an
     image format matplotlib cannot write is an error before anything runs."""
-    from matplotlib.figure import Figure
+    with needs("crocbench score --plot"):
+        from matplotlib.figure import Figure
 
     out = Path(path)
     if out.is_dir():  # not "SOMEDIR.png" beside it

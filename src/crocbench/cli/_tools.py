@@ -9,10 +9,12 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from .._extras import require
 from ._output import _format_table
 
 
 def _explain(args) -> int:
+    require("crocbench explain", "numba", "torch")
     from ..cv import split
     from ..fingerprints import load_fingerprints
     from ..models import IRV
@@ -57,6 +59,7 @@ def _explain(args) -> int:
 
 
 def _synthesize(args) -> int:
+    require("crocbench synthesize", "rdkit", "threadpoolctl")
     from ..data import resolve_mirror
     from ..data._synthesize import main_summary, source_screen, synthesize, write_screen
 
@@ -72,6 +75,7 @@ def _synthesize(args) -> int:
 
 
 def _reference(args) -> int:
+    require("crocbench reference", "yaml")
     from ..reference import compare_run, is_summary, missing_tables, update_readme, write_reference
 
     missing = missing_tables(args.results)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from .._extras import needs
 from .._parallel import map_chunks
 from ._declaration import Dataset
 from ._records import load_records
@@ -13,7 +14,8 @@ from .sources import Ledger
 
 def _parse_chunk(rows: list[tuple[str, str]]) -> list[tuple[str | None, str | None, str | None]]:
     """``(smiles to keep, canonical SMILES, reason)`` of each ``(kind, text)``."""
-    from rdkit import Chem
+    with needs("crocbench.data.standardize"):
+        from rdkit import Chem
 
     from ..fingerprints import parse_molblock, parse_smiles
 

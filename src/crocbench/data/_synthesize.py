@@ -15,6 +15,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from .._extras import needs
 from .._parallel import map_chunks
 
 CHUNK = 4000  # molecules drawn per seeded chunk: the output does not depend on the processes used
@@ -24,7 +25,8 @@ _SWAPS = {6: (7,), 7: (6, 8), 8: (7, 16), 16: (8,)}  # element changes that keep
 
 def _edit(mol, rng):
     """One random edit of an RDKit molecule; None if the result does not sanitize (the caller tries again)."""
-    from rdkit import Chem
+    with needs("crocbench synthesize"):
+        from rdkit import Chem
 
     rw = Chem.RWMol(mol)
     kind = int(rng.integers(4))
@@ -86,7 +88,8 @@ def _chunks(tasks) -> list[list[tuple[str, int]]]:
 
 def _chunk(task) -> list[tuple[str, int]]:
     """``size`` edited molecules (SMILES, label) of chunk ``index``, seeded by ``(seed, index)``."""
-    from rdkit import Chem, RDLogger
+    with needs("crocbench synthesize"):
+        from rdkit import Chem, RDLogger
 
     RDLogger.DisableLog("rdApp.*")
     smiles, labels, seed, index, size = task

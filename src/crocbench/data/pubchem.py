@@ -21,6 +21,8 @@ from pathlib import Path
 
 import pandas as pd
 
+from .._extras import needs
+
 #: The release: its only wheel, fetched with pip's own client where the mirror has no copy.
 WHEEL = {
     "name": "DataValuationPlatform-1.3-py3-none-any.whl",
@@ -102,7 +104,8 @@ def metadata(wheel) -> dict:
 
 
 def _parseable(smiles: list[str]) -> list[bool]:
-    from rdkit import Chem, RDLogger
+    with needs("crocbench.data.pubchem"):
+        from rdkit import Chem, RDLogger
 
     RDLogger.DisableLog("rdApp.*")
     return [bool(s) and Chem.MolFromSmiles(s) is not None for s in smiles]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np  # noqa: F401 (the doctest)
 
+from .._extras import needs
 from ._panel import MetricCall, parse_metric
 from ._ranking import Ranking, check_ties
 
@@ -42,8 +43,8 @@ def scorer(spec: str, *, ties: str = "expected", response_method=("decision_func
     ------
     ValueError
         If the spec names no metric, or its parameters are bad.
-    ImportError
-        If scikit-learn is not installed.
+    crocbench._extras.MissingExtra
+        If scikit-learn is not installed (it names the extra that installs it).
 
     Examples
     --------
@@ -58,11 +59,6 @@ def scorer(spec: str, *, ties: str = "expected", response_method=("decision_func
     """
     call = parse_metric(spec)
     check_ties(ties)
-    try:
+    with needs("crocbench.metrics.scorer"):
         from sklearn.metrics import make_scorer
-    except ImportError:
-        raise ImportError(
-            "crocbench.metrics.scorer needs scikit-learn, which the 'workflow' extra installs: "
-            "pip install 'crocbench[workflow]'"
-        ) from None
     return make_scorer(_call_value, response_method=response_method, call=call, ties=ties)

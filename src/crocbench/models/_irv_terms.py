@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from .._extras import needs
+
 
 def _torch():
-    import torch
+    with needs("crocbench.models"):
+        import torch
 
     return torch
 

@@ -7,6 +7,7 @@ import time
 
 import numpy as np
 
+from .._extras import needs
 from ..similarity import KernelBuffer
 from ._linear import inner_linear_decisions, linear_svm, nystroem_map, ordered_dot
 from ._platt import _fit_platt, platt_fit
@@ -23,7 +24,8 @@ class _SVMFit:
         return np.sort(np.concatenate([positives, rng.choice(negatives, take, replace=False)]))
 
     def _svc(self, C, class_weight):
-        from sklearn.svm import SVC
+        with needs("crocbench.models"):
+            from sklearn.svm import SVC
 
         return SVC(C=C, kernel="precomputed", class_weight=class_weight, cache_size=self.cache_size)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from .._extras import needs
 from ..report import RANDOM_ROW
 
 #: The paper whose numbers ``published.yaml`` holds: a dataset's ``reproduces:`` (config.yaml) names it.
@@ -18,7 +19,8 @@ def load_published() -> dict:
     """The paper's published numbers and claims (``crocbench/published.yaml``)."""
     from importlib.resources import files
 
-    import yaml
+    with needs("crocbench.paper"):
+        import yaml
 
     return yaml.safe_load(files("crocbench").joinpath("published.yaml").read_text())
 

@@ -9,7 +9,10 @@
 - ``_protocol``: a random and a scaffold split compared.
 """
 
-import matplotlib
+from .._extras import needs
+
+with needs("crocbench.plots"):
+    import matplotlib
 
 matplotlib.use("Agg")  # before any module of the package imports pyplot: files only, no display
 

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import numpy as np
 
+from .._extras import needs
 from .._memory import empty_array
 from ..fingerprints import Fingerprints
 from ._chunks import DEFAULT_TILE, chunk_tiles
@@ -33,7 +34,8 @@ _NONE = -1  # the key of no candidate (a compound is never its own)
 
 def _best(keys, k: int):
     """The k largest keys of each row, in decreasing order (padded with ``_NONE`` when fewer)."""
-    import torch
+    with needs("crocbench.similarity"):
+        import torch
 
     if keys.shape[1] >= k:
         return torch.topk(keys, k, dim=1, sorted=True).values
@@ -134,7 +136,8 @@ def gather_chunks(parts) -> Neighbours:
     Neighbours
         Every compound's top-k among all others.
     """
-    import torch
+    with needs("crocbench.similarity"):
+        import torch
 
     opened = [np.load(p, allow_pickle=False) if isinstance(p, (str, Path)) else p for p in parts]
     try:

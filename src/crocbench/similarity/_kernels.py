@@ -15,8 +15,12 @@ from __future__ import annotations
 
 import os
 
-import numba
 import numpy as np
+
+from .._extras import needs
+
+with needs("crocbench.similarity"):
+    import numba
 
 if "NUMBA_THREADING_LAYER" not in os.environ:  # numba's own pool: fork-safe (GNU OpenMP's is not)
     numba.config.THREADING_LAYER = "workqueue"

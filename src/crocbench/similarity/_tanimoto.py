@@ -17,6 +17,7 @@ from pathlib import Path
 import numpy as np
 import scipy.sparse as sp
 
+from .._extras import needs
 from .._memory import empty_array
 from ..fingerprints import Fingerprints
 
@@ -118,7 +119,8 @@ class FeatureMatrix:
     def _operands(self, a, b) -> tuple:
         """What the compiled loops take for rows a against rows b: both sets of packed words; A's rare features
         per row (CSR) and B's columns per rare feature (CSC). Sets their threads to torch's."""
-        import torch
+        with needs("crocbench.similarity"):
+            import torch
 
         from ._kernels import use_threads
 
@@ -221,7 +223,8 @@ def tanimoto_matrix(
     >>> tanimoto_matrix(fp, dtype=np.float64).round(3).tolist()
     [[1.0, 0.333, 0.5], [0.333, 1.0, 0.0], [0.5, 0.0, 1.0]]
     """
-    import torch  # a fast blocked transpose
+    with needs("crocbench.similarity"):
+        import torch  # a fast blocked transpose
 
     fm = fp if isinstance(fp, FeatureMatrix) else FeatureMatrix(fp)
     n = fm.n
