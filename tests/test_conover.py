@@ -92,6 +92,21 @@ def test_conover_properties():
     assert friedman_test(values).p_value < 0.05 and p.at["a", "e"] < 1e-4
 
 
+def test_conovers_friedman_statistic_is_the_iman_davenport_f():
+    """Conover's T2 = (N - 1)(B - N k (k + 1)^2 / 4) / (A - B), B = sum R_j^2 / N, from the ranks (the docs say it is
+    friedman_test's Iman-Davenport F), with and without ties."""
+    from crocbench.stats import dataset_ranks
+
+    for values in _tables(3):
+        ranks = dataset_ranks(values)
+        n, k = ranks.shape
+        a, b = (ranks**2).sum(), (ranks.sum(axis=0) ** 2).sum() / n
+        if a == b:  # every dataset ranks alike: T2 is infinite
+            continue
+        t2 = (n - 1) * (b - n * k * (k + 1) ** 2 / 4) / (a - b)
+        assert friedman_test(values).iman_davenport == pytest.approx(t2, rel=1e-12, abs=1e-12)
+
+
 def test_conover_when_the_ranks_leave_no_spread():
     """Every dataset ranking the rankers alike: the denominator is 0; different rank sums give p = 0, equal ones 1."""
     same = conover_friedman([[0.9, 0.5, 0.5, 0.1]] * 4, list("wxyz"))
