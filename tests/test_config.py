@@ -1,7 +1,9 @@
 """crocbench.config: the cross-field checks the schema cannot make, each failing in one line."""
 
+import copy
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 import yaml
@@ -18,7 +20,8 @@ from crocbench.config import (
 )
 from crocbench.models import declared_runs
 
-CONFIG = yaml.safe_load((Path(__file__).resolve().parents[1] / "config.yaml").read_text())
+ROOT = Path(__file__).resolve().parents[1]
+CONFIG = yaml.safe_load((ROOT / "config.yaml").read_text())
 
 
 def _config(**over):
@@ -80,3 +83,39 @@ def test_a_model_that_cannot_run_at_the_size_stops_naming_the_dataset():
     check_sizes(["dtp_aids"], CONFIG, runs, lambda name: None)  # size unknown: nothing to check yet
     with pytest.raises(ValueError, match=r"^dataset dtp_aids: model svm: "):
         check_sizes(["dtp_aids"], CONFIG, runs, lambda name: 300_000)
+
+
+def test_the_polaris_example_validates_and_gives_25_splits_per_dataset(tmp_path):
+    """config/examples/polaris_5x5.yaml, merged over config.yaml as ``--configfile`` merges it, passes the schema and
+    the cross-field checks, and splits each of its screens as the workflow's folds jobs do (repeat r: seed + r): 5
+    repeats x 5 folds, 25 train/test splits, every compound tested once per repeat, each test fold a fifth of
+    the positives."""
+    import jsonschema
+    from snakemake.utils import update_config
+
+    from crocbench.cv import fold_table, repeat_seed, split
+
+    example = yaml.safe_load((ROOT / "config" / "examples" / "polaris_5x5.yaml").read_text())
+    config = copy.deepcopy(CONFIG)
+    update_config(config, example)
+    jsonschema.validate(config, yaml.safe_load((ROOT / "workflow" / "schemas" / "config.schema.yaml").read_text()))
+    datasets = check_config(config, declared_runs(dict(config["models"])), root=tmp_path)
+    assert datasets == ["dtp_aids", "dtp_aids_ca", "moleculenet_hiv"]  # two or more: the summary across them
+    cv = config["cv"]
+    assert (cv["folds"], cv["repeats"], cv["split"]) == (5, 5, "random")
+    for name in datasets:
+        n, positives = expected_compounds(name, config, tmp_path), config["datasets"][name]["expected"]["positives"]
+        y = np.zeros(n, dtype=int)
+        y[np.random.default_rng(0).choice(n, positives, replace=False)] = 1
+        splits, assignments = [], []
+        for r in range(cv["repeats"]):
+            folds = fold_table(np.arange(n).astype(str), y, cv["folds"], repeat_seed(cv["seed"], r))["fold"].to_numpy()
+            assignments.append(folds)
+            tested = np.concatenate([split(folds, f)[1] for f in range(cv["folds"])])
+            assert np.array_equal(np.sort(tested), np.arange(n))  # a repeat tests every compound once
+            for f in range(cv["folds"]):
+                train, test = split(folds, f)
+                assert train.size + test.size == n and abs(int(y[test].sum()) - positives / 5) <= 1
+                splits.append((r, f))
+        assert len(splits) == 25, name
+        assert all(not np.array_equal(assignments[0], a) for a in assignments[1:])  # five different splits

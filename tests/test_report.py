@@ -457,6 +457,102 @@ def test_ranks_table_by_hand():
     assert (xz["wins"], xz["losses"], xz["ties"]) == (4, 0, 0) and xz["p_value"] == pytest.approx(0.125)  # 2/2^4
 
 
+def _ranked_by_hand():
+    """Four datasets, three models x, y, z; every metric the same values (the ef_1pct ten times them)."""
+    from crocbench.report import SUMMARY_RANK_METRICS
+
+    values = {"d1": (0.9, 0.8, 0.7), "d2": (0.9, 0.6, 0.8), "d3": (0.7, 0.8, 0.6), "d4": (0.95, 0.9, 0.5)}
+    return pd.DataFrame(
+        [
+            {"dataset": d, "model": m, **{k: v for k in SUMMARY_RANK_METRICS}, "ef_1pct": 10 * v}
+            for d, vs in values.items()
+            for m, v in zip("xyz", vs)
+        ]
+    )
+
+
+def test_conover_table_by_hand():
+    from scipy import stats
+
+    from crocbench.report import SUMMARY_RANK_METRICS, conover_table, ranks_table
+
+    table = _ranked_by_hand()
+    conover = conover_table(table)
+    _, pairs = ranks_table(table)
+    assert conover[["metric", "a", "b"]].equals(pairs[["metric", "a", "b"]])  # the Wilcoxon table's pairs, in order
+    assert set(conover["metric"]) == set(SUMMARY_RANK_METRICS)
+    # ranks [1,2,3] [1,3,2] [2,1,3] [1,2,3]: R = (5, 8, 11), A = 56, N A - sum R^2 = 224 - 210 = 14, 6 df
+    sd = np.sqrt(2 * 14 / 6)
+    p = {
+        ("x", "y"): 2 * stats.t.sf(3 / sd, 6),
+        ("x", "z"): 2 * stats.t.sf(6 / sd, 6),
+        ("y", "z"): 2 * stats.t.sf(3 / sd, 6),
+    }
+    for row in conover[conover["metric"] == "croc_exp_80"].itertuples():
+        assert row.p_value == pytest.approx(p[(row.a, row.b)], abs=1e-14)
+    roc = conover[conover["metric"] == "roc"].set_index(["a", "b"])
+    assert roc.at[("x", "z"), "p_holm"] == pytest.approx(3 * p[("x", "z")])  # Holm: the smallest of 3, times 3
+    assert roc.at[("x", "y"), "p_holm"] == roc.at[("y", "z"), "p_holm"] == pytest.approx(2 * p[("x", "y")])
+    assert roc.at[("x", "z"), "mean_rank_a"] == 1.25 and roc.at[("x", "z"), "mean_rank_b"] == 2.75
+
+
+def test_the_summary_names_its_tests_and_gives_conover_beside_wilcoxon():
+    from crocbench.report import SUMMARY_RANK_METRICS, SUMMARY_TESTS, conover_table, ranks_markdown, ranks_table
+
+    table = _ranked_by_hand()
+    ranks, pairs = ranks_table(table)
+    text = ranks_markdown(ranks, pairs, conover=conover_table(table))
+    assert SUMMARY_TESTS == (
+        "Tests across screens: Friedman, then Conover's post-hoc (Holm) and Nemenyi's critical difference; "
+        "pairwise Wilcoxon signed-rank with Holm"
+    )
+    assert text.startswith(SUMMARY_TESTS + ".\n\n")
+    roc = text[text.index("## AUC[ROC]") : text.index("## AUC[CROC(exp)] a=7")]
+    wilcoxon, conover = roc.index("| pair | wins-losses-ties |"), roc.index("| Conover p (Holm) | x | y | z |")
+    assert wilcoxon < conover  # each metric's Conover matrix follows its Wilcoxon pairs, models by mean rank
+    assert "| x |  | 0.43 | 0.096 |" in roc and "| z | 0.096 | 0.43 |  |" in roc
+    assert text.count("| Conover p (Holm) |") == len(SUMMARY_RANK_METRICS)
+    plain = ranks_markdown(ranks, pairs)  # without Conover's table, the summary does not name his test
+    assert plain.startswith("Tests across screens: Friedman, then Nemenyi's critical difference; pairwise Wilcoxon")
+    assert "Conover" not in plain
+
+
+def test_the_mean_over_repeats_is_the_repeats_tables_mean():
+    """With repeats, the summary ranks each model's mean over them: the ``mean`` of repeats_table (the dataset's
+    tables/repeats.tsv), each repeat's value on its own pooled ranking; one repeat is datasets_table itself."""
+    from crocbench.report import (
+        SUMMARY_RANK_METRICS,
+        conover_table,
+        datasets_table,
+        ranks_table,
+        repeats_datasets_table,
+        repeats_table,
+    )
+    from crocbench.report import summary_calls as calls_for
+
+    def repeat(r, dataset):
+        seed = 10 * r + dataset
+        return {"A": _scores(seed, 1.2), "B": _scores(seed, 1.0), "C": _scores(seed + 100, 0.2)}
+
+    runs = {f"d{d}": [repeat(r, d) for r in range(3)] for d in range(4)}
+    means = repeats_datasets_table(runs)
+    assert list(means.columns[:-1]) == list(datasets_table({"d0": runs["d0"][0]}).columns)
+    assert means["repeats"].eq(3).all() and means["dataset"].tolist() == [f"d{d}" for d in range(4) for _ in "ABC"]
+    for dataset, by_repeat in runs.items():
+        want = repeats_table(by_repeat, calls_for(3000)).set_index(["model", "key"])["mean"]
+        got = means[means["dataset"] == dataset].set_index("model")
+        for c in calls_for(3000):
+            for model in "ABC":
+                assert got.at[model, c.key] == want[(model, c.key)]
+                values = [datasets_table({dataset: pooled}).set_index("model").at[model, c.key] for pooled in by_repeat]
+                assert got.at[model, c.key] == pytest.approx(np.mean(values), rel=1e-12)
+    one = repeats_datasets_table({d: by_repeat[:1] for d, by_repeat in runs.items()})
+    alone = pd.concat([datasets_table({d: by_repeat[0]}) for d, by_repeat in runs.items()], ignore_index=True)
+    pd.testing.assert_frame_equal(one.drop(columns="repeats"), alone)
+    ranks, _ = ranks_table(means)  # what the summary ranks and tests with repeats
+    assert len(ranks) == len(SUMMARY_RANK_METRICS) * 3 and len(conover_table(means)) == len(SUMMARY_RANK_METRICS) * 3
+
+
 def test_critical_difference_cliques_against_brute_force():
     import itertools
 

@@ -584,6 +584,9 @@ def test_two_datasets_in_one_run_and_the_summary_from_their_own_scores(tmp_path)
     from scipy.stats import rankdata
     from sklearn.metrics import roc_auc_score
 
+    from crocbench.report import SUMMARY_TESTS
+    from crocbench.stats import conover_friedman
+
     config = _two_screens(tmp_path)
     plan = _run(tmp_path, config, "-n")  # the default target: both screens' tables and the summary
     assert plan.returncode == 0, plan.stderr[-3000:]
@@ -632,7 +635,13 @@ def test_two_datasets_in_one_run_and_the_summary_from_their_own_scores(tmp_path)
     assert rs["p_value"] == pytest.approx(0.5 if (d != 0).all() else 1.0)  # 2 datasets: 2 of 4 sign patterns
     for name in ("critical_difference", "datasets"):
         assert all((summary / "figures" / f"{name}.{ext}").stat().st_size > 10_000 for ext in ("png", "pdf"))
-    assert "Friedman chi2" in (summary / "tables" / "ranks.md").read_text()
+    ranks_md = (summary / "tables" / "ranks.md").read_text()
+    assert "Friedman chi2" in ranks_md and f"\n\n{SUMMARY_TESTS}.\n\n" in ranks_md  # the summary names its tests
+    conover = pd.read_csv(summary / "tables" / "conover.tsv", sep="\t")
+    want = conover_friedman(roc, labels)
+    for row in conover[conover["metric"] == "roc"].itertuples():
+        assert row.p_value == pytest.approx(want.at[row.a, row.b], abs=1e-9)
+    assert conover[["metric", "a", "b"]].equals(pairs[["metric", "a", "b"]])
     # the paper's claims: each screen's order at a=80 as the datasets table's values give it; across 2 screens
     # no Wilcoxon p can be below 0.5, so no claim is supported across them
     claims = pd.read_csv(summary / "tables" / "claims.tsv", sep="\t").set_index("id")
@@ -695,6 +704,24 @@ def test_two_datasets_in_one_run_and_the_summary_from_their_own_scores(tmp_path)
     assert len(pd.read_csv(summary / "tables" / "datasets.tsv", sep="\t")) == 10
     bad = _run(tmp_path, {**config, "summary": {"models": ["knn", "gnn"]}}, "-n", "summary")
     assert bad.returncode != 0 and "summary: models names 'gnn', not under models" in bad.stdout + bad.stderr
+    # cv: repeats: the ranks and tests read each model's mean over the repeats; the datasets table stays repeat 0's
+    done = _run(tmp_path, {**config, "cv": {**config["cv"], "repeats": 2}}, "--cores", "2", "summary")
+    assert done.returncode == 0, done.stderr[-3000:]
+    mean_roc = np.empty((2, 5))
+    for d, dataset in enumerate(("screen", "screen_ca")):
+        for m, model in enumerate(("random", "maxsim", "knn", "svm", "irv")):
+            again = pd.read_parquet(tmp_path / "results" / dataset / "repeats" / "1" / "scores" / f"{model}.parquet")
+            mean_roc[d, m] = (roc[d, m] + roc_auc_score(again["label"], again["score"])) / 2
+    ranks = pd.read_csv(summary / "tables" / "ranks.tsv", sep="\t")
+    assert ranks[ranks["metric"] == "roc"]["mean_rank"].tolist() == pytest.approx(
+        rankdata(-mean_roc, axis=1).mean(axis=0).tolist()
+    )
+    conover = pd.read_csv(summary / "tables" / "conover.tsv", sep="\t")
+    want = conover_friedman(mean_roc, labels)
+    for row in conover[conover["metric"] == "roc"].itertuples():
+        assert row.p_value == pytest.approx(want.at[row.a, row.b], abs=1e-9)
+    assert pd.read_csv(summary / "tables" / "datasets.tsv", sep="\t")["roc"].to_numpy() == pytest.approx(roc.ravel())
+    assert "each screen's value the mean over the 2 repeats" in (summary / "tables" / "ranks.md").read_text()
 
 
 def test_a_failing_dataset_is_named_and_the_others_outputs_are_kept(tmp_path):

@@ -261,6 +261,17 @@ def summary_scores(wildcards):
     return [f"results/{dataset}/scores/{m}.parquet" for dataset in DATASETS for m in MODELS]
 
 
+def summary_repeat_scores(wildcards):
+    """Every dataset's pooled scores of every model in repeats 1, 2, ... (dataset by dataset, then repeat by
+    repeat, models in config order); none without repeats."""
+    return [
+        f"results/{dataset}{repeat_dir(r)}/scores/{m}.parquet"
+        for dataset in DATASETS
+        for r in range(1, REPEATS)
+        for m in MODELS
+    ]
+
+
 def pooled_scores(wildcards):
     """Every model's pooled out-of-fold scores (of the job's repeat), in config order."""
     d = f"results/{wildcards.dataset}{getattr(wildcards, 'repeat', '')}"

@@ -1,9 +1,11 @@
-# Across datasets (with two or more under `dataset:`): which ranker wins, from every dataset's pooled scores.
+# Across datasets (with two or more under `dataset:`): which ranker wins, from every dataset's pooled scores (with
+# `cv: repeats` above 1, the ranks and tests read each model's mean over the repeats).
 
 
 rule summary_tables:
     input:
         scores=summary_scores,
+        repeat_scores=summary_repeat_scores,
     output:
         datasets_tsv="results/summary/tables/datasets.tsv",
         datasets_md=report(
@@ -11,6 +13,7 @@ rule summary_tables:
         ),
         ranks_tsv="results/summary/tables/ranks.tsv",
         pairs_tsv="results/summary/tables/wilcoxon.tsv",
+        conover_tsv="results/summary/tables/conover.tsv",
         ranks_md=report(
             "results/summary/tables/ranks.md", caption="../report/summary_ranks.rst", category="Across datasets"
         ),
@@ -30,6 +33,7 @@ rule summary_tables:
         ranked=[LABELS[m] for m in SUMMARY_MODELS],
         resamples=config["intervals"]["resamples"],
         seed=config["cv"]["seed"],
+        repeats=REPEATS,
     script:
         "../scripts/summary_tables.py"
 

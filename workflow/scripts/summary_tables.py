@@ -2,15 +2,28 @@ import pandas as pd
 
 from crocbench._io import write_table, write_text
 from crocbench._workflow import step
-from crocbench.report import datasets_markdown, datasets_table, ranks_markdown, ranks_table
+from crocbench.report import (
+    conover_table,
+    datasets_markdown,
+    datasets_table,
+    ranks_markdown,
+    ranks_table,
+    repeats_datasets_table,
+)
 
 with step(snakemake) as log:
     datasets, models, labels = snakemake.params.datasets, snakemake.params.models, snakemake.params.labels
+    repeats = snakemake.params.repeats
     paths = iter(snakemake.input.scores)  # dataset by dataset, models in config order (common.smk: summary_scores)
-    parts = []
+    repeat_paths = iter(snakemake.input.repeat_scores)  # repeats 1.. of each dataset (summary_repeat_scores)
+    read = lambda path: pd.read_parquet(path, columns=["id", "label", "score"])  # noqa: E731
+    parts, means = [], []
     for d in datasets:  # one dataset's scores in memory at a time (25 screens' would be gigabytes)
-        run = {labels[m]: pd.read_parquet(next(paths), columns=["id", "label", "score"]) for m in models}
+        run = {labels[m]: read(next(paths)) for m in models}
         parts.append(datasets_table({d: run}, n_resamples=snakemake.params.resamples, seed=snakemake.params.seed))
+        if repeats > 1:  # the ranks and tests read each model's mean over the repeats (tables/repeats.tsv's mean)
+            by_repeat = [run, *({labels[m]: read(next(repeat_paths)) for m in models} for _ in range(1, repeats))]
+            means.append(repeats_datasets_table({d: by_repeat}))
         print(f"{d}: {len(run[labels[models[0]]]):,} compounds, {len(models)} models", file=log, flush=True)
     table = pd.concat(parts, ignore_index=True)
     write_table(table, snakemake.output.datasets_tsv, sep="\t", index=False, float_format="%.10g")
@@ -20,15 +33,22 @@ with step(snakemake) as log:
         f"stratified bootstrap interval ({snakemake.params.resamples} resamples)\n\n" + datasets_markdown(table) + "\n",
     )
     ranked = snakemake.params.ranked  # summary: models (default: every model)
-    ranks, pairs = ranks_table(table[table["model"].isin(ranked)])
+    values = pd.concat(means, ignore_index=True) if repeats > 1 else table
+    values = values[values["model"].isin(ranked)]
+    ranks, pairs = ranks_table(values)
+    conover = conover_table(values)
     write_table(ranks, snakemake.output.ranks_tsv, sep="\t", index=False, float_format="%.10g")
     write_table(pairs, snakemake.output.pairs_tsv, sep="\t", index=False, float_format="%.10g")
+    write_table(conover, snakemake.output.conover_tsv, sep="\t", index=False, float_format="%.10g")
+    source = (
+        f"each screen's value the mean over the {repeats} repeats of its cross-validation (each on that repeat's "
+        "pooled ranking)"
+        if repeats > 1
+        else "each screen's pooled out-of-fold ranking"
+    )
     text = (
         f"# Ranks of {', '.join(ranked)} across {len(datasets)} datasets ({', '.join(datasets)}): 1 = best; "
-        "Friedman test, Nemenyi "
-        "critical difference (Demsar 2006), two-sided paired Wilcoxon signed-rank tests with Holm correction\n\n"
-        + ranks_markdown(ranks, pairs)
-        + "\n"
+        f"{source}\n\n" + ranks_markdown(ranks, pairs, conover=conover) + "\n"
     )
     write_text(snakemake.output.ranks_md, text)
     print(text, file=log)

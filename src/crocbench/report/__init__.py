@@ -13,7 +13,8 @@ One concern per module:
 - ``_power``: the power study's tables;
 - ``_protocol``: the evaluation protocol: the split (folds, scaffolds), table 1 with bootstrap intervals, the
   repeats (mean and SD over repeated cross-validations, corrected resampled t-tests);
-- ``_summary``: the summary across datasets, computed (ranks, Friedman and Nemenyi tests);
+- ``_summary``: the summary across datasets, computed (ranks; Friedman, Conover, Nemenyi and Wilcoxon tests;
+  with repeats, each dataset's mean over them);
   ``_summary_markdown`` renders it; ``_panels`` compares panels on the screens they share.
 
 The report knows nothing of a particular paper: a paper's numbers (anchors, epochs) and claims are given to it.
@@ -42,15 +43,19 @@ from ._summary import (
     SUMMARY_EF_KEY,
     SUMMARY_FIGURE_METRICS,
     SUMMARY_RANK_METRICS,
+    SUMMARY_TESTS,
     SUMMARY_TOP,
     SUMMARY_TOP_KEY,
+    conover_table,
     datasets_table,
     ranks_table,
+    repeats_datasets_table,
     summary_calls,
     summary_labels,
 )
 from ._summary_markdown import (
     claims_across_markdown,
+    conover_markdown,
     datasets_markdown,
     pairs_markdown,
     ranks_markdown,
@@ -86,6 +91,7 @@ __all__ = [
     "SETUP_COLUMNS",
     "SUMMARY_FIGURE_METRICS",
     "SUMMARY_RANK_METRICS",
+    "SUMMARY_TESTS",
     "SUMMARY_TOP",
     "SUMMARY_EF_KEY",
     "SUMMARY_TOP_KEY",
@@ -132,8 +138,11 @@ __all__ = [
     "power_notes",
     "datasets_markdown",
     "datasets_table",
+    "conover_markdown",
+    "conover_table",
     "ranks_markdown",
     "ranks_table",
+    "repeats_datasets_table",
     "pairs_markdown",
     "panels_compared",
     "ranks_overview_markdown",

@@ -5,12 +5,15 @@ Computing only: :mod:`._summary_markdown` renders these tables, :mod:`._panels` 
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 import pandas as pd
 
 from ..metrics import HEADLINE_BEDROC, MetricCall, Ranking, benchmark_panel, paper_panel, top_cutoff
-from ..stats import bootstrap, friedman_test, nemenyi_critical_difference, pairwise_wilcoxon
+from ..stats import bootstrap, conover_friedman, friedman_test, nemenyi_critical_difference, pairwise_wilcoxon
 from ._claims import metric_matrix
+from ._protocol import repeats_table
 from ._tables import named_calls
 
 #: The summary's "actives in the top k": 1% of each dataset's list.
@@ -26,6 +29,11 @@ SUMMARY_BENCHMARK_KEYS = (SUMMARY_EF_KEY, "log_auc_0.001_0.1", "dcg_100")
 SUMMARY_RANK_METRICS = (*HEADLINE_BEDROC, *SUMMARY_BENCHMARK_KEYS)
 #: The metrics of the summary's figures (critical-difference diagrams, values per dataset).
 SUMMARY_FIGURE_METRICS = ("roc", "croc_exp_80", "bedroc_20", SUMMARY_EF_KEY)
+#: The tests across screens, as the summary names them (:func:`ranks_table`, :func:`conover_table`).
+SUMMARY_TESTS = (
+    "Tests across screens: Friedman, then Conover's post-hoc (Holm) and Nemenyi's critical difference; "
+    "pairwise Wilcoxon signed-rank with Holm"
+)
 
 
 def summary_labels() -> dict:
@@ -92,13 +100,52 @@ def datasets_table(runs: dict, n_resamples: int | None = None, seed: int = 0) ->
     return pd.DataFrame(rows)
 
 
+def repeats_datasets_table(runs_by_repeat: dict) -> pd.DataFrame:
+    """One row per (dataset, model): the summary's metrics, each the mean over the repeats of a repeated
+    cross-validation of its value on that repeat's pooled ranking (the ``mean`` of
+    :func:`crocbench.report.repeats_table`, which ``tables/repeats.tsv`` reports per dataset).
+
+    Parameters
+    ----------
+    runs_by_repeat : dict
+        ``{dataset: [repeat 0's {model label: pooled scores (id, label, score)}, repeat 1's, ...]}``; a
+        dataset's models all score the same compounds.
+
+    Returns
+    -------
+    DataFrame
+        :func:`datasets_table`'s columns without intervals, each metric the mean over the repeats, and
+        ``repeats`` (their number): what :func:`ranks_table` and :func:`conover_table` rank.
+    """
+    parts = []
+    for dataset, by_repeat in runs_by_repeat.items():
+        first = datasets_table({dataset: by_repeat[0]})
+        calls = summary_calls(int(first["compounds"].iloc[0]))
+        means = repeats_table(list(by_repeat), calls).set_index(["model", "key"])["mean"]
+        for c in calls:
+            first[c.key] = [float(means[(model, c.key)]) for model in first["model"]]
+        first["repeats"] = len(by_repeat)
+        parts.append(first)
+    return pd.concat(parts, ignore_index=True)
+
+
+def _ranked(table: pd.DataFrame, metric: str) -> tuple:
+    """``metric_matrix`` of a metric, refused with fewer than 2 datasets or models."""
+    values, datasets, models = metric_matrix(table, metric)
+    if len(datasets) < 2 or len(models) < 2:
+        raise ValueError(
+            f"ranks across datasets need at least 2 datasets and 2 models; got {len(datasets)} and {len(models)}"
+        )
+    return values, datasets, models
+
+
 def ranks_table(table: pd.DataFrame, alpha: float = 0.05) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Which model wins across datasets, per metric of :data:`SUMMARY_RANK_METRICS` (Demsar 2006).
 
     Parameters
     ----------
     table : DataFrame
-        :func:`datasets_table`'s output (at least 2 datasets and 2 models).
+        :func:`datasets_table`'s or :func:`repeats_datasets_table`'s output (at least 2 datasets and 2 models).
     alpha : float
         The level of the Nemenyi critical difference.
 
@@ -115,11 +162,7 @@ def ranks_table(table: pd.DataFrame, alpha: float = 0.05) -> tuple[pd.DataFrame,
     """
     rank_rows, pair_rows = [], []
     for metric in SUMMARY_RANK_METRICS:
-        values, datasets, models = metric_matrix(table, metric)
-        if len(datasets) < 2 or len(models) < 2:
-            raise ValueError(
-                f"ranks across datasets need at least 2 datasets and 2 models; got {len(datasets)} and {len(models)}"
-            )
+        values, datasets, models = _ranked(table, metric)
         friedman = friedman_test(values)
         cd = nemenyi_critical_difference(len(models), len(datasets), alpha)
         for model, rank in zip(models, friedman.mean_ranks):
@@ -138,3 +181,40 @@ def ranks_table(table: pd.DataFrame, alpha: float = 0.05) -> tuple[pd.DataFrame,
             )
         pair_rows += [{"metric": metric, **row} for row in pairwise_wilcoxon(values, models)]
     return pd.DataFrame(rank_rows), pd.DataFrame(pair_rows)
+
+
+def conover_table(table: pd.DataFrame) -> pd.DataFrame:
+    """Conover's post-hoc test after Friedman's for every pair of models, per metric of
+    :data:`SUMMARY_RANK_METRICS` (:func:`crocbench.stats.conover_friedman`).
+
+    Parameters
+    ----------
+    table : DataFrame
+        :func:`datasets_table`'s or :func:`repeats_datasets_table`'s output (at least 2 datasets and 2 models).
+
+    Returns
+    -------
+    DataFrame
+        Per (metric, pair of models; a before b in the table's order of models, as :func:`ranks_table`'s pairs):
+        mean_rank_a and mean_rank_b (1 = best), the two-sided p_value and p_holm (Holm-adjusted over the
+        metric's pairs).
+    """
+    rows = []
+    for metric in SUMMARY_RANK_METRICS:
+        values, _, models = _ranked(table, metric)
+        ranks = friedman_test(values).mean_ranks
+        p = conover_friedman(values, models).to_numpy()
+        adjusted = conover_friedman(values, models, p_adjust="holm").to_numpy()
+        for i, j in itertools.combinations(range(len(models)), 2):
+            rows.append(
+                {
+                    "metric": metric,
+                    "a": models[i],
+                    "b": models[j],
+                    "mean_rank_a": float(ranks[i]),
+                    "mean_rank_b": float(ranks[j]),
+                    "p_value": float(p[i, j]),
+                    "p_holm": float(adjusted[i, j]),
+                }
+            )
+    return pd.DataFrame(rows)

@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 
 from ._format import interval_cell, markdown_table
-from ._summary import SUMMARY_EF_KEY, SUMMARY_TOP_KEY, summary_labels
+from ._summary import SUMMARY_EF_KEY, SUMMARY_TESTS, SUMMARY_TOP_KEY, summary_labels
 
 
 def datasets_markdown(table: pd.DataFrame) -> str:
@@ -31,11 +31,41 @@ def datasets_markdown(table: pd.DataFrame) -> str:
     return "\n\n".join(parts)
 
 
-def ranks_markdown(ranks: pd.DataFrame, pairs: pd.DataFrame, alpha: float = 0.05) -> str:
-    """The ranks table as Markdown: per metric, mean ranks, Friedman and Nemenyi, then the pairs' Wilcoxon
-    tests."""
+def conover_markdown(conover: pd.DataFrame, order, alpha: float = 0.05) -> str:
+    """One metric's Conover tests (:func:`conover_table`'s rows of it) as a Markdown matrix: a row and a column per
+    model in ``order``, each cell the pair's Holm-adjusted p-value, bold below ``alpha``.
+
+    Examples
+    --------
+    >>> c = pd.DataFrame({"a": ["x", "x", "y"], "b": ["y", "z", "z"], "p_holm": [0.2, 0.004, 0.2]})
+    >>> print(conover_markdown(c, ["x", "y", "z"]))
+    | Conover p (Holm) | x | y | z |
+    |---|---|---|---|
+    | x |  | 0.2 | **0.004** |
+    | y | 0.2 |  | 0.2 |
+    | z | **0.004** | 0.2 |  |
+    """
+    p = {}
+    for row in conover.itertuples(index=False):
+        p[(row.a, row.b)] = p[(row.b, row.a)] = row.p_holm
+    cell = lambda v: f"**{v:.2g}**" if v < alpha else f"{v:.2g}"  # noqa: E731
+    cells = pd.DataFrame(
+        {"Conover p (Holm)": list(order)} | {b: ["" if a == b else cell(p[(a, b)]) for a in order] for b in order}
+    )
+    return markdown_table(cells)
+
+
+def ranks_markdown(ranks: pd.DataFrame, pairs: pd.DataFrame, alpha: float = 0.05, conover=None) -> str:
+    """The ranks table as Markdown: first the tests it reports (:data:`SUMMARY_TESTS`), then per metric, mean
+    ranks, Friedman and Nemenyi, the pairs' Wilcoxon tests and, given :func:`conover_table`'s output as
+    ``conover``, Conover's p-values of every pair (Holm-adjusted) as a matrix."""
     labels = summary_labels()
-    parts = []
+    parts = [
+        SUMMARY_TESTS + "."
+        if conover is not None
+        else "Tests across screens: Friedman, then Nemenyi's critical difference; pairwise Wilcoxon signed-rank with "
+        "Holm."
+    ]
     for metric, part in ranks.groupby("metric", sort=False):
         first = part.iloc[0]
         order = part.sort_values("mean_rank", kind="stable")
@@ -69,6 +99,11 @@ def ranks_markdown(ranks: pd.DataFrame, pairs: pd.DataFrame, alpha: float = 0.05
             + markdown_table(cells, digits=2)
             + "\n\n"
             + markdown_table(pair_cells)
+            + (
+                ""
+                if conover is None
+                else "\n\n" + conover_markdown(conover[conover["metric"] == metric], order["model"], alpha)
+            )
         )
     return "\n\n".join(parts)
 

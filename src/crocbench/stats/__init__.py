@@ -44,6 +44,9 @@ Modules, one concern each (everything public is importable from here):
 ``_ranks``
     Many datasets (Demsar 2006): :func:`friedman_test`, :func:`dataset_ranks`,
     :func:`nemenyi_critical_difference`, :func:`holm`, :func:`pairwise_wilcoxon`, :func:`screens_needed`.
+``_conover``
+    Which pairs of rankers differ over many datasets, after Friedman's test: :func:`conover_friedman`
+    (Conover's post-hoc test, optionally Holm-adjusted).
 """
 
 from ._bootstrap import (
@@ -56,6 +59,7 @@ from ._bootstrap import (
     draw_resamples,
     resamples_from_counts,
 )
+from ._conover import P_ADJUST, conover_friedman
 from ._permutation import paired_permutation_samples, unpaired_permutation_samples
 from ._pvalues import ALTERNATIVES, TESTS, check_tests, p_values
 from ._ranks import (
@@ -76,6 +80,7 @@ __all__ = [
     "cd_cliques",
     "DEFAULT_RESAMPLES",
     "MIN_RESAMPLES",
+    "P_ADJUST",
     "Interval",
     "bootstrap",
     "bootstrap_values",
@@ -92,6 +97,7 @@ __all__ = [
     "check_tests",
     "compare",
     "compare_many",
+    "conover_friedman",
     "corrected_t_test",
     "dataset_ranks",
     "friedman_test",
