@@ -48,7 +48,7 @@ def summary_labels() -> dict:
 
 def summary_calls(n: int) -> list[MetricCall]:
     """The datasets table's metric calls for a list of ``n``: :data:`crocbench.metrics.HEADLINE_BEDROC`, the actives in the top 1%
-    (key ``top_1pct``) and :data:`SUMMARY_BENCHMARK_KEYS` (the enrichment factor at 1%, logAUC[0.001, 0.1], DCG@100)."""
+    (key ``top_1pct``) and the enrichment factor at 1%, logAUC[0.001, 0.1] and DCG@100 (``SUMMARY_BENCHMARK_KEYS``)."""
     *panel, hits = named_calls(HEADLINE_BEDROC, n, SUMMARY_TOP)
     benchmarks = {c.key: c for c in benchmark_panel()}
     return [*panel, hits._replace(key=SUMMARY_TOP_KEY), *(benchmarks[k] for k in SUMMARY_BENCHMARK_KEYS)]
