@@ -21,6 +21,11 @@ def _every_metric(n):
         ("recall_at_k", {"k": 5}),
         ("r_precision", {}),
         ("roc_n", {"n": 3}),
+        ("log_auc", {"lam": 0.05, "upper": 0.5}),
+        ("adjusted_log_auc", {}),
+        ("enrichment_factor", {"k": 4}),
+        ("dcg", {"k": 6}),
+        ("ndcg", {"k": 6}),
     ]
     assert {m for m, _ in extra} | {c.metric for c in calls} == set(METRICS)
     return calls + [MetricCall(m, m, m, p) for m, p in extra]

@@ -204,9 +204,9 @@ def other_values(y, s, groups=None, ties: str = "expected", panel=None) -> list[
 
     Examples
     --------
-    >>> rows = other_values([1, 0, 1, 0], [0.9, 0.8, 0.4, 0.1])
-    >>> rows[0]["key"], round(rows[0]["value"], 4), rows[0]["in_tests"]
-    ('ap', 0.8333, True)
+    >>> rows = {r["key"]: r for r in other_values([1, 0, 1, 0], [0.9, 0.8, 0.4, 0.1])}
+    >>> round(rows["ap"]["value"], 4), rows["ap"]["in_tests"], rows["ap"]["family"]
+    (0.8333, True, 'information retrieval')
     """
     y = np.asarray(y)
     s = np.asarray(s, dtype=np.float64)
