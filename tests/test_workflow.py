@@ -584,7 +584,7 @@ def test_two_datasets_in_one_run_and_the_summary_from_their_own_scores(tmp_path)
     from scipy.stats import rankdata
     from sklearn.metrics import roc_auc_score
 
-    from crocbench.report import SUMMARY_TESTS
+    from crocbench.report import SUMMARY_RANK_METRICS, SUMMARY_TESTS
     from crocbench.stats import conover_friedman
 
     config = _two_screens(tmp_path)
@@ -628,7 +628,7 @@ def test_two_datasets_in_one_run_and_the_summary_from_their_own_scores(tmp_path)
     assert by_roc["friedman_chi2"].iloc[0] == pytest.approx(chi2)
     assert by_roc["nemenyi_cd"].iloc[0] == pytest.approx(2.728 * np.sqrt(5 * 6 / 12), abs=2e-3)  # q_0.05, k = 5
     pairs = pd.read_csv(summary / "tables" / "wilcoxon.tsv", sep="\t")
-    assert len(pairs) == 6 * 10 and pairs["p_holm"].ge(pairs["p_value"] - 1e-12).all()
+    assert len(pairs) == len(SUMMARY_RANK_METRICS) * 10 and pairs["p_holm"].ge(pairs["p_value"] - 1e-12).all()
     rs = pairs[(pairs["metric"] == "roc") & (pairs["a"] == "RANDOM") & (pairs["b"] == "SVM")].iloc[0]
     d = roc[:, 0] - roc[:, 3]
     assert (rs["wins"], rs["losses"]) == ((d > 0).sum(), (d < 0).sum())
@@ -696,11 +696,11 @@ def test_two_datasets_in_one_run_and_the_summary_from_their_own_scores(tmp_path)
     done = _run(tmp_path, three, "--cores", "2", "summary")
     assert done.returncode == 0, done.stderr[-3000:]
     ranks = pd.read_csv(summary / "tables" / "ranks.tsv", sep="\t")
-    assert set(ranks["model"]) == {"kNN", "SVM", "IRV"} and len(ranks) == 6 * 3
+    assert set(ranks["model"]) == {"kNN", "SVM", "IRV"} and len(ranks) == len(SUMMARY_RANK_METRICS) * 3
     r3 = rankdata(-roc[:, 2:], axis=1).mean(axis=0)
     assert ranks[ranks["metric"] == "roc"]["mean_rank"].tolist() == pytest.approx(r3.tolist())
     assert ranks["nemenyi_cd"].iloc[0] == pytest.approx(2.343 * np.sqrt(3 * 4 / 12), abs=2e-3)  # q_0.05, k = 3
-    assert len(pd.read_csv(summary / "tables" / "wilcoxon.tsv", sep="\t")) == 6 * 3
+    assert len(pd.read_csv(summary / "tables" / "wilcoxon.tsv", sep="\t")) == len(SUMMARY_RANK_METRICS) * 3
     assert len(pd.read_csv(summary / "tables" / "datasets.tsv", sep="\t")) == 10
     bad = _run(tmp_path, {**config, "summary": {"models": ["knn", "gnn"]}}, "-n", "summary")
     assert bad.returncode != 0 and "summary: models names 'gnn', not under models" in bad.stdout + bad.stderr
