@@ -8,12 +8,10 @@ from pathlib import Path
 import numpy as np
 
 from ..metrics import FAMILIES, Ranking, benchmark_panel, other_panel, other_values, paper_panel
+from ..metrics._other_panel import BENCHMARKS  # the second table's title: benchmark_panel's family
 from ..stats import bootstrap
 from ._input import _check_positive_values, _load, _requested_calls, _shown
 from ._output import _for_users, _format_table, _number, _plot_path, _print_json
-
-#: The title of the second table: :func:`crocbench.metrics.benchmark_panel`, the other panel's first family.
-BENCHMARKS = FAMILIES[0]
 
 #: How ``--ci`` intervals are made, as ``--json`` reports it.
 CI_METHOD = {"level": 0.95, "method": "percentile interval of a stratified bootstrap over compounds"}

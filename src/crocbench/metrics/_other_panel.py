@@ -23,7 +23,9 @@ from ._roc_areas import roc_n
 
 #: The families of the other references' metrics (the ``family`` of an :class:`OtherMetric`), in the order of
 #: :func:`other_panel`.
-FAMILIES = ("virtual-screening benchmarks", "information retrieval", "local AUC", "KDD Cup perf", "per query")
+#: The family of :func:`crocbench.metrics.benchmark_panel`, the other virtual-screening benchmarks' metrics.
+BENCHMARKS = "virtual-screening benchmarks"
+FAMILIES = (BENCHMARKS, "information retrieval", "local AUC", "KDD Cup perf", "per query")
 PROBABILITIES = "probabilities"
 GROUPS = "groups"
 
@@ -98,9 +100,9 @@ def other_panel(top_k: int = 1000, n: int = 50, u0=(0.01, 0.05)) -> list[OtherMe
     >>> [m.key for m in panel][8:12]
     ['ap', 'r_precision', 'precision_at_100', 'recall_at_100']
     """
-    screening, ir, loc, perf, query = FAMILIES
+    _, ir, loc, perf, query = FAMILIES
     k = top_k
-    out = [_from_call(screening, call) for call in benchmark_panel()]
+    out = [_from_call(BENCHMARKS, call) for call in benchmark_panel()]
     out += [
         _from_call(ir, _call("ap", "average precision", "average_precision")),
         _from_call(ir, _call("r_precision", "R-precision", "r_precision")),
