@@ -3,7 +3,7 @@
 Declare it in a config (no change to crocbench)::
 
     models:
-      rf: {class: "fingerprint_forest:FingerprintForest", n_estimators: 500}
+      forest: {class: "fingerprint_forest:FingerprintForest", n_estimators: 500}
 
 crocbench finds this module in the ``plugins/`` folder beside ``config.yaml``
 (or anywhere on ``PYTHONPATH``).  It follows the model contract of

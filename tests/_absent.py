@@ -15,6 +15,7 @@ ROOT = Path(__file__).resolve().parents[1]
 #: The modules the 'workflow' extra installs (crocbench._extras.EXTRAS), by import name.
 EXTRA_MODULES = (
     "jsonschema",
+    "lightgbm",
     "matplotlib",
     "numba",
     "pyarrow",

@@ -21,6 +21,7 @@ __all__ = ["EXTRAS", "MissingExtra", "needs", "require"]
 #: these against pyproject.toml's optional dependencies.
 EXTRAS = {
     "jsonschema": ("jsonschema", "workflow"),
+    "lightgbm": ("lightgbm", "workflow"),
     "matplotlib": ("matplotlib", "workflow"),
     "numba": ("numba", "workflow"),
     "pyarrow": ("pyarrow", "workflow"),

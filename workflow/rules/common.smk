@@ -140,7 +140,8 @@ def neighbours_mem_mb(wildcards):
 
 
 def fold_inputs(wildcards):
-    """A fold job's inputs (named); the all-pairs similarity matrix for a model whose class says `uses_matrix`."""
+    """A fold job's inputs (named); the all-pairs similarity matrix for a model whose class says `uses_matrix`, the
+    ECFP for one that says `uses_ecfp`."""
     d = f"results/{wildcards.dataset}"
     out = {
         "compounds": f"{d}/compounds.parquet",
@@ -150,6 +151,8 @@ def fold_inputs(wildcards):
     }
     if RUNS[wildcards.model].uses_matrix(compounds_in(out["fingerprints"]), FOLDS):
         out["matrix"] = f"{d}/similarity_matrix.npy"
+    if RUNS[wildcards.model].uses_ecfp:
+        out["ecfp"] = f"{d}/ecfp.npz"
     return out
 
 

@@ -1,4 +1,4 @@
-# The paper's depth-2 circular fingerprints and exact Tanimoto similarities.
+# The paper's depth-2 circular fingerprints and exact Tanimoto similarities; ECFP for today's rankers.
 
 
 checkpoint fingerprints:  # the neighbour search's chunk count follows from the number of compounds
@@ -20,6 +20,28 @@ checkpoint fingerprints:  # the neighbour search's chunk count follows from the 
         fold=config["fingerprints"]["fold"],
     script:
         "../scripts/fingerprints.py"
+
+
+rule ecfp:
+    """ECFP for the models whose class says `uses_ecfp`: RDKit's Morgan counts folded to `ecfp.n_bits`, sparse."""
+    input:
+        "results/{dataset}/compounds.parquet",
+    output:
+        "results/{dataset}/ecfp.npz",
+    log:
+        "logs/{dataset}/ecfp.log",
+    benchmark:
+        "logs/{dataset}/benchmark/ecfp.tsv"
+    conda:
+        "../../envs/crocbench.yaml"
+    threads: 2
+    resources:
+        mem_mb=3000,
+    params:
+        radius=config["ecfp"]["radius"],
+        n_bits=config["ecfp"]["n_bits"],
+    script:
+        "../scripts/ecfp.py"
 
 
 rule neighbours_chunk:

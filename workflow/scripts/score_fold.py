@@ -5,6 +5,7 @@ import pandas as pd
 from crocbench._io import atomic_write, write_table
 from crocbench._workflow import step
 from crocbench.cv import cross_validate
+from crocbench.ecfp import load_ecfp
 from crocbench.fingerprints import load_fingerprints
 from crocbench.models import make_model
 from crocbench.similarity import MatrixFile, SimilarityIndex, load_neighbours
@@ -14,6 +15,7 @@ with step(snakemake) as log:
     folds = pd.read_csv(snakemake.input.folds, sep="\t", dtype={"id": str})
     compounds = pd.read_parquet(snakemake.input.compounds, columns=["id", "smiles"])
     matrix = snakemake.input.get("matrix")  # the all-pairs matrix, for a model whose class says uses_matrix
+    ecfp = snakemake.input.get("ecfp")  # ECFP, for a model whose class says uses_ecfp
     sim = SimilarityIndex(
         load_fingerprints(snakemake.input.fingerprints),
         load_neighbours(snakemake.input.neighbours),
@@ -21,6 +23,7 @@ with step(snakemake) as log:
         ids=compounds["id"],
         smiles=compounds["smiles"],
         matrix=matrix and MatrixFile(matrix, threads=snakemake.threads),
+        ecfp=load_ecfp(ecfp) if ecfp else None,
     )
     done = cross_validate(
         lambda k: make_model(

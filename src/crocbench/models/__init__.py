@@ -1,4 +1,4 @@
-"""The rankers: the paper's five and any user's class, behind one contract (see :class:`Model`).
+"""The rankers: the paper's five, today's on ECFP and any user's class, behind one contract (see :class:`Model`).
 
 ``fit(data, train, y)`` then ``score(data, rows)``; ``data`` is a
 :class:`~crocbench.similarity.SimilarityIndex`.  :func:`declared_runs` turns a
@@ -7,8 +7,11 @@ imported score files) into checked runs.
 """
 
 from ._base import Model
+from ._boosting import GBM, GBMRank
+from ._ecfp_models import EcfpModel, LogReg, RandomForest, inner_split, seed_state
 from ._irv import IRV
 from ._irv_terms import irv_loss, irv_terms
+from ._mlp import MLP
 from ._platt import platt_fit
 from ._registry import BUILTIN, LABELS, MODELS, Run, declared_runs, expand_runs, irv_run, load_class, make_model
 from ._reweight import SCHEMES, Reweighting, average_ranks, score_density, silverman_bandwidth
@@ -19,13 +22,19 @@ from ._svm_record import Candidate, SvmFold
 
 __all__ = [
     "BUILTIN",
+    "EcfpModel",
+    "GBM",
+    "GBMRank",
     "IRV",
     "KNN",
     "LABELS",
+    "LogReg",
+    "MLP",
     "MODELS",
     "MaxSim",
     "Model",
     "Random",
+    "RandomForest",
     "Reweighting",
     "Run",
     "SCHEMES",
@@ -36,6 +45,7 @@ __all__ = [
     "declared_runs",
     "expand_runs",
     "grid_fold",
+    "inner_split",
     "irv_run",
     "irv_loss",
     "irv_terms",
@@ -43,6 +53,7 @@ __all__ = [
     "make_model",
     "platt_fit",
     "score_density",
+    "seed_state",
     "silverman_bandwidth",
     "svm_grid",
 ]

@@ -45,6 +45,10 @@ class Model:
     ``resources`` may raise ValueError when the model cannot run at that size: the
         workflow calls it before any job runs (when the dataset's size is known) and
         stops with the message.
+    ``uses_ecfp``
+        True for a model that reads ECFP4 (``data.ecfp(rows, counts=False)``: RDKit's Morgan
+        fingerprints of radius 2 folded to 2,048 bits, or their counts): the workflow then builds
+        the screen's ``ecfp.npz`` once and loads it into ``data`` (default False).
     ``baseline``
         True for a ranker that ranks by chance (RANDOM): left out where only rankers are compared, such as the
         SVM sensitivity study's pooling table (default False).
@@ -61,6 +65,7 @@ class Model:
     name = "model"
     label = None
     uses_matrix = False
+    uses_ecfp = False
     baseline = False
 
     def fit(self, data: SimilarityIndex, train, y) -> Model:

@@ -4,7 +4,7 @@ A ``models:`` entry of ``config.yaml`` is one *run*::
 
     svm: {C_grid: [0.1, 1, 10]}                          # a built-in model, by its name
     svm_platt: {class: svm, score: platt}                # a built-in under another name
-    rf: {class: "my_rankers:ForestRanker", n_estimators: 500, label: RF}   # a user's class
+    forest: {class: "my_rankers:ForestRanker", n_estimators: 500, label: Forest}   # a user's class
     gnn: {scores: gnn.csv, id: id, score: score, fold: fold}              # scores computed elsewhere
 
 Every entry is checked here, before any job runs, and every error is one line
@@ -20,11 +20,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ._base import Model
+from ._boosting import GBM, GBMRank
+from ._ecfp_models import LogReg, RandomForest
 from ._irv import IRV
+from ._mlp import MLP
 from ._simple import KNN, MaxSim, Random
 from ._svm import SVM
 
-BUILTIN = (Random, MaxSim, KNN, SVM, IRV)
+#: The paper's five, then today's rankers on ECFP.
+BUILTIN = (Random, MaxSim, KNN, SVM, IRV, RandomForest, GBM, GBMRank, LogReg, MLP)
 MODELS = {cls.name: cls for cls in BUILTIN}
 LABELS = {cls.name: cls.label for cls in BUILTIN}
 IMPORT_KEYS = ("scores", "id", "score", "fold", "label")
@@ -212,6 +216,11 @@ class Run:
         """
         own = getattr(self.model, "uses_matrix", False)
         return bool(own(n_compounds, n_folds) if callable(own) else own)
+
+    @property
+    def uses_ecfp(self) -> bool:
+        """Whether the model's fold jobs read the screen's ECFP (its class's ``uses_ecfp``; False for an import)."""
+        return bool(getattr(self.model, "uses_ecfp", False))
 
     def resources(self, n_compounds: int, n_folds: int) -> dict:
         """``{"threads", "mem_mb"}`` of one fold job, from the model's own ``resources`` if it has one.

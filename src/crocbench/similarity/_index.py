@@ -6,6 +6,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from .._memory import KernelBuffer
+from ..ecfp import ecfp_view
 from ..fingerprints import Fingerprints
 from ._matrix_file import MatrixFile
 from ._tanimoto import DEFAULT_BLOCK, FeatureMatrix, tanimoto_matrix
@@ -33,6 +34,9 @@ class SimilarityIndex:
         writes it (the ``similarity_matrix`` rule): :meth:`kernel` and
         :meth:`similarities` then read their blocks from it instead of
         computing them (the same values, bit for bit).
+    ecfp : scipy.sparse.csr_matrix, default=None
+        The compounds' folded Morgan counts (:func:`crocbench.ecfp.load_ecfp`), which
+        :meth:`ecfp` gives as bits or counts.
 
     Attributes
     ----------
@@ -64,6 +68,7 @@ class SimilarityIndex:
         ids=None,
         smiles=None,
         matrix=None,
+        ecfp=None,
     ):
         self._fm = fp if isinstance(fp, FeatureMatrix) else None  # else built on first use (RANDOM never does)
         self._fp = None if isinstance(fp, FeatureMatrix) else fp
@@ -80,6 +85,9 @@ class SimilarityIndex:
             if v is not None and v.shape != (self.n,):
                 raise ValueError(f"{v.size} {name} for {self.n} compounds")
         self._csr = None
+        self._ecfp = ecfp
+        if ecfp is not None and ecfp.shape[0] != self.n:
+            raise ValueError(f"ECFP of {ecfp.shape[0]} compounds for {self.n} compounds")
 
     @property
     def fm(self) -> FeatureMatrix:
@@ -97,6 +105,25 @@ class SimilarityIndex:
     def feature_ids(self) -> np.ndarray:
         """The 64-bit feature id of each column of ``fingerprints``."""
         return self._sparse()[1]
+
+    def ecfp(self, rows=None, counts: bool = False) -> sp.csr_matrix:
+        """The ECFP of ``rows`` (:func:`crocbench.ecfp.ecfp_view`): 0/1 bits, or counts, float32 CSR.
+
+        Parameters
+        ----------
+        rows : array-like of int, default=None
+            The compounds; None for all.
+        counts : bool, default=False
+            The environments' counts on each column instead of bits.
+
+        Returns
+        -------
+        scipy.sparse.csr_matrix of float32, shape (len(rows), n_bits)
+            The features.
+        """
+        if self._ecfp is None:
+            raise ValueError("no ECFP given: the workflow loads it for a model whose class says uses_ecfp")
+        return ecfp_view(self._ecfp, rows, counts)
 
     def _sparse(self) -> tuple:
         """``(CSR matrix, feature id per column)``, built on first use."""

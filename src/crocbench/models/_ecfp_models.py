@@ -1,0 +1,304 @@
+"""Today's rankers on ECFP4: the shared base, logistic regression and the random forest.
+
+Each reads the compounds' folded Morgan fingerprints (:meth:`SimilarityIndex.ecfp
+<crocbench.similarity.SimilarityIndex.ecfp>`: 2,048 bits of radius 2, or their
+counts) and says so by ``uses_ecfp``, so the workflow builds the screen's
+``ecfp.npz`` once and hands it to their fold jobs.  Their seeds come from the
+fold's ``(cv seed, fold)``; the same seed gives the same scores, bit for bit.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._extras import needs
+from ..cv import stratified_folds
+from ._base import Model
+
+
+def seed_state(seed) -> int:
+    """A library's integer seed (0 to 2^31 - 1) from crocbench's seed: an int or a tuple such as ``(seed, fold)``.
+
+    Parameters
+    ----------
+    seed : int or tuple of int
+        The seed.
+
+    Returns
+    -------
+    int
+        numpy's ``SeedSequence`` of the seed's integers, its first 31 bits.
+
+    Examples
+    --------
+    >>> seed_state((0, 3)) == seed_state((0, 3)) != seed_state((0, 4))
+    True
+    """
+    entropy = [int(s) for s in np.atleast_1d(np.asarray(seed, dtype=np.int64))]
+    return int(np.random.SeedSequence(entropy).generate_state(1)[0] >> 1)
+
+
+def inner_split(y, fraction: float, seed) -> tuple[np.ndarray, np.ndarray]:
+    """``(fit, stop)``: positions of ``y`` for fitting and for early stopping, stratified and seeded.
+
+    The stopping set is one of ``round(1 / fraction)`` stratified folds (:func:`crocbench.cv.stratified_folds`),
+    so it holds ``fraction`` of each class to within one compound.
+
+    Parameters
+    ----------
+    y : array-like of 0/1
+        The training labels.
+    fraction : float
+        The share held out for stopping, in (0, 0.5].
+    seed : int or tuple of int
+        The seed (:func:`seed_state`).
+
+    Returns
+    -------
+    fit, stop : ndarray of int64
+        Positions into ``y``, sorted.
+
+    Examples
+    --------
+    >>> fit, stop = inner_split([1, 1, 0, 0, 0, 0, 0, 0, 0, 0], 0.5, 0)
+    >>> len(fit), len(stop), sorted(fit.tolist() + stop.tolist()) == list(range(10))
+    (5, 5, True)
+    """
+    if not 0 < fraction <= 0.5:
+        raise ValueError(f"the stopping fraction must lie in (0, 0.5]; got {fraction}")
+    folds = stratified_folds(np.asarray(y), max(2, round(1 / fraction)), seed_state(seed))
+    return np.flatnonzero(folds != 0), np.flatnonzero(folds == 0)
+
+
+class EcfpModel(Model):
+    """The base of the rankers on ECFP: their features, seed and threads.
+
+    Parameters
+    ----------
+    counts : bool, default=False
+        Read the environments' counts instead of bits.
+    seed : int or tuple of int, default=0
+        Given by the workflow: ``(cv seed, fold)``.
+    n_jobs : int, default=1
+        Given by the workflow: the job's threads.
+    """
+
+    uses_ecfp = True
+
+    def __init__(self, counts: bool = False, seed=0, n_jobs: int = 1):
+        self.counts, self.seed, self.n_jobs = bool(counts), seed, max(1, int(n_jobs or 1))
+
+    def features(self, data, rows):
+        """The model's input: the ECFP of ``rows`` (bits or counts), float32 CSR.
+
+        Parameters
+        ----------
+        data : SimilarityIndex
+            The dataset.
+        rows : array-like of int
+            The compounds.
+
+        Returns
+        -------
+        scipy.sparse.csr_matrix
+            One row per compound.
+        """
+        return data.ecfp(rows, counts=self.counts)
+
+    @property
+    def random_state(self) -> int:
+        """The fold's integer seed for the library (:func:`seed_state`)."""
+        return seed_state(self.seed)
+
+
+class LogReg(EcfpModel):
+    """L2-regularized logistic regression on ECFP (scikit-learn's ``LogisticRegression``, L-BFGS).
+
+    The score is the decision function ``x w + b`` (monotone in the probability, without its saturation).
+
+    Parameters
+    ----------
+    C : float, default=0.1
+        The inverse regularization strength.
+    class_weight : {None, "balanced"}, default=None
+        Weights of the classes in the loss.
+    max_iter : int, default=1000
+        L-BFGS iterations.
+    counts : bool, default=False
+        Counts instead of bits.
+    seed : int or tuple of int, default=0
+        Given by the workflow (unused by L-BFGS; kept for the contract).
+    n_jobs : int, default=1
+        Given by the workflow.
+    """
+
+    name, label = "logreg", "LogReg"
+
+    def __init__(self, C: float = 0.1, class_weight=None, max_iter: int = 1000, counts=False, seed=0, n_jobs=1):
+        super().__init__(counts, seed, n_jobs)
+        if not float(C) > 0 or int(max_iter) < 1:
+            raise ValueError(f"C must be > 0 and max_iter >= 1; got {C} and {max_iter}")
+        self.C, self.class_weight, self.max_iter = float(C), _class_weight(class_weight), int(max_iter)
+
+    def estimator(self):
+        """The unfitted scikit-learn estimator this model fits.
+
+        Returns
+        -------
+        sklearn.linear_model.LogisticRegression
+            The estimator.
+        """
+        with needs("crocbench.models"):
+            from sklearn.linear_model import LogisticRegression
+
+        return LogisticRegression(C=self.C, class_weight=self.class_weight, max_iter=self.max_iter)
+
+    def _fit(self, data, train, y):
+        self.model_ = self.estimator().fit(self.features(data, train), y)
+
+    def _score(self, data, rows):
+        return self.model_.decision_function(self.features(data, rows))
+
+    def info(self) -> dict:
+        """The solver's iterations and the weights' norm.
+
+        Returns
+        -------
+        dict
+            ``n_iter`` and ``coef_norm``.
+        """
+        return {"n_iter": int(self.model_.n_iter_[0]), "coef_norm": float(np.linalg.norm(self.model_.coef_))}
+
+    def resources(self, n_compounds: int, n_folds: int) -> dict:
+        """One thread; the sparse matrix and L-BFGS' state, about 1 GB plus 2 kB a compound.
+
+        Parameters
+        ----------
+        n_compounds : int
+            The dataset's number of compounds.
+        n_folds : int
+            Its number of folds.
+
+        Returns
+        -------
+        dict
+            ``{"threads": 1, "mem_mb": ...}``.
+        """
+        return {"threads": 1, "mem_mb": int(1500 + 0.002 * n_compounds)}
+
+
+class RandomForest(EcfpModel):
+    """A random forest on ECFP (scikit-learn's ``RandomForestClassifier``); the score is the mean of the trees'
+    probabilities of being active.
+
+    The defaults are those of docs/studies/modern_rankers.md's inner-fold study on DTP AIDS.  The trees' votes are
+    summed in the trees' order, so the scores are the same bits for any number of threads (scikit-learn's own sum
+    follows the threads' finishing order).
+
+    Parameters
+    ----------
+    n_estimators : int, default=500
+        Trees.
+    max_features : {"sqrt", "log2"} or float, default="sqrt"
+        Features tried at each split.
+    min_samples_leaf : int, default=1
+        The smallest leaf.
+    class_weight : {None, "balanced", "balanced_subsample"}, default=None
+        Weights of the classes in the trees' impurity.
+    counts : bool, default=False
+        Counts instead of bits.
+    seed : int or tuple of int, default=0
+        Given by the workflow.
+    n_jobs : int, default=1
+        Given by the workflow.
+    """
+
+    name, label = "rf", "RF"
+
+    def __init__(
+        self,
+        n_estimators: int = 500,
+        max_features="sqrt",
+        min_samples_leaf: int = 1,
+        class_weight=None,
+        counts=False,
+        seed=0,
+        n_jobs=1,
+    ):
+        super().__init__(counts, seed, n_jobs)
+        if int(n_estimators) < 1 or int(min_samples_leaf) < 1:
+            raise ValueError(f"n_estimators and min_samples_leaf must be >= 1; got {n_estimators}, {min_samples_leaf}")
+        if not (max_features in ("sqrt", "log2") or (isinstance(max_features, float) and 0 < max_features <= 1)):
+            raise ValueError(f"max_features must be sqrt, log2 or a fraction in (0, 1]; got {max_features!r}")
+        self.n_estimators, self.max_features = int(n_estimators), max_features
+        self.min_samples_leaf = int(min_samples_leaf)
+        self.class_weight = _class_weight(class_weight, ("balanced", "balanced_subsample"))
+
+    def estimator(self):
+        """The unfitted scikit-learn estimator this model fits.
+
+        Returns
+        -------
+        sklearn.ensemble.RandomForestClassifier
+            The estimator.
+        """
+        with needs("crocbench.models"):
+            from sklearn.ensemble import RandomForestClassifier
+
+        return RandomForestClassifier(
+            n_estimators=self.n_estimators,
+            max_features=self.max_features,
+            min_samples_leaf=self.min_samples_leaf,
+            class_weight=self.class_weight,
+            n_jobs=self.n_jobs,
+            random_state=self.random_state,
+        )
+
+    def _fit(self, data, train, y):
+        self.model_ = self.estimator().fit(self.features(data, train), y)
+
+    def _score(self, data, rows):
+        x = self.features(data, rows)
+        out = np.zeros(rows.size)
+        for tree in self.model_.estimators_:  # in order: the same sum for any number of threads
+            out += tree.predict_proba(x, check_input=False)[:, 1]
+        return out / len(self.model_.estimators_)
+
+    def info(self) -> dict:
+        """The trees' mean depth and leaves.
+
+        Returns
+        -------
+        dict
+            ``mean_depth`` and ``mean_leaves``.
+        """
+        trees = self.model_.estimators_
+        return {
+            "mean_depth": float(np.mean([t.get_depth() for t in trees])),
+            "mean_leaves": float(np.mean([t.get_n_leaves() for t in trees])),
+        }
+
+    def resources(self, n_compounds: int, n_folds: int) -> dict:
+        """Two threads; the trees take about 1 GB plus 2.5 kB a compound per 100 trees.
+
+        Parameters
+        ----------
+        n_compounds : int
+            The dataset's number of compounds.
+        n_folds : int
+            Its number of folds.
+
+        Returns
+        -------
+        dict
+            ``{"threads": 2, "mem_mb": ...}``.
+        """
+        return {"threads": 2, "mem_mb": int(1500 + 0.025 * n_compounds * self.n_estimators / 100)}
+
+
+def _class_weight(value, allowed=("balanced",)):
+    if value in (None, "none"):
+        return None
+    if value not in allowed:
+        raise ValueError(f"class_weight must be null or {' or '.join(allowed)}; got {value!r}")
+    return value

@@ -1,0 +1,193 @@
+"""A torch MLP on ECFP, trained with cross-entropy, optionally with the paper's rank reweighting.
+
+The reweighting is the IRV's (:class:`~crocbench.models.Reweighting`, the paper's Appendix A): after each epoch the
+training compounds are ranked by the network's current scores and the next epoch's loss weighs each compound by its
+scheme's ``h(rank)``, scaled so the weights average 1 (``none``: plain cross-entropy).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._extras import needs
+from ._ecfp_models import EcfpModel
+from ._reweight import SCHEMES, Reweighting
+
+
+class MLP(EcfpModel):
+    """A multilayer perceptron on ECFP: ``hidden`` ReLU layers with dropout, one logit out; Adam on mini-batches.
+
+    Training is deterministic on the CPU for a given seed and thread count: the weights' initialization, the
+    dropout masks and the batches' order all come from the fold's seed.  The score is the logit.
+
+    Parameters
+    ----------
+    hidden : list of int, default=(1024,)
+        The hidden layers' widths.
+    dropout : float, default=0.2
+        Dropout after each hidden layer.
+    epochs : int, default=20
+        Passes over the training compounds.
+    batch_size : int, default=128
+        Compounds per step.
+    lr : float, default=1e-3
+        Adam's learning rate.
+    weight_decay : float, default=1e-5
+        Adam's L2 penalty.
+    reweight : str, default="none"
+        The reweighting scheme (``crocbench.models.SCHEMES``); ``none`` is plain cross-entropy.
+    alpha, alpha_start, alpha_end, anneal_epochs : float, float, float, int
+        The schemes' parameters (:class:`~crocbench.models.Reweighting`).
+    counts : bool, default=False
+        Counts instead of bits.
+    seed : int or tuple of int, default=0
+        Given by the workflow.
+    n_jobs : int, default=1
+        Given by the workflow: torch's threads.
+    progress : file-like, default=None
+        Given by the workflow: a line per epoch.
+    """
+
+    name, label = "mlp", "MLP"
+
+    def __init__(
+        self,
+        hidden=(1024,),
+        dropout: float = 0.2,
+        epochs: int = 20,
+        batch_size: int = 128,
+        lr: float = 1e-3,
+        weight_decay: float = 1e-5,
+        reweight: str = "none",
+        alpha: float = 20.0,
+        alpha_start: float = 1.0,
+        alpha_end: float = 20.0,
+        anneal_epochs: int = 20,
+        counts=False,
+        seed=0,
+        n_jobs=1,
+        progress=None,
+    ):
+        super().__init__(counts, seed, n_jobs)
+        self.hidden = [int(h) for h in np.atleast_1d(hidden)]
+        if not self.hidden or min(self.hidden) < 1 or min(int(epochs), int(batch_size)) < 1:
+            raise ValueError("hidden widths, epochs and batch_size must be >= 1")
+        if not 0 <= float(dropout) < 1 or not float(lr) > 0 or float(weight_decay) < 0:
+            raise ValueError(
+                f"dropout must lie in [0, 1), lr > 0, weight_decay >= 0; got {dropout}, {lr}, {weight_decay}"
+            )
+        if reweight not in SCHEMES:
+            raise ValueError(f"unknown reweighting scheme {reweight!r}; schemes are: {', '.join(SCHEMES)}")
+        self.dropout, self.epochs, self.batch_size = float(dropout), int(epochs), int(batch_size)
+        self.lr, self.weight_decay, self.progress = float(lr), float(weight_decay), progress
+        self.reweighting = Reweighting(reweight, float(alpha), float(alpha_start), float(alpha_end), int(anneal_epochs))
+
+    def network(self, n_features: int):
+        """The untrained network, its weights drawn from the fold's seed.
+
+        Parameters
+        ----------
+        n_features : int
+            The input width.
+
+        Returns
+        -------
+        torch.nn.Sequential
+            ``Linear, ReLU, Dropout`` per hidden layer, then ``Linear(., 1)``.
+        """
+        with needs("crocbench.models"):
+            import torch
+
+        torch.manual_seed(self.random_state)
+        layers, width = [], n_features
+        for h in self.hidden:
+            layers += [torch.nn.Linear(width, h), torch.nn.ReLU(), torch.nn.Dropout(self.dropout)]
+            width = h
+        return torch.nn.Sequential(*layers, torch.nn.Linear(width, 1))
+
+    def _fit(self, data, train, y):
+        with needs("crocbench.models"):
+            import torch
+
+        torch.set_num_threads(self.n_jobs)
+        x = self.features(data, train)
+        net = self.network(x.shape[1])
+        optimizer = torch.optim.Adam(net.parameters(), lr=self.lr, weight_decay=self.weight_decay)
+        generator = torch.Generator().manual_seed(self.random_state)
+        target = torch.as_tensor(y, dtype=torch.float32)
+        weight = torch.ones(y.size)
+        self.history_ = []
+        for epoch in range(1, self.epochs + 1):
+            net.train()
+            order = torch.randperm(y.size, generator=generator).numpy()
+            total = 0.0
+            for start in range(0, y.size, self.batch_size):
+                batch = order[start : start + self.batch_size]
+                logits = net(_dense(x, batch)).squeeze(1)
+                loss = torch.nn.functional.binary_cross_entropy_with_logits(
+                    logits, target[batch], weight=weight[batch], reduction="sum"
+                ) / len(batch)
+                optimizer.zero_grad()
+                loss.backward()
+                optimizer.step()
+                total += loss.item() * len(batch)
+            self.history_.append(total / y.size)
+            if self.reweighting.scheme != "none" and epoch < self.epochs:
+                self.net_ = net
+                weight = torch.as_tensor(self.reweighting.weights(self._logits(x), epoch) * y.size, dtype=torch.float32)
+            if self.progress is not None:
+                print(f"mlp epoch {epoch}/{self.epochs}: weighted loss {total / y.size:.5f}", file=self.progress)
+        self.net_ = net
+
+    def _logits(self, x) -> np.ndarray:
+        with needs("crocbench.models"):
+            import torch
+
+        self.net_.eval()
+        out = np.empty(x.shape[0])
+        with torch.no_grad():
+            for start in range(0, x.shape[0], 4096):
+                rows = np.arange(start, min(start + 4096, x.shape[0]))
+                out[rows] = self.net_(_dense(x, rows)).squeeze(1).double().numpy()
+        return out
+
+    def _score(self, data, rows):
+        with needs("crocbench.models"):
+            import torch
+
+        torch.set_num_threads(self.n_jobs)
+        return self._logits(self.features(data, rows))
+
+    def info(self) -> dict:
+        """The training loss per epoch (weighted by the scheme, so comparable within a scheme only).
+
+        Returns
+        -------
+        dict
+            ``reweight`` and ``loss`` (one per epoch).
+        """
+        return {"reweight": self.reweighting.scheme, "loss": [round(v, 6) for v in self.history_]}
+
+    def resources(self, n_compounds: int, n_folds: int) -> dict:
+        """Two threads; the sparse features and the network, about 1.5 GB plus 1 kB a compound.
+
+        Parameters
+        ----------
+        n_compounds : int
+            The dataset's number of compounds.
+        n_folds : int
+            Its number of folds.
+
+        Returns
+        -------
+        dict
+            ``{"threads": 2, "mem_mb": ...}``.
+        """
+        return {"threads": 2, "mem_mb": int(2000 + 0.001 * n_compounds)}
+
+
+def _dense(x, rows):
+    with needs("crocbench.models"):
+        import torch
+
+    return torch.from_numpy(x[rows].toarray())
