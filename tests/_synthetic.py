@@ -24,3 +24,18 @@ def synthetic(n=300, frac=0.1, seed=0, shared=12):
         rows.append(np.unique(feats).astype(np.uint64))
     indptr = np.concatenate([[0], np.cumsum([r.size for r in rows])])
     return Fingerprints(indptr, np.concatenate(rows)), y
+
+
+def synthetic_ecfp(n=600, frac=0.1, seed=0, shared=8, width=400):
+    """``(SimilarityIndex with ECFP, labels)``: :func:`synthetic`'s feature sets as ECFP-like counts (1 to 3 on each
+    feature's column, seeded), for the models on ECFP."""
+    import scipy.sparse as sp
+
+    from crocbench.similarity import SimilarityIndex
+
+    fp, y = synthetic(n, frac, seed, shared)
+    rng = np.random.default_rng(seed + 1)
+    cols = fp.ids.astype(np.int64) % width
+    counts = sp.csr_matrix((rng.integers(1, 4, cols.size).astype(np.uint32), cols, fp.indptr), shape=(n, width))
+    counts.sum_duplicates()
+    return SimilarityIndex(fp, ecfp=counts), y

@@ -119,3 +119,20 @@ def test_the_polaris_example_validates_and_gives_25_splits_per_dataset(tmp_path)
                 splits.append((r, f))
         assert len(splits) == 25, name
         assert all(not np.array_equal(assignments[0], a) for a in assignments[1:])  # five different splits
+
+
+def test_each_built_in_model_s_schema_keys_are_its_parameters():
+    """Every key the schema allows a built-in model is a parameter of its class; today's rankers expose them all."""
+    import inspect
+
+    from crocbench.models import BUILTIN
+
+    schema = yaml.safe_load((ROOT / "workflow" / "schemas" / "config.schema.yaml").read_text())
+    declared = schema["properties"]["models"]["properties"]
+    assert list(declared) == [cls.name for cls in BUILTIN]
+    for cls in BUILTIN:
+        parameters = set(inspect.signature(cls).parameters) - {"seed", "progress", "n_jobs"}
+        keys = set(declared[cls.name]["properties"]) - {"label"}
+        assert keys <= parameters, cls.name
+        if getattr(cls, "uses_ecfp", False):
+            assert keys == parameters, cls.name

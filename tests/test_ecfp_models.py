@@ -1,0 +1,89 @@
+"""Today's rankers on ECFP (random forest, logistic regression): each equals an independent fit of its library."""
+
+import numpy as np
+import pytest
+from _synthetic import synthetic_ecfp
+
+from crocbench.models import LogReg, RandomForest, inner_split, make_model, seed_state
+
+
+@pytest.fixture(scope="module")
+def data():
+    sim, y = synthetic_ecfp()
+    train, test = np.flatnonzero(np.arange(sim.n) % 3 != 0), np.flatnonzero(np.arange(sim.n) % 3 == 0)
+    return sim, y, train, test
+
+
+@pytest.mark.parametrize("counts", [False, True])
+def test_rf_equals_a_direct_scikit_learn_forest_on_the_same_matrix(data, counts):
+    from sklearn.ensemble import RandomForestClassifier
+
+    sim, y, train, test = data
+    model = make_model("rf", {"n_estimators": 40, "counts": counts}, seed=(0, 3), n_jobs=2).fit(sim, train, y[train])
+    x = sim.ecfp(None, counts=counts)
+    forest = RandomForestClassifier(n_estimators=40, max_features="sqrt", random_state=seed_state((0, 3)), n_jobs=1)
+    forest.fit(x[train], y[train])
+    expected = forest.predict_proba(x[test])[:, 1]
+    assert np.array_equal(model.score(sim, test), expected)
+    assert len(np.unique(expected)) > 5  # a real ranking, not a constant
+
+
+def test_rf_scores_are_the_same_bits_for_any_number_of_threads_and_move_with_the_seed(data):
+    sim, y, train, test = data
+    runs = [
+        make_model("rf", {"n_estimators": 64}, seed=seed, n_jobs=jobs).fit(sim, train, y[train]).score(sim, test)
+        for seed, jobs in [((0, 1), 1), ((0, 1), 2), ((0, 2), 2)]
+    ]
+    assert np.array_equal(runs[0], runs[1]) and not np.array_equal(runs[0], runs[2])
+
+
+@pytest.mark.parametrize("class_weight", [None, "balanced"])
+def test_logreg_equals_a_direct_scikit_learn_fit(data, class_weight):
+    from sklearn.linear_model import LogisticRegression
+
+    sim, y, train, test = data
+    model = make_model("logreg", {"C": 0.3, "class_weight": class_weight}).fit(sim, train, y[train])
+    x = sim.ecfp()
+    direct = LogisticRegression(C=0.3, class_weight=class_weight, max_iter=1000).fit(x[train], y[train])
+    assert np.array_equal(model.score(sim, test), direct.decision_function(x[test]))
+    assert model.info()["n_iter"] == direct.n_iter_[0]
+
+
+def test_inner_split_holds_out_the_fraction_of_each_class_and_is_seeded():
+    y = np.array([1] * 37 + [0] * 463)
+    fit, stop = inner_split(y, 0.1, (0, 4))
+    assert np.array_equal(np.sort(np.concatenate([fit, stop])), np.arange(500))
+    assert abs(y[stop].sum() - 3.7) <= 1 and abs((1 - y[stop]).sum() - 46.3) <= 1
+    assert np.array_equal(stop, inner_split(y, 0.1, (0, 4))[1])
+    assert not np.array_equal(stop, inner_split(y, 0.1, (0, 5))[1])
+    with pytest.raises(ValueError, match="the stopping fraction must lie in"):
+        inner_split(y, 0.6, 0)
+
+
+def test_seed_state_is_a_31_bit_function_of_the_whole_seed():
+    states = {seed_state((s, f)) for s in range(5) for f in range(10)}
+    assert len(states) == 50 and all(0 <= v < 2**31 for v in states)
+    assert seed_state(7) == seed_state((7,)) != seed_state((7, 1))
+
+
+@pytest.mark.parametrize(
+    "name, params, message",
+    [
+        ("rf", {"max_features": "all"}, "max_features must be sqrt, log2 or a fraction"),
+        ("rf", {"class_weight": "heavy"}, "class_weight must be null or balanced or balanced_subsample"),
+        ("rf", {"n_estimators": 0}, "n_estimators and min_samples_leaf must be >= 1"),
+        ("logreg", {"C": 0}, "C must be > 0"),
+        ("logreg", {"class_weight": "balanced_subsample"}, "class_weight must be null or balanced; got"),
+        ("rf", {"trees": 5}, "unknown parameter 'trees'; RandomForest takes n_estimators, max_features"),
+    ],
+)
+def test_bad_parameters_stop_in_one_line_naming_the_entry(name, params, message):
+    with pytest.raises(ValueError, match=f"model {name}: {message}"):
+        make_model(name, params)
+
+
+def test_the_models_say_they_read_ecfp_and_what_a_fold_needs():
+    for cls in (RandomForest, LogReg):
+        assert cls.uses_ecfp and cls.name in ("rf", "logreg")
+    assert RandomForest().resources(41_906, 10)["threads"] == 2
+    assert LogReg().resources(300_000, 10)["mem_mb"] <= 8000

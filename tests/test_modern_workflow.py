@@ -1,0 +1,107 @@
+"""Today's rankers through the workflow (``pytest -m workflow``): each runs on the .test screen beside the paper's
+five, reads the ECFP stage that only they make the workflow build, and its fold scores are an independent fit's.
+
+The .test screen (96 compounds: 24 nucleosides, 72 benzenes, 20 actives) is declared as in
+tests/test_protocol_workflow.py.
+"""
+
+import json
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from _snakemake import run_workflow as _run
+
+from crocbench.ecfp import ecfp_counts, load_ecfp
+from crocbench.models import seed_state
+
+pytestmark = pytest.mark.workflow
+ROOT = Path(__file__).resolve().parents[1]
+SCREEN = ROOT / ".test" / "data" / "screen.csv"
+SMALL_GBM = {"max_rounds": 30, "patience": 5, "min_child_samples": 3, "stop_fraction": 0.25}
+MODERN = {  # few trees, few rounds, few epochs: seconds each
+    "rf": {"n_estimators": 20},
+    "gbm": SMALL_GBM,
+    "gbm_rank": {**SMALL_GBM, "group_size": 12, "truncation": 3},
+    "logreg": {},
+    "mlp": {"hidden": [16], "epochs": 2},
+    "mlp_exp": {"class": "mlp", "hidden": [16], "epochs": 2, "reweight": "exp", "label": "MLP-exp"},
+}
+LABELS = ["RF", "GBM", "GBM-rank", "LogReg", "MLP", "MLP-exp"]
+
+
+def _config(models) -> dict:
+    return {
+        "dataset": "scr",
+        "mirror": "mir",
+        "similarity": {"k": 5},
+        "cv": {"folds": 2, "seed": 3},
+        "models": {"knn": {"k": 5}, "svm": {"C_grid": [1], "class_weight_grid": [None]}, "irv": {"max_epochs": 50}}
+        | models,
+        "irv_training": {"schemes": ["none"]},
+        "significance": {"samples": 200},
+        "intervals": {"resamples": 200},
+        "power": {"pairs": []},
+        "datasets": {
+            "scr": {
+                "description": "the .test screen",
+                "files": [{"name": "screen.csv", "url": "http://127.0.0.1:9/screen.csv", "sha256": None}],
+                "structures": {"file": "screen.csv", "smiles": "smiles", "id": "id", "label": "activity"},
+                "positive": ["CA", "CM"],
+                "negative": ["CI"],
+            }
+        },
+    }
+
+
+@pytest.fixture
+def workdir(tmp_path):
+    (tmp_path / "mir").mkdir()
+    shutil.copy(SCREEN, tmp_path / "mir" / "screen.csv")
+    return tmp_path
+
+
+def test_the_ecfp_stage_is_planned_only_for_a_model_that_reads_it(workdir):
+    plain = _run(workdir, _config({}), "-n")
+    modern = _run(workdir, _config({"logreg": {}}), "-n")
+    assert plain.returncode == modern.returncode == 0, plain.stderr[-2000:] + modern.stderr[-2000:]
+    assert "rule ecfp:" not in plain.stdout and "rule ecfp:" in modern.stdout
+
+
+def test_every_modern_ranker_runs_beside_the_paper_five_and_rf_is_a_direct_forest(workdir):
+    from sklearn.ensemble import RandomForestClassifier
+
+    config = _config(MODERN)
+    done = _run(workdir, config, "--cores", "2")
+    assert done.returncode == 0, done.stderr[-3000:]
+    res = workdir / "results" / "scr"
+    compounds = pd.read_parquet(res / "compounds.parquet")
+    ecfp = load_ecfp(res / "ecfp.npz")
+    assert (ecfp != ecfp_counts(compounds["smiles"])[1]).nnz == 0 and ecfp.shape == (96, 2048)
+    folds = pd.read_csv(res / "folds.tsv", sep="\t", dtype={"id": str})
+    for model in MODERN:
+        scores = pd.read_parquet(res / "scores" / f"{model}.parquet")
+        assert scores["id"].tolist() == folds["id"].tolist() and np.isfinite(scores["score"]).all(), model
+        assert scores["score"].nunique() > 5, model
+    infos = {m: json.loads((res / "scores" / m / "fold_0.json").read_text()) for m in MODERN}
+    assert infos["gbm_rank"]["model"] == "gbm_rank" and 1 <= infos["gbm"]["best_round"] <= 30
+    assert infos["mlp_exp"]["reweight"] == "exp" and len(infos["mlp"]["loss"]) == 2
+    areas = pd.read_csv(res / "tables" / "areas.tsv", sep="\t")
+    assert areas["model"].tolist() == ["kNN", "SVM", "IRV", *LABELS, "random (expected)"]
+    significance = pd.read_csv(res / "tables" / "significance.tsv", sep="\t")
+    assert set(LABELS) <= set(significance["a"]) | set(significance["b"])
+    # fold 0's rf scores: a forest fitted here on the workflow's ECFP, seeded (cv seed, fold) as documented
+    fold = folds["fold"].to_numpy()
+    train, test = np.flatnonzero(fold != 0), np.flatnonzero(fold == 0)
+    bits = ecfp.astype(np.float32)
+    bits.data[:] = 1
+    forest = RandomForestClassifier(n_estimators=20, random_state=seed_state((3, 0)), n_jobs=1)
+    forest.fit(bits[train], folds["label"].to_numpy()[train])
+    rf = pd.read_parquet(res / "scores" / "rf" / "fold_0.parquet")
+    assert rf["id"].tolist() == folds["id"][test].tolist()
+    assert np.array_equal(rf["score"].to_numpy(), forest.predict_proba(bits[test])[:, 1])
+    # nothing left to do, and the finished run plans nothing
+    again = _run(workdir, config, "-n")
+    assert again.returncode == 0 and "Nothing to be done" in again.stdout + again.stderr
