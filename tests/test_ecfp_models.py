@@ -21,7 +21,13 @@ def test_rf_equals_a_direct_scikit_learn_forest_on_the_same_matrix(data, counts)
     sim, y, train, test = data
     model = make_model("rf", {"n_estimators": 40, "counts": counts}, seed=(0, 3), n_jobs=2).fit(sim, train, y[train])
     x = sim.ecfp(None, counts=counts)
-    forest = RandomForestClassifier(n_estimators=40, max_features="sqrt", random_state=seed_state((0, 3)), n_jobs=1)
+    forest = RandomForestClassifier(
+        n_estimators=40,
+        max_features="sqrt",
+        class_weight="balanced_subsample",
+        random_state=seed_state((0, 3)),
+        n_jobs=1,
+    )
     forest.fit(x[train], y[train])
     expected = forest.predict_proba(x[test])[:, 1]
     assert np.array_equal(model.score(sim, test), expected)

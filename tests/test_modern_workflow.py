@@ -97,7 +97,9 @@ def test_every_modern_ranker_runs_beside_the_paper_five_and_rf_is_a_direct_fores
     train, test = np.flatnonzero(fold != 0), np.flatnonzero(fold == 0)
     bits = ecfp.astype(np.float32)
     bits.data[:] = 1
-    forest = RandomForestClassifier(n_estimators=20, random_state=seed_state((3, 0)), n_jobs=1)
+    forest = RandomForestClassifier(
+        n_estimators=20, class_weight="balanced_subsample", random_state=seed_state((3, 0)), n_jobs=1
+    )
     forest.fit(bits[train], folds["label"].to_numpy()[train])
     rf = pd.read_parquet(res / "scores" / "rf" / "fold_0.parquet")
     assert rf["id"].tolist() == folds["id"][test].tolist()
