@@ -3,6 +3,7 @@
 import re
 from pathlib import Path
 
+import pandas as pd
 import pytest
 
 from crocbench.reference import document_tables, is_panel_reference, readme_tables, reference_blocks
@@ -86,17 +87,36 @@ def test_readme_plugin_example_runs_as_declared(tmp_path):
 
     text = (ROOT / "README.md").read_text()
     module = re.search(r"```python\n# plugins/my_rankers.py\n(.*?)```", text, flags=re.S).group(1)
-    entry = re.search(r"```yaml\n(models:\n  logreg: .*?)```", text, flags=re.S).group(1)
+    entry = re.search(r"```yaml\n(models:\n  logreg_paper: .*?)```", text, flags=re.S).group(1)
     (tmp_path / "my_rankers.py").write_text(module)
     models = yaml.safe_load(entry)["models"]
     runs = declared_runs(models, search=[tmp_path])
-    assert runs["logreg"].label == "LogReg"
+    assert runs["logreg_paper"].label == "LogReg-paper"
+    import jsonschema  # the entry passes the config's schema, as it would in config.yaml
+
+    schema = yaml.safe_load((ROOT / "workflow" / "schemas" / "config.schema.yaml").read_text())
+    jsonschema.validate({"models": models}, {**schema, "required": []})
     rng = np.random.default_rng(0)
     rows = [np.unique(rng.integers(0, 50, 12)) for _ in range(60)]
     y = np.arange(60) % 4 == 0
     rows = [np.union1d(r, [100, 101]) if a else r for r, a in zip(rows, y)]  # actives share two features
     fp = Fingerprints(np.r_[0, np.cumsum([r.size for r in rows])], np.concatenate(rows).astype(np.uint64))
-    model = make_model("logreg", models["logreg"], seed=(0, 1), search=[tmp_path])
+    model = make_model("logreg_paper", models["logreg_paper"], seed=(0, 1), search=[tmp_path])
     scores = score_fold(model, SimilarityIndex(fp), fold_table([f"c{i}" for i in range(60)], y.astype(int), 3), 0)
     assert scores["score"].notna().all()
     assert scores.loc[scores["label"] == 1, "score"].min() > scores.loc[scores["label"] == 0, "score"].max()
+
+
+def test_the_models_guide_quotes_the_defaults_study_as_committed():
+    """The inner-fold study's numbers in docs/user_guide/models.md are those of its committed table."""
+    study = pd.read_csv(ROOT / "results" / "reference" / "modern" / "ecfp_defaults.tsv", sep="\t")
+    a80 = "AUC[CROC(exp)] a=80"
+    rf, logreg = study[study["model"] == "rf"], study[study["model"] == "logreg"].set_index("C")
+    text = " ".join((ROOT / "docs" / "user_guide" / "models.md").read_text().split())
+    best = rf.loc[rf[a80].idxmax()]
+    assert (best["max_features"], best["class_weight"]) == ("sqrt", "balanced_subsample")
+    assert (
+        f"within {rf[a80].max() - rf[a80].min():.3f} of each other ({rf[a80].min():.3f} to {rf[a80].max():.3f})" in text
+    )
+    assert f"from {logreg.loc[0.01, a80]:.3f} (C = 0.01) to {logreg.loc[0.1, a80]:.3f} (C = 0.1)" in text
+    assert logreg[a80].idxmax() == 0.1
