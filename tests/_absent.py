@@ -14,8 +14,10 @@ ROOT = Path(__file__).resolve().parents[1]
 
 #: The modules the 'workflow' extra installs (crocbench._extras.EXTRAS), by import name.
 EXTRA_MODULES = (
+    "chemprop",
     "jsonschema",
     "lightgbm",
+    "lightning",
     "matplotlib",
     "numba",
     "pyarrow",

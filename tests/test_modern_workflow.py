@@ -30,6 +30,13 @@ MODERN = {  # few trees, few rounds, few epochs: seconds each
     "mlp_exp": {"class": "mlp", "hidden": [16], "epochs": 2, "reweight": "exp", "label": "MLP-exp"},
 }
 LABELS = ["RF", "GBM", "GBM-rank", "LogReg", "MLP", "MLP-exp"]
+try:  # the gnn extra: CI installs it (envs/gnn.txt) before the workflow tests
+    import chemprop  # noqa: F401
+
+    MODERN["chemprop"] = {"epochs": 2, "hidden": 32, "ffn_hidden": 16, "batch_size": 16}
+    LABELS.append("Chemprop")
+except ImportError:
+    pass
 
 
 def _config(models) -> dict:

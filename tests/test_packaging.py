@@ -63,11 +63,15 @@ def test_every_runtime_dependency_is_pinned():
         assert dep in pip_pins, dep  # the README's set-up command installs everything the workflow needs
     for dep in extras["docs"] | extras["dev"]:
         assert dep in pip_pins or dep in dev_pins, dep
+    gnn_pins = _pins((ROOT / "envs/gnn.txt").read_text().splitlines())
+    for dep in extras["gnn"]:
+        assert dep in gnn_pins, dep  # pip install -r envs/gnn.txt installs the gnn extra
+    assert not set(gnn_pins) & set(pip_pins), "envs/gnn.txt moves a pin of envs/requirements.txt"
 
 
 def test_the_core_dependencies_are_the_lean_set():
     assert {_name(r) for r in _project()["dependencies"]} == CORE
-    assert set(_extras()) == {"workflow", "docs", "dev"}
+    assert set(_extras()) == {"workflow", "docs", "dev", "gnn"}
     assert not (CORE & set().union(*_extras().values()))
 
 

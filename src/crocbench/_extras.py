@@ -20,6 +20,8 @@ __all__ = ["EXTRAS", "MissingExtra", "needs", "require"]
 #: Module (top-level import name) -> (distribution, extra that installs it). tests/test_packaging.py checks
 #: these against pyproject.toml's optional dependencies.
 EXTRAS = {
+    "chemprop": ("chemprop", "gnn"),
+    "lightning": ("lightning", "gnn"),
     "jsonschema": ("jsonschema", "workflow"),
     "lightgbm": ("lightgbm", "workflow"),
     "matplotlib": ("matplotlib", "workflow"),

@@ -8,6 +8,7 @@ imported score files) into checked runs.
 
 from ._base import Model
 from ._boosting import GBM, GBMRank
+from ._chemprop import Chemprop
 from ._ecfp_models import EcfpModel, LogReg, RandomForest, inner_split, seed_state
 from ._irv import IRV
 from ._irv_terms import irv_loss, irv_terms
@@ -22,6 +23,7 @@ from ._svm_record import Candidate, SvmFold
 
 __all__ = [
     "BUILTIN",
+    "Chemprop",
     "EcfpModel",
     "GBM",
     "GBMRank",

@@ -21,14 +21,15 @@ from pathlib import Path
 
 from ._base import Model
 from ._boosting import GBM, GBMRank
+from ._chemprop import Chemprop
 from ._ecfp_models import LogReg, RandomForest
 from ._irv import IRV
 from ._mlp import MLP
 from ._simple import KNN, MaxSim, Random
 from ._svm import SVM
 
-#: The paper's five, then today's rankers on ECFP.
-BUILTIN = (Random, MaxSim, KNN, SVM, IRV, RandomForest, GBM, GBMRank, LogReg, MLP)
+#: The paper's five, then today's rankers: on ECFP, and Chemprop's D-MPNN on the structures (the gnn extra).
+BUILTIN = (Random, MaxSim, KNN, SVM, IRV, RandomForest, GBM, GBMRank, LogReg, MLP, Chemprop)
 MODELS = {cls.name: cls for cls in BUILTIN}
 LABELS = {cls.name: cls.label for cls in BUILTIN}
 IMPORT_KEYS = ("scores", "id", "score", "fold", "label")
