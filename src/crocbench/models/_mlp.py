@@ -133,30 +133,17 @@ class MLP(EcfpModel):
                 total += loss.item() * len(batch)
             self.history_.append(total / y.size)
             if self.reweighting.scheme != "none" and epoch < self.epochs:
-                self.net_ = net
-                weight = torch.as_tensor(self.reweighting.weights(self._logits(x), epoch) * y.size, dtype=torch.float32)
+                weight = torch.as_tensor(self.reweighting.weights(_logits(net, x), epoch) * y.size, dtype=torch.float32)
             if self.progress is not None:
                 print(f"mlp epoch {epoch}/{self.epochs}: weighted loss {total / y.size:.5f}", file=self.progress)
         self.net_ = net
-
-    def _logits(self, x) -> np.ndarray:
-        with needs("crocbench.models"):
-            import torch
-
-        self.net_.eval()
-        out = np.empty(x.shape[0])
-        with torch.no_grad():
-            for start in range(0, x.shape[0], 4096):
-                rows = np.arange(start, min(start + 4096, x.shape[0]))
-                out[rows] = self.net_(_dense(x, rows)).squeeze(1).double().numpy()
-        return out
 
     def _score(self, data, rows):
         with needs("crocbench.models"):
             import torch
 
         torch.set_num_threads(self.n_jobs)
-        return self._logits(self.features(data, rows))
+        return _logits(self.net_, self.features(data, rows))
 
     def info(self) -> dict:
         """The training loss per epoch (weighted by the scheme, so comparable within a scheme only).
@@ -184,6 +171,20 @@ class MLP(EcfpModel):
             ``{"threads": 2, "mem_mb": ...}``.
         """
         return {"threads": 2, "mem_mb": int(2000 + 0.001 * n_compounds)}
+
+
+def _logits(net, x) -> np.ndarray:
+    """The network's logits of every row of ``x`` (evaluation mode: no dropout), in blocks of 4,096."""
+    with needs("crocbench.models"):
+        import torch
+
+    net.eval()
+    out = np.empty(x.shape[0])
+    with torch.no_grad():
+        for start in range(0, x.shape[0], 4096):
+            rows = np.arange(start, min(start + 4096, x.shape[0]))
+            out[rows] = net(_dense(x, rows)).squeeze(1).double().numpy()
+    return out
 
 
 def _dense(x, rows):
