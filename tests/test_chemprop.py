@@ -76,3 +76,45 @@ def test_the_same_seed_gives_the_same_bits_on_the_cpu(data):
 def test_bad_parameters_stop_in_one_line_naming_the_entry():
     with pytest.raises(ValueError, match="model chemprop: epochs, hidden, depth"):
         make_model("chemprop", {"depth": 0})
+
+
+def test_the_gpu_script_writes_the_fold_jobs_scores_in_the_import_format(tmp_path, data):
+    """benchmarks/studies/chemprop_folds.py (folds side by side, on a GPU where lent) gives the scores the
+    workflow's fold jobs would (same seeds, bit for bit on the CPU), in a file import_scores accepts."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from crocbench.cv import import_scores, repeat_seed, score_fold
+
+    sim, y, _, _ = data
+    folds = pd.DataFrame({"id": [f"c{i}" for i in range(96)], "label": y, "fold": np.arange(96) % 2})
+    pd.DataFrame({"id": folds["id"], "smiles": sim.smiles}).to_parquet(tmp_path / "compounds.parquet")
+    folds.to_csv(tmp_path / "folds.tsv", sep="\t", index=False)
+    root = Path(__file__).resolve().parents[1]
+    done = subprocess.run(
+        [
+            sys.executable,
+            str(root / "benchmarks/studies/chemprop_folds.py"),
+            str(tmp_path),
+            "--out",
+            str(tmp_path / "scores.tsv"),
+            "--workers",
+            "2",
+            "--epochs",
+            "1",
+            "--seed",
+            "3",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert "fold 0: 48 compounds" in done.stdout and "fold 1: 48 compounds" in done.stdout
+    table = pd.read_csv(tmp_path / "scores.tsv", sep="\t")
+    pooled = import_scores(table, folds, id="id", score="score", fold="fold", source="scores.tsv")
+    for k in (0, 1):
+        model = make_model("chemprop", {"epochs": 1}, seed=(repeat_seed(3, 0), k), n_jobs=1)
+        want = score_fold(model, sim, folds, k).set_index("id")["score"]
+        got = pooled.set_index("id").loc[want.index, "score"]
+        assert np.allclose(got, want, rtol=1e-9, atol=0)  # the file keeps 10 significant digits

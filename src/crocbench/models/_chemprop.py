@@ -108,6 +108,7 @@ class Chemprop(Model):
         labels = np.zeros(len(smiles)) if y is None else np.asarray(y, dtype=np.float64)
         points = [cdata.MoleculeDatapoint.from_smi(s, np.array([v])) for s, v in zip(smiles, labels)]
         dataset = cdata.MoleculeDataset(points, featurizers.SimpleMoleculeMolGraphFeaturizer())
+        dataset.cache = shuffle  # training reads every graph once an epoch: featurize it once, not every epoch
         return cdata.build_dataloader(
             dataset, batch_size=self.batch_size, num_workers=0, seed=seed_state(self.seed), shuffle=shuffle
         )
@@ -137,6 +138,7 @@ class Chemprop(Model):
         with warnings.catch_warnings():  # Lightning's advice on workers and its own deprecations
             warnings.simplefilter("ignore")
             trainer.fit(self.net_, self._loader(data.smiles[train], y, shuffle=True))
+        self.device_ = str(trainer.strategy.root_device)  # Lightning hands the net back on the CPU after fitting
 
     def _score(self, data, rows):
         with needs(_FEATURE):
@@ -160,7 +162,7 @@ class Chemprop(Model):
         dict
             ``device``.
         """
-        return {"device": str(next(self.net_.parameters()).device)}
+        return {"device": self.device_}
 
     def resources(self, n_compounds: int, n_folds: int) -> dict:
         """Two threads; the featurized graphs, about 1.5 GB plus 20 kB a compound.
