@@ -6,16 +6,23 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from crocbench.reference import document_tables, is_panel_reference, readme_tables, reference_blocks
+from crocbench.reference import (
+    document_tables,
+    is_panel_reference,
+    is_study_reference,
+    readme_tables,
+    reference_blocks,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
 DOCUMENTS = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
-#: dtp_aids's reference, and each committed panel's (results/reference/<panel>/, its summary's tables).
+#: dtp_aids's reference, each committed panel's (results/reference/<panel>/, its summary's tables) and each study's
+#: (results/reference/<study>/, a run's areas, other metrics, intervals and tests).
 REFERENCES = [
     ROOT / "results" / "reference",
-    *sorted(p for p in (ROOT / "results" / "reference").iterdir() if is_panel_reference(p)),
+    *sorted(p for p in (ROOT / "results" / "reference").iterdir() if is_panel_reference(p) or is_study_reference(p)),
 ]
 TABLES = [(ref, name) for ref in REFERENCES for name in document_tables(ref)]
 
@@ -28,6 +35,8 @@ def test_results_tables_in_the_readme_and_docs_are_the_reference(reference, name
     run = (
         "results/summary --out " + str(reference.relative_to(ROOT))
         if is_panel_reference(reference)
+        else "results/dtp_aids --out " + str(reference.relative_to(ROOT))
+        if is_study_reference(reference)
         else "results/dtp_aids"
     )
     for doc, table in found.items():

@@ -187,3 +187,94 @@ def test_update_readme_rewrites_only_its_references_stale_blocks(tmp_path):
     )
     with pytest.raises(ValueError, match="block <!-- reference:typo --> names no table"):
         update_readme([readme, page], ref)
+
+
+# --- a study of rankers: its own reference folder and its page's tables ------------------------------------------
+
+
+def _study_run(folder, seed=0):
+    """A run's tables of ten rankers on 400 compounds (the study's four files), as the workflow writes them."""
+    from crocbench.report import (
+        areas_table,
+        intervals_table,
+        other_metrics_table,
+        panel_for,
+        significance_table,
+    )
+    from crocbench.stats import TESTS
+
+    rng = np.random.default_rng(seed)
+    y = (rng.random(400) < 0.1).astype(int)
+    names = ["RF", "GBM", "GBM-rank", "MLP", "MLP-exp", "RANDOM", "MAX-SIM", "kNN", "SVM", "IRV"]
+    pooled = {
+        m: pd.DataFrame(
+            {"id": np.arange(400), "fold": np.arange(400) % 4, "label": y, "score": y * (i % 4) + rng.normal(size=400)}
+        )
+        for i, m in enumerate(names)
+    }
+    calls = panel_for(pooled["RF"], 50)
+    tables = folder / "tables"
+    tables.mkdir(parents=True)
+    for name, frame in {
+        "areas": areas_table(pooled, calls),
+        "other_metrics": other_metrics_table(pooled, 50),
+        "intervals": intervals_table(pooled, calls, n_resamples=100, seed=0),
+        "significance": significance_table(pooled, calls, TESTS, n_samples=50, seed=0),
+    }.items():
+        frame.to_csv(tables / f"{name}.tsv", sep="\t", index=False, float_format="%.10g")
+    return pooled
+
+
+def test_a_studys_reference_and_its_page_tables(tmp_path, capsys):
+    """`crocbench reference RUN --out DIR --study` keeps the study's four tables in a folder of its own; --check
+    finds a moved interval; the page's tables: every ranker's values and intervals, the orders (checked against
+    scikit-learn's AUC), each other ranker against the IRV and the SVM, and the pairs trained for the top, a pair
+    standing the other way round in significance.tsv shown as asked."""
+    from sklearn.metrics import roc_auc_score
+
+    from crocbench.reference import STUDY_FILES, study_tables
+    from crocbench.stats import TESTS
+
+    run, ref = tmp_path / "results" / "dtp_aids", tmp_path / "reference" / "mystudy"
+    pooled = _study_run(run)
+    assert main(["reference", str(run), "--study"]) == 2
+    assert "needs a folder of its own" in capsys.readouterr().err
+    assert main(["reference", str(run), "--out", str(ref), "--study"]) == 0
+    assert sorted(p.name for p in ref.iterdir()) == sorted(STUDY_FILES)
+    capsys.readouterr()
+    assert main(["reference", str(run), "--out", str(ref), "--check"]) == 0  # a study folder is known as one
+    moved = pd.read_csv(run / "tables" / "intervals.tsv", sep="\t")
+    moved.loc[5, "low"] *= 1 + 1e-6
+    moved.to_csv(run / "tables" / "intervals.tsv", sep="\t", index=False, float_format="%.10g")
+    assert main(["reference", str(run), "--out", str(ref), "--check"]) == 1
+    assert "intervals.tsv: low moved in 1 of" in capsys.readouterr().out
+    dtp = tmp_path / "dtp_reference"
+    dtp.mkdir()
+    (dtp / "published.tsv").write_text("id\n")
+    assert main(["reference", str(run), "--out", str(dtp), "--study"]) == 2
+    assert "a study needs a folder of its own" in capsys.readouterr().err
+
+    tables = study_tables(ref)
+    assert sorted(tables) == [f"mystudy/{n}" for n in ("orders", "rankers", "top_training", "versus_paper")]
+    auc = {m: roc_auc_score(p["label"], p["score"]) for m, p in pooled.items()}
+    rows = [line.strip("| ").split(" | ") for line in tables["mystudy/rankers"].splitlines()[2:]]
+    assert [r[0] for r in rows] == list(pooled) and len(rows[0]) == 5
+    iv = pd.read_csv(ref / "intervals.tsv", sep="\t").set_index(["model", "key"])
+    for r in rows:
+        assert r[1] == f"{auc[r[0]]:.4f} [{iv.at[(r[0], 'roc'), 'low']:.3f}, {iv.at[(r[0], 'roc'), 'high']:.3f}]"
+    roc_order = [line.split(" | ")[1].split(" (")[0] for line in tables["mystudy/orders"].splitlines()[2:]]
+    assert roc_order == sorted(auc, key=lambda m: -auc[m])
+
+    significance = pd.read_csv(ref / "significance.tsv", sep="\t")
+    versus = [line.strip("| ").split(" | ") for line in tables["mystudy/versus_paper"].splitlines()[2:]]
+    assert [r[0] for r in versus[::3]] == [
+        f"{m} vs {a}" for m in ["RF", "GBM", "GBM-rank", "MLP", "MLP-exp"] for a in ["IRV", "SVM"]
+    ]
+    assert [r[1] for r in versus[:3]] == ["AUC[ROC]", "AUC[CROC(exp)] a=80", "BEDROC a=20"]
+    rf_irv = significance[
+        (significance["a"] == "RF") & (significance["b"] == "IRV") & (significance["metric"] == "roc")
+    ]
+    assert versus[0][4] == rf_irv["better"].iloc[0] and len(versus[0]) == 5 + len(TESTS)
+    top = [line.strip("| ").split(" | ") for line in tables["mystudy/top_training"].splitlines()[2:]]
+    assert [r[0] for r in top] == ["GBM-rank vs GBM"] * 3 + ["MLP-exp vs MLP"] * 3
+    assert top[0][2] == f"{auc['GBM-rank']:.4f}" and top[0][3] == f"{auc['GBM']:.4f}"  # swapped to the pair as asked

@@ -16,6 +16,9 @@ prints them when it rewrites the reference.
 A panel of screens has a reference of its own (``results/reference/<panel>/``, e.g. ``pubchem_hts``): the
 summary's tables (:data:`SUMMARY_FILES`, from ``results/summary/tables/``), compared the same way, and the
 docs' tables of the panel generated from it (:func:`panel_tables`; blocks ``<!-- reference:<panel>/<table> -->``).
+A study of rankers on one dataset (a run of its own, e.g. ``config/examples/modern.yaml``) keeps :data:`STUDY_FILES`
+in a folder of its own (``results/reference/<study>/``, written with ``crocbench reference RUN --out DIR --study``),
+and its page's tables come from them (:func:`study_tables`; blocks ``<!-- reference:<study>/<table> -->``).
 An overlay's reference (the panel under a scaffold split, or its confirmed definitions) is also compared with the
 panel beside it, on the campaigns they share (:func:`compared_panels`; block ``<panel>/vs_<other panel>``).
 """
@@ -44,6 +47,12 @@ REFERENCE_FILES = (
 )
 #: The summary tables of a panel run (``results/summary/tables/``) kept in the panel's reference folder.
 SUMMARY_FILES = ("datasets.tsv", "ranks.tsv", "wilcoxon.tsv", "claims.tsv", "claims_per_screen.tsv")
+#: The tables a study of rankers on one dataset keeps (its folder holds ``intervals.tsv``): table 1 and the other
+#: metrics, with intervals, and the six tests of every pair.
+STUDY_FILES = ("areas.tsv", "other_metrics.tsv", "intervals.tsv", "significance.tsv")
+#: The pairs of a study that ask whether training for the top helps (labels as ``config/examples/modern.yaml``
+#: gives them): trained for the top, then the same model trained plainly. Pairs a study lacks are left out.
+TRAINED_FOR_THE_TOP = (("GBM-rank", "GBM"), ("MLP-exp", "MLP"))
 #: The columns that name a row of each table, in the lines that say what moved.
 ROW_KEYS = {
     "datasets.tsv": ["dataset", "model"],
@@ -54,6 +63,7 @@ ROW_KEYS = {
     "areas.tsv": ["model"],
     "areas_per_fold.tsv": ["model"],
     "other_metrics.tsv": ["model", "key"],
+    "intervals.tsv": ["model", "key"],
     "significance.tsv": ["a", "b", "metric"],
     "irv_training.tsv": ["scheme"],
     "published.tsv": ["id"],
@@ -93,10 +103,10 @@ def is_summary(results) -> bool:
     return Path(results).name == "summary" or (Path(results) / "tables" / "datasets.tsv").is_file()
 
 
-def reference_files(results) -> tuple:
+def reference_files(results, study: bool = False) -> tuple:
     """The tables kept in a reference of the run at ``results``: :data:`SUMMARY_FILES` for a panel's summary,
-    :data:`REFERENCE_FILES` for one dataset."""
-    return SUMMARY_FILES if is_summary(results) else REFERENCE_FILES
+    :data:`STUDY_FILES` for a study (``study``), :data:`REFERENCE_FILES` for one dataset."""
+    return SUMMARY_FILES if is_summary(results) else STUDY_FILES if study else REFERENCE_FILES
 
 
 def reference_frame(results, name: str) -> pd.DataFrame:
@@ -107,9 +117,9 @@ def reference_frame(results, name: str) -> pd.DataFrame:
     return table.drop(columns=[c for c in TIMING_COLUMNS if c in table.columns])
 
 
-def missing_tables(results) -> list:
+def missing_tables(results, study: bool = False) -> list:
     """Reference tables the run at ``results`` (a dataset's folder or a panel's ``summary``) lacks."""
-    names = reference_files(results)
+    names = reference_files(results, study)
     missing = [n for n in names if n != "svm_folds.tsv" and not (Path(results) / "tables" / n).is_file()]
     if "svm_folds.tsv" in names and not any(Path(results, "scores", "svm").glob("fold_*.json")):
         missing.append("scores/svm/fold_*.json")
@@ -177,7 +187,7 @@ def compare_run(results, reference) -> dict:
     """``{table: difference lines}`` between a run and the reference folder (a missing reference table is
     one line)."""
     out = {}
-    for name in reference_files(results):
+    for name in reference_files(results, is_study_reference(reference)):
         path = Path(reference) / name
         if not path.is_file():
             out[name] = [f"{name}: not in the reference {reference}"]
@@ -186,13 +196,21 @@ def compare_run(results, reference) -> dict:
     return out
 
 
-def write_reference(results, reference) -> dict:
+def write_reference(results, reference, study: bool = False) -> dict:
     """Copy a run's tables into the reference folder (the documented way to refresh it on purpose).
+
+    With ``study`` (implied where the folder already holds a study's reference), the tables of a study of rankers
+    (:data:`STUDY_FILES`) into a folder of its own.
 
     Returns ``{path written: lines saying what moved against the previous reference}``; a table the reference
     did not hold yet gets ``["new"]``.
     """
     reference = Path(reference)
+    study = study or is_study_reference(reference)
+    if study and is_summary(results):
+        raise ValueError(f"{results} is a panel's summary: a study's reference is of one dataset's run")
+    if study and (reference / "published.tsv").is_file():
+        raise ValueError(f"{reference} holds a dataset's reference (published.tsv): a study needs a folder of its own")
     other = REFERENCE_FILES if is_summary(results) else SUMMARY_FILES
     mixed = [n for n in other if n != "svm_folds.tsv" and (reference / n).is_file()]
     if mixed:
@@ -201,7 +219,7 @@ def write_reference(results, reference) -> dict:
     reference.mkdir(parents=True, exist_ok=True)
     before = compare_run(results, reference)
     written = {}
-    for name in reference_files(results):
+    for name in reference_files(results, study):
         path = reference / name
         is_new = not path.is_file()
         write_table(reference_frame(results, name), path, sep="\t", index=False, float_format="%.12g")
@@ -338,10 +356,48 @@ def is_panel_reference(reference) -> bool:
     return (Path(reference) / "datasets.tsv").is_file()
 
 
+def is_study_reference(reference) -> bool:
+    """Whether the reference folder is a study's (it holds ``intervals.tsv``, :data:`STUDY_FILES`)."""
+    return (Path(reference) / "intervals.tsv").is_file()
+
+
+def study_tables(reference) -> dict:
+    """The tables of a study of rankers, as Markdown, from its reference folder (``results/reference/<study>``),
+    named ``<study>/<table>``: ``rankers`` (table 1: AUC[ROC], AUC[CROC(exp)] a=80 and BEDROC(20) with their 95%
+    intervals, and EF 1%), ``orders`` (the rankers in each metric's order), ``versus_paper`` (the paper's six tests
+    of every other ranker against the IRV and the SVM) and ``top_training`` (the pairs of :data:`TRAINED_FOR_THE_TOP`
+    the study holds)."""
+    from .models import LABELS
+    from .paper import PAPER_MODELS
+    from .report import STUDY_METRICS, orders_markdown, pair_tests, pair_tests_markdown, rankers_markdown
+    from .stats import TESTS
+
+    folder = Path(reference)
+    intervals, other, significance = (
+        pd.read_csv(folder / name, sep="\t") for name in ("intervals.tsv", "other_metrics.tsv", "significance.tsv")
+    )
+    models = list(dict.fromkeys(intervals["model"]))
+    anchors = [LABELS["irv"], LABELS["svm"]]
+    others = [m for m in models if m not in {LABELS[p] for p in PAPER_MODELS}]
+    labels = dict(zip(intervals["key"], intervals["label"]))
+    trained = [pair for pair in TRAINED_FOR_THE_TOP if set(pair) <= set(models)]
+    tables = {
+        "rankers": rankers_markdown(intervals, other),
+        "orders": orders_markdown(intervals, other),
+        "versus_paper": pair_tests_markdown(
+            pair_tests(significance, [(m, a) for m in others for a in anchors], STUDY_METRICS), labels, TESTS
+        ),
+        "top_training": pair_tests_markdown(pair_tests(significance, trained, STUDY_METRICS), labels, TESTS),
+    }
+    return {f"{folder.name}/{name}": table for name, table in tables.items()}
+
+
 def document_tables(reference) -> dict:
     """The Markdown tables the docs show from a reference folder: :func:`panel_tables` for a panel's,
-    :func:`readme_tables` for ``dtp_aids``'s."""
-    return panel_tables(reference) if is_panel_reference(reference) else readme_tables(reference)
+    :func:`study_tables` for a study's, :func:`readme_tables` for ``dtp_aids``'s."""
+    if is_panel_reference(reference):
+        return panel_tables(reference)
+    return study_tables(reference) if is_study_reference(reference) else readme_tables(reference)
 
 
 _BLOCK = r"<!-- reference:({name}) -->\n(.*?)\n?<!-- /reference:\1 -->"
@@ -371,7 +427,8 @@ def update_readme(documents, reference) -> list:
 
     documents = [documents] if isinstance(documents, str | Path) else list(documents)
     tables, seen, changed = document_tables(reference), set(), []
-    prefix = f"{Path(reference).name}/" if is_panel_reference(reference) else None
+    named = is_panel_reference(reference) or is_study_reference(reference)
+    prefix = f"{Path(reference).name}/" if named else None
     for document in documents:
         path = Path(document)
         text = path.read_text()

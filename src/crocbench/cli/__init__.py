@@ -219,6 +219,12 @@ def _parser() -> argparse.ArgumentParser:
         help="compare the run with the reference and write nothing; exit 1 when a number moved",
     )
     p.add_argument(
+        "--study",
+        action="store_true",
+        help="a study of rankers (e.g. config/examples/modern.yaml's run): keep its areas, other metrics, intervals "
+        "and tests in a folder of its own (--out results/reference/modern_random); implied where --out holds one",
+    )
+    p.add_argument(
         "--readme",
         metavar="PATH",
         nargs="+",

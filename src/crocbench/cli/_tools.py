@@ -76,15 +76,25 @@ def _synthesize(args) -> int:
 
 def _reference(args) -> int:
     require("crocbench reference", "yaml")
-    from ..reference import compare_run, is_summary, missing_tables, update_readme, write_reference
+    from ..reference import (
+        compare_run,
+        is_study_reference,
+        is_summary,
+        missing_tables,
+        update_readme,
+        write_reference,
+    )
 
-    missing = missing_tables(args.results)
-    if missing:
-        raise ValueError(f"{args.results} lacks {', '.join(missing)}: run the workflow first")
     if args.out is None:
         if is_summary(args.results):
             raise ValueError(f"{args.results} is a panel's summary: name its reference folder with --out")
+        if args.study:
+            raise ValueError("a study's reference needs a folder of its own: name it with --out")
         args.out = "results/reference"
+    study = args.study or is_study_reference(args.out)
+    missing = missing_tables(args.results, study)
+    if missing:
+        raise ValueError(f"{args.results} lacks {', '.join(missing)}: run the workflow first")
     if args.check:
         if args.readme:
             raise ValueError("--check writes nothing: leave out --readme (or --check)")
@@ -93,7 +103,7 @@ def _reference(args) -> int:
         moved = [line for lines in compare_run(args.results, args.out).values() for line in lines]
         print("\n".join(moved) if moved else f"{args.results} equals the reference {args.out}")
         return 1 if moved else 0
-    for path, moved in write_reference(args.results, args.out).items():
+    for path, moved in write_reference(args.results, args.out, study).items():
         print(
             f"wrote {path}: " + ("unchanged" if not moved else "new" if moved == ["new"] else "\n" + "\n".join(moved))
         )

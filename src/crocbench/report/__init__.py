@@ -11,6 +11,7 @@ One concern per module:
 - ``_irv``: the IRV training table and the IRV training study;
 - ``_svm``: the SVM set-up sensitivity study;
 - ``_power``: the power study's tables;
+- ``_rankers``: a study of rankers on one dataset: table 1 with intervals, each metric's order, chosen pairs' tests;
 - ``_protocol``: the evaluation protocol: the split (folds, scaffolds), table 1 with bootstrap intervals, the
   repeats (mean and SD over repeated cross-validations, corrected resampled t-tests);
 - ``_summary``: the summary across datasets, computed (ranks; Friedman, Conover, Nemenyi and Wilcoxon tests;
@@ -39,6 +40,7 @@ from ._protocol import (
     split_comparison_markdown,
     split_orders,
 )
+from ._rankers import STUDY_EF_KEY, STUDY_METRICS, orders_markdown, pair_tests, pair_tests_markdown, rankers_markdown
 from ._summary import (
     SUMMARY_EF_KEY,
     SUMMARY_FIGURE_METRICS,
@@ -88,6 +90,12 @@ from ._tables import (
 
 __all__ = [
     "RANDOM_ROW",
+    "STUDY_EF_KEY",
+    "STUDY_METRICS",
+    "orders_markdown",
+    "pair_tests",
+    "pair_tests_markdown",
+    "rankers_markdown",
     "SETUP_COLUMNS",
     "SUMMARY_FIGURE_METRICS",
     "SUMMARY_RANK_METRICS",
