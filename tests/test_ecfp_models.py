@@ -93,3 +93,4 @@ def test_the_models_say_they_read_ecfp_and_what_a_fold_needs():
         assert cls.uses_ecfp and cls.name in ("rf", "logreg")
     assert RandomForest().resources(41_906, 10)["threads"] == 2
     assert LogReg().resources(300_000, 10)["mem_mb"] <= 8000
+    assert RandomForest().resources(300_000, 10)["mem_mb"] <= 8000  # a panel screen's fold is under the 8 GB cap
