@@ -129,3 +129,62 @@ def test_the_models_guide_quotes_the_defaults_study_as_committed():
     )
     assert f"from {logreg.loc[0.01, a80]:.3f} (C = 0.01) to {logreg.loc[0.1, a80]:.3f} (C = 0.1)" in text
     assert logreg[a80].idxmax() == 0.1
+
+
+def test_the_modern_studys_statements_hold_in_its_reference():
+    """docs/studies/modern_rankers.md's findings, each rebuilt here from results/reference/modern_random/ (the
+    orders from intervals.tsv and other_metrics.tsv, the tests from significance.tsv): a number that moves and
+    turns a statement false fails here."""
+    ref = ROOT / "results" / "reference" / "modern_random"
+    page = (ROOT / "docs" / "studies" / "modern_rankers.md").read_text()
+    iv = pd.read_csv(ref / "intervals.tsv", sep="\t")
+    other = pd.read_csv(ref / "other_metrics.tsv", sep="\t")
+    sig = pd.read_csv(ref / "significance.tsv", sep="\t")
+    areas = pd.read_csv(ref / "areas.tsv", sep="\t").set_index("model")
+    values = iv.pivot(index="model", columns="key", values="value").join(
+        other[other["key"] == "ef_1pct"].set_index("model")["value"].rename("ef_1pct")
+    )
+    label = {**dict(zip(iv["key"], iv["label"])), "ef_1pct": "EF 1%"}
+
+    def order(key):
+        return list(values[key].sort_values(ascending=False, kind="stable").index)
+
+    def place(model, key):
+        return f"{order(key).index(model) + 1}"
+
+    def tests(a, b, key):
+        row = sig[(sig["metric"] == key) & (((sig["a"] == a) & (sig["b"] == b)) | ((sig["a"] == b) & (sig["b"] == a)))]
+        assert len(row) == 1
+        return row.iloc[0]
+
+    first = {key: order(key)[0] for key in ("roc", "croc_exp_80", "bedroc_20", "ef_1pct")}
+    n = len(values)
+    ordinal = {1: "1st", 2: "2nd", 3: "3rd"}
+    th = lambda m, k: ordinal.get(int(place(m, k)), place(m, k) + "th")  # noqa: E731
+    statements = [
+        f"{first['roc']} is first by {label['roc']} and by {label['bedroc_20']}, the {first['croc_exp_80']} by "
+        f"{label['croc_exp_80']}, and {first['ef_1pct']} by EF 1%.",
+        f"the SVM is {th('SVM', 'roc')} by {label['roc']} and {th('SVM', 'croc_exp_80')} by {label['croc_exp_80']}; "
+        f"GBM-rank is {th('GBM-rank', 'roc')} by {label['roc']} and {th('GBM-rank', 'croc_exp_80')} by "
+        f"{label['croc_exp_80']}.",
+        f"Chemprop is {th('Chemprop', 'croc_exp_80')} of {n} by {label['croc_exp_80']}",
+        f"MAX-SIM, the nearest-active baseline, is {th('MAX-SIM', 'ef_1pct')} of {n} by EF 1%",
+    ]
+    for text in statements:
+        assert text in " ".join(page.split()), f"modern_rankers.md no longer says: {text}"
+    assert first == {"roc": "RF", "croc_exp_80": "IRV", "bedroc_20": "RF", "ef_1pct": "GBM-rank"}  # as the page names
+    from crocbench.stats import TESTS
+
+    rf_irv = tests("RF", "IRV", "croc_exp_80")
+    assert rf_irv["better"] == "IRV" and all(rf_irv[t] >= 0.05 for t in TESTS)
+    rf_svm = tests("RF", "SVM", "croc_exp_80")
+    assert rf_svm["better"] == "RF" and rf_svm["paired_permutation"] < 0.01
+    for top, plain in [("GBM-rank", "GBM"), ("MLP-exp", "MLP")]:
+        for key in ("roc", "croc_exp_80", "bedroc_20"):
+            row = tests(top, plain, key)
+            assert row["better"] == plain and row["paired_permutation"] < 0.01
+    for anchor in ("IRV", "SVM"):
+        row = tests("Chemprop", anchor, "croc_exp_80")
+        assert row["better"] == anchor and all(row[t] < 0.01 for t in TESTS)
+    assert areas.at["GBM-rank", "roc50"] > areas.at["GBM", "roc50"]
+    assert areas.at["GBM-rank", "roc_t0.0086"] > areas.at["GBM", "roc_t0.0086"]
