@@ -136,3 +136,25 @@ def test_each_built_in_model_s_schema_keys_are_its_parameters():
         assert keys <= parameters, cls.name
         if getattr(cls, "uses_ecfp", False):
             assert keys == parameters, cls.name
+
+
+@pytest.mark.parametrize("path", ["examples/modern.yaml", "studies/modern_scaffold.yaml"])
+def test_the_modern_studys_configs_validate_and_name_their_rankers(tmp_path, path):
+    """The study of today's rankers: each config, merged over config.yaml, passes the schema and the cross-field
+    checks; the random split's runs the paper's five and seven others (Chemprop imported), the scaffold split's the
+    paper's five and the four ECFP rankers."""
+    import jsonschema
+    from snakemake.utils import update_config
+
+    config = copy.deepcopy(CONFIG)
+    update_config(config, yaml.safe_load((ROOT / "config" / path).read_text()))
+    jsonschema.validate(config, yaml.safe_load((ROOT / "workflow" / "schemas" / "config.schema.yaml").read_text()))
+    runs = declared_runs(dict(config["models"]))
+    assert check_config(config, runs, root=tmp_path) == ["dtp_aids"]
+    paper = ["random", "maxsim", "knn", "svm", "irv"]
+    others = {
+        "examples/modern.yaml": ["rf", "gbm", "gbm_rank", "logreg", "mlp", "mlp_exp", "chemprop_gpu"],
+        "studies/modern_scaffold.yaml": ["rf", "gbm", "gbm_rank", "logreg"],
+    }[path]
+    assert sorted(runs) == sorted(paper + others)
+    assert config["cv"]["split"] == ("scaffold" if "scaffold" in path else "random")
