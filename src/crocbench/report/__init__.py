@@ -40,7 +40,7 @@ from ._protocol import (
     split_comparison_markdown,
     split_orders,
 )
-from ._rankers import STUDY_EF_KEY, STUDY_METRICS, orders_markdown, pair_tests, pair_tests_markdown, rankers_markdown
+from ._rankers import STUDY_METRICS, orders_markdown, pair_tests, pair_tests_markdown, rankers_markdown
 from ._summary import (
     SUMMARY_EF_KEY,
     SUMMARY_FIGURE_METRICS,
@@ -90,7 +90,6 @@ from ._tables import (
 
 __all__ = [
     "RANDOM_ROW",
-    "STUDY_EF_KEY",
     "STUDY_METRICS",
     "orders_markdown",
     "pair_tests",

@@ -11,11 +11,11 @@ from __future__ import annotations
 import pandas as pd
 
 from ._format import interval_cell, markdown_table, number_cell, p_cell
+from ._summary import SUMMARY_EF_KEY, SUMMARY_FIGURE_METRICS
 
-#: The metrics of a study of rankers, with intervals and tests: AUC[ROC], AUC[CROC(exp)] a=80, BEDROC(20).
-STUDY_METRICS = ("roc", "croc_exp_80", "bedroc_20")
-#: The other benchmarks' metric the study adds (from ``other_metrics.tsv``): EF 1%.
-STUDY_EF_KEY = "ef_1pct"
+#: The metrics of a study of rankers with intervals and tests: the panel summary's (AUC[ROC], AUC[CROC(exp)] a=80,
+#: BEDROC(20)) but EF 1% (:data:`SUMMARY_EF_KEY`), which the study reads from ``other_metrics.tsv``.
+STUDY_METRICS = tuple(k for k in SUMMARY_FIGURE_METRICS if k != SUMMARY_EF_KEY)
 
 
 def _labels(intervals: pd.DataFrame, other: pd.DataFrame) -> dict:
@@ -34,7 +34,7 @@ def _values(intervals: pd.DataFrame, other: pd.DataFrame, metrics, ef_key) -> pd
 
 
 def rankers_markdown(
-    intervals: pd.DataFrame, other: pd.DataFrame, metrics=STUDY_METRICS, ef_key: str = STUDY_EF_KEY
+    intervals: pd.DataFrame, other: pd.DataFrame, metrics=STUDY_METRICS, ef_key: str = SUMMARY_EF_KEY
 ) -> str:
     """Table 1 of the study: a row per ranker, each metric of ``metrics`` as "value [low, high]" (95% bootstrap
     interval), then ``ef_key``'s value.
@@ -65,19 +65,23 @@ def rankers_markdown(
     |---|---|---|
     | A | 0.8000 [0.750, 0.850] | 20.50 |
     """
-    labels = _labels(intervals, other)
-    rows = []
-    for model in dict.fromkeys(intervals["model"]):
-        part = intervals[intervals["model"] == model].set_index("key")
-        cells = {
-            labels[k]: interval_cell(part.at[k, "value"], part.at[k, "low"], part.at[k, "high"], False) for k in metrics
+    labels, values = _labels(intervals, other), _values(intervals, other, metrics, ef_key)
+    bounds = {b: intervals.pivot(index="model", columns="key", values=b) for b in ("low", "high")}
+    rows = [
+        {
+            "ranker": model,
+            **{
+                labels[k]: interval_cell(row[k], bounds["low"].at[model, k], bounds["high"].at[model, k], False)
+                for k in metrics
+            },
+            labels[ef_key]: f"{row[ef_key]:.2f}",
         }
-        ef = other[(other["model"] == model) & (other["key"] == ef_key)]["value"]
-        rows.append({"ranker": model, **cells, labels[ef_key]: f"{ef.iloc[0]:.2f}"})
+        for model, row in values.iterrows()
+    ]
     return markdown_table(pd.DataFrame(rows))
 
 
-def orders_markdown(intervals: pd.DataFrame, other: pd.DataFrame, metrics=STUDY_METRICS, ef_key=STUDY_EF_KEY) -> str:
+def orders_markdown(intervals: pd.DataFrame, other: pd.DataFrame, metrics=STUDY_METRICS, ef_key=SUMMARY_EF_KEY) -> str:
     """The rankers in the order each metric gives, best first, side by side: "ranker (value)" per place.
 
     Ties keep the table's order of the models.
