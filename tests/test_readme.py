@@ -131,6 +131,15 @@ def test_the_models_guide_quotes_the_defaults_study_as_committed():
     assert logreg[a80].idxmax() == 0.1
 
 
+def _study_values(ref) -> pd.DataFrame:
+    """A study reference's model x metric values: intervals.tsv's, and EF 1% from other_metrics.tsv."""
+    iv = pd.read_csv(ref / "intervals.tsv", sep="\t")
+    other = pd.read_csv(ref / "other_metrics.tsv", sep="\t")
+    return iv.pivot(index="model", columns="key", values="value").join(
+        other[other["key"] == "ef_1pct"].set_index("model")["value"].rename("ef_1pct")
+    )
+
+
 def test_the_modern_studys_statements_hold_in_its_reference():
     """docs/studies/modern_rankers.md's findings, each rebuilt here from results/reference/modern_random/ (the
     orders from intervals.tsv and other_metrics.tsv, the tests from significance.tsv): a number that moves and
@@ -138,12 +147,9 @@ def test_the_modern_studys_statements_hold_in_its_reference():
     ref = ROOT / "results" / "reference" / "modern_random"
     page = (ROOT / "docs" / "studies" / "modern_rankers.md").read_text()
     iv = pd.read_csv(ref / "intervals.tsv", sep="\t")
-    other = pd.read_csv(ref / "other_metrics.tsv", sep="\t")
     sig = pd.read_csv(ref / "significance.tsv", sep="\t")
     areas = pd.read_csv(ref / "areas.tsv", sep="\t").set_index("model")
-    values = iv.pivot(index="model", columns="key", values="value").join(
-        other[other["key"] == "ef_1pct"].set_index("model")["value"].rename("ef_1pct")
-    )
+    values = _study_values(ref)
     label = {**dict(zip(iv["key"], iv["label"])), "ef_1pct": "EF 1%"}
 
     def order(key):
@@ -196,14 +202,7 @@ def test_the_modern_studys_scaffold_statements_hold_in_its_reference():
     refs = {s: ROOT / "results" / "reference" / f"modern_{s}" for s in ("random", "scaffold")}
     page = " ".join((ROOT / "docs" / "studies" / "modern_rankers.md").read_text().split())
 
-    def values(ref):
-        iv = pd.read_csv(ref / "intervals.tsv", sep="\t")
-        other = pd.read_csv(ref / "other_metrics.tsv", sep="\t")
-        return iv.pivot(index="model", columns="key", values="value").join(
-            other[other["key"] == "ef_1pct"].set_index("model")["value"].rename("ef_1pct")
-        )
-
-    scaffold, random = values(refs["scaffold"]), values(refs["random"])
+    scaffold, random = _study_values(refs["scaffold"]), _study_values(refs["random"])
     keys = ("roc", "croc_exp_80", "bedroc_20", "ef_1pct")
     first = {k: scaffold[k].idxmax() for k in keys}
     assert first == {"roc": "SVM", "croc_exp_80": "IRV", "bedroc_20": "SVM", "ef_1pct": "GBM"}
