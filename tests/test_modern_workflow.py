@@ -7,6 +7,8 @@ tests/test_protocol_workflow.py.
 
 import json
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -110,6 +112,16 @@ def test_every_modern_ranker_runs_beside_knn_and_rf_is_a_direct_forest(workdir):
     rf = pd.read_parquet(res / "scores" / "rf" / "fold_0.parquet")
     assert rf["id"].tolist() == folds["id"][test].tolist()
     assert np.array_equal(rf["score"].to_numpy(), forest.predict_proba(bits[test])[:, 1])
+    # benchmarks/accounting/fold_job.py replays an ECFP model's fold job as the workflow ran it (it reads ecfp.npz)
+    replay = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "accounting" / "fold_job.py"), str(res), "logreg", "mlp"]
+        + ["--fold", "1", "--config", str(workdir / "cfg.yaml")],
+        capture_output=True,
+        text=True,
+    )
+    assert replay.returncode == 0, replay.stderr[-2000:]
+    rows = [line.split(" | ") for line in replay.stdout.splitlines() if line.startswith(("| logreg", "| mlp"))]
+    assert [(r[0], r[1], r[-1]) for r in rows] == [("| logreg", "1", "yes |"), ("| mlp", "2", "yes |")]
     # nothing left to do, and the finished run plans nothing
     again = _run(workdir, config, "-n")
     assert again.returncode == 0 and "Nothing to be done" in again.stdout + again.stderr

@@ -51,6 +51,7 @@ def fold_step(results: str, model: str, fold: int, config_file: str = str(PANEL)
     import torch
 
     from crocbench.cv import cross_validate, repeat_seed
+    from crocbench.ecfp import load_ecfp
     from crocbench.fingerprints import load_fingerprints
     from crocbench.models import make_model
     from crocbench.similarity import MatrixFile, SimilarityIndex, load_neighbours
@@ -77,6 +78,7 @@ def fold_step(results: str, model: str, fold: int, config_file: str = str(PANEL)
         ids=compounds["id"],
         smiles=compounds["smiles"],
         matrix=MatrixFile(matrix, threads=threads) if uses_matrix else None,
+        ecfp=load_ecfp(results / "ecfp.npz") if run.uses_ecfp else None,  # for a model whose class says uses_ecfp
     )
     done = cross_validate(
         lambda k: make_model(model, run.params, seed=(seed, k), n_jobs=threads, search=search), sim, folds, only=[fold]

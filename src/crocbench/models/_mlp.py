@@ -3,6 +3,11 @@
 The reweighting is the IRV's (:class:`~crocbench.models.Reweighting`, the paper's Appendix A): after each epoch the
 training compounds are ranked by the network's current scores and the next epoch's loss weighs each compound by its
 scheme's ``h(rank)``, scaled so the weights average 1 (``none``: plain cross-entropy).
+
+The first layer reads the sparse fingerprint as it is: ``x W + b`` is the sum of the rows of ``W`` at the set
+bits (weighted by the counts), torch's ``embedding_bag``, so a step costs the ~45 set bits of each compound
+rather than a dense 2,048-wide product; Adam is torch's fused kernel.  Both are the dense layer's and
+``torch.optim.Adam``'s arithmetic in another order: the same fit to float32 rounding (tests/test_mlp.py).
 """
 
 from __future__ import annotations
@@ -92,8 +97,9 @@ class MLP(EcfpModel):
 
         Returns
         -------
-        torch.nn.Sequential
-            ``Linear, ReLU, Dropout`` per hidden layer, then ``Linear(., 1)``.
+        torch.nn.Module
+            ``Linear, ReLU, Dropout`` per hidden layer, then ``Linear(., 1)``, with torch's initialization drawn
+            in that order; it is called on a CSR matrix of ``n_features`` columns.
         """
         with needs("crocbench.models"):
             import torch
@@ -103,7 +109,7 @@ class MLP(EcfpModel):
         for h in self.hidden:
             layers += [torch.nn.Linear(width, h), torch.nn.ReLU(), torch.nn.Dropout(self.dropout)]
             width = h
-        return torch.nn.Sequential(*layers, torch.nn.Linear(width, 1))
+        return _SparseInputNet(layers[0], torch.nn.Sequential(*layers[1:], torch.nn.Linear(width, 1)))
 
     def _fit(self, data, train, y):
         with needs("crocbench.models"):
@@ -112,7 +118,7 @@ class MLP(EcfpModel):
         torch.set_num_threads(self.n_jobs)
         x = self.features(data, train)
         net = self.network(x.shape[1])
-        optimizer = torch.optim.Adam(net.parameters(), lr=self.lr, weight_decay=self.weight_decay)
+        optimizer = torch.optim.Adam(net.parameters(), lr=self.lr, weight_decay=self.weight_decay, fused=True)
         generator = torch.Generator().manual_seed(self.random_state)
         target = torch.as_tensor(y, dtype=torch.float32)
         weight = torch.ones(y.size)
@@ -123,7 +129,7 @@ class MLP(EcfpModel):
             total = 0.0
             for start in range(0, y.size, self.batch_size):
                 batch = order[start : start + self.batch_size]
-                logits = net(_dense(x, batch)).squeeze(1)
+                logits = net(x[batch]).squeeze(1)
                 loss = torch.nn.functional.binary_cross_entropy_with_logits(
                     logits, target[batch], weight=weight[batch], reduction="sum"
                 ) / len(batch)
@@ -182,13 +188,30 @@ def _logits(net, x) -> np.ndarray:
     out = np.empty(x.shape[0])
     with torch.no_grad():
         for start in range(0, x.shape[0], 4096):
-            rows = np.arange(start, min(start + 4096, x.shape[0]))
-            out[rows] = net(_dense(x, rows)).squeeze(1).double().numpy()
+            out[start : start + 4096] = net(x[start : start + 4096]).squeeze(1).double().numpy()
     return out
 
 
-def _dense(x, rows):
+def _SparseInputNet(first, rest):
+    """A network whose first layer takes a CSR matrix: ``first``'s affine map as a weighted sum of its rows."""
     with needs("crocbench.models"):
         import torch
 
-    return torch.from_numpy(x[rows].toarray())
+    class SparseInputNet(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.weight = torch.nn.Parameter(first.weight.detach().t().contiguous())
+            self.bias = torch.nn.Parameter(first.bias.detach().clone())
+            self.rest = rest
+
+        def forward(self, x):
+            hidden = torch.nn.functional.embedding_bag(
+                torch.from_numpy(x.indices.astype(np.int64)),
+                self.weight,
+                torch.from_numpy(x.indptr[:-1].astype(np.int64)),
+                mode="sum",
+                per_sample_weights=torch.from_numpy(np.asarray(x.data, dtype=np.float32)),
+            )
+            return self.rest(hidden + self.bias)
+
+    return SparseInputNet()
