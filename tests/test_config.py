@@ -154,7 +154,7 @@ def test_the_modern_studys_configs_validate_and_name_their_rankers(tmp_path, pat
     paper = ["random", "maxsim", "knn", "svm", "irv"]
     others = {
         "examples/modern.yaml": ["rf", "gbm", "gbm_rank", "logreg", "mlp", "mlp_exp", "chemprop_gpu"],
-        "studies/modern_scaffold.yaml": ["rf", "gbm", "gbm_rank", "logreg"],
+        "studies/modern_scaffold.yaml": ["rf", "gbm", "gbm_rank", "logreg", "mlp", "mlp_exp"],
     }[path]
     assert sorted(runs) == sorted(paper + others)
     assert config["cv"]["split"] == ("scaffold" if "scaffold" in path else "random")
