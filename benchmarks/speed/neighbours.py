@@ -9,7 +9,9 @@ of the workflow's standardized compounds (41,906 for dtp_aids). Each engine runs
 (crocbench._bench: its wall time, CPU time and peak RSS):
 
 - crocbench: ``crocbench.similarity.all_pairs_top_k`` on the bits as feature sets (every pair once, both cores),
-  and again on the workflow's own features (the paper's labeled trees), a table of its own;
+  and again on the workflow's own features (the paper's labeled trees), a table of its own; each on the path this
+  CPU takes (the vector popcount where it has AVX-512 VPOPCNTDQ) and on the scalar fallback
+  (``CROCBENCH_POPCOUNT=scalar``);
 - FPSim2: ``FPSim2Engine.top_k`` per query (k + 1, the compound itself dropped; threshold 0, one worker: its
   bounds prune nothing at threshold 0), on ``--fpsim2-queries`` queries (default all) against all compounds;
 - RDKit: ``DataStructs.BulkTanimotoSimilarity`` of ``--rdkit-queries`` queries (default 2,000) against all,
@@ -91,7 +93,14 @@ def _crocbench(folder: str, k: int, features: str, label: str) -> None:
     nb = all_pairs_top_k(fp, k)
     wall, cpu = time.perf_counter() - start, cpu_seconds() - cpu
     np.save(Path(folder) / f"kth_{label}_{features}.npy", nb.similarity[:, -1])
-    print_result({"seconds": wall, "cpu_seconds": cpu, "queries": fp.n, "pairs": fp.n * (fp.n - 1)})
+    try:
+        from crocbench.similarity._popcount import describe_path
+
+        path = describe_path()
+    except ImportError:  # a crocbench from before the vector path
+        path = "scalar popcount, one word at a time"
+    result = {"seconds": wall, "cpu_seconds": cpu, "queries": fp.n, "pairs": fp.n * (fp.n - 1), "path": path}
+    print_result(result)
 
 
 def _fpsim2(folder: str, k: int, queries: int) -> None:
@@ -154,12 +163,17 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         n = measure(__file__, "prepare", args.compounds, args.n or 10**9, folder)["n"]
         k, fq, rq = args.k, min(args.fpsim2_queries or n, n), min(args.rdkit_queries, n)
+        scalar = {"CROCBENCH_POPCOUNT": "scalar"}
         runs = {
             "crocbench": measure(__file__, "crocbench", folder, k, "morgan", "now"),
+            "crocbench, scalar path": measure(__file__, "crocbench", folder, k, "morgan", "scalar", env=scalar),
             "FPSim2 0.7.4": measure(__file__, "fpsim2", folder, k, fq),
             "RDKit": measure(__file__, "rdkit", folder, k, rq),
         }
-        paper = {"crocbench": measure(__file__, "crocbench", folder, k, "paper", "now")}
+        paper = {
+            "crocbench": measure(__file__, "crocbench", folder, k, "paper", "now"),
+            "crocbench, scalar path": measure(__file__, "crocbench", folder, k, "paper", "scalar", env=scalar),
+        }
         if args.before:
             old = {"PYTHONPATH": str(Path(args.before).resolve())}
             runs["crocbench before"] = measure(__file__, "crocbench", folder, k, "morgan", "before", env=old)
@@ -169,13 +183,21 @@ def main() -> None:
             )
         ours = np.load(Path(folder) / "kth_now_morgan.npy")
         kth = {
+            "crocbench, scalar path": np.load(Path(folder) / "kth_scalar_morgan.npy"),
             "FPSim2 0.7.4": np.load(Path(folder) / "kth_fpsim2.npy"),
             "RDKit": np.load(Path(folder) / "kth_rdkit.npy"),
         }
+        paper["crocbench, scalar path"]["same"] = np.array_equal(
+            np.load(Path(folder) / "kth_scalar_paper.npy"), np.load(Path(folder) / "kth_now_paper.npy")
+        )
         if args.before:
             kth["crocbench before"] = np.load(Path(folder) / "kth_before_morgan.npy")
     base = runs["crocbench"]["pairs"] / runs["crocbench"]["seconds"]
     print(f"## Top-{k} neighbours of {n:,} compounds, RDKit Morgan radius {RADIUS}, {BITS:,} bits\n")
+    for name, r in {**runs, **{f"{name} (paper's features)": r for name, r in paper.items()}}.items():
+        if "path" in r:
+            print(f"- {name}: {r['path']}")
+    print()
     print(
         "| engine | queries | wall s | CPU s | pairs/s (wall) | pairs/s per CPU-second | vs crocbench | "
         "peak RSS GB | k-th similarity = crocbench's |"

@@ -117,18 +117,24 @@ class FeatureMatrix:
         return out
 
     def _operands(self, a, b) -> tuple:
-        """What the compiled loops take for rows a against rows b: both sets of packed words; A's rare features
-        per row (CSR) and B's columns per rare feature (CSC). Sets their threads to torch's."""
+        """What the compiled loops take for rows a against rows b: both sets of packed words, and B's transposed
+        on the vector popcount path (:func:`~crocbench.similarity._popcount.popcount_path`; empty on the
+        scalar path); A's rare features per row (CSR) and B's columns per rare feature (CSC). Sets their
+        threads to torch's."""
         with needs("crocbench.similarity"):
             import torch
 
         from ._kernels import use_threads
+        from ._popcount import popcount_path
 
         use_threads(torch.get_num_threads())
         rows, cols = self.sparse[a], self.sparse[b].tocsc()
+        words_b = np.ascontiguousarray(self.words[b])
+        vector = popcount_path() == "vector"
         return (
             np.ascontiguousarray(self.words[a]),
-            np.ascontiguousarray(self.words[b]),
+            words_b,
+            np.ascontiguousarray(words_b.T) if vector else np.empty((0, 0), dtype=np.uint64),
             rows.indptr,
             rows.indices,
             cols.indptr,
@@ -171,6 +177,10 @@ class _Progress:
     def __init__(self, total: int, what: str, stream=None, every: float = 5.0, unit: str = "rows"):
         self.total, self.what, self.stream, self.every, self.unit = total, what, stream, every, unit
         self.start = self.last = time.perf_counter()
+        if stream is not None:
+            from ._popcount import describe_path
+
+            print(f"{what}: intersection counts by {describe_path()}", file=stream, flush=True)
 
     def update(self, done: int) -> None:
         now = time.perf_counter()

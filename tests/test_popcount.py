@@ -1,0 +1,88 @@
+"""The engine's two popcount paths (crocbench.similarity._popcount): the vector path (8 x 8 blocks, AVX-512
+VPOPCNTDQ) and the scalar fallback count the same integers as Python's sets, in any shape (rows and columns not
+multiples of 8, packed words from 1 to 40), and the top-k lists equal brute force on either path; the path is
+chosen by the CPU unless CROCBENCH_POPCOUNT says otherwise, and the logs say which ran."""
+
+import io
+
+import numpy as np
+import pytest
+from test_fingerprints import _brute_force_top_k, _random_sets
+
+import crocbench.similarity as S
+from crocbench.similarity import _popcount as P
+
+
+@pytest.fixture(params=["vector", "scalar"])
+def path(request, monkeypatch):
+    monkeypatch.setenv("CROCBENCH_POPCOUNT", request.param)
+    return request.param
+
+
+@pytest.mark.parametrize("features, n_a, n_b", [(64, 8, 8), (200, 17, 29), (2560, 23, 70), (700, 3, 5)])
+def test_intersections_and_similarities_equal_python_sets(path, features, n_a, n_b):
+    rng = np.random.default_rng(features + n_a)
+    fp, sets = _random_sets(max(n_a, n_b) + 10, features, rng, 0.2)
+    fm = S.FeatureMatrix(fp, 2)  # every feature in 2+ sets is packed: up to 40 words
+    rows, cols = rng.permutation(fp.n)[:n_a], np.arange(10, 10 + n_b)
+    assert P.popcount_path() == path
+    want = [[len(sets[i] & sets[j]) for j in cols] for i in rows]
+    np.testing.assert_array_equal(fm.intersections(rows, cols), want)
+    sims = [[len(sets[i] & sets[j]) / max(1, len(sets[i] | sets[j])) for j in cols] for i in rows]
+    np.testing.assert_array_equal(fm.tanimoto(rows, cols), np.array(sims).astype(np.float32))
+    block = np.zeros((n_a + 2, n_b + 3))  # float64 rows of a wider matrix: strided rows, contiguous columns
+    fm.tanimoto(rows, cols, out=block[1 : n_a + 1, 2 : n_b + 2])
+    np.testing.assert_array_equal(block[1 : n_a + 1, 2 : n_b + 2], np.array(sims).astype(np.float32))
+    assert not block[0].any() and not block[:, :2].any() and not block[:, -1].any()
+
+
+def test_top_k_and_the_matrix_equal_brute_force_on_either_path(path):
+    rng = np.random.default_rng(3)
+    fp, sets = _random_sets(150, 900, rng, 0.25)
+    full = np.array([[len(a & b) / max(1, len(a | b)) for b in sets] for a in sets]).astype(np.float32)
+    np.fill_diagonal(full, [1.0 if s else 0.0 for s in sets])
+    np.testing.assert_array_equal(S.tanimoto_matrix(S.FeatureMatrix(fp, 3), block=40), full)
+    index, similarity = _brute_force_top_k(full, 6)
+    for tile, chunks in ((1000, 1), (24, 3), (13, 2)):
+        nb = S.all_pairs_top_k(S.FeatureMatrix(fp, 3), 6, chunks=chunks, tile=tile)
+        np.testing.assert_array_equal(nb.index, index)
+        np.testing.assert_array_equal(nb.similarity, similarity)
+
+
+def test_the_path_follows_the_cpu_unless_told_and_the_log_says_which(monkeypatch):
+    monkeypatch.delenv("CROCBENCH_POPCOUNT", raising=False)
+    assert P.popcount_path() == ("vector" if P.host_has_vpopcntdq() else "scalar")
+    for value, path, why in (("scalar", "scalar popcount", "CROCBENCH_POPCOUNT"), ("vector", "vector popcount", "")):
+        monkeypatch.setenv("CROCBENCH_POPCOUNT", value)
+        log = io.StringIO()
+        S.tanimoto_matrix(_random_sets(20, 100, np.random.default_rng(0), 0.3)[0], progress=log)
+        first = log.getvalue().splitlines()[0]
+        assert first.startswith("tanimoto matrix: intersection counts by " + path) and why in first
+    monkeypatch.setenv("CROCBENCH_POPCOUNT", "avx2")
+    with pytest.raises(ValueError, match="CROCBENCH_POPCOUNT must be one of auto, vector, scalar; got 'avx2'"):
+        P.popcount_path()
+
+
+@pytest.mark.skipif(not P.host_has_vpopcntdq(), reason="this CPU has no AVX-512 VPOPCNTDQ")
+def test_the_vector_block_compiles_to_the_cpus_vector_popcount_and_counts_8_x_8():
+    import numba
+
+    from crocbench.similarity import _kernels as K
+
+    @numba.njit
+    def block(a, bt, out):
+        K.count_8x8(a, 1, bt, 2, out, 1)
+
+    rng = np.random.default_rng(1)
+    a = rng.integers(0, 2**63, size=(10, 5), dtype=np.uint64)
+    bt = rng.integers(0, 2**63, size=(5, 12), dtype=np.uint64)
+    out = np.zeros((10, 12), dtype=np.float32)
+    block(a, bt, out)
+    want = [
+        [sum(bin(int(a[1 + r, w]) & int(bt[w, 2 + c])).count("1") for w in range(5)) for c in range(8)]
+        for r in range(8)
+    ]
+    np.testing.assert_array_equal(out[1:9, 2:10], want)
+    assert not out[0].any() and not out[9].any() and not out[:, :2].any() and not out[:, 10:].any()
+    asm = "\n".join(block.inspect_asm().values())
+    assert "vpopcntq" in asm and "zmm" in asm
