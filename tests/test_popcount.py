@@ -86,3 +86,17 @@ def test_the_vector_block_compiles_to_the_cpus_vector_popcount_and_counts_8_x_8(
     assert not out[0].any() and not out[9].any() and not out[:, :2].any() and not out[:, 10:].any()
     asm = "\n".join(block.inspect_asm().values())
     assert "vpopcntq" in asm and "zmm" in asm
+
+
+def test_a_later_tile_still_offers_exact_ties_with_lower_indices(path):
+    # 40 copies of one molecule, tiles of 16, k = 5: the diagonal tiles come first and fill each block's lists
+    # with copies of its own block (similarity 1); the off-diagonal tiles then offer lower-numbered copies at
+    # exactly the lists' k-th similarity, which must replace them (ties go to the lower index). A prefilter a
+    # hair too strict would pass them over.
+    from crocbench.fingerprints import fingerprints_from_smiles
+
+    _, fp = fingerprints_from_smiles(["c1ccccc1O"] * 40)
+    for chunks in (1, 3):
+        nb = S.all_pairs_top_k(fp, 5, chunks=chunks, tile=16)
+        np.testing.assert_array_equal(nb.index, [[j for j in range(40) if j != i][:5] for i in range(40)])
+        assert np.all(nb.similarity == 1.0)

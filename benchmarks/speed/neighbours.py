@@ -80,16 +80,19 @@ def _load_bits(folder: str):
         return Fingerprints(f["indptr"], f["ids"])
 
 
-def _crocbench(folder: str, k: int, features: str, label: str) -> None:
+def _crocbench(folder: str, k: int, features: str, label: str, cut: str = "default") -> None:
     """All-pairs top-k on the Morgan bits (``morgan``, compared with the other engines) or on the workflow's own
     features (``paper``: the paper's labeled trees, depth 2, unfolded), after a warm-up on 200 compounds (the
-    compiled loops load from numba's cache, or compile once)."""
+    compiled loops load from numba's cache, or compile once).  ``cut``: the share of the compounds a feature
+    must be in to be bit-packed (``default``: the engine's ``DENSE_FRACTION``; 0: every feature packed)."""
     from crocbench.fingerprints import Fingerprints, load_fingerprints
-    from crocbench.similarity import all_pairs_top_k
+    from crocbench.similarity import FeatureMatrix, all_pairs_top_k
 
     fp = _load_bits(folder) if features == "morgan" else load_fingerprints(Path(folder) / "paper.npz")
     all_pairs_top_k(Fingerprints(fp.indptr[:201], fp.ids[: fp.indptr[200]]), k)
     start, cpu = time.perf_counter(), cpu_seconds()
+    if cut != "default":
+        fp = FeatureMatrix(fp, max(1, int(float(cut) * fp.n)))
     nb = all_pairs_top_k(fp, k)
     wall, cpu = time.perf_counter() - start, cpu_seconds() - cpu
     np.save(Path(folder) / f"kth_{label}_{features}.npy", nb.similarity[:, -1])
@@ -100,6 +103,8 @@ def _crocbench(folder: str, k: int, features: str, label: str) -> None:
     except ImportError:  # a crocbench from before the vector path
         path = "scalar popcount, one word at a time"
     result = {"seconds": wall, "cpu_seconds": cpu, "queries": fp.n, "pairs": fp.n * (fp.n - 1), "path": path}
+    if cut != "default":
+        result["words"] = int(fp.words.shape[1])
     print_result(result)
 
 
@@ -153,6 +158,12 @@ def main() -> None:
     p.add_argument("--fpsim2-queries", type=int, default=None, help="default: every compound")
     p.add_argument("--rdkit-queries", type=int, default=2000)
     p.add_argument(
+        "--cuts",
+        default="",
+        help="also time crocbench with these shares of the compounds as the cut between packed and indexed "
+        "features (comma-separated, e.g. 0,0.003,0.01,0.03; 0 packs every feature): where the two trade places",
+    )
+    p.add_argument(
         "--before",
         metavar="SRC",
         help="also run crocbench from this source folder (e.g. a worktree of an older commit's src/): before/after",
@@ -181,6 +192,14 @@ def main() -> None:
             paper["crocbench before"]["same"] = np.array_equal(
                 np.load(Path(folder) / "kth_before_paper.npy"), np.load(Path(folder) / "kth_now_paper.npy")
             )
+        cuts = {}
+        for cut in [c for c in args.cuts.split(",") if c.strip()]:
+            for features in ("morgan", "paper"):
+                cuts[(float(cut), features)] = measure(__file__, "crocbench", folder, k, features, f"cut{cut}", cut)
+                same = np.load(Path(folder) / f"kth_cut{cut}_{features}.npy")
+                cuts[(float(cut), features)]["same"] = np.array_equal(
+                    same, np.load(Path(folder) / f"kth_now_{features}.npy")
+                )
         ours = np.load(Path(folder) / "kth_now_morgan.npy")
         kth = {
             "crocbench, scalar path": np.load(Path(folder) / "kth_scalar_morgan.npy"),
@@ -232,6 +251,24 @@ def main() -> None:
             f"{r['peak_rss_gb']:.2f} | {'' if 'same' not in r else 'yes' if r['same'] else 'no'} |"
         )
 
+    if cuts:
+        print("\n## The cut between bit-packed (popcount) and indexed features (same run)\n")
+        print("A feature in at least this share of the compounds is bit-packed; the rest are counted from the")
+        print(f"inverted index (the default cut: {_default_cut()}).\n")
+        print("| cut | features | packed words | wall s | CPU s | pairs/s (wall) | k-th similarity = default's |")
+        print("|---:|---|---:|---:|---:|---:|---|")
+        for (cut, features), r in sorted(cuts.items()):
+            print(
+                f"| {cut:g} | {features} | {r['words']} | {r['seconds']:.1f} | {r['cpu_seconds']:.1f} | "
+                f"{r['pairs'] / r['seconds']:.3g} | {'yes' if r['same'] else 'no'} |"
+            )
+
+
+def _default_cut() -> str:
+    from crocbench.similarity._tanimoto import DENSE_FRACTION
+
+    return f"{DENSE_FRACTION:g}"
+
 
 if __name__ == "__main__":
     step = step_args()
@@ -240,7 +277,7 @@ if __name__ == "__main__":
     elif step[0] == "prepare":
         _prepare(step[1], int(step[2]), step[3])
     elif step[0] == "crocbench":
-        _crocbench(step[1], int(step[2]), step[3], step[4])
+        _crocbench(step[1], int(step[2]), step[3], step[4], *step[5:])
     elif step[0] == "fpsim2":
         _fpsim2(step[1], int(step[2]), int(step[3]))
     else:

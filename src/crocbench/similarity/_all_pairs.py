@@ -93,7 +93,10 @@ def top_k_chunk(
         K.count_intersections(inter, *operands)
         return inter
 
-    for t, (bi, bj) in enumerate(mine):
+    # the chunk's diagonal tiles first: each fills its block's lists (a tile holds more than k other compounds,
+    # unless the block is small), so that an off-diagonal tile of those columns is offered row by row, never
+    # stored; a list is the k largest keys, whatever the order they came in
+    for t, (bi, bj) in enumerate(sorted(mine, key=lambda tile_: tile_[0] != tile_[1])):
         a, b = slice(bi * tile, min(n, (bi + 1) * tile)), slice(bj * tile, min(n, (bj + 1) * tile))
         operands, sizes = fm._operands(a, b), (fm.sizes[a], fm.sizes[b], a.start, b.start, best)
         columns = bi != bj

@@ -248,17 +248,45 @@ def _offer(mine, c, union, index, kth):  # pragma: no cover - compiled
     return kth
 
 
+#: Columns per prefilter chunk, and the prefilter's slack: ``c >= lim u`` in float32 with ``lim = float32(t (1 -
+#: 2**-18))`` admits every pair with ``c >= t u (1 - 2**-20)`` (float64), the exact test's, as float32's
+#: roundings of ``lim`` and of ``lim u`` are each below 2**-24 relative; it may admit a few more, which the exact
+#: test then turns away.
+CHUNK, _LOOSE = 64, 1.0 - 2.0**-18
+
+
+@numba.njit(cache=True, forceinline=True)
+def _chunk_hits(row, lo, hi, size_i, size_b, row_lim, col_lim, use_col):  # pragma: no cover - compiled
+    """How many columns ``lo <= j < hi`` of ``row`` (intersection counts) may reach the row's threshold
+    ``row_lim`` or their own ``col_lim[j]`` (``use_col``), in float32, branch-free (one vector loop)."""
+    hits = 0
+    for j in range(lo, hi):
+        c = row[j]
+        union = size_i + size_b[j] - c
+        reach = c >= row_lim * union
+        if use_col:
+            reach = reach | (c >= col_lim[j] * union)
+        hits += reach
+    return hits
+
+
 @numba.njit(cache=True, forceinline=True)
 def _offer_row(row, size_i, size_b, own, first_b, mine, clamp):  # pragma: no cover - compiled
     """Offer a row of intersection counts (against columns ``first_b + j``) to the row's list ``mine``; column
-    ``own`` (the compound itself, or -1) is skipped."""
+    ``own`` (the compound itself, or -1) is skipped.  Chunks of ``CHUNK`` columns none of which can reach the
+    list's k-th are passed over in one vector loop (:func:`_chunk_hits`)."""
     kth = _threshold(mine[-1])
-    for j in range(row.shape[0]):
-        c = row[j]
-        union = _union(c, size_i, size_b[j], clamp)
-        if c < kth * union * _SLACK or j == own:  # cannot reach the k-th: no division
+    n = row.shape[0]
+    for lo in range(0, n, CHUNK):
+        hi = min(n, lo + CHUNK)
+        if _chunk_hits(row, lo, hi, size_i, size_b, np.float32(kth * _LOOSE), size_b, False) == 0:
             continue
-        kth = _offer(mine, c, union, first_b + j, kth)
+        for j in range(lo, hi):
+            c = row[j]
+            union = _union(c, size_i, size_b[j], clamp)
+            if c < kth * union * _SLACK or j == own:  # cannot reach the k-th: no division
+                continue
+            kth = _offer(mine, c, union, first_b + j, kth)
 
 
 @numba.njit(parallel=True, cache=True, nogil=True)
@@ -322,8 +350,10 @@ def offer_tile(
     tasks = (n_a + TASK_ROWS - 1) // TASK_ROWS
     used = np.zeros(tasks, dtype=np.int64)
     col_kth = np.empty(n_b, dtype=np.float64)
+    col_lim = np.empty(n_b, dtype=np.float32)  # the prefilter's (_chunk_hits)
     for j in range(n_b):
         col_kth[j] = _threshold(best[first_b + j, -1]) * _SLACK
+        col_lim[j] = np.float32(_threshold(best[first_b + j, -1]) * _LOOSE)
     for t in numba.prange(tasks):
         rows = np.empty((ROWS, n_b), dtype=np.float32)
         for i in range(t * TASK_ROWS, min(n_a, (t + 1) * TASK_ROWS)):
@@ -336,18 +366,22 @@ def offer_tile(
             mine = best[first_a + i]
             kth = _threshold(mine[-1])
             row_kth = kth * _SLACK
-            for j in range(n_b):  # one pass for both: the row's list, and the columns' candidates
-                c = row[j]
-                union = _union(c, size_a[i], size_b[j], clamp)
-                if c >= col_kth[j] * union:
-                    if used[t] < found.shape[1]:
-                        found[t, used[t], 0] = np.int32(i)
-                        found[t, used[t], 1] = np.int32(j)
-                        found[t, used[t], 2] = np.int32(c)
-                    used[t] += 1
-                if c >= row_kth * union:
-                    kth = _offer(mine, c, union, first_b + j, kth)
-                    row_kth = kth * _SLACK
+            for lo in range(0, n_b, CHUNK):  # one pass for both: the row's list, and the columns' candidates
+                hi = min(n_b, lo + CHUNK)
+                if _chunk_hits(row, lo, hi, size_a[i], size_b, np.float32(kth * _LOOSE), col_lim, True) == 0:
+                    continue
+                for j in range(lo, hi):
+                    c = row[j]
+                    union = _union(c, size_a[i], size_b[j], clamp)
+                    if c >= col_kth[j] * union:
+                        if used[t] < found.shape[1]:
+                            found[t, used[t], 0] = np.int32(i)
+                            found[t, used[t], 1] = np.int32(j)
+                            found[t, used[t], 2] = np.int32(c)
+                        used[t] += 1
+                    if c >= row_kth * union:
+                        kth = _offer(mine, c, union, first_b + j, kth)
+                        row_kth = kth * _SLACK
     if not columns:
         return True
     if used.max() > found.shape[1]:
