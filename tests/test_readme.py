@@ -185,10 +185,13 @@ def test_the_modern_studys_statements_hold_in_its_reference():
     assert rf_irv["better"] == "IRV" and all(rf_irv[t] >= 0.05 for t in TESTS)
     rf_svm = tests("RF", "SVM", "croc_exp_80")
     assert rf_svm["better"] == "RF" and rf_svm["paired_permutation"] < 0.01
-    for top, plain in [("GBM-rank", "GBM"), ("MLP-exp", "MLP")]:
-        for key in ("roc", "croc_exp_80", "bedroc_20"):
-            row = tests(top, plain, key)
-            assert row["better"] == plain and row["paired_permutation"] < 0.01
+    for key in ("roc", "croc_exp_80", "bedroc_20"):
+        row = tests("GBM-rank", "GBM", key)
+        assert row["better"] == "GBM" and row["paired_permutation"] < 0.01
+        row = tests("MLP-exp", "MLP", key)
+        assert row["better"] == "MLP" and row["paired_permutation"] < (0.05 if key == "croc_exp_80" else 0.01)
+    at_80 = tests("MLP-exp", "MLP", "croc_exp_80")["paired_permutation"]
+    assert at_80 >= 0.01 and f"at p = {at_80:.2g} by {label['croc_exp_80']}" in " ".join(page.split())
     for anchor in ("IRV", "SVM"):
         row = tests("Chemprop", anchor, "croc_exp_80")
         assert row["better"] == anchor and all(row[t] < 0.01 for t in TESTS)
