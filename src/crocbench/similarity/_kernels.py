@@ -256,32 +256,51 @@ CHUNK, _LOOSE = 64, 1.0 - 2.0**-18
 
 
 @numba.njit(cache=True, forceinline=True)
-def _chunk_hits(row, lo, hi, size_i, size_b, row_lim, col_lim, use_col):  # pragma: no cover - compiled
-    """How many columns ``lo <= j < hi`` of ``row`` (intersection counts) may reach the row's threshold
-    ``row_lim`` or their own ``col_lim[j]`` (``use_col``), in float32, branch-free (one vector loop)."""
-    hits = 0
-    for j in range(lo, hi):
+def _flag_row(flags, row, size_i, size_b, row_lim):  # pragma: no cover - compiled
+    """``flags[j] = 1`` where column j of ``row`` (intersection counts) may reach the row's threshold
+    ``row_lim`` (float32, branch-free: one vector loop), else 0."""
+    for j in range(row.shape[0]):
         c = row[j]
-        union = size_i + size_b[j] - c
-        reach = c >= row_lim * union
-        if use_col:
-            reach = reach | (c >= col_lim[j] * union)
-        hits += reach
-    return hits
+        flags[j] = np.uint8(c >= row_lim * (size_i + size_b[j] - c))
 
 
 @numba.njit(cache=True, forceinline=True)
-def _offer_row(row, size_i, size_b, own, first_b, mine, clamp):  # pragma: no cover - compiled
+def _flag_row_or_column(flags, row, size_i, size_b, row_lim, col_lim):  # pragma: no cover - compiled
+    """As :func:`_flag_row`, and also where column j may reach its own list's threshold ``col_lim[j]``."""
+    for j in range(row.shape[0]):
+        c = row[j]
+        union = size_i + size_b[j] - c
+        flags[j] = np.uint8(c >= row_lim * union) | np.uint8(c >= col_lim[j] * union)
+
+
+@numba.njit(cache=True, forceinline=True)
+def _chunk_flagged(words, lo):  # pragma: no cover - compiled
+    """Whether any of the ``CHUNK`` flags from column ``lo`` is set (``words``: the flags as uint64)."""
+    acc = np.uint64(0)
+    for q in range(lo // 8, lo // 8 + CHUNK // 8):
+        acc |= words[q]
+    return acc != 0
+
+
+@numba.njit(cache=True, forceinline=True)
+def _flag_buffer(n):  # pragma: no cover - compiled
+    """Zeroed flags for ``n`` columns, padded to whole chunks (the padding stays 0)."""
+    return np.zeros(-(-max(n, 1) // CHUNK) * CHUNK, dtype=np.uint8)
+
+
+@numba.njit(cache=True, forceinline=True)
+def _offer_row(row, size_i, size_b, own, first_b, mine, clamp, flags):  # pragma: no cover - compiled
     """Offer a row of intersection counts (against columns ``first_b + j``) to the row's list ``mine``; column
-    ``own`` (the compound itself, or -1) is skipped.  Chunks of ``CHUNK`` columns none of which can reach the
-    list's k-th are passed over in one vector loop (:func:`_chunk_hits`)."""
+    ``own`` (the compound itself, or -1) is skipped.  The chunks of ``CHUNK`` columns none of which can reach the
+    list's k-th (``flags``, a :func:`_flag_buffer` for the row, set by :func:`_flag_row`) are passed over."""
     kth = _threshold(mine[-1])
     n = row.shape[0]
+    _flag_row(flags, row, size_i, size_b, np.float32(kth * _LOOSE))
+    words = flags.view(np.uint64)
     for lo in range(0, n, CHUNK):
-        hi = min(n, lo + CHUNK)
-        if _chunk_hits(row, lo, hi, size_i, size_b, np.float32(kth * _LOOSE), size_b, False) == 0:
+        if not _chunk_flagged(words, lo):
             continue
-        for j in range(lo, hi):
+        for j in range(lo, min(n, lo + CHUNK)):
             c = row[j]
             union = _union(c, size_i, size_b[j], clamp)
             if c < kth * union * _SLACK or j == own:  # cannot reach the k-th: no division
@@ -293,8 +312,10 @@ def _offer_row(row, size_i, size_b, own, first_b, mine, clamp):  # pragma: no co
 def offer_rows(inter, size_a, size_b, first_a, first_b, best, clamp):  # pragma: no cover - compiled
     """Offer the tile's pairs to its rows' lists: row ``first_a + i`` (a row of ``best``, the lists of all
     compounds, each its best keys in decreasing order) gets candidate ``first_b + j``, never itself."""
-    for i in numba.prange(inter.shape[0]):
-        _offer_row(inter[i], size_a[i], size_b, first_a + i - first_b, first_b, best[first_a + i], clamp)
+    for t in numba.prange((inter.shape[0] + TASK_ROWS - 1) // TASK_ROWS):
+        flags = _flag_buffer(inter.shape[1])
+        for i in range(t * TASK_ROWS, min(inter.shape[0], (t + 1) * TASK_ROWS)):
+            _offer_row(inter[i], size_a[i], size_b, first_a + i - first_b, first_b, best[first_a + i], clamp, flags)
 
 
 @numba.njit(parallel=True, cache=True, nogil=True)
@@ -350,27 +371,29 @@ def offer_tile(
     tasks = (n_a + TASK_ROWS - 1) // TASK_ROWS
     used = np.zeros(tasks, dtype=np.int64)
     col_kth = np.empty(n_b, dtype=np.float64)
-    col_lim = np.empty(n_b, dtype=np.float32)  # the prefilter's (_chunk_hits)
+    col_lim = np.empty(n_b, dtype=np.float32)  # the prefilter's (_flag_row_or_column)
     for j in range(n_b):
         col_kth[j] = _threshold(best[first_b + j, -1]) * _SLACK
         col_lim[j] = np.float32(_threshold(best[first_b + j, -1]) * _LOOSE)
     for t in numba.prange(tasks):
         rows = np.empty((ROWS, n_b), dtype=np.float32)
+        flags = _flag_buffer(n_b)
+        words = flags.view(np.uint64)
         for i in range(t * TASK_ROWS, min(n_a, (t + 1) * TASK_ROWS)):
             if (i - t * TASK_ROWS) % ROWS == 0:  # the next ROWS rows' counts, at once
                 _count_rows(rows, 0, min(ROWS, n_a - i), words_a, i, words_b, words_bt, a_ptr, a_idx, b_ptr, b_idx)
             row = rows[(i - t * TASK_ROWS) % ROWS]
             if not columns:
-                _offer_row(row, size_a[i], size_b, first_a + i - first_b, first_b, best[first_a + i], clamp)
+                _offer_row(row, size_a[i], size_b, first_a + i - first_b, first_b, best[first_a + i], clamp, flags)
                 continue
             mine = best[first_a + i]
             kth = _threshold(mine[-1])
             row_kth = kth * _SLACK
+            _flag_row_or_column(flags, row, size_a[i], size_b, np.float32(kth * _LOOSE), col_lim)
             for lo in range(0, n_b, CHUNK):  # one pass for both: the row's list, and the columns' candidates
-                hi = min(n_b, lo + CHUNK)
-                if _chunk_hits(row, lo, hi, size_a[i], size_b, np.float32(kth * _LOOSE), col_lim, True) == 0:
+                if not _chunk_flagged(words, lo):
                     continue
-                for j in range(lo, hi):
+                for j in range(lo, min(n_b, lo + CHUNK)):
                     c = row[j]
                     union = _union(c, size_a[i], size_b[j], clamp)
                     if c >= col_kth[j] * union:
