@@ -288,24 +288,57 @@ def _flag_buffer(n):  # pragma: no cover - compiled
     return np.zeros(-(-max(n, 1) // CHUNK) * CHUNK, dtype=np.uint8)
 
 
+#: Bins of :func:`_row_floor`'s histogram of a row's similarities.
+_BINS = 256
+
+
+@numba.njit(cache=True, forceinline=True)
+def _row_floor(row, size_i, size_b, m):  # pragma: no cover - compiled
+    """A similarity ``L = b / _BINS`` that at least ``m`` of the row's pairs reach (a histogram of their float32
+    similarities), so a pair below it has ``m - 1`` others of the row (itself being one at most) above it, and
+    cannot enter a top ``m - 1``; 0 when the row has fewer than ``m`` pairs.  A pair whose float32 similarity
+    is in bin b has a true one above ``L (1 - 2**-24)``, which is more than any pair that ``L (1 - 2**-18)``
+    (the prefilter's loose slack) turns away."""
+    hist = np.zeros(_BINS + 1, dtype=np.int64)
+    for j in range(row.shape[0]):
+        c = row[j]
+        union = max(np.float32(1.0), size_i + size_b[j] - c)
+        hist[np.int64(np.float32(c / union) * _BINS)] += 1
+    reached = 0
+    for b in range(_BINS, -1, -1):
+        reached += hist[b]
+        if reached >= m:
+            return np.float32(b / _BINS)
+    return np.float32(0.0)
+
+
 @numba.njit(cache=True, forceinline=True)
 def _offer_row(row, size_i, size_b, own, first_b, mine, clamp, flags):  # pragma: no cover - compiled
     """Offer a row of intersection counts (against columns ``first_b + j``) to the row's list ``mine``; column
     ``own`` (the compound itself, or -1) is skipped.  The chunks of ``CHUNK`` columns none of which can reach the
-    list's k-th (``flags``, a :func:`_flag_buffer` for the row, set by :func:`_flag_row`) are passed over."""
+    list's k-th (``flags``, a :func:`_flag_buffer` for the row, set by :func:`_flag_row`) are passed over.  A list
+    not yet full (a diagonal tile's, at first) has no k-th: the flags then take the floor of :func:`_row_floor`."""
     kth = _threshold(mine[-1])
     n = row.shape[0]
-    _flag_row(flags, row, size_i, size_b, np.float32(kth * _LOOSE))
+    lim = kth
+    if kth < 0 and n > 4 * mine.shape[0]:  # a list not yet full: a floor the row's own k + 1 best reach
+        lim = _row_floor(row, size_i, size_b, mine.shape[0] + 1)
+    _flag_row(flags, row, size_i, size_b, np.float32(lim * _LOOSE))
     words = flags.view(np.uint64)
     for lo in range(0, n, CHUNK):
         if not _chunk_flagged(words, lo):
             continue
-        for j in range(lo, min(n, lo + CHUNK)):
-            c = row[j]
-            union = _union(c, size_i, size_b[j], clamp)
-            if c < kth * union * _SLACK or j == own:  # cannot reach the k-th: no division
+        for q in range(lo // 8, lo // 8 + CHUNK // 8):  # then 8 flags at a time, then one by one
+            if words[q] == 0:
                 continue
-            kth = _offer(mine, c, union, first_b + j, kth)
+            for j in range(8 * q, min(n, 8 * q + 8)):
+                if flags[j] == 0:
+                    continue
+                c = row[j]
+                union = _union(c, size_i, size_b[j], clamp)
+                if c < kth * union * _SLACK or j == own:  # cannot reach the k-th: no division
+                    continue
+                kth = _offer(mine, c, union, first_b + j, kth)
 
 
 @numba.njit(parallel=True, cache=True, nogil=True)
@@ -393,18 +426,23 @@ def offer_tile(
             for lo in range(0, n_b, CHUNK):  # one pass for both: the row's list, and the columns' candidates
                 if not _chunk_flagged(words, lo):
                     continue
-                for j in range(lo, min(n_b, lo + CHUNK)):
-                    c = row[j]
-                    union = _union(c, size_a[i], size_b[j], clamp)
-                    if c >= col_kth[j] * union:
-                        if used[t] < found.shape[1]:
-                            found[t, used[t], 0] = np.int32(i)
-                            found[t, used[t], 1] = np.int32(j)
-                            found[t, used[t], 2] = np.int32(c)
-                        used[t] += 1
-                    if c >= row_kth * union:
-                        kth = _offer(mine, c, union, first_b + j, kth)
-                        row_kth = kth * _SLACK
+                for q in range(lo // 8, lo // 8 + CHUNK // 8):
+                    if words[q] == 0:
+                        continue
+                    for j in range(8 * q, min(n_b, 8 * q + 8)):
+                        if flags[j] == 0:
+                            continue
+                        c = row[j]
+                        union = _union(c, size_a[i], size_b[j], clamp)
+                        if c >= col_kth[j] * union:
+                            if used[t] < found.shape[1]:
+                                found[t, used[t], 0] = np.int32(i)
+                                found[t, used[t], 1] = np.int32(j)
+                                found[t, used[t], 2] = np.int32(c)
+                            used[t] += 1
+                        if c >= row_kth * union:
+                            kth = _offer(mine, c, union, first_b + j, kth)
+                            row_kth = kth * _SLACK
     if not columns:
         return True
     if used.max() > found.shape[1]:
