@@ -219,6 +219,29 @@ def test_the_modern_studys_scaffold_statements_hold_in_its_reference():
     for key in ("roc", "croc_exp_80", "bedroc_20"):
         row = sig[(sig["a"] == "GBM") & (sig["b"] == "GBM-rank") & (sig["metric"] == key)].iloc[0]
         assert row["better"] == "GBM" and row["paired_permutation"] < 0.01
+    a80 = scaffold["croc_exp_80"].sort_values(ascending=False)
+    assert list(a80.index[-3:]) == ["MLP", "MAX-SIM", "RANDOM"]
+    assert (
+        f"it falls from {random.at['MLP', 'croc_exp_80']:.4f} to {a80['MLP']:.4f}, {list(a80.index).index('MLP') + 1}th "
+        f"of {len(a80)}, below every ranker but MAX-SIM and RANDOM" in page
+    )
+
+    def mlp(key):
+        pair = {"MLP-exp", "MLP"}
+        rows = sig[sig["a"].isin(pair) & sig["b"].isin(pair) & (sig["metric"] == key)]
+        assert len(rows) == 1
+        return rows.iloc[0]
+
+    assert (
+        mlp("croc_exp_80")["better"] == "MLP-exp" and scaffold.at["MLP-exp", "ef_1pct"] > scaffold.at["MLP", "ef_1pct"]
+    )
+    assert mlp("roc")["better"] == "MLP" and mlp("roc")["paired_permutation"] < 0.01
+    assert (
+        f"above MLP by AUC[CROC(exp)] a=80 (paired permutation p = {mlp('croc_exp_80')['paired_permutation']:.2g}) and "
+        f"by EF 1%, while below it by AUC[ROC] (p < 0.01); by BEDROC a=20 they do not differ "
+        f"(p = {mlp('bedroc_20')['paired_permutation']:.2g})" in page
+    )
+    assert mlp("bedroc_20")["paired_permutation"] >= 0.05
     rf, rf_random = scaffold.at["RF", "roc"], random.at["RF", "roc"]
     assert 0.80 < rf < 0.848
     assert f"RF's AUC[ROC] under the scaffold split is {rf:.4f}, above the published forests' 0.78 to 0.80" in page
