@@ -24,6 +24,7 @@ EXTRAS = {
     "lightning": ("lightning", "gnn"),
     "jsonschema": ("jsonschema", "workflow"),
     "lightgbm": ("lightgbm", "workflow"),
+    "llvmlite": ("llvmlite", "workflow"),
     "matplotlib": ("matplotlib", "workflow"),
     "numba": ("numba", "workflow"),
     "pyarrow": ("pyarrow", "workflow"),

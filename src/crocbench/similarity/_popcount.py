@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import os
 
+from .._extras import needs
+
 #: Rows and columns of one vector block.
 ROWS = COLS = 8
 
@@ -25,7 +27,8 @@ def host_has_vpopcntdq() -> bool:
     bool
         LLVM's host feature ``avx512vpopcntdq``.
     """
-    import llvmlite.binding as ll
+    with needs("crocbench.similarity"):
+        import llvmlite.binding as ll
 
     return bool(ll.get_host_cpu_features().get("avx512vpopcntdq", False))
 
