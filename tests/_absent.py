@@ -18,6 +18,7 @@ EXTRA_MODULES = (
     "jsonschema",
     "lightgbm",
     "lightning",
+    "llvmlite",
     "matplotlib",
     "numba",
     "pyarrow",
