@@ -39,3 +39,19 @@ def synthetic_ecfp(n=600, frac=0.1, seed=0, shared=8, width=400):
     counts = sp.csr_matrix((rng.integers(1, 4, cols.size).astype(np.uint32), cols, fp.indptr), shape=(n, width))
     counts.sum_duplicates()
     return SimilarityIndex(fp, ecfp=counts), y
+
+
+def clustered(n=1500, seed=0, prototypes=20, noise=0.03):
+    """Feature sets drawn around ``prototypes`` prototypes of 30 features (25 kept, 5 random added); the
+    compounds of the first 4 are active, each label flipped with probability ``noise``: (Fingerprints,
+    labels).  Near-copies make most compounds redundant, so an SVM keeps a minority as support vectors."""
+    rng = np.random.default_rng(seed)
+    protos = [rng.choice(300, 30, replace=False) for _ in range(prototypes)]
+    which = rng.integers(0, prototypes, n)
+    y = ((which < 4) ^ (rng.random(n) < noise)).astype(np.int8)
+    rows = [
+        np.unique(np.concatenate([rng.choice(protos[p], 25, replace=False), rng.choice(300, 5)])).astype(np.uint64)
+        for p in which
+    ]
+    indptr = np.concatenate([[0], np.cumsum([r.size for r in rows])])
+    return Fingerprints(indptr, np.concatenate(rows)), y

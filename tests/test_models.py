@@ -1,6 +1,7 @@
 """The five models and the model registry (the similarity index: test_similarity.py; cross-validation:
 test_cv.py)."""
 
+import io
 from pathlib import Path
 
 import numpy as np
@@ -419,6 +420,84 @@ def test_svm_memory_line_plan_by_hand():
     from crocbench._parallel import memory_budget_mb
 
     assert SVM().kernel_limit_gb == pytest.approx((memory_budget_mb() - 3000) * 2**20 / 1e9)
+
+
+def _kkt_gap(kernel, y, dual, C):
+    """LIBSVM's stopping quantity on the whole problem, from numpy: ``max_up(-y G) - min_low(-y G)`` with
+    ``G = Q a - e`` (``dual`` = y a on every compound, ``C`` each compound's bound)."""
+    s = np.where(y == 1, 1.0, -1.0)
+    alpha = dual * s
+    value = s - kernel @ dual  # -y_i G_i = y_i - sum_j K_ij y_j a_j
+    up = ((alpha < C - 1e-12) & (s > 0)) | ((alpha > 1e-12) & (s < 0))
+    low = ((alpha < C - 1e-12) & (s < 0)) | ((alpha > 1e-12) & (s > 0))
+    return value[up].max() - value[low].min(), alpha
+
+
+@pytest.mark.parametrize("class_weight, working_set", [(None, 520), (None, 700), ("balanced", 700)])
+def test_svm_working_sets_reach_the_whole_problems_optimum(class_weight, working_set):
+    from sklearn.svm import SVC
+    from _synthetic import clustered
+
+    fp, y = clustered(1500)
+    full = tanimoto_matrix(fp).astype(np.float64)
+    sim = SimilarityIndex(fp)
+    train, test = _split(y)
+    yt = y[train]
+    model = SVM(C=1.0, class_weight=class_weight, working_set=working_set).fit(sim, train, yt)
+    assert model.info()["working_set_fits"] >= 3 and train.size > working_set  # it iterated
+    dual = np.zeros(train.size)
+    dual[model.support_local_] = model.dual_coef_
+    k = full[np.ix_(train, train)]
+    # each compound's bound: C times its class's weight, the whole training set's n / (2 n_class)
+    w = {c: train.size / (2 * np.sum(yt == c)) for c in (0, 1)} if class_weight else {0: 1.0, 1: 1.0}
+    bound = np.where(yt == 1, w[1], w[0])
+    gap, alpha = _kkt_gap(k, yt, dual, bound)
+    assert gap <= 1.5e-3 and alpha.min() >= -1e-12 and np.all(alpha <= bound + 1e-12)
+    assert abs(dual.sum()) < 1e-9  # y'a = 0
+    # the same optimum as one LIBSVM fit on the whole kernel, to LIBSVM's tolerance
+    svc = SVC(C=1.0, kernel="precomputed", class_weight=class_weight).fit(k, yt)
+    ref = np.zeros(train.size)
+    ref[svc.support_] = svc.dual_coef_[0]
+
+    def objective(d):  # the dual objective, 1/2 a'Qa - e'a
+        return 0.5 * d @ k @ d - np.abs(d).sum()
+
+    assert objective(dual) == pytest.approx(objective(ref), rel=1e-4)
+    np.testing.assert_allclose(model.score(sim, test), svc.decision_function(full[np.ix_(test, train)]), atol=3e-3)
+    # a working set as large as the training set is one plain fit
+    whole = SVM(C=1.0, class_weight=class_weight, working_set=train.size).fit(sim, train, yt)
+    assert "working_set_fits" not in whole.info()
+    np.testing.assert_allclose(whole.score(sim, test), svc.decision_function(full[np.ix_(test, train)]), atol=1e-6)
+
+
+def test_svm_working_set_plan_errors_and_inner_cv():
+    from _synthetic import clustered
+
+    # the plan holds the working set's kernel: 8 x 20,000^2 = 3.2 GB for 37,715 training compounds
+    svm = SVM(working_set=20_000, max_kernel_gb=4.0)
+    assert svm.plan(37_715) == {"strategy": "exact", "fit_compounds": 37_715, "kernel_gb": 3.2}
+    assert svm.resources(41_906, 10) == {"threads": 2, "mem_mb": int(3.2e9 / 2**20 + 3000)}
+    assert not svm.uses_matrix(41_906, 10) and SVM(max_kernel_gb=20.0).uses_matrix(41_906, 10)
+    assert SVM(working_set=None, max_kernel_gb=4.0, large="subsample").plan(37_715)["strategy"] == "subsample"
+    with pytest.raises(ValueError, match=r"working set of 30,000 compounds needs a 7\.2 GB kernel"):
+        SVM(working_set=30_000, max_kernel_gb=4.0).plan(37_715)
+    with pytest.raises(ValueError, match="working_set must be"):
+        SVM(working_set=1)
+    fp, y = clustered(1500)
+    sim = SimilarityIndex(fp)
+    train, _ = _split(y)
+    with pytest.raises(ValueError, match="support vectors fill its working set of 100"):
+        SVM(working_set=100).fit(sim, train, y[train])
+    # inner fits larger than the working set are fitted on working sets: the same inner values to tolerance
+    grid = {"C_grid": [0.3, 3.0], "class_weight_grid": [None, "balanced"]}
+    whole = SVM(**grid).fit(sim, train, y[train])
+    log = io.StringIO()
+    parts = SVM(**grid, working_set=700, progress=log).fit(sim, train, y[train])  # inner training sets of 800
+    assert log.getvalue().count(": on working sets, ") == 3 * 4  # every set-up in each inner fold
+    assert (parts.C_, parts.class_weight_) == (whole.C_, whole.class_weight_)
+    for a, b in zip(whole.info()["inner_cv"], parts.info()["inner_cv"]):
+        assert (a["C"], a["class_weight"]) == (b["C"], b["class_weight"])
+        assert a["value"] == pytest.approx(b["value"], abs=2e-3)
 
 
 def test_svm_subsample_is_exact_libsvm_on_all_positives_and_seeded_negatives(data):

@@ -36,6 +36,30 @@ def test_intersections_and_similarities_equal_python_sets(path, features, n_a, n
     assert not block[0].any() and not block[:, :2].any() and not block[:, -1].any()
 
 
+@pytest.mark.parametrize("features, n_a, n_b", [(200, 17, 29), (2560, 23, 70), (700, 3, 5)])
+def test_tanimoto_dot_is_the_ordered_sum_of_the_similarities_bit_for_bit(path, features, n_a, n_b):
+    from crocbench.similarity._dot import ordered_dot
+
+    rng = np.random.default_rng(features + n_b)
+    fp, sets = _random_sets(max(n_a, n_b) + 10, features, rng, 0.2)
+    fm = S.FeatureMatrix(fp, 2)
+    rows, cols = rng.permutation(fp.n)[:n_a], np.arange(10, 10 + n_b)
+    w = rng.normal(size=n_b)
+    got = fm.tanimoto_dot(rows, cols, w)
+    assert got.dtype == np.float64 and got.shape == (n_a,)
+    np.testing.assert_array_equal(got, ordered_dot(fm.tanimoto(rows, cols), w))  # the same bits
+    exact = [  # float32 similarities from Python's sets, summed in column order
+        sum(
+            float(np.float32(len(sets[i] & sets[j]) / max(1, len(sets[i] | sets[j])))) * w[c]
+            for c, j in enumerate(cols)
+        )
+        for i in rows
+    ]
+    np.testing.assert_allclose(got, exact, rtol=1e-12, atol=1e-12)
+    with pytest.raises(ValueError, match="one value per row of b"):
+        fm.tanimoto_dot(rows, cols, w[:-1])
+
+
 def test_top_k_and_the_matrix_equal_brute_force_on_either_path(path):
     rng = np.random.default_rng(3)
     fp, sets = _random_sets(150, 900, rng, 0.25)

@@ -69,6 +69,19 @@ def test_matrix_file_gathers_any_rows_and_columns_exactly(tmp_path, data):
         SimilarityIndex(Fingerprints(fp.indptr[:201], fp.ids[: fp.indptr[200]]), matrix=path)
 
 
+def test_similarity_dot_from_fingerprints_or_the_matrix_gives_the_same_bits(tmp_path, data):
+    from crocbench.similarity._dot import ordered_dot
+
+    fp, y, full = data
+    tanimoto_matrix(fp, out=tmp_path / "m.npy")
+    rng = np.random.default_rng(3)
+    rows, cols, w = rng.choice(300, 50, replace=False), rng.choice(300, 90, replace=False), rng.normal(size=90)
+    want = ordered_dot(full[np.ix_(rows, cols)].astype(np.float32), w)
+    np.testing.assert_array_equal(SimilarityIndex(fp).similarity_dot(rows, cols, w), want)
+    np.testing.assert_array_equal(SimilarityIndex(fp, matrix=tmp_path / "m.npy").similarity_dot(rows, cols, w), want)
+    np.testing.assert_allclose(want, full[np.ix_(rows, cols)] @ w, rtol=1e-12)  # the product, to rounding
+
+
 def test_the_data_a_model_sees_fingerprints_ids_smiles_neighbours(data):
     fp, _, _ = data
     full = SimilarityIndex(fp, ids=[f"c{i}" for i in range(fp.n)], smiles=["C"] * fp.n)

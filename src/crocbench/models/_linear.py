@@ -3,8 +3,8 @@
 :func:`nystroem_map` maps compounds to features whose inner products approximate the
 Tanimoto kernel, :func:`linear_svm` fits the L2-loss linear SVM on them by Newton's
 method and :func:`inner_linear_decisions` is its inner cross-validation.
-:func:`ordered_dot` is the fixed-order product behind the SVM's decision values
-(:meth:`~crocbench.models.SVM.decision`) and its Nystroem kernel expansion.
+:func:`~crocbench.similarity._dot.ordered_dot` (the fixed-order product behind the SVM's decision values)
+gives the Nystroem kernel expansion's coefficients.
 """
 
 from __future__ import annotations
@@ -12,32 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..cv import stratified_folds
-
-
-def ordered_dot(a: np.ndarray, w: np.ndarray, chunk: int = 1024) -> np.ndarray:
-    """``a @ w`` (float64) summed column by column in a fixed order: the same bits on every CPU.
-
-    BLAS's result depends on the CPU (OpenBLAS picks its kernels per CPU: blocking, FMA), so
-    last bits differ between machines; two compounds tied on one (e.g. duplicate structures)
-    would be 1 ulp apart on another and every tie-aware metric would move.  Here each term is
-    one IEEE multiply and one add, in column order, so the decision values of the model's
-    scores are reproducible bit for bit, and equal rows give equal values.
-
-    Examples
-    --------
-    >>> a = np.array([[0.5, 0.25], [1.0, 0.0]], dtype=np.float32)
-    >>> ordered_dot(a, np.array([2.0, 4.0])).tolist()
-    [2.0, 2.0]
-    """
-    w = np.asarray(w, dtype=np.float64)
-    out = np.zeros(a.shape[0])
-    term = np.empty(a.shape[0])
-    for start in range(0, a.shape[1], chunk):
-        cols = np.asfortranarray(a[:, start : start + chunk], dtype=np.float64)  # columns contiguous
-        for j in range(cols.shape[1]):
-            np.multiply(cols[:, j], w[start + j], out=term)
-            out += term
-    return out
+from ..similarity._dot import ordered_dot
 
 
 def nystroem_map(data, rows, landmarks, block: int = 4096, rtol: float = 1e-10) -> tuple[np.ndarray, np.ndarray]:

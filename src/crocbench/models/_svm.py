@@ -13,7 +13,6 @@ import numpy as np
 from .._parallel import memory_budget_mb
 from ..metrics import parse_metric
 from ._base import Model
-from ._linear import ordered_dot
 from ._svm_fit import _SVMFit
 from ._svm_plan import _BESIDE_KERNEL_MB, _MIN_LANDMARKS, _n_train, fold_plan
 from ._svm_select import inner_decisions, n_rounds, select_setup
@@ -22,12 +21,13 @@ from ._svm_select import inner_decisions, n_rounds, select_setup
 class SVM(_SVMFit, Model):
     """``sklearn.svm.SVC(kernel="precomputed")`` on the exact Tanimoto kernel.
 
-    Memory: the float64 training kernel LIBSVM needs (n_train^2 x 8 bytes, 11.3 GB for
-    37,700 compounds) is built once (``data.kernel``: computed from the fingerprints,
-    or read from the all-pairs matrix the workflow computes once, as ``uses_matrix``
-    asks) and freed right after training; only the support vectors are kept, and test
-    compounds are scored against them alone, so a test kernel never sits beside the
-    training one.
+    Memory: the float64 training kernel LIBSVM needs (n_train^2 x 8 bytes, 11.4 GB for
+    37,715 compounds), or with ``working_set`` that of a working set, is built
+    (``data.kernel``: computed from the fingerprints, or read from the all-pairs matrix
+    the workflow computes once, as ``uses_matrix`` asks) and freed right after
+    training; only the support vectors are kept, and test compounds are scored against
+    them alone (:meth:`SimilarityIndex.similarity_dot
+    <crocbench.similarity.SimilarityIndex.similarity_dot>`, no block held).
 
     Parameters
     ----------
@@ -93,6 +93,17 @@ class SVM(_SVMFit, Model):
         one log line and in :meth:`info`.
     landmarks : int, default=2000
         Landmark compounds of ``large="nystroem"`` (at most).
+    working_set : int or None, default=None
+        None: an exact fit is one LIBSVM fit on the whole training kernel.  An integer w:
+        a fold (or inner fit) of more than w training compounds is fitted exactly by
+        LIBSVM on working sets of at most w compounds (:mod:`._svm_working`): the first
+        has every positive and seeded negatives up to w / 2; after each fit, the decision
+        function on all training compounds picks the next (the support vectors, then the
+        others by increasing margin), until none outside violates ``y f(x) >= 1 - tol / 2``.
+        The answer is the whole problem's optimum to LIBSVM's tolerance (``tol``,
+        1e-3; decision values within about 1e-3 of a single fit's), in the memory of a
+        w-compound kernel: 8 w^2 bytes, 3.2 GB at w = 20,000 instead of 11.4 GB for
+        37,715 training compounds.  ``max_kernel_gb`` then bounds that kernel.
     n_jobs : int, default=1
         LIBSVM fits run at a time during the inner CV (threads sharing one kernel).
     seed : int, default=0
@@ -118,6 +129,7 @@ class SVM(_SVMFit, Model):
         max_kernel_gb: float | None = None,
         large: str = "error",
         landmarks: int = 2000,
+        working_set: int | None = None,
         n_jobs: int = 1,
         seed: int = 0,
         progress=None,
@@ -146,6 +158,9 @@ class SVM(_SVMFit, Model):
         if int(landmarks) != landmarks or landmarks < _MIN_LANDMARKS:
             raise ValueError(f"landmarks must be an integer >= {_MIN_LANDMARKS}; got {landmarks!r}")
         self.landmarks = int(landmarks)
+        if working_set is not None and (int(working_set) != working_set or working_set < 2):
+            raise ValueError(f"working_set must be None or an integer >= 2; got {working_set!r}")
+        self.working_set = None if working_set is None else int(working_set)
         if max_kernel_gb is not None and not max_kernel_gb > 0:
             raise ValueError(f"max_kernel_gb must be positive (GB); got {max_kernel_gb!r}")
         self.max_kernel_gb, self.large = max_kernel_gb, large
@@ -155,8 +170,8 @@ class SVM(_SVMFit, Model):
     def resources(self, n_compounds: int, n_folds: int) -> dict:
         """Two threads (two LIBSVM fits at a time) and the float64 kernel of the compounds a fold fits on (all
         (1 - 1/n_folds) n_compounds training compounds, or the subsample that fits; with Nystroem, its features
-        and landmark kernel) plus 3 GB (the fits, the fingerprints, the test block): measured peak 13.8 GB for
-        n = 41,906 and 10 folds.  A kernel above ``max_kernel_gb`` with ``large="error"`` raises ValueError
+        and landmark kernel; with ``working_set``, the kernel of at most that many compounds) plus 3 GB (the
+        fits, the fingerprints).  A kernel above ``max_kernel_gb`` with ``large="error"`` raises ValueError
         here, before any job runs.
 
         Parameters
@@ -175,8 +190,9 @@ class SVM(_SVMFit, Model):
         return {"threads": 2, "mem_mb": int(gb * 1e9 / 2**20 + _BESIDE_KERNEL_MB)}
 
     def uses_matrix(self, n_compounds: int, n_folds: int) -> bool:
-        """Whether the folds read the all-pairs matrix: when they fit exactly (every fold reads four training kernels
-        and the inner CV's held-out blocks from it); a subsampled fit computes its smaller kernels itself.
+        """Whether the folds read the all-pairs matrix: when they fit exactly on one whole training kernel (every
+        fold reads four training kernels from it); a fit on working sets or a subsample computes its smaller
+        kernels itself.
 
         Parameters
         ----------
@@ -190,8 +206,11 @@ class SVM(_SVMFit, Model):
         bool
             True when the folds fit exactly.
         """
+        n_train = _n_train(n_compounds, n_folds)
+        if self.working_set is not None and n_train > self.working_set:
+            return False  # working sets: kernels computed as needed, smaller than the matrix's
         try:
-            return self.plan(_n_train(n_compounds, n_folds))["strategy"] == "exact"
+            return self.plan(n_train)["strategy"] == "exact"
         except ValueError:
             return False
 
@@ -206,7 +225,7 @@ class SVM(_SVMFit, Model):
         """How a fold with ``n_train`` training compounds is fitted.
 
         ``{"strategy": "exact", "fit_compounds": n_train, "kernel_gb": ...}`` when the
-        kernel is within :attr:`kernel_limit_gb`; else, with ``large="subsample"``,
+        kernel (of at most ``working_set`` compounds, if set) is within :attr:`kernel_limit_gb`; else, with ``large="subsample"``,
         ``{"strategy": "subsample", "fit_compounds": m, "kernel_gb": ..., "kernel_gb_full": ...}``
         with m the most compounds whose kernel fits; with ``large="nystroem"``,
         ``{"strategy": "nystroem", "fit_compounds": n_train, "landmarks": m, "kernel_gb": ...,
@@ -257,7 +276,9 @@ class SVM(_SVMFit, Model):
 
             def inner_cv(setups, share):
                 return inner_decisions(
-                    SVM,
+                    lambda C, class_weight: SVM(
+                        C=C, class_weight=class_weight, cache_size=self.cache_size, working_set=self.working_set
+                    ),
                     data,
                     train,
                     y,
@@ -330,6 +351,8 @@ class SVM(_SVMFit, Model):
                     {"C": C, "class_weight": cw, "value": v, "fit_share": 1 / share}
                     for (C, cw), (share, v) in last.items()
                 ]
+        if self.working_rounds_ is not None:
+            out["working_set"], out["working_set_fits"] = self.working_set, self.working_rounds_
         if self.platt_ is not None:
             out["platt_A"], out["platt_B"] = self.platt_
         if self.plan_["strategy"] != "exact":  # how a fold above the memory line was fitted
@@ -342,11 +365,8 @@ class SVM(_SVMFit, Model):
         return out
 
     @staticmethod
-    def _decision(data, rows, support, dual_coef, intercept, block: int = 4096) -> np.ndarray:
-        out = np.empty(rows.size)
-        for i in range(0, rows.size, block):
-            out[i : i + block] = ordered_dot(data.similarities(rows[i : i + block], support), dual_coef) + intercept
-        return out
+    def _decision(data, rows, support, dual_coef, intercept) -> np.ndarray:
+        return data.similarity_dot(rows, support, dual_coef) + intercept
 
     def decision(self, data, rows) -> np.ndarray:
         """The SVM's decision function on ``rows`` (whatever ``score`` is).

@@ -9,8 +9,10 @@ import numpy as np
 
 from .._extras import needs
 from ..similarity import KernelBuffer
-from ._linear import inner_linear_decisions, linear_svm, nystroem_map, ordered_dot
+from ..similarity._dot import ordered_dot
+from ._linear import inner_linear_decisions, linear_svm, nystroem_map
 from ._platt import _fit_platt, platt_fit
+from ._svm_working import balanced_weights, working_set_fit
 
 
 class _SVMFit:
@@ -31,7 +33,7 @@ class _SVMFit:
 
     def _fit(self, data, train, y) -> None:
         self.plan_ = self.plan(train.size, int(y.sum()))
-        self.support_count_ = None
+        self.support_count_, self.working_rounds_ = None, None
         if self.plan_["strategy"] == "nystroem":
             return self._fit_nystroem(data, train, y)
         if self.plan_["strategy"] == "subsample":
@@ -48,11 +50,17 @@ class _SVMFit:
             train, y = train[keep], y[keep]
         buffer = KernelBuffer()
         self.inner_values_ = None
-        if self.selects:
-            buffer.take(train.size)  # the final kernel's memory, reused by the smaller inner ones first
+        working = self.plan_["strategy"] == "exact" and self.working_set is not None and train.size > self.working_set
+        if self.selects:  # the final kernel's memory, reused by the smaller inner ones first
+            buffer.take(self.working_set if working else train.size)
             self.C_, self.class_weight_ = self._select(data, train, y, buffer)
         else:
             self.C_, self.class_weight_ = self.C, self.class_weight
+        if working:
+            self._fit_working_sets(data, train, y, buffer)
+            self.platt_ = platt_fit(self.training_decision_, y) if self.score_kind == "platt" else None
+            del buffer
+            return
         start = time.perf_counter()
         kernel = data.kernel(train, progress=self.progress, buffer=buffer)
         built = time.perf_counter()
@@ -68,6 +76,38 @@ class _SVMFit:
         if self.score_kind == "platt":
             _fit_platt(kernel, [self], y)
         del kernel, buffer
+
+    def _fit_working_sets(self, data, train, y, buffer=None) -> None:
+        """Exact LIBSVM at ``C_``, ``class_weight_`` on all of ``train``, fitted on working sets
+        (:func:`~crocbench.models._svm_working.working_set_fit`); the class weights are all of ``train``'s."""
+        weights = balanced_weights(y) if self.class_weight_ == "balanced" else None
+        svc = self._svc(self.C_, weights)
+
+        def fit_kernel(kernel, y_set):
+            svc.fit(kernel, y_set)
+            return svc.support_, svc.dual_coef_[0].astype(np.float64), float(svc.intercept_[0])
+
+        start = time.perf_counter()
+        local, self.dual_coef_, self.intercept_, self.training_decision_, self.working_rounds_ = working_set_fit(
+            fit_kernel,
+            data,
+            train,
+            y,
+            self.working_set,
+            svc.tol,
+            seed=self.seed,
+            buffer=buffer,
+            progress=self.progress,
+            first=self.working_set // 2,
+        )
+        self.support_local_, self.support_ = local, train[local]
+        if self.progress is not None:
+            print(
+                f"fit on working sets: {train.size:,} compounds, {self.working_rounds_} LIBSVM fits of at most "
+                f"{self.working_set:,}, {time.perf_counter() - start:.1f} s, {local.size} support vectors",
+                file=self.progress,
+                flush=True,
+            )
 
     def _fit_nystroem(self, data, train, y) -> None:
         """A linear L2-loss SVM on Nystroem features, kept as a kernel expansion over the landmarks."""

@@ -25,13 +25,19 @@ def _kernel_gb(n: int) -> float:
 def fold_plan(model, n_train: int, n_positives: int | None = None) -> dict:
     """:meth:`SVM.plan <crocbench.models.SVM.plan>` of ``model``: how a fold of ``n_train`` compounds is fitted."""
     need, limit = _kernel_gb(n_train), model.kernel_limit_gb
-    if need <= limit:
-        return {"strategy": "exact", "fit_compounds": int(n_train), "kernel_gb": need}
+    held = need if model.working_set is None else _kernel_gb(min(int(n_train), model.working_set))
+    if held <= limit:
+        return {"strategy": "exact", "fit_compounds": int(n_train), "kernel_gb": held}
     where = (
         f"max_kernel_gb = {limit:g}"
         if model.max_kernel_gb is not None
         else f"{limit:.1f} GB, the default max_kernel_gb of this machine's memory"
     )
+    if model.working_set is not None and model.working_set < n_train:
+        raise ValueError(
+            f"the SVM's working set of {model.working_set:,} compounds needs a {_gb(held)} GB kernel "
+            f"(8 bytes x working_set^2), above {where}; lower the svm's working_set or raise max_kernel_gb"
+        )
     if model.large == "error":
         raise ValueError(
             f"the SVM's training kernel of {n_train:,} compounds needs {_gb(need)} GB (8 bytes x n_train^2), "

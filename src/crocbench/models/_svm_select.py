@@ -166,8 +166,9 @@ def inner_decisions(
     stratified split, seeded by ``seed`` and the inner fold); the held-out fold
     is scored whole.  Returns ``{setup: decision}``, the decisions in ``train``
     order (pooled over the inner folds).  Each set-up is fitted as
-    ``estimator(C=C, class_weight=cw)``: :class:`~crocbench.models.SVM`, passed in
-    by it (it imports this module).
+    ``estimator(C=C, class_weight=cw)``, an :class:`~crocbench.models.SVM` made by it
+    (it imports this module); an inner training set larger than its ``working_set``
+    is fitted on working sets, one set-up at a time.
     """
     y = np.asarray(y)
     inner = stratified_folds(y, inner_folds, seed)
@@ -187,10 +188,19 @@ def inner_decisions(
         if share > 1:
             fit_rows = fit_rows[stratified_folds(y[fit_rows], share, [*np.atleast_1d(seed).tolist(), f]) == 0]
         models = [estimator(C=C, class_weight=cw) for C, cw in setups]
-        kernel = data.kernel(train[fit_rows], buffer=buffer)
-        say(f"kernel of {fit_rows.size} compounds")
-        _fit_all(kernel, train[fit_rows], y[fit_rows], models, n_jobs, progress)
-        del kernel
+        if models[0].working_set is not None and fit_rows.size > models[0].working_set:
+            for model in models:  # each on working sets of its own (their kernels in ``buffer``)
+                model.C_, model.class_weight_ = model.C, model.class_weight
+                model._fit_working_sets(data, train[fit_rows], y[fit_rows], buffer)
+                say(
+                    f"C={model.C:g} class_weight={model.class_weight}: on working sets, {model.support_.size} "
+                    f"support vectors"
+                )
+        else:
+            kernel = data.kernel(train[fit_rows], buffer=buffer)
+            say(f"kernel of {fit_rows.size} compounds")
+            _fit_all(kernel, train[fit_rows], y[fit_rows], models, n_jobs, progress)
+            del kernel
         for setup, d in zip(setups, _decisions(data, train[held], train[fit_rows], models)):
             out[setup][held] = d
         say(f"{len(setups)} set-ups fitted, {held.size} compounds scored")

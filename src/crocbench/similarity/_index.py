@@ -8,6 +8,7 @@ import scipy.sparse as sp
 from .._memory import KernelBuffer
 from ..ecfp import ecfp_view
 from ..fingerprints import Fingerprints
+from ._dot import ordered_dot
 from ._matrix_file import MatrixFile
 from ._tanimoto import DEFAULT_BLOCK, FeatureMatrix, tanimoto_matrix
 from ._topk import Neighbours, top_k
@@ -157,6 +158,35 @@ class SimilarityIndex:
         if self.matrix is not None:
             return self.matrix.gather(rows, cols, out=out, dtype=np.float32)
         return self.fm.tanimoto(np.asarray(rows), np.asarray(cols), out=out)
+
+    def similarity_dot(self, rows, cols, weights) -> np.ndarray:
+        """``similarities(rows, cols) @ weights`` in float64, each row summed in column order: the same bits on
+        every CPU (:func:`crocbench.models._linear.ordered_dot`), computed without holding the block.
+
+        Parameters
+        ----------
+        rows : array-like of int
+            Row indices of the query compounds.
+        cols : array-like of int
+            Row indices of the reference compounds.
+        weights : array-like of float64 of shape (len(cols),)
+            One weight per reference compound.
+
+        Returns
+        -------
+        ndarray of float64 of shape (len(rows),)
+            ``sum_j T(rows_i, cols_j) weights_j``.
+
+        Examples
+        --------
+        >>> from crocbench.fingerprints import Fingerprints
+        >>> fp = Fingerprints(np.array([0, 2, 4, 5]), np.array([7, 9, 7, 11, 9], dtype=np.uint64))
+        >>> SimilarityIndex(fp).similarity_dot([0, 1], [1, 2], [2.0, 4.0]).round(4).tolist()
+        [2.6667, 0.0]
+        """
+        if self.matrix is not None:
+            return ordered_dot(self.similarities(rows, cols), weights)
+        return self.fm.tanimoto_dot(np.asarray(rows), np.asarray(cols), weights)
 
     def kernel(self, rows, dtype=np.float64, progress=None, buffer: KernelBuffer | None = None) -> np.ndarray:
         """The square Tanimoto matrix of ``rows`` (float64 by default: what LIBSVM takes).

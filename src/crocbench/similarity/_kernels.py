@@ -211,6 +211,28 @@ def tanimoto_block(
                 row[j] = np.float32(np.float64(row[j]) / _union(row[j], size_a[i], size_b[j], clamp))
 
 
+@numba.njit(parallel=True, cache=True, nogil=True)
+def tanimoto_dot(
+    out, weights, words_a, words_b, words_bt, a_ptr, a_idx, b_ptr, b_idx, size_a, size_b, clamp
+):  # pragma: no cover - compiled
+    """``out[i] = sum_j T(A_i, B_j) w_j`` in float64, summed in column order (each term one multiply of the
+    float32 similarity, widened, by ``w_j``, then one add): the bits of ``ordered_dot`` of
+    :func:`tanimoto_block`'s rows, without holding them.  Each block of 8 rows is counted into a scratch
+    row block of its own."""
+    n_a, n_b = out.shape[0], words_b.shape[0]
+    for t in numba.prange((n_a + ROWS - 1) // ROWS):
+        lo = t * ROWS
+        rows = min(ROWS, n_a - lo)
+        scratch = np.empty((rows, n_b), dtype=np.float32)
+        _count_rows(scratch, 0, rows, words_a, lo, words_b, words_bt, a_ptr, a_idx, b_ptr, b_idx)
+        for r in range(rows):
+            i, row, acc = lo + r, scratch[r], 0.0
+            for j in range(n_b):
+                s = np.float32(np.float64(row[j]) / _union(row[j], size_a[i], size_b[j], clamp))
+                acc += np.float64(s) * weights[j]
+            out[i] = acc
+
+
 @numba.njit(cache=True, forceinline=True)
 def _key(s, index):  # pragma: no cover - compiled
     bits = np.int64(np.array([s], dtype=np.float32).view(np.int32)[0])
