@@ -435,8 +435,8 @@ def _kkt_gap(kernel, y, dual, C):
 
 @pytest.mark.parametrize("class_weight, working_set", [(None, 520), (None, 700), ("balanced", 700)])
 def test_svm_working_sets_reach_the_whole_problems_optimum(class_weight, working_set):
-    from sklearn.svm import SVC
     from _synthetic import clustered
+    from sklearn.svm import SVC
 
     fp, y = clustered(1500)
     full = tanimoto_matrix(fp).astype(np.float64)
