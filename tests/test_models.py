@@ -476,7 +476,7 @@ def test_svm_working_set_plan_errors_and_inner_cv():
     # the plan holds the working set's kernel: 8 x 20,000^2 = 3.2 GB for 37,715 training compounds
     svm = SVM(working_set=20_000, max_kernel_gb=4.0)
     assert svm.plan(37_715) == {"strategy": "exact", "fit_compounds": 37_715, "kernel_gb": 3.2}
-    assert svm.resources(41_906, 10) == {"threads": 2, "mem_mb": int(3.2e9 / 2**20 + 3000)}
+    assert svm.resources(41_906, 10) == {"threads": 1, "mem_mb": int(3.2e9 / 2**20 + 3000)}
     assert not svm.uses_matrix(41_906, 10) and SVM(max_kernel_gb=20.0).uses_matrix(41_906, 10)
     assert SVM(working_set=None, max_kernel_gb=4.0, large="subsample").plan(37_715)["strategy"] == "subsample"
     with pytest.raises(ValueError, match=r"working set of 30,000 compounds needs a 7\.2 GB kernel"):

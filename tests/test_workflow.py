@@ -300,6 +300,7 @@ def test_own_csv_dataset_through_every_model(tmp_path, mirror):
         "neighbours",
         "folds",
         "score_fold",
+        "score_folds",
         "--",
         *(f"results/mine/{rel}" for rel in again if rel.endswith(".parquet")),
     )

@@ -83,6 +83,7 @@ def test_panel_cost_reads_stages_and_invocation_walls(tmp_path):
     from datetime import datetime
 
     assert _accounting.stage_of("score_fold", "scores/svm/fold_3") == "svm"
+    assert _accounting.stage_of("score_folds", "scores/irv_power/folds") == "irv_power"
     assert _accounting.stage_of("neighbours_chunk", "neighbours_k50/chunk_2") == "neighbours"
     assert _accounting.stage_of("fingerprints", "fingerprints") == "data"
     logs = tmp_path / ".snakemake" / "log"
@@ -152,13 +153,13 @@ def test_rule_table_sums_jobs_per_rule_and_fold_jobs_per_model(tmp_path):
     for rel, s, rss in (
         ("scores/svm/fold_0", 10.0, 1024),
         ("repeats/1/scores/svm/fold_0", 30.0, 2048),
-        ("scores/irv/fold_0", 5.0, 512),
+        ("scores/irv/folds", 5.0, 512),
         ("standardize", 2.0, 100),
     ):
         (logs / "benchmark" / rel).parent.mkdir(parents=True, exist_ok=True)
         (logs / "benchmark" / f"{rel}.tsv").write_text(f"s\th:m:s\tmax_rss\n{s}\t0:00:01\t{rss}\n")
     table = _accounting.rule_table(logs)
-    assert list(table.index) == ["score_fold (svm)", "score_fold (irv)", "standardize"]  # by summed time
+    assert list(table.index) == ["score_fold (svm)", "score_folds (irv)", "standardize"]  # by summed time
     svm = table.loc["score_fold (svm)"]
     assert (svm["jobs"], svm["total_s"], svm["longest_s"], svm["max_rss_gb"]) == (2, 40.0, 30.0, 2.0)
     with pytest.raises(SystemExit, match="no benchmark files"):

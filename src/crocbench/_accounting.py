@@ -20,6 +20,7 @@ import pandas as pd
 # that writes it.
 RULES = [
     (re.compile(r"scores/[^/]+/fold_\d+"), "score_fold"),
+    (re.compile(r"scores/[^/]+/folds"), "score_folds"),
     (re.compile(r"neighbours_k\d+/chunk_\d+"), "neighbours_chunk"),
     (re.compile(r"neighbours_k\d+"), "neighbours"),
     (re.compile(r"svm_sensitivity/[^/]+"), "svm_sensitivity_grid"),
@@ -111,10 +112,11 @@ def jobs(folder: Path) -> pd.DataFrame:
 
 
 def rule_table(folder: Path) -> pd.DataFrame:
-    """One row per rule (fold jobs per model): jobs, summed and longest wall seconds, largest max RSS (GB)."""
+    """One row per rule (a model's fold jobs, or its one job of all folds, per model): jobs, summed and longest
+    wall seconds, largest max RSS (GB)."""
     table = jobs(folder)
     table["rule"] = [
-        f"score_fold ({REPEAT_PREFIX.sub('', f).split('/')[1]})" if r == "score_fold" else r
+        f"{r} ({REPEAT_PREFIX.sub('', f).split('/')[1]})" if r in ("score_fold", "score_folds") else r
         for f, r in zip(table["file"], table["rule"])
     ]
     table = table.groupby("rule").agg(
@@ -124,7 +126,7 @@ def rule_table(folder: Path) -> pd.DataFrame:
     return table.sort_values("total_s", ascending=False)
 
 
-#: Stages, by the rule (or "score_fold (model)") of a job; the neighbour search grows with pairs, the rest with N.
+#: Stages, by the rule (or "score_fold (model)", "score_folds (model)") of a job; the neighbour search grows with pairs, the rest with N.
 STAGES = {
     "data": ("download", "standardize", "fingerprints", "scaffolds", "folds", "folds_table", "import_scores"),
     "neighbours": ("neighbours_chunk", "neighbours"),
@@ -137,7 +139,7 @@ _STAMP = re.compile(r"^\[(\w{3} \w{3} +\d+ \d\d:\d\d:\d\d \d{4})\]")
 
 def stage_of(rule: str, file: str) -> str:
     """The stage of a job: a model's fold jobs are the model's stage, the others by :data:`STAGES`."""
-    if rule == "score_fold":
+    if rule in ("score_fold", "score_folds"):
         return file.split("/")[-2]
     for stage, rules in STAGES.items():
         if rule in rules:

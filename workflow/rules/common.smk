@@ -74,6 +74,9 @@ SUMMARY = len(DATASETS) > 1
 SUMMARY_MODELS = summary_models(config)
 IMPORTED = [name for name, run in RUNS.items() if run.imported]
 TRAINED = [name for name, run in RUNS.items() if not run.imported]
+# Runs whose class says its folds take about a second (folds_in_one_job): all their folds in one job (score_folds)
+ONE_JOB = [name for name in TRAINED if RUNS[name].folds_in_one_job]
+PER_FOLD = [name for name in TRAINED if name not in ONE_JOB]
 SENSITIVITY = config["svm_sensitivity"]
 POWER_PAIRS = [pair for pair in config["power"]["pairs"] if set(pair) <= set(MODELS)]
 
@@ -337,8 +340,10 @@ def irv_training_inputs(wildcards):
     return {  # the script matches files to schemes by run name (the folder or file name), not by position
         "scores": [f"results/{wildcards.dataset}/scores/{r}.parquet" for r in runs.values()],
         "infos": [f"results/{wildcards.dataset}/scores/{r}/fold_{k}.json" for r in runs.values() for k in range(FOLDS)],
-        "benchmarks": [
-            f"logs/{wildcards.dataset}/benchmark/scores/{r}/fold_{k}.tsv" for r in runs.values() for k in range(FOLDS)
+        "benchmarks": [  # the run's jobs: one per fold, or one for all (score_folds)
+            f"logs/{wildcards.dataset}/benchmark/scores/{r}/{part}.tsv"
+            for r in runs.values()
+            for part in (["folds"] if r in ONE_JOB else [f"fold_{k}" for k in range(FOLDS)])
         ],
         # the paper's Appendix A claims compare the reweighted IRVs with its SVM and kNN
         "others": [f"results/{wildcards.dataset}/scores/{m}.parquet" for m in ("svm", "knn") if m in MODELS],

@@ -74,12 +74,40 @@ rule score_fold:
     benchmark:
         "logs/{dataset}/benchmark{repeat}/scores/{model}/fold_{fold}.tsv"
     wildcard_constraints:
-        model=_alternatives(TRAINED),
+        model=_alternatives(PER_FOLD),
     conda:
         "../../envs/crocbench.yaml"
     threads: model_threads  # each model's class says (resources): the SVM 2, the IRV 1 (two 1-thread jobs beat one 2-thread job)
     resources:
-        mem_mb=model_mem_mb,  # the SVM: its float64 training kernel, 8 bytes x (0.9 N)^2, plus 3 GB
+        mem_mb=model_mem_mb,  # the SVM: its kernel (of its working set), 8 bytes x n^2, plus 3 GB
+    params:
+        run=run_params,
+        search=PLUGIN_DIRS,
+        seed=fold_seed,
+        block=config["similarity"]["block"],
+    script:
+        "../scripts/score_fold.py"
+
+
+rule score_folds:
+    """Every fold of a run whose class says its folds take about a second (folds_in_one_job), in one job: the
+    same per-fold files as score_fold's, without a job's start (Python, torch, the compiled loops) per fold."""
+    input:
+        unpack(fold_inputs),
+    output:
+        scores=expand("results/{{dataset}}{{repeat}}/scores/{{model}}/fold_{fold}.parquet", fold=range(FOLDS)),
+        info=expand("results/{{dataset}}{{repeat}}/scores/{{model}}/fold_{fold}.json", fold=range(FOLDS)),
+    log:
+        "logs/{dataset}{repeat}/scores/{model}/folds.log",
+    benchmark:
+        "logs/{dataset}/benchmark{repeat}/scores/{model}/folds.tsv"
+    wildcard_constraints:
+        model=_alternatives(ONE_JOB),
+    conda:
+        "../../envs/crocbench.yaml"
+    threads: model_threads
+    resources:
+        mem_mb=model_mem_mb,
     params:
         run=run_params,
         search=PLUGIN_DIRS,

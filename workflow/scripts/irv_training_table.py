@@ -13,7 +13,7 @@ with step(snakemake) as log:
     run_of, n_folds = snakemake.params.runs, snakemake.params.n_folds  # scheme -> run name
     schemes = list(run_of)
 
-    def of_run(paths, run):  # a run's files: scores/{run}.parquet, scores/{run}/fold_k.json, .../{run}/fold_k.tsv
+    def of_run(paths, run):  # a run's files: scores/{run}.parquet, scores/{run}/fold_k.json, .../{run}/*.tsv
         return [Path(p) for p in paths if Path(p).parent.name == run or Path(p).name == f"{run}.parquet"]
 
     runs = {
@@ -30,7 +30,7 @@ with step(snakemake) as log:
     write_table(table, snakemake.output.tsv, sep="\t", index=False, float_format="%.10g")
     text = (
         f"# IRV training with rank reweighting ({snakemake.wildcards.dataset})\n\n{markdown_table(table)}\n\n"
-        f"train_seconds: wall time of the {n_folds} fold jobs (loading included).\n"
+        f"train_seconds: wall time of the run's jobs ({n_folds} folds, loading included).\n"
     )
     if snakemake.params.reproduces:  # the paper's Appendix A numbers and claims apply to this dataset only
         others = {

@@ -11,7 +11,8 @@ from crocbench.models import make_model
 from crocbench.similarity import MatrixFile, SimilarityIndex, load_neighbours
 
 with step(snakemake) as log:
-    fold, run = int(snakemake.wildcards.fold), snakemake.wildcards.model
+    run = snakemake.wildcards.model
+    outputs = list(zip(*(([p] if isinstance(p, str) else p) for p in (snakemake.output.scores, snakemake.output.info))))
     folds = pd.read_csv(snakemake.input.folds, sep="\t", dtype={"id": str})
     compounds = pd.read_parquet(snakemake.input.compounds, columns=["id", "smiles"])
     matrix = snakemake.input.get("matrix")  # the all-pairs matrix, for a model whose class says uses_matrix
@@ -25,23 +26,31 @@ with step(snakemake) as log:
         matrix=matrix and MatrixFile(matrix, threads=snakemake.threads),
         ecfp=load_ecfp(ecfp) if ecfp else None,
     )
-    done = cross_validate(
-        lambda k: make_model(
-            run,
-            snakemake.params.run,
-            seed=(snakemake.params.seed, k),
-            progress=log,
-            n_jobs=snakemake.threads,
-            search=snakemake.params.search,
-        ),
-        sim,
-        folds,
-        only=[fold],
-    )
-    scores, model = done.scores[fold], done.models[fold]
-    write_table(scores, snakemake.output.scores, index=False)
-    info = model.info() if callable(getattr(model, "info", None)) else {}
-    with atomic_write(snakemake.output.info) as tmp, open(tmp, "w") as fh:
-        json.dump({"run": run, "model": snakemake.params.run["class"], "fold": fold, **info}, fh)
-        fh.write("\n")
-    print(f"{run} fold {fold}: {len(scores)} compounds scored; neighbour lists recomputed: {sim.recomputed}", file=log)
+    # one fold (score_fold), or every fold of a run whose folds take about a second (score_folds)
+    fold_list = [int(snakemake.wildcards.fold)] if "fold" in snakemake.wildcards.keys() else range(len(outputs))
+    for fold, (scores_path, info_path) in zip(fold_list, outputs):
+        before = sim.recomputed
+        done = cross_validate(
+            lambda k: make_model(
+                run,
+                snakemake.params.run,
+                seed=(snakemake.params.seed, k),
+                progress=log,
+                n_jobs=snakemake.threads,
+                search=snakemake.params.search,
+            ),
+            sim,
+            folds,
+            only=[fold],
+        )
+        scores, model = done.scores[fold], done.models[fold]
+        write_table(scores, scores_path, index=False)
+        info = model.info() if callable(getattr(model, "info", None)) else {}
+        with atomic_write(info_path) as tmp, open(tmp, "w") as fh:
+            json.dump({"run": run, "model": snakemake.params.run["class"], "fold": fold, **info}, fh)
+            fh.write("\n")
+        print(
+            f"{run} fold {fold}: {len(scores)} compounds scored; neighbour lists recomputed: {sim.recomputed - before}",
+            file=log,
+            flush=True,
+        )

@@ -52,6 +52,11 @@ class Model:
     ``baseline``
         True for a ranker that ranks by chance (RANDOM): left out where only rankers are compared, such as the
         SVM sensitivity study's pooling table (default False).
+    ``folds_in_one_job``
+        True for a model whose folds take about a second each, less than starting a job
+        (Python, torch and the compiled loops): the workflow then fits and scores all of a
+        run's folds in one job, writing the same per-fold files, each fold's fitting and
+        scoring seconds in its info (default False: a job per fold).
     ``uses_matrix``
         True for a model that reads most of the all-pairs similarities (a kernel
         method): the workflow then computes the N x N Tanimoto matrix once per
@@ -67,6 +72,7 @@ class Model:
     uses_matrix = False
     uses_ecfp = False
     baseline = False
+    folds_in_one_job = False
 
     def fit(self, data: SimilarityIndex, train, y) -> Model:
         """Learn from the training compounds ``train`` with labels ``y``.

@@ -219,6 +219,12 @@ class Run:
         return bool(own(n_compounds, n_folds) if callable(own) else own)
 
     @property
+    def folds_in_one_job(self) -> bool:
+        """Whether all the run's folds are scored in one job (its class's ``folds_in_one_job``; False for an
+        import)."""
+        return bool(getattr(self.model, "folds_in_one_job", False))
+
+    @property
     def uses_ecfp(self) -> bool:
         """Whether the model's fold jobs read the screen's ECFP (its class's ``uses_ecfp``; False for an import)."""
         return bool(getattr(self.model, "uses_ecfp", False))

@@ -17,6 +17,7 @@ class Random(Model):
     """
 
     name, label = "random", "RANDOM"
+    folds_in_one_job = True  # a fold takes about a second on dtp_aids: less than a job's start
     baseline = True
 
     def __init__(self, seed=0):
@@ -36,6 +37,7 @@ class MaxSim(Model):
     """
 
     name, label = "maxsim", "MAX-SIM"
+    folds_in_one_job = True  # a fold takes about a second on dtp_aids: less than a job's start
 
     def __init__(self, block: int = 4096):
         self.block = block
@@ -65,6 +67,7 @@ class KNN(Model):
     """
 
     name, label = "knn", "kNN"
+    folds_in_one_job = True  # a fold takes about a second on dtp_aids: less than a job's start
 
     def __init__(self, k: int = 20, tie_break: str | None = None):
         if tie_break not in (None, "none", "similarity"):

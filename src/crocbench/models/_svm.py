@@ -168,7 +168,8 @@ class SVM(_SVMFit, Model):
             parse_metric(select_metric)  # a bad name fails here, not after the inner fits
 
     def resources(self, n_compounds: int, n_folds: int) -> dict:
-        """Two threads (two LIBSVM fits at a time) and the float64 kernel of the compounds a fold fits on (all
+        """Two threads (two LIBSVM fits at a time; one on working sets) and the float64 kernel of the compounds a
+        fold fits on (all
         (1 - 1/n_folds) n_compounds training compounds, or the subsample that fits; with Nystroem, its features
         and landmark kernel; with ``working_set``, the kernel of at most that many compounds) plus 3 GB (the
         fits, the fingerprints).  A kernel above ``max_kernel_gb`` with ``large="error"`` raises ValueError
@@ -186,8 +187,11 @@ class SVM(_SVMFit, Model):
         dict
             ``{"threads": int, "mem_mb": int}`` of one fold job.
         """
-        gb = self.plan(_n_train(n_compounds, n_folds))["kernel_gb"]
-        return {"threads": 2, "mem_mb": int(gb * 1e9 / 2**20 + _BESIDE_KERNEL_MB)}
+        n_train = _n_train(n_compounds, n_folds)
+        gb = self.plan(n_train)["kernel_gb"]
+        # on working sets, one thread: LIBSVM runs on one, and two folds side by side beat one on two threads
+        threads = 1 if self.working_set is not None and n_train > self.working_set else 2
+        return {"threads": threads, "mem_mb": int(gb * 1e9 / 2**20 + _BESIDE_KERNEL_MB)}
 
     def uses_matrix(self, n_compounds: int, n_folds: int) -> bool:
         """Whether the folds read the all-pairs matrix: when they fit exactly on one whole training kernel (every
