@@ -125,6 +125,22 @@ def test_same_seed_same_table_and_bad_input(monkeypatch):
         power_study(y, {"a": a, "b": b}, CALLS, pairs=[("a", "b")], tests=["z_test"])
 
 
+def test_a_size_split_in_parts_counts_as_the_whole():
+    """The parts of one subset size (n_jobs > 1) draw its subsets and permutation seeds whole and keep their slice:
+    their rejection counts add up to the whole's, with p-values near the level (a small effect, few samples)."""
+    y, a, b = _rankers(2000, 5, 0.15, 0.5)
+    args = (y, {"a": a, "b": b}, CALLS, [("a", "b")])
+    full = power_study(*args[:3], pairs=[("a", "b")], fractions=(0.2,), n_subsets=8, n_samples=30, seed=3)
+    diff = full.loc[full["test"] == full["test"].iloc[0], "full_difference"].to_numpy()
+    common = (y, args[1], CALLS, [("a", "b")], diff[None, :], 8, 30, power.TESTS, 0.05)
+    seed = np.random.SeedSequence(3).spawn(1)[0]
+    whole = power._fraction_rows(0.2, seed, 0, 8, *common)[0]
+    parts = [power._fraction_rows(0.2, seed, lo, hi, *common)[0] for lo, hi in ((0, 3), (3, 4), (4, 8))]
+    for test in power.TESTS:
+        np.testing.assert_array_equal(sum(p[test] for p in parts), whole[test])
+    assert any(0 < whole[t][0].max() < 8 for t in power.TESTS)  # not all or nothing: the counts can tell
+
+
 def test_each_subset_size_draws_from_its_own_random_stream(monkeypatch):
     # 40 positives, 160 negatives: fractions 0.5 and 0.502 both give 20 + 80 compounds (0.502 * 40 = 20.08,
     # 0.502 * 160 = 80.32), so one shared seed would draw the very same subsets for both sizes

@@ -22,6 +22,7 @@ Carlo error at 0.05 is then about 0.007.
 
 from __future__ import annotations
 
+import math
 from typing import NamedTuple
 
 import numpy as np
@@ -170,18 +171,55 @@ def power_study(
     full_diff = np.array([[c.value(full[a]) - c.value(full[b]) for c in calls] for a, b in pairs])
     seeds = np.random.SeedSequence(seed).spawn(len(fractions))
     common = (y, s, calls, pairs, full_diff, n_subsets, n_samples, tuple(tests), level)
-    tasks = [(fraction, seeds[i], *common) for i, fraction in enumerate(fractions)]
+    # with n_jobs processes, each size's subsets in parts of at most a (2 n_jobs)-th of the work (subsets x size),
+    # so that the processes share out the largest size too; every part draws the size's subsets and test seeds as
+    # the whole does and keeps its slice, so the counts (and the table) are the same for any split
+    share = sum(fractions) / (2 * n_jobs)
+    parts = [min(n_subsets, math.ceil(f / share - 1e-9)) if n_jobs > 1 else 1 for f in fractions]
+    owner = [i for i in range(len(fractions)) for _ in range(parts[i])]  # each task's size
+    tasks = [
+        (fractions[i], seeds[i], n_subsets * p // parts[i], n_subsets * (p + 1) // parts[i], *common)
+        for i in range(len(fractions))
+        for p in range(parts[i])
+    ]
+    left = list(parts)
 
-    def done(i, result):
-        if progress is not None:
+    def done(t, result):
+        left[owner[t]] -= 1
+        if progress is not None and left[owner[t]] == 0:
             print(
-                f"power: subsets of {fractions[i]:g} ({result[1]} positives, {result[2]} negatives) done",
+                f"power: subsets of {fractions[owner[t]]:g} ({result[1]} positives, {result[2]} negatives) done",
                 file=progress,
                 flush=True,
             )
 
-    parts = map_processes(_fraction_task, tasks, n_jobs, first=lambda task: -task[0], done=done)  # the largest first
-    return pd.DataFrame([row for part, _, _ in parts for row in part])
+    results = map_processes(_fraction_task, tasks, n_jobs, first=lambda task: -task[0] * (task[3] - task[2]), done=done)
+    rows = []
+    for i, fraction in enumerate(fractions):
+        mine = [r for t, r in enumerate(results) if owner[t] == i]
+        n_pos, n_neg = mine[0][1], mine[0][2]
+        counts = {test: sum(r[0][test] for r in mine) for test in tests}  # (2, pairs x metrics) rejections
+        for test in tests:
+            power = (counts[test][0] / n_subsets).reshape(len(pairs), len(calls))
+            wrong = (counts[test][1] / n_subsets).reshape(len(pairs), len(calls))
+            for p_i, (a, b) in enumerate(pairs):
+                for c_i, call in enumerate(calls):
+                    rows.append(
+                        {
+                            "a": a,
+                            "b": b,
+                            "metric": call.key,
+                            "label": call.label,
+                            "test": test,
+                            "fraction": fraction,
+                            "size": n_pos + n_neg,
+                            "positives": n_pos,
+                            "full_difference": full_diff[p_i, c_i],
+                            "power": power[p_i, c_i],
+                            "wrong": wrong[p_i, c_i],
+                        }
+                    )
+    return pd.DataFrame(rows)
 
 
 def _fraction_task(task: tuple) -> tuple:
@@ -189,30 +227,33 @@ def _fraction_task(task: tuple) -> tuple:
     return _fraction_rows(*task)
 
 
-def _fraction_rows(fraction, seed, y, s, calls, pairs, full_diff, n_subsets, n_samples, tests, level) -> tuple:
-    """One subset size of :func:`power_study`: ``(rows, positives, negatives)``."""
+def _fraction_rows(fraction, seed, lo, hi, y, s, calls, pairs, full_diff, n_subsets, n_samples, tests, level) -> tuple:
+    """Subsets ``lo:hi`` of one subset size of :func:`power_study`: ``({test: (2, pairs x metrics) rejection
+    counts in the full-data direction and against it}, positives, negatives)``.  The size's subsets and each
+    permutation test's seeds are drawn whole, as for ``0:n_subsets``, and sliced."""
     sign = np.where(full_diff >= 0, 1, -1)  # (pairs, metrics)
     rng = np.random.default_rng(seed)
     sub = stratified_subsets(y, fraction, n_subsets, rng)
     sub_calls = scaled_calls(calls, fraction)
     y_sub = np.zeros(sub.rows.shape[1], dtype=bool)
     y_sub[: sub.n_pos] = True
-    # values[m]: (n_subsets, n_pos, n_metrics)
-    values = {m: np.stack([_values(y_sub, s[m][r], sub_calls) for r in sub.rows]) for m in s}
+    mine = sub.rows[lo:hi]
+    # values[m]: (subsets, n_pos, n_metrics)
+    values = {m: np.stack([_values(y_sub, s[m][r], sub_calls) for r in mine]) for m in s}
     # oriented so that "greater" is the full-data direction: better[r] is (n_pos, pairs * metrics)
     better = np.concatenate([np.where(sign[p] > 0, values[a], values[b]) for p, (a, b) in enumerate(pairs)], axis=2)
     worse = np.concatenate([np.where(sign[p] > 0, values[b], values[a]) for p, (a, b) in enumerate(pairs)], axis=2)
-    width = better.shape[2]
-    rows = []
+    width, n = better.shape[2], mine.shape[0]
+    counts = {}
     for test in tests:
         if test.endswith("permutation"):  # a fresh draw per subset, shared by its pairs and metrics
-            test_seeds = rng.integers(0, 2**63, size=n_subsets)
+            test_seeds = rng.integers(0, 2**63, size=n_subsets)[lo:hi]
             p = np.stack(
                 [
                     p_values(
                         test, better[r], worse[r], ("greater", "less"), n_samples=n_samples, seed=int(test_seeds[r])
                     )
-                    for r in range(n_subsets)
+                    for r in range(n)
                 ],
                 axis=1,
             )
@@ -224,27 +265,9 @@ def _fraction_rows(fraction, seed, y, s, calls, pairs, full_diff, n_subsets, n_s
                     p_values(test, flat(better[i : i + step]), flat(worse[i : i + step]), ("greater", "less")).reshape(
                         2, -1, width
                     )
-                    for i in range(0, n_subsets, step)
+                    for i in range(0, n, step)
                 ],
                 axis=1,
             )
-        power = (p[0] < level).mean(axis=0).reshape(len(pairs), len(calls))
-        wrong = (p[1] < level).mean(axis=0).reshape(len(pairs), len(calls))
-        for p_i, (a, b) in enumerate(pairs):
-            for c_i, call in enumerate(calls):
-                rows.append(
-                    {
-                        "a": a,
-                        "b": b,
-                        "metric": call.key,
-                        "label": call.label,
-                        "test": test,
-                        "fraction": fraction,
-                        "size": sub.n_pos + sub.n_neg,
-                        "positives": sub.n_pos,
-                        "full_difference": full_diff[p_i, c_i],
-                        "power": power[p_i, c_i],
-                        "wrong": wrong[p_i, c_i],
-                    }
-                )
-    return rows, sub.n_pos, sub.n_neg
+        counts[test] = (p < level).sum(axis=1)  # (2, width): rejections in the full-data direction, against it
+    return counts, sub.n_pos, sub.n_neg

@@ -114,26 +114,17 @@ def _fit_all(kernel, train, y, models, n_jobs: int = 1, progress=None) -> None:
         list(pool.map(fit, models))
 
 
-def _decisions(data, rows, reference, models, block: int = 4096) -> np.ndarray:
+def _decisions(data, rows, reference, models) -> np.ndarray:
     """Decision values of ``rows`` for each model trained on ``reference`` (support_local_ indexes it): (models, rows).
 
-    One similarity block per ``block`` rows, shared by every model, times the
-    (reference x models) matrix of dual coefficients (zero off the support
-    vectors): one matrix product instead of a gather per model.  Values equal
-    :meth:`SVM.decision` (support vectors only) to rounding (~1e-15 relative).
+    One pass over the similarities of ``rows`` and ``reference``
+    (:meth:`~crocbench.similarity.SimilarityIndex.similarity_dot`), shared by every model, against the
+    (reference x models) matrix of dual coefficients (zero off the support vectors), each sum in a fixed order:
+    the same bits on every CPU.  Values equal :meth:`SVM.decision` (support vectors only) to rounding.
     """
-    rows = np.asarray(rows)
     duals = _dual_matrix(len(reference), models)
     intercepts = np.array([m.intercept_ for m in models])
-    out = np.empty((len(models), rows.size))
-    n = min(block, rows.size)  # one float32 and one float64 block, reused: fresh pages cost more than the product
-    narrow, wide = np.empty((n, len(reference)), dtype=np.float32), np.empty((n, len(reference)))
-    for i in range(0, rows.size, block):
-        part = rows[i : i + block]
-        sims = wide[: part.size]
-        sims[...] = data.similarities(part, reference, out=narrow[: part.size])
-        out[:, i : i + block] = (sims @ duals + intercepts).T
-    return out
+    return (data.similarity_dot(np.asarray(rows), reference, duals) + intercepts).T
 
 
 def _dual_matrix(n: int, models) -> np.ndarray:

@@ -169,13 +169,13 @@ class SimilarityIndex:
             Row indices of the query compounds.
         cols : array-like of int
             Row indices of the reference compounds.
-        weights : array-like of float64 of shape (len(cols),)
-            One weight per reference compound.
+        weights : array-like of float64 of shape (len(cols),) or (len(cols), m)
+            One weight per reference compound (or m of them: m sums from one pass).
 
         Returns
         -------
-        ndarray of float64 of shape (len(rows),)
-            ``sum_j T(rows_i, cols_j) weights_j``.
+        ndarray of float64 of shape (len(rows),) or (len(rows), m)
+            ``sum_j T(rows_i, cols_j) weights_j`` (for each column of weights).
 
         Examples
         --------
@@ -185,7 +185,10 @@ class SimilarityIndex:
         [2.6667, 0.0]
         """
         if self.matrix is not None:
-            return ordered_dot(self.similarities(rows, cols), weights)
+            block, weights = self.similarities(rows, cols), np.asarray(weights, dtype=np.float64)
+            if weights.ndim == 1:
+                return ordered_dot(block, weights)
+            return np.stack([ordered_dot(block, w) for w in weights.T], axis=1)
         return self.fm.tanimoto_dot(np.asarray(rows), np.asarray(cols), weights)
 
     def kernel(self, rows, dtype=np.float64, progress=None, buffer: KernelBuffer | None = None) -> np.ndarray:

@@ -215,22 +215,31 @@ def tanimoto_block(
 def tanimoto_dot(
     out, weights, words_a, words_b, words_bt, a_ptr, a_idx, b_ptr, b_idx, size_a, size_b, clamp
 ):  # pragma: no cover - compiled
-    """``out[i] = sum_j T(A_i, B_j) w_j`` in float64, summed in column order (each term one multiply of the
-    float32 similarity, widened, by ``w_j``, then one add): the bits of ``ordered_dot`` of
-    :func:`tanimoto_block`'s rows, without holding them.  Each block of 8 rows is counted into a scratch
-    row block of its own."""
-    n_a, n_b = out.shape[0], words_b.shape[0]
+    """``out[i, c] = sum_j T(A_i, B_j) w_jc`` in float64, summed in column order j (each term one multiply of
+    the float32 similarity, widened, by ``w_jc``, then one add): for each c, the bits of ``ordered_dot`` of
+    :func:`tanimoto_block`'s rows, without holding them.  Each block of 8 rows is counted into a scratch row
+    block of its own."""
+    n_a, n_b, m = out.shape[0], words_b.shape[0], out.shape[1]
     for t in numba.prange((n_a + ROWS - 1) // ROWS):
         lo = t * ROWS
         rows = min(ROWS, n_a - lo)
         scratch = np.empty((rows, n_b), dtype=np.float32)
         _count_rows(scratch, 0, rows, words_a, lo, words_b, words_bt, a_ptr, a_idx, b_ptr, b_idx)
         for r in range(rows):
-            i, row, acc = lo + r, scratch[r], 0.0
+            i, row = lo + r, scratch[r]
+            if m == 1:  # one sum: a scalar accumulator (a register)
+                total = 0.0
+                for j in range(n_b):
+                    s = np.float64(np.float32(np.float64(row[j]) / _union(row[j], size_a[i], size_b[j], clamp)))
+                    total += s * weights[j, 0]
+                out[i, 0] = total
+                continue
+            acc = out[i]
+            acc[:] = 0.0
             for j in range(n_b):
-                s = np.float32(np.float64(row[j]) / _union(row[j], size_a[i], size_b[j], clamp))
-                acc += np.float64(s) * weights[j]
-            out[i] = acc
+                s = np.float64(np.float32(np.float64(row[j]) / _union(row[j], size_a[i], size_b[j], clamp)))
+                for c in range(m):
+                    acc[c] += s * weights[j, c]
 
 
 @numba.njit(cache=True, forceinline=True)

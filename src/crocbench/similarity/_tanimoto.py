@@ -173,7 +173,7 @@ class FeatureMatrix:
         return out
 
     def tanimoto_dot(self, a, b, weights) -> np.ndarray:
-        """``tanimoto(a, b) @ weights`` in float64, each row summed in column order, without holding the block.
+        """``tanimoto(a, b) @ weights`` in float64, each sum in column order, without holding the block.
 
         The same bits as :func:`crocbench.models._linear.ordered_dot` of :meth:`tanimoto`'s block (every
         similarity the float32 one, widened), on every CPU and any number of threads.
@@ -184,23 +184,24 @@ class FeatureMatrix:
             Rows of the first set.
         b : slice or ndarray of int
             Rows of the second set.
-        weights : array-like of float64 of shape (len(b),)
-            One weight per row of b.
+        weights : array-like of float64 of shape (len(b),) or (len(b), m)
+            One weight per row of b (or m of them).
 
         Returns
         -------
-        ndarray of float64 of shape (len(a),)
-            ``sum_j T(a_i, b_j) weights_j``.
+        ndarray of float64 of shape (len(a),) or (len(a), m)
+            ``sum_j T(a_i, b_j) weights_j`` (for each column of weights).
         """
         from ._kernels import tanimoto_dot
 
         operands = self._operands(a, b)
-        weights = np.ascontiguousarray(weights, dtype=np.float64)
-        if weights.shape != (operands[1].shape[0],):
+        weights = np.asarray(weights, dtype=np.float64)
+        if weights.ndim not in (1, 2) or weights.shape[0] != operands[1].shape[0]:
             raise ValueError(f"weights must have one value per row of b ({operands[1].shape[0]}); got {weights.shape}")
-        out = np.empty(operands[0].shape[0])
-        tanimoto_dot(out, weights, *operands, self.sizes[a], self.sizes[b], self.has_empty)
-        return out
+        columns = np.ascontiguousarray(weights.reshape(weights.shape[0], -1))
+        out = np.empty((operands[0].shape[0], columns.shape[1]))
+        tanimoto_dot(out, columns, *operands, self.sizes[a], self.sizes[b], self.has_empty)
+        return out if weights.ndim == 2 else out[:, 0]
 
 
 class _Progress:
