@@ -143,15 +143,16 @@ def neighbours_mem_mb(wildcards):
 
 
 def fold_inputs(wildcards):
-    """A fold job's inputs (named); the all-pairs similarity matrix for a model whose class says `uses_matrix`, the
-    ECFP for one that says `uses_ecfp`."""
+    """A fold job's inputs (named); the neighbour lists unless the model's class says `uses_neighbours = False`, the
+    all-pairs similarity matrix for one that says `uses_matrix`, the ECFP for one that says `uses_ecfp`."""
     d = f"results/{wildcards.dataset}"
     out = {
         "compounds": f"{d}/compounds.parquet",
         "fingerprints": f"{d}/fingerprints.npz",
-        "neighbours": f"{d}/neighbours_k{K}.npz",
         "folds": f"{d}{wildcards.repeat}/folds.tsv",
     }
+    if RUNS[wildcards.model].uses_neighbours:  # the others start without waiting for the neighbour search
+        out["neighbours"] = f"{d}/neighbours_k{K}.npz"
     if RUNS[wildcards.model].uses_matrix(compounds_in(out["fingerprints"]), FOLDS):
         out["matrix"] = f"{d}/similarity_matrix.npy"
     if RUNS[wildcards.model].uses_ecfp:

@@ -17,9 +17,10 @@ with step(snakemake) as log:
     compounds = pd.read_parquet(snakemake.input.compounds, columns=["id", "smiles"])
     matrix = snakemake.input.get("matrix")  # the all-pairs matrix, for a model whose class says uses_matrix
     ecfp = snakemake.input.get("ecfp")  # ECFP, for a model whose class says uses_ecfp
+    neighbours = snakemake.input.get("neighbours")  # not for a model whose class says uses_neighbours = False
     sim = SimilarityIndex(
         load_fingerprints(snakemake.input.fingerprints),
-        load_neighbours(snakemake.input.neighbours),
+        neighbours and load_neighbours(neighbours),
         block=snakemake.params.block,
         ids=compounds["id"],
         smiles=compounds["smiles"],

@@ -57,6 +57,9 @@ class Model:
         (Python, torch and the compiled loops): the workflow then fits and scores all of a
         run's folds in one job, writing the same per-fold files, each fold's fitting and
         scoring seconds in its info (default False: a job per fold).
+    ``uses_neighbours``
+        False for a model that never calls ``data.neighbours``: its fold jobs then start without
+        waiting for the neighbour search (default True; the SVM and the ECFP and graph models say False).
     ``uses_matrix``
         True for a model that reads most of the all-pairs similarities (a kernel
         method): the workflow then computes the N x N Tanimoto matrix once per
@@ -73,6 +76,7 @@ class Model:
     uses_ecfp = False
     baseline = False
     folds_in_one_job = False
+    uses_neighbours = True
 
     def fit(self, data: SimilarityIndex, train, y) -> Model:
         """Learn from the training compounds ``train`` with labels ``y``.

@@ -48,6 +48,7 @@ class Chemprop(Model):
     """
 
     name, label = "chemprop", "Chemprop"
+    uses_neighbours = False
 
     def __init__(
         self,

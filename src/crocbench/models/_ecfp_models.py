@@ -84,6 +84,7 @@ class EcfpModel(Model):
     """
 
     uses_ecfp = True
+    uses_neighbours = False
 
     def __init__(self, counts: bool = False, seed=0, n_jobs: int = 1):
         self.counts, self.seed, self.n_jobs = bool(counts), seed, max(1, int(n_jobs or 1))

@@ -225,6 +225,12 @@ class Run:
         return bool(getattr(self.model, "folds_in_one_job", False))
 
     @property
+    def uses_neighbours(self) -> bool:
+        """Whether the model's fold jobs read the neighbour lists (its class's ``uses_neighbours``, default True;
+        False for an import)."""
+        return False if self.imported else bool(getattr(self.model, "uses_neighbours", True))
+
+    @property
     def uses_ecfp(self) -> bool:
         """Whether the model's fold jobs read the screen's ECFP (its class's ``uses_ecfp``; False for an import)."""
         return bool(getattr(self.model, "uses_ecfp", False))

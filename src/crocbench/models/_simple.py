@@ -18,6 +18,7 @@ class Random(Model):
 
     name, label = "random", "RANDOM"
     folds_in_one_job = True  # a fold takes about a second on dtp_aids: less than a job's start
+    uses_neighbours = False
     baseline = True
 
     def __init__(self, seed=0):

@@ -113,6 +113,7 @@ class SVM(_SVMFit, Model):
     """
 
     name, label = "svm", "SVM"
+    uses_neighbours = False  # its folds start without waiting for the neighbour search
 
     def __init__(
         self,
