@@ -3,9 +3,9 @@
     python benchmarks/accounting/run_cost.py [logs/dtp_aids]
     python benchmarks/accounting/run_cost.py --slurm [logs/dtp_aids]   # the Slurm profile's runtimes from that run
 
-Targets (2 cores, default config, data from the mirror): cold run <= 15 minutes wall
+Targets (2 cores, default config, data from the mirror): cold run <= 5 minutes wall
 (``snakemake --cores 2`` reports its elapsed time; the jobs' sum is larger when two run
-at once), peak RSS of any job <= 14 GB, a no-op rerun <= 10 s.
+at once), peak RSS of any job <= 8 GB, a no-op rerun <= 10 s.
 """
 
 from __future__ import annotations

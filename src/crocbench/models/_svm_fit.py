@@ -18,6 +18,11 @@ from ._svm_working import balanced_weights, working_set_fit
 class _SVMFit:
     """The fitting half of :class:`~crocbench.models.SVM` (its parameters, plan and inner CV are the SVM's)."""
 
+    def _say(self, line: str) -> None:
+        """One progress line, where the model has a stream for them."""
+        if self.progress is not None:
+            print(line, file=self.progress, flush=True)
+
     def _subsample(self, y) -> np.ndarray:
         """Positions of the compounds a large fold fits on: every positive and a seeded random subset of negatives."""
         positives, negatives = np.flatnonzero(y == 1), np.flatnonzero(y == 0)
@@ -38,15 +43,12 @@ class _SVMFit:
             return self._fit_nystroem(data, train, y)
         if self.plan_["strategy"] == "subsample":
             keep = self._subsample(y)
-            if self.progress is not None:
-                print(
-                    f"large: the training kernel of {train.size:,} compounds would need "
-                    f"{self.plan_['kernel_gb_full']:.1f} GB > {self.kernel_limit_gb:.1f} GB; subsample: exact "
-                    f"LIBSVM on all {int(y.sum()):,} positives and {keep.size - int(y.sum()):,} of "
-                    f"{int((y == 0).sum()):,} negatives ({keep.size:,} compounds, {self.plan_['kernel_gb']:.1f} GB)",
-                    file=self.progress,
-                    flush=True,
-                )
+            self._say(
+                f"large: the training kernel of {train.size:,} compounds would need "
+                f"{self.plan_['kernel_gb_full']:.1f} GB > {self.kernel_limit_gb:.1f} GB; subsample: exact "
+                f"LIBSVM on all {int(y.sum()):,} positives and {keep.size - int(y.sum()):,} of "
+                f"{int((y == 0).sum()):,} negatives ({keep.size:,} compounds, {self.plan_['kernel_gb']:.1f} GB)"
+            )
             train, y = train[keep], y[keep]
         buffer = KernelBuffer()
         self.inner_values_ = None
@@ -65,13 +67,10 @@ class _SVMFit:
         kernel = data.kernel(train, progress=self.progress, buffer=buffer)
         built = time.perf_counter()
         self._libsvm(kernel, train, y)
-        if self.progress is not None:
-            print(
-                f"final fit: kernel of {train.size} compounds {built - start:.1f} s, LIBSVM "
-                f"{time.perf_counter() - built:.1f} s, {self.support_.size} support vectors",
-                file=self.progress,
-                flush=True,
-            )
+        self._say(
+            f"final fit: kernel of {train.size} compounds {built - start:.1f} s, LIBSVM "
+            f"{time.perf_counter() - built:.1f} s, {self.support_.size} support vectors"
+        )
         self.platt_ = None
         if self.score_kind == "platt":
             _fit_platt(kernel, [self], y)
@@ -101,13 +100,10 @@ class _SVMFit:
             first=self.working_set // 2,
         )
         self.support_local_, self.support_ = local, train[local]
-        if self.progress is not None:
-            print(
-                f"fit on working sets: {train.size:,} compounds, {self.working_rounds_} LIBSVM fits of at most "
-                f"{self.working_set:,}, {time.perf_counter() - start:.1f} s, {local.size} support vectors",
-                file=self.progress,
-                flush=True,
-            )
+        self._say(
+            f"fit on working sets: {train.size:,} compounds, {self.working_rounds_} LIBSVM fits of at most "
+            f"{self.working_set:,}, {time.perf_counter() - start:.1f} s, {local.size} support vectors"
+        )
 
     def _fit_nystroem(self, data, train, y) -> None:
         """A linear L2-loss SVM on Nystroem features, kept as a kernel expansion over the landmarks."""
@@ -116,15 +112,12 @@ class _SVMFit:
         pick = np.sort(rng.choice(train.size, m, replace=False))
         start = time.perf_counter()
         features, mapping = nystroem_map(data, train, train[pick])
-        if self.progress is not None:
-            print(
-                f"large: the training kernel of {train.size:,} compounds would need "
-                f"{self.plan_['kernel_gb_full']:.1f} GB > {self.kernel_limit_gb:.1f} GB; nystroem: a linear SVM on "
-                f"{mapping.shape[1]:,} Nystroem features of {m:,} seeded landmark compounds "
-                f"({self.plan_['kernel_gb']:.2f} GB, {time.perf_counter() - start:.1f} s)",
-                file=self.progress,
-                flush=True,
-            )
+        self._say(
+            f"large: the training kernel of {train.size:,} compounds would need "
+            f"{self.plan_['kernel_gb_full']:.1f} GB > {self.kernel_limit_gb:.1f} GB; nystroem: a linear SVM on "
+            f"{mapping.shape[1]:,} Nystroem features of {m:,} seeded landmark compounds "
+            f"({self.plan_['kernel_gb']:.2f} GB, {time.perf_counter() - start:.1f} s)"
+        )
         self.inner_values_ = None
         if self.selects:
 
@@ -141,13 +134,10 @@ class _SVMFit:
         self.support_count_ = int(np.count_nonzero(np.where(y == 1, training, -training) < 1))
         self.rank_ = int(mapping.shape[1])
         self.platt_ = platt_fit(training, y) if self.score_kind == "platt" else None
-        if self.progress is not None:
-            print(
-                f"final fit: linear SVM on {train.size:,} compounds x {mapping.shape[1]:,} features, "
-                f"{time.perf_counter() - start:.1f} s, {self.support_count_} support vectors",
-                file=self.progress,
-                flush=True,
-            )
+        self._say(
+            f"final fit: linear SVM on {train.size:,} compounds x {mapping.shape[1]:,} features, "
+            f"{time.perf_counter() - start:.1f} s, {self.support_count_} support vectors"
+        )
 
     def _libsvm(self, kernel, train, y) -> None:
         """LIBSVM on a precomputed training kernel (rows and columns = ``train``) at ``C_``, ``class_weight_``."""
