@@ -220,11 +220,22 @@ def test_the_modern_studys_scaffold_statements_hold_in_its_reference():
         row = sig[(sig["a"] == "GBM") & (sig["b"] == "GBM-rank") & (sig["metric"] == key)].iloc[0]
         assert row["better"] == "GBM" and row["paired_permutation"] < 0.01
     a80 = scaffold["croc_exp_80"].sort_values(ascending=False)
-    assert list(a80.index[-3:]) == ["MLP", "MAX-SIM", "RANDOM"]
+    assert list(a80.index[-4:]) == ["MLP", "Chemprop", "MAX-SIM", "RANDOM"]
+    drop = (random["croc_exp_80"] - scaffold["croc_exp_80"]).drop("RANDOM")
+    assert drop.idxmax() == "MLP" and drop["Chemprop"] < drop["MLP"]
     assert (
         f"it falls from {random.at['MLP', 'croc_exp_80']:.4f} to {a80['MLP']:.4f}, {list(a80.index).index('MLP') + 1}th "
-        f"of {len(a80)}, below every ranker but MAX-SIM and RANDOM" in page
+        f"of {len(a80)}, below every ranker but Chemprop, MAX-SIM and RANDOM" in page
     )
+    assert (
+        f"Chemprop loses less than the MLP (AUC[CROC(exp)] a=80 from {random.at['Chemprop', 'croc_exp_80']:.4f} to "
+        f"{a80['Chemprop']:.4f}) but stays {list(a80.index).index('Chemprop') + 1}th of {len(a80)} by it" in page
+    )
+    tests = ["paired_permutation", "unpaired_permutation", "paired_t", "unpaired_t", "paired_wilcoxon"]
+    for other in ("IRV", "SVM"):
+        for key in ("roc", "croc_exp_80", "bedroc_20"):
+            row = sig[(sig["a"] == "Chemprop") & (sig["b"] == other) & (sig["metric"] == key)].iloc[0]
+            assert row["better"] == other and (row[[*tests, "unpaired_wilcoxon"]] < 0.01).all(), (other, key)
 
     def mlp(key):
         pair = {"MLP-exp", "MLP"}

@@ -91,12 +91,15 @@ rule score_fold:
 
 rule score_folds:
     """Every fold of a run whose class says its folds take about a second (folds_in_one_job), in one job: the
-    same per-fold files as score_fold's, without a job's start (Python, torch, the compiled loops) per fold."""
+    same per-fold files as score_fold's and the pooled ones of pool_scores, without a job's start (Python, torch,
+    the compiled loops) per fold."""
     input:
         unpack(fold_inputs),
     output:
         scores=expand("results/{{dataset}}{{repeat}}/scores/{{model}}/fold_{fold}.parquet", fold=range(FOLDS)),
         info=expand("results/{{dataset}}{{repeat}}/scores/{{model}}/fold_{fold}.json", fold=range(FOLDS)),
+        pooled="results/{dataset}{repeat}/scores/{model}.parquet",  # pooled here, not by a pool_scores job
+        per_fold="results/{dataset}{repeat}/scores/{model}.per_fold.tsv",
     log:
         "logs/{dataset}{repeat}/scores/{model}/folds.log",
     benchmark:
@@ -109,6 +112,7 @@ rule score_folds:
     resources:
         mem_mb=model_mem_mb,
     params:
+        top=top_cutoff,
         run=run_params,
         search=PLUGIN_DIRS,
         seed=fold_seed,
@@ -129,7 +133,7 @@ rule pool_scores:
     benchmark:
         "logs/{dataset}/benchmark{repeat}/pool_scores/{model}.tsv"
     wildcard_constraints:
-        model=_alternatives(TRAINED),
+        model=_alternatives(PER_FOLD),
     conda:
         "../../envs/crocbench.yaml"
     threads: 1

@@ -27,7 +27,8 @@ with step(snakemake) as log:
         matrix=matrix and MatrixFile(matrix, threads=snakemake.threads),
         ecfp=load_ecfp(ecfp) if ecfp else None,
     )
-    # one fold (score_fold), or every fold of a run whose folds take about a second (score_folds)
+    # one fold (score_fold), or every fold of a run whose folds take about a second (score_folds), then pooled
+    parts = []
     fold_list = [int(snakemake.wildcards.fold)] if "fold" in snakemake.wildcards.keys() else range(len(outputs))
     for fold, (scores_path, info_path) in zip(fold_list, outputs):
         before = sim.recomputed
@@ -46,6 +47,7 @@ with step(snakemake) as log:
         )
         scores, model = done.scores[fold], done.models[fold]
         write_table(scores, scores_path, index=False)
+        parts.append(scores_path)
         info = model.info() if callable(getattr(model, "info", None)) else {}
         with atomic_write(info_path) as tmp, open(tmp, "w") as fh:
             json.dump({"run": run, "model": snakemake.params.run["class"], "fold": fold, **info}, fh)
@@ -55,3 +57,9 @@ with step(snakemake) as log:
             file=log,
             flush=True,
         )
+    if "pooled" in snakemake.output.keys():  # score_folds: the pooled scores, as pool_scores writes them
+        from crocbench.cv import pool_scores
+        from crocbench.report import write_pooled
+
+        pooled = pool_scores((pd.read_parquet(p) for p in parts), folds)  # as pool_scores.py reads them
+        write_pooled(pooled, snakemake.params.top, snakemake.output.pooled, snakemake.output.per_fold, log)
