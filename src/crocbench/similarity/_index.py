@@ -182,7 +182,7 @@ class SimilarityIndex:
         >>> from crocbench.fingerprints import Fingerprints
         >>> fp = Fingerprints(np.array([0, 2, 4, 5]), np.array([7, 9, 7, 11, 9], dtype=np.uint64))
         >>> SimilarityIndex(fp).similarity_dot([0, 1], [1, 2], [2.0, 4.0]).round(4).tolist()
-        [2.6667, 0.0]
+        [2.6667, 2.0]
         """
         if self.matrix is not None:
             block, weights = self.similarities(rows, cols), np.asarray(weights, dtype=np.float64)
