@@ -3,7 +3,7 @@
 :func:`nystroem_map` maps compounds to features whose inner products approximate the
 Tanimoto kernel, :func:`linear_svm` fits the L2-loss linear SVM on them by Newton's
 method and :func:`inner_linear_decisions` is its inner cross-validation.
-:func:`~crocbench.similarity._dot.ordered_dot` (the fixed-order product behind the SVM's decision values)
+``ordered_dot`` (``crocbench.similarity._dot``) (the fixed-order product behind the SVM's decision values)
 gives the Nystroem kernel expansion's coefficients.
 """
 

@@ -96,7 +96,7 @@ class SVM(_SVMFit, Model):
     working_set : int or None, default=None
         None: an exact fit is one LIBSVM fit on the whole training kernel.  An integer w:
         a fold (or inner fit) of more than w training compounds is fitted exactly by
-        LIBSVM on working sets of at most w compounds (:mod:`._svm_working`): the first
+        LIBSVM on working sets of at most w compounds (``crocbench.models._svm_working``): the first
         has every positive and seeded negatives up to w / 2; after each fit, the decision
         function on all training compounds picks the next (the support vectors, then the
         others by increasing margin), until none outside violates ``y f(x) >= 1 - tol / 2``.

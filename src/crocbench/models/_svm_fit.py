@@ -78,7 +78,7 @@ class _SVMFit:
 
     def _fit_working_sets(self, data, train, y, buffer=None) -> None:
         """Exact LIBSVM at ``C_``, ``class_weight_`` on all of ``train``, fitted on working sets
-        (:func:`~crocbench.models._svm_working.working_set_fit`); the class weights are all of ``train``'s."""
+        (``working_set_fit`` (``crocbench.models._svm_working``)); the class weights are all of ``train``'s."""
         weights = balanced_weights(y) if self.class_weight_ == "balanced" else None
         svc = self._svc(self.C_, weights)
 

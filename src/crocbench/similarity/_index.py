@@ -161,7 +161,7 @@ class SimilarityIndex:
 
     def similarity_dot(self, rows, cols, weights) -> np.ndarray:
         """``similarities(rows, cols) @ weights`` in float64, each row summed in column order: the same bits on
-        every CPU (:func:`crocbench.models._linear.ordered_dot`), computed without holding the block.
+        every CPU (``ordered_dot`` (``crocbench.similarity._dot``)), computed without holding the block.
 
         Parameters
         ----------

@@ -175,7 +175,7 @@ class FeatureMatrix:
     def tanimoto_dot(self, a, b, weights) -> np.ndarray:
         """``tanimoto(a, b) @ weights`` in float64, each sum in column order, without holding the block.
 
-        The same bits as :func:`crocbench.models._linear.ordered_dot` of :meth:`tanimoto`'s block (every
+        The same bits as ``ordered_dot`` (``crocbench.similarity._dot``) of :meth:`tanimoto`'s block (every
         similarity the float32 one, widened), on every CPU and any number of threads.
 
         Parameters
