@@ -157,6 +157,7 @@ rule import_scores:
         "logs/{dataset}/benchmark{repeat}/import_scores/{model}.tsv"
     wildcard_constraints:
         model=_alternatives(IMPORTED),
+    priority: 10  # checked as soon as folds.tsv exists: a bad file stops the run before any model trains
     conda:
         "../../envs/crocbench.yaml"
     threads: 1
