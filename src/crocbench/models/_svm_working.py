@@ -103,10 +103,9 @@ def working_set_fit(
         support, dual_coef, intercept = fit_kernel(kernel, y[current])
         del kernel
         support_local = current[support]
-        if current.size == train.size:  # the whole training set: LIBSVM's own answer
-            decision = training_decisions(data, train, support_local, dual_coef, intercept)
-            return support_local, dual_coef, intercept, decision, rounds
         decision = training_decisions(data, train, support_local, dual_coef, intercept)
+        if current.size == train.size:  # the whole training set: LIBSVM's own answer
+            return support_local, dual_coef, intercept, decision, rounds
         margin = signs * decision
         outside = np.ones(train.size, dtype=bool)
         outside[current] = False
