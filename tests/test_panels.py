@@ -105,6 +105,8 @@ def test_the_panel_declares_25_campaigns_twice_with_pinned_members(panel, wheel)
                 assert f["sha256"] == hashlib.sha256(z.read(f["member"])).hexdigest(), (name, f["member"])
                 assert f["archive"] == P.WHEEL
     assert panel["models"]["primary_score"]["scores"] == "results/{dataset}/compounds.parquet"
+    # the SVM subsamples to a 4 GB kernel fitted in one LIBSVM call: config.yaml's working sets are turned off
+    assert panel["models"]["svm"] == {"large": "subsample", "max_kernel_gb": 4, "working_set": None}
     # the primary score ranks the actives first by construction: the ranks across screens leave it out
     assert panel["summary"]["models"] == ["random", "maxsim", "knn", "svm", "irv"]
     counts = pd.read_csv(COUNTS, sep="\t").set_index("dataset")
@@ -139,3 +141,4 @@ def test_the_confirmed_and_scaffold_overlays_select_what_they_say():
     assert (
         scaffold["cv"] == {"split": "scaffold"} and set(scaffold) == {"cv", "dataset"} and set(confirmed) == {"dataset"}
     )
+

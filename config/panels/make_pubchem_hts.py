@@ -32,7 +32,9 @@ HEADER = """\
 #   snakemake --cores 2 --configfile config/panels/pubchem_hts.yaml --config 'dataset=[GPCR_3_primary,GPCR_3_confirmed]'
 #
 # Defaults for screens of 60,000 to 650,000 compounds, declared here rather than edited by hand: the SVM
-# subsamples its negatives to a kernel under 4 GB (large: subsample), the neighbour search is chunked by size
+# subsamples its negatives to a kernel under 4 GB (large: subsample) and fits each kernel in one LIBSVM call
+# (working_set: null: the default run's working sets of 20,000 cannot hold these screens' support vectors;
+# an inner fit of hsf1_primary had more than 20,000), the neighbour search is chunked by size
 # (similarity: chunks: null), fold jobs declare their memory from the screen's size (Model.resources), the
 # IRV trains without the reweighting variants, and no power study; the campaign's own primary Score is a
 # ranker of its own (imported from the compounds table: the assay's readout as a baseline). It ranks nearly every
@@ -71,7 +73,7 @@ def main(argv=None) -> int:
             "random": {},
             "maxsim": {},
             "knn": {"k": 20},
-            "svm": {"large": "subsample", "max_kernel_gb": 4},
+            "svm": {"large": "subsample", "max_kernel_gb": 4, "working_set": None},
             "irv": {"k": 20},
             "primary_score": {
                 "scores": "results/{dataset}/compounds.parquet",
