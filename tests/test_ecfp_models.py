@@ -34,6 +34,28 @@ def test_rf_equals_a_direct_scikit_learn_forest_on_the_same_matrix(data, counts)
     assert len(np.unique(expected)) > 5  # a real ranking, not a constant
 
 
+@pytest.mark.parametrize("max_samples, drawn", [(0.25, 0.25), (60, 60), (10**6, None)])
+def test_rf_max_samples_is_each_trees_bootstrap_sample(data, max_samples, drawn):
+    from sklearn.ensemble import RandomForestClassifier
+
+    sim, y, train, test = data
+    model = make_model("rf", {"n_estimators": 30, "max_samples": max_samples}, seed=(0, 2), n_jobs=2)
+    model.fit(sim, train, y[train])
+    x = sim.ecfp(None)
+    forest = RandomForestClassifier(
+        n_estimators=30,
+        max_features="sqrt",
+        class_weight="balanced_subsample",
+        max_samples=drawn,  # a count above the training set: all of it
+        random_state=seed_state((0, 2)),
+    ).fit(x[train], y[train])
+    assert np.array_equal(model.score(sim, test), forest.predict_proba(x[test])[:, 1])
+    # each tree saw that many draws: its root's weighted sample count (class weights aside) is the sample size
+    size = {0.25: round(0.25 * train.size), 60: 60, 10**6: train.size}[max_samples]
+    roots = [int(t.tree_.n_node_samples[0]) for t in model.model_.estimators_]  # distinct compounds drawn
+    assert max(roots) <= size and (size == train.size or max(roots) < train.size * 0.5)
+
+
 def test_rf_scores_are_the_same_bits_for_any_number_of_threads_and_move_with_the_seed(data):
     sim, y, train, test = data
     runs = [
@@ -78,6 +100,9 @@ def test_seed_state_is_a_31_bit_function_of_the_whole_seed():
         ("rf", {"max_features": "all"}, "max_features must be sqrt, log2 or a fraction"),
         ("rf", {"class_weight": "heavy"}, "class_weight must be null or balanced or balanced_subsample"),
         ("rf", {"n_estimators": 0}, "n_estimators and min_samples_leaf must be >= 1"),
+        ("rf", {"max_samples": 0}, "max_samples must be null, a count >= 1 or a fraction in"),
+        ("rf", {"max_samples": 1.5}, "max_samples must be null, a count >= 1 or a fraction in"),
+        ("rf", {"max_samples": True}, "max_samples must be null, a count >= 1 or a fraction in"),
         ("logreg", {"C": 0}, "C must be > 0"),
         ("logreg", {"class_weight": "balanced_subsample"}, "class_weight must be null or balanced; got"),
         ("rf", {"trees": 5}, "unknown parameter 'trees'; RandomForest takes n_estimators, max_features"),
@@ -94,3 +119,6 @@ def test_the_models_say_they_read_ecfp_and_what_a_fold_needs():
     assert RandomForest().resources(41_906, 10)["threads"] == 2
     assert LogReg().resources(300_000, 10)["mem_mb"] <= 8000
     assert RandomForest().resources(300_000, 10)["mem_mb"] <= 8000  # a panel screen's fold is under the 8 GB cap
+    # the trees grow with their sample: 100 trees of 30,000 draws declare what 100 trees of 30,000 compounds do
+    assert RandomForest(100, max_samples=30_000).resources(642_000, 10) == RandomForest(100).resources(30_000, 10)
+    assert RandomForest(100, max_samples=0.5).resources(60_000, 10) == RandomForest(100).resources(30_000, 10)

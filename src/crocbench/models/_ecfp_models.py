@@ -209,6 +209,10 @@ class RandomForest(EcfpModel):
         The smallest leaf.
     class_weight : {None, "balanced", "balanced_subsample"}, default="balanced_subsample"
         Weights of the classes in the trees' impurity (balanced_subsample: within each tree's bootstrap sample).
+    max_samples : int or float, default=None
+        Each tree's bootstrap sample: that many training compounds (an int), that share of them (a float in
+        (0, 1]), or as many as there are (None).  The trees' time and size grow with it; a screen of 300,000
+        compounds takes a sample so that its folds fit a budget (config/panels/pubchem_hts_modern.yaml).
     counts : bool, default=False
         Counts instead of bits.
     seed : int or tuple of int, default=0
@@ -225,6 +229,7 @@ class RandomForest(EcfpModel):
         max_features="sqrt",
         min_samples_leaf: int = 1,
         class_weight="balanced_subsample",
+        max_samples=None,
         counts=False,
         seed=0,
         n_jobs=1,
@@ -237,6 +242,10 @@ class RandomForest(EcfpModel):
         self.n_estimators, self.max_features = int(n_estimators), max_features
         self.min_samples_leaf = int(min_samples_leaf)
         self.class_weight = _class_weight(class_weight, ("balanced", "balanced_subsample"))
+        count = isinstance(max_samples, int) and not isinstance(max_samples, bool) and max_samples >= 1
+        if not (max_samples is None or count or (isinstance(max_samples, float) and 0 < max_samples <= 1)):
+            raise ValueError(f"max_samples must be null, a count >= 1 or a fraction in (0, 1]; got {max_samples!r}")
+        self.max_samples = max_samples
 
     def estimator(self):
         """The unfitted scikit-learn estimator this model fits.
@@ -254,12 +263,16 @@ class RandomForest(EcfpModel):
             max_features=self.max_features,
             min_samples_leaf=self.min_samples_leaf,
             class_weight=self.class_weight,
+            max_samples=self.max_samples,
             n_jobs=self.n_jobs,
             random_state=self.random_state,
         )
 
     def _fit(self, data, train, y):
-        self.model_ = self.estimator().fit(self.features(data, train), y)
+        forest = self.estimator()
+        if isinstance(self.max_samples, int):  # at most the training set (scikit-learn refuses more)
+            forest.set_params(max_samples=min(self.max_samples, len(y)))
+        self.model_ = forest.fit(self.features(data, train), y)
 
     def _score(self, data, rows):
         x = self.features(data, rows)
@@ -283,9 +296,9 @@ class RandomForest(EcfpModel):
         }
 
     def resources(self, n_compounds: int, n_folds: int) -> dict:
-        """Two threads; about 1 GB plus 2 kB a compound per 100 trees: twice the trees' size on DTP AIDS (about 2,500
-        leaves a tree from 37,700 training compounds, 80 bytes a node: 1 kB a compound per 100 trees; the fold
-        peaked at 567 MiB), taken as growing with the compounds.
+        """Two threads; about 1 GB plus 2 kB a sampled compound per 100 trees: twice the trees' size on DTP AIDS
+        (about 2,500 leaves a tree from 37,700 training compounds, 80 bytes a node: 1 kB a compound per 100 trees;
+        the fold peaked at 567 MiB), taken as growing with each tree's sample (``max_samples``, else all).
 
         Parameters
         ----------
@@ -299,7 +312,12 @@ class RandomForest(EcfpModel):
         dict
             ``{"threads": 2, "mem_mb": ...}``.
         """
-        return {"threads": 2, "mem_mb": int(1000 + 0.002 * n_compounds * self.n_estimators / 100)}
+        sample = n_compounds
+        if isinstance(self.max_samples, int):
+            sample = min(n_compounds, self.max_samples)
+        elif isinstance(self.max_samples, float):
+            sample = n_compounds * self.max_samples
+        return {"threads": 2, "mem_mb": int(1000 + 0.002 * sample * self.n_estimators / 100)}
 
 
 def _class_weight(value, allowed=("balanced",)):
