@@ -1,0 +1,211 @@
+"""A run's tables against the committed reference, cell by cell (see :mod:`crocbench.reference`)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from .._io import write_table
+
+#: Tables of a run kept in the reference.  Most are ``tables/<name>``; ``svm_folds.tsv`` is built
+#: from the SVM's per-fold records (the chosen C and class weight, the inner-CV values).
+REFERENCE_FILES = (
+    "areas.tsv",
+    "areas_per_fold.tsv",
+    "other_metrics.tsv",
+    "significance.tsv",
+    "irv_training.tsv",
+    "published.tsv",
+    "power.tsv",
+    "svm_folds.tsv",
+)
+#: The summary tables of a panel run (``results/summary/tables/``) kept in the panel's reference folder.
+SUMMARY_FILES = ("datasets.tsv", "ranks.tsv", "wilcoxon.tsv", "claims.tsv", "claims_per_screen.tsv")
+#: The tables a study of rankers on one dataset keeps (its folder holds ``intervals.tsv``): table 1 and the other
+#: metrics, with intervals, and the six tests of every pair.
+STUDY_FILES = ("areas.tsv", "other_metrics.tsv", "intervals.tsv", "significance.tsv")
+#: The columns that name a row of each table, in the lines that say what moved.
+ROW_KEYS = {
+    "datasets.tsv": ["dataset", "model"],
+    "ranks.tsv": ["metric", "model"],
+    "wilcoxon.tsv": ["metric", "a", "b"],
+    "claims.tsv": ["id"],
+    "claims_per_screen.tsv": ["dataset", "id"],
+    "areas.tsv": ["model"],
+    "areas_per_fold.tsv": ["model"],
+    "other_metrics.tsv": ["model", "key"],
+    "intervals.tsv": ["model", "key"],
+    "significance.tsv": ["a", "b", "metric"],
+    "irv_training.tsv": ["scheme"],
+    "published.tsv": ["id"],
+    "power.tsv": ["a", "b", "metric", "test", "fraction"],
+    "svm_folds.tsv": ["fold"],
+}
+#: Floats agree to this relative difference (the tables hold 10 significant digits).
+RELATIVE_TOLERANCE = 1e-9
+#: ... or to this absolute difference, for values near 0.
+ABSOLUTE_FLOOR = 1e-12
+#: Columns with their own absolute tolerance.  The SVM's inner-CV values come from BLAS matrix
+#: products (fast, but their last bits depend on the CPU's kernels): a duplicate pair tied on one
+#: CPU and split on another moves an inner AUC[ROC] by 1/(n_pos n_neg), about 4e-8 on dtp_aids;
+#: 1e-6 allows 25 such pairs and is still 1,000 times below the smallest gap between two set-ups.
+COLUMN_TOLERANCES = {("svm_folds.tsv", "inner_"): 1e-6}
+#: Wall-clock columns: never compared.
+TIMING_COLUMNS = ("train_seconds",)
+_SHOWN = 8  # moved cells listed per table
+
+
+def svm_folds_frame(results) -> pd.DataFrame:
+    """One row per outer fold of the workflow's SVM: chosen C and class weight, support vectors, and the
+    inner-CV value of every candidate set-up (``inner_<C>_<class weight>``; with successive halving, in
+    the last round it reached, on the share ``fit_share_<C>_<class weight>`` of the inner training sets)."""
+    from ..models import SvmFold
+
+    paths = sorted(Path(results, "scores", "svm").glob("fold_*.json"), key=lambda p: int(p.stem[5:]))
+    rows = [SvmFold.from_info(json.loads(path.read_text())).row() for path in paths]
+    if not rows:
+        raise FileNotFoundError(f"{results}/scores/svm/fold_*.json: no SVM fold records")
+    return pd.DataFrame(rows)
+
+
+def is_summary(results) -> bool:
+    """Whether ``results`` is a panel's summary folder (``results/summary``, or a copy: it has
+    ``tables/datasets.tsv``) rather than one dataset's."""
+    return Path(results).name == "summary" or (Path(results) / "tables" / "datasets.tsv").is_file()
+
+
+def reference_files(results, study: bool = False) -> tuple:
+    """The tables kept in a reference of the run at ``results``: :data:`SUMMARY_FILES` for a panel's summary,
+    :data:`STUDY_FILES` for a study (``study``), :data:`REFERENCE_FILES` for one dataset."""
+    return SUMMARY_FILES if is_summary(results) else STUDY_FILES if study else REFERENCE_FILES
+
+
+def reference_frame(results, name: str) -> pd.DataFrame:
+    """A run's table as kept in the reference (wall-clock columns dropped)."""
+    if name == "svm_folds.tsv":
+        return svm_folds_frame(results)
+    table = pd.read_csv(Path(results) / "tables" / name, sep="\t")
+    return table.drop(columns=[c for c in TIMING_COLUMNS if c in table.columns])
+
+
+def is_panel_reference(reference) -> bool:
+    """Whether the reference folder is a panel's (it holds ``datasets.tsv``) rather than ``dtp_aids``'s."""
+    return (Path(reference) / "datasets.tsv").is_file()
+
+
+def is_study_reference(reference) -> bool:
+    """Whether the reference folder is a study's (it holds ``intervals.tsv``, :data:`STUDY_FILES`)."""
+    return (Path(reference) / "intervals.tsv").is_file()
+
+
+def missing_tables(results, study: bool = False) -> list:
+    """Reference tables the run at ``results`` (a dataset's folder or a panel's ``summary``) lacks."""
+    names = reference_files(results, study)
+    missing = [n for n in names if n != "svm_folds.tsv" and not (Path(results) / "tables" / n).is_file()]
+    if "svm_folds.tsv" in names and not any(Path(results, "scores", "svm").glob("fold_*.json")):
+        missing.append("scores/svm/fold_*.json")
+    return missing
+
+
+def _row_name(frame: pd.DataFrame, i: int, name: str) -> str:
+    keys = [c for c in ROW_KEYS.get(name, frame.columns[:1]) if c in frame.columns]
+    return (
+        " / ".join(
+            f"{frame[c].iloc[i]:g}" if isinstance(frame[c].iloc[i], float) else str(frame[c].iloc[i]) for c in keys
+        )
+        or f"row {i + 1}"
+    )
+
+
+def _cell(value) -> str:
+    return repr(value.item() if hasattr(value, "item") else value)
+
+
+def _tolerance(name: str, column: str) -> float | None:
+    for (table, prefix), tol in COLUMN_TOLERANCES.items():
+        if table == name and column.startswith(prefix):
+            return tol
+    return None
+
+
+def compare(run: pd.DataFrame, ref: pd.DataFrame, name: str) -> list[str]:
+    """The differences between a run's table and the reference's, as lines (empty: they agree).
+
+    Examples
+    --------
+    >>> ref = pd.DataFrame({"model": ["IRV", "SVM"], "roc": [0.8443, 0.8531], "top1000": [641, 625]})
+    >>> compare(ref.assign(roc=[0.8443, 0.8531 + 1e-13]), ref, "areas.tsv")
+    []
+    >>> compare(ref.assign(top1000=[641, 626]), ref, "areas.tsv")
+    ['areas.tsv: top1000 moved in 1 of 2 rows', '  SVM: 625 -> 626']
+    """
+    if list(run.columns) != list(ref.columns):
+        gone = [c for c in ref.columns if c not in run.columns]
+        new = [c for c in run.columns if c not in ref.columns]
+        return [f"{name}: columns changed (missing: {', '.join(gone) or 'none'}; new: {', '.join(new) or 'none'})"]
+    if len(run) != len(ref):
+        return [f"{name}: {len(run)} rows, reference {len(ref)}"]
+    lines = []
+    for column in ref.columns:
+        a, b = run[column], ref[column]
+        if pd.api.types.is_float_dtype(b) or pd.api.types.is_float_dtype(a):
+            x, y = a.to_numpy(float), b.to_numpy(float)
+            tol = _tolerance(name, column)
+            limit = tol if tol is not None else np.maximum(RELATIVE_TOLERANCE * np.abs(y), ABSOLUTE_FLOOR)
+            same = (np.abs(x - y) <= limit) | (np.isnan(x) & np.isnan(y))
+        else:
+            same = a.fillna("").astype(str).to_numpy() == b.fillna("").astype(str).to_numpy()
+        bad = np.flatnonzero(~same)
+        if bad.size:
+            lines.append(f"{name}: {column} moved in {bad.size} of {len(ref)} rows")
+            lines += [f"  {_row_name(ref, i, name)}: {_cell(b.iloc[i])} -> {_cell(a.iloc[i])}" for i in bad[:_SHOWN]]
+            if bad.size > _SHOWN:
+                lines.append(f"  ... and {bad.size - _SHOWN} more")
+    return lines
+
+
+def compare_run(results, reference) -> dict:
+    """``{table: difference lines}`` between a run and the reference folder (a missing reference table is
+    one line)."""
+    out = {}
+    for name in reference_files(results, is_study_reference(reference)):
+        path = Path(reference) / name
+        if not path.is_file():
+            out[name] = [f"{name}: not in the reference {reference}"]
+            continue
+        out[name] = compare(reference_frame(results, name), pd.read_csv(path, sep="\t"), name)
+    return out
+
+
+def write_reference(results, reference, study: bool = False) -> dict:
+    """Copy a run's tables into the reference folder (the documented way to refresh it on purpose).
+
+    With ``study`` (implied where the folder already holds a study's reference), the tables of a study of rankers
+    (:data:`STUDY_FILES`) into a folder of its own.
+
+    Returns ``{path written: lines saying what moved against the previous reference}``; a table the reference
+    did not hold yet gets ``["new"]``.
+    """
+    reference = Path(reference)
+    study = study or is_study_reference(reference)
+    if study and is_summary(results):
+        raise ValueError(f"{results} is a panel's summary: a study's reference is of one dataset's run")
+    if study and (reference / "published.tsv").is_file():
+        raise ValueError(f"{reference} holds a dataset's reference (published.tsv): a study needs a folder of its own")
+    other = REFERENCE_FILES if is_summary(results) else SUMMARY_FILES
+    mixed = [n for n in other if n != "svm_folds.tsv" and (reference / n).is_file()]
+    if mixed:
+        kind = "a panel's summary" if is_summary(results) else "a dataset's run"
+        raise ValueError(f"{reference} holds another kind of reference ({mixed[0]}): {kind} needs a folder of its own")
+    reference.mkdir(parents=True, exist_ok=True)
+    before = compare_run(results, reference)
+    written = {}
+    for name in reference_files(results, study):
+        path = reference / name
+        is_new = not path.is_file()
+        write_table(reference_frame(results, name), path, sep="\t", index=False, float_format="%.12g")
+        written[path] = ["new"] if is_new else before[name]
+    return written

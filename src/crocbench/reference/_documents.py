@@ -1,0 +1,225 @@
+"""The README's and the docs' tables, generated from a reference folder (see :mod:`crocbench.reference`)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from .._io import write_text
+from ._compare import is_panel_reference, is_study_reference
+
+#: The pairs of a study that ask whether training for the top helps (labels as ``config/examples/modern.yaml``
+#: gives them): trained for the top, then the same model trained plainly. Pairs a study lacks are left out.
+TRAINED_FOR_THE_TOP = (("GBM-rank", "GBM"), ("MLP-exp", "MLP"))
+
+
+def _readme_labels() -> dict:
+    """Metric key -> the README's label: the paper panel's own labels of its headline areas (AUC[ROC],
+    AUC[CROC(exp)] a=7, ...), and the README's for the count of actives and the IRV's epochs."""
+    from ..metrics import HEADLINE, paper_panel
+
+    panel = {c.key: c.label for c in paper_panel()}
+    return {**{k: panel[k] for k in HEADLINE}, "top1000": "actives in top 1,000", "epochs_mean": "epochs"}
+
+
+def _number(value, digits: int = 4) -> str:
+    if value is None or (isinstance(value, float) and np.isnan(value)):
+        return ""
+    return f"{value:,.0f}" if abs(value) >= 1000 else f"{value:.{digits}g}"
+
+
+def readme_tables(reference) -> dict:
+    """The README's two results tables as Markdown, from the reference folder: ``"published"`` (every anchor
+    of ``published.yaml`` with the run's value and status) and ``"pooled"`` (the paper's three numbers per
+    model beside the run's)."""
+    from ..models import LABELS
+    from ..paper import load_published
+    from ..report import RANDOM_ROW
+
+    labels = _readme_labels()
+    published = pd.read_csv(Path(reference) / "published.tsv", sep="\t")
+    lines = [
+        "| anchor | model | quantity | published | reproduced | tolerance (band) | status |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for r in published.itertuples():
+        allowed = "" if pd.isna(r.tolerance) else f"{r.tolerance:g}"
+        if not pd.isna(r.band_low):
+            allowed += f" ({_number(r.band_low)} to {_number(r.band_high)})"
+        lines.append(
+            f"| {r.id} | {r.model} | {labels.get(r.metric, r.metric)} | "
+            f"{'' if pd.isna(r.published) else f'{r.published:g}'} | {_number(r.reproduced)} | "
+            f"{allowed.strip()} | {r.status} |"
+        )
+    areas = pd.read_csv(Path(reference) / "areas.tsv", sep="\t").set_index("model")
+    paper = {(a["model"], a["metric"]): a["published"] for a in load_published()["anchors"]}
+    keys = {**{label: key for key, label in LABELS.items()}, RANDOM_ROW: "random_expected"}
+    metrics = ("roc", "croc_exp_80", "top1000")
+    pooled = [
+        "| model | " + " | ".join(f"{labels[m]} | paper" for m in metrics) + " |",
+        "|---|" + "---|---|" * len(metrics),
+    ]
+    for label, row in areas.iterrows():
+        cells = []
+        for m in metrics:
+            ours = f"{row[m]:.1f}" if m == "top1000" else f"{row[m]:.3f}"
+            theirs = paper.get((keys.get(label, label), m))
+            cells += [ours, "" if theirs is None else f"{theirs:g}"]
+        pooled.append(f"| {label} | " + " | ".join(cells) + " |")
+    return {"published": "\n".join(lines), "pooled": "\n".join(pooled)}
+
+
+def panel_tables(reference) -> dict:
+    """The docs' tables of a panel, as Markdown, from its reference folder (``results/reference/<panel>``), named
+    ``<panel>/<table>``: per metric of :data:`crocbench.report.SUMMARY_FIGURE_METRICS` (``<panel>/roc``, ...)
+    every screen's value per model with its interval; ``<panel>/ranks`` (mean ranks, Friedman, Nemenyi);
+    ``<panel>/pairs`` (every pair's Wilcoxon test, Holm-adjusted); ``<panel>/claims`` (the paper's claims
+    across the screens); ``<panel>/vs_<other>`` for each panel reference of :func:`compared_panels`
+    (:func:`comparison_markdown`)."""
+    from ..report import (
+        SUMMARY_FIGURE_METRICS,
+        claims_across_markdown,
+        pairs_markdown,
+        ranks_overview_markdown,
+        screens_markdown,
+    )
+
+    folder = Path(reference)
+    read = {name: pd.read_csv(folder / name, sep="\t") for name in ("datasets.tsv", "ranks.tsv", "wilcoxon.tsv")}
+    claims = pd.read_csv(folder / "claims.tsv", sep="\t")
+    tables = {m: screens_markdown(read["datasets.tsv"], m) for m in SUMMARY_FIGURE_METRICS}
+    tables["ranks"] = ranks_overview_markdown(read["ranks.tsv"], SUMMARY_FIGURE_METRICS)
+    tables["pairs"] = pairs_markdown(read["wilcoxon.tsv"], SUMMARY_FIGURE_METRICS)
+    tables["claims"] = claims_across_markdown(claims)
+    for other in compared_panels(folder):
+        tables[f"vs_{other.name}"] = comparison_markdown(folder, other)
+    return {f"{folder.name}/{name}": table for name, table in tables.items()}
+
+
+def _campaigns(reference) -> set:
+    from ..data.pubchem import campaign_of
+
+    return set(pd.read_csv(Path(reference) / "datasets.tsv", sep="\t", usecols=["dataset"])["dataset"].map(campaign_of))
+
+
+def compared_panels(reference) -> list:
+    """The panel references beside this one (same parent folder) that it is compared with: those holding every
+    one of its screens' campaigns (:func:`crocbench.data.pubchem.campaign_of`: a scaffold-split or a confirmed
+    overlay of a panel is compared with the panel)."""
+    folder = Path(reference)
+    mine = _campaigns(folder)
+    return [
+        other
+        for other in sorted(folder.parent.iterdir())
+        if other != folder and is_panel_reference(other) and mine <= _campaigns(other)
+    ]
+
+
+def comparison_markdown(reference, other) -> str:
+    """:func:`crocbench.report.panels_compared` of two panel references, on the campaigns they share, as Markdown:
+    a column per reference (named by its folder)."""
+    from ..data.pubchem import campaign_of
+    from ..models import LABELS
+    from ..paper import PAPER_MODELS, claims_across
+    from ..report import markdown_table, panels_compared
+
+    panels = {
+        Path(ref).name: tuple(pd.read_csv(Path(ref) / n, sep="\t") for n in ("datasets.tsv", "claims_per_screen.tsv"))
+        for ref in (reference, other)
+    }
+    names = {m: LABELS[m] for m in PAPER_MODELS}
+    compared = panels_compared(
+        panels, names, key=campaign_of, across=lambda per_screen, table: claims_across(per_screen, table, names)
+    )
+    return markdown_table(compared.rename(columns={"what": ""}))
+
+
+def study_tables(reference) -> dict:
+    """The tables of a study of rankers, as Markdown, from its reference folder (``results/reference/<study>``),
+    named ``<study>/<table>``: ``rankers`` (table 1: AUC[ROC], AUC[CROC(exp)] a=80 and BEDROC(20) with their 95%
+    intervals, and EF 1%), ``orders`` (the rankers in each metric's order), ``versus_paper`` (the paper's six tests
+    of every other ranker against the IRV and the SVM) and ``top_training`` (the pairs of :data:`TRAINED_FOR_THE_TOP`
+    the study holds)."""
+    from ..models import LABELS
+    from ..paper import PAPER_MODELS
+    from ..report import STUDY_METRICS, orders_markdown, pair_tests, pair_tests_markdown, rankers_markdown
+    from ..stats import TESTS
+
+    folder = Path(reference)
+    intervals, other, significance = (
+        pd.read_csv(folder / name, sep="\t") for name in ("intervals.tsv", "other_metrics.tsv", "significance.tsv")
+    )
+    models = list(dict.fromkeys(intervals["model"]))
+    anchors = [LABELS["irv"], LABELS["svm"]]
+    others = [m for m in models if m not in {LABELS[p] for p in PAPER_MODELS}]
+    labels = dict(zip(intervals["key"], intervals["label"]))
+    trained = [pair for pair in TRAINED_FOR_THE_TOP if set(pair) <= set(models)]
+    tables = {
+        "rankers": rankers_markdown(intervals, other),
+        "orders": orders_markdown(intervals, other),
+        "versus_paper": pair_tests_markdown(
+            pair_tests(significance, [(m, a) for m in others for a in anchors], STUDY_METRICS), labels, TESTS
+        ),
+        "top_training": pair_tests_markdown(pair_tests(significance, trained, STUDY_METRICS), labels, TESTS),
+    }
+    return {f"{folder.name}/{name}": table for name, table in tables.items()}
+
+
+def document_tables(reference) -> dict:
+    """The Markdown tables the docs show from a reference folder: :func:`panel_tables` for a panel's,
+    :func:`study_tables` for a study's, :func:`readme_tables` for ``dtp_aids``'s."""
+    if is_panel_reference(reference):
+        return panel_tables(reference)
+    return study_tables(reference) if is_study_reference(reference) else readme_tables(reference)
+
+
+_BLOCK = r"<!-- reference:({name}) -->\n(.*?)\n?<!-- /reference:\1 -->"
+
+
+def reference_blocks(text: str) -> dict:
+    """The ``<!-- reference:NAME -->`` ... ``<!-- /reference:NAME -->`` blocks of a Markdown text: name -> table.
+
+    A name is a table of :func:`readme_tables` (``pooled``) or ``<panel>/<table>`` (``pubchem_hts/roc``).
+    """
+    import re
+
+    pattern = re.compile(_BLOCK.format(name=r"[\w./-]+"), flags=re.S)
+    return {m.group(1): m.group(2).strip() for m in pattern.finditer(text)}
+
+
+def update_readme(documents, reference) -> list:
+    """Rewrite the ``<!-- reference:NAME -->`` blocks of the Markdown ``documents`` (README.md, pages of the
+    docs) from the reference; returns ``(document, name)`` of the blocks whose text changed.
+
+    Blocks from ``dtp_aids``'s reference are named by table (``pooled``), a panel's by ``<panel>/<table>``; the
+    blocks of other references are left alone. A block may stand in any of the documents; every table of
+    :func:`document_tables` must stand in at least one, and a block of this reference naming no table is an
+    error.
+    """
+    import re
+
+    documents = [documents] if isinstance(documents, str | Path) else list(documents)
+    tables, seen, changed = document_tables(reference), set(), []
+    named = is_panel_reference(reference) or is_study_reference(reference)
+    prefix = f"{Path(reference).name}/" if named else None
+    for document in documents:
+        path = Path(document)
+        text = path.read_text()
+        for name in reference_blocks(text):
+            if not (name.startswith(prefix) if prefix else "/" not in name):
+                continue  # another reference's block
+            if name not in tables:
+                raise ValueError(f"{document}: block <!-- reference:{name} --> names no table ({', '.join(tables)})")
+            match = re.compile(_BLOCK.format(name=re.escape(name)), flags=re.S).search(text)
+            seen.add(name)
+            if match.group(2) != tables[name]:
+                changed.append((str(document), name))
+                block = f"<!-- reference:{name} -->\n{tables[name]}\n<!-- /reference:{name} -->"
+                text = text[: match.start()] + block + text[match.end() :]
+        write_text(path, text)
+    missing = [name for name in tables if name not in seen]
+    if missing:
+        raise ValueError(f"no <!-- reference:{missing[0]} --> block in {', '.join(map(str, documents))}")
+    return changed
