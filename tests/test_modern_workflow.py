@@ -121,7 +121,11 @@ def test_every_modern_ranker_runs_beside_knn_and_rf_is_a_direct_forest(workdir):
     )
     assert replay.returncode == 0, replay.stderr[-2000:]
     rows = [line.split(" | ") for line in replay.stdout.splitlines() if line.startswith(("| logreg", "| mlp"))]
-    assert [(r[0], r[1], r[-1]) for r in rows] == [("| logreg", "1", "yes |"), ("| mlp", "2", "yes |")]
+    assert [(r[0], r[1], r[5]) for r in rows] == [("| logreg", "1", "yes"), ("| mlp", "2", "yes")]
+    for row, model in zip(rows, ("logreg", "mlp")):  # the fold's own AUC[ROC] and CROC a=80: the per-fold table's
+        per_fold = pd.read_csv(res / "scores" / f"{model}.per_fold.tsv", sep="\t")
+        want = per_fold[per_fold["fold"].astype(str) == "1"].iloc[0]  # folds are text: the pooled row is "all"
+        assert abs(float(row[6]) - want["roc"]) < 1e-4 and abs(float(row[7]) - want["croc_exp_80"]) < 1e-4, model
     # nothing left to do, and the finished run plans nothing
     again = _run(workdir, config, "-n")
     assert again.returncode == 0 and "Nothing to be done" in again.stdout + again.stderr

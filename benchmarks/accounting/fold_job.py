@@ -10,7 +10,8 @@ neighbours and folds (and its N x N matrix where the job read one and it is stil
 after the folds, and the replay then computes the kernels: the same values, other costs). Prints a Markdown
 table: wall and CPU seconds, the exact peak RSS (``VmHWM``), and whether the scores equal the workflow's own fold
 file. For jobs that ran before each step's log recorded its exact peak (Snakemake's sampled ``max_rss`` can miss
-a late peak).
+a late peak), and for sizing a model's settings: the table also gives the fold's AUC[ROC], AUC[CROC(exp)] a=80 and
+EF 1% (each a fold's own value, not the pooled one), so a lighter setting's time and what it costs are read together.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from _harness import cpu_seconds, measure, print_result, step_args  # noqa: E402
 ROOT = Path(__file__).resolve().parents[2]
 PANEL = ROOT / "config" / "panels" / "pubchem_hts.yaml"
 MODELS = ("svm", "irv", "knn", "maxsim", "random")
+METRICS = ("roc", "croc_exp_80", "ef_1pct")  # the fold's own values, printed beside its cost
 
 
 def declared_run(config_file: str, model: str):
@@ -53,6 +55,7 @@ def fold_step(results: str, model: str, fold: int, config_file: str = str(PANEL)
     from crocbench.cv import cross_validate, repeat_seed
     from crocbench.ecfp import load_ecfp
     from crocbench.fingerprints import load_fingerprints
+    from crocbench.metrics import Ranking, parse_metric
     from crocbench.models import make_model
     from crocbench.similarity import MatrixFile, SimilarityIndex, load_neighbours
 
@@ -85,6 +88,7 @@ def fold_step(results: str, model: str, fold: int, config_file: str = str(PANEL)
     )
     wall, cpu = time.perf_counter() - start, cpu_seconds() - cpu
     scores = done.scores[fold]["score"].to_numpy()
+    ranking = Ranking(done.scores[fold]["label"].to_numpy(), scores)
     ran = results / "scores" / model / f"fold_{fold}.parquet"  # the workflow's own fold, where it ran
     print_result(
         {
@@ -95,6 +99,7 @@ def fold_step(results: str, model: str, fold: int, config_file: str = str(PANEL)
             "compounds": int(scores.size),
             "sha256": hashlib.sha256(scores.tobytes()).hexdigest(),
             "as_run": bool(np.array_equal(pd.read_parquet(ran)["score"].to_numpy(), scores)) if ran.is_file() else None,
+            **{key: parse_metric(key).value(ranking) for key in METRICS},
         }
     )
 
@@ -109,13 +114,17 @@ def main() -> None:
     if not (Path(args.results) / "folds.tsv").is_file():
         sys.exit(f"{args.results}: no folds.tsv (name a finished screen's results folder)")
     print(f"## Fold {args.fold} of {Path(args.results).name}, replayed (one job at a time, with its own threads)\n")
-    print("| model | threads | wall s | CPU s | peak RSS GB | scores = the workflow's fold |")
-    print("|---|---:|---:|---:|---:|---|")
+    print(
+        "| model | threads | wall s | CPU s | peak RSS GB | scores = the workflow's fold | AUC[ROC] | CROC a=80 | EF 1% |"
+    )
+    print("|---|---:|---:|---:|---:|---|---:|---:|---:|")
     for model in args.models:
         r = measure(__file__, "fold", args.results, model, args.fold, args.config)
         same = {True: "yes", False: "NO"}.get(r["as_run"], "")
         print(
-            f"| {model} | {r['threads']} | {r['seconds']:.1f} | {r['cpu_seconds']:.1f} | {r['peak_rss_gb']:.2f} | {same} |",
+            f"| {model} | {r['threads']} | {r['seconds']:.1f} | {r['cpu_seconds']:.1f} | {r['peak_rss_gb']:.2f} | {same} "
+            + "".join(f"| {r[key]:.4f} " for key in METRICS)
+            + "|",
             flush=True,
         )
 
