@@ -12,10 +12,7 @@ the top-k lists hold bit-identical values.  One concern per module:
   :func:`default_chunks`, :func:`neighbours_mem_mb`);
 - ``_all_pairs``: the all-pairs search in chunks (:func:`top_k_chunk`, :func:`gather_chunks`,
   :func:`all_pairs_top_k`);
-- ``_index``: :class:`SimilarityIndex`, the dataset as the models see it;
-- ``_popcount``: the packed words and which popcount path this CPU takes; ``_kernels``: the compiled counting
-  loops (intersections, similarities, their weighted sums); ``_offer``: the compiled top-k selection of a tile;
-  ``_dot``: a matrix-vector product in a fixed order (``ordered_dot``: the same bits on every CPU).
+- ``_index``: :class:`SimilarityIndex`, the dataset as the models see it.
 
 :func:`empty_array` and :class:`KernelBuffer` live in ``crocbench._memory``; they are
 re-exported here for the code that imports them from this package.
