@@ -242,6 +242,8 @@ class RandomForest(EcfpModel):
         self.n_estimators, self.max_features = int(n_estimators), max_features
         self.min_samples_leaf = int(min_samples_leaf)
         self.class_weight = _class_weight(class_weight, ("balanced", "balanced_subsample"))
+        if isinstance(max_samples, float) and max_samples > 1 and max_samples.is_integer():
+            max_samples = int(max_samples)  # 20000.0 (a YAML float) is a count, as the schema reads it
         count = isinstance(max_samples, int) and not isinstance(max_samples, bool) and max_samples >= 1
         if not (max_samples is None or count or (isinstance(max_samples, float) and 0 < max_samples <= 1)):
             raise ValueError(f"max_samples must be null, a count >= 1 or a fraction in (0, 1]; got {max_samples!r}")
@@ -296,9 +298,10 @@ class RandomForest(EcfpModel):
         }
 
     def resources(self, n_compounds: int, n_folds: int) -> dict:
-        """Two threads; about 1 GB plus 2 kB a sampled compound per 100 trees: twice the trees' size on DTP AIDS
-        (about 2,500 leaves a tree from 37,700 training compounds, 80 bytes a node: 1 kB a compound per 100 trees;
-        the fold peaked at 567 MiB), taken as growing with each tree's sample (``max_samples``, else all).
+        """Two threads; about 1 GB, plus 1 kB a compound for the features, plus 2 kB a sampled compound per 100
+        trees: twice the trees' size on DTP AIDS (about 2,500 leaves a tree from 37,700 training compounds, 80 bytes
+        a node: 1 kB a compound per 100 trees; the fold peaked at 567 MiB), taken as growing with each tree's sample
+        (``max_samples``, else all).  A fold of 300,971 compounds with 100 trees of 20,000 peaked at 1.21 GB.
 
         Parameters
         ----------
@@ -317,7 +320,7 @@ class RandomForest(EcfpModel):
             sample = min(n_compounds, self.max_samples)
         elif isinstance(self.max_samples, float):
             sample = n_compounds * self.max_samples
-        return {"threads": 2, "mem_mb": int(1000 + 0.002 * sample * self.n_estimators / 100)}
+        return {"threads": 2, "mem_mb": int(1000 + 0.001 * n_compounds + 0.002 * sample * self.n_estimators / 100)}
 
 
 def _class_weight(value, allowed=("balanced",)):
