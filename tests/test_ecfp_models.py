@@ -127,3 +127,17 @@ def test_the_models_say_they_read_ecfp_and_what_a_fold_needs():
     small, large = (RandomForest(100, max_samples=20_000).resources(n, 10)["mem_mb"] for n in (300_971, 641_736))
     assert 1210 < small < large < RandomForest(100).resources(300_971, 10)["mem_mb"]
     assert RandomForest(max_samples=20000.0).max_samples == 20000  # a YAML float that is a whole count
+
+
+@pytest.mark.parametrize("name", ["rf", "gbm", "gbm_rank", "mlp"])
+def test_threads_is_what_a_fold_job_declares(name):
+    """A model's ``threads`` is its fold job's declared threads (2 by default), which the workflow gives back as
+    ``n_jobs``; the memory it declares does not depend on it; anything but an integer >= 1 is one line."""
+    default, one = make_model(name, {}).resources(300_000, 10), make_model(name, {"threads": 1}).resources(300_000, 10)
+    assert default["threads"] == 2 and one == {**default, "threads": 1}
+    assert make_model(name, {"threads": 1}, n_jobs=1).n_jobs == 1
+    for bad in (0, -1, 1.5, True, "2"):
+        with pytest.raises(ValueError, match=f"model {name}: threads must be an integer >= 1"):
+            make_model(name, {"threads": bad})
+    with pytest.raises(ValueError, match="unknown parameter 'threads'"):  # logistic regression runs on one thread
+        make_model("logreg", {"threads": 1})

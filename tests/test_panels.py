@@ -169,3 +169,10 @@ def test_the_modern_overlay_adds_todays_rankers_within_8_gb_a_job(panel, overlay
     largest = int(pd.read_csv(COUNTS, sep="\t")["kept"].max())
     for name in modern:
         assert runs[name].resources(largest, 10)["mem_mb"] <= 8000, name
+        assert runs[name].resources(largest, 10)["threads"] == 1, name  # two folds at a time on 2 cores
+    same = ["learning_rate", "patience", "max_rounds", "num_leaves", "feature_fraction", "stop_metric"]
+    assert [vars(runs["gbm"].model)[k] for k in same] == [vars(runs["gbm_rank"].model)[k] for k in same]
+    mlp, mlp_exp = vars(runs["mlp"].model), vars(runs["mlp_exp"].model)
+    assert {k: v for k, v in mlp.items() if k != "reweighting"} == {
+        k: v for k, v in mlp_exp.items() if k != "reweighting"
+    }

@@ -81,13 +81,18 @@ class EcfpModel(Model):
         Given by the workflow: ``(cv seed, fold)``.
     n_jobs : int, default=1
         Given by the workflow: the job's threads.
+    threads : int, default=1
+        The threads a fold job declares (``resources``), which the workflow gives back as ``n_jobs``.
     """
 
     uses_ecfp = True
     uses_neighbours = False
 
-    def __init__(self, counts: bool = False, seed=0, n_jobs: int = 1):
+    def __init__(self, counts: bool = False, seed=0, n_jobs: int = 1, threads: int = 1):
         self.counts, self.seed, self.n_jobs = bool(counts), seed, max(1, int(n_jobs or 1))
+        if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
+            raise ValueError(f"threads must be an integer >= 1; got {threads!r}")
+        self.threads = threads
 
     def features(self, data, rows):
         """The model's input: the ECFP of ``rows`` (bits or counts), float32 CSR.
@@ -219,6 +224,9 @@ class RandomForest(EcfpModel):
         Given by the workflow.
     n_jobs : int, default=1
         Given by the workflow.
+    threads : int, default=2
+        A fold job's threads. 1 lets two folds run side by side on two cores: on a screen of 300,000 compounds
+        that finished more folds an hour (config/panels/pubchem_hts_modern.yaml; docs/studies/pubchem_panel.md).
     """
 
     name, label = "rf", "RF"
@@ -233,8 +241,9 @@ class RandomForest(EcfpModel):
         counts=False,
         seed=0,
         n_jobs=1,
+        threads: int = 2,
     ):
-        super().__init__(counts, seed, n_jobs)
+        super().__init__(counts, seed, n_jobs, threads)
         if int(n_estimators) < 1 or int(min_samples_leaf) < 1:
             raise ValueError(f"n_estimators and min_samples_leaf must be >= 1; got {n_estimators}, {min_samples_leaf}")
         if not (max_features in ("sqrt", "log2") or (isinstance(max_features, float) and 0 < max_features <= 1)):
@@ -298,7 +307,7 @@ class RandomForest(EcfpModel):
         }
 
     def resources(self, n_compounds: int, n_folds: int) -> dict:
-        """Two threads; about 1 GB, plus 1 kB a compound for the features, plus 2 kB a sampled compound per 100
+        """``threads``; about 1 GB, plus 1 kB a compound for the features, plus 2 kB a sampled compound per 100
         trees: twice the trees' size on DTP AIDS (about 2,500 leaves a tree from 37,700 training compounds, 80 bytes
         a node: 1 kB a compound per 100 trees; the fold peaked at 567 MiB), taken as growing with each tree's sample
         (``max_samples``, else all).  A fold of 300,971 compounds with 100 trees of 20,000 peaked at 1.21 GB.
@@ -313,14 +322,17 @@ class RandomForest(EcfpModel):
         Returns
         -------
         dict
-            ``{"threads": 2, "mem_mb": ...}``.
+            ``{"threads": threads, "mem_mb": ...}``.
         """
         sample = n_compounds
         if isinstance(self.max_samples, int):
             sample = min(n_compounds, self.max_samples)
         elif isinstance(self.max_samples, float):
             sample = n_compounds * self.max_samples
-        return {"threads": 2, "mem_mb": int(1000 + 0.001 * n_compounds + 0.002 * sample * self.n_estimators / 100)}
+        return {
+            "threads": self.threads,
+            "mem_mb": int(1000 + 0.001 * n_compounds + 0.002 * sample * self.n_estimators / 100),
+        }
 
 
 def _class_weight(value, allowed=("balanced",)):
