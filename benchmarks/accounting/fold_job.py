@@ -47,8 +47,10 @@ def declared_run(config_file: str, model: str):
     return declared_runs(expand_runs(config["models"], config["irv_training"]), search=search)[model], config, search
 
 
-def fold_step(results: str, model: str, fold: int, config_file: str = str(PANEL)) -> None:
-    """Score fold ``fold`` of ``model`` as workflow/scripts/score_fold.py does; print the result line."""
+def fold_step(results: str, model: str, fold: int, config_file: str = str(PANEL), save: str = "") -> None:
+    """Score fold ``fold`` of ``model`` as workflow/scripts/score_fold.py does; print the result line. With
+    ``save``, also write the fold's scores (``id, fold, label, score``) to that parquet file and the fitted
+    model's ``info()`` beside it (``.json``), each written whole or not at all (a temporary file, then renamed)."""
     import pandas as pd
     import torch
 
@@ -89,6 +91,14 @@ def fold_step(results: str, model: str, fold: int, config_file: str = str(PANEL)
     wall, cpu = time.perf_counter() - start, cpu_seconds() - cpu
     scores = done.scores[fold]["score"].to_numpy()
     ranking = Ranking(done.scores[fold]["label"].to_numpy(), scores)
+    if save:
+        import json
+
+        from crocbench._io import write_table, write_text
+
+        info = done.models[fold].info() if hasattr(done.models[fold], "info") else {}
+        write_text(Path(save).with_suffix(".json"), json.dumps(info, default=float))  # first: the scores mark done
+        write_table(done.scores[fold], Path(save), index=False)
     ran = results / "scores" / model / f"fold_{fold}.parquet"  # the workflow's own fold, where it ran
     print_result(
         {
@@ -134,4 +144,4 @@ if __name__ == "__main__":
     if args is None:
         main()
     else:
-        fold_step(args[1], args[2], int(args[3]), args[4])
+        fold_step(args[1], args[2], int(args[3]), *args[4:6])

@@ -1,0 +1,160 @@
+"""How much of the SVM's gap at the top comes from its subsample: a finished panel screen's SVM refitted fold by fold
+on a smaller and a larger subsample, or on Nystroem features of every training compound.
+
+    python benchmarks/studies/svm_subsample.py RUN_FOLDER [SCREEN ...] [--variants half double nystroem]
+        [--out results/reference/svm_subsample.tsv]
+
+RUN_FOLDER is the folder where the panel ran (``config/panels/pubchem_hts.yaml``, with today's rankers or not);
+each SCREEN (default: GPCR_3_primary, hsf1_primary, transcription_5_primary: 64,000, 301,000 and 642,000
+compounds) must be finished there. The panel's SVM fits exact LIBSVM on all of a fold's training actives and the
+seeded negatives whose float64 kernel fits in 4 GB (22,360 compounds). Each variant is that SVM with one setting
+changed (``VARIANTS``): ``half`` a 1 GB kernel (11,180 compounds), ``double`` a 16 GB kernel (44,721 compounds,
+about twice the negatives; its fold job needs about 19 GB, over the panel's 8 GB cap: this study runs one fold at a
+time), ``nystroem`` a linear SVM on Nystroem features of all the training compounds (up to 4,000 landmarks, fewer
+where the features would exceed 8 GB). The panel's own fits (``panel``) are read from the run, not refitted.
+
+Each fold is replayed by ``benchmarks/accounting/fold_job.py`` in a process of its own (same seeds, same library
+calls as the workflow's fold job) and its scores are kept under ``RUN_FOLDER/results/SCREEN/svm_subsample/`` (a
+rerun skips the folds done, so the study resumes where it stopped). Once a screen's folds are all done, its pooled
+out-of-fold ranking is scored on the summary's metrics, beside the best of the panel's own rankers there; the gap
+closed is ``(variant - panel) / (best - panel)``. Prints a Markdown table and writes it as TSV (``--out``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+from pathlib import Path
+
+import pandas as pd
+import yaml
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "benchmarks"))
+from _harness import measure  # noqa: E402
+
+FOLD_JOB = ROOT / "benchmarks" / "accounting" / "fold_job.py"
+PANEL = ROOT / "config" / "panels" / "pubchem_hts.yaml"
+SCREENS = ("GPCR_3_primary", "hsf1_primary", "transcription_5_primary")
+#: Each variant: the panel's ``svm`` entry with these settings changed.
+VARIANTS = {
+    "half": {"max_kernel_gb": 1},
+    "double": {"max_kernel_gb": 16},
+    "nystroem": {"large": "nystroem", "landmarks": 4000, "max_kernel_gb": 8},
+}
+
+
+def variants_config(folder: Path) -> Path:
+    """The panel's config with one ``svm_<variant>`` entry per variant (the panel's svm settings, one changed)."""
+    panel = yaml.safe_load(PANEL.read_text())
+    svm = dict(panel["models"]["svm"])
+    models = {**panel["models"], **{f"svm_{v}": {**svm, **change, "class": "svm"} for v, change in VARIANTS.items()}}
+    path = folder / "svm_subsample.yaml"
+    path.write_text(yaml.safe_dump({**panel, "models": models}, sort_keys=False))
+    return path
+
+
+def fold_files(results: Path, variant: str) -> list[Path]:
+    """The variant's fold score files of a screen (the panel's own for ``panel``), one per fold."""
+    n_folds = int(pd.read_csv(results / "folds.tsv", sep="\t", usecols=["fold"])["fold"].max()) + 1
+    where = results / "scores" / "svm" if variant == "panel" else results / "svm_subsample" / variant
+    return [where / f"fold_{k}.parquet" for k in range(n_folds)]
+
+
+def run_folds(results: Path, variant: str, config: Path) -> dict:
+    """Replay the variant's folds not done yet, one at a time; their seconds and largest peak RSS (GB)."""
+    done = {"seconds": 0.0, "peak_rss_gb": 0.0, "refitted": 0}
+    for path in fold_files(results, variant):
+        if path.is_file():
+            continue
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fold = int(path.stem.split("_")[1])
+        r = measure(str(FOLD_JOB), "fold", results, f"svm_{variant}", fold, config, path)
+        print(
+            f"{results.name} {variant} fold {fold}: {r['seconds']:.1f} s, peak {r['peak_rss_gb']:.2f} GB",
+            file=sys.stderr,
+            flush=True,
+        )
+        done["seconds"] += r["seconds"]
+        done["peak_rss_gb"] = max(done["peak_rss_gb"], r["peak_rss_gb"])
+        done["refitted"] += 1
+    return done
+
+
+def pooled_values(results: Path, parts: list[Path], metrics) -> dict:
+    """The metrics of the pooled out-of-fold ranking of these fold score files."""
+    from crocbench.cv import pool_scores
+    from crocbench.metrics import Ranking, parse_metric
+
+    folds = pd.read_csv(results / "folds.tsv", sep="\t", dtype={"id": str})
+    pooled = pool_scores((pd.read_parquet(p).astype({"id": str}) for p in parts), folds)
+    ranking = Ranking(pooled["label"].to_numpy(), pooled["score"].to_numpy())
+    return {key: parse_metric(key).value(ranking) for key in metrics}
+
+
+def best_rankers(results: Path, metrics) -> dict:
+    """Per metric, the best of the panel's own rankers on the screen (their pooled scores): ``(value, run)``."""
+    from crocbench.metrics import Ranking, parse_metric
+
+    best = {}
+    for path in sorted((results / "scores").glob("*.parquet")):
+        if path.stem in ("random", "primary_score"):
+            continue
+        pooled = pd.read_parquet(path)
+        ranking = Ranking(pooled["label"].to_numpy(), pooled["score"].to_numpy())
+        for key in metrics:
+            value = parse_metric(key).value(ranking)
+            if key not in best or value > best[key][0]:
+                best[key] = (value, path.stem)
+    return best
+
+
+def main() -> None:
+    from crocbench.report import SUMMARY_RANK_METRICS
+
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("run", type=Path, help="the folder where the panel ran")
+    p.add_argument("screens", nargs="*", default=list(SCREENS))
+    p.add_argument("--variants", nargs="*", default=list(VARIANTS), choices=list(VARIANTS))
+    p.add_argument("--out", type=Path, help="the table as TSV")
+    args = p.parse_args()
+    metrics = list(SUMMARY_RANK_METRICS)
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        config = variants_config(Path(tmp))
+        for screen in args.screens:
+            results = args.run / "results" / screen
+            if not (results / "scores" / "svm.parquet").is_file():
+                sys.exit(f"{results}: no scores/svm.parquet (not a finished screen of the panel)")
+            best = best_rankers(results, metrics)
+            for variant in ["panel", *args.variants]:
+                cost = run_folds(results, variant, config) if variant != "panel" else {}
+                parts = fold_files(results, variant)
+                infos = [json.loads(p.with_suffix(".json").read_text()) for p in parts]
+                values = pooled_values(results, parts, metrics)
+                row = {
+                    "screen": screen,
+                    "variant": variant,
+                    "fit_compounds": int(sum(i.get("fit_compounds", 0) for i in infos) / len(infos)),
+                    "landmarks": int(sum(i.get("landmarks", 0) for i in infos) / len(infos)),
+                    **cost,
+                }
+                for key in metrics:
+                    row[key] = values[key]
+                    row[f"best_{key}"], row[f"best_run_{key}"] = best[key]
+                rows.append(row)
+    table = pd.DataFrame(rows)
+    panel = table[table["variant"] == "panel"].set_index("screen")
+    for key in metrics:
+        gap = table["screen"].map(panel[f"best_{key}"] - panel[key])
+        table[f"closed_{key}"] = (table[key] - table["screen"].map(panel[key])) / gap.where(gap > 0)
+    if args.out is not None:
+        table.to_csv(args.out, sep="\t", index=False, float_format="%.6g")
+    shown = ["screen", "variant", "fit_compounds", "landmarks", "croc_exp_80", "best_croc_exp_80", "closed_croc_exp_80"]
+    print(table[[c for c in shown if c in table]].to_markdown(index=False, floatfmt=".4f"))
+
+
+if __name__ == "__main__":
+    main()
