@@ -1,12 +1,12 @@
 """crocbench.config: the cross-field checks the schema cannot make, each failing in one line."""
 
-import copy
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
 import yaml
+from _configs import merged_config
 
 from crocbench.config import (
     SIZE_UNKNOWN,
@@ -90,16 +90,10 @@ def test_the_polaris_example_validates_and_gives_25_splits_per_dataset(tmp_path)
     the cross-field checks, and splits each of its screens as the workflow's folds jobs do (repeat r: seed + r): 5
     repeats x 5 folds, 25 train/test splits, every compound tested once per repeat, each test fold a fifth of
     the positives."""
-    import jsonschema
-    from snakemake.utils import update_config
-
     from crocbench.cv import fold_table, repeat_seed, split
 
-    example = yaml.safe_load((ROOT / "config" / "examples" / "polaris_5x5.yaml").read_text())
-    config = copy.deepcopy(CONFIG)
-    update_config(config, example)
-    jsonschema.validate(config, yaml.safe_load((ROOT / "workflow" / "schemas" / "config.schema.yaml").read_text()))
-    datasets = check_config(config, declared_runs(dict(config["models"])), root=tmp_path)
+    config, runs = merged_config(ROOT / "config" / "examples" / "polaris_5x5.yaml")
+    datasets = check_config(config, runs, root=tmp_path)
     assert datasets == ["dtp_aids", "dtp_aids_ca", "moleculenet_hiv"]  # two or more: the summary across them
     cv = config["cv"]
     assert (cv["folds"], cv["repeats"], cv["split"]) == (5, 5, "random")
@@ -142,13 +136,7 @@ def test_each_built_in_model_s_schema_keys_are_its_parameters():
 def test_the_modern_studys_configs_validate_and_name_their_rankers(tmp_path, path):
     """The study of today's rankers: each config, merged over config.yaml, passes the schema and the cross-field
     checks; each split's runs the paper's five and seven others (Chemprop imported from its split's GPU run)."""
-    import jsonschema
-    from snakemake.utils import update_config
-
-    config = copy.deepcopy(CONFIG)
-    update_config(config, yaml.safe_load((ROOT / "config" / path).read_text()))
-    jsonschema.validate(config, yaml.safe_load((ROOT / "workflow" / "schemas" / "config.schema.yaml").read_text()))
-    runs = declared_runs(dict(config["models"]))
+    config, runs = merged_config(ROOT / "config" / path)
     assert check_config(config, runs, root=tmp_path) == ["dtp_aids"]
     paper = ["random", "maxsim", "knn", "svm", "irv"]
     others = {

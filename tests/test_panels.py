@@ -13,6 +13,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 import yaml
+from _configs import merged_config
 
 from crocbench.data import Dataset, Fetching, obtain, standardize
 from crocbench.data import pubchem as P
@@ -148,20 +149,10 @@ def test_the_modern_overlay_adds_todays_rankers_within_8_gb_a_job(panel, overlay
     """pubchem_hts_modern.yaml over the panel (and over either overlay, listed last): the schema and the cross-field
     checks pass; the runs are the panel's six and today's six; the ranks across screens compare all but the
     primary score; every fold job of the largest screen declares at most 8 GB."""
-    import copy
-
-    import jsonschema
-    from snakemake.utils import update_config
-
     from crocbench.config import check_config
-    from crocbench.models import declared_runs
 
-    config = yaml.safe_load((ROOT / "config.yaml").read_text())
-    for part in [PANEL.name, overlay, "pubchem_hts_modern.yaml"]:
-        if part is not None:
-            update_config(config, copy.deepcopy(yaml.safe_load((PANEL.parent / part).read_text())))
-    jsonschema.validate(config, yaml.safe_load((ROOT / "workflow" / "schemas" / "config.schema.yaml").read_text()))
-    runs = declared_runs(dict(config["models"]))
+    parts = [PANEL.name, overlay, "pubchem_hts_modern.yaml"]
+    config, runs = merged_config(*(PANEL.parent / part for part in parts if part is not None))
     assert check_config(config, runs, root=tmp_path) == config["dataset"]
     modern = ["rf", "gbm", "gbm_rank", "logreg", "mlp", "mlp_exp"]
     assert list(runs) == [*panel["models"], *modern]
