@@ -1,6 +1,8 @@
 """crocbench.reference: a run's tables against the committed reference, cell by cell; the README's tables and
 the ``<!-- reference:NAME -->`` blocks, on small tables written here."""
 
+from pathlib import Path
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -278,3 +280,33 @@ def test_a_studys_reference_and_its_page_tables(tmp_path, capsys):
     top = [line.strip("| ").split(" | ") for line in tables["mystudy/top_training"].splitlines()[2:]]
     assert [r[0] for r in top] == ["GBM-rank vs GBM"] * 3 + ["MLP-exp vs MLP"] * 3
     assert top[0][2] == f"{auc['GBM-rank']:.4f}" and top[0][3] == f"{auc['GBM']:.4f}"  # swapped to the pair as asked
+
+
+def test_a_panels_tables_add_the_top_training_pairs_and_max_sim_where_it_has_todays_rankers(tmp_path):
+    """The committed panel reference (the paper's five) has no table of today's rankers; the same folder with
+    ranks and Wilcoxon tests over RANDOM, MAX-SIM, kNN, GBM and GBM-rank has GBM-rank against GBM (the MLP pair
+    is absent: no MLP) and MAX-SIM against every ranker but RANDOM, in the models' order."""
+    import shutil
+
+    from crocbench.reference import document_tables
+    from crocbench.report import SUMMARY_RANK_METRICS, ranks_table
+
+    panel = Path(__file__).resolve().parents[1] / "results" / "reference" / "pubchem_hts"
+    assert not {"pubchem_hts/top_training", "pubchem_hts/maxsim"} & set(document_tables(panel))
+    copy = tmp_path / "pubchem_hts"
+    shutil.copytree(panel, copy)
+    labels = ["RANDOM", "MAX-SIM", "kNN", "GBM", "GBM-rank"]
+    rng = np.random.default_rng(3)
+    rows = [
+        {"dataset": f"d{d}", "model": m, **{k: rng.uniform() for k in SUMMARY_RANK_METRICS}}
+        for d in range(6)
+        for m in labels
+    ]
+    ranks, pairs = ranks_table(pd.DataFrame(rows))
+    ranks.to_csv(copy / "ranks.tsv", sep="\t", index=False)
+    pairs.to_csv(copy / "wilcoxon.tsv", sep="\t", index=False)
+    tables = document_tables(copy)
+    rows_of = {name: [line.split(" | ")[0][2:] for line in tables[name].splitlines()[2:]] for name in tables}
+    assert rows_of["pubchem_hts/top_training"] == ["GBM-rank vs GBM"]
+    assert rows_of["pubchem_hts/maxsim"] == ["MAX-SIM vs kNN", "MAX-SIM vs GBM", "MAX-SIM vs GBM-rank"]
+    assert tables["pubchem_hts/ranks"].count("\n") == 2 + 6 - 1  # a row per metric of the six

@@ -823,3 +823,25 @@ def test_a_panel_reference_is_compared_with_the_panels_beside_it_that_hold_its_c
     assert compared_panels(tmp_path / "confirmed") == [tmp_path / "all"]
     assert compared_panels(tmp_path / "scaffold") == [tmp_path / "all"]
     assert compared_panels(tmp_path / "all") == [] and compared_panels(tmp_path / "other") == []
+
+
+def test_pairs_markdown_turns_a_pair_round_and_keeps_its_p():
+    """``only`` gives the pairs in the order and orientation asked: z vs x is the table's x vs z turned round (by
+    hand: x beats z on all 4 datasets by 0.2, 0.1, 0.1 and 0.45, a mean of 0.2125; p = 2/2^4 = 0.125, Holm over
+    3 pairs 0.375; x against y: 0.1, 0.3, -0.1, 0.05, a mean of 0.0875, 3 wins and 1 loss)."""
+    from crocbench.report import pairs_markdown, ranks_table
+
+    _, pairs = ranks_table(_ranked_by_hand())
+    table = pairs_markdown(pairs, ["roc", "ef_1pct"], only=[("z", "x"), ("x", "y")])
+    lines = table.splitlines()
+    assert lines[0] == "| pair | AUC[ROC] | EF 1% |" and len(lines) == 4
+    assert lines[2] == "| z vs x | -0.212, 0-4, p 0.38 | -2.12, 0-4, p 0.38 |"
+    assert lines[3].startswith("| x vs y | +0.08") and ", 3-1, p " in lines[3]
+    assert (
+        pairs_markdown(pairs, ["roc"]).splitlines()[2:]
+        == [  # without only: the table's own pairs and order
+            line for line in pairs_markdown(pairs, ["roc"], only=[("x", "y"), ("x", "z"), ("y", "z")]).splitlines()[2:]
+        ]
+    )
+    with pytest.raises(ValueError, match="no test of x against w"):
+        pairs_markdown(pairs, ["roc"], only=[("x", "w")])

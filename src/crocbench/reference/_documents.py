@@ -74,12 +74,17 @@ def readme_tables(reference) -> dict:
 def panel_tables(reference) -> dict:
     """The docs' tables of a panel, as Markdown, from its reference folder (``results/reference/<panel>``), named
     ``<panel>/<table>``: per metric of :data:`crocbench.report.SUMMARY_FIGURE_METRICS` (``<panel>/roc``, ...)
-    every screen's value per model with its interval; ``<panel>/ranks`` (mean ranks, Friedman, Nemenyi);
-    ``<panel>/pairs`` (every pair's Wilcoxon test, Holm-adjusted); ``<panel>/claims`` (the paper's claims
-    across the screens); ``<panel>/vs_<other>`` for each panel reference of :func:`compared_panels`
-    (:func:`comparison_markdown`)."""
+    every screen's value per model with its interval; over the metrics of
+    :data:`crocbench.report.SUMMARY_TABLE_METRICS` the reference holds, ``<panel>/ranks`` (mean ranks, Friedman,
+    Nemenyi) and ``<panel>/pairs`` (every pair's Wilcoxon test, Holm-adjusted), and where the panel has today's
+    rankers ``<panel>/top_training`` (the pairs of :data:`TRAINED_FOR_THE_TOP`, each trained for the top against
+    its plain form) and ``<panel>/maxsim`` (MAX-SIM against every other ranker but RANDOM); ``<panel>/claims``
+    (the paper's claims across the screens); ``<panel>/vs_<other>`` for each panel reference of
+    :func:`compared_panels` (:func:`comparison_markdown`)."""
+    from ..models import LABELS
     from ..report import (
         SUMMARY_FIGURE_METRICS,
+        SUMMARY_TABLE_METRICS,
         claims_across_markdown,
         pairs_markdown,
         ranks_overview_markdown,
@@ -90,8 +95,16 @@ def panel_tables(reference) -> dict:
     read = {name: pd.read_csv(folder / name, sep="\t") for name in ("datasets.tsv", "ranks.tsv", "wilcoxon.tsv")}
     claims = pd.read_csv(folder / "claims.tsv", sep="\t")
     tables = {m: screens_markdown(read["datasets.tsv"], m) for m in SUMMARY_FIGURE_METRICS}
-    tables["ranks"] = ranks_overview_markdown(read["ranks.tsv"], SUMMARY_FIGURE_METRICS)
-    tables["pairs"] = pairs_markdown(read["wilcoxon.tsv"], SUMMARY_FIGURE_METRICS)
+    held = set(read["ranks.tsv"]["metric"])
+    metrics = [m for m in SUMMARY_TABLE_METRICS if m in held]
+    tables["ranks"] = ranks_overview_markdown(read["ranks.tsv"], metrics)
+    tables["pairs"] = pairs_markdown(read["wilcoxon.tsv"], metrics)
+    models = list(dict.fromkeys(read["ranks.tsv"]["model"]))
+    trained = [pair for pair in TRAINED_FOR_THE_TOP if set(pair) <= set(models)]
+    if trained:
+        tables["top_training"] = pairs_markdown(read["wilcoxon.tsv"], metrics, only=trained)
+        others = [m for m in models if m not in (LABELS["random"], LABELS["maxsim"])]
+        tables["maxsim"] = pairs_markdown(read["wilcoxon.tsv"], metrics, only=[(LABELS["maxsim"], m) for m in others])
     tables["claims"] = claims_across_markdown(claims)
     for other in compared_panels(folder):
         tables[f"vs_{other.name}"] = comparison_markdown(folder, other)

@@ -163,18 +163,19 @@ def ranks_overview_markdown(ranks: pd.DataFrame, metrics=None) -> str:
     return "\n".join(lines)
 
 
-def pairs_markdown(pairs: pd.DataFrame, metrics=None, alpha: float = 0.05) -> str:
+def pairs_markdown(pairs: pd.DataFrame, metrics=None, alpha: float = 0.05, only=None) -> str:
     """:func:`ranks_table`'s Wilcoxon tests in one Markdown table: a row per pair of models, a column per metric,
     each cell the mean difference (a - b), wins-losses(-ties) of a and the Holm-adjusted p-value, bold below
-    ``alpha``."""
+    ``alpha``. ``only``: these ``(a, b)`` pairs, in this order and orientation (a pair the table holds as
+    ``(b, a)`` is turned round: the difference negated, wins and losses swapped; the p-values are the same)."""
     labels = summary_labels()
     metrics = list(metrics or dict.fromkeys(pairs["metric"]))
     lines = ["| pair | " + " | ".join(labels[m] for m in metrics) + " |", "|---" * (1 + len(metrics)) + "|"]
     first = pairs[pairs["metric"] == metrics[0]]
-    for a, b in zip(first["a"], first["b"]):
+    for a, b in only if only is not None else zip(first["a"], first["b"]):
         cells = []
         for metric in metrics:
-            row = pairs[(pairs["metric"] == metric) & (pairs["a"] == a) & (pairs["b"] == b)].iloc[0]
+            row = _oriented(pairs[pairs["metric"] == metric], a, b)
             diff = _value_cell(metric, row["mean_difference"])
             record = f"{row['wins']}-{row['losses']}" + (f"-{row['ties']}" if row["ties"] else "")
             p = f"{row['p_holm']:.2g}"
@@ -184,6 +185,25 @@ def pairs_markdown(pairs: pd.DataFrame, metrics=None, alpha: float = 0.05) -> st
             )
         lines.append(f"| {a} vs {b} | " + " | ".join(cells) + " |")
     return "\n".join(lines)
+
+
+def _oriented(pairs: pd.DataFrame, a: str, b: str) -> dict:
+    """The one test of models ``a`` and ``b`` in ``pairs`` (one metric's rows), as ``a`` against ``b``."""
+    same = pairs[(pairs["a"] == a) & (pairs["b"] == b)]
+    if len(same):
+        return same.iloc[0].to_dict()
+    turned = pairs[(pairs["a"] == b) & (pairs["b"] == a)]
+    if not len(turned):
+        raise ValueError(f"no test of {a} against {b}")
+    row = turned.iloc[0].to_dict()
+    return {
+        **row,
+        "a": a,
+        "b": b,
+        "wins": row["losses"],
+        "losses": row["wins"],
+        "mean_difference": -row["mean_difference"],
+    }
 
 
 def claims_across_markdown(table: pd.DataFrame) -> str:
