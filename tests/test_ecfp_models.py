@@ -132,10 +132,12 @@ def test_the_models_say_they_read_ecfp_and_what_a_fold_needs():
 @pytest.mark.parametrize("name", ["rf", "gbm", "gbm_rank", "mlp"])
 def test_threads_is_what_a_fold_job_declares(name):
     """A model's ``threads`` is its fold job's declared threads (2 by default), which the workflow gives back as
-    ``n_jobs``; the memory it declares does not depend on it; anything but an integer >= 1 is one line."""
+    ``n_jobs``; the memory it declares does not depend on it; a whole-number float (a YAML 2.0) is that integer;
+    anything but an integer >= 1 is one line."""
     default, one = make_model(name, {}).resources(300_000, 10), make_model(name, {"threads": 1}).resources(300_000, 10)
     assert default["threads"] == 2 and one == {**default, "threads": 1}
     assert make_model(name, {"threads": 1}, n_jobs=1).n_jobs == 1
+    assert make_model(name, {"threads": 2.0}).threads == 2 and make_model(name, {"threads": np.int64(1)}).threads == 1
     for bad in (0, -1, 1.5, True, "2"):
         with pytest.raises(ValueError, match=f"model {name}: threads must be an integer >= 1"):
             make_model(name, {"threads": bad})

@@ -5,7 +5,7 @@
 RESULTS is a finished screen's folder (e.g. ``results/transcription_5_primary`` of a panel run); each MODEL
 (default: svm irv knn maxsim random) has fold F (default 0) scored as the workflow's ``score_fold`` job scores it:
 the same library calls, the models as ``config.yaml`` merged with ``--config`` declares them (as Snakemake merges
-them), the job's threads (as the model's class says: the SVM 2, the IRV 1), from the run's fingerprints,
+them), the job's threads (as the run declares them: its class's ``resources``), from the run's fingerprints,
 neighbours and folds (and its N x N matrix where the job read one and it is still there; the workflow deletes it
 after the folds, and the replay then computes the kernels: the same values, other costs). Prints a Markdown
 table: wall and CPU seconds, the exact peak RSS (``VmHWM``), and whether the scores equal the workflow's own fold

@@ -46,41 +46,57 @@ VARIANTS = {
 }
 
 
-def variants_config(folder: Path) -> Path:
-    """The panel's config with one ``svm_<variant>`` entry per variant (the panel's svm settings, one changed)."""
+def variant_settings() -> dict:
+    """Each variant's SVM entry: the panel's ``svm`` as the workflow reads it (``config.yaml``'s entry updated by the
+    panel's: its C grid, class weights and halving too), with the variant's settings changed."""
+    from snakemake.utils import update_config
+
+    config = yaml.safe_load((ROOT / "config.yaml").read_text())
+    update_config(config, yaml.safe_load(PANEL.read_text()))
+    svm = {k: v for k, v in config["models"]["svm"].items() if k != "label"}
+    return {v: {**svm, **change, "class": "svm"} for v, change in VARIANTS.items()}
+
+
+def variants_config(folder: Path, settings: dict) -> Path:
+    """The panel's config with one ``svm_<variant>`` entry per variant."""
     panel = yaml.safe_load(PANEL.read_text())
-    svm = dict(panel["models"]["svm"])
-    models = {**panel["models"], **{f"svm_{v}": {**svm, **change, "class": "svm"} for v, change in VARIANTS.items()}}
+    models = {**panel["models"], **{f"svm_{v}": entry for v, entry in settings.items()}}
     path = folder / "svm_subsample.yaml"
     path.write_text(yaml.safe_dump({**panel, "models": models}, sort_keys=False))
     return path
 
 
-def fold_files(results: Path, variant: str) -> list[Path]:
-    """The variant's fold score files of a screen (the panel's own for ``panel``), one per fold."""
+def fold_files(results: Path, variant: str, settings: dict) -> list[Path]:
+    """The variant's fold score files of a screen (the panel's own for ``panel``), one per fold; a variant's folder
+    is named by its settings' signature, so folds of other settings are never read as this variant's."""
+    from crocbench._workflow import signature
+
     n_folds = int(pd.read_csv(results / "folds.tsv", sep="\t", usecols=["fold"])["fold"].max()) + 1
-    where = results / "scores" / "svm" if variant == "panel" else results / "svm_subsample" / variant
+    if variant == "panel":
+        where = results / "scores" / "svm"
+    else:
+        where = results / "svm_subsample" / f"{variant}-{signature(**settings[variant])}"
     return [where / f"fold_{k}.parquet" for k in range(n_folds)]
 
 
-def run_folds(results: Path, variant: str, config: Path) -> dict:
-    """Replay the variant's folds not done yet, one at a time; their seconds and largest peak RSS (GB)."""
-    done = {"seconds": 0.0, "peak_rss_gb": 0.0, "refitted": 0}
-    for path in fold_files(results, variant):
-        if path.is_file():
+def run_folds(results: Path, variant: str, config: Path, settings: dict) -> dict:
+    """Replay the variant's folds not done yet, one at a time (each fold's seconds and peak RSS kept beside its
+    scores); the variant's seconds, largest peak RSS (GB) and folds, summed over every fold done, now or before."""
+    for path in fold_files(results, variant, settings):
+        if path.with_suffix(".cost.json").is_file():  # written last: the fold is done
             continue
         path.parent.mkdir(parents=True, exist_ok=True)
         fold = int(path.stem.split("_")[1])
         r = measure(str(FOLD_JOB), "fold", results, f"svm_{variant}", fold, config, path)
+        cost = {"seconds": r["seconds"], "peak_rss_gb": r["peak_rss_gb"]}
+        path.with_suffix(".cost.json").write_text(json.dumps(cost))
         print(
-            f"{results.name} {variant} fold {fold}: {r['seconds']:.1f} s, peak {r['peak_rss_gb']:.2f} GB",
+            f"{results.name} {variant} fold {fold}: {cost['seconds']:.1f} s, peak {cost['peak_rss_gb']:.2f} GB",
             file=sys.stderr,
             flush=True,
         )
-        done["seconds"] += r["seconds"]
-        done["peak_rss_gb"] = max(done["peak_rss_gb"], r["peak_rss_gb"])
-        done["refitted"] += 1
-    return done
+    costs = [json.loads(p.with_suffix(".cost.json").read_text()) for p in fold_files(results, variant, settings)]
+    return {"seconds": sum(c["seconds"] for c in costs), "peak_rss_gb": max(c["peak_rss_gb"] for c in costs)}
 
 
 def pooled_values(results: Path, parts: list[Path], metrics) -> dict:
@@ -122,16 +138,17 @@ def main() -> None:
     args = p.parse_args()
     metrics = list(SUMMARY_RANK_METRICS)
     rows = []
+    settings = variant_settings()
     with tempfile.TemporaryDirectory() as tmp:
-        config = variants_config(Path(tmp))
+        config = variants_config(Path(tmp), settings)
         for screen in args.screens:
             results = args.run / "results" / screen
             if not (results / "scores" / "svm.parquet").is_file():
                 sys.exit(f"{results}: no scores/svm.parquet (not a finished screen of the panel)")
             best = best_rankers(results, metrics)
             for variant in ["panel", *args.variants]:
-                cost = run_folds(results, variant, config) if variant != "panel" else {}
-                parts = fold_files(results, variant)
+                cost = run_folds(results, variant, config, settings) if variant != "panel" else {}
+                parts = fold_files(results, variant, settings)
                 infos = [json.loads(p.with_suffix(".json").read_text()) for p in parts]
                 values = pooled_values(results, parts, metrics)
                 row = {

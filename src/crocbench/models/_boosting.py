@@ -47,8 +47,8 @@ class GBM(EcfpModel):
     n_jobs : int, default=1
         Given by the workflow.
     threads : int, default=2
-        A fold job's threads. 1 lets two folds run side by side on two cores: on a screen of 300,000 compounds
-        that finished more folds an hour (config/panels/pubchem_hts_modern.yaml; docs/studies/pubchem_panel.md).
+        A fold job's threads. 1 lets two folds run side by side on two cores (the panel's overlay does so:
+        docs/studies/pubchem_panel.md measures the lambdarank booster's and the MLP's folds an hour).
     """
 
     name, label = "gbm", "GBM"

@@ -9,6 +9,8 @@ fold's ``(cv seed, fold)``; the same seed gives the same scores, bit for bit.
 
 from __future__ import annotations
 
+import numbers
+
 import numpy as np
 
 from .._extras import needs
@@ -82,7 +84,9 @@ class EcfpModel(Model):
     n_jobs : int, default=1
         Given by the workflow: the job's threads.
     threads : int, default=1
-        The threads a fold job declares (``resources``), which the workflow gives back as ``n_jobs``.
+        The threads a fold job declares (``resources``), which the workflow gives back as ``n_jobs``. A change
+        of threads reruns the folds (it is one of the run's parameters): LightGBM's and torch's sums may differ
+        with the number of threads.
     """
 
     uses_ecfp = True
@@ -90,9 +94,27 @@ class EcfpModel(Model):
 
     def __init__(self, counts: bool = False, seed=0, n_jobs: int = 1, threads: int = 1):
         self.counts, self.seed, self.n_jobs = bool(counts), seed, max(1, int(n_jobs or 1))
-        if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
+        whole = isinstance(threads, numbers.Integral) or (isinstance(threads, float) and threads.is_integer())
+        if isinstance(threads, bool) or not whole or threads < 1:  # 2.0 (a YAML float) is 2, as the schema reads it
             raise ValueError(f"threads must be an integer >= 1; got {threads!r}")
-        self.threads = threads
+        self.threads = int(threads)
+
+    def resources(self, n_compounds: int, n_folds: int) -> dict:
+        """:meth:`Model.resources <crocbench.models.Model.resources>`, on ``threads``.
+
+        Parameters
+        ----------
+        n_compounds : int
+            The dataset's number of compounds.
+        n_folds : int
+            Its number of folds.
+
+        Returns
+        -------
+        dict
+            ``{"threads": threads, "mem_mb": ...}``.
+        """
+        return {**super().resources(n_compounds, n_folds), "threads": self.threads}
 
     def features(self, data, rows):
         """The model's input: the ECFP of ``rows`` (bits or counts), float32 CSR.
@@ -225,8 +247,8 @@ class RandomForest(EcfpModel):
     n_jobs : int, default=1
         Given by the workflow.
     threads : int, default=2
-        A fold job's threads. 1 lets two folds run side by side on two cores: on a screen of 300,000 compounds
-        that finished more folds an hour (config/panels/pubchem_hts_modern.yaml; docs/studies/pubchem_panel.md).
+        A fold job's threads. 1 lets two folds run side by side on two cores (the panel's overlay does so:
+        docs/studies/pubchem_panel.md measures the lambdarank booster's and the MLP's folds an hour).
     """
 
     name, label = "rf", "RF"

@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from ._claims import turned_pair
 from ._format import interval_cell, markdown_table
 from ._summary import SUMMARY_EF_KEY, SUMMARY_TESTS, SUMMARY_TOP_KEY, summary_labels
 
@@ -195,15 +196,7 @@ def _oriented(pairs: pd.DataFrame, a: str, b: str) -> dict:
     turned = pairs[(pairs["a"] == b) & (pairs["b"] == a)]
     if not len(turned):
         raise ValueError(f"no test of {a} against {b}")
-    row = turned.iloc[0].to_dict()
-    return {
-        **row,
-        "a": a,
-        "b": b,
-        "wins": row["losses"],
-        "losses": row["wins"],
-        "mean_difference": -row["mean_difference"],
-    }
+    return turned_pair(turned.iloc[0].to_dict())
 
 
 def claims_across_markdown(table: pd.DataFrame) -> str:
