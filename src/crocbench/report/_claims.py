@@ -6,27 +6,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-
-def turned_pair(row: dict) -> dict:
-    """A row of the Wilcoxon tests across screens (:func:`crocbench.stats.pairwise_wilcoxon`, the summary's
-    ``wilcoxon.tsv``) turned round, ``b`` against ``a``: the mean difference and the signed-rank sum negated, wins
-    and losses swapped; the p-values are the same.
-
-    Examples
-    --------
-    >>> turned_pair({"a": "x", "b": "y", "wins": 3, "losses": 1, "ties": 0, "mean_difference": 0.5,
-    ...              "signed_rank_sum": 0.0, "p_value": 0.25})
-    {'a': 'y', 'b': 'x', 'wins': 1, 'losses': 3, 'ties': 0, 'mean_difference': -0.5, 'signed_rank_sum': 0.0, 'p_value': 0.25}
-    """
-    return {
-        **row,
-        "a": row["b"],
-        "b": row["a"],
-        "wins": row["losses"],
-        "losses": row["wins"],
-        "mean_difference": 0.0 - row["mean_difference"],  # 0.0 - x: a tie stays 0.0, not -0.0
-        "signed_rank_sum": 0.0 - row["signed_rank_sum"],
-    }
+from ..stats import turned_pair
 
 
 @dataclass(frozen=True)

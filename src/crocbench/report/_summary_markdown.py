@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ._claims import turned_pair
+from ..stats import turned_pair
 from ._format import interval_cell, markdown_table
 from ._summary import SUMMARY_EF_KEY, SUMMARY_TESTS, SUMMARY_TOP_KEY, summary_labels
 

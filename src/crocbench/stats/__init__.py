@@ -43,7 +43,8 @@ Modules, one concern each (everything public is importable from here):
     (Nadeau & Bengio's corrected resampled t-test).
 ``_ranks``
     Many datasets (Demsar 2006): :func:`friedman_test`, :func:`dataset_ranks`,
-    :func:`nemenyi_critical_difference`, :func:`holm`, :func:`pairwise_wilcoxon`, :func:`screens_needed`.
+    :func:`nemenyi_critical_difference`, :func:`holm`, :func:`pairwise_wilcoxon`, :func:`turned_pair`,
+    :func:`screens_needed`.
 ``_conover``
     Which pairs of rankers differ over many datasets, after Friedman's test: :func:`conover_friedman`
     (Conover's post-hoc test, optionally Holm-adjusted).
@@ -71,6 +72,7 @@ from ._ranks import (
     nemenyi_critical_difference,
     pairwise_wilcoxon,
     screens_needed,
+    turned_pair,
 )
 from ._repeats import CorrectedT, corrected_t_test
 from ._tests import Comparison, TestResult, compare, compare_many, permutation_test, run_tests, t_test
@@ -107,6 +109,7 @@ __all__ = [
     "p_values",
     "paired_permutation_samples",
     "pairwise_wilcoxon",
+    "turned_pair",
     "permutation_test",
     "run_tests",
     "snap_ties",

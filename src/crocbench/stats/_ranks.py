@@ -297,3 +297,35 @@ def cd_cliques(ranks: dict, cd: float) -> list[tuple]:
         if j > i and not (runs and runs[-1][1] >= j):
             runs.append((i, j))
     return [tuple(order[i : j + 1]) for i, j in runs]
+
+
+def turned_pair(row: dict) -> dict:
+    """A row of :func:`pairwise_wilcoxon` (the summary's ``wilcoxon.tsv``) turned round, ``b`` against ``a``: the
+    mean difference and the signed-rank sum negated, wins and losses swapped; the p-values are the same.
+
+    Parameters
+    ----------
+    row : dict
+        One row of :func:`pairwise_wilcoxon`: ``a``, ``b``, ``wins``, ``losses``, ``mean_difference``,
+        ``signed_rank_sum`` and the rest.
+
+    Returns
+    -------
+    dict
+        The same test with ``b`` first.
+
+    Examples
+    --------
+    >>> turned_pair({"a": "x", "b": "y", "wins": 3, "losses": 1, "ties": 0, "mean_difference": 0.5,
+    ...              "signed_rank_sum": 0.0, "p_value": 0.25})
+    {'a': 'y', 'b': 'x', 'wins': 1, 'losses': 3, 'ties': 0, 'mean_difference': -0.5, 'signed_rank_sum': 0.0, 'p_value': 0.25}
+    """
+    return {
+        **row,
+        "a": row["b"],
+        "b": row["a"],
+        "wins": row["losses"],
+        "losses": row["wins"],
+        "mean_difference": 0.0 - row["mean_difference"],  # 0.0 - x: a tie stays 0.0, not -0.0
+        "signed_rank_sum": 0.0 - row["signed_rank_sum"],
+    }
