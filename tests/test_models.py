@@ -470,6 +470,50 @@ def test_svm_working_sets_reach_the_whole_problems_optimum(class_weight, working
     np.testing.assert_allclose(whole.score(sim, test), svc.decision_function(full[np.ix_(test, train)]), atol=1e-6)
 
 
+def test_svm_working_sets_start_from_the_chosen_setups_inner_margins():
+    from _synthetic import clustered
+
+    from crocbench.models._svm_select import inner_decisions
+    from crocbench.models._svm_working import balanced_weights, working_set_fit
+
+    fp, y = clustered(1500)
+    full = tanimoto_matrix(fp).astype(np.float64)
+    sim = SimilarityIndex(fp)
+    train, _ = _split(y)
+    yt = y[train]
+    log = io.StringIO()
+    grid = {"C_grid": [0.3, 3.0], "class_weight_grid": [None, "balanced"]}
+    model = SVM(**grid, working_set=700, progress=log).fit(sim, train, yt)
+    setup = (model.C_, model.class_weight_)
+    # the guide: the chosen set-up's inner decisions, as an inner CV of that set-up alone gives them (its inner
+    # training sets of 800 fitted on working sets of 700, as the model's are)
+    alone = inner_decisions(
+        lambda C, class_weight: SVM(C=C, class_weight=class_weight, working_set=700), sim, train, yt, [setup]
+    )
+    np.testing.assert_array_equal(model.inner_decision_, alone[setup])
+    assert "working set 1: LIBSVM on 700 of 1,200" in log.getvalue()  # unguided, the first set is half of 700
+    # the first set: the 700 compounds of smallest estimated margin, found here with numpy
+    margin = np.where(yt == 1, 1.0, -1.0) * alone[setup]
+    expected = np.sort(np.argsort(margin, kind="stable")[:700])
+    kernels = []
+
+    def fit_kernel(kernel, y_set):  # LIBSVM, recording each working set's kernel
+        kernels.append(kernel.copy())
+        weights = balanced_weights(yt) if setup[1] == "balanced" else None
+        svc = model._svc(setup[0], weights).fit(kernel, y_set)
+        return svc.support_, svc.dual_coef_[0].astype(np.float64), float(svc.intercept_[0])
+
+    local, dual_coef, _, _, rounds = working_set_fit(fit_kernel, sim, train, yt, 700, 1e-3, guide=alone[setup])
+    np.testing.assert_array_equal(kernels[0], full[np.ix_(train[expected], train[expected])])
+    # the same optimum as the model's own fit (the whole problem's, to LIBSVM's tolerance)
+    dual = np.zeros(train.size)
+    dual[local] = dual_coef
+    w = balanced_weights(yt) if setup[1] == "balanced" else {0: 1.0, 1: 1.0}
+    gap, _ = _kkt_gap(full[np.ix_(train, train)], yt, dual, setup[0] * np.where(yt == 1, w[1], w[0]))
+    assert gap <= 1.5e-3 and rounds == model.working_rounds_
+    np.testing.assert_array_equal(np.sort(local), np.sort(model.support_local_))
+
+
 def test_svm_working_set_plan_errors_and_inner_cv():
     from _synthetic import clustered
 

@@ -94,3 +94,39 @@ def test_the_data_a_model_sees_fingerprints_ids_smiles_neighbours(data):
     assert np.array_equal(got.index, expected.index) and np.array_equal(got.similarity, expected.similarity)
     with pytest.raises(ValueError, match="3 ids for"):
         SimilarityIndex(fp, ids=["a", "b", "c"])
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_the_compiled_transpose_equals_numpys_on_strided_views_across_tiles(dtype):
+    from crocbench.similarity._kernels import transpose_into
+
+    rng = np.random.default_rng(3)
+    mat = rng.random((300, 300)).astype(dtype)
+    want = mat.copy()
+    want[200:263, :130] = want[:130, 200:263].T  # 63 rows x 130 columns: tiles of 64 with tails both ways
+    transpose_into(mat[200:263, :130], mat[:130, 200:263])
+    np.testing.assert_array_equal(mat, want)
+
+
+def test_kernels_need_no_torch_and_take_omp_num_threads():
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    code = (
+        "import sys, numba, numpy as np\n"
+        "from _synthetic import synthetic\n"
+        "from crocbench.similarity import SimilarityIndex, tanimoto_matrix\n"
+        "fp, y = synthetic()\n"
+        "sim = SimilarityIndex(fp)\n"
+        "k = sim.kernel(np.arange(150))\n"
+        "m = tanimoto_matrix(fp, block=64)\n"
+        "assert np.array_equal(k, m[:150, :150].astype(np.float64))\n"
+        "print('torch' in sys.modules, numba.get_num_threads())\n"
+    )
+    tests = str(Path(__file__).resolve().parent)  # for _synthetic
+    for threads in ("1", "2"):
+        env = {**os.environ, "OMP_NUM_THREADS": threads, "PYTHONPATH": tests}
+        out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+        assert out.stdout.split() == ["False", threads]

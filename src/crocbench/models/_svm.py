@@ -97,8 +97,9 @@ class SVM(_SVMFit, Model):
         None: an exact fit is one LIBSVM fit on the whole training kernel.  An integer w:
         a fold (or inner fit) of more than w training compounds is fitted exactly by
         LIBSVM on working sets of at most w compounds (``crocbench.models._svm_working``): the first
-        has every positive and seeded negatives up to w / 2; after each fit, the decision
-        function on all training compounds picks the next (the support vectors, then the
+        is, where an inner CV chose the set-up, the w compounds of smallest margin under its inner
+        cross-validated decision values (else every positive and seeded negatives up to w / 2);
+        after each fit, the decision function on all training compounds picks the next (the support vectors, then the
         others by increasing margin), until none outside violates ``y f(x) >= 1 - tol / 2``.
         The answer is the whole problem's optimum to LIBSVM's tolerance (``tol``,
         1e-3; decision values within about 1e-3 of a single fit's), in the memory of a
@@ -296,10 +297,17 @@ class SVM(_SVMFit, Model):
                     share=share,
                 )
 
+        last = {}
+
+        def kept(setups, share):  # the last round's decisions: the chosen set-up's guide the working sets
+            last.clear()
+            last.update(inner_cv(setups, share))
+            return last
+
         choice, self.inner_rounds_ = select_setup(
             self.candidates(),
             y,
-            inner_cv,
+            kept,
             self.select_metric,
             self.inner_folds,
             self.halving,
@@ -307,6 +315,7 @@ class SVM(_SVMFit, Model):
             self.progress,
         )
         self.inner_values_ = self.inner_rounds_[-1][1]
+        self.inner_decision_ = last.get(choice)
         return choice
 
     def rounds(self, n_candidates: int) -> int:

@@ -51,7 +51,7 @@ class _SVMFit:
             )
             train, y = train[keep], y[keep]
         buffer = KernelBuffer()
-        self.inner_values_ = None
+        self.inner_values_ = self.inner_decision_ = None
         working = self.plan_["strategy"] == "exact" and self.working_set is not None and train.size > self.working_set
         if self.selects:  # the final kernel's memory, reused by the smaller inner ones first
             buffer.take(self.working_set if working else train.size)
@@ -81,6 +81,10 @@ class _SVMFit:
         (``working_set_fit`` (``crocbench.models._svm_working``)); the class weights are all of ``train``'s."""
         weights = balanced_weights(y) if self.class_weight_ == "balanced" else None
         svc = self._svc(self.C_, weights)
+        # the chosen set-up's inner cross-validated decisions, where an inner CV chose it: the first working set
+        guide = getattr(self, "inner_decision_", None)
+        if guide is not None and guide.size != train.size:
+            guide = None
 
         def fit_kernel(kernel, y_set):
             svc.fit(kernel, y_set)
@@ -97,7 +101,8 @@ class _SVMFit:
             seed=self.seed,
             buffer=buffer,
             progress=self.progress,
-            first=self.working_set // 2,
+            first=None if guide is not None else self.working_set // 2,
+            guide=guide,
         )
         self.support_local_, self.support_ = local, train[local]
         self._say(

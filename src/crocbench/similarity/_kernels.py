@@ -38,6 +38,38 @@ def use_threads(threads: int) -> None:
     numba.set_num_threads(max(1, min(int(threads), numba.config.NUMBA_NUM_THREADS)))
 
 
+def process_threads() -> int:
+    """The threads this process's numeric work is given: torch's where torch is loaded (the workflow's steps and
+    the models set them), else ``OMP_NUM_THREADS`` (which torch would read when imported), else numba's pool.
+    Importing torch only to ask it would cost a second and a few hundred MB of every job that computes a kernel."""
+    import sys
+
+    if "torch" in sys.modules:
+        return sys.modules["torch"].get_num_threads()
+    try:
+        return max(1, int(os.environ.get("OMP_NUM_THREADS", "")))
+    except ValueError:
+        return numba.config.NUMBA_NUM_THREADS
+
+
+_TILE = 64  # a transposed tile of 64 x 64 float64 is 32 KiB: read and written within the L1/L2 cache
+
+
+@numba.njit(parallel=True, cache=True, nogil=True)
+def transpose_into(dst, src):  # pragma: no cover - compiled
+    """``dst[:] = src.T`` (``dst`` and ``src`` may be strided views of one matrix, not overlapping), tile by tile,
+    parallel over stripes of ``dst``'s rows."""
+    m, n = dst.shape
+    for t in numba.prange((m + _TILE - 1) // _TILE):
+        i0 = t * _TILE
+        i1 = min(m, i0 + _TILE)
+        for j0 in range(0, n, _TILE):
+            j1 = min(n, j0 + _TILE)
+            for i in range(i0, i1):
+                for j in range(j0, j1):
+                    dst[i, j] = src[j, i]
+
+
 @numba.njit(cache=True, forceinline=True)
 def _popcount(x):  # pragma: no cover - compiled
     """Set bits of a uint64 (LLVM compiles this idiom to one popcnt instruction)."""

@@ -17,7 +17,6 @@ from pathlib import Path
 import numpy as np
 import scipy.sparse as sp
 
-from .._extras import needs
 from .._memory import empty_array
 from ..fingerprints import Fingerprints
 
@@ -120,14 +119,11 @@ class FeatureMatrix:
         """What the compiled loops take for rows a against rows b: both sets of packed words, and B's transposed
         on the vector popcount path (:func:`~crocbench.similarity._popcount.popcount_path`; empty on the
         scalar path); A's rare features per row (CSR) and B's columns per rare feature (CSC). Sets their
-        threads to torch's."""
-        with needs("crocbench.similarity"):
-            import torch
-
-        from ._kernels import use_threads
+        threads to the process's (:func:`~crocbench.similarity._kernels.process_threads`)."""
+        from ._kernels import process_threads, use_threads
         from ._popcount import popcount_path
 
-        use_threads(torch.get_num_threads())
+        use_threads(process_threads())
         rows, cols = self.sparse[a], self.sparse[b].tocsc()
         words_b = np.ascontiguousarray(self.words[b])
         vector = popcount_path() == "vector"
@@ -264,8 +260,7 @@ def tanimoto_matrix(
     >>> tanimoto_matrix(fp, dtype=np.float64).round(3).tolist()
     [[1.0, 0.333, 0.5], [0.333, 1.0, 0.0], [0.5, 0.0, 1.0]]
     """
-    with needs("crocbench.similarity"):
-        import torch  # a fast blocked transpose
+    from ._kernels import transpose_into  # a blocked transpose, parallel
 
     fm = fp if isinstance(fp, FeatureMatrix) else FeatureMatrix(fp)
     n = fm.n
@@ -281,7 +276,7 @@ def tanimoto_matrix(
     for i in range(0, n, block):
         rows = slice(i, min(i + block, n))
         if i:  # the block's lower part: the transpose of the rows above, already written
-            torch.from_numpy(np.asarray(mat[rows, :i])).copy_(torch.from_numpy(np.asarray(mat[:i, rows])).t())
+            transpose_into(np.asarray(mat[rows, :i]), np.asarray(mat[:i, rows]))
         fm.tanimoto(rows, slice(i, n), out=np.asarray(mat[rows, i:]))
         report.update(rows.stop)
     if isinstance(mat, np.memmap):
