@@ -172,12 +172,36 @@ def test_check_resamples():
         check_resamples(0)
 
 
+def test_coverage_is_the_same_for_any_number_of_processes():
+    """The screens and their resamples do not depend on how the processes share them; against a loop written here."""
+    from crocbench.stats import bootstrap
+    from crocbench.stats._coverage import coverage, coverage_panel, population_values, simulated_screen
+
+    calls, covered, width = coverage(7, 100, seed=3, n_pos=20, n_neg=300)
+    truth = population_values(calls, 20, 300)
+    rng = np.random.default_rng(3)
+    hits, widths = np.zeros(len(calls)), np.zeros(len(calls))
+    for r in range(7):
+        y, s = simulated_screen(rng, 20, 300)
+        iv = bootstrap(y, s, coverage_panel(320), n_resamples=100, seed=r)
+        low, high = np.array([i.low for i in iv]), np.array([i.high for i in iv])
+        hits += (low <= truth) & (truth <= high)
+        widths += high - low
+    np.testing.assert_array_equal(covered, hits / 7)
+    np.testing.assert_array_equal(width, widths / 7)
+    for n_jobs in (2, 3):
+        _, c, w = coverage(7, 100, seed=3, n_pos=20, n_neg=300, n_jobs=n_jobs)
+        np.testing.assert_array_equal(c, covered)
+        np.testing.assert_array_equal(w, width)
+
+
 @pytest.mark.statistics
 def test_coverage_of_every_metric_on_simulated_screens():
     """1,000 binormal screens (200 positives N(1.5, 1), 5,000 negatives N(0, 1)), 1,000 resamples each: every
-    metric's 95% interval holds its population value in 93-97% of them (the binomial SE is 0.7 points)."""
+    metric's 95% interval holds its population value in 93-97% of them (the binomial SE is 0.7 points). Two
+    processes share the screens (test_coverage_is_the_same_for_any_number_of_processes)."""
     from crocbench.stats._coverage import coverage
 
-    calls, covered, _ = coverage(1000, 1000)
+    calls, covered, _ = coverage(1000, 1000, n_jobs=2)
     bad = {c.label: round(100 * v, 1) for c, v in zip(calls, covered) if not 0.93 <= v <= 0.97}
     assert not bad, f"coverage outside 93-97%: {bad}"

@@ -1,13 +1,15 @@
 """The bootstrap intervals (crocbench.stats.bootstrap): their cost at 1,000,000 scores, and their coverage.
 
     python benchmarks/studies/bootstrap.py [--replicates 1000] [--resamples 1000] [--positives 200] [--negatives 5000]
+                                           [--jobs 1]
 
 1. Cost: every metric of table 1 with its interval (1,000 resamples) on one list of 1,000,000 scores (1% positives,
    binormal), wall time and peak RSS; beside it the time to compute the values alone.
 2. Coverage: screens of 200 positives and 5,000 negatives drawn from a binormal model (negatives N(0, 1), positives
    N(1.5, 1)); each metric's 95% interval is checked against the metric's population value, the metric on a
    100-times larger "screen" laid on the two distributions' quantiles (ranks and counts of the panel scaled with
-   it).  Prints, per metric, the share of replicates whose interval holds the population value.
+   it).  Prints, per metric, the share of replicates whose interval holds the population value (the same for any
+   ``--jobs``: worker processes sharing the screens).
 """
 
 from __future__ import annotations
@@ -43,6 +45,7 @@ def main() -> None:
     p.add_argument("--positives", type=int, default=N_POS, help="positives of a simulated screen")
     p.add_argument("--negatives", type=int, default=N_NEG, help="negatives of a simulated screen")
     p.add_argument("--n", type=int, default=1_000_000, help="scores of the cost measurement")
+    p.add_argument("--jobs", type=int, default=1, help="processes for the coverage (the same result for any)")
     args = p.parse_args()
 
     result = measure(__file__, args.n, args.resamples)
@@ -52,7 +55,9 @@ def main() -> None:
     print(f"| values and intervals | {result['intervals_s']:.2f} | {1000 * result['peak_rss_gb']:.0f} |\n")
 
     start = time.perf_counter()
-    calls, covered, width = coverage(args.replicates, args.resamples, n_pos=args.positives, n_neg=args.negatives)
+    calls, covered, width = coverage(
+        args.replicates, args.resamples, n_pos=args.positives, n_neg=args.negatives, n_jobs=args.jobs
+    )
     took = time.perf_counter() - start
     se = np.sqrt(0.95 * 0.05 / args.replicates)
     print(

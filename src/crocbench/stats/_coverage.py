@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 from scipy.stats import norm
 
+from .._parallel import map_processes
 from ..metrics import Counts, MetricCall, Ranking, paper_panel
 from ._bootstrap import bootstrap
 
@@ -60,17 +61,40 @@ def coverage(
     n_pos: int = N_POS,
     n_neg: int = N_NEG,
     shift: float = SHIFT,
+    n_jobs: int = 1,
 ):
-    """``(calls, covered share per call, mean interval width per call)`` over ``replicates`` simulated screens."""
+    """``(calls, covered share per call, mean interval width per call)`` over ``replicates`` simulated screens.
+
+    The screens are drawn in order from one generator (``seed``) and screen r's resamples are seeded by r, so
+    the result is the same for any ``n_jobs`` (worker processes, each bootstrapping a share of the screens;
+    the widths are summed in screen order).
+    """
     calls = coverage_panel(n_pos + n_neg)
     truth = population_values(calls, n_pos, n_neg, shift)
     rng = np.random.default_rng(seed)
-    hits, widths = np.zeros(len(calls)), np.zeros(len(calls))
-    for r in range(replicates):
-        y, s = simulated_screen(rng, n_pos, n_neg, shift)
-        intervals = bootstrap(y, s, calls, n_resamples=resamples, level=level, seed=r)
+    scores = np.stack([simulated_screen(rng, n_pos, n_neg, shift)[1] for _ in range(replicates)])
+    parts = max(1, min(replicates, 4 * n_jobs)) if n_jobs > 1 else 1  # a few parts a process: they even out
+    bounds = np.linspace(0, replicates, parts + 1).astype(int)
+    tasks = [(lo, scores[lo:hi], calls, truth, n_pos, n_neg, resamples, level) for lo, hi in zip(bounds, bounds[1:])]
+    results = map_processes(_coverage_part, tasks, n_jobs)
+    hits = np.concatenate([h for h, _ in results]).sum(axis=0)
+    widths = np.zeros(len(calls))
+    for w in np.concatenate([w for _, w in results]):  # in screen order, as one process sums them
+        widths += w
+    return calls, hits / replicates, widths / replicates
+
+
+def _coverage_part(task) -> tuple:
+    """Screens ``lo, lo + 1, ...`` of :func:`coverage` (their scores given): per screen, which intervals hold the
+    population value and their widths."""
+    lo, scores, calls, truth, n_pos, n_neg, resamples, level = task
+    y = np.r_[np.ones(n_pos, dtype=np.int8), np.zeros(n_neg, dtype=np.int8)]
+    hits = np.zeros((len(scores), len(calls)), dtype=np.int64)
+    widths = np.zeros((len(scores), len(calls)))
+    for i, s in enumerate(scores):
+        intervals = bootstrap(y, s, calls, n_resamples=resamples, level=level, seed=int(lo + i))
         low = np.array([iv.low for iv in intervals])
         high = np.array([iv.high for iv in intervals])
-        hits += (low <= truth) & (truth <= high)
-        widths += high - low
-    return calls, hits / replicates, widths / replicates
+        hits[i] = (low <= truth) & (truth <= high)
+        widths[i] = high - low
+    return hits, widths
