@@ -470,7 +470,8 @@ def test_svm_working_sets_reach_the_whole_problems_optimum(class_weight, working
     np.testing.assert_allclose(whole.score(sim, test), svc.decision_function(full[np.ix_(test, train)]), atol=1e-6)
 
 
-def test_svm_working_sets_start_from_the_chosen_setups_inner_margins():
+@pytest.mark.parametrize("halving", [None, 3])
+def test_svm_working_sets_start_from_the_chosen_setups_inner_margins(halving):
     from _synthetic import clustered
 
     from crocbench.models._svm_select import inner_decisions
@@ -483,15 +484,22 @@ def test_svm_working_sets_start_from_the_chosen_setups_inner_margins():
     yt = y[train]
     log = io.StringIO()
     grid = {"C_grid": [0.3, 3.0], "class_weight_grid": [None, "balanced"]}
+    if halving:  # as config.yaml: the first round of successive halving only, on a third of each inner training set
+        grid.update(halving=halving, halving_rounds=1)
     model = SVM(**grid, working_set=700, progress=log).fit(sim, train, yt)
     setup = (model.C_, model.class_weight_)
     # the guide: the chosen set-up's inner decisions, as an inner CV of that set-up alone gives them (its inner
     # training sets of 800 fitted on working sets of 700, as the model's are)
     alone = inner_decisions(
-        lambda C, class_weight: SVM(C=C, class_weight=class_weight, working_set=700), sim, train, yt, [setup]
+        lambda C, class_weight: SVM(C=C, class_weight=class_weight, working_set=700),
+        sim,
+        train,
+        yt,
+        [setup],
+        share=halving or 1,
     )
     np.testing.assert_array_equal(model.inner_decision_, alone[setup])
-    assert "working set 1: LIBSVM on 700 of 1,200" in log.getvalue()  # unguided, the first set is half of 700
+    assert "working set 1 (the guide's smallest margins): LIBSVM on 700 of 1,200" in log.getvalue()
     # the first set: the 700 compounds of smallest estimated margin, found here with numpy
     margin = np.where(yt == 1, 1.0, -1.0) * alone[setup]
     expected = np.sort(np.argsort(margin, kind="stable")[:700])
@@ -512,6 +520,10 @@ def test_svm_working_sets_start_from_the_chosen_setups_inner_margins():
     gap, _ = _kkt_gap(full[np.ix_(train, train)], yt, dual, setup[0] * np.where(yt == 1, w[1], w[0]))
     assert gap <= 1.5e-3 and rounds == model.working_rounds_
     np.testing.assert_array_equal(np.sort(local), np.sort(model.support_local_))
+    # without an inner CV: every positive and seeded negatives, half the working set
+    log = io.StringIO()
+    SVM(C=1.0, working_set=700, progress=log).fit(sim, train, yt)
+    assert "working set 1 (every positive and seeded negatives): LIBSVM on 350 of 1,200" in log.getvalue()
 
 
 def test_svm_working_set_plan_errors_and_inner_cv():

@@ -101,7 +101,7 @@ class _SVMFit:
             seed=self.seed,
             buffer=buffer,
             progress=self.progress,
-            first=None if guide is not None else self.working_set // 2,
+            first=self.working_set // 2,
             guide=guide,
         )
         self.support_local_, self.support_ = local, train[local]
@@ -123,7 +123,7 @@ class _SVMFit:
             f"{mapping.shape[1]:,} Nystroem features of {m:,} seeded landmark compounds "
             f"({self.plan_['kernel_gb']:.2f} GB, {time.perf_counter() - start:.1f} s)"
         )
-        self.inner_values_ = None
+        self.inner_values_ = self.inner_decision_ = None
         if self.selects:
 
             def inner_cv(setups, share):

@@ -111,10 +111,11 @@ def working_set_fit(
     progress : file-like, default=None
         Gets one line per fit.
     first : int, default=None
-        The first working set's size (default ``working_set``).
+        The size of :func:`initial_set`'s first set (default ``working_set``).
     guide : ndarray of float64, default=None
         Estimated decision values of ``train`` (e.g. the inner CV's): the first set is then
-        :func:`guided_set`'s; None (or a guide whose set would hold one class): :func:`initial_set`'s.
+        :func:`guided_set`'s, of ``working_set`` compounds; None (or a guide whose set would hold one class):
+        :func:`initial_set`'s, of ``first``.
 
     Returns
     -------
@@ -134,10 +135,11 @@ def working_set_fit(
     """
     y = np.asarray(y)
     signs = np.where(y == 1, 1.0, -1.0)
-    size = min(train.size, first or working_set)
-    current = None if guide is None else guided_set(y, size, guide)
+    current = None if guide is None else guided_set(y, min(train.size, working_set), guide)
+    how = "the guide's smallest margins"
     if current is None:
-        current = initial_set(y, size, seed)
+        current = initial_set(y, min(train.size, first or working_set), seed)
+        how = "every positive and seeded negatives"
     start, rounds = time.perf_counter(), 0
     while True:
         rounds += 1
@@ -154,7 +156,8 @@ def working_set_fit(
         violators = np.flatnonzero(outside & (margin < 1 - tol / 2))
         if progress is not None:
             print(
-                f"working set {rounds}: LIBSVM on {current.size:,} of {train.size:,} compounds, "
+                f"working set {rounds}" + (f" ({how})" if rounds == 1 else "") + ": "
+                f"LIBSVM on {current.size:,} of {train.size:,} compounds, "
                 f"{support_local.size:,} support vectors, {violators.size:,} compounds outside it violate "
                 f"({time.perf_counter() - start:.1f} s)",
                 file=progress,

@@ -44,21 +44,30 @@ def process_threads() -> int:
     Importing torch only to ask it would cost a second and a few hundred MB of every job that computes a kernel."""
     import sys
 
-    if "torch" in sys.modules:
-        return sys.modules["torch"].get_num_threads()
+    torch_threads = getattr(sys.modules.get("torch"), "get_num_threads", None)
+    if torch_threads is not None:
+        return torch_threads()
     try:
-        return max(1, int(os.environ.get("OMP_NUM_THREADS", "")))
+        threads = int(os.environ.get("OMP_NUM_THREADS", "").split(",")[0])  # OpenMP's "4,2": 4 at the top level
     except ValueError:
-        return numba.config.NUMBA_NUM_THREADS
+        threads = 0
+    return threads if threads > 0 else numba.config.NUMBA_NUM_THREADS  # unset, 0 or unreadable: as OpenMP
 
 
 _TILE = 64  # a transposed tile of 64 x 64 float64 is 32 KiB: read and written within the L1/L2 cache
 
 
+def transpose_into(dst: np.ndarray, src: np.ndarray) -> None:
+    """``dst[:] = src.T``: ``dst`` and ``src`` may be strided views of one matrix, not overlapping (the compiled
+    loop checks no bounds, so the shapes are checked here)."""
+    if dst.shape != src.shape[::-1] or dst.dtype != src.dtype:
+        raise ValueError(f"transpose_into: dst {dst.shape} {dst.dtype} is not src {src.shape} {src.dtype} transposed")
+    _transpose_into(dst, src)
+
+
 @numba.njit(parallel=True, cache=True, nogil=True)
-def transpose_into(dst, src):  # pragma: no cover - compiled
-    """``dst[:] = src.T`` (``dst`` and ``src`` may be strided views of one matrix, not overlapping), tile by tile,
-    parallel over stripes of ``dst``'s rows."""
+def _transpose_into(dst, src):  # pragma: no cover - compiled
+    """``dst[:] = src.T``, tile by tile, parallel over stripes of ``dst``'s rows (none written by two threads)."""
     m, n = dst.shape
     for t in numba.prange((m + _TILE - 1) // _TILE):
         i0 = t * _TILE
