@@ -15,8 +15,9 @@ not the training set's (3.2 GB at 20,000 compounds instead of 11.4 GB at 37,715)
 The first working set decides how many fits the loop needs.  Where the set-up was chosen by an inner CV,
 its inner cross-validated decision values estimate every training compound's margin before any fit,
 and the compounds nearest it or on its wrong side (the likely support vectors) make the first set
-(:func:`guided_set`): on ``dtp_aids`` that is two fits of 20,000 compounds instead of three fits (10,000,
-then 20,000 twice).  The answer is the same optimum either way, to LIBSVM's tolerance.
+(:func:`guided_set`): on ``dtp_aids`` two fits of 20,000 compounds in six of the ten folds and three in four,
+instead of three fits (10,000, then 20,000 twice) in every fold.  The answer is the same optimum either way, to
+LIBSVM's tolerance.
 """
 
 from __future__ import annotations
