@@ -2,10 +2,12 @@
 
 import ast
 import re
+import subprocess
 import sys
 import tomllib
 from pathlib import Path
 
+import pytest
 import yaml
 from _absent import EXTRA_MODULES, run_without
 
@@ -153,6 +155,19 @@ loaded = sorted({m.partition(".")[0] for m in sys.modules} & set(sys.argv[1:]))
 print(loaded)
 """
     done = run_without(EXTRA_MODULES, code, *EXTRA_MODULES)
+    assert (done.returncode, done.stdout, done.stderr) == (0, "[]\n", "")
+
+
+@pytest.mark.parametrize("script", ["score_fold", "pool_scores", "areas_table", "significance_table", "neighbours"])
+def test_a_workflow_steps_imports_leave_the_slow_modules_until_used(script):
+    """A step's start is mostly imports (the workflow runs dozens of steps): what a script imports before its step
+    loads neither torch, matplotlib nor scikit-learn, nor scipy.stats or scipy.optimize (nearly a second together),
+    which the library imports where a function first needs them."""
+    text = (ROOT / "workflow" / "scripts" / f"{script}.py").read_text()
+    header = text[: text.index("\nwith step(")]
+    code = header + "\nimport sys\nprint(sorted(set(sys.argv[1:]) & set(sys.modules)))\n"
+    slow = ["scipy.optimize", "scipy.stats", "sklearn", "matplotlib", "torch"]
+    done = subprocess.run([sys.executable, "-c", code, *slow], capture_output=True, text=True, cwd=ROOT)
     assert (done.returncode, done.stdout, done.stderr) == (0, "[]\n", "")
 
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import numpy as np
-from scipy.optimize import minimize
 
 from ._svm_select import _dual_matrix
 
@@ -54,6 +53,8 @@ def platt_fit(decision, y) -> tuple[float, float]:
         q = 1.0 / (1.0 + np.exp(-z))  # P(y = 0)
         grad = q - (1 - target)
         return value, np.array([np.dot(grad, g), grad.sum()])
+
+    from scipy.optimize import minimize  # here: a third of a second that most fold jobs never need
 
     start = np.array([0.0, np.log((n_neg + 1.0) / (n_pos + 1.0))])
     result = minimize(loss, start, jac=True, method="L-BFGS-B", options={"gtol": 1e-10, "maxiter": 1000})

@@ -17,9 +17,9 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-from scipy import stats as _sps
 
 from ._ranks import dataset_ranks, holm
+from ._scipy import scipy_stats as _sps
 
 #: The ``p_adjust`` of :func:`conover_friedman`: none, or Holm's step-down adjustment over the k (k - 1) / 2 pairs.
 P_ADJUST = (None, "holm")
@@ -80,7 +80,7 @@ def conover_friedman(values, names=None, *, higher_is_better: bool = True, p_adj
     difference = np.abs(rank_sums[:, None] - rank_sums[None, :])
     with np.errstate(divide="ignore", invalid="ignore"):
         t = difference / np.sqrt(2.0 * spread / df)
-    p = np.where(difference == 0, 1.0, 2.0 * _sps.t.sf(t, df))
+    p = np.where(difference == 0, 1.0, 2.0 * _sps().t.sf(t, df))
     upper = np.triu_indices(k, 1)
     if p_adjust == "holm":
         p[upper] = holm(p[upper])

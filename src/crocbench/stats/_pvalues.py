@@ -12,9 +12,9 @@ from __future__ import annotations
 import warnings
 
 import numpy as np
-from scipy import stats as _sps
 
 from ._permutation import _paired_chunks, _permutation_hits, _tolerance, _unpaired_chunks
+from ._scipy import scipy_stats as _sps
 from ._ties import _has_ties, _paired_differences, snap_ties
 
 #: The six tests by name: the ``tests`` of :func:`compare` and :func:`run_tests` (all six by default), the
@@ -156,20 +156,22 @@ def _scipy_p(name: str, x: np.ndarray, y: np.ndarray, alternative: str) -> np.nd
     scipy would run a permutation test; the normal approximation is used.
     """
     if name == "paired_t":
-        return _sps.ttest_rel(x, y, alternative=alternative, axis=0).pvalue
+        return _sps().ttest_rel(x, y, alternative=alternative, axis=0).pvalue
     if name == "unpaired_t":
-        return _sps.ttest_ind(x, y, equal_var=False, alternative=alternative, axis=0).pvalue
+        return _sps().ttest_ind(x, y, equal_var=False, alternative=alternative, axis=0).pvalue
     if name == "paired_wilcoxon":
         d = _paired_differences(x, y)
         exact = (d.shape[0] <= 50) & ~(d == 0).any(axis=0) & ~_has_ties(np.abs(d))
         run = lambda cols, method: (
-            _sps.wilcoxon(
+            _sps()
+            .wilcoxon(
                 d[:, cols],
                 zero_method="wilcox",  # noqa: E731
                 alternative=alternative,
                 method=method,
                 axis=0,
-            ).pvalue
+            )
+            .pvalue
         )
     else:
         pooled = snap_ties(np.concatenate([x, y]))
@@ -177,13 +179,15 @@ def _scipy_p(name: str, x: np.ndarray, y: np.ndarray, alternative: str) -> np.nd
         small = min(x.shape[0], y.shape[0]) <= 8
         exact = small & ~_has_ties(pooled)
         run = lambda cols, method: (
-            _sps.mannwhitneyu(
+            _sps()
+            .mannwhitneyu(
                 x[:, cols],
                 y[:, cols],
                 alternative=alternative,  # noqa: E731
                 method=method,
                 axis=0,
-            ).pvalue
+            )
+            .pvalue
         )
     p = np.empty(x.shape[1])
     for method, cols in (("exact", exact), ("asymptotic", ~exact)):

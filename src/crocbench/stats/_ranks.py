@@ -13,8 +13,8 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from scipy import stats as _sps
 
+from ._scipy import scipy_stats as _sps
 from ._ties import _paired_differences
 
 
@@ -77,7 +77,7 @@ def dataset_ranks(values, higher_is_better: bool = True) -> np.ndarray:
     [[1.0, 2.5, 2.5], [3.0, 1.0, 2.0]]
     """
     v = _scores_table(values)
-    return _sps.rankdata(-v if higher_is_better else v, axis=1)
+    return _sps().rankdata(-v if higher_is_better else v, axis=1)
 
 
 def friedman_test(values, higher_is_better: bool = True) -> Friedman:
@@ -114,10 +114,10 @@ def friedman_test(values, higher_is_better: bool = True) -> Friedman:
         ties += float((t**3 - t).sum())
     correction = 1.0 - ties / (n * (k**3 - k))
     chi2 = chi2 / correction if correction > 0 else 0.0  # every dataset ties every ranker: no evidence at all
-    p = float(_sps.chi2.sf(chi2, k - 1))
+    p = float(_sps().chi2.sf(chi2, k - 1))
     denominator = n * (k - 1) - chi2
     f = (n - 1) * chi2 / denominator if denominator > 0 else np.inf
-    f_p = float(_sps.f.sf(f, k - 1, (k - 1) * (n - 1))) if np.isfinite(f) and n > 1 else 0.0
+    f_p = float(_sps().f.sf(f, k - 1, (k - 1) * (n - 1))) if np.isfinite(f) and n > 1 else 0.0
     return Friedman(float(chi2), p, float(f), f_p, ranks.mean(axis=0))
 
 
@@ -153,7 +153,7 @@ def nemenyi_critical_difference(k: int, n_datasets: int, alpha: float = 0.05) ->
         raise ValueError(f"need k >= 2 rankers and N >= 1 datasets; got k={k}, N={n_datasets}")
     if not 0 < alpha < 1:
         raise ValueError(f"alpha must be in (0, 1); got {alpha}")
-    q = _sps.studentized_range.ppf(1 - alpha, int(k), np.inf) / np.sqrt(2)
+    q = _sps().studentized_range.ppf(1 - alpha, int(k), np.inf) / np.sqrt(2)
     return float(q * np.sqrt(k * (k + 1) / (6.0 * n_datasets)))
 
 
@@ -248,8 +248,8 @@ def pairwise_wilcoxon(values, names) -> list[dict]:
         for j in range(i + 1, v.shape[1]):
             d = _paired_differences(v[:, [i]], v[:, [j]])[:, 0]
             nonzero = d != 0
-            p = float(_sps.wilcoxon(d, zero_method="wilcox", method="auto").pvalue) if nonzero.any() else 1.0
-            ranks = _sps.rankdata(np.abs(d[nonzero]))
+            p = float(_sps().wilcoxon(d, zero_method="wilcox", method="auto").pvalue) if nonzero.any() else 1.0
+            ranks = _sps().rankdata(np.abs(d[nonzero]))
             rows.append(
                 {
                     "a": names[i],

@@ -17,7 +17,8 @@ import math
 from typing import NamedTuple
 
 import numpy as np
-from scipy import stats as sps
+
+from ._scipy import scipy_stats as _sps
 
 
 class CorrectedT(NamedTuple):
@@ -79,7 +80,7 @@ def corrected_t_test(differences, test_share: float, alternative: str = "two-sid
         return CorrectedT(mean, math.nan, df, math.nan)
     t = mean / math.sqrt((1.0 / d.size + test_share) * var)
     if alternative == "two-sided":
-        p = 2 * sps.t.sf(abs(t), df)
+        p = 2 * _sps().t.sf(abs(t), df)
     else:
-        p = sps.t.sf(t, df) if alternative == "greater" else sps.t.cdf(t, df)
+        p = _sps().t.sf(t, df) if alternative == "greater" else _sps().t.cdf(t, df)
     return CorrectedT(mean, t, df, float(p))
