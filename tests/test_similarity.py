@@ -98,7 +98,7 @@ def test_the_data_a_model_sees_fingerprints_ids_smiles_neighbours(data):
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 def test_the_compiled_transpose_equals_numpys_on_strided_views_across_tiles(dtype):
-    from crocbench.similarity._kernels import transpose_into
+    from crocbench.similarity._transpose import transpose_into
 
     rng = np.random.default_rng(3)
     mat = rng.random((300, 300)).astype(dtype)

@@ -14,6 +14,7 @@ comparison orders by decreasing similarity, then increasing index.  A row's list
 from __future__ import annotations
 
 import os
+import sys
 
 import numpy as np
 
@@ -42,8 +43,6 @@ def process_threads() -> int:
     """The threads this process's numeric work is given: torch's where torch is loaded (the workflow's steps and
     the models set them), else ``OMP_NUM_THREADS`` (which torch would read when imported), else numba's pool.
     Importing torch only to ask it would cost a second and a few hundred MB of every job that computes a kernel."""
-    import sys
-
     torch_threads = getattr(sys.modules.get("torch"), "get_num_threads", None)
     if torch_threads is not None:
         return torch_threads()
@@ -52,31 +51,6 @@ def process_threads() -> int:
     except ValueError:
         threads = 0
     return threads if threads > 0 else numba.config.NUMBA_NUM_THREADS  # unset, 0 or unreadable: as OpenMP
-
-
-_TILE = 64  # a transposed tile of 64 x 64 float64 is 32 KiB: read and written within the L1/L2 cache
-
-
-def transpose_into(dst: np.ndarray, src: np.ndarray) -> None:
-    """``dst[:] = src.T``: ``dst`` and ``src`` may be strided views of one matrix, not overlapping (the compiled
-    loop checks no bounds, so the shapes are checked here)."""
-    if dst.shape != src.shape[::-1] or dst.dtype != src.dtype:
-        raise ValueError(f"transpose_into: dst {dst.shape} {dst.dtype} is not src {src.shape} {src.dtype} transposed")
-    _transpose_into(dst, src)
-
-
-@numba.njit(parallel=True, cache=True, nogil=True)
-def _transpose_into(dst, src):  # pragma: no cover - compiled
-    """``dst[:] = src.T``, tile by tile, parallel over stripes of ``dst``'s rows (none written by two threads)."""
-    m, n = dst.shape
-    for t in numba.prange((m + _TILE - 1) // _TILE):
-        i0 = t * _TILE
-        i1 = min(m, i0 + _TILE)
-        for j0 in range(0, n, _TILE):
-            j1 = min(n, j0 + _TILE)
-            for i in range(i0, i1):
-                for j in range(j0, j1):
-                    dst[i, j] = src[j, i]
 
 
 @numba.njit(cache=True, forceinline=True)

@@ -260,7 +260,7 @@ def tanimoto_matrix(
     >>> tanimoto_matrix(fp, dtype=np.float64).round(3).tolist()
     [[1.0, 0.333, 0.5], [0.333, 1.0, 0.0], [0.5, 0.0, 1.0]]
     """
-    from ._kernels import transpose_into  # a blocked transpose, parallel
+    from ._transpose import transpose_into  # a blocked transpose, parallel
 
     fm = fp if isinstance(fp, FeatureMatrix) else FeatureMatrix(fp)
     n = fm.n

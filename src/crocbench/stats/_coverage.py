@@ -72,10 +72,11 @@ def coverage(
     calls = coverage_panel(n_pos + n_neg)
     truth = population_values(calls, n_pos, n_neg, shift)
     rng = np.random.default_rng(seed)
-    scores = np.stack([simulated_screen(rng, n_pos, n_neg, shift)[1] for _ in range(replicates)])
+    screens = [simulated_screen(rng, n_pos, n_neg, shift) for _ in range(replicates)]
+    y, scores = screens[0][0], np.stack([s for _, s in screens])  # every screen has the same labels
     parts = max(1, min(replicates, 4 * n_jobs)) if n_jobs > 1 else 1  # a few parts a process: they even out
     bounds = np.linspace(0, replicates, parts + 1).astype(int)
-    tasks = [(lo, scores[lo:hi], calls, truth, n_pos, n_neg, resamples, level) for lo, hi in zip(bounds, bounds[1:])]
+    tasks = [(lo, y, scores[lo:hi], calls, truth, resamples, level) for lo, hi in zip(bounds, bounds[1:])]
     results = map_processes(_coverage_part, tasks, n_jobs)
     hits = np.concatenate([h for h, _ in results]).sum(axis=0)
     widths = np.zeros(len(calls))
@@ -85,10 +86,9 @@ def coverage(
 
 
 def _coverage_part(task) -> tuple:
-    """Screens ``lo, lo + 1, ...`` of :func:`coverage` (their scores given): per screen, which intervals hold the
+    """Screens ``lo, lo + 1, ...`` of :func:`coverage` (their labels and scores given): per screen, which intervals hold the
     population value and their widths."""
-    lo, scores, calls, truth, n_pos, n_neg, resamples, level = task
-    y = np.r_[np.ones(n_pos, dtype=np.int8), np.zeros(n_neg, dtype=np.int8)]
+    lo, y, scores, calls, truth, resamples, level = task
     hits = np.zeros((len(scores), len(calls)), dtype=np.int64)
     widths = np.zeros((len(scores), len(calls)))
     for i, s in enumerate(scores):
