@@ -33,3 +33,21 @@ def test_figures_are_written_in_both_formats_deterministically(rankings, tmp_pat
 
 def test_same_colour_per_method_everywhere():
     assert plots.colour_map(["RANDOM", "IRV"])["IRV"] == plots.colour_map(["RANDOM", "IRV", "SVM"])["IRV"]
+
+
+def _contrast_on_white(colour: str) -> float:
+    """WCAG 2's contrast ratio of a hex colour against white, computed here from its definition."""
+    channels = [int(colour[i : i + 2], 16) / 255 for i in (1, 3, 5)]
+    linear = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+    luminance = 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+    return 1.05 / (luminance + 0.05)
+
+
+def test_twelve_rankers_get_twelve_colours_each_readable_on_white():
+    """The panel's eleven rankers and Chemprop each get their own colour, and every colour can write a name on a
+    white figure (WCAG contrast at least 2; Okabe-Ito's yellow has 1.3)."""
+    names = [f"ranker {i}" for i in range(12)]
+    colours = plots.colour_map(names)
+    assert len(set(colours.values())) == 12
+    assert min(_contrast_on_white(c) for c in colours.values()) >= 2.0
+    assert plots.colour_map([*names, "one more"])["one more"] == colours["ranker 0"]  # then they repeat

@@ -5,12 +5,26 @@ from __future__ import annotations
 import matplotlib.pyplot as plt
 import numpy as np
 
-# Okabe & Ito (2008), colour-blind safe.
-PALETTE = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#F0E442", "#000000")
+# Okabe & Ito (2008), colour-blind safe, without their yellow (too pale for a name written on white), then five
+# of Tol's (2021) darker colours: twelve distinct colours, for the panel's eleven rankers and Chemprop.
+PALETTE = (
+    "#0072B2",
+    "#D55E00",
+    "#009E73",
+    "#CC79A7",
+    "#E69F00",
+    "#56B4E9",
+    "#000000",
+    "#882255",
+    "#44AA99",
+    "#999933",
+    "#332288",
+    "#AA4499",
+)
 
 
 def colour_map(names) -> dict:
-    """A fixed colour per method name, in the order given."""
+    """A fixed colour per method name, in the order given: distinct for up to twelve names, then repeating."""
     return {name: PALETTE[i % len(PALETTE)] for i, name in enumerate(names)}
 
 
