@@ -275,6 +275,43 @@ def test_resize_flips_the_surplus_to_the_exact_size():
             assert np.all(old[row != old] == (1 if old.sum() > size else 0))
 
 
+def _resize_by_hand(bits, size, rng):
+    """_resize's rule, one row and one draw at a time: rounds of ``2 max(need) + 32`` uniform column draws per row
+    still off its size; a row flips its first draws of distinct columns of the kind in surplus, in draw order."""
+    n = bits.shape[1]
+    surplus = {r: int(bits[r].sum()) - size for r in range(bits.shape[0])}
+    rows = [r for r in surplus if surplus[r]]
+    while rows:
+        draws = rng.integers(0, n, size=(len(rows), 2 * max(abs(surplus[r]) for r in rows) + 32))
+        still = []
+        for r, row_draws in zip(rows, draws):
+            flip, need, got, seen = int(surplus[r] > 0), abs(surplus[r]), 0, set()
+            for column in row_draws:
+                if got == need:
+                    break
+                if column not in seen:
+                    seen.add(column)
+                    if bits[r, column] == flip:
+                        bits[r, column], got = 1 - flip, got + 1
+            surplus[r] -= got if flip else -got
+            if got < need:
+                still.append(r)
+        rows = still
+
+
+@pytest.mark.parametrize("n, size", [(100, 50), (37, 12), (1500, 400), (9, 0)])
+def test_resize_flips_the_first_distinct_draws_as_by_hand(n, size):
+    """The vectorized _resize flips exactly the columns the rule by hand flips, from the same draws (and leaves the
+    generator where the rule by hand leaves it), so the unpaired permutation test's splits are the rule's."""
+    start = np.random.default_rng(n).random((300, n)) < 0.5
+    fast, slow = start.astype(np.uint8), start.astype(np.uint8)
+    rng_fast, rng_slow = np.random.default_rng(7), np.random.default_rng(7)
+    _permutation._resize(fast, size, rng_fast)
+    _resize_by_hand(slow, size, rng_slow)
+    assert np.array_equal(fast, slow)
+    assert rng_fast.random() == rng_slow.random()
+
+
 def test_compare_many_equals_compare_metric_by_metric():
     rng = np.random.default_rng(8)
     y = rng.random(3000) < 0.1

@@ -157,9 +157,14 @@ def _resize(bits: np.ndarray, size: int, rng: np.random.Generator) -> None:
         width = 2 * int(need.max()) + 32
         draws = rng.integers(0, n, size=(rows.size, width))
         kept = bits[rows[:, None], draws] == flip[:, None]
-        keys = np.where(kept, np.arange(rows.size)[:, None] * n + draws, -1).ravel()
-        distinct, first = np.unique(keys, return_index=True)
-        first = np.sort(first[distinct >= 0])  # first occurrences, in draw order, rows in turn
+        # each row's first draw of a column: its draws sorted (stably), a run of equal draws starts at its first
+        order = np.argsort(draws, axis=1, kind="stable")
+        ordered = np.take_along_axis(draws, order, axis=1)
+        starts = np.ones(draws.shape, dtype=bool)
+        starts[:, 1:] = ordered[:, 1:] != ordered[:, :-1]
+        firsts = np.zeros(draws.shape, dtype=bool)
+        np.put_along_axis(firsts, order, starts, axis=1)
+        first = np.flatnonzero(firsts & kept)  # first occurrences of kept draws, in draw order, rows in turn
         local = first // width
         rank = np.arange(first.size) - np.searchsorted(local, local)
         take = rank < need[local]

@@ -48,26 +48,34 @@ def snap_ties(v: np.ndarray, resolution: float = RANK_RESOLUTION, scale=None) ->
     """
     v = np.asarray(v, dtype=np.float64)
     scale = np.abs(v) if scale is None else np.asarray(scale, dtype=np.float64)
-    order = np.argsort(v, axis=0, kind="stable")
-    s, sc = np.take_along_axis(v, order, axis=0), np.take_along_axis(scale, order, axis=0)
+    return _snap_rows(np.ascontiguousarray(v.T), resolution, np.ascontiguousarray(scale.T)).T
+
+
+def _snap_rows(v: np.ndarray, resolution: float = RANK_RESOLUTION, scale=None) -> np.ndarray:
+    """:func:`snap_ties` of the rows of ``v`` (m, n): one comparison's values per row, contiguous, so that each
+    sort and gather runs along memory (along the columns of an (n, m) array they stride, several times slower)."""
+    scale = np.abs(v) if scale is None else scale
+    order = np.argsort(v, axis=1, kind="stable")
+    s, sc = np.take_along_axis(v, order, axis=1), np.take_along_axis(scale, order, axis=1)
     starts = np.ones(s.shape, dtype=bool)
-    starts[1:] = (s[1:] - s[:-1]) > resolution * np.maximum(sc[1:], sc[:-1])
-    group = np.maximum.accumulate(np.where(starts, np.arange(s.shape[0])[:, None], 0), axis=0)
+    starts[:, 1:] = (s[:, 1:] - s[:, :-1]) > resolution * np.maximum(sc[:, 1:], sc[:, :-1])
+    group = np.maximum.accumulate(np.where(starts, np.arange(s.shape[1]), 0), axis=1)
     out = np.empty_like(v)
-    np.put_along_axis(out, order, np.take_along_axis(s, group, axis=0), axis=0)
+    np.put_along_axis(out, order, np.take_along_axis(s, group, axis=1), axis=1)
     return out
 
 
 def _has_ties(v: np.ndarray) -> np.ndarray:
-    """Per column of ``v`` (n, m): whether two values are equal."""
-    s = np.sort(v, axis=0)
-    return (s[1:] == s[:-1]).any(axis=0)
+    """Per row of ``v`` (m, n): whether two values are equal."""
+    s = np.sort(v, axis=1)
+    return (s[:, 1:] == s[:, :-1]).any(axis=1)
 
 
 def _paired_differences(x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    """x - y for a signed-rank test: a difference is only as precise as the two values it comes from, so |d|
-    below the resolution of max(|x|, |y|) is 0, and |d|s closer than that are tied."""
+    """x - y, row by row ((m, n): one comparison per row), for a signed-rank test: a difference is only as
+    precise as the two values it comes from, so |d| below the resolution of max(|x|, |y|) is 0, and |d|s closer
+    than that are tied."""
     d = x - y
     scale = np.maximum(np.abs(x), np.abs(y))
     magnitude = np.where(np.abs(d) <= RANK_RESOLUTION * scale, 0.0, np.abs(d))
-    return np.sign(d) * snap_ties(magnitude, scale=scale)
+    return np.sign(d) * _snap_rows(magnitude, scale=scale)
