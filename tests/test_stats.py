@@ -235,6 +235,18 @@ def test_snap_ties_merges_only_within_the_resolution():
     assert S.snap_ties(tiny).ravel().tolist() == [1e-17, 1e-17, 3e-17, 0.0]
 
 
+def test_snap_ties_does_not_depend_on_the_order_of_the_values():
+    """Equal values and near-equal ones (within the resolution) snap to their group's smallest whatever order they
+    come in: shuffling a column's values shuffles its snapped values the same way."""
+    rng = np.random.default_rng(4)
+    base = rng.choice([0.1 + 0.2, 0.3, 0.5, 1.0, 1.0 + 1e-15, 1.0 + 1e-9, 2.0, 1e-17, 3e-17, 0.0], size=(400, 6))
+    v = np.where(rng.random(base.shape) < 0.3, rng.random(base.shape), base)
+    snapped = S.snap_ties(v)
+    for _ in range(5):
+        order = rng.permutation(v.shape[0])
+        assert np.array_equal(S.snap_ties(v[order]), snapped[order])
+
+
 def test_degenerate_samples_give_p_values_without_warnings():
     import warnings
 

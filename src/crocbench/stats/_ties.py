@@ -47,15 +47,20 @@ def snap_ties(v: np.ndarray, resolution: float = RANK_RESOLUTION, scale=None) ->
     [0.3, 0.3, 0.5, 1e-17, 3e-17]
     """
     v = np.asarray(v, dtype=np.float64)
-    scale = np.abs(v) if scale is None else np.asarray(scale, dtype=np.float64)
-    return _snap_rows(np.ascontiguousarray(v.T), resolution, np.ascontiguousarray(scale.T)).T
+    if scale is not None:
+        scale = np.ascontiguousarray(np.asarray(scale, dtype=np.float64).T)
+    return _snap_rows(np.ascontiguousarray(v.T), resolution, scale).T
 
 
 def _snap_rows(v: np.ndarray, resolution: float = RANK_RESOLUTION, scale=None) -> np.ndarray:
     """:func:`snap_ties` of the rows of ``v`` (m, n): one comparison's values per row, contiguous, so that each
     sort and gather runs along memory (along the columns of an (n, m) array they stride, several times slower)."""
+    # Equal values land in one group and take its smallest, whatever order they sort in; so does the scale where
+    # it is the values' own. A scale of its own (e.g. a paired difference's) can differ between equal values, so
+    # they keep their order (a stable sort) there; otherwise the vectorized sort, about 3x faster, gives the same.
+    kind = "stable" if scale is not None else None
     scale = np.abs(v) if scale is None else scale
-    order = np.argsort(v, axis=1, kind="stable")
+    order = np.argsort(v, axis=1, kind=kind)
     s, sc = np.take_along_axis(v, order, axis=1), np.take_along_axis(scale, order, axis=1)
     starts = np.ones(s.shape, dtype=bool)
     starts[:, 1:] = (s[:, 1:] - s[:, :-1]) > resolution * np.maximum(sc[:, 1:], sc[:, :-1])
