@@ -309,4 +309,6 @@ def test_a_panels_tables_add_the_top_training_pairs_and_max_sim_where_it_has_tod
     rows_of = {name: [line.split(" | ")[0][2:] for line in tables[name].splitlines()[2:]] for name in tables}
     assert rows_of["pubchem_hts/top_training"] == ["GBM-rank vs GBM"]
     assert rows_of["pubchem_hts/maxsim"] == ["MAX-SIM vs kNN", "MAX-SIM vs GBM", "MAX-SIM vs GBM-rank"]
+    assert "pubchem_hts/findings" not in document_tables(panel)
+    assert tables["pubchem_hts/findings"].splitlines()[-3].startswith("- GBM-rank against GBM: AUC[ROC] ")
     assert tables["pubchem_hts/ranks"].count("\n") == 2 + 6 - 1  # a row per metric of the six

@@ -78,7 +78,8 @@ def panel_tables(reference) -> dict:
     :data:`crocbench.report.SUMMARY_TABLE_METRICS` the reference holds, ``<panel>/ranks`` (mean ranks, Friedman,
     Nemenyi) and ``<panel>/pairs`` (every pair's Wilcoxon test, Holm-adjusted), and where the panel has today's
     rankers ``<panel>/top_training`` (the pairs of :data:`TRAINED_FOR_THE_TOP`, each trained for the top against
-    its plain form) and ``<panel>/maxsim`` (MAX-SIM against every other ranker but RANDOM); ``<panel>/claims``
+    its plain form), ``<panel>/maxsim`` (MAX-SIM against every other ranker but RANDOM) and ``<panel>/findings``
+    (:func:`crocbench.report.findings_markdown`: the study's answers, read from those tests); ``<panel>/claims``
     (the paper's claims across the screens); ``<panel>/vs_<other>`` for each panel reference of
     :func:`compared_panels` (:func:`comparison_markdown`)."""
     from ..models import LABELS
@@ -86,6 +87,7 @@ def panel_tables(reference) -> dict:
         SUMMARY_FIGURE_METRICS,
         SUMMARY_TABLE_METRICS,
         claims_across_markdown,
+        findings_markdown,
         pairs_markdown,
         ranks_overview_markdown,
         screens_markdown,
@@ -105,6 +107,14 @@ def panel_tables(reference) -> dict:
         tables["top_training"] = pairs_markdown(read["wilcoxon.tsv"], metrics, only=trained)
         others = [m for m in models if m not in (LABELS["random"], LABELS["maxsim"])]
         tables["maxsim"] = pairs_markdown(read["wilcoxon.tsv"], metrics, only=[(LABELS["maxsim"], m) for m in others])
+        tables["findings"] = findings_markdown(
+            read["ranks.tsv"],
+            read["wilcoxon.tsv"],
+            metrics,
+            trained=trained,
+            baseline=LABELS["maxsim"],
+            left_out=[LABELS["random"]],
+        )
     tables["claims"] = claims_across_markdown(claims)
     for other in compared_panels(folder):
         tables[f"vs_{other.name}"] = comparison_markdown(folder, other)

@@ -211,3 +211,70 @@ def claims_across_markdown(table: pd.DataFrame) -> str:
         }
     )
     return markdown_table(cells)
+
+
+def _record(row: dict, alpha: float) -> str:
+    """A pair's wins-losses(-ties) over the screens and its Holm p, as prose."""
+    record = f"{row['wins']}-{row['losses']}" + (f"-{row['ties']}" if row["ties"] else "")
+    return f"{record} ({'Holm p' if row['p_holm'] < alpha else 'not significant, Holm p'} {row['p_holm']:.2g})"
+
+
+def findings_markdown(
+    ranks: pd.DataFrame,
+    pairs: pd.DataFrame,
+    metrics,
+    trained=(),
+    baseline: str | None = None,
+    left_out=(),
+    alpha: float = 0.05,
+) -> str:
+    """The questions of a panel of rankers, answered from its tests across the screens, as Markdown bullets.
+
+    Every number comes from ``ranks`` (:func:`ranks_table`: mean ranks) and ``pairs`` (its Wilcoxon tests with
+    Holm's adjustment), so the page that shows them cannot disagree with its tables:
+
+    - which ranker has the best mean rank by each of ``metrics`` (the first is ROC's pick, against which the
+      others are read), and how the early-retrieval metrics' pick fares against ROC's pick;
+    - for each ``(trained for the top, plain)`` pair of ``trained``, its wins-losses and Holm p per metric;
+    - for ``baseline`` (MAX-SIM), its place by each metric and, by the enrichment factor at 1%, its record
+      against every ranker but itself and ``left_out``.
+
+    A pair's record is read as the first named against the second: wins-losses(-ties) over the screens.
+    """
+    labels = summary_labels()
+    metrics = list(metrics)
+    by_metric = {m: ranks[ranks["metric"] == m].sort_values("mean_rank", kind="stable") for m in metrics}
+    screens = int(by_metric[metrics[0]]["datasets"].iloc[0])
+    first = {m: by_metric[m].iloc[0] for m in metrics}
+    roc = metrics[0]
+    lines = [
+        f"- Best by mean rank over {screens} screens: by {labels[roc]} {first[roc]['model']} "
+        f"({first[roc]['mean_rank']:.2f}); "
+        + "; ".join(f"by {labels[m]} {first[m]['model']} ({first[m]['mean_rank']:.2f})" for m in metrics[1:])
+        + "."
+    ]
+    for m in metrics[1:]:
+        top, picked = first[m]["model"], first[roc]["model"]
+        if top != picked:
+            row = _oriented(pairs[pairs["metric"] == m], top, picked)
+            lines.append(f"- By {labels[m]}, {top} against ROC's pick {picked}: {_record(row, alpha)}.")
+    for fancy, plain in trained:
+        cells = [f"{labels[m]} {_record(_oriented(pairs[pairs['metric'] == m], fancy, plain), alpha)}" for m in metrics]
+        lines.append(f"- {fancy} against {plain}: " + "; ".join(cells) + ".")
+    if baseline is not None:
+        places = [
+            f"{labels[m]} {list(by_metric[m]['model']).index(baseline) + 1} of {len(by_metric[m])}" for m in metrics
+        ]
+        lines.append(f"- {baseline}'s place by mean rank: " + "; ".join(places) + ".")
+        ef = pairs[pairs["metric"] == SUMMARY_EF_KEY]
+        others = [m for m in by_metric[metrics[0]]["model"] if m != baseline and m not in left_out]
+        rows = {m: _oriented(ef, baseline, m) for m in others}
+        below = [m for m, r in rows.items() if r["mean_difference"] < 0 and r["p_holm"] < alpha]
+        above = [m for m, r in rows.items() if r["mean_difference"] > 0 and r["p_holm"] < alpha]
+        lines.append(
+            f"- By {labels[SUMMARY_EF_KEY]}, {baseline} is significantly below {len(below)} of the {len(others)} "
+            f"other rankers (Holm p < {alpha:g}) and above {len(above)}; its record against each: "
+            + "; ".join(f"{m} {_record(r, alpha)}" for m, r in rows.items())
+            + "."
+        )
+    return "\n".join(lines)
