@@ -27,9 +27,10 @@ SUMMARY_EF_KEY = "ef_1pct"
 SUMMARY_BENCHMARK_KEYS = (SUMMARY_EF_KEY, "log_auc_0.001_0.1", "dcg_100")
 #: The metrics ranked across datasets (:func:`ranks_table`).
 SUMMARY_RANK_METRICS = (*HEADLINE_BEDROC, *SUMMARY_BENCHMARK_KEYS)
-#: The metrics of the summary's figures (critical-difference diagrams, values per dataset).
+#: The metrics of the summary's figure of values per dataset (the critical-difference diagrams: all six of the tables).
 SUMMARY_FIGURE_METRICS = ("roc", "croc_exp_80", "bedroc_20", SUMMARY_EF_KEY)
-#: The metrics of the panels' tables in the docs: the figures' four and the other benchmarks' logAUC and DCG@100.
+#: The metrics of the panels' tables in the docs and of the critical-difference diagrams: the values figure's four
+#: and the other benchmarks' logAUC and DCG@100.
 SUMMARY_TABLE_METRICS = (*SUMMARY_FIGURE_METRICS, "log_auc_0.001_0.1", "dcg_100")
 #: The tests across screens, as the summary names them (:func:`ranks_table`, :func:`conover_table`).
 SUMMARY_TESTS = (
