@@ -611,7 +611,7 @@ def _panel_summary(folder: Path) -> pd.DataFrame:
     the paper's five rankers scoring a seeded list each (the trained ones better, IRV at the top)."""
     from crocbench.models import LABELS
     from crocbench.paper import PAPER_MODELS, claims_across
-    from crocbench.report import datasets_table, ranks_table
+    from crocbench.report import conover_table, datasets_table, ranks_table
 
     rng = np.random.default_rng(7)
     names = {m: LABELS[m] for m in PAPER_MODELS}
@@ -640,6 +640,7 @@ def _panel_summary(folder: Path) -> pd.DataFrame:
         "datasets": table,
         "ranks": ranks,
         "wilcoxon": pairs,
+        "conover": conover_table(table),
         "claims": claims_across(screens, table, names),
         "claims_per_screen": screens,
     }.items():
@@ -677,6 +678,7 @@ def test_a_panels_reference_its_check_and_its_docs_tables(tmp_path, capsys):
     # the docs' tables: a page with the panel's blocks (stale) and the dtp_aids reference's (left alone)
     page = tmp_path / "page.md"
     names = ["roc", "croc_exp_80", "bedroc_20", "ef_1pct", "ranks", "pairs", "claims"]
+    names += [f"conover_{m}" for m in ("roc", "croc_exp_80", "bedroc_20", "ef_1pct", "log_auc_0.001_0.1", "dcg_100")]
     page.write_text(
         "".join(f"<!-- reference:mypanel/{n} -->\n| stale |\n<!-- /reference:mypanel/{n} -->\n" for n in names)
         + "<!-- reference:pooled -->\n| dtp |\n<!-- /reference:pooled -->\n"
@@ -691,6 +693,14 @@ def test_a_panels_reference_its_check_and_its_docs_tables(tmp_path, capsys):
     assert (value, low, high) == pytest.approx(
         (irv["croc_exp_80"], irv["croc_exp_80_low"], irv["croc_exp_80_high"]), abs=5e-4
     )
+    conover = pd.read_csv(ref / "conover.tsv", sep="\t").query("metric == 'croc_exp_80'")
+    matrix = [r.strip("| ").split(" | ") for r in blocks["mypanel/conover_croc_exp_80"].splitlines()[2:]]
+    assert matrix[0][0] == "IRV"  # the best mean rank first (IRV's lift is the largest)
+    order = [r[0] for r in matrix]
+    for row in conover.itertuples():  # each pair's Holm p, both ways round, bold below 0.05
+        for a, b in ((row.a, row.b), (row.b, row.a)):
+            cell = matrix[order.index(a)][1 + order.index(b)]
+            assert cell == (f"**{row.p_holm:.2g}**" if row.p_holm < 0.05 else f"{row.p_holm:.2g}")
     pairs = pd.read_csv(ref / "wilcoxon.tsv", sep="\t")
     lines = blocks["mypanel/pairs"].splitlines()[2:]
     assert len(lines) == 10  # the 10 pairs of five rankers

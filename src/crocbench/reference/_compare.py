@@ -23,7 +23,7 @@ REFERENCE_FILES = (
     "svm_folds.tsv",
 )
 #: The summary tables of a panel run (``results/summary/tables/``) kept in the panel's reference folder.
-SUMMARY_FILES = ("datasets.tsv", "ranks.tsv", "wilcoxon.tsv", "claims.tsv", "claims_per_screen.tsv")
+SUMMARY_FILES = ("datasets.tsv", "ranks.tsv", "wilcoxon.tsv", "conover.tsv", "claims.tsv", "claims_per_screen.tsv")
 #: The tables a study of rankers on one dataset keeps (its folder holds ``intervals.tsv``): table 1 and the other
 #: metrics, with intervals, and the six tests of every pair.
 STUDY_FILES = ("areas.tsv", "other_metrics.tsv", "intervals.tsv", "significance.tsv")
@@ -32,6 +32,7 @@ ROW_KEYS = {
     "datasets.tsv": ["dataset", "model"],
     "ranks.tsv": ["metric", "model"],
     "wilcoxon.tsv": ["metric", "a", "b"],
+    "conover.tsv": ["metric", "a", "b"],
     "claims.tsv": ["id"],
     "claims_per_screen.tsv": ["dataset", "id"],
     "areas.tsv": ["model"],

@@ -79,7 +79,9 @@ def panel_tables(reference) -> dict:
     Nemenyi) and ``<panel>/pairs`` (every pair's Wilcoxon test, Holm-adjusted), and where the panel has today's
     rankers ``<panel>/top_training`` (the pairs of :data:`TRAINED_FOR_THE_TOP`, each trained for the top against
     its plain form), ``<panel>/maxsim`` (MAX-SIM against every other ranker but RANDOM) and ``<panel>/findings``
-    (:func:`crocbench.report.findings_markdown`: the study's answers, read from those tests); ``<panel>/claims``
+    (:func:`crocbench.report.findings_markdown`: the study's answers, read from those tests); where the reference
+    keeps Conover's tests, ``<panel>/conover_<metric>`` per metric of the ranks (the models in mean-rank order, each
+    pair's Holm p); ``<panel>/claims``
     (the paper's claims across the screens); ``<panel>/vs_<other>`` for each panel reference of
     :func:`compared_panels` (:func:`comparison_markdown`)."""
     from ..models import LABELS
@@ -87,6 +89,7 @@ def panel_tables(reference) -> dict:
         SUMMARY_FIGURE_METRICS,
         SUMMARY_TABLE_METRICS,
         claims_across_markdown,
+        conover_markdown,
         findings_markdown,
         pairs_markdown,
         ranks_overview_markdown,
@@ -115,6 +118,11 @@ def panel_tables(reference) -> dict:
             baseline=LABELS["maxsim"],
             left_out=[LABELS["random"]],
         )
+    if (folder / "conover.tsv").is_file():  # a reference of a summary that kept Conover's tests
+        conover = pd.read_csv(folder / "conover.tsv", sep="\t")
+        for m in metrics:
+            part = read["ranks.tsv"][read["ranks.tsv"]["metric"] == m].sort_values("mean_rank", kind="stable")
+            tables[f"conover_{m}"] = conover_markdown(conover[conover["metric"] == m], part["model"])
     tables["claims"] = claims_across_markdown(claims)
     for other in compared_panels(folder):
         tables[f"vs_{other.name}"] = comparison_markdown(folder, other)
