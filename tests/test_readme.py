@@ -257,3 +257,17 @@ def test_the_modern_studys_scaffold_statements_hold_in_its_reference():
     assert 0.80 < rf < 0.848
     assert f"RF's AUC[ROC] under the scaffold split is {rf:.4f}, above the published forests' 0.78 to 0.80" in page
     assert f"the drop from the random split ({rf_random:.4f})" in page
+
+
+def test_the_modern_panel_page_says_how_many_screens_holm_needs_for_its_rankers():
+    """docs/studies/modern_panel.md's count of screens below which no pair of its rankers can pass Holm's correction
+    is screens_needed of the reference's rankers."""
+    from crocbench.stats import screens_needed
+
+    ranks = pd.read_csv(ROOT / "results" / "reference" / "pubchem_hts_modern" / "ranks.tsv", sep="\t")
+    k = ranks["model"].nunique()
+    page = " ".join((ROOT / "docs" / "studies" / "modern_panel.md").read_text().split())
+    assert k == 11
+    pairs = k * (k - 1) // 2
+    assert f"Below {screens_needed(k)} screens no pair can pass Holm's correction over the {pairs} pairs" in page
+    assert f"(`crocbench.stats.screens_needed({k})`)" in page
