@@ -887,3 +887,20 @@ def test_findings_read_the_ranks_and_the_holm_tests_as_computed_by_hand():
         "- By EF 1%, MAX-SIM is significantly below 3 of the 3 other rankers (Holm p < 0.05) and above 0; its record "
         f"against each: SVM 0-12 (Holm p {holm}); GBM 0-12 (Holm p {holm}); GBM-rank 0-12 (Holm p {holm})."
     )
+
+
+def test_findings_name_every_ranker_tied_at_the_best_mean_rank():
+    """Two rankers that win every other screen off each other share the best mean rank (1.5) by every metric: both
+    are named, and no metric's pick is read against ROC's (they are the same pair)."""
+    from crocbench.report import SUMMARY_RANK_METRICS, SUMMARY_TABLE_METRICS, findings_markdown, ranks_table
+
+    rows = []
+    for d in range(6):
+        order = ["GBM", "GBM-rank", "MAX-SIM"] if d % 2 else ["GBM-rank", "GBM", "MAX-SIM"]
+        for m in order:
+            rows.append({"dataset": f"d{d}", "model": m, **{k: 1.0 - order.index(m) / 10 for k in SUMMARY_RANK_METRICS}})
+    ranks, pairs = ranks_table(pd.DataFrame(rows))
+    lines = findings_markdown(ranks, pairs, SUMMARY_TABLE_METRICS, baseline="MAX-SIM").splitlines()
+    assert lines[0].startswith("- Best by mean rank over 6 screens: by AUC[ROC] GBM-rank and GBM (1.50); ")
+    assert lines[0].endswith("; by DCG@100 GBM-rank and GBM (1.50).")
+    assert not any("against ROC's pick" in line for line in lines)

@@ -233,8 +233,9 @@ def findings_markdown(
     Every number comes from ``ranks`` (:func:`ranks_table`: mean ranks) and ``pairs`` (its Wilcoxon tests with
     Holm's adjustment), so the page that shows them cannot disagree with its tables:
 
-    - which ranker has the best mean rank by each of ``metrics`` (the first is ROC's pick, against which the
-      others are read), and how the early-retrieval metrics' pick fares against ROC's pick;
+    - which ranker has the best mean rank by each of ``metrics`` (all of them where they tie; the first metric
+      is ROC, against whose pick the others are read), and how each other metric's pick fares against ROC's pick
+      where it is not ROC's;
     - for each ``(trained for the top, plain)`` pair of ``trained``, its wins-losses and Holm p per metric;
     - for ``baseline`` (MAX-SIM), its place by each metric and, by the enrichment factor at 1%, its record
       against every ranker but itself and ``left_out``.
@@ -245,17 +246,18 @@ def findings_markdown(
     metrics = list(metrics)
     by_metric = {m: ranks[ranks["metric"] == m].sort_values("mean_rank", kind="stable") for m in metrics}
     screens = int(by_metric[metrics[0]]["datasets"].iloc[0])
-    first = {m: by_metric[m].iloc[0] for m in metrics}
+    # each metric's best: every model at the best mean rank (a tie names them all)
+    best = {m: list(t["model"][t["mean_rank"] == t["mean_rank"].iloc[0]]) for m, t in by_metric.items()}
+    named = {m: f"{' and '.join(best[m])} ({by_metric[m]['mean_rank'].iloc[0]:.2f})" for m in metrics}
     roc = metrics[0]
     lines = [
-        f"- Best by mean rank over {screens} screens: by {labels[roc]} {first[roc]['model']} "
-        f"({first[roc]['mean_rank']:.2f}); "
-        + "; ".join(f"by {labels[m]} {first[m]['model']} ({first[m]['mean_rank']:.2f})" for m in metrics[1:])
+        f"- Best by mean rank over {screens} screens: by {labels[roc]} {named[roc]}; "
+        + "; ".join(f"by {labels[m]} {named[m]}" for m in metrics[1:])
         + "."
     ]
     for m in metrics[1:]:
-        top, picked = first[m]["model"], first[roc]["model"]
-        if top != picked:
+        if not set(best[m]) & set(best[roc]):  # the metric's pick is not ROC's: the two tested against each other
+            top, picked = best[m][0], best[roc][0]
             row = _oriented(pairs[pairs["metric"] == m], top, picked)
             lines.append(f"- By {labels[m]}, {top} against ROC's pick {picked}: {_record(row, alpha)}.")
     for fancy, plain in trained:
