@@ -167,3 +167,45 @@ def test_the_modern_overlay_adds_todays_rankers_within_8_gb_a_job(panel, overlay
     assert {k: v for k, v in mlp.items() if k != "reweighting"} == {
         k: v for k, v in mlp_exp.items() if k != "reweighting"
     }
+
+
+def _study_script():
+    import importlib.util
+
+    path = ROOT / "benchmarks" / "studies" / "modern_panel.py"
+    spec = importlib.util.spec_from_file_location("modern_panel_study", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module, path
+
+
+def test_the_modern_panel_study_runs_each_panel_with_todays_rankers_listed_last():
+    """benchmarks/studies/modern_panel.py: each run is the panel, its overlay (if any) and today's rankers last
+    (the order the overlay's own comment asks for), each kept in a reference folder of its own."""
+    study, _ = _study_script()
+    for part, (reference, configs) in study.RUNS.items():
+        assert configs[0] == "pubchem_hts.yaml" and configs[-1] == "pubchem_hts_modern.yaml", part
+        assert all((ROOT / study.PANELS / name).is_file() for name in configs), part
+        assert reference.startswith("pubchem_hts_modern")
+    assert study.RUNS["scaffold"][1][1] == "pubchem_hts_scaffold.yaml"
+    assert study.RUNS["confirmed"][1][1] == "pubchem_hts_confirmed.yaml"
+    assert len({reference for reference, _ in study.RUNS.values()}) == 3
+
+
+def test_the_modern_panel_study_keeps_its_runs_outside_the_checkout_in_worktrees_at_its_commit(tmp_path):
+    """A run folder inside the checkout is refused with one line; a missing one becomes a worktree at this commit."""
+    import subprocess
+    import sys
+
+    study, path = _study_script()
+    command = [sys.executable, str(path), str(ROOT / "runs"), "--parts", "references"]  # nothing to run, refused or not
+    done = subprocess.run(command, capture_output=True, text=True)
+    assert done.returncode == 1 and done.stderr.strip() == f"{ROOT / 'runs'}: put the runs outside this checkout"
+    folder = tmp_path / "primary"
+    try:
+        assert study.worktree(folder) == folder
+        assert study.git("rev-parse", "HEAD", cwd=folder) == study.git("rev-parse", "HEAD")
+        assert (folder / "config" / "panels" / "pubchem_hts_modern.yaml").is_file()
+        study.worktree(folder)  # already there, at this commit: left as it is
+    finally:
+        subprocess.run(["git", "worktree", "remove", "--force", str(folder)], cwd=ROOT, check=False)

@@ -43,11 +43,11 @@ def _contrast_on_white(colour: str) -> float:
     return 1.05 / (luminance + 0.05)
 
 
-def test_twelve_rankers_get_twelve_colours_each_readable_on_white():
-    """The panel's eleven rankers and Chemprop each get their own colour, and every colour can write a name on a
-    white figure (WCAG contrast at least 2; Okabe-Ito's yellow has 1.3)."""
-    names = [f"ranker {i}" for i in range(12)]
+def test_thirteen_rankers_get_thirteen_colours_each_readable_on_white():
+    """The panel's eleven rankers, the campaign's score and Chemprop each get their own colour, and every colour can
+    write a name on a white figure (WCAG contrast at least 2; Okabe-Ito's yellow has 1.3)."""
+    names = [f"ranker {i}" for i in range(13)]
     colours = plots.colour_map(names)
-    assert len(set(colours.values())) == 12
+    assert len(set(colours.values())) == 13
     assert min(_contrast_on_white(c) for c in colours.values()) >= 2.0
     assert plots.colour_map([*names, "one more"])["one more"] == colours["ranker 0"]  # then they repeat

@@ -269,5 +269,8 @@ def test_the_modern_panel_page_says_how_many_screens_holm_needs_for_its_rankers(
     page = " ".join((ROOT / "docs" / "studies" / "modern_panel.md").read_text().split())
     assert k == 11
     pairs = k * (k - 1) // 2
-    assert f"Below {screens_needed(k)} screens no pair can pass Holm's correction over the {pairs} pairs" in page
+    assert (
+        f"Below {screens_needed(k)} screens no pair's Wilcoxon test can pass Holm's correction over the {pairs} pairs"
+        in page
+    )
     assert f"(`crocbench.stats.screens_needed({k})`)" in page

@@ -861,9 +861,9 @@ def test_findings_read_the_ranks_and_the_holm_tests_as_computed_by_hand():
     for d in range(12):
         for m in roc_order:
             # a place's gap to the next grows with the screen: no two screens tie on a pair's difference
-            place = lambda order: order.index(m) * (0.1 - d / 10_000)  # noqa: E731
-            values = {k: 1.0 - place(top_order) + d / 1000 for k in SUMMARY_RANK_METRICS}
-            rows.append({"dataset": f"d{d}", "model": m, **values, "roc": 1.0 - place(roc_order) + d / 1000})
+            gap = 0.1 - d / 10_000
+            values = {k: 1.0 - top_order.index(m) * gap + d / 1000 for k in SUMMARY_RANK_METRICS}
+            rows.append({"dataset": f"d{d}", "model": m, **values, "roc": 1.0 - roc_order.index(m) * gap + d / 1000})
     ranks, pairs = ranks_table(pd.DataFrame(rows))
     text = findings_markdown(
         ranks, pairs, SUMMARY_TABLE_METRICS, trained=[("GBM-rank", "GBM")], baseline="MAX-SIM", left_out=["RANDOM"]
@@ -876,7 +876,7 @@ def test_findings_read_the_ranks_and_the_holm_tests_as_computed_by_hand():
         "by BEDROC a=20 GBM-rank (1.00); by EF 1% GBM-rank (1.00); by logAUC[0.001, 0.1] GBM-rank (1.00); "
         "by DCG@100 GBM-rank (1.00)."
     )
-    assert lines[1] == f"- By AUC[CROC(exp)] a=80, GBM-rank against ROC's pick SVM: 12-0 (Holm p {holm})."
+    assert lines[1] == f"- By AUC[CROC(exp)] a=80, GBM-rank against AUC[ROC]'s pick SVM: 12-0 (Holm p {holm})."
     assert len(lines) == 1 + 5 + 1 + 2  # a line per early metric against ROC's pick, the pair, MAX-SIM's two
     assert lines[6].startswith(f"- GBM-rank against GBM: AUC[ROC] 0-12 (Holm p {holm}); AUC[CROC(exp)] a=80 12-0")
     assert lines[7] == (
@@ -891,16 +891,25 @@ def test_findings_read_the_ranks_and_the_holm_tests_as_computed_by_hand():
 
 def test_findings_name_every_ranker_tied_at_the_best_mean_rank():
     """Two rankers that win every other screen off each other share the best mean rank (1.5) by every metric: both
-    are named, and no metric's pick is read against ROC's (they are the same pair)."""
+    are named, and no metric's pick is read against ROC's (they are the same pair); MAX-SIM, tied with kNN, has a
+    place range."""
     from crocbench.report import SUMMARY_RANK_METRICS, SUMMARY_TABLE_METRICS, findings_markdown, ranks_table
 
     rows = []
-    for d in range(6):
-        order = ["GBM", "GBM-rank", "MAX-SIM"] if d % 2 else ["GBM-rank", "GBM", "MAX-SIM"]
+    for d in range(6):  # MAX-SIM and kNN trade the last two places likewise
+        order = ["GBM", "GBM-rank", "MAX-SIM", "kNN"] if d % 2 else ["GBM-rank", "GBM", "kNN", "MAX-SIM"]
         for m in order:
-            rows.append({"dataset": f"d{d}", "model": m, **{k: 1.0 - order.index(m) / 10 for k in SUMMARY_RANK_METRICS}})
+            rows.append(
+                {"dataset": f"d{d}", "model": m, **{k: 1.0 - order.index(m) / 10 for k in SUMMARY_RANK_METRICS}}
+            )
     ranks, pairs = ranks_table(pd.DataFrame(rows))
     lines = findings_markdown(ranks, pairs, SUMMARY_TABLE_METRICS, baseline="MAX-SIM").splitlines()
     assert lines[0].startswith("- Best by mean rank over 6 screens: by AUC[ROC] GBM-rank and GBM (1.50); ")
     assert lines[0].endswith("; by DCG@100 GBM-rank and GBM (1.50).")
-    assert not any("against ROC's pick" in line for line in lines)
+    assert not any("'s pick" in line for line in lines)
+    assert lines[1].startswith("- MAX-SIM's place by mean rank: AUC[ROC] 3-4 (tied) of 4; ")
+    assert lines[2].startswith("- By EF 1%, MAX-SIM is significantly below 0 of the 3 other rankers")
+    # a baseline the ranks lack, and metrics without EF 1%: those lines are left out, not an error
+    assert len(findings_markdown(ranks, pairs, SUMMARY_TABLE_METRICS, baseline="RANDOM").splitlines()) == 1
+    no_ef = [m for m in SUMMARY_TABLE_METRICS if m != "ef_1pct"]
+    assert len(findings_markdown(ranks, pairs, no_ef, baseline="MAX-SIM").splitlines()) == 2

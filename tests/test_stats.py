@@ -425,6 +425,22 @@ def test_pairwise_wilcoxon_against_scipy():
     assert same[0]["ties"] == 9 and same[0]["p_value"] == 1.0
 
 
+def test_pairwise_wilcoxon_counts_differences_equal_but_for_their_last_bits_as_ties():
+    """Across datasets as within one: a difference of 0.1 + 0.2 and one of -0.3 are tied in magnitude (scipy's exact
+    p of the differences written exactly, 0.3 and -0.3, not of the unsnapped ones)."""
+    from scipy.stats import wilcoxon
+
+    a = np.array([0.1 + 0.2, 0.0, 0.5, 0.9, 0.6, 0.8])
+    b = np.array([0.0, 0.3, 0.0, 0.0, 0.0, 0.0])
+    d = a - b  # exactly: 0.30000000000000004 and -0.3 among them
+    assert abs(d[0]) != abs(d[1])
+    row = S.pairwise_wilcoxon(np.column_stack([a, b]), ["a", "b"])[0]
+    exact = np.array([0.3, -0.3, 0.5, 0.9, 0.6, 0.8])
+    assert row["p_value"] == pytest.approx(wilcoxon(exact).pvalue, rel=1e-12)
+    assert row["p_value"] != pytest.approx(wilcoxon(d).pvalue, rel=1e-3)  # unsnapped, scipy finds no tie
+    assert row["signed_rank_sum"] == 21 - 2 * 1.5  # ranks 1.5, 1.5, 3, 6, 4, 5: only -0.3's 1.5 negative
+
+
 def test_permutation_p_values_hold_one_chunk_of_samples_at_a_time(monkeypatch):
     """p_values counts hits chunk by chunk: the draws (and p-values) are those of the sample functions, and
     memory does not grow with n_samples (the CLI's --samples 100000000000 was a MemoryError)."""

@@ -5,8 +5,9 @@ from __future__ import annotations
 import matplotlib.pyplot as plt
 import numpy as np
 
-# Okabe & Ito (2008), colour-blind safe, without their yellow (too pale for a name written on white), then five
-# of Tol's (2021) darker colours: twelve distinct colours, for the panel's eleven rankers and Chemprop.
+# Okabe & Ito (2008), colour-blind safe, without their yellow (too pale for a name written on white), then six
+# of Tol's (2021) darker colours: thirteen distinct colours, for the panel's eleven rankers, the campaign's own
+# score and Chemprop.
 PALETTE = (
     "#0072B2",
     "#D55E00",
@@ -20,11 +21,12 @@ PALETTE = (
     "#999933",
     "#332288",
     "#AA4499",
+    "#117733",
 )
 
 
 def colour_map(names) -> dict:
-    """A fixed colour per method name, in the order given: distinct for up to twelve names, then repeating."""
+    """A fixed colour per method name, in the order given: distinct for up to thirteen names, then repeating."""
     return {name: PALETTE[i % len(PALETTE)] for i, name in enumerate(names)}
 
 

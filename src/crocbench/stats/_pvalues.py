@@ -180,13 +180,19 @@ def _scipy_p(name: str, samples: tuple, alternative: str) -> np.ndarray:
     if name == "unpaired_t":
         return _sps().ttest_ind(*arrays, equal_var=False, alternative=alternative, axis=axis).pvalue
     if name == "paired_wilcoxon":
-        run = lambda rows, method: (  # noqa: E731
-            _sps().wilcoxon(arrays[0][rows], zero_method="wilcox", alternative=alternative, method=method, axis=axis)
-        ).pvalue
+        run = lambda rows, method: (
+            (  # noqa: E731
+                _sps().wilcoxon(
+                    arrays[0][rows], zero_method="wilcox", alternative=alternative, method=method, axis=axis
+                )
+            ).pvalue
+        )
     else:
-        run = lambda rows, method: (  # noqa: E731
-            _sps().mannwhitneyu(arrays[0][rows], arrays[1][rows], alternative=alternative, method=method, axis=axis)
-        ).pvalue
+        run = lambda rows, method: (
+            (  # noqa: E731
+                _sps().mannwhitneyu(arrays[0][rows], arrays[1][rows], alternative=alternative, method=method, axis=axis)
+            ).pvalue
+        )
     p = np.empty(arrays[0].shape[0])
     for method, rows in (("exact", exact), ("asymptotic", ~exact)):
         if rows.any():

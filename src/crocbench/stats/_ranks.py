@@ -246,7 +246,7 @@ def pairwise_wilcoxon(values, names) -> list[dict]:
     rows = []
     for i in range(v.shape[1]):
         for j in range(i + 1, v.shape[1]):
-            d = _paired_differences(v[:, [i]], v[:, [j]])[:, 0]
+            d = _paired_differences(v[None, :, i], v[None, :, j])[0]  # one comparison: a row over the datasets
             nonzero = d != 0
             p = float(_sps().wilcoxon(d, zero_method="wilcox", method="auto").pvalue) if nonzero.any() else 1.0
             ranks = _sps().rankdata(np.abs(d[nonzero]))
