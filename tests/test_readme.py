@@ -274,3 +274,23 @@ def test_the_modern_panel_page_says_how_many_screens_holm_needs_for_its_rankers(
         in page
     )
     assert f"(`crocbench.stats.screens_needed({k})`)" in page
+
+
+def test_the_svm_subsample_table_and_its_reading_are_the_committed_studys():
+    """docs/studies/modern_panel.md, question (d): the table is benchmarks/studies/svm_subsample.py's rendering of
+    results/reference/svm_subsample.tsv, and the sentence under it holds in that file."""
+    import importlib.util
+    import re
+
+    path = ROOT / "benchmarks" / "studies" / "svm_subsample.py"
+    spec = importlib.util.spec_from_file_location("svm_subsample_study", path)
+    study = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(study)
+    table = pd.read_csv(ROOT / "results" / "reference" / "svm_subsample.tsv", sep="\t")
+    page = (ROOT / "docs" / "studies" / "modern_panel.md").read_text()
+    block = re.search(r"<!-- study:svm_subsample -->\n(.*?)\n<!-- /study:svm_subsample -->", page, flags=re.S)
+    assert block and block.group(1) == study.markdown(table)
+    closed = table[table["variant"] == "half"].set_index("screen")["closed_croc_exp_80"]
+    assert -0.6 < closed["hsf1_primary"] < -0.4 and -0.6 < closed["transcription_5_primary"] < -0.4  # about half
+    assert 0 < closed["GPCR_3_primary"] < 0.15  # slightly
+    assert "widens the SVM's gap at a = 80 on the two large screens by about half of it and narrows it" in page
