@@ -48,6 +48,27 @@ def test_kernel_buffer_reuses_one_allocation_and_gives_the_fresh_kernel(data):
     np.testing.assert_array_equal(sim.kernel(np.arange(250), buffer=buffer), full[:250, :250])  # grows
 
 
+def test_keep_kernel_memory_gives_every_buffer_in_the_block_one_allocation(data):
+    """Inside the block, buffers made one after the other (as successive folds' fits make them) share one
+    allocation and still give each kernel exactly; a nested block has its own; outside, each buffer has its own."""
+    from crocbench._memory import _KEPT, keep_kernel_memory
+
+    fp, y, full = data
+    sim = SimilarityIndex(fp)
+    with keep_kernel_memory():
+        first = sim.kernel(np.arange(200), buffer=KernelBuffer())
+        second = sim.kernel(np.arange(50, 150), buffer=KernelBuffer())  # the next fold's fit, a buffer of its own
+        assert np.shares_memory(first, second)
+        np.testing.assert_array_equal(second, full[50:150, 50:150])
+        with keep_kernel_memory():
+            assert not np.shares_memory(KernelBuffer().take(10), first)
+        grown = sim.kernel(np.arange(250), buffer=KernelBuffer())  # larger than any before: reallocated, exact
+        np.testing.assert_array_equal(grown, full[:250, :250])
+        assert np.shares_memory(grown, KernelBuffer().take(5))
+    assert _KEPT == []  # the block's allocation is released with it
+    assert not np.shares_memory(KernelBuffer().take(10), KernelBuffer().take(10))
+
+
 def test_matrix_file_gathers_any_rows_and_columns_exactly(tmp_path, data):
     fp, y, full = data
     path = tmp_path / "m.npy"

@@ -3,6 +3,7 @@ import json
 import pandas as pd
 
 from crocbench._io import atomic_write, write_table
+from crocbench._memory import keep_kernel_memory
 from crocbench._workflow import step
 from crocbench.cv import cross_validate
 from crocbench.ecfp import load_ecfp
@@ -30,33 +31,34 @@ with step(snakemake) as log:
     # one fold (score_fold), or every fold of a run whose folds take about a second (score_folds), then pooled
     parts = []
     fold_list = [int(snakemake.wildcards.fold)] if "fold" in snakemake.wildcards.keys() else range(len(outputs))
-    for fold, (scores_path, info_path) in zip(fold_list, outputs):
-        before = sim.recomputed
-        done = cross_validate(
-            lambda k: make_model(
-                run,
-                snakemake.params.run,
-                seed=(snakemake.params.seed, k),
-                progress=log,
-                n_jobs=snakemake.threads,
-                search=snakemake.params.search,
-            ),
-            sim,
-            folds,
-            only=[fold],
-        )
-        scores, model = done.scores[fold], done.models[fold]
-        write_table(scores, scores_path, index=False)
-        parts.append(scores_path)
-        info = model.info() if callable(getattr(model, "info", None)) else {}
-        with atomic_write(info_path) as tmp, open(tmp, "w") as fh:
-            json.dump({"run": run, "model": snakemake.params.run["class"], "fold": fold, **info}, fh)
-            fh.write("\n")
-        print(
-            f"{run} fold {fold}: {len(scores)} compounds scored; neighbour lists recomputed: {sim.recomputed - before}",
-            file=log,
-            flush=True,
-        )
+    with keep_kernel_memory():  # one kernel allocation for all the job's folds: only the first writes fresh memory
+        for fold, (scores_path, info_path) in zip(fold_list, outputs):
+            before = sim.recomputed
+            done = cross_validate(
+                lambda k: make_model(
+                    run,
+                    snakemake.params.run,
+                    seed=(snakemake.params.seed, k),
+                    progress=log,
+                    n_jobs=snakemake.threads,
+                    search=snakemake.params.search,
+                ),
+                sim,
+                folds,
+                only=[fold],
+            )
+            scores, model = done.scores[fold], done.models[fold]
+            write_table(scores, scores_path, index=False)
+            parts.append(scores_path)
+            info = model.info() if callable(getattr(model, "info", None)) else {}
+            with atomic_write(info_path) as tmp, open(tmp, "w") as fh:
+                json.dump({"run": run, "model": snakemake.params.run["class"], "fold": fold, **info}, fh)
+                fh.write("\n")
+            print(
+                f"{run} fold {fold}: {len(scores)} compounds scored; neighbour lists recomputed: {sim.recomputed - before}",
+                file=log,
+                flush=True,
+            )
     if "pooled" in snakemake.output.keys():  # score_folds: the pooled scores, as pool_scores writes them
         from crocbench.cv import pool_scores
         from crocbench.report import write_pooled
