@@ -535,12 +535,12 @@ def test_svm_working_set_plan_errors_and_inner_cv():
     assert svm.resources(41_906, 10) == {"threads": 1, "mem_mb": int(3.2e9 / 2**20 + 3000)}
     assert not svm.uses_matrix(41_906, 10) and SVM(max_kernel_gb=20.0).uses_matrix(41_906, 10)
     assert SVM(working_set=None, max_kernel_gb=4.0, large="subsample").plan(37_715)["strategy"] == "subsample"
-    # on working sets its folds run in one job (keeping the kernel memory), else a job per fold, unless told
-    assert svm.folds_in_one_job and not SVM().folds_in_one_job
-    assert (
-        not SVM(working_set=20_000, folds_in_one_job=False).folds_in_one_job
-        and SVM(folds_in_one_job=True).folds_in_one_job
-    )
+    # on working sets its folds run in two jobs (each keeping its kernel memory), else a job per fold, unless told
+    assert svm.fold_jobs == 2 and SVM().fold_jobs is None and SVM(fold_jobs=3).fold_jobs == 3
+    assert SVM(working_set=20_000, fold_jobs=None).fold_jobs is None
+    for bad in (0, 1.5, True, "two"):
+        with pytest.raises(ValueError, match="fold_jobs must be None or an integer >= 1"):
+            SVM(fold_jobs=bad)
     with pytest.raises(ValueError, match=r"working set of 30,000 compounds needs a 7\.2 GB kernel"):
         SVM(working_set=30_000, max_kernel_gb=4.0).plan(37_715)
     with pytest.raises(ValueError, match="working_set must be"):

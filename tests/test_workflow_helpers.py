@@ -84,6 +84,8 @@ def test_panel_cost_reads_stages_and_invocation_walls(tmp_path):
 
     assert _accounting.stage_of("score_fold", "scores/svm/fold_3") == "svm"
     assert _accounting.stage_of("score_folds", "scores/irv_power/folds") == "irv_power"
+    assert _accounting.stage_of("score_folds", "scores/svm/folds_1") == "svm"
+
     assert _accounting.stage_of("neighbours_chunk", "neighbours_k50/chunk_2") == "neighbours"
     assert _accounting.stage_of("fingerprints", "fingerprints") == "data"
     logs = tmp_path / ".snakemake" / "log"
@@ -154,13 +156,31 @@ def test_rule_table_sums_jobs_per_rule_and_fold_jobs_per_model(tmp_path):
         ("scores/svm/fold_0", 10.0, 1024),
         ("repeats/1/scores/svm/fold_0", 30.0, 2048),
         ("scores/irv/folds", 5.0, 512),
+        ("scores/knn/folds_0", 1.0, 256),  # a share of a run's folds (score_folds_<n>_<j>)
+        ("scores/knn/folds_1", 1.5, 300),
         ("standardize", 2.0, 100),
     ):
         (logs / "benchmark" / rel).parent.mkdir(parents=True, exist_ok=True)
         (logs / "benchmark" / f"{rel}.tsv").write_text(f"s\th:m:s\tmax_rss\n{s}\t0:00:01\t{rss}\n")
     table = _accounting.rule_table(logs)
-    assert list(table.index) == ["score_fold (svm)", "score_folds (irv)", "standardize"]  # by summed time
+    assert list(table.index) == ["score_fold (svm)", "score_folds (irv)", "score_folds (knn)", "standardize"]
+    assert table.loc["score_folds (knn)", "jobs"] == 2 and table.loc["score_folds (knn)", "total_s"] == 2.5
     svm = table.loc["score_fold (svm)"]
     assert (svm["jobs"], svm["total_s"], svm["longest_s"], svm["max_rss_gb"]) == (2, 40.0, 30.0, 2.0)
     with pytest.raises(SystemExit, match="no benchmark files"):
         _accounting.rule_table(tmp_path / "logs" / "none")
+
+
+def test_fold_groups_are_consecutive_and_cover_every_fold_once():
+    """crocbench._workflow.fold_groups: against a brute force over sizes: every fold once, in order, groups of
+    sizes differing by at most one (larger first); None or more jobs than folds: a fold a job."""
+    from crocbench._workflow import fold_groups
+
+    for n_folds in range(1, 13):
+        assert fold_groups(n_folds, None) == [[k] for k in range(n_folds)]
+        for n_jobs in range(1, 15):
+            groups = fold_groups(n_folds, n_jobs)
+            assert len(groups) == min(n_jobs, n_folds)
+            assert [k for g in groups for k in g] == list(range(n_folds))
+            sizes = [len(g) for g in groups]
+            assert sizes == sorted(sizes, reverse=True) and sizes[0] - sizes[-1] <= 1

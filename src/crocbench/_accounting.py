@@ -20,7 +20,7 @@ import pandas as pd
 # that writes it.
 RULES = [
     (re.compile(r"scores/[^/]+/fold_\d+"), "score_fold"),
-    (re.compile(r"scores/[^/]+/folds"), "score_folds"),
+    (re.compile(r"scores/[^/]+/folds(_\d+)?"), "score_folds"),  # all of a run's folds, or a share (folds_<j>)
     (re.compile(r"neighbours_k\d+/chunk_\d+"), "neighbours_chunk"),
     (re.compile(r"neighbours_k\d+"), "neighbours"),
     (re.compile(r"svm_sensitivity/[^/]+"), "svm_sensitivity_grid"),

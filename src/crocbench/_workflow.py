@@ -235,3 +235,18 @@ def resumable(directory, key: str, names, compute, log=None) -> list:
 def remove_parts(directory) -> None:
     """Remove a :func:`resumable` step's parts once its output is complete."""
     shutil.rmtree(directory, ignore_errors=True)
+
+
+def fold_groups(n_folds: int, n_jobs: int | None) -> list[list[int]]:
+    """The folds of each of a run's fold jobs: consecutive folds, the first ``n_folds % n_jobs`` jobs one more;
+    None (or ``n_jobs >= n_folds``): a fold a job.
+
+    Examples
+    --------
+    >>> fold_groups(10, 2), fold_groups(5, 3), fold_groups(3, None)
+    ([[0, 1, 2, 3, 4], [5, 6, 7, 8, 9]], [[0, 1], [2, 3], [4]], [[0], [1], [2]])
+    """
+    n = int(n_folds) if n_jobs is None else min(int(n_jobs), int(n_folds))
+    size, extra = divmod(int(n_folds), n)
+    starts = [j * size + min(j, extra) for j in range(n + 1)]
+    return [list(range(starts[j], starts[j + 1])) for j in range(n)]

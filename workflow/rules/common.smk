@@ -5,6 +5,7 @@ import re
 from pathlib import Path
 
 from crocbench._parallel import memory_budget_mb
+from crocbench._workflow import fold_groups
 from crocbench.config import SIZE_UNKNOWN, check_config, summary_models
 from crocbench.config import expected_compounds as _expected_compounds
 from crocbench.data import Dataset
@@ -74,9 +75,17 @@ SUMMARY = len(DATASETS) > 1
 SUMMARY_MODELS = summary_models(config)
 IMPORTED = [name for name, run in RUNS.items() if run.imported]
 TRAINED = [name for name, run in RUNS.items() if not run.imported]
-# Runs whose class says its folds take about a second (folds_in_one_job): all their folds in one job (score_folds)
-ONE_JOB = [name for name in TRAINED if RUNS[name].folds_in_one_job]
-PER_FOLD = [name for name in TRAINED if name not in ONE_JOB]
+# Each trained run's fold jobs, as its model's class says (fold_jobs): a job per fold (score_fold, PER_FOLD); all its
+# folds in one job that pools them too (score_folds, ONE_JOB); or n jobs of consecutive folds (score_folds_<n>_<j>,
+# SPLIT[n]). Every run but ONE_JOB's is pooled by pool_scores (POOLED).
+FOLD_GROUPS = {name: fold_groups(FOLDS, RUNS[name].fold_jobs) for name in TRAINED}
+ONE_JOB = [name for name in TRAINED if len(FOLD_GROUPS[name]) == 1]
+PER_FOLD = [name for name in TRAINED if len(FOLD_GROUPS[name]) == FOLDS > 1]
+SPLIT = {
+    n: [name for name in TRAINED if len(FOLD_GROUPS[name]) == n]
+    for n in sorted({len(groups) for groups in FOLD_GROUPS.values()} - {1, FOLDS})
+}
+POOLED = [name for name in TRAINED if name not in ONE_JOB]
 SENSITIVITY = config["svm_sensitivity"]
 POWER_PAIRS = [pair for pair in config["power"]["pairs"] if set(pair) <= set(MODELS)]
 
@@ -344,7 +353,7 @@ def irv_training_inputs(wildcards):
         "benchmarks": [  # the run's jobs: one per fold, or one for all (score_folds)
             f"logs/{wildcards.dataset}/benchmark/scores/{r}/{part}.tsv"
             for r in runs.values()
-            for part in (["folds"] if r in ONE_JOB else [f"fold_{k}" for k in range(FOLDS)])
+            for part in fold_job_names(r)
         ],
         # the paper's Appendix A claims compare the reweighted IRVs with its SVM and kNN
         "others": [f"results/{wildcards.dataset}/scores/{m}.parquet" for m in ("svm", "knn") if m in MODELS],
@@ -354,6 +363,15 @@ def irv_training_inputs(wildcards):
 def irv_training_runs(wildcards):
     """The tables the published comparison reads the IRV training numbers from (none without the IRV)."""
     return [f"results/{wildcards.dataset}/tables/irv_training.tsv"] if IRV_SCHEMES else []
+
+
+def fold_job_names(run):
+    """The names of a trained run's fold jobs' logs and benchmark files (one per job)."""
+    if run in ONE_JOB:
+        return ["folds"]
+    if run in PER_FOLD:
+        return [f"fold_{k}" for k in range(FOLDS)]
+    return [f"folds_{j}" for j in range(len(FOLD_GROUPS[run]))]
 
 
 def power_models():

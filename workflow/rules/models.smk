@@ -90,7 +90,7 @@ rule score_fold:
 
 
 rule score_folds:
-    """Every fold of a run whose class says its folds take about a second (folds_in_one_job), in one job: the
+    """Every fold of a run whose class says one job (fold_jobs: 1; its folds take about a second), in one job: the
     same per-fold files as score_fold's and the pooled ones of pool_scores, without a job's start (Python, torch,
     the compiled loops) per fold."""
     input:
@@ -117,8 +117,44 @@ rule score_folds:
         search=PLUGIN_DIRS,
         seed=fold_seed,
         block=config["similarity"]["block"],
+        folds=list(range(FOLDS)),
     script:
         "../scripts/score_fold.py"
+
+
+# A run whose class splits its folds among n > 1 jobs (fold_jobs: n; the SVM on working sets, 2): job j of n scores
+# its consecutive folds (crocbench._workflow.fold_groups) one after the other, keeping its kernel memory; pooled by
+# pool_scores. One rule per (n, j).
+for _n, _runs in SPLIT.items():
+    for _j, _folds in enumerate(fold_groups(FOLDS, _n)):
+
+        rule:
+            name:
+                f"score_folds_{_n}_{_j}"
+            input:
+                unpack(fold_inputs),
+            output:
+                scores=expand("results/{{dataset}}{{repeat}}/scores/{{model}}/fold_{fold}.parquet", fold=_folds),
+                info=expand("results/{{dataset}}{{repeat}}/scores/{{model}}/fold_{fold}.json", fold=_folds),
+            log:
+                f"logs/{{dataset}}{{repeat}}/scores/{{model}}/folds_{_j}.log",
+            benchmark:
+                f"logs/{{dataset}}/benchmark{{repeat}}/scores/{{model}}/folds_{_j}.tsv"
+            wildcard_constraints:
+                model=_alternatives(_runs),
+            conda:
+                "../../envs/crocbench.yaml"
+            threads: model_threads
+            resources:
+                mem_mb=model_mem_mb,
+            params:
+                run=run_params,
+                search=PLUGIN_DIRS,
+                seed=fold_seed,
+                block=config["similarity"]["block"],
+                folds=_folds,
+            script:
+                "../scripts/score_fold.py"
 
 
 rule pool_scores:
@@ -133,7 +169,7 @@ rule pool_scores:
     benchmark:
         "logs/{dataset}/benchmark{repeat}/pool_scores/{model}.tsv"
     wildcard_constraints:
-        model=_alternatives(PER_FOLD),
+        model=_alternatives(POOLED),
     conda:
         "../../envs/crocbench.yaml"
     threads: 1

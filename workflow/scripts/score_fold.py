@@ -28,9 +28,9 @@ with step(snakemake) as log:
         matrix=matrix and MatrixFile(matrix, threads=snakemake.threads),
         ecfp=load_ecfp(ecfp) if ecfp else None,
     )
-    # one fold (score_fold), or every fold of a run whose folds take about a second (score_folds), then pooled
+    # one fold (score_fold); all of a run's folds, then pooled (score_folds); or a share of them (score_folds_<n>_<j>)
     parts = []
-    fold_list = [int(snakemake.wildcards.fold)] if "fold" in snakemake.wildcards.keys() else range(len(outputs))
+    fold_list = [int(snakemake.wildcards.fold)] if "fold" in snakemake.wildcards.keys() else snakemake.params.folds
     with keep_kernel_memory():  # one kernel allocation for all the job's folds: only the first writes fresh memory
         for fold, (scores_path, info_path) in zip(fold_list, outputs):
             before = sim.recomputed

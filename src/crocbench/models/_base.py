@@ -52,11 +52,12 @@ class Model:
     ``baseline``
         True for a ranker that ranks by chance (RANDOM): left out where only rankers are compared, such as the
         SVM sensitivity study's pooling table (default False).
-    ``folds_in_one_job``
-        True for a model whose folds take about a second each, less than starting a job
-        (Python, torch and the compiled loops): the workflow then fits and scores all of a
-        run's folds in one job, writing the same per-fold files, each fold's fitting and
-        scoring seconds in its info (default False: a job per fold).
+    ``fold_jobs``
+        How many jobs the workflow splits a run's folds among, each fitting and scoring its
+        consecutive folds one after the other and writing the same per-fold files (each fold's
+        fitting and scoring seconds in its info); None (default): a job per fold.  1 suits a
+        model whose folds take about a second each, less than starting a job (Python, torch and
+        the compiled loops); the SVM on working sets takes 2 (its parameter ``fold_jobs``).
     ``uses_neighbours``
         False for a model that never calls ``data.neighbours``: its fold jobs then start without
         waiting for the neighbour search (default True; the SVM and the ECFP and graph models say False).
@@ -75,7 +76,7 @@ class Model:
     uses_matrix = False
     uses_ecfp = False
     baseline = False
-    folds_in_one_job = False
+    fold_jobs = None
     uses_neighbours = True
 
     def fit(self, data: SimilarityIndex, train, y) -> Model:

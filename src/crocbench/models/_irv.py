@@ -101,7 +101,7 @@ class IRV(Model):
     """
 
     name, label = "irv", "IRV"
-    folds_in_one_job = True  # a fold takes about a second on dtp_aids: less than a job's start
+    fold_jobs = 1  # a fold takes about a second on dtp_aids: less than a job's start
 
     def __init__(
         self,

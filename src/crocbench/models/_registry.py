@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import numbers
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -219,10 +220,15 @@ class Run:
         return bool(own(n_compounds, n_folds) if callable(own) else own)
 
     @property
-    def folds_in_one_job(self) -> bool:
-        """Whether all the run's folds are scored in one job (its class's ``folds_in_one_job``; False for an
-        import)."""
-        return bool(getattr(self.model, "folds_in_one_job", False))
+    def fold_jobs(self) -> int | None:
+        """How many jobs the run's folds are split among (its model's ``fold_jobs``); None: a job per fold (and
+        for an import)."""
+        jobs = getattr(self.model, "fold_jobs", None)
+        if jobs is None:
+            return None
+        if not isinstance(jobs, numbers.Integral) or isinstance(jobs, bool) or jobs < 1:
+            raise ValueError(f"run {self.name!r}: fold_jobs must be None or an integer >= 1; got {jobs!r}")
+        return int(jobs)
 
     @property
     def uses_neighbours(self) -> bool:

@@ -17,7 +17,7 @@ class Random(Model):
     """
 
     name, label = "random", "RANDOM"
-    folds_in_one_job = True  # a fold takes about a second on dtp_aids: less than a job's start
+    fold_jobs = 1  # a fold takes about a second on dtp_aids: less than a job's start
     uses_neighbours = False
     baseline = True
 
@@ -38,7 +38,7 @@ class MaxSim(Model):
     """
 
     name, label = "maxsim", "MAX-SIM"
-    folds_in_one_job = True  # a fold takes about a second on dtp_aids: less than a job's start
+    fold_jobs = 1  # a fold takes about a second on dtp_aids: less than a job's start
 
     def __init__(self, block: int = 4096):
         self.block = block
@@ -68,7 +68,7 @@ class KNN(Model):
     """
 
     name, label = "knn", "kNN"
-    folds_in_one_job = True  # a fold takes about a second on dtp_aids: less than a job's start
+    fold_jobs = 1  # a fold takes about a second on dtp_aids: less than a job's start
 
     def __init__(self, k: int = 20, tie_break: str | None = None):
         if tie_break not in (None, "none", "similarity"):

@@ -8,6 +8,8 @@ svm_sensitivity study's per-fold grid in :mod:`._svm_grid`.
 
 from __future__ import annotations
 
+import numbers
+
 import numpy as np
 
 from .._parallel import memory_budget_mb
@@ -105,12 +107,12 @@ class SVM(_SVMFit, Model):
         1e-3; decision values within about 1e-3 of a single fit's), in the memory of a
         w-compound kernel: 8 w^2 bytes, 3.2 GB at w = 20,000 instead of 11.4 GB for
         37,715 training compounds.  ``max_kernel_gb`` then bounds that kernel.
-    folds_in_one_job : bool or None, default=None
-        Whether the workflow fits a run's folds one after the other in one job (``score_folds``) instead of a
-        job per fold.  None: on working sets (``working_set`` set).  One job keeps its kernel memory from fold to
-        fold (:func:`crocbench._memory.keep_kernel_memory`), so only the first fold writes fresh memory, and it
-        runs on one thread beside the other rankers' jobs: two LIBSVM fits side by side share the memory bandwidth
-        (README "Scaling").
+    fold_jobs : int, "auto" or None, default="auto"
+        How many jobs the workflow splits a run's folds among, each fitting its consecutive folds one after the
+        other and keeping its kernel memory from fold to fold (:func:`crocbench._memory.keep_kernel_memory`), so
+        only its first fold writes fresh memory; None: a job per fold.  "auto": 2 on working sets
+        (``working_set`` set: the SVM's folds on the machine's two cores beside the other rankers' jobs), else
+        None.
     n_jobs : int, default=1
         LIBSVM fits run at a time during the inner CV (threads sharing one kernel).
     seed : int, default=0
@@ -138,7 +140,7 @@ class SVM(_SVMFit, Model):
         large: str = "error",
         landmarks: int = 2000,
         working_set: int | None = None,
-        folds_in_one_job: bool | None = None,
+        fold_jobs: int | str | None = "auto",
         n_jobs: int = 1,
         seed: int = 0,
         progress=None,
@@ -170,7 +172,13 @@ class SVM(_SVMFit, Model):
         if working_set is not None and (int(working_set) != working_set or working_set < 2):
             raise ValueError(f"working_set must be None or an integer >= 2; got {working_set!r}")
         self.working_set = None if working_set is None else int(working_set)
-        self.folds_in_one_job = self.working_set is not None if folds_in_one_job is None else bool(folds_in_one_job)
+        if fold_jobs == "auto":
+            fold_jobs = None if self.working_set is None else 2
+        if fold_jobs is not None and (
+            not isinstance(fold_jobs, numbers.Integral) or isinstance(fold_jobs, bool) or fold_jobs < 1
+        ):
+            raise ValueError(f"fold_jobs must be None or an integer >= 1; got {fold_jobs!r}")
+        self.fold_jobs = None if fold_jobs is None else int(fold_jobs)
         if max_kernel_gb is not None and not max_kernel_gb > 0:
             raise ValueError(f"max_kernel_gb must be positive (GB); got {max_kernel_gb!r}")
         self.max_kernel_gb, self.large = max_kernel_gb, large
