@@ -77,11 +77,11 @@ IMPORTED = [name for name, run in RUNS.items() if run.imported]
 TRAINED = [name for name, run in RUNS.items() if not run.imported]
 # Each trained run's fold jobs, as its model's class says (fold_jobs): a job per fold (score_fold, PER_FOLD); all its
 # folds in one job that pools them too (score_folds, ONE_JOB); or n jobs of consecutive folds (score_folds_<n>_<j>,
-# SPLIT[n]). Every run but ONE_JOB's is pooled by pool_scores (POOLED).
+# SPLIT_JOBS[n]). Every run but ONE_JOB's is pooled by pool_scores (POOLED).
 FOLD_GROUPS = {name: fold_groups(FOLDS, RUNS[name].fold_jobs) for name in TRAINED}
 ONE_JOB = [name for name in TRAINED if len(FOLD_GROUPS[name]) == 1]
 PER_FOLD = [name for name in TRAINED if len(FOLD_GROUPS[name]) == FOLDS > 1]
-SPLIT = {
+SPLIT_JOBS = {
     n: [name for name in TRAINED if len(FOLD_GROUPS[name]) == n]
     for n in sorted({len(groups) for groups in FOLD_GROUPS.values()} - {1, FOLDS})
 }

@@ -125,7 +125,7 @@ rule score_folds:
 # A run whose class splits its folds among n > 1 jobs (fold_jobs: n; the SVM on working sets, 2): job j of n scores
 # its consecutive folds (crocbench._workflow.fold_groups) one after the other, keeping its kernel memory; pooled by
 # pool_scores. One rule per (n, j).
-for _n, _runs in SPLIT.items():
+for _n, _runs in SPLIT_JOBS.items():
     for _j, _folds in enumerate(fold_groups(FOLDS, _n)):
 
         rule:
