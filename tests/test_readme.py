@@ -294,3 +294,11 @@ def test_the_svm_subsample_table_and_its_reading_are_the_committed_studys():
     assert -0.6 < closed["hsf1_primary"] < -0.4 and -0.6 < closed["transcription_5_primary"] < -0.4  # about half
     assert 0 < closed["GPCR_3_primary"] < 0.15  # slightly
     assert "widens the SVM's gap at a = 80 on the two large screens by about half of it and narrows it" in page
+    double = table[table["variant"] == "double"].set_index("screen")
+    closed = double["closed_croc_exp_80"].round(2)
+    assert (closed["transcription_5_primary"], closed["hsf1_primary"], closed["GPCR_3_primary"]) == (0.43, 0.48, 0.20)
+    assert "doubling them closes 0.43 and 0.48 of it on the two large screens and 0.20 on the" in page
+    assert (double["croc_exp_80"] < double["best_croc_exp_80"]).all()  # "stays below the best ranker"
+    ef = double["closed_ef_1pct"].round(2)
+    assert (ef["GPCR_3_primary"], ef["hsf1_primary"], ef["transcription_5_primary"]) == (0.19, 0.40, 0.42)
+    assert "at EF 1% doubling closes 0.19, 0.40 and 0.42 of the gap" in page
