@@ -109,7 +109,7 @@ class SVM(_SVMFit, Model):
         37,715 training compounds.  ``max_kernel_gb`` then bounds that kernel.
     fold_jobs : int, "auto" or None, default="auto"
         How many jobs the workflow splits a run's folds among, each fitting its consecutive folds one after the
-        other and keeping its kernel memory from fold to fold (:func:`crocbench._memory.keep_kernel_memory`), so
+        other and keeping its kernel memory from fold to fold (``crocbench._memory.keep_kernel_memory``), so
         only its first fold writes fresh memory; None: a job per fold.  "auto": 2 on working sets
         (``working_set`` set: the SVM's folds on the machine's two cores beside the other rankers' jobs), else
         None.
