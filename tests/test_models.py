@@ -535,8 +535,22 @@ def test_svm_working_set_plan_errors_and_inner_cv():
     assert svm.resources(41_906, 10) == {"threads": 1, "mem_mb": int(3.2e9 / 2**20 + 3000)}
     assert not svm.uses_matrix(41_906, 10) and SVM(max_kernel_gb=20.0).uses_matrix(41_906, 10)
     assert SVM(working_set=None, max_kernel_gb=4.0, large="subsample").plan(37_715)["strategy"] == "subsample"
-    # on working sets its folds run in two jobs (each keeping its kernel memory), else a job per fold, unless told
-    assert svm.fold_jobs == 2 and SVM().fold_jobs is None and SVM(fold_jobs=3).fold_jobs == 3
+    # on working sets its folds run in a job per core (each keeping its kernel memory), else a job per fold, unless told
+    import os
+
+    from crocbench.models import Run
+
+    assert svm.fold_jobs == len(os.sched_getaffinity(0)) and SVM().fold_jobs is None and SVM(fold_jobs=3).fold_jobs == 3
+    assert (
+        Run("svm", {}, "SVM", model=SVM(fold_jobs=3)).fold_jobs == 3
+        and Run("s", {}, "S", model=SVM()).fold_jobs is None
+    )
+
+    class Old(SVM):  # a plug-in written for the contract's old name
+        folds_in_one_job = True
+
+    with pytest.raises(ValueError, match="folds_in_one_job, which is now fold_jobs"):
+        _ = Run("old", {}, "Old", model=Old()).fold_jobs
     assert SVM(working_set=20_000, fold_jobs=None).fold_jobs is None
     for bad in (0, 1.5, True, "two"):
         with pytest.raises(ValueError, match="fold_jobs must be None or an integer >= 1"):

@@ -103,8 +103,10 @@ def measure(dataset: str, logs: Path, config: dict) -> dict:
         else []
     )
     for folder in runs:  # the models of the comparison first, then the IRV's training variants
-        stages[f"{folder.name} ({folds} folds{_strategy(results / 'scores' / folder.name)})"] = _stage(
-            sorted(folder.glob("fold_*.tsv")), folds
+        per_fold = sorted(folder.glob("fold_*.tsv"))  # a job per fold (a sample of folds is scaled up), or the
+        shared = sorted(folder.glob("folds*.tsv"))  # run's jobs of several folds each (fold_jobs), all of them
+        stages[f"{folder.name} ({folds} folds{_strategy(results / 'scores' / folder.name)})"] = (
+            _stage(per_fold, folds) if per_fold else _stage(shared)
         )
     stages["significance"] = _stage([p for p in [bench / "significance_table.tsv"] if p.exists()])
     stages["power"] = _stage([p for p in [bench / "power_study.tsv"] if p.exists()])

@@ -122,6 +122,8 @@ class KernelBuffer:
     float64 kernel, 7.3 s written into a reused one).  ``take(n)`` returns a
     C-contiguous (n, n) view of the buffer, growing it when n is larger than
     any before; the previous view's contents are overwritten by the next kernel.
+    Inside :func:`keep_kernel_memory` every buffer made shares the block's
+    allocation, so only one may be in use at a time.
 
     Examples
     --------
@@ -169,7 +171,7 @@ def keep_kernel_memory():
     float64 kernel) took 7.8 to 9.0 s to fill in a new process and 0.4 s when refilled, or allocated again at
     once after being freed; freed memory left idle for seconds is handed back to the host, and the next
     allocation pays again (1.3 to 6.0 s for 3.2 GB after 5 s idle). A job that fits several folds one after the
-    other (the workflow's ``score_folds``) holds its kernel memory here, so only its first fold pays. Only one
+    other (the workflow's ``score_folds`` and ``score_folds_<n>_<j>``) holds its kernel memory here, so only its first fold pays. Only one
     buffer made inside the block may be in use at a time (fits run one after the other); the memory is freed
     when the block ends.
 
@@ -185,4 +187,4 @@ def keep_kernel_memory():
     try:
         yield
     finally:
-        _KEPT.pop()
+        _KEPT.pop()[0] = None  # a buffer outliving the block no longer holds the memory

@@ -12,7 +12,24 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from ._extras import needs
 from ._memory import memory_budget_mb, reuse_freed_memory
 
-__all__ = ["map_chunks", "map_processes", "memory_budget_mb", "one_blas_thread", "reuse_freed_memory"]
+__all__ = [
+    "available_cores",
+    "map_chunks",
+    "map_processes",
+    "memory_budget_mb",
+    "one_blas_thread",
+    "reuse_freed_memory",
+]
+
+
+def available_cores() -> int:
+    """The cores this process may run on (its CPU affinity, else the machine's count; at least 1)."""
+    import os
+
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # no affinity on this platform
+        return max(1, os.cpu_count() or 1)
 
 
 def one_blas_thread() -> None:

@@ -1,5 +1,6 @@
-# One shared stratified k-fold split (random, or by scaffold), per repeat; every (repeat, model, fold) is one
-# job; out-of-fold scores pooled, or imported from a file of scores computed elsewhere on the same folds.
+# One shared stratified k-fold split (random, or by scaffold), per repeat; a run's folds in a job each, in one job,
+# or in n jobs (its class's fold_jobs); out-of-fold scores pooled, or imported from a file of scores computed
+# elsewhere on the same folds.
 # {repeat} is empty for the run itself, and a slash and repeats/r for repeat r of `cv: repeats` (common.smk).
 
 
@@ -117,7 +118,6 @@ rule score_folds:
         search=PLUGIN_DIRS,
         seed=fold_seed,
         block=config["similarity"]["block"],
-        folds=list(range(FOLDS)),
     script:
         "../scripts/score_fold.py"
 
@@ -152,7 +152,6 @@ for _n, _runs in SPLIT_JOBS.items():
                 search=PLUGIN_DIRS,
                 seed=fold_seed,
                 block=config["similarity"]["block"],
-                folds=_folds,
             script:
                 "../scripts/score_fold.py"
 

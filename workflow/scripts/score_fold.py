@@ -1,4 +1,6 @@
+import contextlib
 import json
+import re
 
 import pandas as pd
 
@@ -30,8 +32,9 @@ with step(snakemake) as log:
     )
     # one fold (score_fold); all of a run's folds, then pooled (score_folds); or a share of them (score_folds_<n>_<j>)
     parts = []
-    fold_list = [int(snakemake.wildcards.fold)] if "fold" in snakemake.wildcards.keys() else snakemake.params.folds
-    with keep_kernel_memory():  # one kernel allocation for all the job's folds: only the first writes fresh memory
+    fold_list = [int(re.search(r"fold_(\d+)\.parquet$", p).group(1)) for p, _ in outputs]  # the job's folds
+    kept = keep_kernel_memory() if len(fold_list) > 1 else contextlib.nullcontext()
+    with kept:  # one kernel allocation for all the job's folds: only the first writes fresh memory
         for fold, (scores_path, info_path) in zip(fold_list, outputs):
             before = sim.recomputed
             done = cross_validate(
@@ -59,6 +62,7 @@ with step(snakemake) as log:
                 file=log,
                 flush=True,
             )
+            del done, model  # the next fold's fit starts without this one's model
     if "pooled" in snakemake.output.keys():  # score_folds: the pooled scores, as pool_scores writes them
         from crocbench.cv import pool_scores
         from crocbench.report import write_pooled

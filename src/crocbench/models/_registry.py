@@ -223,6 +223,10 @@ class Run:
     def fold_jobs(self) -> int | None:
         """How many jobs the run's folds are split among (its model's ``fold_jobs``); None: a job per fold (and
         for an import)."""
+        if hasattr(self.model, "folds_in_one_job"):
+            raise ValueError(
+                f"run {self.name!r}: its class sets folds_in_one_job, which is now fold_jobs (1 for one job)"
+            )
         jobs = getattr(self.model, "fold_jobs", None)
         if jobs is None:
             return None

@@ -12,7 +12,7 @@ import numbers
 
 import numpy as np
 
-from .._parallel import memory_budget_mb
+from .._parallel import available_cores, memory_budget_mb
 from ..metrics import parse_metric
 from ._base import Model
 from ._svm_fit import _SVMFit
@@ -110,9 +110,9 @@ class SVM(_SVMFit, Model):
     fold_jobs : int, "auto" or None, default="auto"
         How many jobs the workflow splits a run's folds among, each fitting its consecutive folds one after the
         other and keeping its kernel memory from fold to fold (``crocbench._memory.keep_kernel_memory``), so
-        only its first fold writes fresh memory; None: a job per fold.  "auto": 2 on working sets
-        (``working_set`` set: the SVM's folds on the machine's two cores beside the other rankers' jobs), else
-        None.
+        only its first fold writes fresh memory; None: a job per fold.  "auto": on working sets
+        (``working_set`` set), as many jobs as this machine has cores (a job per fold from as many cores as
+        folds), else None.  On a cluster, where the folds run on many machines, set None.
     n_jobs : int, default=1
         LIBSVM fits run at a time during the inner CV (threads sharing one kernel).
     seed : int, default=0
@@ -173,7 +173,7 @@ class SVM(_SVMFit, Model):
             raise ValueError(f"working_set must be None or an integer >= 2; got {working_set!r}")
         self.working_set = None if working_set is None else int(working_set)
         if fold_jobs == "auto":
-            fold_jobs = None if self.working_set is None else 2
+            fold_jobs = None if self.working_set is None else available_cores()
         if fold_jobs is not None and (
             not isinstance(fold_jobs, numbers.Integral) or isinstance(fold_jobs, bool) or fold_jobs < 1
         ):
