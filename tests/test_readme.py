@@ -302,3 +302,37 @@ def test_the_svm_subsample_table_and_its_reading_are_the_committed_studys():
     ef = double["closed_ef_1pct"].round(2)
     assert (ef["GPCR_3_primary"], ef["hsf1_primary"], ef["transcription_5_primary"]) == (0.19, 0.40, 0.42)
     assert "at EF 1% doubling closes 0.19, 0.40 and 0.42 of the gap" in page
+
+
+def test_the_readmes_sentence_on_todays_rankers_holds_in_the_modern_panels_reference():
+    """README's sentence over the ranks table of today's rankers on the panel, rebuilt from
+    results/reference/pubchem_hts_modern/ (ranks.tsv, wilcoxon.tsv): the screens counted, each metric's best mean
+    rank, and the Holm-adjusted Wilcoxon tests of MLP-exp against MLP."""
+    ref = ROOT / "results" / "reference" / "pubchem_hts_modern"
+    ranks = pd.read_csv(ref / "ranks.tsv", sep="\t")
+    tests = pd.read_csv(ref / "wilcoxon.tsv", sep="\t")
+    readme = " ".join((ROOT / "README.md").read_text().split())
+    screens = int(ranks["datasets"].iloc[0])
+    assert (ranks["datasets"] == screens).all()
+    assert f"On the {screens} primary screens run so far the SVM still ranks first on AUC[ROC]" in readme
+    best = ranks.sort_values("mean_rank", kind="stable").groupby("metric").first()["model"]
+    assert best["roc"] == "SVM"
+    top = ("croc_exp_80", "bedroc_20", "ef_1pct", "log_auc_0.001_0.1", "dcg_100")
+    for metric in top:  # "the IRV first at the top of the list": first, or tied first, on every top metric
+        m = ranks[ranks["metric"] == metric]
+        assert m.loc[m["model"] == "IRV", "mean_rank"].item() == m["mean_rank"].min(), metric
+
+    def pair(metric):
+        row = tests[
+            (tests["metric"] == metric) & (tests["a"].isin(["MLP", "MLP-exp"])) & (tests["b"].isin(["MLP", "MLP-exp"]))
+        ]
+        row = row.iloc[0]
+        exp_ahead = row["signed_rank_sum"] > 0 if row["a"] == "MLP-exp" else row["signed_rank_sum"] < 0
+        return exp_ahead, row["p_holm"]
+
+    for metric in ("ef_1pct", "dcg_100"):  # "beats plain cross-entropy at EF 1% and DCG@100"
+        ahead, p = pair(metric)
+        assert ahead and p < 0.05, metric
+    ahead, p = pair("roc")  # "and loses on AUC[ROC]"
+    assert not ahead and p < 0.05
+    assert "the MLP trained for the top beats plain cross-entropy at EF 1% and DCG@100 and loses on AUC[ROC]" in readme

@@ -811,11 +811,13 @@ def test_panels_compared_on_the_shared_screens_by_hand(shared, supported):
 def test_a_panel_reference_is_compared_with_the_panels_beside_it_that_hold_its_campaigns(tmp_path):
     from crocbench.reference import compared_panels
 
-    def panel(name, screens):
+    def panel(name, screens, models=("IRV",)):
         (tmp_path / name).mkdir()
-        pd.DataFrame({"dataset": screens, "model": "IRV"}).to_csv(tmp_path / name / "datasets.tsv", sep="\t")
+        rows = [(s, m) for s in screens for m in models]
+        pd.DataFrame(rows, columns=["dataset", "model"]).to_csv(tmp_path / name / "datasets.tsv", sep="\t")
 
     panel("all", ["X_primary", "Y_primary", "Z_primary"])
+    panel("more", ["X_primary", "Y_primary", "Z_primary"], models=("IRV", "RF"))  # more rankers: compared with all, not by it
     panel("confirmed", ["X_confirmed", "Y_confirmed"])
     panel("scaffold", ["X_primary", "Z_primary"])
     panel("other", ["X_primary", "W_primary"])
@@ -823,6 +825,7 @@ def test_a_panel_reference_is_compared_with_the_panels_beside_it_that_hold_its_c
     assert compared_panels(tmp_path / "confirmed") == [tmp_path / "all"]
     assert compared_panels(tmp_path / "scaffold") == [tmp_path / "all"]
     assert compared_panels(tmp_path / "all") == [] and compared_panels(tmp_path / "other") == []
+    assert compared_panels(tmp_path / "more") == [tmp_path / "all"]
 
 
 def test_pairs_markdown_turns_a_pair_round_and_keeps_its_p():

@@ -138,14 +138,19 @@ def _campaigns(reference) -> set:
 def compared_panels(reference) -> list:
     """The panel references beside this one (same parent folder) that it is compared with: those holding every
     one of its screens' campaigns (:func:`crocbench.data.pubchem.campaign_of`: a scaffold-split or a confirmed
-    overlay of a panel is compared with the panel)."""
+    overlay of a panel is compared with the panel) and no ranker it lacks (a run of the paper's five is not
+    compared with a run of more rankers; that run is compared with it)."""
     folder = Path(reference)
-    mine = _campaigns(folder)
+    mine, rankers = _campaigns(folder), _rankers(folder)
     return [
         other
         for other in sorted(folder.parent.iterdir())
-        if other != folder and is_panel_reference(other) and mine <= _campaigns(other)
+        if other != folder and is_panel_reference(other) and mine <= _campaigns(other) and _rankers(other) <= rankers
     ]
+
+
+def _rankers(reference) -> set:
+    return set(pd.read_csv(Path(reference) / "datasets.tsv", sep="\t", usecols=["model"])["model"])
 
 
 def comparison_markdown(reference, other) -> str:
