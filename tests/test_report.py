@@ -817,7 +817,9 @@ def test_a_panel_reference_is_compared_with_the_panels_beside_it_that_hold_its_c
         pd.DataFrame(rows, columns=["dataset", "model"]).to_csv(tmp_path / name / "datasets.tsv", sep="\t")
 
     panel("all", ["X_primary", "Y_primary", "Z_primary"])
-    panel("more", ["X_primary", "Y_primary", "Z_primary"], models=("IRV", "RF"))  # more rankers: compared with all, not by it
+    panel(
+        "more", ["X_primary", "Y_primary", "Z_primary"], models=("IRV", "RF")
+    )  # more rankers: compared with all, not by it
     panel("confirmed", ["X_confirmed", "Y_confirmed"])
     panel("scaffold", ["X_primary", "Z_primary"])
     panel("other", ["X_primary", "W_primary"])
