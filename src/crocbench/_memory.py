@@ -122,7 +122,7 @@ class KernelBuffer:
     float64 kernel, 7.3 s written into a reused one).  ``take(n)`` returns a
     C-contiguous (n, n) view of the buffer, growing it when n is larger than
     any before; the previous view's contents are overwritten by the next kernel.
-    Inside :func:`keep_kernel_memory` every buffer made shares the block's
+    Inside ``keep_kernel_memory()`` every buffer made shares the block's
     allocation, so only one may be in use at a time.
 
     Examples
