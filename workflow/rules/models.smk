@@ -122,7 +122,7 @@ rule score_folds:
         "../scripts/score_fold.py"
 
 
-# A run whose class splits its folds among n > 1 jobs (fold_jobs: n; the SVM on working sets, 2): job j of n scores
+# A run whose class splits its folds among n > 1 jobs (fold_jobs: n; the SVM on working sets, a job per core): job j of n scores
 # its consecutive folds (crocbench._workflow.fold_groups) one after the other, keeping its kernel memory; pooled by
 # pool_scores. One rule per (n, j).
 for _n, _runs in SPLIT_JOBS.items():

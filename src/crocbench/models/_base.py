@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import numbers
+
 import numpy as np
 
 from ..similarity import SimilarityIndex
@@ -57,7 +59,7 @@ class Model:
         consecutive folds one after the other and writing the same per-fold files (each fold's
         fitting and scoring seconds in its info); None (default): a job per fold.  1 suits a
         model whose folds take about a second each, less than starting a job (Python, torch and
-        the compiled loops); the SVM on working sets takes 2 (its parameter ``fold_jobs``).
+        the compiled loops); the SVM on working sets takes one per core (its parameter ``fold_jobs``).
     ``uses_neighbours``
         False for a model that never calls ``data.neighbours``: its fold jobs then start without
         waiting for the neighbour search (default True; the SVM and the ECFP and graph models say False).
@@ -179,3 +181,12 @@ def _check_fit(data: SimilarityIndex, train, y) -> tuple[np.ndarray, np.ndarray]
     if y.sum() == 0:
         raise ValueError("the training set has no positive")
     return train, y.astype(np.int8)
+
+
+def checked_fold_jobs(jobs, where: str = "") -> int | None:
+    """``fold_jobs`` as the contract allows it (None, or an integer >= 1), else ValueError naming ``where``."""
+    if jobs is None:
+        return None
+    if not isinstance(jobs, numbers.Integral) or isinstance(jobs, bool) or jobs < 1:
+        raise ValueError(f"{where}fold_jobs must be None or an integer >= 1; got {jobs!r}")
+    return int(jobs)

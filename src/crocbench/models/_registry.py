@@ -15,12 +15,11 @@ from __future__ import annotations
 
 import importlib
 import inspect
-import numbers
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ._base import Model
+from ._base import Model, checked_fold_jobs
 from ._boosting import GBM, GBMRank
 from ._chemprop import Chemprop
 from ._ecfp_models import LogReg, RandomForest
@@ -227,12 +226,7 @@ class Run:
             raise ValueError(
                 f"run {self.name!r}: its class sets folds_in_one_job, which is now fold_jobs (1 for one job)"
             )
-        jobs = getattr(self.model, "fold_jobs", None)
-        if jobs is None:
-            return None
-        if not isinstance(jobs, numbers.Integral) or isinstance(jobs, bool) or jobs < 1:
-            raise ValueError(f"run {self.name!r}: fold_jobs must be None or an integer >= 1; got {jobs!r}")
-        return int(jobs)
+        return checked_fold_jobs(getattr(self.model, "fold_jobs", None), f"run {self.name!r}: ")
 
     @property
     def uses_neighbours(self) -> bool:

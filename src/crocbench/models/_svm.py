@@ -8,13 +8,11 @@ svm_sensitivity study's per-fold grid in :mod:`._svm_grid`.
 
 from __future__ import annotations
 
-import numbers
-
 import numpy as np
 
 from .._parallel import available_cores, memory_budget_mb
 from ..metrics import parse_metric
-from ._base import Model
+from ._base import Model, checked_fold_jobs
 from ._svm_fit import _SVMFit
 from ._svm_plan import _BESIDE_KERNEL_MB, _MIN_LANDMARKS, _n_train, fold_plan
 from ._svm_select import inner_decisions, n_rounds, select_setup
@@ -174,11 +172,7 @@ class SVM(_SVMFit, Model):
         self.working_set = None if working_set is None else int(working_set)
         if fold_jobs == "auto":
             fold_jobs = None if self.working_set is None else available_cores()
-        if fold_jobs is not None and (
-            not isinstance(fold_jobs, numbers.Integral) or isinstance(fold_jobs, bool) or fold_jobs < 1
-        ):
-            raise ValueError(f"fold_jobs must be None or an integer >= 1; got {fold_jobs!r}")
-        self.fold_jobs = None if fold_jobs is None else int(fold_jobs)
+        self.fold_jobs = checked_fold_jobs(fold_jobs)
         if max_kernel_gb is not None and not max_kernel_gb > 0:
             raise ValueError(f"max_kernel_gb must be positive (GB); got {max_kernel_gb!r}")
         self.max_kernel_gb, self.large = max_kernel_gb, large
