@@ -10,6 +10,7 @@ import pytest
 from crocbench.cli import main
 from crocbench.reference import (
     SUMMARY_FILES,
+    added_screens,
     compare,
     compare_run,
     readme_tables,
@@ -40,6 +41,9 @@ def test_compare_floats_to_a_relative_tolerance_and_everything_else_exactly():
     nan = ref.assign(roc=[np.nan, 0.0])
     assert compare(nan, nan.copy(), "areas.tsv") == []  # NaN where the reference has NaN: unchanged
     assert compare(ref, nan, "areas.tsv")[0] == "areas.tsv: roc moved in 1 of 2 rows"
+    inf = ref.assign(roc=[np.inf, -np.inf])  # an Iman-Davenport F of screens whose ranks all agree
+    assert compare(inf, inf.copy(), "ranks.tsv") == []
+    assert compare(ref.assign(roc=[np.inf, 0.0]), inf, "ranks.tsv")[0] == "ranks.tsv: roc moved in 1 of 2 rows"
 
 
 def test_compare_names_rows_by_their_keys_and_lists_at_most_eight_cells():
@@ -100,6 +104,114 @@ def test_write_reference_then_compare_run_and_check(tmp_path, capsys):
     again = write_reference(summary, ref)  # a refresh says what moved
     assert again[ref / "datasets.tsv"] == moved["datasets.tsv"]
     assert again[ref / "ranks.tsv"] == ["new"]
+
+
+# --- a panel's reference screen by screen (--add) -----------------------------------------------------------
+
+
+def _panel_summary(folder, screens, seed=0, shift=0.0):
+    """A panel's summary of real tables: each screen's pooled values of the paper's five rankers on scores drawn
+    per screen (``shift`` moves the IRV's scores), its claims on its table 1, and the tables across its screens
+    computed as the summary rules compute them (ranks, Wilcoxon and Conover from the datasets table; here from its
+    10 digits, so that a tie of two differences is one in every run: the committed reference's own tables are
+    recomputed from its 10 digits below)."""
+    from crocbench.models import LABELS
+    from crocbench.paper import PAPER_MODELS, claims_across, screen_claims
+    from crocbench.report import areas_table, conover_table, datasets_table, panel_for, ranks_table
+
+    names = {m: LABELS[m] for m in PAPER_MODELS}
+    tables, areas = [], {}
+    for screen in screens:
+        rng = np.random.default_rng([seed, int(screen[1:])])
+        y = (np.arange(300) < 30).astype(int)
+        run = {}
+        for k, m in enumerate(PAPER_MODELS):
+            score = rng.normal(size=300) + y * (0.4 * k + (shift if m == "irv" else 0.0))
+            run[names[m]] = pd.DataFrame({"id": np.arange(300), "label": y, "score": score})
+        tables.append(datasets_table({screen: run}))
+        areas[screen] = areas_table(run, panel_for(run[names["irv"]], 10))
+    (folder / "tables").mkdir(parents=True, exist_ok=True)  # the values as the summary writes them (10 digits)
+    pd.concat(tables, ignore_index=True).to_csv(folder / "tables" / "datasets.tsv", sep="\t", float_format="%.10g")
+    datasets = pd.read_csv(folder / "tables" / "datasets.tsv", sep="\t", index_col=0)
+    per_screen = screen_claims(areas, {}, names)
+    ranks, pairs = ranks_table(datasets)
+    out = {
+        "datasets.tsv": datasets,
+        "ranks.tsv": ranks,
+        "wilcoxon.tsv": pairs,
+        "conover.tsv": conover_table(datasets),
+        "claims.tsv": claims_across(per_screen, datasets, names),
+        "claims_per_screen.tsv": per_screen,
+    }
+    for name, table in out.items():
+        table.to_csv(folder / "tables" / name, sep="\t", index=False, float_format="%.10g")
+    return folder
+
+
+def test_a_panels_reference_grows_screen_by_screen_into_the_reference_of_one_run(tmp_path, capsys):
+    whole = _panel_summary(tmp_path / "whole" / "summary", ["s1", "s2", "s3", "s4", "s5", "s6"])
+    first = _panel_summary(tmp_path / "first" / "summary", ["s1", "s2", "s3", "s4"])
+    rest = _panel_summary(tmp_path / "rest" / "summary", ["s5", "s6"])
+    one, grown = tmp_path / "one", tmp_path / "grown"
+    write_reference(whole, one)
+    write_reference(first, grown)
+    assert main(["reference", str(rest), "--out", str(grown), "--add"]) == 0
+    out = capsys.readouterr().out
+    assert f"wrote {grown / 'datasets.tsv'}: \ndatasets.tsv: 30 rows, reference 20" in out
+    for name in SUMMARY_FILES:  # six screens in two runs: the reference of the six in one run
+        assert compare(pd.read_csv(grown / name, sep="\t"), pd.read_csv(one / name, sep="\t"), name) == [], name
+    assert pd.read_csv(grown / "ranks.tsv", sep="\t")["datasets"].eq(6).all()
+    two = tmp_path / "two"  # a summary of every screen the reference holds is taken as it is (its pooled claims too)
+    write_reference(rest, two)
+    taken = added_screens(whole, two)
+    assert all(taken[n].equals(pd.read_csv(whole / "tables" / n, sep="\t")) for n in SUMMARY_FILES)
+    # a screen again replaces its rows in place; the tables across the screens follow it
+    again = _panel_summary(tmp_path / "again" / "summary", ["s2", "s5"], seed=1, shift=3.0)
+    tables = added_screens(again, grown)
+    d = tables["datasets.tsv"]
+    assert list(dict.fromkeys(d["dataset"])) == ["s1", "s2", "s3", "s4", "s5", "s6"]
+    fresh = pd.read_csv(again / "tables" / "datasets.tsv", sep="\t")
+    assert d[d["dataset"] == "s2"]["roc"].tolist() == fresh[fresh["dataset"] == "s2"]["roc"].tolist()
+    irv = tables["ranks.tsv"].query("metric == 'roc' and model == 'IRV'")["mean_rank"].iloc[0]
+    rocs = d.pivot(index="dataset", columns="model", values="roc")  # by hand: the IRV's rank per screen
+    assert irv == pytest.approx((rocs.rank(axis=1, ascending=False)["IRV"]).mean())
+    # what cannot be added is refused in one line, and nothing is written
+    before = (grown / "ranks.tsv").read_text()
+    moved = pd.read_csv(again / "tables" / "ranks.tsv", sep="\t")
+    moved.loc[0, "mean_rank"] += 0.5  # not what its datasets table gives (e.g. means over repeats)
+    moved.to_csv(again / "tables" / "ranks.tsv", sep="\t", index=False)
+    assert main(["reference", str(again), "--out", str(grown), "--add"]) == 2
+    assert "its ranks.tsv is not what its datasets.tsv gives" in capsys.readouterr().err
+    fewer = pd.read_csv(rest / "tables" / "datasets.tsv", sep="\t").query("model != 'kNN'")
+    fewer.to_csv(rest / "tables" / "datasets.tsv", sep="\t", index=False)
+    assert main(["reference", str(rest), "--out", str(grown), "--add"]) == 2
+    assert "a screen is added to a panel of the same rankers" in capsys.readouterr().err
+    assert main(["reference", str(rest), "--out", str(tmp_path / "none"), "--add"]) == 2
+    assert "no panel reference to add screens to" in capsys.readouterr().err
+    assert (grown / "ranks.tsv").read_text() == before
+
+
+def test_the_modern_panels_tables_across_the_screens_are_what_its_screens_rows_give():
+    """What --add recomputes, on the committed reference: ranks, Conover and every Wilcoxon record and p-value as
+    the summary computed them from full precision; the mean differences to the 10 digits the rows keep."""
+    from crocbench.reference import across_screens
+
+    ref = Path(__file__).resolve().parents[1] / "results" / "reference" / "pubchem_hts_modern"
+    read = lambda name: pd.read_csv(ref / name, sep="\t")  # noqa: E731
+    ranked = list(dict.fromkeys(read("ranks.tsv")["model"]))
+    own = across_screens(read("datasets.tsv"), read("claims_per_screen.tsv"), ranked)
+    assert compare(own["ranks.tsv"], read("ranks.tsv"), "ranks.tsv") == []
+    assert compare(own["conover.tsv"], read("conover.tsv"), "conover.tsv") == []
+    pairs, want = own["wilcoxon.tsv"], read("wilcoxon.tsv")
+    exact = [c for c in want.columns if c != "mean_difference"]
+    assert compare(pairs[exact], want[exact], "wilcoxon.tsv") == []
+    assert np.allclose(pairs["mean_difference"], want["mean_difference"], rtol=0, atol=1e-8)  # DCG ~10: 1e-9 each
+    claims = own["claims.tsv"].set_index("id")
+    assert claims.loc["paired_more_powerful", "evidence"] == "not checked"  # it pools every screen's table 2
+    rest = [c for c in read("claims.tsv")["id"] if c != "paired_more_powerful"]
+    assert (
+        compare(claims.loc[rest].reset_index(), read("claims.tsv").set_index("id").loc[rest].reset_index(), "c") == []
+    )
 
 
 # --- the README's tables and their blocks ----------------------------------------------------------------------

@@ -13,10 +13,11 @@ missing, moved to its commit where it is not, so that Snakemake's triggers decid
 - ``subsample``: ``benchmarks/studies/svm_subsample.py`` on the primary run (question (d); its 16 GB variant
   needs the machine to itself), written to ``results/reference/svm_subsample.tsv``;
 - ``references``: each finished run's summary kept as ``results/reference/pubchem_hts_modern[_scaffold|_confirmed]``
-  (``crocbench reference``), the page's tables rewritten from them, and the primary run's critical-difference
-  diagrams copied to ``docs/studies/modern_panel_cd.png``.
+  (``crocbench reference``), the page's tables rewritten from them, and the primary reference's critical-difference
+  diagrams drawn to ``docs/studies/modern_panel_cd.png``.
 
-``--screens`` limits the runs to some screens (a session's share: the summary then covers those screens). The
+``--screens`` limits the runs to some screens (a session's share: the summary then covers those screens, and
+``references`` adds them to the reference, ``crocbench reference --add``, which keeps the screens of earlier runs). The
 parts run in the order given, one at a time; each prints its log's path, and the first that fails stops the
 command with its exit status.
 """
@@ -25,7 +26,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -89,19 +89,31 @@ def subsample(root: Path) -> None:
         sys.exit(f"subsample: exited {done.returncode}")
 
 
-def references(root: Path) -> None:
-    """Each finished run's summary kept as its reference; the page's tables rewritten; the primary's figure copied."""
+def references(root: Path, screens: list) -> None:
+    """Each finished run's summary kept as its reference (with ``--screens``, its screens added to the reference:
+    ``crocbench reference --add``); the page's tables rewritten; the primary reference's critical-difference
+    diagrams drawn to ``docs/studies/modern_panel_cd.png``."""
+    import pandas as pd
+
+    from crocbench.plots import colour_map, plot_critical_difference
+    from crocbench.report import critical_difference_panels
+
     for part, (name, _) in RUNS.items():
         summary = root / part / "results" / "summary"
         if not (summary / "tables" / "datasets.tsv").is_file():
             print(f"references: {part} has no summary yet", flush=True)
             continue
-        command = ["crocbench", "reference", str(summary), "--out", str(ROOT / "results" / "reference" / name)]
+        out = ROOT / "results" / "reference" / name
+        command = ["crocbench", "reference", str(summary), "--out", str(out)]
+        if screens and (out / "datasets.tsv").is_file():
+            command.append("--add")
         done = subprocess.run([*command, "--readme", str(PAGE)], cwd=ROOT)
         if done.returncode:
             sys.exit(f"references: {' '.join(command)} exited {done.returncode}")
         if part == "primary":
-            shutil.copyfile(summary / "figures" / "critical_difference.png", PAGE.with_name("modern_panel_cd.png"))
+            models = list(dict.fromkeys(pd.read_csv(out / "datasets.tsv", sep="\t")["model"]))
+            panels = critical_difference_panels(pd.read_csv(out / "ranks.tsv", sep="\t"))
+            plot_critical_difference(panels, PAGE.with_name("modern_panel_cd.png"), colour_map(models))
 
 
 def main() -> None:
@@ -120,7 +132,7 @@ def main() -> None:
         elif part == "subsample":
             subsample(root)
         else:
-            references(root)
+            references(root, args.screens)
 
 
 if __name__ == "__main__":

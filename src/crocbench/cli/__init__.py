@@ -219,6 +219,12 @@ def _parser() -> argparse.ArgumentParser:
         help="compare the run with the reference and write nothing; exit 1 when a number moved",
     )
     p.add_argument(
+        "--add",
+        action="store_true",
+        help="add a panel summary's screens to the panel reference in --out (a screen it holds is replaced) and "
+        "recompute the tables across the screens from all of them: a panel run some screens at a time",
+    )
+    p.add_argument(
         "--study",
         action="store_true",
         help="a study of rankers (e.g. config/examples/modern.yaml's run): keep its areas, other metrics, intervals "

@@ -96,14 +96,14 @@ def _reference(args) -> int:
     if missing:
         raise ValueError(f"{args.results} lacks {', '.join(missing)}: run the workflow first")
     if args.check:
-        if args.readme:
-            raise ValueError("--check writes nothing: leave out --readme (or --check)")
+        if args.readme or args.add:
+            raise ValueError(f"--check writes nothing: leave out {'--readme' if args.readme else '--add'} (or --check)")
         if not Path(args.out).is_dir():
             raise ValueError(f"{args.out}: no such reference folder")
         moved = [line for lines in compare_run(args.results, args.out).values() for line in lines]
         print("\n".join(moved) if moved else f"{args.results} equals the reference {args.out}")
         return 1 if moved else 0
-    for path, moved in write_reference(args.results, args.out, study).items():
+    for path, moved in write_reference(args.results, args.out, study, add=args.add).items():
         print(
             f"wrote {path}: " + ("unchanged" if not moved else "new" if moved == ["new"] else "\n" + "\n".join(moved))
         )

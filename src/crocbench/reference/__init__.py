@@ -21,9 +21,13 @@ in a folder of its own (``results/reference/<study>/``, written with ``crocbench
 and its page's tables come from them (:func:`study_tables`; blocks ``<!-- reference:<study>/<table> -->``).
 An overlay's reference (the panel under a scaffold split, or its confirmed definitions) is also compared with the
 panel beside it, on the campaigns they share (:func:`compared_panels`; block ``<panel>/vs_<other panel>``).
+A panel run in parts (some screens a run) grows its reference screen by screen: :func:`added_screens` keeps
+each screen's rows and recomputes the tables across the screens from all of them (``crocbench reference
+results/summary --out DIR --add``).
 
-Two modules: ``_compare`` (what a reference holds, the comparison cell by cell, writing it) and ``_documents``
-(the README's and the docs' tables generated from it, and the blocks they are written into).
+Three modules: ``_compare`` (what a reference holds, the comparison cell by cell, writing it), ``_panel`` (a
+panel's reference screen by screen) and ``_documents`` (the README's and the docs' tables generated from it, and
+the blocks they are written into).
 """
 
 from ._compare import (
@@ -57,6 +61,7 @@ from ._documents import (
     study_tables,
     update_readme,
 )
+from ._panel import across_screens, added_screens
 
 __all__ = [
     "ABSOLUTE_FLOOR",
@@ -68,6 +73,8 @@ __all__ = [
     "SUMMARY_FILES",
     "TIMING_COLUMNS",
     "TRAINED_FOR_THE_TOP",
+    "across_screens",
+    "added_screens",
     "compare",
     "compare_run",
     "compared_panels",

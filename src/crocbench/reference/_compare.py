@@ -156,7 +156,9 @@ def compare(run: pd.DataFrame, ref: pd.DataFrame, name: str) -> list[str]:
             x, y = a.to_numpy(float), b.to_numpy(float)
             tol = _tolerance(name, column)
             limit = tol if tol is not None else np.maximum(RELATIVE_TOLERANCE * np.abs(y), ABSOLUTE_FLOOR)
-            same = (np.abs(x - y) <= limit) | (np.isnan(x) & np.isnan(y))
+            with np.errstate(invalid="ignore"):  # inf - inf: equal infinities are the same, as are two NaN
+                near = np.isfinite(x) & np.isfinite(y) & (np.abs(x - y) <= limit)
+                same = (x == y) | near | (np.isnan(x) & np.isnan(y))
         else:
             same = a.fillna("").astype(str).to_numpy() == b.fillna("").astype(str).to_numpy()
         bad = np.flatnonzero(~same)
@@ -181,11 +183,12 @@ def compare_run(results, reference) -> dict:
     return out
 
 
-def write_reference(results, reference, study: bool = False) -> dict:
+def write_reference(results, reference, study: bool = False, add: bool = False) -> dict:
     """Copy a run's tables into the reference folder (the documented way to refresh it on purpose).
 
     With ``study`` (implied where the folder already holds a study's reference), the tables of a study of rankers
-    (:data:`STUDY_FILES`) into a folder of its own.
+    (:data:`STUDY_FILES`) into a folder of its own. With ``add``, a panel's summary adds its screens to the panel's
+    reference (:func:`crocbench.reference.added_screens`): a panel run screen by screen, in several runs.
 
     Returns ``{path written: lines saying what moved against the previous reference}``; a table the reference
     did not hold yet gets ``["new"]``.
@@ -201,12 +204,21 @@ def write_reference(results, reference, study: bool = False) -> dict:
     if mixed:
         kind = "a panel's summary" if is_summary(results) else "a dataset's run"
         raise ValueError(f"{reference} holds another kind of reference ({mixed[0]}): {kind} needs a folder of its own")
+    if add:
+        from ._panel import added_screens
+
+        if not is_summary(results):
+            raise ValueError(f"{results} is not a panel's summary: only a panel's screens are added to its reference")
+        if not is_panel_reference(reference):
+            raise ValueError(f"{reference}: no panel reference to add screens to (write it first, without --add)")
+        frames = added_screens(results, reference)
+    else:
+        frames = {name: reference_frame(results, name) for name in reference_files(results, study)}
     reference.mkdir(parents=True, exist_ok=True)
-    before = compare_run(results, reference)
     written = {}
-    for name in reference_files(results, study):
+    for name, frame in frames.items():
         path = reference / name
-        is_new = not path.is_file()
-        write_table(reference_frame(results, name), path, sep="\t", index=False, float_format="%.12g")
-        written[path] = ["new"] if is_new else before[name]
+        moved = compare(frame, pd.read_csv(path, sep="\t"), name) if path.is_file() else ["new"]
+        write_table(frame, path, sep="\t", index=False, float_format="%.12g")
+        written[path] = moved
     return written

@@ -50,6 +50,7 @@ from ._summary import (
     SUMMARY_TOP,
     SUMMARY_TOP_KEY,
     conover_table,
+    critical_difference_panels,
     datasets_table,
     ranks_table,
     repeats_datasets_table,
@@ -159,6 +160,7 @@ __all__ = [
     "ranks_overview_markdown",
     "screens_markdown",
     "summary_calls",
+    "critical_difference_panels",
     "summary_labels",
     "claims_across_markdown",
 ]

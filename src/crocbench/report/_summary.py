@@ -49,6 +49,34 @@ def summary_labels() -> dict:
     }
 
 
+def critical_difference_panels(ranks: pd.DataFrame) -> dict:
+    """The critical-difference diagrams' panels of a ranks table: one per metric of :data:`SUMMARY_TABLE_METRICS`.
+
+    Parameters
+    ----------
+    ranks : DataFrame
+        :func:`ranks_table`'s ranks (columns metric, model, mean_rank, nemenyi_cd).
+
+    Returns
+    -------
+    dict
+        ``{metric label: ({model: mean rank}, Nemenyi critical difference)}``, for
+        :func:`crocbench.plots.plot_critical_difference`.
+
+    Raises
+    ------
+    ValueError
+        When a metric of the six has no ranks.
+    """
+    labels, panels = summary_labels(), {}
+    for metric in SUMMARY_TABLE_METRICS:
+        part = ranks[ranks["metric"] == metric]
+        if part.empty:
+            raise ValueError(f"the ranks table has no ranks of {metric}")
+        panels[labels[metric]] = (dict(zip(part["model"], part["mean_rank"])), float(part["nemenyi_cd"].iloc[0]))
+    return panels
+
+
 def summary_calls(n: int) -> list[MetricCall]:
     """The datasets table's metric calls for a list of ``n``: :data:`crocbench.metrics.HEADLINE_BEDROC`, the actives in the top 1%
     (key ``top_1pct``) and the enrichment factor at 1%, logAUC[0.001, 0.1] and DCG@100 (``SUMMARY_BENCHMARK_KEYS``)."""
