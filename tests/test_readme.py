@@ -336,3 +336,17 @@ def test_the_readmes_sentence_on_todays_rankers_holds_in_the_modern_panels_refer
     ahead, p = pair("roc")  # "and loses on AUC[ROC]"
     assert not ahead and p < 0.05
     assert "the MLP trained for the top beats plain cross-entropy at EF 1% and DCG@100 and loses on AUC[ROC]" in readme
+
+
+def test_the_modern_panel_pages_critical_difference_figure_is_its_references(tmp_path):
+    """docs/studies/modern_panel_cd.png is the primary reference's ranks drawn again (pixel for pixel): a figure
+    left behind when the reference moves fails here."""
+    from matplotlib.image import imread
+
+    from crocbench.reference import critical_difference_figure
+
+    reference = ROOT / "results" / "reference" / "pubchem_hts_modern"
+    critical_difference_figure(reference, tmp_path / "cd.png")
+    committed, drawn = imread(ROOT / "docs" / "studies" / "modern_panel_cd.png"), imread(tmp_path / "cd.png")
+    assert committed.shape == drawn.shape and (committed == drawn).all()
+    assert "![The Nemenyi critical-difference diagrams" in (ROOT / "docs" / "studies" / "modern_panel.md").read_text()

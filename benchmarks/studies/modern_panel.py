@@ -93,10 +93,7 @@ def references(root: Path, screens: list) -> None:
     """Each finished run's summary kept as its reference (with ``--screens``, its screens added to the reference:
     ``crocbench reference --add``); the page's tables rewritten; the primary reference's critical-difference
     diagrams drawn to ``docs/studies/modern_panel_cd.png``."""
-    import pandas as pd
-
-    from crocbench.plots import colour_map, plot_critical_difference
-    from crocbench.report import critical_difference_panels
+    from crocbench.reference import critical_difference_figure
 
     for part, (name, _) in RUNS.items():
         summary = root / part / "results" / "summary"
@@ -111,9 +108,7 @@ def references(root: Path, screens: list) -> None:
         if done.returncode:
             sys.exit(f"references: {' '.join(command)} exited {done.returncode}")
         if part == "primary":
-            models = list(dict.fromkeys(pd.read_csv(out / "datasets.tsv", sep="\t")["model"]))
-            panels = critical_difference_panels(pd.read_csv(out / "ranks.tsv", sep="\t"))
-            plot_critical_difference(panels, PAGE.with_name("modern_panel_cd.png"), colour_map(models))
+            critical_difference_figure(out, PAGE.with_name("modern_panel_cd.png"))
 
 
 def main() -> None:

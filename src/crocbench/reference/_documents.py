@@ -172,6 +172,19 @@ def comparison_markdown(reference, other) -> str:
     return markdown_table(compared.rename(columns={"what": ""}))
 
 
+def critical_difference_figure(reference, out) -> list:
+    """A panel reference's critical-difference diagrams (:func:`crocbench.report.critical_difference_panels` of its
+    ``ranks.tsv``, each ranker in the colour of its place among the reference's rankers), drawn to ``out``; the
+    docs' figure of a panel comes from its reference, as its tables do. Returns the paths written."""
+    from ..plots import colour_map, plot_critical_difference
+    from ..report import critical_difference_panels
+
+    folder = Path(reference)
+    panels = critical_difference_panels(pd.read_csv(folder / "ranks.tsv", sep="\t"))
+    models = list(dict.fromkeys(pd.read_csv(folder / "datasets.tsv", sep="\t")["model"]))
+    return plot_critical_difference(panels, out, colour_map(models))
+
+
 def study_tables(reference) -> dict:
     """The tables of a study of rankers, as Markdown, from its reference folder (``results/reference/<study>``),
     named ``<study>/<table>``: ``rankers`` (table 1: AUC[ROC], AUC[CROC(exp)] a=80 and BEDROC(20) with their 95%
