@@ -104,7 +104,7 @@ def references(root: Path, screens: list) -> None:
         command = ["crocbench", "reference", str(summary), "--out", str(out)]
         if screens and (out / "datasets.tsv").is_file():
             command.append("--add")
-        done = subprocess.run([*command, "--readme", str(PAGE)], cwd=ROOT)
+        done = subprocess.run([*command, "--readme", str(ROOT / "README.md"), str(PAGE)], cwd=ROOT)
         if done.returncode:
             sys.exit(f"references: {' '.join(command)} exited {done.returncode}")
         if part == "primary":
