@@ -101,6 +101,57 @@ def test_panel_cost_reads_stages_and_invocation_walls(tmp_path):
     assert sorted(_accounting.invocation_walls(tmp_path)) == [95 * 60 + 10, 95 * 60 + 10]
 
 
+def test_panel_cost_of_some_models_per_screen_and_per_compound(tmp_path):
+    """benchmarks/accounting/panel.py --models: a fold's mean job seconds per model and screen done, the rate per
+    compound over the screens done (sum of seconds over sum of compounds) and its estimate for every screen, the
+    line through screens of different sizes, and the largest job; a screen not done is left out of all of them."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    import numpy as np
+
+    sizes = {"a": 100_000, "b": 300_000, "c": 200_000, "d": 400_000}  # d not done
+    seconds = {}
+    for screen, n in sizes.items():
+        logs = tmp_path / "run" / "logs" / screen / "benchmark"
+        for model, per in (("rf", 1e-4), ("mlp", 5e-5), ("svm", 1.0)):
+            for fold in range(10):
+                s = per * n + fold  # folds 0..9: a mean of per * n + 4.5
+                seconds[screen, model, fold] = s
+                (logs / "scores" / model).mkdir(parents=True, exist_ok=True)
+                rss = 900 + fold if (screen, model) == ("b", "mlp") else 500
+                (logs / "scores" / model / f"fold_{fold}.tsv").write_text(f"s\tmax_rss\n{s}\t{rss}\n")
+        if screen != "d":
+            (tmp_path / "run" / "results" / screen / "tables").mkdir(parents=True)
+            (tmp_path / "run" / "results" / screen / "tables" / "areas.tsv").write_text("model\n")
+    (tmp_path / "panel.yaml").write_text("dataset: [a, b, c, d]\n")
+    counts = "dataset\tkept\tpositives\n" + "".join(f"{d}\t{n}\t10\n" for d, n in sizes.items())
+    (tmp_path / "counts.tsv").write_text(counts)
+    script = Path(__file__).resolve().parents[1] / "benchmarks" / "accounting" / "panel.py"
+    args = ["--config", str(tmp_path / "panel.yaml"), "--counts", str(tmp_path / "counts.tsv"), "--models", "rf", "mlp"]
+    out = subprocess.run(
+        [sys.executable, str(script), str(tmp_path / "run"), *args], capture_output=True, text=True, check=True
+    ).stdout
+    section = out[out.index("A fold's mean job seconds of rf, mlp") :]
+    rows = {line.split("|")[1].strip(): line for line in section.splitlines() if line.startswith("| ")}
+    cells = [c.strip() for c in rows["b"].split("|")[1:-1]]
+    assert cells == ["b", "300,000", f"{30 + 4.5:.1f}", f"{15 + 4.5:.1f}", f"{45 + 9:.1f}"]  # rf, mlp, both
+    assert "d" not in rows
+    done = [(d, m, f) for (d, m, f) in seconds if d != "d" and m != "svm"]
+    rate = sum(seconds[k] for k in done) / sum(sizes[d] for d in "abc")  # a screen's ten folds of both, per compound
+    assert f"{rate * 1000:.2f} ms a compound" in out
+    assert f"take an estimated {rate * sum(sizes.values()) / 3600:.1f} h of jobs" in out
+    per_screen = [sum(seconds[d, m, f] for m in ("rf", "mlp") for f in range(10)) for d in "abc"]
+    slope, intercept = np.polyfit([sizes[d] for d in "abc"], per_screen, 1)
+    assert f"{intercept:.0f} s + {slope * 1000:.2f} ms a compound for a screen's ten folds" in out
+    assert "their largest job: 909 MiB (b, scores/mlp/fold_9; sampled)" in out
+    bad = subprocess.run(
+        [sys.executable, str(script), str(tmp_path / "run"), *args, "knn"], capture_output=True, text=True
+    )
+    assert bad.returncode != 0 and "no fold jobs of knn in the screens done" in bad.stderr
+
+
 def test_a_steps_log_ends_with_its_exact_peak_memory(tmp_path):
     """The peak of a step that held 400 MB for a moment and freed it long before its end (which a sampled maximum,
     such as Snakemake's benchmark after its first 15 s, misses): VmHWM, read in a fresh process."""

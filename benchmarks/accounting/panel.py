@@ -49,6 +49,14 @@ def main() -> None:
         help="every screen's compounds (kept) and actives (positives)",
     )
     p.add_argument(
+        "--models",
+        nargs="+",
+        default=[],
+        help="also print these models' fold jobs per screen done (a fold's mean job seconds, e.g. today's rankers: "
+        "rf gbm gbm_rank logreg mlp mlp_exp), the least-squares line of their ten folds' seconds against a screen's "
+        "compounds, its estimate for every screen, and their largest job's peak",
+    )
+    p.add_argument(
         "--since",
         type=datetime.fromisoformat,
         default=None,
@@ -57,7 +65,7 @@ def main() -> None:
     args = p.parse_args()
     config = yaml.safe_load(args.config.read_text())
     counts = pd.read_csv(args.counts, sep="\t").set_index("dataset")
-    rows, stages = [], []
+    rows, stages, folds = [], [], []
     for dataset in config["dataset"]:
         n, actives = int(counts.loc[dataset, "kept"]), int(counts.loc[dataset, "positives"])
         done = (args.run / "results" / dataset / "tables" / "areas.tsv").is_file()
@@ -82,6 +90,8 @@ def main() -> None:
             screen_jobs["stage"] = [stage_of(r, f) for r, f in zip(screen_jobs["rule"], screen_jobs["file"])]
             for stage, part in screen_jobs.groupby("stage"):
                 stages.append({"screen": dataset, "compounds": n, "stage": stage, "s": part["s"].sum()})
+            mine = screen_jobs[screen_jobs["stage"].isin(args.models)]
+            folds += [{"screen": dataset, "compounds": n, **r} for r in mine.to_dict("records")]
     table = pd.DataFrame(rows)
     per_stage = pd.DataFrame(stages)
     print(f"## {args.config.name}: {int(table['done'].sum())} of {len(table)} screens done in {args.run}\n")
@@ -135,6 +145,47 @@ def main() -> None:
             f"- estimated (not measured): all {len(table)} screens {total:.1f} h of jobs, about {total * ratio:.1f} h "
             f"of wall at this run's wall/job ratio ({ratio:.2f})"
         )
+    if args.models:
+        print_models(pd.DataFrame(folds), args.models, table["compounds"].sum(), len(table))
+
+
+def print_models(folds: pd.DataFrame, models: list, compounds: int, screens: int) -> None:
+    """The ``--models`` section: a fold's mean job seconds per model and screen done, the line through the screens
+    of their ten folds' job seconds against compounds, and what it gives for the panel."""
+    import numpy as np
+
+    if folds.empty:
+        print(f"\nNo fold job of {', '.join(models)} in the screens done.")
+        return
+    missing = sorted(set(models) - set(folds["stage"]))
+    if missing:
+        raise SystemExit(f"no fold jobs of {', '.join(missing)} in the screens done")
+    mean = folds.pivot_table(index=["screen", "compounds"], columns="stage", values="s", aggfunc="mean")[models]
+    mean["a fold of all"] = mean.sum(axis=1)
+    shown = mean.reset_index()
+    shown["compounds"] = [f"{v:,}" for v in shown["compounds"]]
+    print(f"\nA fold's mean job seconds of {', '.join(models)}, per screen done:\n")
+    print(shown.to_markdown(index=False, floatfmt=".1f") + "\n")
+    per_screen = folds.groupby(["screen", "compounds"])["s"].sum().reset_index()
+    rate = per_screen["s"].sum() / per_screen["compounds"].sum()
+    print(
+        f"- these models' fold jobs: {per_screen['s'].sum() / 3600:.2f} h over {len(per_screen)} screens, "
+        f"{rate * 1000:.2f} ms a compound; at that rate all {screens} screens ({compounds:,} compounds) take an "
+        f"estimated {rate * compounds / 3600:.1f} h of jobs, {rate * compounds / 7200:.1f} h of wall two at a time"
+    )
+    sizes = per_screen["compounds"]
+    if len(per_screen) >= 3 and sizes.max() >= 2 * sizes.min():  # a line needs screens of different sizes
+        slope, intercept = np.polyfit(sizes, per_screen["s"], 1)
+        total = (intercept * screens + slope * compounds) / 3600
+        print(
+            f"- the least-squares line over the {len(per_screen)} screens: {intercept:.0f} s + {slope * 1000:.2f} ms "
+            f"a compound for a screen's ten folds, an estimated {total:.1f} h of jobs for all {screens} screens"
+        )
+    largest = folds.loc[folds["max_rss_mb"].idxmax()]
+    print(
+        f"- their largest job: {largest['max_rss_mb']:,.0f} MiB ({largest['screen']}, {largest['file']}; "
+        f"{'logged' if largest['rss_logged'] else 'sampled'})"
+    )
 
 
 if __name__ == "__main__":
