@@ -117,7 +117,7 @@ def test_panel_cost_of_some_models_per_screen_and_per_compound(tmp_path):
         logs = tmp_path / "run" / "logs" / screen / "benchmark"
         for model, per in (("rf", 1e-4), ("mlp", 5e-5), ("svm", 1.0)):
             for fold in range(10):
-                s = per * n + fold  # folds 0..9: a mean of per * n + 4.5
+                s = per * n + fold**2  # folds 0..9: a mean of per * n + 28.5 (a median of 20.5)
                 seconds[screen, model, fold] = s
                 (logs / "scores" / model).mkdir(parents=True, exist_ok=True)
                 rss = 900 + fold if (screen, model) == ("b", "mlp") else 500
@@ -136,7 +136,7 @@ def test_panel_cost_of_some_models_per_screen_and_per_compound(tmp_path):
     section = out[out.index("A fold's mean job seconds of rf, mlp") :]
     rows = {line.split("|")[1].strip(): line for line in section.splitlines() if line.startswith("| ")}
     cells = [c.strip() for c in rows["b"].split("|")[1:-1]]
-    assert cells == ["b", "300,000", f"{30 + 4.5:.1f}", f"{15 + 4.5:.1f}", f"{45 + 9:.1f}"]  # rf, mlp, both
+    assert cells == ["b", "300,000", f"{30 + 28.5:.1f}", f"{15 + 28.5:.1f}", f"{45 + 57:.1f}"]  # rf, mlp, both
     assert "d" not in rows
     done = [(d, m, f) for (d, m, f) in seconds if d != "d" and m != "svm"]
     rate = sum(seconds[k] for k in done) / sum(sizes[d] for d in "abc")  # a screen's ten folds of both, per compound
