@@ -9,7 +9,7 @@ from ..stats import cd_cliques
 from ._style import colour_map, save_figure
 
 
-def plot_critical_difference(panels: dict, out, colours: dict | None = None) -> list:
+def plot_critical_difference(panels: dict, out, colours: dict | None = None, formats=("png", "pdf")) -> list:
     """Critical-difference diagrams (Demsar 2006), two to a row.
 
     Parameters
@@ -22,6 +22,8 @@ def plot_critical_difference(panels: dict, out, colours: dict | None = None) -> 
     colours : dict, optional
         ``{model: colour}``, e.g. :func:`colour_map` of every model of another
         figure, so that a model keeps its colour (default: of these models).
+    formats : tuple of str, default=("png", "pdf")
+        ``out`` and beside it these other formats (:func:`save_figure`).
     """
     cols = min(2, len(panels))
     rows = -(-len(panels) // cols)
@@ -59,7 +61,7 @@ def plot_critical_difference(panels: dict, out, colours: dict | None = None) -> 
             ax.hlines(y, ranks[clique[0]] - 0.03, ranks[clique[-1]] + 0.03, color="black", lw=4)
         ax.set(xlim=(-1.6, k + 2.6), ylim=(-0.6 - 0.32 * half, 1.0), title=title)
         ax.axis("off")
-    return save_figure(fig, out)
+    return save_figure(fig, out, formats)
 
 
 def plot_datasets(table, out, metrics: dict) -> list:

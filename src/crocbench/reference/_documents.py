@@ -174,7 +174,7 @@ def comparison_markdown(reference, other) -> str:
 
 def critical_difference_figure(reference, out) -> list:
     """A panel reference's critical-difference diagrams (:func:`crocbench.report.critical_difference_panels` of its
-    ``ranks.tsv``, each ranker in the colour of its place among the reference's rankers), drawn to ``out``; the
+    ``ranks.tsv``, each ranker in the colour of its place among the reference's rankers), drawn to ``out`` alone; the
     docs' figure of a panel comes from its reference, as its tables do. Returns the paths written."""
     from ..plots import colour_map, plot_critical_difference
     from ..report import critical_difference_panels
@@ -182,7 +182,7 @@ def critical_difference_figure(reference, out) -> list:
     folder = Path(reference)
     panels = critical_difference_panels(pd.read_csv(folder / "ranks.tsv", sep="\t"))
     models = list(dict.fromkeys(pd.read_csv(folder / "datasets.tsv", sep="\t")["model"]))
-    return plot_critical_difference(panels, out, colour_map(models))
+    return plot_critical_difference(panels, out, colour_map(models), formats=(Path(out).suffix[1:],))
 
 
 def study_tables(reference) -> dict:
