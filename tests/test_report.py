@@ -828,6 +828,11 @@ def test_a_panel_reference_is_compared_with_the_panels_beside_it_that_hold_its_c
     assert compared_panels(tmp_path / "scaffold") == [tmp_path / "all"]
     assert compared_panels(tmp_path / "all") == [] and compared_panels(tmp_path / "other") == []
     assert compared_panels(tmp_path / "more") == [tmp_path / "all"]
+    # an overlay is not compared with an overlay of the other kind, though it holds the campaigns
+    panel("few_confirmed", ["X_confirmed"])
+    assert compared_panels(tmp_path / "few_confirmed") == [tmp_path / "all", tmp_path / "confirmed", tmp_path / "other"]
+    panel("few_scaffold", ["X_primary"])
+    assert compared_panels(tmp_path / "few_scaffold") == [tmp_path / "all", tmp_path / "other", tmp_path / "scaffold"]
 
 
 def test_pairs_markdown_turns_a_pair_round_and_keeps_its_p():

@@ -139,14 +139,30 @@ def compared_panels(reference) -> list:
     """The panel references beside this one (same parent folder) that it is compared with: those holding every
     one of its screens' campaigns (:func:`crocbench.data.pubchem.campaign_of`: a scaffold-split or a confirmed
     overlay of a panel is compared with the panel) and no ranker it lacks (a run of the paper's five is not
-    compared with a run of more rankers; that run is compared with it)."""
+    compared with a run of more rankers; that run is compared with it), and no overlay of another kind
+    (:data:`OVERLAYS`)."""
     folder = Path(reference)
     mine, rankers = _campaigns(folder), _rankers(folder)
     return [
         other
         for other in sorted(folder.parent.iterdir())
-        if other != folder and is_panel_reference(other) and mine <= _campaigns(other) and _rankers(other) <= rankers
+        if other != folder
+        and is_panel_reference(other)
+        and _overlay(other) in (None, _overlay(folder))
+        and mine <= _campaigns(other)
+        and _rankers(other) <= rankers
     ]
+
+
+#: An overlay's reference folder is named ``<panel>_<kind>``: an overlay is compared with the panels of the
+#: screens' own definitions and with overlays of its kind, not with one of the other kind (a scaffold split
+#: against confirmed actives changes two things at once).
+OVERLAYS = ("scaffold", "confirmed")
+
+
+def _overlay(folder: Path) -> str | None:
+    kind = folder.name.rsplit("_", 1)[-1]
+    return kind if kind in OVERLAYS else None
 
 
 def _rankers(reference) -> set:
