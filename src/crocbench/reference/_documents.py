@@ -139,8 +139,8 @@ def compared_panels(reference) -> list:
     """The panel references beside this one (same parent folder) that it is compared with: those holding every
     one of its screens' campaigns (:func:`crocbench.data.pubchem.campaign_of`: a scaffold-split or a confirmed
     overlay of a panel is compared with the panel) and no ranker it lacks (a run of the paper's five is not
-    compared with a run of more rankers; that run is compared with it), and no overlay of another kind
-    (:data:`OVERLAYS`)."""
+    compared with a run of more rankers; that run is compared with it), and no overlay of another kind (an
+    overlay's folder is named ``<panel>_scaffold`` or ``<panel>_confirmed``)."""
     folder = Path(reference)
     mine, rankers = _campaigns(folder), _rankers(folder)
     return [
