@@ -13,8 +13,8 @@ missing, moved to its commit where it is not, so that Snakemake's triggers decid
 - ``subsample``: ``benchmarks/studies/svm_subsample.py`` on the primary run (question (d); its 16 GB variant
   needs the machine to itself), written to ``results/reference/svm_subsample.tsv``;
 - ``references``: each finished run's summary kept as ``results/reference/pubchem_hts_modern[_scaffold|_confirmed]``
-  (``crocbench reference``), the page's tables rewritten from them, and the primary reference's critical-difference
-  diagrams drawn to ``docs/studies/modern_panel_cd.png``.
+  (``crocbench reference``), the README's and the study pages' tables rewritten from them, and the primary
+  reference's critical-difference diagrams drawn to ``docs/studies/modern_panel_cd.png``.
 
 ``--screens`` limits the runs to some screens (a session's share: the summary then covers those screens, and
 ``references`` adds them to the reference, ``crocbench reference --add``, which keeps the screens of earlier runs). The
@@ -46,6 +46,8 @@ RUNS = {
 }
 PARTS = (*RUNS, "subsample", "references")
 PAGE = ROOT / "docs" / "studies" / "modern_panel.md"
+#: The documents whose reference blocks the runs' references rewrite (the overlays' tables are on a page of their own).
+DOCUMENTS = (ROOT / "README.md", PAGE, PAGE.with_name("modern_panel_overlays.md"))
 
 
 def git(*args, cwd=ROOT) -> str:
@@ -91,8 +93,8 @@ def subsample(root: Path) -> None:
 
 def references(root: Path, screens: list) -> None:
     """Each finished run's summary kept as its reference (with ``--screens``, its screens added to the reference:
-    ``crocbench reference --add``); the page's tables rewritten; the primary reference's critical-difference
-    diagrams drawn to ``docs/studies/modern_panel_cd.png``."""
+    ``crocbench reference --add``); the README's and the study pages' tables rewritten; the primary reference's
+    critical-difference diagrams drawn to ``docs/studies/modern_panel_cd.png``."""
     from crocbench.reference import critical_difference_figure
 
     for part, (name, _) in RUNS.items():
@@ -104,7 +106,7 @@ def references(root: Path, screens: list) -> None:
         command = ["crocbench", "reference", str(summary), "--out", str(out)]
         if screens and (out / "datasets.tsv").is_file():
             command.append("--add")
-        done = subprocess.run([*command, "--readme", str(ROOT / "README.md"), str(PAGE)], cwd=ROOT)
+        done = subprocess.run([*command, "--readme", *map(str, DOCUMENTS)], cwd=ROOT)
         if done.returncode:
             sys.exit(f"references: {' '.join(command)} exited {done.returncode}")
         if part == "primary":
