@@ -336,7 +336,9 @@ def test_the_readmes_sentence_on_todays_rankers_holds_in_the_modern_panels_refer
     assert ahead and p < 0.05
     ahead, p = pair("roc")  # "and loses on AUC[ROC]"
     assert not ahead and p < 0.05
-    assert "the MLP trained for the top beats plain cross-entropy at EF 1% and loses on AUC[ROC] (Wilcoxon-Holm" in readme
+    assert (
+        "the MLP trained for the top beats plain cross-entropy at EF 1% and loses on AUC[ROC] (Wilcoxon-Holm" in readme
+    )
 
 
 def test_the_modern_panel_pages_critical_difference_figure_is_its_references(tmp_path):
