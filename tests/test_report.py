@@ -1,6 +1,7 @@
 """Report tables: the IRV training table and the paper's Appendix A claims."""
 
 import re
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -923,3 +924,58 @@ def test_findings_name_every_ranker_tied_at_the_best_mean_rank():
     assert len(findings_markdown(ranks, pairs, SUMMARY_TABLE_METRICS, baseline="RANDOM").splitlines()) == 1
     no_ef = [m for m in SUMMARY_TABLE_METRICS if m != "ef_1pct"]
     assert len(findings_markdown(ranks, pairs, no_ef, baseline="MAX-SIM").splitlines()) == 2
+
+
+def test_panels_compared_counts_each_pairs_wins_losses_and_ties_on_the_shared_screens():
+    """By hand: on the shared screens s0 and s1 (s2 is only in p), x against y on roc is above on s0 and equal on
+    s1 in p, below on both in q; on ef_1pct above on both in p, and above then below in q."""
+    from crocbench.report import panels_compared
+
+    def panel(rows):
+        return pd.DataFrame(rows, columns=["dataset", "model", "roc", "ef_1pct"])
+
+    p = panel([("s0", "x", 0.9, 5), ("s0", "y", 0.8, 4), ("s1", "x", 0.7, 3), ("s1", "y", 0.7, 2),
+               ("s2", "x", 0.1, 1), ("s2", "y", 0.9, 9)])  # fmt: skip
+    q = panel([("s0", "x", 0.5, 5), ("s0", "y", 0.6, 4), ("s1", "x", 0.6, 1), ("s1", "y", 0.7, 2)])
+    claims = pd.DataFrame(columns=["dataset", "id", "text", "holds", "evidence"])
+    out = panels_compared(
+        {"p": (p, claims), "q": (q, claims)}, {}, metrics=["roc", "ef_1pct"], pairs=[("x", "y"), ("y", "x")]
+    ).set_index("what")
+    assert out.loc["screens"].tolist() == ["2", "2"]
+    assert out.loc["record, x vs y"].tolist() == ["AUC[ROC] 1-0-1, EF 1% 2-0", "AUC[ROC] 0-2, EF 1% 1-1"]
+    assert out.loc["record, y vs x"].tolist() == ["AUC[ROC] 0-1-1, EF 1% 0-2", "AUC[ROC] 2-0, EF 1% 1-1"]
+
+
+def test_two_references_of_todays_rankers_are_compared_on_every_ranker_and_metric_they_share():
+    """The committed scaffold overlay of today's rankers against their primary screens: every ranker both rank, the
+    six metrics of the panels' tables, and the trained-for-the-top pairs' records, counted again here with pandas
+    from both references' datasets.tsv on the campaigns they share."""
+    from crocbench.data.pubchem import campaign_of
+    from crocbench.reference import comparison_markdown
+    from crocbench.report import SUMMARY_TABLE_METRICS, summary_labels
+
+    ref = Path(__file__).resolve().parents[1] / "results" / "reference"
+    mine, other = ref / "pubchem_hts_modern_scaffold", ref / "pubchem_hts_modern"
+    lines = comparison_markdown(mine, other).splitlines()
+    rows = {line.split(" | ")[0].lstrip("| "): line.strip("| ").split(" | ")[1:] for line in lines[2:]}
+    ranked = set(pd.read_csv(mine / "ranks.tsv", sep="\t")["model"])
+    assert len(ranked) == 11
+    for metric in SUMMARY_TABLE_METRICS:
+        for cell in rows[f"mean ranks, {summary_labels()[metric]}"]:
+            assert {part.rsplit(" ", 1)[0] for part in cell.split(" (Friedman")[0].split(", ")} == ranked
+    tables = [pd.read_csv(f / "datasets.tsv", sep="\t") for f in (mine, other)]
+    shared = set(tables[0]["dataset"].map(campaign_of)) & set(tables[1]["dataset"].map(campaign_of))
+    for (a, b), column in [(pair, i) for pair in (("GBM-rank", "GBM"), ("MLP-exp", "MLP")) for i in (0, 1)]:
+        t = tables[column][tables[column]["dataset"].map(campaign_of).isin(shared)].set_index(["dataset", "model"])
+        want = []
+        for metric in SUMMARY_TABLE_METRICS:
+            x, y = t[metric].xs(a, level="model"), t[metric].xs(b, level="model")
+            ties = int((x == y).sum())
+            want.append(
+                f"{summary_labels()[metric]} {int((x > y).sum())}-{int((x < y).sum())}" + (f"-{ties}" if ties else "")
+            )
+        assert rows[f"record, {a} vs {b}"][column] == ", ".join(want)
+    # against the paper's five under the scaffold split: the paper's five on the four metrics of the values figure
+    lines = comparison_markdown(mine, ref / "pubchem_hts_scaffold").splitlines()
+    assert not any(line.startswith("| record,") or "DCG@100" in line for line in lines)
+    assert "SVM 1.00, IRV 2.00, kNN 3.00, MAX-SIM 4.00, RANDOM 5.00" in lines[3]

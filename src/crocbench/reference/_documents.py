@@ -171,19 +171,37 @@ def _rankers(reference) -> set:
 
 def comparison_markdown(reference, other) -> str:
     """:func:`crocbench.report.panels_compared` of two panel references, on the campaigns they share, as Markdown:
-    a column per reference (named by its folder)."""
+    a column per reference (named by its folder). Two references of more rankers than the paper's five (today's
+    rankers beside them) are compared on every ranker both rank, over the metrics of
+    :data:`crocbench.report.SUMMARY_TABLE_METRICS` both rank, with the records of the pairs of
+    :data:`TRAINED_FOR_THE_TOP`; otherwise on the paper's five over
+    :data:`crocbench.report.SUMMARY_FIGURE_METRICS`."""
     from ..data.pubchem import campaign_of
     from ..models import LABELS
     from ..paper import PAPER_MODELS, claims_across
-    from ..report import markdown_table, panels_compared
+    from ..report import SUMMARY_FIGURE_METRICS, SUMMARY_TABLE_METRICS, markdown_table, panels_compared
 
+    folders = (Path(reference), Path(other))
     panels = {
-        Path(ref).name: tuple(pd.read_csv(Path(ref) / n, sep="\t") for n in ("datasets.tsv", "claims_per_screen.tsv"))
-        for ref in (reference, other)
+        f.name: tuple(pd.read_csv(f / n, sep="\t") for n in ("datasets.tsv", "claims_per_screen.tsv")) for f in folders
     }
-    names = {m: LABELS[m] for m in PAPER_MODELS}
+    ranks = [pd.read_csv(f / "ranks.tsv", sep="\t") for f in folders]
+    paper = {m: LABELS[m] for m in PAPER_MODELS}
+    both = [m for m in dict.fromkeys(ranks[1]["model"]) if m in set(ranks[0]["model"])]
+    if set(both) > set(paper.values()):
+        names = {m: m for m in both}
+        held = set(ranks[0]["metric"]) & set(ranks[1]["metric"])
+        metrics = [m for m in SUMMARY_TABLE_METRICS if m in held]
+        pairs = [pair for pair in TRAINED_FOR_THE_TOP if set(pair) <= set(both)]
+    else:
+        names, metrics, pairs = paper, SUMMARY_FIGURE_METRICS, []
     compared = panels_compared(
-        panels, names, key=campaign_of, across=lambda per_screen, table: claims_across(per_screen, table, names)
+        panels,
+        names,
+        key=campaign_of,
+        metrics=metrics,
+        across=lambda per_screen, table: claims_across(per_screen, table, paper),
+        pairs=pairs,
     )
     return markdown_table(compared.rename(columns={"what": ""}))
 

@@ -11,7 +11,9 @@ from ._summary import SUMMARY_FIGURE_METRICS, summary_labels
 from ._summary_markdown import _value_cell
 
 
-def panels_compared(panels: dict, names: dict, key=None, metrics=SUMMARY_FIGURE_METRICS, across=None) -> pd.DataFrame:
+def panels_compared(
+    panels: dict, names: dict, key=None, metrics=SUMMARY_FIGURE_METRICS, across=None, pairs=()
+) -> pd.DataFrame:
     """Two or more panels on the screens they share: the paper's rankers' mean ranks per metric and each claim's
     verdict, per panel, so that a change of protocol (the split, the definition of activity) is read on the same
     screens.
@@ -32,13 +34,17 @@ def panels_compared(panels: dict, names: dict, key=None, metrics=SUMMARY_FIGURE_
         ``across(claims per screen, datasets table)``: each claim's verdict across the shared screens, as a table
         with ``id``, ``text``, ``screens``, ``holds_in`` and ``supported_across`` (a paper's, e.g.
         :func:`crocbench.paper.claims_across`); without it, the counts per screen only.
+    pairs : sequence of (str, str), optional
+        Pairs of models ``(a, b)`` whose records over the shared screens are compared: per metric, the screens
+        on which a's value is above b's, below it, and equal to it.
 
     Returns
     -------
     DataFrame
         ``what`` (the screens, ``mean ranks, <metric>``, ``mean <metric>`` or a claim's text), then one column per
         panel: the number of screens shared; the rankers by mean rank (1 = best) with the Friedman p-value; by their
-        mean value over the shared screens; "holds in h of n", and
+        mean value over the shared screens; each pair's record (``record, a vs b``) per metric, wins-losses(-ties) of a;
+        "holds in h of n", and
         whether the Wilcoxon-Holm tests across the shared screens support it (``across``; the paired
         tests' claim, pooled from the full significance tables, is counted per screen only).
 
@@ -70,6 +76,16 @@ def panels_compared(panels: dict, names: dict, key=None, metrics=SUMMARY_FIGURE_
             )
             means = sorted(zip(models, values.mean(axis=0)), key=lambda mv: -mv[1])
             cells[f"mean {summary_labels()[metric]}"] = ", ".join(f"{m} {_value_cell(metric, v)}" for m, v in means)
+        for a, b in pairs:
+            records = []
+            for metric in metrics:
+                values, _, models = metric_matrix(table, metric)
+                x, y = values[:, models.index(a)], values[:, models.index(b)]
+                ties = int((x == y).sum())
+                records.append(
+                    f"{summary_labels()[metric]} {(x > y).sum()}-{(x < y).sum()}" + (f"-{ties}" if ties else "")
+                )
+            cells[f"record, {a} vs {b}"] = ", ".join(records)
         if across is not None:
             counted = across(per_screen, table).to_dict("records")
         else:  # no test across the screens: the counts only
