@@ -44,6 +44,13 @@ def test_compare_floats_to_a_relative_tolerance_and_everything_else_exactly():
     inf = ref.assign(roc=[np.inf, -np.inf])  # an Iman-Davenport F of screens whose ranks all agree
     assert compare(inf, inf.copy(), "ranks.tsv") == []
     assert compare(ref.assign(roc=[np.inf, 0.0]), inf, "ranks.tsv")[0] == "ranks.tsv: roc moved in 1 of 2 rows"
+    # looser tolerances on request (a table recomputed from 10 significant digits): 0.8 * (1 + 5e-7) within 1e-6
+    # relative, 5e-9 within 1e-8 absolute; 0.8 * (1 + 2e-6) and 2e-8 not
+    loose = {"rtol": 1e-6, "atol": 1e-8}
+    assert compare(ref.assign(roc=[0.8 * (1 + 5e-7), 5e-9]), ref, "ranks.tsv", **loose) == []
+    assert compare(ref.assign(roc=[0.8 * (1 + 2e-6), 2e-8]), ref, "ranks.tsv", **loose)[0] == (
+        "ranks.tsv: roc moved in 2 of 2 rows"
+    )
 
 
 def test_compare_names_rows_by_their_keys_and_lists_at_most_eight_cells():

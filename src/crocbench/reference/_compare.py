@@ -132,8 +132,13 @@ def _tolerance(name: str, column: str) -> float | None:
     return None
 
 
-def compare(run: pd.DataFrame, ref: pd.DataFrame, name: str) -> list[str]:
+def compare(
+    run: pd.DataFrame, ref: pd.DataFrame, name: str, rtol: float = RELATIVE_TOLERANCE, atol: float = ABSOLUTE_FLOOR
+) -> list[str]:
     """The differences between a run's table and the reference's, as lines (empty: they agree).
+
+    Floats agree to ``rtol`` of the reference's value or ``atol``, whichever is larger (a column of
+    :data:`COLUMN_TOLERANCES` to its own); every other cell exactly.
 
     Examples
     --------
@@ -155,7 +160,7 @@ def compare(run: pd.DataFrame, ref: pd.DataFrame, name: str) -> list[str]:
         if pd.api.types.is_float_dtype(b) or pd.api.types.is_float_dtype(a):
             x, y = a.to_numpy(float), b.to_numpy(float)
             tol = _tolerance(name, column)
-            limit = tol if tol is not None else np.maximum(RELATIVE_TOLERANCE * np.abs(y), ABSOLUTE_FLOOR)
+            limit = tol if tol is not None else np.maximum(rtol * np.abs(y), atol)
             with np.errstate(invalid="ignore"):  # inf - inf: equal infinities are the same, as are two NaN
                 near = np.isfinite(x) & np.isfinite(y) & (np.abs(x - y) <= limit)
                 same = (x == y) | near | (np.isnan(x) & np.isnan(y))

@@ -5,10 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
 
-from ._compare import SUMMARY_FILES, reference_frame
+from ._compare import SUMMARY_FILES, compare, reference_frame
 
 #: The tables of one screen each (rows named by ``dataset``); the other summary tables are across the screens.
 PER_SCREEN = ("datasets.tsv", "claims_per_screen.tsv")
@@ -42,21 +41,6 @@ def across_screens(datasets: pd.DataFrame, per_screen: pd.DataFrame, ranked: lis
     ranks, pairs = ranks_table(values)
     claims = claims_across(per_screen, datasets, {m: LABELS[m] for m in PAPER_MODELS})
     return {"ranks.tsv": ranks, "wilcoxon.tsv": pairs, "conover.tsv": conover_table(values), "claims.tsv": claims}
-
-
-def _agree(a: pd.DataFrame, b: pd.DataFrame, rtol: float = 1e-6) -> bool:
-    """Whether two tables hold the same cells, floats to ``rtol``: a table recomputed from the 10 significant digits
-    of the values it was computed from (a difference of two close values keeps fewer)."""
-    if list(a.columns) != list(b.columns) or len(a) != len(b):
-        return False
-    for column in a.columns:
-        x, y = a[column], b[column]
-        if pd.api.types.is_float_dtype(x) or pd.api.types.is_float_dtype(y):
-            if not np.allclose(x.to_numpy(float), y.to_numpy(float), rtol=rtol, atol=1e-8, equal_nan=True):
-                return False
-        elif not (x.astype(str).to_numpy() == y.astype(str).to_numpy()).all():
-            return False
-    return True
 
 
 def _screens(frame: pd.DataFrame) -> list:
@@ -104,7 +88,9 @@ def added_screens(results, reference) -> dict:
         )
     own = across_screens(new["datasets.tsv"], new["claims_per_screen.tsv"], ranked[0])
     for name in ("ranks.tsv", "wilcoxon.tsv", "conover.tsv"):
-        if not _agree(own[name], new[name]):
+        # recomputed from the 10 significant digits of the values it was computed from (a difference of two close
+        # values keeps fewer)
+        if compare(own[name], new[name], name, rtol=1e-6, atol=1e-8):
             raise ValueError(
                 f"{results}: its {name} is not what its datasets.tsv gives (a summary of repeated "
                 "cross-validations?): screens are added from summaries of each screen's pooled values"
