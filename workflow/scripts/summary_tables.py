@@ -3,12 +3,11 @@ import pandas as pd
 from crocbench._io import write_table, write_text
 from crocbench._workflow import step
 from crocbench.report import (
-    conover_table,
     datasets_markdown,
     datasets_table,
     ranks_markdown,
-    ranks_table,
     repeats_datasets_table,
+    tests_across_screens,
 )
 
 with step(snakemake) as log:
@@ -34,9 +33,7 @@ with step(snakemake) as log:
     )
     ranked = snakemake.params.ranked  # summary: models (default: every model)
     values = pd.concat(means, ignore_index=True) if repeats > 1 else table
-    values = values[values["model"].isin(ranked)]
-    ranks, pairs = ranks_table(values)
-    conover = conover_table(values)
+    ranks, pairs, conover = tests_across_screens(values, ranked)
     write_table(ranks, snakemake.output.ranks_tsv, sep="\t", index=False, float_format="%.10g")
     write_table(pairs, snakemake.output.pairs_tsv, sep="\t", index=False, float_format="%.10g")
     write_table(conover, snakemake.output.conover_tsv, sep="\t", index=False, float_format="%.10g")

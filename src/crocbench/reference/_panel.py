@@ -35,12 +35,11 @@ def across_screens(datasets: pd.DataFrame, per_screen: pd.DataFrame, ranked: lis
     """
     from ..models import LABELS
     from ..paper import PAPER_MODELS, claims_across
-    from ..report import conover_table, ranks_table
+    from ..report import tests_across_screens
 
-    values = datasets[datasets["model"].isin(ranked)]
-    ranks, pairs = ranks_table(values)
+    ranks, pairs, conover = tests_across_screens(datasets, ranked)
     claims = claims_across(per_screen, datasets, {m: LABELS[m] for m in PAPER_MODELS})
-    return {"ranks.tsv": ranks, "wilcoxon.tsv": pairs, "conover.tsv": conover_table(values), "claims.tsv": claims}
+    return {"ranks.tsv": ranks, "wilcoxon.tsv": pairs, "conover.tsv": conover, "claims.tsv": claims}
 
 
 def _screens(frame: pd.DataFrame) -> list:

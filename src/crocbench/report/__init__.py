@@ -56,6 +56,7 @@ from ._summary import (
     repeats_datasets_table,
     summary_calls,
     summary_labels,
+    tests_across_screens,
 )
 from ._summary_markdown import (
     claims_across_markdown,
@@ -154,6 +155,7 @@ __all__ = [
     "conover_table",
     "ranks_markdown",
     "ranks_table",
+    "tests_across_screens",
     "repeats_datasets_table",
     "pairs_markdown",
     "panels_compared",

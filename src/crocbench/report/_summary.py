@@ -214,6 +214,26 @@ def ranks_table(table: pd.DataFrame, alpha: float = 0.05) -> tuple[pd.DataFrame,
     return pd.DataFrame(rank_rows), pd.DataFrame(pair_rows)
 
 
+def tests_across_screens(table: pd.DataFrame, ranked) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
+    """The summary's tests across the screens, of the models ``ranked`` only: :func:`ranks_table`'s ranks and
+    pairs, and :func:`conover_table`.
+
+    Parameters
+    ----------
+    table : DataFrame
+        :func:`datasets_table`'s or :func:`repeats_datasets_table`'s output.
+    ranked : sequence of str
+        The labels of the models ranked and tested (the summary's ``models``); the table's other rows are left out.
+
+    Returns
+    -------
+    ranks, pairs, conover : DataFrame
+    """
+    values = table[table["model"].isin(list(ranked))]
+    ranks, pairs = ranks_table(values)
+    return ranks, pairs, conover_table(values)
+
+
 def conover_table(table: pd.DataFrame) -> pd.DataFrame:
     """Conover's post-hoc test after Friedman's for every pair of models, per metric of
     :data:`SUMMARY_RANK_METRICS` (:func:`crocbench.stats.conover_friedman`).
