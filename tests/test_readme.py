@@ -478,3 +478,21 @@ def test_the_modern_panels_answers_a_to_c_hold_in_its_reference():
     page = " ".join((ROOT / "docs" / "studies" / "modern_panel.md").read_text().replace("**", "").split())
     for sentence in _modern_answers(_Panel(ROOT / "results" / "reference" / "pubchem_hts_modern")):
         assert sentence in page, sentence
+
+
+def test_the_modern_panel_says_where_its_run_stands_and_what_chemprop_would_cost():
+    """docs/studies/modern_panel.md's "Where the run stands": the screens the reference holds, and Chemprop's estimate
+    by compounds: the 25 screens' compounds (summed from datasets.tsv) at the rate of its DTP AIDS run on an H100
+    (the 449 s of docs/studies/modern_rankers.md for DTP AIDS's 42,678 compounds)."""
+    ref = ROOT / "results" / "reference" / "pubchem_hts_modern"
+    datasets = pd.read_csv(ref / "datasets.tsv", sep="\t").drop_duplicates("dataset")
+    page = " ".join((ROOT / "docs" / "studies" / "modern_panel.md").read_text().split())
+    assert len(datasets) == 25 and "All 25 primary screens have run with the eleven rankers" in page
+    compounds = int(datasets["compounds"].sum())
+    assert f"the 25 screens' {compounds:,} compounds" in page
+    assert "(the 10 folds side by side, 417 to 441 s each, 449 s in all)" in " ".join(
+        (ROOT / "docs" / "studies" / "modern_rankers.md").read_text().split()
+    )
+    hours = round(compounds / 42_678 * 449 / 3600)
+    assert "ten folds of 42,678 compounds in 449 s on one NVIDIA H100" in page
+    assert f"would take about {hours} hours of that GPU" in page

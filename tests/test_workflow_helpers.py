@@ -146,6 +146,7 @@ def test_panel_cost_of_some_models_per_screen_and_per_compound(tmp_path):
     slope, intercept = np.polyfit([sizes[d] for d in "abc"], per_screen, 1)
     assert f"{intercept:.0f} s + {slope * 1000:.2f} ms a compound for a screen's ten folds" in out
     assert "their largest job: 909 MiB (b, scores/mlp/fold_9; sampled)" in out
+    assert "largest peak RSS 909 MiB (b, scores/mlp/fold_9; sampled)" in out  # of every job, svm's too
     bad = subprocess.run(
         [sys.executable, str(script), str(tmp_path / "run"), *args, "knn"], capture_output=True, text=True
     )

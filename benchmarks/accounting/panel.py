@@ -134,9 +134,10 @@ def main() -> None:
         f"- wall time of the {len(walls)} Snakemake invocations in {args.run}: {sum(walls) / 3600:.2f} h, for "
         f"{every_job / 3600:.2f} h of jobs (all screens' jobs so far, done or not)"
     )
+    top = table.loc[table["peak RSS GB"].astype(float).idxmax()]
     print(
-        f"- job time of the screens done: {measured_jobs / 3600:.2f} h; "
-        f"largest peak RSS {table['peak RSS GB'].max():.1f} GB"
+        f"- job time of the screens done: {measured_jobs / 3600:.2f} h; largest peak RSS "
+        f"{top['peak RSS GB'] * 1024:,.0f} MiB ({top['screen']}, {top['largest job']}; {top['peaks']})"
     )
     if not pending.empty:
         ratio = sum(walls) / every_job if every_job else float("nan")
