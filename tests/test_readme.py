@@ -314,7 +314,7 @@ def test_the_readmes_sentence_on_todays_rankers_holds_in_the_modern_panels_refer
     readme = " ".join((ROOT / "README.md").read_text().split())
     screens = int(ranks["datasets"].iloc[0])
     assert (ranks["datasets"] == screens).all()
-    assert f"On the {screens} primary screens run so far the SVM still ranks first on AUC[ROC]" in readme
+    assert f"On the {screens} primary screens the SVM still ranks first on AUC[ROC]" in readme
     best = ranks.sort_values("mean_rank", kind="stable").groupby("metric").first()["model"]
     assert best["roc"] == "SVM"
     for metric in ("croc_exp_80", "bedroc_20", "ef_1pct", "log_auc_0.001_0.1"):  # "the IRV first on four of the
