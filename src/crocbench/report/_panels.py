@@ -8,7 +8,7 @@ import pandas as pd
 from ..stats import friedman_test
 from ._claims import holds_per_claim, metric_matrix
 from ._summary import SUMMARY_FIGURE_METRICS, summary_labels
-from ._summary_markdown import _value_cell
+from ._summary_markdown import _value_cell, _wins_losses
 
 
 def panels_compared(
@@ -67,8 +67,9 @@ def panels_compared(
         table = table[table["dataset"].map(key).isin(shared) & (table["model"].isin(labels) if labels else True)]
         per_screen = per_screen[per_screen["dataset"].map(key).isin(shared)]
         cells = {"screens": str(table["dataset"].nunique())}
+        matrices = {metric: metric_matrix(table, metric) for metric in metrics}
         for metric in metrics:
-            values, _, models = metric_matrix(table, metric)
+            values, _, models = matrices[metric]
             friedman = friedman_test(values)
             order = sorted(zip(models, friedman.mean_ranks), key=lambda mr: mr[1])
             cells[f"mean ranks, {summary_labels()[metric]}"] = (
@@ -79,12 +80,10 @@ def panels_compared(
         for a, b in pairs:
             records = []
             for metric in metrics:
-                values, _, models = metric_matrix(table, metric)
+                values, _, models = matrices[metric]
                 x, y = values[:, models.index(a)], values[:, models.index(b)]
-                ties = int((x == y).sum())
-                records.append(
-                    f"{summary_labels()[metric]} {(x > y).sum()}-{(x < y).sum()}" + (f"-{ties}" if ties else "")
-                )
+                counts = {"wins": int((x > y).sum()), "losses": int((x < y).sum()), "ties": int((x == y).sum())}
+                records.append(f"{summary_labels()[metric]} {_wins_losses(counts)}")
             cells[f"record, {a} vs {b}"] = ", ".join(records)
         if across is not None:
             counted = across(per_screen, table).to_dict("records")

@@ -178,7 +178,7 @@ def pairs_markdown(pairs: pd.DataFrame, metrics=None, alpha: float = 0.05, only=
         for metric in metrics:
             row = _oriented(pairs[pairs["metric"] == metric], a, b)
             diff = _value_cell(metric, row["mean_difference"])
-            record = f"{row['wins']}-{row['losses']}" + (f"-{row['ties']}" if row["ties"] else "")
+            record = _wins_losses(row)
             p = f"{row['p_holm']:.2g}"
             cells.append(
                 f"{'+' if row['mean_difference'] >= 0 else ''}{diff}, {record}, "
@@ -213,9 +213,14 @@ def claims_across_markdown(table: pd.DataFrame) -> str:
     return markdown_table(cells)
 
 
+def _wins_losses(row: dict) -> str:
+    """A pair's record over the screens, a's wins-losses, with -ties where there are any."""
+    return f"{row['wins']}-{row['losses']}" + (f"-{row['ties']}" if row["ties"] else "")
+
+
 def _record(row: dict, alpha: float) -> str:
     """A pair's wins-losses(-ties) over the screens and its Holm p, as prose."""
-    record = f"{row['wins']}-{row['losses']}" + (f"-{row['ties']}" if row["ties"] else "")
+    record = _wins_losses(row)
     return f"{record} ({'Holm p' if row['p_holm'] < alpha else 'not significant, Holm p'} {row['p_holm']:.2g})"
 
 
