@@ -956,3 +956,32 @@ def test_library_argument_names_are_translated_at_the_cli_edge(library, cli):
     from crocbench.cli._output import _for_users
 
     assert _for_users(library) == cli
+
+
+def test_ctrl_c_is_one_line_exit_130_and_leaves_no_temporary_file(tmp_path):
+    """A real SIGINT while ``score -`` is copying standard input: one line on stderr, exit code 130, no traceback,
+    and the temporary copy of standard input removed."""
+    import os
+    import signal
+    import time
+
+    env = {**os.environ, "TMPDIR": str(tmp_path)}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "crocbench", "score", "-"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=env,
+        text=True,
+    )
+    proc.stdin.write("score,label\n0.5,1\n")
+    proc.stdin.flush()
+    deadline = time.monotonic() + 60
+    while not list(tmp_path.glob("crocbench-*/stdin")):  # the command is reading standard input: past its imports
+        assert proc.poll() is None and time.monotonic() < deadline, proc.stderr.read() if proc.poll() else "timeout"
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    proc.stdin.close()
+    assert (proc.returncode, out, err) == (130, "", "crocbench: interrupted\n")
+    assert list(tmp_path.iterdir()) == []

@@ -209,3 +209,49 @@ def test_the_modern_panel_study_keeps_its_runs_outside_the_checkout_in_worktrees
         study.worktree(folder)  # already there, at this commit: left as it is
     finally:
         subprocess.run(["git", "worktree", "remove", "--force", str(folder)], cwd=ROOT, check=False)
+
+
+SMALLEST_TWO = ["GPCR_3_primary", "ion_channel2_primary"]  # a summary compares two screens or more
+
+
+def test_an_interrupted_modern_panel_study_stops_snakemake_and_its_jobs_and_exits_130(tmp_path, mirror):
+    """A real SIGINT to the study command while snakemake runs the smallest screens' first job: the command lets
+    snakemake stop its jobs, says so in two lines (no traceback) and exits 130; no process it started lives on."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    import psutil
+
+    _, path = _study_script()
+    root = tmp_path / "runs"
+    command = [sys.executable, str(path), str(root), "--parts", "primary", "--screens", *SMALLEST_TWO, "--cores", "1"]
+    env = {**os.environ, "CROCBENCH_MIRROR": str(mirror)}
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    log = root / "primary.log"
+    started = []
+    try:
+        deadline = time.monotonic() + 240
+        while not (log.is_file() and "jobid: " in log.read_text()):  # snakemake has started a job
+            assert proc.poll() is None, proc.communicate()
+            assert time.monotonic() < deadline, "snakemake started no job in 240 s"
+            time.sleep(0.2)
+        time.sleep(1)
+        started = psutil.Process(proc.pid).children(recursive=True)
+        assert started, "no snakemake under the command"
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=240)
+        assert proc.returncode == 130, err
+        assert "Traceback" not in err and err.splitlines() == [
+            "primary: interrupted; waiting for snakemake to stop its jobs",
+            f"primary: stopped; the same command resumes the run (see {log})",
+        ]
+        time.sleep(1)
+        assert [p.pid for p in started if p.is_running() and p.status() != psutil.STATUS_ZOMBIE] == []
+    finally:
+        for process in [proc, *started]:  # a failed test leaves nothing running
+            if process.poll() is None if process is proc else process.is_running():
+                process.kill()
+        subprocess.run(["git", "worktree", "remove", "--force", str(root / "primary")], cwd=ROOT, check=False)

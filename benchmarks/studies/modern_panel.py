@@ -19,13 +19,15 @@ missing, moved to its commit where it is not, so that Snakemake's triggers decid
 ``--screens`` limits the runs to some screens (a session's share: the summary then covers those screens, and
 ``references`` adds them to the reference, ``crocbench reference --add``, which keeps the screens of earlier runs). The
 parts run in the order given, one at a time; each prints its log's path, and the first that fails stops the
-command with its exit status.
+command with its exit status. Ctrl-C (or SIGINT to this command) lets snakemake stop its jobs, then exits 130: the
+same command resumes.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -45,6 +47,7 @@ RUNS = {
     ),
 }
 PARTS = (*RUNS, "subsample", "references")
+EXIT_INTERRUPTED = 130  # 128 + SIGINT
 PAGE = ROOT / "docs" / "studies" / "modern_panel.md"
 #: The documents whose reference blocks the runs' references rewrite (the overlays' tables are on a page of their own).
 DOCUMENTS = (ROOT / "README.md", PAGE, PAGE.with_name("modern_panel_overlays.md"))
@@ -77,10 +80,21 @@ def run_part(root: Path, part: str, screens: list, cores: int) -> None:
     log = root / f"{part}.log"
     print(f"{part}: {' '.join(command)} in {folder}, log {log}", flush=True)
     env = {**os.environ, "PYTHONPATH": str(folder / "src")}
-    with open(log, "a") as out:
-        done = subprocess.run(command, cwd=folder, env=env, stdout=out, stderr=subprocess.STDOUT)
-    if done.returncode:
-        sys.exit(f"{part}: snakemake exited {done.returncode} (see {log})")
+    with open(log, "a") as out:  # snakemake in a session of its own: an interrupt reaches it once, from here
+        process = subprocess.Popen(
+            command, cwd=folder, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
+        )
+        try:
+            code = process.wait()
+        except KeyboardInterrupt:
+            signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C must not orphan snakemake's jobs
+            print(f"{part}: interrupted; waiting for snakemake to stop its jobs", file=sys.stderr, flush=True)
+            process.send_signal(signal.SIGINT)
+            process.wait()
+            print(f"{part}: stopped; the same command resumes the run (see {log})", file=sys.stderr)
+            sys.exit(EXIT_INTERRUPTED)
+    if code:
+        sys.exit(f"{part}: snakemake exited {code} (see {log})")
 
 
 def subsample(root: Path) -> None:

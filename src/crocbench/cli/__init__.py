@@ -2,7 +2,7 @@
 
 Errors in the input become a one-line message on stderr and exit code 2; so does a command whose extra is not
 installed (``explain``, ``synthesize`` and ``reference`` need ``pip install 'crocbench[workflow]'``, as does
-``score --plot``): the line names the extra.
+``score --plot``): the line names the extra. Ctrl-C stops a command with one line and exit code 130.
 
 This module holds :func:`main`, the argument parser and its argument types; one concern per module besides:
 
@@ -39,6 +39,7 @@ from ._tools import _explain, _reference, _synthesize
 __all__ = ["EXIT_USAGE", "MAX_SAMPLES", "STDIN", "main"]
 
 EXIT_USAGE = 2
+EXIT_INTERRUPTED = 130  # 128 + SIGINT, as a shell reports a command stopped by Ctrl-C
 
 
 class _Parser(argparse.ArgumentParser):
@@ -256,6 +257,9 @@ def main(argv=None) -> int:
     except (ValueError, MissingExtra) as exc:
         print(f"crocbench: error: {_for_users(str(exc))}", file=sys.stderr)
         return EXIT_USAGE
+    except KeyboardInterrupt:  # Ctrl-C: one line, no traceback (every file is written whole or not at all)
+        print("crocbench: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
     except BrokenPipeError:  # the reader stopped early (e.g. `| head -1`): not an error, and no traceback
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # nothing more to flush at exit
         return 0
