@@ -496,3 +496,134 @@ def test_the_modern_panel_says_where_its_run_stands_and_what_chemprop_would_cost
     hours = round(compounds / 42_678 * 449 / 3600)
     assert "ten folds of 42,678 compounds in 449 s on one NVIDIA H100" in page
     assert f"would take about {hours} hours of that GPU" in page
+
+
+class _Overlay:
+    """An overlay reference beside the primary one on the campaigns they share, recomputed here with pandas and
+    scipy from each reference's datasets.tsv (mean ranks, records); Conover's Holm p from the overlay's conover.tsv
+    (tests/test_conover.py checks those against scikit-posthocs)."""
+
+    def __init__(self, folder, primary):
+        def campaigns(name):
+            table = pd.read_csv(ROOT / "results" / "reference" / name / "datasets.tsv", sep="\t")
+            ranked = pd.read_csv(ROOT / "results" / "reference" / name / "ranks.tsv", sep="\t")["model"].unique()
+            table = table[table["model"].isin(ranked)]  # the campaign's own score is shown, never ranked
+            return table.assign(campaign=table["dataset"].str.replace(r"_(primary|confirmed)$", "", regex=True))
+
+        self.here = campaigns(folder)
+        there = campaigns(primary)
+        self.there = there[there["campaign"].isin(self.here["campaign"])]
+        self.screens = self.here["campaign"].nunique()
+        assert self.there["campaign"].nunique() == self.screens  # every overlay campaign has its primary screen
+        self.conover = pd.read_csv(ROOT / "results" / "reference" / folder / "conover.tsv", sep="\t")
+
+    @staticmethod
+    def _wide(table, metric):
+        return table.pivot(index="campaign", columns="model", values=metric)
+
+    def mean_ranks(self, metric, here=True) -> pd.Series:
+        from scipy.stats import rankdata
+
+        wide = self._wide(self.here if here else self.there, metric)
+        ranks = wide.apply(lambda row: pd.Series(rankdata(-row.to_numpy()), index=row.index), axis=1)
+        return ranks.mean()
+
+    def first(self, metric, here=True) -> list:
+        """The rankers with the best mean rank (more than one when tied), by name."""
+        ranks = self.mean_ranks(metric, here)
+        return sorted(ranks[ranks == ranks.min()].index)
+
+    def place(self, metric, model, here=True) -> int:
+        ranks = self.mean_ranks(metric, here)
+        return int((ranks < ranks[model]).sum()) + 1
+
+    def record(self, metric, a, b, here=True) -> tuple:
+        wide = self._wide(self.here if here else self.there, metric)
+        return int((wide[a] > wide[b]).sum()), int((wide[a] < wide[b]).sum()), int((wide[a] == wide[b]).sum())
+
+    def conover_p(self, metric, a, b) -> float:
+        c = self.conover[self.conover["metric"] == metric]
+        row = c[((c["a"] == a) & (c["b"] == b)) | ((c["a"] == b) & (c["b"] == a))]
+        return float(row["p_holm"].iloc[0])
+
+
+def _overlay_answers(ov: _Overlay, primary: _Panel) -> list:
+    """The prose answers to (e) for one overlay, each of (a), (b) and (c) asked again on its screens beside the primary
+    screens of the same campaigns, rebuilt from the references; (b)'s differences are those the primary reference's
+    Wilcoxon-Holm tests over all its screens found significant."""
+    n, L, k = ov.screens, _Panel.LABELS, primary.models
+
+    def firsts(here):
+        groups = {}
+        for m in _Panel.EARLY:
+            who = ov.first(m, here)
+            groups.setdefault(_listed(who) + (" (tied)" if len(who) > 1 else ""), []).append(L[m])
+        return "; ".join(f"{who} on {_listed(metrics)}" for who, metrics in groups.items())
+
+    # (a): ROC's pick here and there, and who is first at the top
+    assert ov.first("roc") == ov.first("roc", here=False) == ["SVM"]
+    svm_first = [m for m in _Panel.EARLY if "SVM" in ov.first(m)]
+    leads = [
+        f"{L[m]} (Conover-Holm p {ov.conover_p(m, ov.first(m)[0], 'SVM'):.2g})"
+        for m in _Panel.EARLY
+        if len(ov.first(m)) == 1 and ov.first(m) != ["SVM"] and ov.conover_p(m, ov.first(m)[0], "SVM") < 0.05
+    ]
+    a = (
+        f"(a) ROC picks the SVM here too, first by mean rank on AUC[ROC] as on the primary screens of the same {n} "
+        f"campaigns, and the SVM is first at the top on {_WORDS[len(svm_first)].replace('no', 'none')} of the five "
+        "early-retrieval metrics. "
+        f"First at the top here: {firsts(True)}; on those campaigns' primary screens: {firsts(False)}. The leader's "
+        f"lead over the SVM is significant by Conover's test on " + (_listed(leads) if leads else "none of them") + "."
+    )
+    # (b): the primary screens' significant differences of training for the top, here
+    found = [
+        (a_, b_, m, primary.pair(m, a_, b_)[4])
+        for a_, b_ in (("MLP-exp", "MLP"), ("GBM-rank", "GBM"))
+        for m in ("roc", *_Panel.EARLY)
+        if primary.pair(m, a_, b_)[3] < 0.05
+    ]
+
+    def on(differences):  # "MLP-exp against MLP on AUC[ROC] (1-3) and DCG@100 (4-0), GBM-rank against GBM on ..."
+        pairs = {}
+        for a_, b_, m, _ in differences:
+            w, lost, t = ov.record(m, a_, b_)
+            pairs.setdefault(f"{a_} against {b_}", []).append(f"{L[m]} ({w}-{lost}" + (f"-{t})" if t else ")"))
+        return ", ".join(f"{pair} on {_listed(cells)}" for pair, cells in pairs.items())
+
+    def keeps(a_, b_, m, ahead):  # more wins than losses here in the primary screens' direction
+        w, lost, _ = ov.record(m, a_, b_)
+        return w > lost if ahead else w < lost
+
+    kept = [f for f in found if keeps(*f)]
+    lost_ = [f for f in found if not keeps(*f)]
+    sig = [f for f in found if ov.conover_p(f[2], f[0], f[1]) < 0.05]
+    b = (
+        f"(b) Of the {_WORDS[len(found)]} differences training for the top made on the 25 primary screens "
+        f"(Wilcoxon-Holm p < 0.05), {_WORDS[len(kept)]} keep their direction here"
+        + (f": {on(kept)}" if kept else "")
+        + (f"; {_WORDS[len(lost_)]} do not: {on(lost_)}" if lost_ else "")
+        + ". By Conover's test " + (f"{on(sig)} is significant" if sig else "none is significant") + " here."
+    )  # fmt: skip
+    # (c): MAX-SIM at EF 1%
+    ranks = ov.mean_ranks("ef_1pct")
+    rivals = [m for m in ranks.index if m not in ("MAX-SIM", "RANDOM")]
+    below = sorted(m for m in rivals if ov.conover_p("ef_1pct", "MAX-SIM", m) < 0.05 and ranks[m] < ranks["MAX-SIM"])
+    above = sorted(m for m in rivals if ov.conover_p("ef_1pct", "MAX-SIM", m) < 0.05 and ranks[m] > ranks["MAX-SIM"])
+    c = (
+        f"(c) MAX-SIM is {_ordinal(ov.place('ef_1pct', 'MAX-SIM'))} of {k} at EF 1% here "
+        f"({_ordinal(ov.place('ef_1pct', 'MAX-SIM', here=False))} on the same campaigns' primary screens), significantly "
+        f"below {_WORDS[len(below)].replace('no', 'none')} of the {len(rivals)} other rankers by Conover's test"
+        + (f" ({_listed(below)})" if below else "") + f" and above {_listed(above) if above else 'none'}."
+    )  # fmt: skip
+    return [a, b, c]
+
+
+@pytest.mark.parametrize("overlay", ["scaffold", "confirmed"])
+def test_the_overlays_answers_to_e_hold_in_their_references(overlay):
+    """docs/studies/modern_panel_overlays.md's answers to (e), each sentence rebuilt here from the overlay's and the
+    primary reference's datasets.tsv (ranks and records recomputed), the overlay's conover.tsv and the primary
+    reference's wilcoxon.tsv: a number moved in either fails until the prose moves."""
+    page = " ".join((ROOT / "docs" / "studies" / "modern_panel_overlays.md").read_text().replace("**", "").split())
+    primary = _Panel(ROOT / "results" / "reference" / "pubchem_hts_modern")
+    for sentence in _overlay_answers(_Overlay(f"pubchem_hts_modern_{overlay}", "pubchem_hts_modern"), primary):
+        assert sentence in page, sentence
