@@ -562,7 +562,12 @@ class _Overlay:
             return w > lost if ahead else w < lost
 
         kept = [f for f in found if keeps(*f)]
-        return found, kept, [f for f in found if f not in kept], [f for f in found if self.conover_p(f[2], *f[:2]) < 0.05]
+        return (
+            found,
+            kept,
+            [f for f in found if f not in kept],
+            [f for f in found if self.conover_p(f[2], *f[:2]) < 0.05],
+        )
 
     def conover_p(self, metric, a, b) -> float:
         c = self.conover[self.conover["metric"] == metric]
