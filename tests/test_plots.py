@@ -51,3 +51,26 @@ def test_thirteen_rankers_get_thirteen_colours_each_readable_on_white():
     assert len(set(colours.values())) == 13
     assert min(_contrast_on_white(c) for c in colours.values()) >= 2.0
     assert plots.colour_map([*names, "one more"])["one more"] == colours["ranker 0"]  # then they repeat
+
+
+def test_svm_setup_markers_are_visible_for_any_c_the_schema_allows(tmp_path):
+    """Marker areas run from 18 (smallest C) to 74 (largest), linear in log10(C), for any C > 0: C = 1e-4 used to get
+    a negative area (drawn as nothing) from a scale fixed to C = 0.01 ... 100."""
+    import pandas as pd
+
+    from crocbench.plots._svm import _marker_sizes
+
+    assert _marker_sizes([1e-4, 1, 1e6]).tolist() == pytest.approx([18, 18 + 56 * 4 / 10, 74])
+    assert _marker_sizes([0.5, 0.5]).tolist() == [46, 46]
+    table = pd.DataFrame(
+        {
+            "fingerprint": "paper",
+            "C": [1e-4, 1.0, 1e6],
+            "class_weight": [None, "balanced", None],
+            "score": ["platt", "decision", "platt"],
+            "roc": [0.7, 0.8, 0.75],
+            "croc_exp_80": [0.2, 0.3, 0.25],
+        }
+    )
+    paths = plots.plot_svm_sensitivity(table, tmp_path / "svm.png", references={"paper": (0.85, 0.31)})
+    assert [p.suffix for p in paths] == [".png", ".pdf"] and all(p.stat().st_size > 10_000 for p in paths)

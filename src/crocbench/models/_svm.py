@@ -207,7 +207,7 @@ class SVM(_SVMFit, Model):
 
     def uses_matrix(self, n_compounds: int, n_folds: int) -> bool:
         """Whether the folds read the all-pairs matrix: when they fit exactly on one whole training kernel (every
-        fold reads four training kernels from it); a fit on working sets or a subsample computes its smaller
+        fold reads its training kernel from it, and with a grid its inner folds' kernels too); a fit on working sets or a subsample computes its smaller
         kernels itself.
 
         Parameters
@@ -248,8 +248,8 @@ class SVM(_SVMFit, Model):
         "kernel_gb_full": ...}``, m the most landmarks (up to ``landmarks``) whose features
         (8 n_train m bytes, and an inner fold's copy when selecting) and landmark kernel (8 m^2)
         fit, "kernel_gb" their size.
-        Raises ValueError (one line, with the size needed and the options) with
-        ``large="error"``, or when the positives (subsample) or the fewest landmarks
+        Raises ValueError (one line, with the size needed and the options) when the
+        working set's kernel would not fit, with ``large="error"``, or when the positives (subsample) or the fewest landmarks
         (nystroem) would not fit.
 
         Parameters
@@ -329,8 +329,8 @@ class SVM(_SVMFit, Model):
         return choice
 
     def rounds(self, n_candidates: int) -> int:
-        """Rounds of the full selection: 1 without halving, else 1 + floor(log_h(n_candidates)) (``halving_rounds``
-        may stop it earlier).
+        """Rounds of the full selection: 1 without halving, else 1 + floor(log_h(n_candidates)); with
+        ``halving_rounds``, only the first ``halving_rounds`` of them run.
 
         Parameters
         ----------
@@ -340,7 +340,7 @@ class SVM(_SVMFit, Model):
         Returns
         -------
         int
-            The rounds run.
+            The rounds of the full selection.
         """
         return n_rounds(self.halving, n_candidates)
 

@@ -8,6 +8,20 @@ import numpy as np
 from ._style import PALETTE, save_figure
 
 
+def _marker_sizes(C) -> np.ndarray:
+    """Marker areas (points^2) from 18 at the smallest C to 74 at the largest, linear in log10(C): every C > 0
+    the schema allows gets a visible marker (46 when all are equal).
+
+    Examples
+    --------
+    >>> _marker_sizes([0.01, 1, 100]).tolist()
+    [18.0, 46.0, 74.0]
+    """
+    log = np.log10(np.asarray(C, dtype=float))
+    span = log.max() - log.min()
+    return np.full(log.shape, 46.0) if span == 0 else 18 + 56 * (log - log.min()) / span
+
+
 def plot_svm_sensitivity(table, out, references: dict | None = None) -> list:
     """Pooled AUC[ROC] against AUC[CROC(exp)] a=80 for every SVM set-up (``report.svm_sensitivity_table``).
 
@@ -19,13 +33,14 @@ def plot_svm_sensitivity(table, out, references: dict | None = None) -> list:
     fingerprints = list(dict.fromkeys(table["fingerprint"]))
     weights = list(dict.fromkeys(table["class_weight"]))
     colours = {w: PALETTE[i] for i, w in enumerate(weights)}
+    sizes = _marker_sizes(table["C"])
     fig, ax = plt.subplots(figsize=(7.5, 5.5), constrained_layout=True)
-    for _, r in table.iterrows():
+    for size, (_, r) in zip(sizes, table.iterrows()):
         colour = colours[r["class_weight"]]
         ax.scatter(
             r["roc"],
             r["croc_exp_80"],
-            s=18 + 14 * (np.log10(float(r["C"])) + 2),
+            s=size,
             marker=markers[fingerprints.index(r["fingerprint"]) % len(markers)],
             facecolors=colour if r["score"] == "platt" else "none",
             edgecolors=colour,
@@ -47,7 +62,7 @@ def plot_svm_sensitivity(table, out, references: dict | None = None) -> list:
     ax.set(
         xlabel="AUC[ROC] (pooled)",
         ylabel="AUC[CROC(exp)], $\\alpha$ = 80 (pooled)",
-        title="SVM set-ups (marker size grows with C = 0.01 ... 100)",
+        title=f"SVM set-ups (marker size grows with C = {table['C'].min():g} ... {table['C'].max():g})",
     )
     ax.grid(alpha=0.3)
     return save_figure(fig, out)

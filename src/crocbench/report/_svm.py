@@ -10,7 +10,7 @@ from ..metrics import HEADLINE_BEDROC, hits_call, per_fold_metrics
 from ._format import markdown_table
 from ._tables import named_calls, per_fold_summary
 
-#: The sensitivity study's areas, followed by the list's "actives in the top k" (:func:`sensitivity_keys`).
+#: The columns that name one SVM set-up of the sensitivity study.
 SETUP_COLUMNS = ["fingerprint", "C", "class_weight", "score"]
 
 

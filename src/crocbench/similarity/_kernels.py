@@ -2,7 +2,7 @@
 
 Both are parallel over rows (or column stripes) that no other thread writes, so they are
 race-free and their results do not depend on the number of threads or their schedule.
-Values equal the vectorized code's bit for bit: counts are exact integers, and a similarity
+Values are the same on every path (vector or scalar): counts are exact integers, and a similarity
 is ``c / (a + b - c)`` divided in float64 and rounded once to float32, which equals float32's
 correctly rounded quotient (the double rounding is innocuous: 53 >= 2 x 24 + 2 bits).
 
@@ -166,7 +166,7 @@ def _count_row(row, words_i, words_b, a_idx, start, stop, b_ptr, b_idx):  # prag
 def _count_rows(out, o0, n_rows, words_a, i0, words_b, words_bt, a_ptr, a_idx, b_ptr, b_idx):  # pragma: no cover
     """``out[o0 + r] = |A_(i0 + r) & B_j|`` for every column j, r < ``n_rows``.  With B's words also given
     transposed (``words_bt``, the vector path), whole blocks of 8 rows x 8 columns are counted by the vector
-    popcount (:func:`._popcount.count_8x8`) and the rest column by column; else (an empty ``words_bt``) each row
+    popcount (:func:`count_8x8`) and the rest column by column; else (an empty ``words_bt``) each row
     by :func:`_count_row`."""
     n_b = words_b.shape[0]
     r = 0
