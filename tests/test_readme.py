@@ -401,7 +401,7 @@ class _Panel:
         return f"{w}-{lost}" + (f"-{t}" if t else "") + f", Holm p {p:.2g}"
 
 
-_WORDS = dict(enumerate(("no", "one", "two", "three", "four", "five", "six")))
+_WORDS = dict(enumerate(("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")))
 
 
 def _listed(words) -> str:
@@ -575,6 +575,18 @@ class _Overlay:
         return float(row["p_holm"].iloc[0])
 
 
+def _svm_first(ov: _Overlay) -> int:
+    """The early-retrieval metrics ROC's pick, the SVM, is first on (alone or tied) in an overlay."""
+    return sum("SVM" in ov.first(m) for m in _Panel.EARLY)
+
+
+def _verdict(ov: _Overlay) -> str:
+    """(a) asked again: ROC's pick first at the top on most of the five, or on at most one (two is neither)."""
+    n = _svm_first(ov)
+    assert n != 2
+    return "ROC's pick is also first at the top" if n >= 3 else "ROC's pick is still not the ranker best at the top"
+
+
 def _overlay_answers(ov: _Overlay, primary: _Panel) -> list:
     """The prose answers to (e) for one overlay, each of (a), (b) and (c) asked again on its screens beside the primary
     screens of the same campaigns, rebuilt from the references; (b)'s differences are those the primary reference's
@@ -590,7 +602,6 @@ def _overlay_answers(ov: _Overlay, primary: _Panel) -> list:
 
     # (a): ROC's pick here and there, and who is first at the top
     assert ov.first("roc") == ov.first("roc", here=False) == ["SVM"]
-    svm_first = [m for m in _Panel.EARLY if "SVM" in ov.first(m)]
     leads = [
         f"{L[m]} (Conover-Holm p {ov.conover_p(m, ov.first(m)[0], 'SVM'):.2g})"
         for m in _Panel.EARLY
@@ -598,8 +609,8 @@ def _overlay_answers(ov: _Overlay, primary: _Panel) -> list:
     ]
     a = (
         f"(a) ROC picks the SVM here too, first by mean rank on AUC[ROC] as on the primary screens of the same {n} "
-        f"campaigns, and the SVM is first at the top on {_WORDS[len(svm_first)].replace('no', 'none')} of the five "
-        "early-retrieval metrics. "
+        f"campaigns, and the SVM is first at the top on {_WORDS[_svm_first(ov)].replace('no', 'none')} of the five "
+        f"early-retrieval metrics: {_verdict(ov)} here. "
         f"First at the top here: {firsts(True)}; on those campaigns' primary screens: {firsts(False)}. The leader's "
         f"lead over the SVM is significant by Conover's test on " + (_listed(leads) if leads else "none of them") + "."
     )
@@ -641,36 +652,51 @@ def test_the_overlays_answers_to_e_hold_in_their_references(overlay):
     reference's wilcoxon.tsv: a number moved in either fails until the prose moves."""
     page = " ".join((ROOT / "docs" / "studies" / "modern_panel_overlays.md").read_text().replace("**", "").split())
     primary = _Panel(ROOT / "results" / "reference" / "pubchem_hts_modern")
-    for sentence in _overlay_answers(_Overlay(f"pubchem_hts_modern_{overlay}", "pubchem_hts_modern"), primary):
+    ov = _Overlay(f"pubchem_hts_modern_{overlay}", "pubchem_hts_modern")
+    for sentence in _overlay_answers(ov, primary):
         assert sentence in page, sentence
+    total = {"scaffold": 9, "confirmed": 10}[overlay]  # "Where the runs stand"
+    ran = f"all {total} of its screens" if ov.screens == total else f"{ov.screens} of its {total}"
+    assert re.search(rf"{overlay} overlay (has run )?on {ran}[,.]", page), ran
 
 
 def _e_summary(scaffold: _Overlay, confirmed: _Overlay, primary: _Panel) -> list:
     """The (e) line of docs/studies/modern_panel.md: both overlays' answers in brief, rebuilt as _overlay_answers."""
-    both = (scaffold, confirmed)
-    svm_first = [sum("SVM" in ov.first(m) for m in _Panel.EARLY) for ov in both]  # alone or tied
-    assert all(ov.first("roc") == ["SVM"] for ov in both) and max(svm_first) <= 1  # "the answer to (a) stands"
+    both = {"under the scaffold split": (scaffold, 9), "with confirmed actives": (confirmed, 10)}
+    assert all(ov.first("roc") == ["SVM"] for ov, _ in both.values())
     irv = [m for m in _Panel.EARLY if primary.place(m, "IRV") == 1]
+
+
+    def so_far(ov, total):
+        return "" if ov.screens == total else ", so far,"
+
+    def first_on(ov):
+        n = _svm_first(ov)
+        return f"on {_WORDS[n].replace('no', 'none')}" + (" of them" if 0 < n < 5 else "")
 
     def led(ov):
         who, count = ov.leaders()
-        assert "IRV" not in who  # "changes"
+        assert "IRV" not in who  # "not the IRV"
         return f"{_listed(who)} on " + ("all five" if count == 5 else f"{_WORDS[count]} of the five")
 
+    (cond_s, (_, total_s)), (cond_c, (_, total_c)) = both.items()
     found = scaffold.top_training(primary)[0]
-    kept = [len(ov.top_training(primary)[1]) for ov in both]
-    sig = [len(ov.top_training(primary)[3]) for ov in both]
-    places = [_ordinal(ov.place("ef_1pct", "MAX-SIM")) for ov in both]
+    kept = [len(ov.top_training(primary)[1]) for ov, _ in both.values()]
+    sig = [len(ov.top_training(primary)[3]) for ov, _ in both.values()]
+    places = [_ordinal(ov.place("ef_1pct", "MAX-SIM")) for ov, _ in both.values()]
     return [
-        f"On the screens run so far ({scaffold.screens} of 9 under the scaffold split, {confirmed.screens} of 10 with "
-        "confirmed actives) ROC picks the SVM under both, and the SVM is first at the top (alone or tied) on "
-        f"{_WORDS[svm_first[0]].replace('no', 'none')} of the five early-retrieval metrics under the scaffold split "
-        f"and on {_WORDS[svm_first[1]].replace('no', 'none')} with confirmed actives: the answer to (a) stands.",
-        f"Who is first at the top changes: {led(scaffold)} under the scaffold split, {led(confirmed)} with confirmed "
-        f"actives, where on the 25 primary screens the IRV is first on {_WORDS[len(irv)]}.",
+        f"(e) {cond_s.capitalize()}{so_far(scaffold, total_s)} {_verdict(scaffold)}; {cond_c}{so_far(confirmed, total_c)} "
+        f"{_verdict(confirmed)}.",
+        f"On {scaffold.screens} of 9 screens under the scaffold split and {confirmed.screens} of 10 with confirmed "
+        "actives, ROC picks the SVM under both; of the five early-retrieval metrics the SVM is first (alone or tied) "
+        f"{first_on(scaffold)} {cond_s} and {first_on(confirmed)} {cond_c}.",
+        f"The leaders at the top are not the IRV: {led(scaffold)} {cond_s}, {led(confirmed)} {cond_c}, where on the 25 "
+        f"primary screens the IRV is first on {_WORDS[len(irv)]}.",
         f"Of the {_WORDS[len(found)]} differences training for the top made on the primary screens, {_WORDS[kept[0]]} "
-        f"keep their direction under the scaffold split and {_WORDS[kept[1]]} with confirmed actives"
-        + (", none significant by Conover's test." if not any(sig) else f" ({sig[0]} and {sig[1]} significant by Conover's test)."),
+        f"keep their direction {cond_s} and {_WORDS[kept[1]]} {cond_c}"
+        + (", none significant by Conover's test." if not any(sig) else
+           f" ({_WORDS[sig[0]].replace('no', 'none')} and {_WORDS[sig[1]].replace('no', 'none')} of them significant by "
+           "Conover's test)."),
         f"MAX-SIM is {places[0]} and {places[1]} of {primary.models} at EF 1%.",
     ]  # fmt: skip
 
