@@ -666,7 +666,6 @@ def _e_summary(scaffold: _Overlay, confirmed: _Overlay, primary: _Panel) -> list
     assert all(ov.first("roc") == ["SVM"] for ov, _ in both.values())
     irv = [m for m in _Panel.EARLY if primary.place(m, "IRV") == 1]
 
-
     def so_far(ov, total):
         return "" if ov.screens == total else ", so far,"
 
