@@ -630,7 +630,7 @@ def _overlay_answers(ov: _Overlay, primary: _Panel) -> list:
         f"(Wilcoxon-Holm p < 0.05), {_WORDS[len(kept)]} {'keeps its' if len(kept) == 1 else 'keep their'} direction here"
         + (f": {on(kept)}" if kept else "")
         + (f"; {_WORDS[len(lost_)]} {'does' if len(lost_) == 1 else 'do'} not: {on(lost_)}" if lost_ else "")
-        + ". By Conover's test " + (f"{on(sig)} is significant" if sig else "none is significant") + " here."
+        + ". By Conover's test " + (f"{'this is' if len(sig) == 1 else 'these are'} significant here: {on(sig)}." if sig else "none is significant here.")
     )  # fmt: skip
     # (c): MAX-SIM at EF 1%
     ranks = ov.mean_ranks("ef_1pct")
