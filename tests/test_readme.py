@@ -404,6 +404,11 @@ class _Panel:
 _WORDS = dict(enumerate(("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")))
 
 
+def _how_many(n: int) -> str:
+    """A count in words, "none" for 0 ("on none of the five")."""
+    return "none" if n == 0 else _WORDS[n]
+
+
 def _listed(words) -> str:
     words = list(words)
     return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
@@ -610,7 +615,7 @@ def _overlay_answers(ov: _Overlay, primary: _Panel) -> list:
     ]
     a = (
         f"(a) ROC picks the SVM here too, first by mean rank on AUC[ROC] as on the primary screens of the same {n} "
-        f"campaigns, and the SVM is first at the top on {_WORDS[_svm_first(ov)].replace('no', 'none')} of the five "
+        f"campaigns, and the SVM is first at the top on {_how_many(_svm_first(ov))} of the five "
         "early-retrieval metrics" + ("" if _svm_first(ov) == 2 else f": {_verdict(ov)} here") + ". "
         f"First at the top here: {firsts(True)}; on those campaigns' primary screens: {firsts(False)}. The leader's "
         f"lead over the SVM is significant by Conover's test on " + (_listed(leads) if leads else "none of them") + "."
@@ -640,7 +645,7 @@ def _overlay_answers(ov: _Overlay, primary: _Panel) -> list:
     c = (
         f"(c) MAX-SIM is {_ordinal(ov.place('ef_1pct', 'MAX-SIM'))} of {k} at EF 1% here "
         f"({_ordinal(ov.place('ef_1pct', 'MAX-SIM', here=False))} on the same campaigns' primary screens), significantly "
-        f"below {_WORDS[len(below)].replace('no', 'none')} of the {len(rivals)} other rankers by Conover's test"
+        f"below {_how_many(len(below))} of the {len(rivals)} other rankers by Conover's test"
         + (f" ({_listed(below)})" if below else "") + f" and above {_listed(above) if above else 'none'}."
     )  # fmt: skip
     return [a, b, c]
@@ -672,16 +677,17 @@ def _e_summary(scaffold: _Overlay, confirmed: _Overlay, primary: _Panel) -> list
 
     def first_on(ov):
         n = _svm_first(ov)
-        return f"on {_WORDS[n].replace('no', 'none')}" + (" of them" if 0 < n < 5 else "")
+        return f"on {_how_many(n)}" + (" of them" if 0 < n < 5 else "")
 
     def led(ov):
         who, count = ov.leaders()
         return f"{_listed(who)} on " + ("all five" if count == 5 else f"{_WORDS[count]} of the five")
 
     (cond_s, (_, total_s)), (cond_c, (_, total_c)) = both.items()
-    found = scaffold.top_training(primary)[0]
-    kept = [len(ov.top_training(primary)[1]) for ov, _ in both.values()]
-    sig = [len(ov.top_training(primary)[3]) for ov, _ in both.values()]
+    training = [ov.top_training(primary) for ov, _ in both.values()]  # (found, kept, lost, significant) each
+    found = training[0][0]
+    kept = [len(t[1]) for t in training]
+    sig = [len(t[3]) for t in training]
     places = [_ordinal(ov.place("ef_1pct", "MAX-SIM")) for ov, _ in both.values()]
     return [
         f"(e) {cond_s.capitalize()}{so_far(scaffold, total_s)} {_verdict(scaffold)}; {cond_c}{so_far(confirmed, total_c)} "
@@ -694,7 +700,7 @@ def _e_summary(scaffold: _Overlay, confirmed: _Overlay, primary: _Panel) -> list
         f"Of the {_WORDS[len(found)]} differences training for the top made on the primary screens, {_WORDS[kept[0]]} "
         f"keep their direction {cond_s} and {_WORDS[kept[1]]} {cond_c}"
         + (", none significant by Conover's test." if not any(sig) else
-           f" ({_WORDS[sig[0]].replace('no', 'none')} and {_WORDS[sig[1]].replace('no', 'none')} of them significant by "
+           f" ({_how_many(sig[0])} and {_how_many(sig[1])} of them significant by "
            "Conover's test)."),
         f"MAX-SIM is {places[0]} and {places[1]} of {primary.models} at EF 1%.",
     ]  # fmt: skip
