@@ -684,16 +684,29 @@ def _e_summary(scaffold: _Overlay, confirmed: _Overlay, primary: _Panel) -> list
         return f"{_listed(who)} on " + ("all five" if count == 5 else f"{_WORDS[count]} of the five")
 
     (cond_s, (_, total_s)), (cond_c, (_, total_c)) = both.items()
+    done = scaffold.screens == total_s and confirmed.screens == total_c
+    verdicts = (_verdict(scaffold), _verdict(confirmed))
+    if done and verdicts[0] == verdicts[1]:  # both overlays complete and of one answer: one clause
+        head = f"(e) {cond_s.capitalize()} and {cond_c}, {verdicts[0]}."
+    else:
+        head = (
+            f"(e) {cond_s.capitalize()}{so_far(scaffold, total_s)} {verdicts[0]}; "
+            f"{cond_c}{so_far(confirmed, total_c)} {verdicts[1]}."
+        )
+    ran = (
+        f"On all {total_s} screens under the scaffold split and all {total_c} with confirmed actives"
+        if done
+        else f"On {scaffold.screens} of {total_s} screens under the scaffold split and {confirmed.screens} of "
+        f"{total_c} with confirmed actives"
+    )
     training = [ov.top_training(primary) for ov, _ in both.values()]  # (found, kept, lost, significant) each
     found = training[0][0]
     kept = [len(t[1]) for t in training]
     sig = [len(t[3]) for t in training]
     places = [_ordinal(ov.place("ef_1pct", "MAX-SIM")) for ov, _ in both.values()]
     return [
-        f"(e) {cond_s.capitalize()}{so_far(scaffold, total_s)} {_verdict(scaffold)}; {cond_c}{so_far(confirmed, total_c)} "
-        f"{_verdict(confirmed)}.",
-        f"On {scaffold.screens} of 9 screens under the scaffold split and {confirmed.screens} of 10 with confirmed "
-        "actives, ROC picks the SVM under both; of the five early-retrieval metrics the SVM is first (alone or tied) "
+        head,
+        f"{ran}, ROC picks the SVM under both; of the five early-retrieval metrics the SVM is first (alone or tied) "
         f"{first_on(scaffold)} {cond_s} and {first_on(confirmed)} {cond_c}.",
         f"First at the top on the most of the five: {led(scaffold)} {cond_s}, {led(confirmed)} {cond_c}; on the 25 "
         f"primary screens the IRV, on {_WORDS[len(irv)]}.",
@@ -713,3 +726,19 @@ def test_the_modern_panels_e_line_holds_in_the_overlays_references():
     overlays = [_Overlay(f"pubchem_hts_modern_{o}", "pubchem_hts_modern") for o in ("scaffold", "confirmed")]
     for sentence in _e_summary(*overlays, _Panel(reference)):
         assert sentence in page, sentence
+
+
+def test_both_study_pages_say_how_far_the_overlays_have_run():
+    """docs/studies/modern_panel.md's "Where the run stands" and the overlays page's "Where the runs stand" give the
+    overlays' screens as their references hold them (datasets.tsv), and say (e) is open exactly while one overlay
+    has screens to run."""
+    pages = [ROOT / "docs" / "studies" / f"{p}.md" for p in ("modern_panel", "modern_panel_overlays")]
+    panel, overlays = (" ".join(p.read_text().replace("**", "").split()) for p in pages)
+    ran = [_Overlay(f"pubchem_hts_modern_{o}", "pubchem_hts_modern").screens for o in ("scaffold", "confirmed")]
+    if ran == [9, 10]:
+        assert "With today's rankers both overlays have run on all of their screens, the scaffold overlay's 9" in panel
+        assert "and the confirmed overlay's 10 ([their page](modern_panel_overlays.md))." in panel
+        for text in (panel, overlays):
+            assert "is open" not in text and "stays open" not in text and "so far" not in text
+    else:
+        assert "(e) is open" in panel and "(e) stays open" in overlays
