@@ -341,18 +341,26 @@ def test_the_readmes_sentence_on_todays_rankers_holds_in_the_modern_panels_refer
     )
 
 
-def test_the_modern_panel_pages_critical_difference_figure_is_its_references(tmp_path):
-    """docs/studies/modern_panel_cd.png is the primary reference's ranks drawn again (pixel for pixel): a figure
-    left behind when the reference moves fails here."""
+@pytest.mark.parametrize(
+    "run, figure, page",
+    [
+        ("", "modern_panel_cd.png", "modern_panel.md"),
+        ("_scaffold", "modern_panel_scaffold_cd.png", "modern_panel_overlays.md"),
+        ("_confirmed", "modern_panel_confirmed_cd.png", "modern_panel_overlays.md"),
+    ],
+)
+def test_the_modern_panel_pages_critical_difference_figures_are_their_references(tmp_path, run, figure, page):
+    """Each run's critical-difference diagrams on the study pages are its reference's ranks drawn again (pixel for
+    pixel): a figure left behind when the reference moves fails here."""
     from matplotlib.image import imread
 
     from crocbench.reference import critical_difference_figure
 
-    reference = ROOT / "results" / "reference" / "pubchem_hts_modern"
-    critical_difference_figure(reference, tmp_path / "cd.png")
-    committed, drawn = imread(ROOT / "docs" / "studies" / "modern_panel_cd.png"), imread(tmp_path / "cd.png")
+    critical_difference_figure(ROOT / "results" / "reference" / f"pubchem_hts_modern{run}", tmp_path / "cd.png")
+    committed, drawn = imread(ROOT / "docs" / "studies" / figure), imread(tmp_path / "cd.png")
     assert committed.shape == drawn.shape and (committed == drawn).all()
-    assert "![The Nemenyi critical-difference diagrams" in (ROOT / "docs" / "studies" / "modern_panel.md").read_text()
+    assert "critical-difference diagrams of the six metrics" in (ROOT / "docs" / "studies" / page).read_text()
+    assert f"]({figure})" in (ROOT / "docs" / "studies" / page).read_text()
 
 
 def _ordinal(n: int) -> str:

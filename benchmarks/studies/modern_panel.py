@@ -51,6 +51,10 @@ EXIT_INTERRUPTED = 130  # 128 + SIGINT
 PAGE = ROOT / "docs" / "studies" / "modern_panel.md"
 #: The documents whose reference blocks the runs' references rewrite (the overlays' tables are on a page of their own).
 DOCUMENTS = (ROOT / "README.md", PAGE, PAGE.with_name("modern_panel_overlays.md"))
+#: Each run's critical-difference diagrams, drawn from its reference beside the pages that show them.
+FIGURES = {
+    part: PAGE.with_name("modern_panel_cd.png" if part == "primary" else f"modern_panel_{part}_cd.png") for part in RUNS
+}
 
 
 def git(*args, cwd=ROOT) -> str:
@@ -108,7 +112,7 @@ def subsample(root: Path) -> None:
 def references(root: Path, screens: list) -> None:
     """Each finished run's summary kept as its reference (with ``--screens``, its screens added to the reference:
     ``crocbench reference --add``); the README's and the study pages' tables rewritten; the primary reference's
-    critical-difference diagrams drawn to ``docs/studies/modern_panel_cd.png``."""
+    critical-difference diagrams and each overlay's drawn beside the study pages (:data:`FIGURES`)."""
     from crocbench.reference import critical_difference_figure
 
     for part, (name, _) in RUNS.items():
@@ -123,8 +127,7 @@ def references(root: Path, screens: list) -> None:
         done = subprocess.run([*command, "--readme", *map(str, DOCUMENTS)], cwd=ROOT)
         if done.returncode:
             sys.exit(f"references: {' '.join(command)} exited {done.returncode}")
-        if part == "primary":
-            critical_difference_figure(out, PAGE.with_name("modern_panel_cd.png"))
+        critical_difference_figure(out, FIGURES[part])
 
 
 def main() -> None:
