@@ -514,9 +514,12 @@ def test_the_modern_panel_says_where_its_run_stands_and_what_chemprop_would_cost
 class _Overlay:
     """An overlay reference beside the primary one on the campaigns they share, recomputed here with pandas and
     scipy from each reference's datasets.tsv (mean ranks, records); Conover's Holm p from the overlay's conover.tsv
-    (tests/test_conover.py checks those against scikit-posthocs)."""
+    (tests/test_conover.py checks those against scikit-posthocs). ``declared`` is how many screens its panel config
+    (config/panels/pubchem_hts_<overlay>.yaml) declares, ``complete`` whether the reference holds them all."""
 
     def __init__(self, folder, primary):
+        import yaml
+
         def campaigns(name):
             table = pd.read_csv(ROOT / "results" / "reference" / name / "datasets.tsv", sep="\t")
             ranked = pd.read_csv(ROOT / "results" / "reference" / name / "ranks.tsv", sep="\t")["model"].unique()
@@ -529,6 +532,9 @@ class _Overlay:
         self.screens = self.here["campaign"].nunique()
         assert self.there["campaign"].nunique() == self.screens  # every overlay campaign has its primary screen
         self.conover = pd.read_csv(ROOT / "results" / "reference" / folder / "conover.tsv", sep="\t")
+        config = ROOT / "config" / "panels" / f"pubchem_hts_{folder.rsplit('_', 1)[1]}.yaml"
+        self.declared = len(yaml.safe_load(config.read_text())["dataset"])
+        self.complete = self.screens == self.declared
 
     @staticmethod
     def _wide(table, metric):
@@ -588,14 +594,15 @@ class _Overlay:
         return float(row["p_holm"].iloc[0])
 
 
-def _svm_first(ov: _Overlay) -> int:
-    """The early-retrieval metrics ROC's pick, the SVM, is first on (alone or tied) in an overlay."""
-    return sum("SVM" in ov.first(m) for m in _Panel.EARLY)
+def _first_on(ov: _Overlay, model: str = "SVM") -> int:
+    """How many of the five early-retrieval metrics a ranker (by default ROC's pick, the SVM) is first on (alone or
+    tied) in an overlay."""
+    return sum(model in ov.first(m) for m in _Panel.EARLY)
 
 
 def _verdict(ov: _Overlay) -> str:
     """(a) asked again: ROC's pick first at the top on most of the five, on two, or on at most one."""
-    n = _svm_first(ov)
+    n = _first_on(ov)
     if n == 2:
         return "ROC's pick is first at the top on only two of the five"
     return "ROC's pick is also first at the top" if n >= 3 else "ROC's pick is still not the ranker best at the top"
@@ -621,10 +628,11 @@ def _overlay_answers(ov: _Overlay, primary: _Panel) -> list:
         for m in _Panel.EARLY
         if len(ov.first(m)) == 1 and ov.first(m) != ["SVM"] and ov.conover_p(m, ov.first(m)[0], "SVM") < 0.05
     ]
+    svm_first = _first_on(ov)
     a = (
         f"(a) ROC picks the SVM here too, first by mean rank on AUC[ROC] as on the primary screens of the same {n} "
-        f"campaigns, and the SVM is first at the top on {_how_many(_svm_first(ov))} of the five "
-        "early-retrieval metrics" + ("" if _svm_first(ov) == 2 else f": {_verdict(ov)} here") + ". "
+        f"campaigns, and the SVM is first at the top on {_how_many(svm_first)} of the five "
+        "early-retrieval metrics" + ("" if svm_first == 2 else f": {_verdict(ov)} here") + ". "
         f"First at the top here: {firsts(True)}; on those campaigns' primary screens: {firsts(False)}. The leader's "
         f"lead over the SVM is significant by Conover's test on " + (_listed(leads) if leads else "none of them") + "."
     )
@@ -669,49 +677,48 @@ def test_the_overlays_answers_to_e_hold_in_their_references(overlay):
     ov = _Overlay(f"pubchem_hts_modern_{overlay}", "pubchem_hts_modern")
     for sentence in _overlay_answers(ov, primary):
         assert sentence in page, sentence
-    total = {"scaffold": 9, "confirmed": 10}[overlay]  # "Where the runs stand"
-    ran = f"all {total} of its screens" if ov.screens == total else f"{ov.screens} of its {total}"
+    ran = (
+        f"all {ov.declared} of its screens" if ov.complete else f"{ov.screens} of its {ov.declared}"
+    )  # where they stand
     assert re.search(rf"{overlay} overlay (has run )?on {ran}[,.]", page), ran
 
 
 def _e_summary(scaffold: _Overlay, confirmed: _Overlay, primary: _Panel) -> list:
     """The (e) line of docs/studies/modern_panel.md: both overlays' answers in brief, rebuilt as _overlay_answers."""
-    both = {"under the scaffold split": (scaffold, 9), "with confirmed actives": (confirmed, 10)}
-    assert all(ov.first("roc") == ["SVM"] for ov, _ in both.values())
+    both = {"under the scaffold split": scaffold, "with confirmed actives": confirmed}
+    assert all(ov.first("roc") == ["SVM"] for ov in both.values())
     irv = [m for m in _Panel.EARLY if primary.place(m, "IRV") == 1]
 
-    def so_far(ov, total):
-        return "" if ov.screens == total else ", so far,"
+    def so_far(ov):
+        return "" if ov.complete else ", so far,"
 
     def first_on(ov):
-        n = _svm_first(ov)
+        n = _first_on(ov)
         return f"on {_how_many(n)}" + (" of them" if 0 < n < 5 else "")
 
     def led(ov):
         who, count = ov.leaders()
         return f"{_listed(who)} on " + ("all five" if count == 5 else f"{_WORDS[count]} of the five")
 
-    (cond_s, (_, total_s)), (cond_c, (_, total_c)) = both.items()
-    done = scaffold.screens == total_s and confirmed.screens == total_c
+    cond_s, cond_c = both
+    done = scaffold.complete and confirmed.complete
     verdicts = (_verdict(scaffold), _verdict(confirmed))
     if done and verdicts[0] == verdicts[1]:  # both overlays complete and of one answer: one clause
         head = f"(e) {cond_s.capitalize()} and {cond_c}, {verdicts[0]}."
     else:
-        head = (
-            f"(e) {cond_s.capitalize()}{so_far(scaffold, total_s)} {verdicts[0]}; "
-            f"{cond_c}{so_far(confirmed, total_c)} {verdicts[1]}."
-        )
+        head = f"(e) {cond_s.capitalize()}{so_far(scaffold)} {verdicts[0]}; {cond_c}{so_far(confirmed)} {verdicts[1]}."
     ran = (
-        f"On all {total_s} screens under the scaffold split and all {total_c} with confirmed actives"
+        f"On all {scaffold.declared} screens under the scaffold split and all {confirmed.declared} with confirmed "
+        "actives"
         if done
-        else f"On {scaffold.screens} of {total_s} screens under the scaffold split and {confirmed.screens} of "
-        f"{total_c} with confirmed actives"
+        else f"On {scaffold.screens} of {scaffold.declared} screens under the scaffold split and {confirmed.screens} "
+        f"of {confirmed.declared} with confirmed actives"
     )
-    training = [ov.top_training(primary) for ov, _ in both.values()]  # (found, kept, lost, significant) each
+    training = [ov.top_training(primary) for ov in both.values()]  # (found, kept, lost, significant) each
     found = training[0][0]
     kept = [len(t[1]) for t in training]
     sig = [len(t[3]) for t in training]
-    places = [_ordinal(ov.place("ef_1pct", "MAX-SIM")) for ov, _ in both.values()]
+    places = [_ordinal(ov.place("ef_1pct", "MAX-SIM")) for ov in both.values()]
     return [
         head,
         f"{ran}, ROC picks the SVM under both; of the five early-retrieval metrics the SVM is first (alone or tied) "
@@ -742,10 +749,13 @@ def test_both_study_pages_say_how_far_the_overlays_have_run():
     has screens to run."""
     pages = [ROOT / "docs" / "studies" / f"{p}.md" for p in ("modern_panel", "modern_panel_overlays")]
     panel, overlays = (" ".join(p.read_text().replace("**", "").split()) for p in pages)
-    ran = [_Overlay(f"pubchem_hts_modern_{o}", "pubchem_hts_modern").screens for o in ("scaffold", "confirmed")]
-    if ran == [9, 10]:
-        assert "With today's rankers both overlays have run on all of their screens, the scaffold overlay's 9" in panel
-        assert "and the confirmed overlay's 10 ([their page](modern_panel_overlays.md))." in panel
+    scaffold, confirmed = (_Overlay(f"pubchem_hts_modern_{o}", "pubchem_hts_modern") for o in ("scaffold", "confirmed"))
+    if scaffold.complete and confirmed.complete:
+        assert (
+            "With today's rankers both overlays have run on all of their screens, the scaffold overlay's "
+            f"{scaffold.declared} and the confirmed overlay's {confirmed.declared} ([their page]"
+            "(modern_panel_overlays.md))." in panel
+        )
         for text in (panel, overlays):
             assert "is open" not in text and "stays open" not in text and "so far" not in text
     else:
@@ -758,9 +768,9 @@ def test_the_readmes_sentence_on_the_overlays_holds_in_their_references():
     readme = " ".join((ROOT / "README.md").read_text().split())
     primary = _Panel(ROOT / "results" / "reference" / "pubchem_hts_modern")
     overlays = [_Overlay(f"pubchem_hts_modern_{o}", "pubchem_hts_modern") for o in ("scaffold", "confirmed")]
-    assert [ov.screens for ov in overlays] == [9, 10]  # the sentence speaks of the overlays complete
-    irv = [sum("IRV" in ov.first(m) for m in _Panel.EARLY) for ov in overlays]
-    svm = [_svm_first(ov) for ov in overlays]
+    assert all(ov.complete for ov in overlays)  # the sentence speaks of the overlays complete
+    irv = [_first_on(ov, "IRV") for ov in overlays]
+    svm = [_first_on(ov) for ov in overlays]
     on_primary = sum(primary.place(m, "IRV") == 1 for m in _Panel.EARLY)
     assert on_primary == 4 and max(irv) < on_primary  # "the IRV's lead at the top does not hold"
     assert (
