@@ -285,7 +285,8 @@ def test_reference_refresh_prints_what_moved(tmp_path, capsys):
     ref = tmp_path / "ref"
     assert main(["reference", str(run), "--out", str(ref)]) == 0
     out = capsys.readouterr().out
-    assert out.count(": new\n") == len(REFERENCE_FILES) and "not in the reference" not in out
+    assert out.count(": new\n") == len(REFERENCE_FILES) + 1 and "not in the reference" not in out  # + manifest
+    assert "manifest.yaml: new" in out
     folds = pd.read_csv(ref / "svm_folds.tsv", sep="\t")
     assert folds.columns.tolist() == [
         "fold",
@@ -659,7 +660,8 @@ def test_a_panels_reference_its_check_and_its_docs_tables(tmp_path, capsys):
     assert "name its reference folder with --out" in capsys.readouterr().err
     assert main(["reference", str(summary), "--out", str(ref), "--check"]) == 2
     assert main(["reference", str(summary), "--out", str(ref)]) == 0
-    assert sorted(p.name for p in ref.iterdir()) == sorted(SUMMARY_FILES)
+    assert sorted(p.name for p in ref.iterdir()) == sorted([*SUMMARY_FILES, "manifest.yaml"])
+    assert (ref / "manifest.yaml").read_text().startswith("kind: panel\n")
     capsys.readouterr()
     assert main(["reference", str(summary), "--out", str(ref), "--check"]) == 0
     assert "equals the reference" in capsys.readouterr().out
@@ -976,12 +978,14 @@ def test_ctrl_c_is_one_line_exit_130_and_leaves_no_temporary_file(tmp_path):
     )
     proc.stdin.write("score,label\n0.5,1\n")
     proc.stdin.flush()
-    deadline = time.monotonic() + 60
-    while not list(tmp_path.glob("crocbench-*/stdin")):  # the command is reading standard input: past its imports
-        assert proc.poll() is None and time.monotonic() < deadline, proc.stderr.read() if proc.poll() else "timeout"
+    # Wait for a state, not a time: the temporary copy of standard input exists, so the command is past its imports
+    # and blocked reading a pipe that stays open (no EOF can reach it before the signal does).
+    while not list(tmp_path.glob("crocbench-*/stdin")):
+        assert proc.poll() is None, proc.stderr.read()
         time.sleep(0.05)
     proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate(timeout=60)
+    proc.wait()  # standard input is still open: the command ends by the signal, not by reading EOF
     proc.stdin.close()
+    out, err = proc.stdout.read(), proc.stderr.read()
     assert (proc.returncode, out, err) == (130, "", "crocbench: interrupted\n")
     assert list(tmp_path.iterdir()) == []

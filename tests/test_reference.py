@@ -94,7 +94,8 @@ def test_write_reference_then_compare_run_and_check(tmp_path, capsys):
     summary, ref = tmp_path / "summary", tmp_path / "ref"
     _summary(summary)
     written = write_reference(summary, ref)
-    assert sorted(p.name for p in written) == sorted(SUMMARY_FILES) and all(v == ["new"] for v in written.values())
+    assert sorted(p.name for p in written) == sorted([*SUMMARY_FILES, "manifest.yaml"])
+    assert all(v == ["new"] for v in written.values())
     assert compare_run(summary, ref) == dict.fromkeys(SUMMARY_FILES, [])
     assert main(["reference", str(summary), "--out", str(ref), "--check"]) == 0
     _summary(summary, value=0.75)
@@ -226,7 +227,10 @@ def test_the_modern_panels_tables_across_the_screens_are_what_its_screens_rows_g
 
 def _dtp_reference(folder):
     """A dataset's reference with two anchors and three rankers' pooled areas."""
+    from crocbench.reference import Manifest, write_manifest
+
     folder.mkdir(parents=True, exist_ok=True)
+    write_manifest(Manifest(folder, kind="paper", split="random", labels="paper"))
     pd.DataFrame(
         {
             "id": ["svm_roc", "irv_top"],
@@ -361,7 +365,7 @@ def test_a_studys_reference_and_its_page_tables(tmp_path, capsys):
     assert main(["reference", str(run), "--study"]) == 2
     assert "needs a folder of its own" in capsys.readouterr().err
     assert main(["reference", str(run), "--out", str(ref), "--study"]) == 0
-    assert sorted(p.name for p in ref.iterdir()) == sorted(STUDY_FILES)
+    assert sorted(p.name for p in ref.iterdir()) == sorted([*STUDY_FILES, "manifest.yaml"])
     capsys.readouterr()
     assert main(["reference", str(run), "--out", str(ref), "--check"]) == 0  # a study folder is known as one
     moved = pd.read_csv(run / "tables" / "intervals.tsv", sep="\t")
@@ -428,6 +432,6 @@ def test_a_panels_tables_add_the_top_training_pairs_and_max_sim_where_it_has_tod
     rows_of = {name: [line.split(" | ")[0][2:] for line in tables[name].splitlines()[2:]] for name in tables}
     assert rows_of["pubchem_hts/top_training"] == ["GBM-rank vs GBM"]
     assert rows_of["pubchem_hts/maxsim"] == ["MAX-SIM vs kNN", "MAX-SIM vs GBM", "MAX-SIM vs GBM-rank"]
-    assert "pubchem_hts/findings" not in document_tables(panel)
-    assert tables["pubchem_hts/findings"].splitlines()[-3].startswith("- GBM-rank against GBM: AUC[ROC] ")
+    assert "pubchem_hts/exploratory" not in document_tables(panel)
+    assert tables["pubchem_hts/exploratory"].splitlines()[-3].startswith("- GBM-rank against GBM: AUC[ROC] ")
     assert tables["pubchem_hts/ranks"].count("\n") == 2 + 6 - 1  # a row per metric of the six

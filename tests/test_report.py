@@ -810,12 +810,18 @@ def test_panels_compared_on_the_shared_screens_by_hand(shared, supported):
 
 
 def test_a_panel_reference_is_compared_with_the_panels_beside_it_that_hold_its_campaigns(tmp_path):
-    from crocbench.reference import compared_panels
+    from crocbench.reference import Manifest, compared_panels, write_manifest
 
     def panel(name, screens, models=("IRV",)):
+        """A panel reference; its manifest says what its name suggests (the code reads the manifest, not the
+        name): ``*confirmed`` confirmed actives, ``*scaffold`` a scaffold split, each overlaying ``all``."""
         (tmp_path / name).mkdir()
         rows = [(s, m) for s in screens for m in models]
         pd.DataFrame(rows, columns=["dataset", "model"]).to_csv(tmp_path / name / "datasets.tsv", sep="\t")
+        split = "scaffold" if name.endswith("scaffold") else "random"
+        labels = "confirmed" if name.endswith("confirmed") else "primary"
+        overlays = None if (split, labels) == ("random", "primary") else "all"
+        write_manifest(Manifest(tmp_path / name, "panel", split, labels, overlays, campaign_key="campaign"))
 
     panel("all", ["X_primary", "Y_primary", "Z_primary"])
     panel(
@@ -864,7 +870,8 @@ def test_findings_read_the_ranks_and_the_holm_tests_as_computed_by_hand():
     times 10 pairs by Holm (all equal); the mean ranks are whole places."""
     from scipy.stats import wilcoxon
 
-    from crocbench.report import SUMMARY_RANK_METRICS, SUMMARY_TABLE_METRICS, findings_markdown, ranks_table
+    from crocbench.report import SUMMARY_RANK_METRICS, SUMMARY_TABLE_METRICS, ranks_table
+    from crocbench.report.findings import exploratory_markdown
 
     roc_order = ["SVM", "GBM", "GBM-rank", "MAX-SIM", "RANDOM"]
     top_order = ["GBM-rank", "GBM", "SVM", "MAX-SIM", "RANDOM"]
@@ -876,7 +883,7 @@ def test_findings_read_the_ranks_and_the_holm_tests_as_computed_by_hand():
             values = {k: 1.0 - top_order.index(m) * gap + d / 1000 for k in SUMMARY_RANK_METRICS}
             rows.append({"dataset": f"d{d}", "model": m, **values, "roc": 1.0 - roc_order.index(m) * gap + d / 1000})
     ranks, pairs = ranks_table(pd.DataFrame(rows))
-    text = findings_markdown(
+    text = exploratory_markdown(
         ranks, pairs, SUMMARY_TABLE_METRICS, trained=[("GBM-rank", "GBM")], baseline="MAX-SIM", left_out=["RANDOM"]
     )
     holm = f"{min(1.0, wilcoxon(np.arange(1.0, 13.0)).pvalue * 10):.2g}"
@@ -904,7 +911,8 @@ def test_findings_name_every_ranker_tied_at_the_best_mean_rank():
     """Two rankers that win every other screen off each other share the best mean rank (1.5) by every metric: both
     are named, and no metric's pick is read against ROC's (they are the same pair); MAX-SIM, tied with kNN, has a
     place range."""
-    from crocbench.report import SUMMARY_RANK_METRICS, SUMMARY_TABLE_METRICS, findings_markdown, ranks_table
+    from crocbench.report import SUMMARY_RANK_METRICS, SUMMARY_TABLE_METRICS, ranks_table
+    from crocbench.report.findings import exploratory_markdown
 
     rows = []
     for d in range(6):  # MAX-SIM and kNN trade the last two places likewise
@@ -914,16 +922,16 @@ def test_findings_name_every_ranker_tied_at_the_best_mean_rank():
                 {"dataset": f"d{d}", "model": m, **{k: 1.0 - order.index(m) / 10 for k in SUMMARY_RANK_METRICS}}
             )
     ranks, pairs = ranks_table(pd.DataFrame(rows))
-    lines = findings_markdown(ranks, pairs, SUMMARY_TABLE_METRICS, baseline="MAX-SIM").splitlines()
+    lines = exploratory_markdown(ranks, pairs, SUMMARY_TABLE_METRICS, baseline="MAX-SIM").splitlines()
     assert lines[0].startswith("- Best by mean rank over 6 screens: by AUC[ROC] GBM-rank and GBM (1.50); ")
     assert lines[0].endswith("; by DCG@100 GBM-rank and GBM (1.50).")
     assert not any("'s pick" in line for line in lines)
     assert lines[1].startswith("- MAX-SIM's place by mean rank: AUC[ROC] 3-4 (tied) of 4; ")
     assert lines[2].startswith("- By EF 1%, MAX-SIM is significantly below 0 of the 3 other rankers")
     # a baseline the ranks lack, and metrics without EF 1%: those lines are left out, not an error
-    assert len(findings_markdown(ranks, pairs, SUMMARY_TABLE_METRICS, baseline="RANDOM").splitlines()) == 1
+    assert len(exploratory_markdown(ranks, pairs, SUMMARY_TABLE_METRICS, baseline="RANDOM").splitlines()) == 1
     no_ef = [m for m in SUMMARY_TABLE_METRICS if m != "ef_1pct"]
-    assert len(findings_markdown(ranks, pairs, no_ef, baseline="MAX-SIM").splitlines()) == 2
+    assert len(exploratory_markdown(ranks, pairs, no_ef, baseline="MAX-SIM").splitlines()) == 2
 
 
 def test_panels_compared_counts_each_pairs_wins_losses_and_ties_on_the_shared_screens():

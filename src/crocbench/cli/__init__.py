@@ -34,7 +34,7 @@ from ._input import STDIN
 from ._output import _for_users
 from ._samples import ANNOUNCE_SAMPLES, MAX_SAMPLES
 from ._score import _score
-from ._tools import _explain, _reference, _synthesize
+from ._tools import _explain, _reference, _regenerate, _synthesize
 
 __all__ = ["EXIT_USAGE", "MAX_SAMPLES", "STDIN", "main"]
 
@@ -238,6 +238,13 @@ def _parser() -> argparse.ArgumentParser:
         help="also rewrite the results tables (<!-- reference:NAME --> blocks) in these Markdown files "
         "(README.md and the docs pages that hold one)",
     )
+
+    p = sub.add_parser(
+        "regenerate",
+        help="rewrite every generated block and figure of README.md and docs/ from the committed references",
+    )
+    p.add_argument("--root", default=".", help="the repository's root (default: the current folder)")
+    p.add_argument("--check", action="store_true", help="write nothing; list what is stale and exit 1 when anything is")
     return parser
 
 
@@ -252,6 +259,7 @@ def main(argv=None) -> int:
             "compare": _compare,
             "explain": _explain,
             "reference": _reference,
+            "regenerate": _regenerate,
             "synthesize": _synthesize,
         }[args.command](args)
     except (ValueError, MissingExtra) as exc:

@@ -1,5 +1,6 @@
 """The commands around a workflow run: ``explain`` (an IRV prediction), ``synthesize`` (a seeded synthetic
-screen) and ``reference`` (refresh the committed regression reference)."""
+screen), ``reference`` (refresh the committed regression reference) and ``regenerate`` (the README's and the
+docs' generated blocks and figures, from the committed references)."""
 
 from __future__ import annotations
 
@@ -112,3 +113,18 @@ def _reference(args) -> int:
         done = ", ".join(f"{name} in {document}" for document, name in changed)
         print(f"rewrote the table(s): {done}" if changed else f"{', '.join(args.readme)}: tables unchanged")
     return 0
+
+
+def _regenerate(args) -> int:
+    require("crocbench regenerate", "yaml", "matplotlib")
+    from ..reference import regenerate_documents
+
+    root = Path(args.root)
+    if not (root / "results" / "reference").is_dir() or not (root / "README.md").is_file():
+        raise ValueError(f"{root}: not the repository's root (no README.md and results/reference/)")
+    changed = regenerate_documents(root, check=args.check)
+    for document, name in changed:
+        print(f"{'stale' if args.check else 'rewrote'}: {document}: {name}")
+    if not changed:
+        print("every generated block and figure is its reference's")
+    return 1 if args.check and changed else 0

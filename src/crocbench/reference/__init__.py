@@ -25,9 +25,14 @@ A panel run in parts (some screens a run) grows its reference screen by screen: 
 each screen's rows and recomputes the tables across the screens from all of them (``crocbench reference
 results/summary --out DIR --add``).
 
-Three modules: ``_compare`` (what a reference holds, the comparison cell by cell, writing it), ``_panel`` (a
-panel's reference screen by screen) and ``_documents`` (the README's and the docs' tables generated from it, and
-the blocks they are written into).
+Each reference says what it is in its ``manifest.yaml`` (:func:`read_manifest`: kind, split, labels, the panel it
+overlays, its documents and figures, its declared questions); the code reads it, never a folder's name.
+:func:`regenerate_documents` (``crocbench regenerate``) rewrites every generated block and figure of the README and
+the docs from the committed references alone.
+
+Four modules: ``_manifest`` (what a reference is), ``_compare`` (what a reference holds, the comparison cell by
+cell, writing it), ``_panel`` (a panel's reference screen by screen) and ``_documents`` (the README's and the docs'
+tables, answers and figures generated from it, and the blocks they are written into).
 """
 
 from ._compare import (
@@ -56,16 +61,26 @@ from ._documents import (
     comparison_markdown,
     critical_difference_figure,
     document_tables,
+    documents_of,
     panel_tables,
     readme_tables,
     reference_blocks,
+    regenerate_documents,
     study_tables,
     update_readme,
 )
+from ._manifest import MANIFEST, Manifest, read_manifest, references, write_manifest
 from ._panel import across_screens, added_screens
 
 __all__ = [
     "ABSOLUTE_FLOOR",
+    "MANIFEST",
+    "Manifest",
+    "documents_of",
+    "read_manifest",
+    "references",
+    "regenerate_documents",
+    "write_manifest",
     "COLUMN_TOLERANCES",
     "REFERENCE_FILES",
     "RELATIVE_TOLERANCE",

@@ -9,6 +9,7 @@ import numpy as np
 import pandas as pd
 
 from .._io import write_table
+from ._manifest import Manifest, manifest_kind, write_manifest
 
 #: Tables of a run kept in the reference.  Most are ``tables/<name>``; ``svm_folds.tsv`` is built
 #: from the SVM's per-fold records (the chosen C and class weight, the inner-CV values).
@@ -93,13 +94,13 @@ def reference_frame(results, name: str) -> pd.DataFrame:
 
 
 def is_panel_reference(reference) -> bool:
-    """Whether the reference folder is a panel's (it holds ``datasets.tsv``) rather than ``dtp_aids``'s."""
-    return (Path(reference) / "datasets.tsv").is_file()
+    """Whether the reference folder is a panel's: its manifest says ``kind: panel``."""
+    return manifest_kind(reference) == "panel"
 
 
 def is_study_reference(reference) -> bool:
-    """Whether the reference folder is a study's (it holds ``intervals.tsv``, :data:`STUDY_FILES`)."""
-    return (Path(reference) / "intervals.tsv").is_file()
+    """Whether the reference folder is a study's: its manifest says ``kind: study``."""
+    return manifest_kind(reference) == "study"
 
 
 def missing_tables(results, study: bool = False) -> list:
@@ -226,4 +227,7 @@ def write_reference(results, reference, study: bool = False, add: bool = False) 
         moved = compare(frame, pd.read_csv(path, sep="\t"), name) if path.is_file() else ["new"]
         write_table(frame, path, sep="\t", index=False, float_format="%.12g")
         written[path] = moved
+    if manifest_kind(reference) is None:  # a new reference says what it is; the rest of its manifest is declared
+        kind = "panel" if is_summary(results) else "study" if study else "paper"
+        written[write_manifest(Manifest(reference, kind=kind))] = ["new"]
     return written

@@ -7,8 +7,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .._io import write_text
+from .._io import atomic_write, write_text
 from ._compare import is_panel_reference, is_study_reference
+from ._manifest import read_manifest, references
 
 #: The pairs of a study that ask whether training for the top helps (labels as ``config/examples/modern.yaml``
 #: gives them): trained for the top, then the same model trained plainly. Pairs a study lacks are left out.
@@ -78,8 +79,10 @@ def panel_tables(reference) -> dict:
     :data:`crocbench.report.SUMMARY_TABLE_METRICS` the reference holds, ``<panel>/ranks`` (mean ranks, Friedman,
     Nemenyi) and ``<panel>/pairs`` (every pair's Wilcoxon test, Holm-adjusted), and where the panel has today's
     rankers ``<panel>/top_training`` (the pairs of :data:`TRAINED_FOR_THE_TOP`, each trained for the top against
-    its plain form), ``<panel>/maxsim`` (MAX-SIM against every other ranker but RANDOM) and ``<panel>/findings``
-    (:func:`crocbench.report.findings_markdown`: the study's answers, read from those tests); where the reference
+    its plain form), ``<panel>/maxsim`` (MAX-SIM against every other ranker but RANDOM) and ``<panel>/exploratory``
+    (:func:`crocbench.report.findings.exploratory_markdown`: what those tests say, exploratory); where its
+    manifest declares questions, ``<panel>/answers``, ``<panel>/family`` and ``<panel>/headline``
+    (:mod:`crocbench.report.findings`: the declared family's tests, effects and verdicts); where the reference
     keeps Conover's tests, ``<panel>/conover_<metric>`` per metric of the ranks (the models in mean-rank order, each
     pair's Holm p); ``<panel>/claims``
     (the paper's claims across the screens); ``<panel>/vs_<other>`` for each panel reference of
@@ -90,10 +93,18 @@ def panel_tables(reference) -> dict:
         SUMMARY_TABLE_METRICS,
         claims_across_markdown,
         conover_markdown,
-        findings_markdown,
         pairs_markdown,
         ranks_overview_markdown,
         screens_markdown,
+    )
+    from ..report.findings import (
+        Questions,
+        answers_markdown,
+        describe,
+        exploratory_markdown,
+        family_markdown,
+        family_table,
+        headline_markdown,
     )
 
     folder = Path(reference)
@@ -110,7 +121,7 @@ def panel_tables(reference) -> dict:
         tables["top_training"] = pairs_markdown(read["wilcoxon.tsv"], metrics, only=trained)
         others = [m for m in models if m not in (LABELS["random"], LABELS["maxsim"])]
         tables["maxsim"] = pairs_markdown(read["wilcoxon.tsv"], metrics, only=[(LABELS["maxsim"], m) for m in others])
-        tables["findings"] = findings_markdown(
+        tables["exploratory"] = exploratory_markdown(
             read["ranks.tsv"],
             read["wilcoxon.tsv"],
             metrics,
@@ -118,6 +129,15 @@ def panel_tables(reference) -> dict:
             baseline=LABELS["maxsim"],
             left_out=[LABELS["random"]],
         )
+    manifest = read_manifest(folder)
+    questions = manifest.questions
+    if questions is not None:  # the study's declared questions: its answers, written from the per-screen values
+        declared = Questions.from_dict(questions)
+        family = family_table(read["datasets.tsv"], declared)
+        tables["answers"] = answers_markdown(read["ranks.tsv"], family, declared)
+        tables["family"] = family_markdown(family, declared)
+        what = describe(manifest.split, manifest.labels)
+        tables["headline"] = headline_markdown(read["ranks.tsv"], family, declared, what)
     if (folder / "conover.tsv").is_file():  # a reference of a summary that kept Conover's tests
         conover = pd.read_csv(folder / "conover.tsv", sep="\t")
         for m in metrics:
@@ -132,15 +152,23 @@ def panel_tables(reference) -> dict:
 def _campaigns(reference) -> set:
     from ..data.pubchem import campaign_of
 
-    return set(pd.read_csv(Path(reference) / "datasets.tsv", sep="\t", usecols=["dataset"])["dataset"].map(campaign_of))
+    screens = pd.read_csv(Path(reference) / "datasets.tsv", sep="\t", usecols=["dataset"])["dataset"]
+    return set(screens.map(campaign_of) if read_manifest(reference).campaign_key == "campaign" else screens)
+
+
+def _variant(reference) -> tuple:
+    """(split, labels) of a reference's manifest: what an overlay changes."""
+    manifest = read_manifest(reference)
+    return manifest.split, manifest.labels
 
 
 def compared_panels(reference) -> list:
     """The panel references beside this one (same parent folder) that it is compared with: those holding every
-    one of its screens' campaigns (:func:`crocbench.data.pubchem.campaign_of`: a scaffold-split or a confirmed
-    overlay of a panel is compared with the panel) and no ranker it lacks (a run of the paper's five is not
-    compared with a run of more rankers; that run is compared with it), and no overlay of another kind (an
-    overlay's folder is named ``<panel>_scaffold`` or ``<panel>_confirmed``)."""
+    one of its screens' campaigns (its manifest's ``campaign_key``: a scaffold-split or a confirmed overlay of a
+    panel is compared with the panel) and no ranker it lacks (a run of the paper's five is not compared with a run
+    of more rankers; that run is compared with it), and no overlay of another kind: the other overlays nothing,
+    or it changes the same thing (its manifest's split and labels are this one's; a scaffold split against
+    confirmed actives would change two things at once)."""
     folder = Path(reference)
     mine, rankers = _campaigns(folder), _rankers(folder)
     return [
@@ -148,21 +176,10 @@ def compared_panels(reference) -> list:
         for other in sorted(folder.parent.iterdir())
         if other != folder
         and is_panel_reference(other)
-        and _overlay(other) in (None, _overlay(folder))
+        and (read_manifest(other).overlays is None or _variant(other) == _variant(folder))
         and mine <= _campaigns(other)
         and _rankers(other) <= rankers
     ]
-
-
-#: An overlay's reference folder is named ``<panel>_<kind>``: an overlay is compared with the panels of the
-#: screens' own definitions and with overlays of its kind, not with one of the other kind (a scaffold split
-#: against confirmed actives changes two things at once).
-OVERLAYS = ("scaffold", "confirmed")
-
-
-def _overlay(folder: Path) -> str | None:
-    kind = folder.name.rsplit("_", 1)[-1]
-    return kind if kind in OVERLAYS else None
 
 
 def _rankers(reference) -> set:
@@ -251,11 +268,11 @@ def study_tables(reference) -> dict:
 
 
 def document_tables(reference) -> dict:
-    """The Markdown tables the docs show from a reference folder: :func:`panel_tables` for a panel's,
-    :func:`study_tables` for a study's, :func:`readme_tables` for ``dtp_aids``'s."""
-    if is_panel_reference(reference):
-        return panel_tables(reference)
-    return study_tables(reference) if is_study_reference(reference) else readme_tables(reference)
+    """The Markdown tables the docs show from a reference folder, by its manifest's kind: :func:`panel_tables` for a
+    panel's, :func:`study_tables` for a study's, :func:`readme_tables` for the paper's; none for ``tables``."""
+    kind = read_manifest(reference).kind
+    writers = {"panel": panel_tables, "study": study_tables, "paper": readme_tables}
+    return writers[kind](reference) if kind in writers else {}
 
 
 _BLOCK = r"<!-- reference:({name}) -->\n(.*?)\n?<!-- /reference:\1 -->"
@@ -272,6 +289,26 @@ def reference_blocks(text: str) -> dict:
     return {m.group(1): m.group(2).strip() for m in pattern.finditer(text)}
 
 
+def _rewritten(text: str, tables: dict, mine, where: str) -> tuple:
+    """``text`` with each of its blocks that ``mine(name)`` selects rewritten from ``tables``: (text, names seen,
+    names changed). A selected block naming no table raises one line."""
+    import re
+
+    seen, changed = set(), []
+    for name in reference_blocks(text):
+        if not mine(name):
+            continue  # another reference's block
+        if name not in tables:
+            raise ValueError(f"{where}: block <!-- reference:{name} --> names no table of the committed references")
+        match = re.compile(_BLOCK.format(name=re.escape(name)), flags=re.S).search(text)
+        seen.add(name)
+        if match.group(2) != tables[name]:
+            changed.append(name)
+            block = f"<!-- reference:{name} -->\n{tables[name]}\n<!-- /reference:{name} -->"
+            text = text[: match.start()] + block + text[match.end() :]
+    return text, seen, changed
+
+
 def update_readme(documents, reference) -> list:
     """Rewrite the ``<!-- reference:NAME -->`` blocks of the Markdown ``documents`` (README.md, pages of the
     docs) from the reference; returns ``(document, name)`` of the blocks whose text changed.
@@ -281,28 +318,94 @@ def update_readme(documents, reference) -> list:
     :func:`document_tables` must stand in at least one, and a block of this reference naming no table is an
     error.
     """
-    import re
-
     documents = [documents] if isinstance(documents, str | Path) else list(documents)
     tables, seen, changed = document_tables(reference), set(), []
     named = is_panel_reference(reference) or is_study_reference(reference)
     prefix = f"{Path(reference).name}/" if named else None
+
+    def mine(name):
+        return name.startswith(prefix) if prefix else "/" not in name
+
+    texts = {}
     for document in documents:
-        path = Path(document)
-        text = path.read_text()
-        for name in reference_blocks(text):
-            if not (name.startswith(prefix) if prefix else "/" not in name):
-                continue  # another reference's block
-            if name not in tables:
-                raise ValueError(f"{document}: block <!-- reference:{name} --> names no table ({', '.join(tables)})")
-            match = re.compile(_BLOCK.format(name=re.escape(name)), flags=re.S).search(text)
-            seen.add(name)
-            if match.group(2) != tables[name]:
-                changed.append((str(document), name))
-                block = f"<!-- reference:{name} -->\n{tables[name]}\n<!-- /reference:{name} -->"
-                text = text[: match.start()] + block + text[match.end() :]
-        write_text(path, text)
+        text, found, moved = _rewritten(Path(document).read_text(), tables, mine, str(document))
+        texts[Path(document)] = text
+        seen |= found
+        changed += [(str(document), name) for name in moved]
     missing = [name for name in tables if name not in seen]
     if missing:
         raise ValueError(f"no <!-- reference:{missing[0]} --> block in {', '.join(map(str, documents))}")
+    for path, text in texts.items():  # nothing is written when a block is missing
+        write_text(path, text)
     return changed
+
+
+def documents_of(root) -> list:
+    """The Markdown documents that hold generated blocks: ``README.md`` and every page under ``docs/``."""
+    root = Path(root)
+    return [root / "README.md", *sorted(p for p in (root / "docs").rglob("*.md") if "_build" not in p.parts)]
+
+
+def regenerate_documents(root, check: bool = False) -> list:
+    """Rewrite every generated block of the README and the docs, and every generated figure, from the committed
+    references (``root/results/reference``, each with its manifest): the one command behind
+    ``crocbench reference --regenerate``.
+
+    Parameters
+    ----------
+    root : path-like
+        The repository's root.
+    check : bool, default=False
+        Write nothing; only say what would change.
+
+    Returns
+    -------
+    list of (str, str)
+        ``(document or figure, block name or figure kind)`` of what changed (or would).
+    """
+    import tempfile
+
+    from .._extras import needs
+
+    with needs("crocbench regenerate"):
+        from matplotlib.image import imread
+
+    root = Path(root)
+    manifests = references(root / "results" / "reference")
+    tables = {}
+    for manifest in manifests:
+        tables.update(document_tables(manifest.folder))
+    changed, seen, texts = [], set(), {}
+    for document in documents_of(root):
+        text, found, moved = _rewritten(
+            document.read_text(), tables, lambda name: True, str(document.relative_to(root))
+        )
+        seen |= found
+        changed += [(str(document.relative_to(root)), name) for name in moved]
+        texts[document] = text
+    missing = [name for name in tables if name not in seen]
+    if missing:
+        raise ValueError(f"no <!-- reference:{missing[0]} --> block in README.md or docs/")
+    figures = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for manifest in manifests:
+            for figure, kind in manifest.figures.items():
+                drawn = Path(tmp) / f"{len(figures)}{Path(figure).suffix}"
+                critical_difference_figure(manifest.folder, drawn)
+                target = root / figure
+                same = target.is_file() and _same_pixels(imread(target), imread(drawn))
+                if not same:
+                    changed.append((figure, kind))
+                    figures.append((target, drawn.read_bytes()))
+        if not check:
+            for path, text in texts.items():
+                if text != path.read_text():
+                    write_text(path, text)
+            for path, data in figures:
+                with atomic_write(path) as out:
+                    out.write_bytes(data)
+    return changed
+
+
+def _same_pixels(a, b) -> bool:
+    return a.shape == b.shape and bool((a == b).all())

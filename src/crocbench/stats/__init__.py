@@ -45,6 +45,9 @@ Modules, one concern each (everything public is importable from here):
     Many datasets (Demsar 2006): :func:`friedman_test`, :func:`dataset_ranks`,
     :func:`nemenyi_critical_difference`, :func:`holm`, :func:`pairwise_wilcoxon`, :func:`turned_pair`,
     :func:`screens_needed`.
+``_effects``
+    How much two rankers differ across datasets: :func:`paired_effect`, the mean paired difference with its
+    bootstrap interval over the datasets.
 ``_conover``
     Which pairs of rankers differ over many datasets, after Friedman's test: :func:`conover_friedman`
     (Conover's post-hoc test, optionally Holm-adjusted).
@@ -61,6 +64,7 @@ from ._bootstrap import (
     resamples_from_counts,
 )
 from ._conover import P_ADJUST, conover_friedman
+from ._effects import EFFECT_RESAMPLES, Effect, paired_effect
 from ._permutation import paired_permutation_samples, unpaired_permutation_samples
 from ._pvalues import ALTERNATIVES, TESTS, check_tests, p_values
 from ._ranks import (
@@ -83,6 +87,8 @@ __all__ = [
     "DEFAULT_RESAMPLES",
     "MIN_RESAMPLES",
     "P_ADJUST",
+    "EFFECT_RESAMPLES",
+    "Effect",
     "Interval",
     "bootstrap",
     "bootstrap_values",
@@ -107,6 +113,7 @@ __all__ = [
     "nemenyi_critical_difference",
     "screens_needed",
     "p_values",
+    "paired_effect",
     "paired_permutation_samples",
     "pairwise_wilcoxon",
     "turned_pair",

@@ -157,32 +157,42 @@ def nemenyi_critical_difference(k: int, n_datasets: int, alpha: float = 0.05) ->
     return float(q * np.sqrt(k * (k + 1) / (6.0 * n_datasets)))
 
 
-def screens_needed(k: int, alpha: float = 0.05) -> int:
-    """The fewest datasets on which a pair of rankers that agrees on every one is told apart by
-    :func:`pairwise_wilcoxon`: the exact two-sided p-value of n like signs, 2 / 2^n, times the k (k - 1) / 2
-    pairs (Holm's factor when all pairs are alike), below ``alpha``.
+def screens_needed(k: int | None = None, alpha: float = 0.05, *, tests: int | None = None) -> int:
+    """The fewest datasets on which a pair of rankers that agrees on every one can pass Holm's correction: the exact
+    two-sided p-value of n like signs of the Wilcoxon signed-rank test, 2 / 2^n, times the family's size (Holm's
+    factor when every test of the family is alike), below ``alpha``.
 
     Parameters
     ----------
-    k : int
-        The number of rankers compared pairwise.
+    k : int, default=None
+        The number of rankers compared pairwise by :func:`pairwise_wilcoxon`: a family of k (k - 1) / 2 tests.
     alpha : float, default=0.05
         The family-wise significance level.
+    tests : int, default=None
+        The family's size, in place of ``k``: a declared family of pairs and metrics, all Holm-adjusted together.
 
     Returns
     -------
     int
-        The smallest number of datasets n with ``2 / 2^n * k (k - 1) / 2 < alpha``.
+        The smallest number of datasets n with ``2 / 2^n * m < alpha``, m the family's size.
 
     Examples
     --------
     >>> screens_needed(5), screens_needed(2), screens_needed(6)
     (9, 6, 10)
+    >>> screens_needed(tests=12)
+    9
     """
-    if int(k) != k or k < 2 or not 0 < alpha < 1:
-        raise ValueError(f"need k >= 2 rankers and alpha in (0, 1); got k={k}, alpha={alpha}")
-    pairs, n = k * (k - 1) // 2, 1
-    while pairs * 2.0 / 2.0**n >= alpha:
+    if (k is None) == (tests is None):
+        raise ValueError("give k (rankers compared pairwise) or tests (a family's size), not both")
+    if k is not None and (int(k) != k or k < 2):
+        raise ValueError(f"need k >= 2 rankers; got k={k}")
+    if tests is not None and (int(tests) != tests or tests < 1):
+        raise ValueError(f"need a family of at least 1 test; got tests={tests}")
+    if not 0 < alpha < 1:
+        raise ValueError(f"alpha must be in (0, 1); got {alpha}")
+    family, n = (k * (k - 1) // 2 if tests is None else int(tests)), 1
+    while family * 2.0 / 2.0**n >= alpha:
         n += 1
     return n
 

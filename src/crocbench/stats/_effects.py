@@ -1,0 +1,83 @@
+"""Effect sizes across screens: the mean paired difference of two rankers with its bootstrap interval.
+
+A p-value across screens says whether two rankers differ; the effect size says by how much. Here the effect is
+the mean over the screens of a metric's paired difference (a - b), and its interval is the percentile interval
+of that mean over resamples of the screens (each resample draws as many screens as there are, with replacement;
+the screens are the unit, as in the paired Wilcoxon test beside it).
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+#: Resamples of an effect's interval unless told otherwise.
+EFFECT_RESAMPLES = 10_000
+
+
+class Effect(NamedTuple):
+    """A mean paired difference across screens and its bootstrap interval.
+
+    Parameters
+    ----------
+    mean : float
+        The mean over the screens of ``a - b``.
+    low, high : float
+        The percentile interval's bounds.
+    screens : int
+        The number of screens.
+    """
+
+    mean: float
+    low: float
+    high: float
+    screens: int
+
+
+def paired_effect(a, b, *, level: float = 0.95, n_resamples: int = EFFECT_RESAMPLES, seed=0) -> Effect:
+    """The mean paired difference ``a - b`` across screens, with its percentile bootstrap interval over screens.
+
+    Parameters
+    ----------
+    a, b : array-like of shape (n_screens,)
+        One ranker's metric per screen, and the other's, in the same screen order.
+    level : float, default=0.95
+        The interval's coverage.
+    n_resamples : int, default=10000
+        Bootstrap resamples of the screens.
+    seed : int or numpy Generator, default=0
+        The resampling's seed: the same seed gives the same interval.
+
+    Returns
+    -------
+    Effect
+
+    Examples
+    --------
+    >>> paired_effect([3.0, 5.0, 4.0], [1.0, 3.0, 2.0])
+    Effect(mean=2.0, low=2.0, high=2.0, screens=3)
+    >>> e = paired_effect([0.30, 0.52, 0.41, 0.38], [0.25, 0.40, 0.42, 0.30])
+    >>> round(e.mean, 4), e.low < e.mean < e.high
+    (0.06, True)
+    """
+    x, y = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+    if x.ndim != 1 or x.shape != y.shape or x.size == 0:
+        raise ValueError(f"a and b must be 1-d and of one length, at least 1; got shapes {x.shape} and {y.shape}")
+    if not (np.isfinite(x).all() and np.isfinite(y).all()):
+        raise ValueError("a and b must be finite")
+    if not 0 < level < 1:
+        raise ValueError(f"level must be in (0, 1); got {level}")
+    if int(n_resamples) != n_resamples or n_resamples < 100:
+        raise ValueError(f"n_resamples must be a whole number of at least 100; got {n_resamples}")
+    d = x - y
+    if np.ptp(d) == 0:  # every resample has the same mean: no rounding noise in the bounds
+        return Effect(float(d[0]), float(d[0]), float(d[0]), d.size)
+    rng = np.random.default_rng(seed)
+    means = np.empty(int(n_resamples))
+    chunk = max(1, 5_000_000 // d.size)
+    for start in range(0, means.size, chunk):
+        stop = min(means.size, start + chunk)
+        means[start:stop] = d[rng.integers(0, d.size, size=(stop - start, d.size))].mean(axis=1)
+    low, high = np.quantile(means, [(1 - level) / 2, (1 + level) / 2])
+    return Effect(float(d.mean()), float(low), float(high), d.size)

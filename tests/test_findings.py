@@ -1,0 +1,165 @@
+"""crocbench.report.findings: the declared family's tests, effects and verdicts, checked against scipy and
+statsmodels, and the answers' words following the numbers."""
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import stats as sps
+from statsmodels.stats.multitest import multipletests
+
+from crocbench.report.findings import (
+    VERDICTS,
+    Questions,
+    answers_markdown,
+    family_markdown,
+    family_table,
+    headline_markdown,
+)
+
+SPEC = {
+    "declared": "before the run",
+    "metric_of_record": "croc_exp_80",
+    "pairs": [["A", "B"], ["C", "B"]],
+    "metrics": ["croc_exp_80", "roc"],
+    "thresholds": {"croc_exp_80": 0.01, "roc": 0.02},
+}
+
+
+def _panel(values: dict) -> pd.DataFrame:
+    """datasets.tsv's shape from {model: {metric: per-screen values}}."""
+    rows = []
+    for model, metrics in values.items():
+        n = len(next(iter(metrics.values())))
+        for i in range(n):
+            rows.append({"dataset": f"s{i}", "model": model, **{m: v[i] for m, v in metrics.items()}})
+    return pd.DataFrame(rows)
+
+
+def _ranks(datasets: pd.DataFrame, metrics) -> pd.DataFrame:
+    rows = []
+    for m in metrics:
+        wide = datasets.pivot(index="dataset", columns="model", values=m)
+        ranks = wide.apply(lambda r: pd.Series(sps.rankdata(-r.to_numpy()), index=r.index), axis=1).mean()
+        rows += [{"metric": m, "model": k, "mean_rank": v, "datasets": len(wide)} for k, v in ranks.items()]
+    return pd.DataFrame(rows)
+
+
+@pytest.fixture
+def noisy():
+    rng = np.random.default_rng(3)
+    b = rng.uniform(0.2, 0.4, 12)
+    return _panel(
+        {
+            "A": {
+                "croc_exp_80": b + 0.05 + 0.01 * rng.standard_normal(12),
+                "roc": 0.8 + 0.01 * rng.standard_normal(12),
+            },
+            "B": {"croc_exp_80": b, "roc": np.full(12, 0.8)},
+            "C": {
+                "croc_exp_80": b + 0.004 + 0.001 * rng.standard_normal(12),
+                "roc": 0.8 + 0.01 * rng.standard_normal(12),
+            },
+        }
+    )
+
+
+def test_the_family_is_wilcoxon_per_test_holm_over_all_and_the_mean_difference(noisy):
+    q = Questions.from_dict(SPEC)
+    table = family_table(noisy, q)
+    assert list(zip(table["a"], table["b"], table["metric"])) == [
+        ("A", "B", "croc_exp_80"),
+        ("A", "B", "roc"),
+        ("C", "B", "croc_exp_80"),
+        ("C", "B", "roc"),
+    ]
+    for r in table.itertuples():
+        wide = noisy.pivot(index="dataset", columns="model", values=r.metric)
+        d = (wide[r.a] - wide[r.b]).to_numpy()
+        assert (r.wins, r.losses, r.ties, r.screens) == ((d > 0).sum(), (d < 0).sum(), (d == 0).sum(), 12)
+        assert r.p_value == pytest.approx(sps.wilcoxon(d).pvalue, rel=1e-12)
+        assert r.effect == pytest.approx(d.mean(), abs=1e-15)
+        boot = sps.bootstrap((d,), np.mean, n_resamples=20_000, method="percentile", random_state=1)
+        span = d.max() - d.min()
+        assert r.low == pytest.approx(boot.confidence_interval.low, abs=0.02 * span)
+        assert r.high == pytest.approx(boot.confidence_interval.high, abs=0.02 * span)
+    assert np.allclose(table["p_holm"], multipletests(table["p_value"], method="holm")[1], rtol=1e-12)
+
+
+def test_verdicts_need_holm_and_the_whole_interval_beyond_the_threshold(noisy):
+    table = family_table(noisy, Questions.from_dict(SPEC)).set_index(["a", "metric"])
+    assert table.loc[("A", "croc_exp_80"), "verdict"] == VERDICTS[0]  # 0.05 ahead, threshold 0.01
+    assert table.loc[("A", "croc_exp_80"), "ahead"] == "A"
+    assert table.loc[("C", "croc_exp_80"), "verdict"] == VERDICTS[1]  # 12-0, but by 0.004 < 0.01
+    assert table.loc[("A", "roc"), "verdict"] == VERDICTS[2]  # noise
+    lower = Questions.from_dict({**SPEC, "thresholds": {"croc_exp_80": 0.003, "roc": 0.02}})
+    low = family_table(noisy, lower).set_index(["a", "metric"])
+    c = low.loc[("C", "croc_exp_80")]
+    assert c["verdict"] == (VERDICTS[0] if c["low"] >= 0.003 else VERDICTS[1])
+
+
+def test_a_threshold_met_exactly_counts_and_the_ranker_behind_is_the_b_side():
+    """Every screen 0.25 apart, exactly in binary (an interval of one point, exactly the threshold): beyond it, >=
+    and not >; the side ahead may be b."""
+    panel = _panel({"A": {"roc": np.full(9, 0.5)}, "B": {"roc": np.full(9, 0.75)}})
+    q = Questions.from_dict({**SPEC, "metric_of_record": "roc", "pairs": [["A", "B"]], "metrics": ["roc"],
+                             "thresholds": {"roc": 0.25}})  # fmt: skip
+    r = family_table(panel, q).iloc[0]
+    assert (r["ahead"], r["losses"], r["low"], r["high"]) == ("B", 9, -0.25, -0.25)
+    assert r["verdict"] == VERDICTS[0]
+
+
+def test_the_answers_follow_the_numbers_with_no_code_edit(noisy):
+    q = Questions.from_dict(SPEC)
+    ranks = _ranks(noisy, q.metrics)
+    before = answers_markdown(ranks, family_table(noisy, q), q)
+    assert "Metric of record: AUC[CROC(exp)] a=80. Over 12 screens the first by mean rank is A" in before
+    assert "The answers are confirmatory." in before
+    moved = noisy.copy()
+    b0 = moved.loc[(moved["model"] == "B") & (moved["dataset"] == "s0"), "croc_exp_80"].item()
+    moved.loc[(moved["model"] == "A") & (moved["dataset"] == "s0"), "croc_exp_80"] = b0 - 0.001  # A loses a screen
+    after = answers_markdown(_ranks(moved, q.metrics), family_table(moved, q), q)
+    assert "A over B on AUC[CROC(exp)] a=80" in before and "12-0" in before
+    assert "11-1" in after and after != before
+    late = Questions.from_dict({**SPEC, "declared": "after the run"})
+    assert "exploratory: the family was declared after the run" in answers_markdown(
+        ranks, family_table(noisy, late), late
+    )
+
+
+def test_the_family_table_and_headline_carry_every_test_and_the_counts(noisy):
+    q = Questions.from_dict(SPEC)
+    table = family_table(noisy, q)
+    lines = family_markdown(table, q).splitlines()
+    assert len(lines) == 2 + q.size and "Holm p (family of 4)" in lines[0]
+    head = headline_markdown(_ranks(noisy, q.metrics), table, q, "Primary hits, random split")
+    counts = table["verdict"].value_counts()
+    assert head.startswith("Primary hits, random split, 12 screens: first by mean rank")
+    assert f"{counts.get(VERDICTS[0], 0)} of the 4 declared tests show a difference beyond" in head
+
+
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        ({"declared": "later"}, "declared must be 'before the run' or 'after the run'"),
+        ({"pairs": [["A", "A"]]}, "two different rankers"),
+        ({"pairs": [["A", "B"], ["B", "A"]]}, "a pair is declared twice"),
+        ({"metric_of_record": "bedroc_20"}, "must be one of metrics"),
+        ({"thresholds": {"croc_exp_80": 0.01}}, "no threshold for metric 'roc'"),
+        ({"thresholds": {"croc_exp_80": 0.01, "roc": -1}}, "must be a number >= 0"),
+        ({"thresholds": {"croc_exp_80": 0.01, "roc": 0.1, "ef": 1}}, "'ef', which is not a metric of the family"),
+        ({"alpha": 1.5}, "alpha and level must be in (0, 1)"),
+        ({"colour": 1}, "unknown key 'colour'"),
+    ],
+)
+def test_bad_questions_fail_in_one_line(change, message):
+    with pytest.raises(ValueError) as info:
+        Questions.from_dict({**SPEC, **change})
+    assert message in str(info.value) and "\n" not in str(info.value)
+
+
+def test_a_question_naming_an_unknown_ranker_or_metric_fails(noisy):
+    with pytest.raises(ValueError, match=r"'Z' is not a ranker of the panel \(A, B, C\)"):
+        family_table(noisy, Questions.from_dict({**SPEC, "pairs": [["A", "Z"]]}))
+    spec = {**SPEC, "metrics": ["croc_exp_80", "ef_1pct"], "thresholds": {"croc_exp_80": 0.01, "ef_1pct": 1}}
+    with pytest.raises(ValueError, match="the panel has no metric 'ef_1pct'"):
+        family_table(noisy, Questions.from_dict(spec))
