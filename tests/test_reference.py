@@ -435,3 +435,29 @@ def test_a_panels_tables_add_the_top_training_pairs_and_max_sim_where_it_has_tod
     assert "pubchem_hts/exploratory" not in document_tables(panel)
     assert tables["pubchem_hts/exploratory"].splitlines()[-3].startswith("- GBM-rank against GBM: AUC[ROC] ")
     assert tables["pubchem_hts/ranks"].count("\n") == 2 + 6 - 1  # a row per metric of the six
+
+
+def test_a_runs_declared_questions_go_into_its_references_manifest_and_a_change_is_reported(tmp_path):
+    """The summary's tables/questions.yaml (the config's summary: questions) is kept in a new reference's manifest;
+    a later run declaring other questions rewrites them and says so; a run without the file leaves them."""
+    import yaml
+
+    from crocbench.reference import read_manifest
+
+    summary, ref = tmp_path / "summary", tmp_path / "ref"
+    _summary(summary)
+    q = {"declared": "before the run", "metric_of_record": "roc", "pairs": [["IRV", "SVM"]], "metrics": ["roc"],
+         "thresholds": {"roc": 0.01}}  # fmt: skip
+    (summary / "tables" / "questions.yaml").write_text(yaml.safe_dump(q))
+    write_reference(summary, ref)
+    assert read_manifest(ref).questions == q and read_manifest(ref).kind == "panel"
+    other = {**q, "thresholds": {"roc": 0.02}}
+    (summary / "tables" / "questions.yaml").write_text(yaml.safe_dump(other))
+    written = write_reference(summary, ref)
+    assert read_manifest(ref).questions == other
+    [line] = [line for lines in written.values() for line in lines if "questions" in line]
+    assert line.startswith("manifest.yaml: questions: {") and line.endswith("'thresholds': {'roc': 0.02}}")
+    assert " -> " in line and "'thresholds': {'roc': 0.01}} -> " in line
+    (summary / "tables" / "questions.yaml").unlink()
+    write_reference(summary, ref)
+    assert read_manifest(ref).questions == other

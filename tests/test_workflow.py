@@ -589,6 +589,14 @@ def test_two_datasets_in_one_run_and_the_summary_from_their_own_scores(tmp_path)
     from crocbench.stats import conover_friedman
 
     config = _two_screens(tmp_path)
+    questions = {"declared": "before the run", "metric_of_record": "croc_exp_80", "pairs": [["IRV", "SVM"]],
+                 "metrics": ["croc_exp_80", "roc"], "thresholds": {"croc_exp_80": 0.01, "roc": 0.01}}  # fmt: skip
+    wrong = _run(tmp_path, {**config, "summary": {"questions": {**questions, "pairs": [["IRV", "GBM"]]}}}, "-n")
+    assert (
+        wrong.returncode != 0
+        and "summary: questions: 'GBM' is not a compared model's label" in wrong.stdout + wrong.stderr
+    )
+    config["summary"] = {"questions": questions}
     plan = _run(tmp_path, config, "-n")  # the default target: both screens' tables and the summary
     assert plan.returncode == 0, plan.stderr[-3000:]
     for job in ("summary_tables", "summary_figures", "significance_table"):
@@ -638,6 +646,7 @@ def test_two_datasets_in_one_run_and_the_summary_from_their_own_scores(tmp_path)
         assert all((summary / "figures" / f"{name}.{ext}").stat().st_size > 10_000 for ext in ("png", "pdf"))
     ranks_md = (summary / "tables" / "ranks.md").read_text()
     assert "Friedman chi2" in ranks_md and f"\n\n{SUMMARY_TESTS}.\n\n" in ranks_md  # the summary names its tests
+    assert yaml.safe_load((summary / "tables" / "questions.yaml").read_text()) == questions  # declared, kept
     conover = pd.read_csv(summary / "tables" / "conover.tsv", sep="\t")
     want = conover_friedman(roc, labels)
     for row in conover[conover["metric"] == "roc"].itertuples():

@@ -218,6 +218,41 @@ def check_sizes(datasets, config: dict, runs: dict, expected: Callable[[str], in
                     raise ValueError(f"dataset {name}: {exc}") from None
 
 
+def check_questions(config: dict, runs: dict) -> None:
+    """``summary: questions``, where declared: well formed (:meth:`crocbench.report.findings.Questions.from_dict`),
+    each pair's rankers among the compared models' labels, each metric one the summary computes.
+
+    Examples
+    --------
+    >>> from crocbench.models import declared_runs
+    >>> q = {"declared": "before the run", "metric_of_record": "roc", "pairs": [["IRV", "kNN"]], "metrics": ["roc"],
+    ...      "thresholds": {"roc": 0.01}}
+    >>> runs = declared_runs({"irv": {}, "svm": {}})
+    >>> check_questions({"summary": {"questions": q}}, runs)
+    Traceback (most recent call last):
+    ...
+    ValueError: summary: questions: 'kNN' is not a compared model's label (IRV, SVM)
+    """
+    spec = (config.get("summary") or {}).get("questions")
+    if spec is None:
+        return
+    from .report import SUMMARY_RANK_METRICS
+    from .report.findings import Questions
+
+    questions = Questions.from_dict(spec)
+    compared = (config.get("summary") or {}).get("models") or list(runs)
+    labels = [runs[m].label for m in compared if m in runs]
+    for pair in questions.pairs:
+        for label in pair:
+            if label not in labels:
+                raise ValueError(f"summary: questions: {label!r} is not a compared model's label ({', '.join(labels)})")
+    for metric in questions.metrics:
+        if metric not in SUMMARY_RANK_METRICS:
+            raise ValueError(
+                f"summary: questions: {metric!r} is not a metric of the summary ({', '.join(SUMMARY_RANK_METRICS)})"
+            )
+
+
 def check_config(config: dict, runs: dict, root=".") -> list[str]:
     """Every cross-field check, in the order a user would fix them; returns the chosen datasets.
 
@@ -242,6 +277,7 @@ def check_config(config: dict, runs: dict, root=".") -> list[str]:
     """
     datasets = chosen_datasets(config)
     summary_models(config)
+    check_questions(config, runs)
     check_repeats(config, runs)
     check_archives(config)
     check_sizes(datasets, config, runs, lambda name: expected_compounds(name, config, root))

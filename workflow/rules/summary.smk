@@ -14,6 +14,7 @@ rule summary_tables:
         ranks_tsv="results/summary/tables/ranks.tsv",
         pairs_tsv="results/summary/tables/wilcoxon.tsv",
         conover_tsv="results/summary/tables/conover.tsv",
+        questions="results/summary/tables/questions.yaml",
         ranks_md=report(
             "results/summary/tables/ranks.md", caption="../report/summary_ranks.rst", category="Across datasets"
         ),
@@ -34,6 +35,7 @@ rule summary_tables:
         resamples=config["intervals"]["resamples"],
         seed=config["cv"]["seed"],
         repeats=REPEATS,
+        questions=config["summary"]["questions"],
     script:
         "../scripts/summary_tables.py"
 

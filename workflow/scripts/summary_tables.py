@@ -1,4 +1,5 @@
 import pandas as pd
+import yaml
 
 from crocbench._io import write_table, write_text
 from crocbench._workflow import step
@@ -48,4 +49,6 @@ with step(snakemake) as log:
         f"{source}\n\n" + ranks_markdown(ranks, pairs, conover=conover) + "\n"
     )
     write_text(snakemake.output.ranks_md, text)
+    # the study's declared questions (summary: questions; null where none): crocbench reference keeps them
+    write_text(snakemake.output.questions, yaml.safe_dump(snakemake.params.questions, sort_keys=False))
     print(text, file=log)

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
 from .._io import write_table
-from ._manifest import Manifest, manifest_kind, write_manifest
+from ._manifest import MANIFEST, Manifest, manifest_kind, read_manifest, write_manifest
 
 #: Tables of a run kept in the reference.  Most are ``tables/<name>``; ``svm_folds.tsv`` is built
 #: from the SVM's per-fold records (the chosen C and class weight, the inner-CV values).
@@ -227,7 +228,25 @@ def write_reference(results, reference, study: bool = False, add: bool = False) 
         moved = compare(frame, pd.read_csv(path, sep="\t"), name) if path.is_file() else ["new"]
         write_table(frame, path, sep="\t", index=False, float_format="%.12g")
         written[path] = moved
+    questions = _declared_questions(results)
     if manifest_kind(reference) is None:  # a new reference says what it is; the rest of its manifest is declared
         kind = "panel" if is_summary(results) else "study" if study else "paper"
-        written[write_manifest(Manifest(reference, kind=kind))] = ["new"]
+        written[write_manifest(Manifest(reference, kind=kind, questions=questions))] = ["new"]
+    elif questions is not None and read_manifest(reference).questions != questions:
+        manifest = read_manifest(reference)
+        written[write_manifest(replace(manifest, questions=questions))] = [
+            f"{MANIFEST}: questions: {manifest.questions} -> {questions}"
+        ]
     return written
+
+
+def _declared_questions(results) -> dict | None:
+    """The questions a panel's run declared (``tables/questions.yaml``, written by the summary), or None."""
+    path = Path(results) / "tables" / "questions.yaml"
+    if not path.is_file():
+        return None
+    from .._extras import needs
+
+    with needs("crocbench.reference"):
+        import yaml
+    return yaml.safe_load(path.read_text())
