@@ -163,3 +163,30 @@ def test_a_question_naming_an_unknown_ranker_or_metric_fails(noisy):
     spec = {**SPEC, "metrics": ["croc_exp_80", "ef_1pct"], "thresholds": {"croc_exp_80": 0.01, "ef_1pct": 1}}
     with pytest.raises(ValueError, match="the panel has no metric 'ef_1pct'"):
         family_table(noisy, Questions.from_dict(spec))
+
+
+def test_a_studys_family_reads_its_paired_permutation_tests_and_intervals():
+    """On the committed DTP AIDS study: each test's p is the pair's paired permutation p (either row order), Holm
+    is statsmodels' over the family, the effect the difference of the intervals table's values, and a verdict
+    needs Holm's p below alpha and the point difference at the threshold."""
+    from pathlib import Path
+
+    from crocbench.report.findings import study_family_table
+
+    ref = Path(__file__).resolve().parents[1] / "results" / "reference" / "modern_random"
+    sig = pd.read_csv(ref / "significance.tsv", sep="\t")
+    iv = pd.read_csv(ref / "intervals.tsv", sep="\t")
+    spec = {**SPEC, "pairs": [["IRV", "SVM"], ["MLP-exp", "MLP"]], "metrics": ["croc_exp_80", "roc"]}
+    table = study_family_table(sig, iv, Questions.from_dict(spec))
+    values = iv.set_index(["model", "key"])["value"]
+    for r in table.itertuples():
+        row = sig[(sig["metric"] == r.metric) & sig["a"].isin([r.a, r.b]) & sig["b"].isin([r.a, r.b])]
+        assert r.p_value == row["paired_permutation"].item()
+        assert r.effect == pytest.approx(values[(r.a, r.metric)] - values[(r.b, r.metric)], abs=1e-15)
+        assert (r.low_a, r.high_a) == tuple(iv.set_index(["model", "key"]).loc[(r.a, r.metric), ["low", "high"]])
+        want = VERDICTS[2] if r.p_holm >= 0.05 else VERDICTS[0] if abs(r.effect) >= r.threshold else VERDICTS[1]
+        assert r.verdict == want
+    assert np.allclose(table["p_holm"], multipletests(table["p_value"], method="holm")[1], rtol=1e-12)
+    with pytest.raises(ValueError, match="hold no metric 'ef_1pct'"):
+        study_family_table(sig, iv, Questions.from_dict({**spec, "metrics": ["ef_1pct"], "metric_of_record": "ef_1pct",
+                                                         "thresholds": {"ef_1pct": 1}}))  # fmt: skip

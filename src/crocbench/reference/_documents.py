@@ -241,7 +241,8 @@ def study_tables(reference) -> dict:
     named ``<study>/<table>``: ``rankers`` (table 1: AUC[ROC], AUC[CROC(exp)] a=80 and BEDROC(20) with their 95%
     intervals, and EF 1%), ``orders`` (the rankers in each metric's order), ``versus_paper`` (the paper's six tests
     of every other ranker against the IRV and the SVM) and ``top_training`` (the pairs of :data:`TRAINED_FOR_THE_TOP`
-    the study holds)."""
+    the study holds); where its manifest declares questions, ``answers`` and ``family``
+    (:func:`crocbench.report.findings.study_family_table`)."""
     from ..models import LABELS
     from ..paper import PAPER_MODELS
     from ..report import STUDY_METRICS, orders_markdown, pair_tests, pair_tests_markdown, rankers_markdown
@@ -264,15 +265,35 @@ def study_tables(reference) -> dict:
         ),
         "top_training": pair_tests_markdown(pair_tests(significance, trained, STUDY_METRICS), labels, TESTS),
     }
+    questions = read_manifest(folder).questions
+    if questions is not None:  # the study's declared questions: its answers, from its tests and intervals
+        from ..report.findings import Questions, study_answers_markdown, study_family_markdown, study_family_table
+
+        declared = Questions.from_dict(questions)
+        family = study_family_table(significance, intervals, declared)
+        tables["answers"] = study_answers_markdown(intervals, family, declared)
+        tables["family"] = study_family_markdown(family, declared)
     return {f"{folder.name}/{name}": table for name, table in tables.items()}
+
+
+def kept_tables(reference) -> dict:
+    """A ``tables`` reference's own tables (each ``*.tsv`` of the folder), as Markdown: ``<folder>/<stem>``."""
+    from ..report import markdown_table
+
+    folder = Path(reference)
+    return {
+        f"{folder.name}/{path.stem}": markdown_table(pd.read_csv(path, sep="\t", keep_default_na=False))
+        for path in sorted(folder.glob("*.tsv"))
+    }
 
 
 def document_tables(reference) -> dict:
     """The Markdown tables the docs show from a reference folder, by its manifest's kind: :func:`panel_tables` for a
-    panel's, :func:`study_tables` for a study's, :func:`readme_tables` for the paper's; none for ``tables``."""
+    panel's, :func:`study_tables` for a study's, :func:`readme_tables` for the paper's, :func:`kept_tables` for
+    ``tables``."""
     kind = read_manifest(reference).kind
-    writers = {"panel": panel_tables, "study": study_tables, "paper": readme_tables}
-    return writers[kind](reference) if kind in writers else {}
+    writers = {"panel": panel_tables, "study": study_tables, "paper": readme_tables, "tables": kept_tables}
+    return writers[kind](reference)
 
 
 _BLOCK = r"<!-- reference:({name}) -->\n(.*?)\n?<!-- /reference:\1 -->"
