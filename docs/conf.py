@@ -56,7 +56,8 @@ html_title = "crocbench"
 html_theme_options = {
     "navigation_with_keys": False,
     "show_toc_level": 2,
-    "secondary_sidebar_items": {"user_guide/configuration": []},  # the key table takes the page's width
+    # every page gets its "On this page" panel; the configuration page's key table takes the page's width
+    "secondary_sidebar_items": {"**": ["page-toc", "sourcelink"], "user_guide/configuration": []},
 }
 # The left sidebar lists the pages of the current section (user_guide/index, studies/index, api/index); the
 # benchmarks page is a section of its own, with no pages to list.
