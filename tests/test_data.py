@@ -70,7 +70,7 @@ def test_binary_labels_accept_what_the_readme_says():
         True,
         False,
     ]
-    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
-    assert "0/1, true/false, yes/no or\nactive/inactive (any case; t/f and y/n too)" in readme
+    guide = (Path(__file__).resolve().parents[1] / "docs" / "user_guide" / "datasets.md").read_text()
+    assert "0/1, true/false,\n  yes/no or active/inactive (any case; t/f and y/n too)" in guide
     with pytest.raises(ValueError, match="yes/no or active/inactive"):
         binary_labels(["CA", "CI"])

@@ -241,7 +241,7 @@ def study_tables(reference) -> dict:
     named ``<study>/<table>``: ``rankers`` (table 1: AUC[ROC], AUC[CROC(exp)] a=80 and BEDROC(20) with their 95%
     intervals, and EF 1%), ``orders`` (the rankers in each metric's order), ``versus_paper`` (the paper's six tests
     of every other ranker against the IRV and the SVM) and ``top_training`` (the pairs of :data:`TRAINED_FOR_THE_TOP`
-    the study holds); where its manifest declares questions, ``answers`` and ``family``
+    the study holds); where its manifest declares questions, ``answers``, ``family`` and ``headline``
     (:func:`crocbench.report.findings.study_family_table`)."""
     from ..models import LABELS
     from ..paper import PAPER_MODELS
@@ -265,14 +265,23 @@ def study_tables(reference) -> dict:
         ),
         "top_training": pair_tests_markdown(pair_tests(significance, trained, STUDY_METRICS), labels, TESTS),
     }
-    questions = read_manifest(folder).questions
-    if questions is not None:  # the study's declared questions: its answers, from its tests and intervals
-        from ..report.findings import Questions, study_answers_markdown, study_family_markdown, study_family_table
+    manifest = read_manifest(folder)
+    if manifest.questions is not None:  # the study's declared questions: its answers, from its tests and intervals
+        from ..report.findings import (
+            Questions,
+            describe,
+            study_answers_markdown,
+            study_family_markdown,
+            study_family_table,
+            study_headline_markdown,
+        )
 
-        declared = Questions.from_dict(questions)
+        declared = Questions.from_dict(manifest.questions)
         family = study_family_table(significance, intervals, declared)
         tables["answers"] = study_answers_markdown(intervals, family, declared)
         tables["family"] = study_family_markdown(family, declared)
+        what = describe(manifest.split, manifest.labels)
+        tables["headline"] = study_headline_markdown(intervals, family, declared, what)
     return {f"{folder.name}/{name}": table for name, table in tables.items()}
 
 

@@ -428,11 +428,12 @@ def describe(split: str | None, labels: str | None) -> str:
 
     Examples
     --------
-    >>> describe("scaffold", "confirmed")
-    'Confirmed actives, scaffold split'
+    >>> describe("scaffold", "confirmed"), describe("random", "paper")
+    ('Confirmed actives, scaffold split', 'Random split')
     """
     words = {"primary": "primary hits", "confirmed": "confirmed actives", "paper": "the paper's labels"}
     parts = [words.get(labels, labels), f"{split} split" if split else None]
+    parts = parts if labels != "paper" else parts[1:]  # the paper's labels go without saying
     text = ", ".join(p for p in parts if p)
     return text[:1].upper() + text[1:]
 
@@ -559,3 +560,18 @@ def study_answers_markdown(intervals: pd.DataFrame, table: pd.DataFrame, questio
         cells = [f"{a} vs {b} on {_label(m)}" for a, b, m in zip(none["a"], none["b"], none["metric"])]
         lines.append(f"- No significant difference: {_listed(cells)}.")
     return "\n".join(lines)
+
+
+def study_headline_markdown(intervals: pd.DataFrame, table: pd.DataFrame, questions: Questions, what: str = "") -> str:
+    """One sentence for an index page: a study's first ranker on the metric of record and the count of the family's
+    verdicts, after ``what`` (the study, as :func:`describe` words it)."""
+    values = intervals.pivot(index="model", columns="key", values="value")[questions.metric_of_record]
+    leaders = sorted(values.index[values == values.max()])
+    counts = table["verdict"].value_counts()
+    beyond, below = int(counts.get(VERDICTS[0], 0)), int(counts.get(VERDICTS[1], 0))
+    return (
+        (f"{what}, one dataset" if what else "One dataset")
+        + f": first on the metric of record, {_label(questions.metric_of_record)}, {_listed(leaders)}; {beyond} of the "
+        f"{questions.size} declared tests show a difference beyond the practical threshold, {below} a significant one "
+        f"within it ({_status(questions)})."
+    )
