@@ -420,7 +420,7 @@ def test_metrics_without_a_position_function_have_no_random_baseline():
         (lambda: M.average_precision([0, 0], [0.1, 0.2]), "no positives"),
         (lambda: M.loc_auc([1, 0], [0.1, 0.2], u0=0), "u0"),
         (lambda: M.loc_auc([1, 0], [0.1, 0.2], u0=1.5), "u0"),
-        (lambda: M.precision_at_k([1, 0], [0.1, 0.2], 3), "k must be in"),
+        (lambda: M.precision_at_k([1, 0], [0.1, 0.2], 3), "k must be at most 2, the list's compounds; got 3"),
         (lambda: M.precision([1, 0, 2], [0.1, 0.2, 0.3], k=1), "binary"),
         (lambda: M.precision([1, 0], [0.1, np.nan], k=1), "NaN or infinite"),
         (lambda: M.precision([1, 0], [0.1, 0.2]), "exactly one of k"),
@@ -437,7 +437,10 @@ def test_metrics_without_a_position_function_have_no_random_baseline():
         (lambda: M.tap_k([1, 0], [0.1, 0.2], k=0), "k must be a positive integer"),
         (lambda: M.last_positive_rank([0, 0], [0.1, 0.2]), "no positives"),
         (lambda: M.precision_at_recall([1, 0], [0.1, 0.2], 1.5), "recall_level"),
-        (lambda: M.roc_n_per_query([1, 0, 1, 0], [1, 0, 1, 0], [0, 0, 1, 1], n=2), "query 0: n must be in"),
+        (
+            lambda: M.roc_n_per_query([1, 0, 1, 0], [1, 0, 1, 0], [0, 0, 1, 1], n=2),
+            "query 0: .*n must be at most 1, the list's negatives; got 2",
+        ),
     ],
 )
 def test_bad_input_raises_value_error_naming_the_problem(call, match):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import codecs
 import contextlib
 import errno
 import io
@@ -100,9 +101,56 @@ def save_arrays(path, **arrays) -> None:
 
 
 def load_arrays(path, *names: str) -> tuple:
-    """The named arrays of an ``.npz`` file; a missing name raises ValueError listing those present."""
-    with np.load(path, allow_pickle=False) as data:
-        missing = [n for n in names if n not in data.files]
-        if missing:
-            raise ValueError(f"{path}: array(s) {', '.join(missing)} not found; it holds {', '.join(data.files)}")
-        return tuple(data[n] for n in names)
+    """The named arrays of an ``.npz`` file; a missing name raises ValueError listing those present, and a file
+    that is no readable ``.npz`` (truncated, another format, pickled objects) one line naming it."""
+    import zipfile
+
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            if not hasattr(data, "files"):  # a plain .npy array, not an archive of named arrays
+                raise ValueError(f"{path}: a single .npy array, not an .npz archive of named arrays")
+            missing = [n for n in names if n not in data.files]
+            if missing:
+                raise ValueError(f"{path}: array(s) {', '.join(missing)} not found; it holds {', '.join(data.files)}")
+            return tuple(data[n] for n in names)
+    except (zipfile.BadZipFile, EOFError, OSError) as exc:
+        raise ValueError(f"{path}: not a readable .npz archive ({exc}); write it again (rerun the step)") from None
+    except ValueError as exc:
+        if str(exc).startswith(str(path)):
+            raise
+        raise ValueError(
+            f"{path}: not an .npz archive of arrays crocbench wrote (another format, or pickled objects, which are "
+            "never loaded); write it again (rerun the step)"
+        ) from None
+
+
+def first_bad_byte(chunks, final: bool = True) -> tuple[int, int, int] | None:
+    """(offset, byte, line) of the first byte of ``chunks`` that is not UTF-8, or None; lines count from 1.
+    ``final=False``: the text goes on after the chunks, so a character cut at their end is not an error."""
+    decoder = codecs.getincrementaldecoder("utf-8")()
+    offset, newlines = 0, 0
+    try:
+        for chunk in chunks:
+            try:
+                decoder.decode(chunk)
+            except UnicodeDecodeError as exc:  # exc.object: the bytes held back from the last chunk, then chunk
+                held = len(exc.object) - len(chunk)
+                before = exc.object[: exc.start]
+                return offset - held + exc.start, exc.object[exc.start], newlines + before.count(b"\n") + 1
+            offset += len(chunk)
+            newlines += chunk.count(b"\n")
+        if final:
+            decoder.decode(b"", final=True)
+    except UnicodeDecodeError as exc:  # a character cut short at the end of the file
+        held = len(exc.object)
+        return offset - held + exc.start, exc.object[exc.start], newlines + 1
+    return None
+
+
+def not_utf8_message(shown: str, found: tuple[int, int, int]) -> str:
+    """One line naming the file's first byte that is not UTF-8 (:func:`first_bad_byte`'s ``found``)."""
+    offset, byte, line = found
+    return (
+        f"{shown}: not UTF-8 text: byte 0x{byte:02x} at offset {offset} (line {line}); save it as UTF-8 CSV/TSV "
+        "(it may be in Windows-1252/Latin-1)"
+    )

@@ -24,6 +24,7 @@ import zipfile
 from collections import Counter
 from pathlib import Path
 
+from .._io import first_bad_byte, not_utf8_message
 from ..data._tables import _separator
 
 _HEAD = 65536  # bytes looked at before pandas reads the file: its first lines
@@ -77,37 +78,6 @@ def _workbook(shown: str, kind: str) -> ValueError:
     return ValueError(f"{shown}: looks like a spreadsheet workbook ({kind}); export it as CSV or TSV")
 
 
-def _first_bad_byte(chunks, final: bool = True) -> tuple[int, int, int] | None:
-    """(offset, byte, line) of the first byte of ``chunks`` that is not UTF-8, or None; lines count from 1.
-    ``final=False``: the text goes on after the chunks, so a character cut at their end is not an error."""
-    decoder = codecs.getincrementaldecoder("utf-8")()
-    offset, newlines = 0, 0
-    try:
-        for chunk in chunks:
-            try:
-                decoder.decode(chunk)
-            except UnicodeDecodeError as exc:  # exc.object: the bytes held back from the last chunk, then chunk
-                held = len(exc.object) - len(chunk)
-                before = exc.object[: exc.start]
-                return offset - held + exc.start, exc.object[exc.start], newlines + before.count(b"\n") + 1
-            offset += len(chunk)
-            newlines += chunk.count(b"\n")
-        if final:
-            decoder.decode(b"", final=True)
-    except UnicodeDecodeError as exc:  # a character cut short at the end of the file
-        held = len(exc.object)
-        return offset - held + exc.start, exc.object[exc.start], newlines + 1
-    return None
-
-
-def _not_utf8_message(shown: str, found: tuple[int, int, int]) -> str:
-    offset, byte, line = found
-    return (
-        f"{shown}: not UTF-8 text: byte 0x{byte:02x} at offset {offset} (line {line}); save it as UTF-8 CSV/TSV "
-        "(it may be in Windows-1252/Latin-1)"
-    )
-
-
 def _not_utf8(path: Path, shown: str) -> str | None:
     """The message naming the first byte of the file that is not UTF-8, or None when it is all UTF-8 (or an
     archive pandas opens itself)."""
@@ -115,8 +85,8 @@ def _not_utf8(path: Path, shown: str) -> str | None:
     if opener is None:
         return None
     with opener(path, "rb") as fh:
-        found = _first_bad_byte(iter(lambda: fh.read(1 << 20), b""))
-    return None if found is None else _not_utf8_message(shown, found)
+        found = first_bad_byte(iter(lambda: fh.read(1 << 20), b""))
+    return None if found is None else not_utf8_message(shown, found)
 
 
 def _as_text(path: Path, shown: str, folder) -> Path:
@@ -131,6 +101,9 @@ def _as_text(path: Path, shown: str, folder) -> Path:
         raise ValueError(f"{shown}: is a ZIP archive, not CSV/TSV text; unpack it (or name it .zip if it holds one)")
     if magic == _OLE2:
         raise _workbook(shown, "xls")
+    if magic[:2] == b"\x1f\x8b":
+        command = "zcat FILE | crocbench score - ..." if shown == "<stdin>" else f"zcat {shown} | crocbench score - ..."
+        raise ValueError(f"{shown}: is gzip-compressed, not CSV/TSV text; decompress it first ({command})")
     head = _head(path)
     if head is None:
         return path
@@ -141,9 +114,9 @@ def _as_text(path: Path, shown: str, folder) -> Path:
         raise ValueError(
             f"{shown}: not UTF-8 text: it holds NUL bytes (UTF-16 without a byte-order mark?); save it as UTF-8 CSV/TSV"
         )
-    found = _first_bad_byte([head], final=len(head) < _HEAD)
+    found = first_bad_byte([head], final=len(head) < _HEAD)
     if found is not None:
-        raise ValueError(_not_utf8_message(shown, found))
+        raise ValueError(not_utf8_message(shown, found))
     return path
 
 
@@ -198,7 +171,8 @@ def _check_header(path: Path, shown: str, sep: str | None, columns: list[tuple[s
     if header is None:
         return
     names = [n.strip() for n in header]
-    twice = [(n, k) for n, k in Counter(n for n in names if n).items() if k > 1]
+    headerless = any(name not in names for _, name in columns) and all(map(_is_number, names))
+    twice = [] if headerless else [(n, k) for n, k in Counter(n for n in names if n).items() if k > 1]
     if len(twice) == 1:
         (n, k), *_ = twice
         raise ValueError(f"{shown}: column name {n!r} appears {k} times in the header; rename one")
@@ -207,7 +181,7 @@ def _check_header(path: Path, shown: str, sep: str | None, columns: list[tuple[s
             ", ".join(f"{n!r} ({k} times)" for n, k in twice[:-1]) + f" and {twice[-1][0]!r} ({twice[-1][1]} times)"
         )
         raise ValueError(f"{shown}: column names {listed} appear more than once in the header; rename them")
-    if any(name not in names for _, name in columns) and all(map(_is_number, names)):
+    if headerless:  # a first line of numbers is data, even where two of them are equal
         first = next(line for line in io.StringIO(text, newline="") if line.strip()).rstrip("\r\n")
         if len(first) > _SHOWN_LINE:
             first = first[: _SHOWN_LINE - 3] + "..."

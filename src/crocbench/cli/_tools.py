@@ -27,6 +27,12 @@ def _explain(args) -> int:
     if missing:
         raise ValueError(f"{', '.join(missing)} not found: run the workflow first (snakemake --cores 2)")
     folds = pd.read_csv(folder / "folds.tsv", sep="\t", dtype={"id": str})
+    lacking = [c for c in ("id", "label", "fold") if c not in folds.columns]
+    if lacking:
+        raise ValueError(
+            f"{folder / 'folds.tsv'}: no {', '.join(lacking)} column (it has {', '.join(map(str, folds.columns))}); "
+            "it is not the workflow's folds table: run the workflow again"
+        )
     where = np.flatnonzero(folds["id"].to_numpy() == args.id)
     if where.size == 0:
         raise ValueError(f"compound {args.id!r} is not in {folder / 'folds.tsv'}")
@@ -64,6 +70,11 @@ def _synthesize(args) -> int:
     from ..data import resolve_mirror
     from ..data._synthesize import main_summary, source_screen, synthesize, write_screen
 
+    out = Path(args.out)
+    if out.is_dir() or args.out.endswith(("/", "\\")) or out.name in ("", ".", ".."):
+        raise ValueError(f"--out {args.out}: is a folder; name the CSV to write (e.g. {out / 'screen.csv'})")
+    if not out.resolve().parent.is_dir():
+        raise ValueError(f"--out {args.out}: its folder {out.resolve().parent} does not exist; create it first")
     source = Path(args.source) if args.source else resolve_mirror("../shared/mirror", Path.cwd()) / "HIV_41913.csv"
     if not source.is_file():
         raise ValueError(f"source file {source} not found; give --source (a CSV with smiles and activity columns)")

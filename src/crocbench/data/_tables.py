@@ -7,6 +7,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from .._io import first_bad_byte, not_utf8_message
+
 _TRUE = {"1", "1.0", "true", "t", "yes", "y", "active"}
 _FALSE = {"0", "0.0", "false", "f", "no", "n", "inactive"}
 
@@ -84,7 +86,15 @@ def read_table(path, sep: str | None = None, required=(), dtype=None) -> pd.Data
         )
     except pd.errors.EmptyDataError:
         raise ValueError(f"{path}: the file is empty") from None
-    except (pd.errors.ParserError, UnicodeDecodeError, EOFError, OSError) as exc:
+    except UnicodeDecodeError as exc:  # pandas' position is within a chunk: the file's own offset is found here
+        found = None
+        if path.suffix.lower() in (".csv", ".tsv", ".tab", ".txt"):
+            with open(path, "rb") as fh:
+                found = first_bad_byte(iter(lambda: fh.read(1 << 20), b""))
+        if found is None:
+            raise ValueError(f"{path}: cannot be read as a table: not UTF-8 text ({exc.reason})") from None
+        raise ValueError(not_utf8_message(str(path), found)) from None
+    except (pd.errors.ParserError, EOFError, OSError) as exc:
         raise ValueError(f"{path}: cannot be read as a table: {str(exc).splitlines()[0]}") from None
     df.columns = [str(c).strip() for c in df.columns]
     for column in df.columns:

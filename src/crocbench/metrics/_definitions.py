@@ -95,7 +95,9 @@ class RandomBaseline(NamedTuple):
         return (value - self.mean) / self.sd if self.sd > 0 else float("nan")
 
 
-def _check_count(value, name: str, low: int, high: int) -> int:
+def _check_count(value, name: str, low: int, high: int, of: str = "") -> int:
+    """``value`` as an int in [low, high], or one line saying which bound it breaks (``of``: what ``high`` counts,
+    e.g. "the list's negatives")."""
     try:
         v = operator.index(value)
     except TypeError:
@@ -103,8 +105,10 @@ def _check_count(value, name: str, low: int, high: int) -> int:
             v = int(value)
         else:
             raise ValueError(f"{name} must be an integer; got {value!r}") from None
-    if not (low <= v <= high):
-        raise ValueError(f"{name} must be in [{low}, {high}] for this list; got {v}")
+    if v < low:
+        raise ValueError(f"{name} must be at least {low}; got {v}")
+    if v > high:
+        raise ValueError(f"{name} must be at most {high}" + (f", {of}" if of else "") + f"; got {v}")
     return v
 
 
@@ -127,7 +131,7 @@ def _roc_cutoff(c: Counts, t) -> Definition:
 
 
 def _roc_n(c: Counts, n=50) -> Definition:
-    n = _check_count(n, "n", 1, c.n_neg)
+    n = _check_count(n, "n", 1, c.n_neg, "the list's negatives")
     return Definition(FPR, lambda j: 1.0 - np.minimum(j / n, 1.0))
 
 
@@ -152,19 +156,33 @@ def _rie_scale(c: Counts, a: float) -> float:
     return c.n * math.expm1(a / c.n) / -math.expm1(-a)
 
 
+#: Above this a / N, exp(a / N) overflows, or exp(-2 a r / N) underflows and a random ranking's variance with it:
+#: RIE's weight is then taken as exp(-a (r - 1) / N) (1 - exp(-a / N)) times N / (1 - e^-a), the same value.
+_RIE_DIRECT = 50.0
+
+
+def _rie_weight(c: Counts, a: float) -> tuple:
+    """(h, scale) of RIE: scale * mean(h(r)) over the positives' ranks r."""
+    n = c.n
+    if a / n <= _RIE_DIRECT:
+        return (lambda r: np.exp(-a * r / n)), _rie_scale(c, a)
+    step = -math.expm1(-a / n)
+    return (lambda r: np.exp(-a * (np.asarray(r, dtype=np.float64) - 1.0) / n) * step), n / -math.expm1(-a)
+
+
 def _rie(c: Counts, alpha=20.0) -> Definition:
-    a, n = check_alpha(alpha), c.n
-    return Definition(RANK, lambda r: np.exp(-a * r / n), _rie_scale(c, a))
+    h, scale = _rie_weight(c, check_alpha(alpha))
+    return Definition(RANK, h, scale)
 
 
 def _bedroc(c: Counts, alpha=20.0) -> Definition:
-    a, n = check_alpha(alpha), c.n
+    a = check_alpha(alpha)
     ra = c.n_pos / c.n
     rie_max = -math.expm1(-a * ra) / (ra * -math.expm1(-a))
     rie_min = math.exp(-a * (1.0 - ra)) * math.expm1(-a * ra) / (ra * math.expm1(-a))
     width = rie_max - rie_min
-    scale = _rie_scale(c, a) / width
-    return Definition(RANK, lambda r: np.exp(-a * r / n), scale, -rie_min / width)
+    h, scale = _rie_weight(c, a)
+    return Definition(RANK, h, scale / width, -rie_min / width)
 
 
 def _slr(c: Counts) -> Definition:
@@ -184,22 +202,26 @@ def top_count(fraction: float, n: int) -> int:
 def _enrichment(c: Counts, fraction=None, k=None) -> Definition:
     if (fraction is None) == (k is None):
         raise ValueError("the enrichment factor needs the top of the list as a fraction or as a count k (one of them)")
-    n_top = top_count(check_fraction(fraction, "fraction"), c.n) if k is None else _check_count(k, "k", 1, c.n)
+    n_top = (
+        top_count(check_fraction(fraction, "fraction"), c.n)
+        if k is None
+        else _check_count(k, "k", 1, c.n, "the list's compounds")
+    )
     return Definition(RANK, lambda r: (r <= n_top).astype(np.float64), c.n / n_top)
 
 
 def _hits(c: Counts, k) -> Definition:
-    k = _check_count(k, "k", 1, c.n)
+    k = _check_count(k, "k", 1, c.n, "the list's compounds")
     return Definition(RANK, lambda r: (r <= k).astype(np.float64), float(c.n_pos))
 
 
 def _precision_at_k(c: Counts, k) -> Definition:
-    k = _check_count(k, "k", 1, c.n)
+    k = _check_count(k, "k", 1, c.n, "the list's compounds")
     return Definition(RANK, lambda r: (r <= k).astype(np.float64), c.n_pos / k)
 
 
 def _recall_at_k(c: Counts, k) -> Definition:
-    k = _check_count(k, "k", 1, c.n)
+    k = _check_count(k, "k", 1, c.n, "the list's compounds")
     return Definition(RANK, lambda r: (r <= k).astype(np.float64))
 
 
@@ -224,8 +246,14 @@ def _loc_auc(c: Counts, u0=0.1) -> Definition:
     return Definition(RANKING, values)
 
 
+#: The smallest ``lam`` of logAUC: below it (subnormal floats) the log axis and its random baseline lose their digits.
+MIN_LAM = 1e-300
+
+
 def _check_fpr_range(lam, upper) -> tuple[float, float]:
     lo, hi = check_fraction(lam, "lam"), check_fraction(upper, "upper")
+    if lo < MIN_LAM:
+        raise ValueError(f"lam must be at least {MIN_LAM:g} (a false-positive rate on a log axis); got {lam!r}")
     if not lo < hi:
         raise ValueError(f"the FPR range needs lam < upper; got [{lam!r}, {upper!r}]")
     return lo, hi
@@ -240,10 +268,28 @@ def _log_auc(c: Counts, lam=0.001, upper=1.0) -> Definition:
     return Definition(FPR, lambda j: np.log10(hi / np.clip(j / m, lo, hi)) / width)
 
 
+#: Above this many negatives, logAUC's random mean is summed in closed form rather than over every j.
+_LOG_AUC_SUMMED = 10**7
+
+
+def _log_auc_random_mean(m: int, lo: float, hi: float, summed: int = _LOG_AUC_SUMMED) -> float:
+    """The mean of logAUC's h(j) over j uniform on 0..m (a random ranking's positive), j/m's FPR: over every j
+    up to ``summed`` negatives, else in closed form (h is 1 up to lo, 0 from hi, and between them a sum of log10 j,
+    lgamma's)."""
+    width = math.log10(hi / lo)
+    if m + 1 <= summed:
+        j = np.arange(m + 1, dtype=np.int64)
+        return float(np.mean(np.log10(hi / np.clip(j / m, lo, hi)) / width))
+    low, high = math.floor(lo * m), math.ceil(hi * m)  # h(j) = 1 for j <= low, 0 for j >= high (and at both ends)
+    inner = high - low - 1  # the j strictly between
+    logs = (math.lgamma(high) - math.lgamma(low + 1)) / math.log(10)  # sum of log10 j, j = low + 1 .. high - 1
+    return ((low + 1) + (inner * math.log10(hi * m) - logs) / width) / (m + 1)
+
+
 def _adjusted_log_auc(c: Counts, lam=0.001, upper=1.0) -> Definition:
     d = _log_auc(c, lam, upper)
-    random_mean = float(np.mean(d.h(np.arange(c.n_neg + 1, dtype=np.int64))))  # j uniform on 0..n_neg
-    return d._replace(offset=-random_mean)
+    lo, hi = _check_fpr_range(lam, upper)
+    return d._replace(offset=-_log_auc_random_mean(c.n_neg, lo, hi))
 
 
 def _gain_discounts(k, log_base) -> Callable[[np.ndarray], np.ndarray]:

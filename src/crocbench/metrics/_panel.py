@@ -57,7 +57,10 @@ class MetricCall(NamedTuple):
         Definition
             ``(kind, h, scale, offset)`` of the metric with these parameters.
         """
-        return definition(self.metric, counts, **self.params)
+        try:
+            return definition(self.metric, counts, **self.params)
+        except ValueError as exc:  # a list too small for the parameters: say which metric
+            raise ValueError(f"metric {self.key!r}: {exc}") from None
 
     def value(self, ranking: Ranking, ties: str = "expected") -> float:
         """The metric's value on a ranked list.
@@ -331,6 +334,12 @@ def parse_metric(spec: str) -> MetricCall:
     if spec in panel:
         return panel[spec]
     name, _, rest = spec.partition(":")
+    if name in panel and name not in METRICS:
+        raise ValueError(
+            f"{name!r} is a panel key with its parameters fixed ({panel[name].metric}:"
+            + ",".join(f"{k}={v}" for k, v in panel[name].params.items())
+            + f"); give parameters to the metric itself, e.g. {panel[name].metric}:{rest}"
+        )
     if name not in METRICS:
         raise ValueError(
             f"unknown metric {name!r}; use one of {', '.join(METRICS)} "
@@ -341,13 +350,13 @@ def parse_metric(spec: str) -> MetricCall:
         key, eq, value = item.partition("=")
         if not eq or not key.strip():
             raise ValueError(f"bad metric parameter {item!r} in {spec!r}: expected key=value")
+        if key.strip() in params:
+            raise ValueError(f"metric {spec!r}: parameter {key.strip()!r} is given twice")
         params[key.strip()] = _parse_value(value.strip())
     for call in panel.values():  # same metric as a panel column: use its key and label
         if call.metric == name and call.params == params:
             return call
     call = MetricCall(spec, spec, name, params)
-    try:  # bad parameters fail here, before any data is read (a huge list: no size-dependent limit applies)
-        call.definition(Counts(10**12, 10**6, 10**12 - 10**6))
-    except ValueError as exc:
-        raise ValueError(f"metric {spec!r}: {exc}") from None
+    # bad parameters fail here, before any data is read (a huge list: no size-dependent limit applies)
+    call.definition(Counts(10**12, 10**6, 10**12 - 10**6))
     return call

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import numpy as np  # noqa: F401 (the doctest)
+import numpy as np
 
 from .._extras import needs
 from ._panel import MetricCall, parse_metric
@@ -10,6 +10,12 @@ from ._ranking import Ranking, check_ties
 
 
 def _call_value(y_true, y_score, *, call: MetricCall, ties: str) -> float:
+    classes = np.unique(np.asarray(y_true))
+    if classes.size > 2 or np.ndim(y_score) > 1:
+        raise ValueError(
+            f"{call.key}: multiclass targets are not supported ({classes.size} classes): the metrics rank one binary "
+            "label (active or not); binarize y (e.g. y == active_class)"
+        )
     return call.value(Ranking(y_true, y_score), ties)
 
 

@@ -55,6 +55,7 @@ Modules, one concern each (everything public is importable from here):
 
 from ._bootstrap import (
     DEFAULT_RESAMPLES,
+    MAX_RESAMPLES,
     MIN_RESAMPLES,
     Interval,
     bootstrap,
@@ -85,6 +86,7 @@ from ._ties import RANK_RESOLUTION, snap_ties
 __all__ = [
     "cd_cliques",
     "DEFAULT_RESAMPLES",
+    "MAX_RESAMPLES",
     "MIN_RESAMPLES",
     "P_ADJUST",
     "EFFECT_RESAMPLES",

@@ -32,6 +32,9 @@ from ..metrics._ranking import check_ties
 DEFAULT_RESAMPLES = 1000
 #: The fewest resamples accepted: with fewer, a 95% interval's ends rest on two or three resampled values each.
 MIN_RESAMPLES = 100
+#: The most resamples accepted: an interval's ends have long settled, and each resample keeps a value per metric
+#: (10^9 of them would need some 180 GB).
+MAX_RESAMPLES = 1_000_000
 #: Multinomial counts held at once (resamples x bins): about 40 MB of int64 per array.
 _CHUNK_CELLS = 5_000_000
 
@@ -72,7 +75,7 @@ def check_resamples(n_resamples) -> int:
     Returns
     -------
     int
-        ``n_resamples``, checked to be an integer of at least :data:`MIN_RESAMPLES`.
+        ``n_resamples``, checked to be an integer in [:data:`MIN_RESAMPLES`, :data:`MAX_RESAMPLES`].
 
     Raises
     ------
@@ -90,6 +93,11 @@ def check_resamples(n_resamples) -> int:
         raise ValueError(
             f"the number of bootstrap resamples must be at least {MIN_RESAMPLES} (a 95% interval's ends need "
             f"them); got {n_resamples}"
+        )
+    if n_resamples > MAX_RESAMPLES:
+        raise ValueError(
+            f"the number of bootstrap resamples must be at most {MAX_RESAMPLES:,} (an interval's ends settle long "
+            f"before); got {n_resamples:,}"
         )
     return int(n_resamples)
 
