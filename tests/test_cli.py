@@ -652,7 +652,8 @@ def _panel_summary(folder: Path) -> pd.DataFrame:
 def test_a_panels_reference_its_check_and_its_docs_tables(tmp_path, capsys):
     """`crocbench reference results/summary --out <panel>` keeps the summary's tables; `--check` exits 1 on a
     moved number; the docs' panel tables are generated from the reference, beside the dtp_aids ones."""
-    from crocbench.reference import SUMMARY_FILES, reference_blocks, update_readme
+    from crocbench.pages import reference_blocks, update_readme
+    from crocbench.reference import SUMMARY_FILES
 
     summary, ref = tmp_path / "results" / "summary", tmp_path / "reference" / "mypanel"
     table = _panel_summary(summary)

@@ -7,7 +7,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from crocbench.reference import readme_tables, reference_blocks, regenerate_documents
+from crocbench.pages import readme_tables, reference_blocks, regenerate_documents
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -21,7 +21,7 @@ def test_every_page_is_its_regeneration_from_the_committed_references():
 
 
 def test_update_readme_rewrites_a_stale_block_wherever_it_stands(tmp_path):
-    from crocbench.reference import update_readme
+    from crocbench.pages import update_readme
 
     tables = readme_tables(ROOT / "results" / "reference")
     readme, page = tmp_path / "README.md", tmp_path / "page.md"

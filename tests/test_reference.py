@@ -8,14 +8,12 @@ import pandas as pd
 import pytest
 
 from crocbench.cli import main
+from crocbench.pages import readme_tables, reference_blocks, update_readme
 from crocbench.reference import (
     SUMMARY_FILES,
     added_screens,
     compare,
     compare_run,
-    readme_tables,
-    reference_blocks,
-    update_readme,
     write_reference,
 )
 
@@ -357,7 +355,8 @@ def test_a_studys_reference_and_its_page_tables(tmp_path, capsys):
     standing the other way round in significance.tsv shown as asked."""
     from sklearn.metrics import roc_auc_score
 
-    from crocbench.reference import STUDY_FILES, study_tables
+    from crocbench.pages import study_tables
+    from crocbench.reference import STUDY_FILES
     from crocbench.stats import TESTS
 
     run, ref = tmp_path / "results" / "dtp_aids", tmp_path / "reference" / "mystudy"
@@ -411,7 +410,7 @@ def test_a_panels_tables_add_the_top_training_pairs_and_max_sim_where_it_has_tod
     is absent: no MLP) and MAX-SIM against every ranker but RANDOM, in the models' order."""
     import shutil
 
-    from crocbench.reference import document_tables
+    from crocbench.pages import document_tables
     from crocbench.report import SUMMARY_RANK_METRICS, ranks_table
 
     panel = Path(__file__).resolve().parents[1] / "results" / "reference" / "pubchem_hts"

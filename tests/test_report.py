@@ -810,7 +810,8 @@ def test_panels_compared_on_the_shared_screens_by_hand(shared, supported):
 
 
 def test_a_panel_reference_is_compared_with_the_panels_beside_it_that_hold_its_campaigns(tmp_path):
-    from crocbench.reference import Manifest, compared_panels, write_manifest
+    from crocbench.pages import compared_panels
+    from crocbench.reference import Manifest, write_manifest
 
     def panel(name, screens, models=("IRV",)):
         """A panel reference; its manifest says what its name suggests (the code reads the manifest, not the
@@ -959,7 +960,7 @@ def test_two_references_of_todays_rankers_are_compared_on_every_ranker_and_metri
     six metrics of the panels' tables, and the trained-for-the-top pairs' records, counted again here with pandas
     from both references' datasets.tsv on the campaigns they share."""
     from crocbench.data.pubchem import campaign_of
-    from crocbench.reference import comparison_markdown
+    from crocbench.pages import comparison_markdown
     from crocbench.report import SUMMARY_TABLE_METRICS, summary_labels
 
     ref = Path(__file__).resolve().parents[1] / "results" / "reference"

@@ -113,7 +113,7 @@ def references(root: Path, screens: list) -> None:
     """Each finished run's summary kept as its reference (with ``--screens``, its screens added to the reference:
     ``crocbench reference --add``); the README's and the study pages' tables rewritten; the primary reference's
     critical-difference diagrams and each overlay's drawn beside the study pages (:data:`FIGURES`)."""
-    from crocbench.reference import critical_difference_figure
+    from crocbench.pages import critical_difference_figure
 
     for part, (name, _) in RUNS.items():
         summary = root / part / "results" / "summary"

@@ -88,14 +88,8 @@ def _synthesize(args) -> int:
 
 def _reference(args) -> int:
     require("crocbench reference", "yaml")
-    from ..reference import (
-        compare_run,
-        is_study_reference,
-        is_summary,
-        missing_tables,
-        update_readme,
-        write_reference,
-    )
+    from ..pages import update_readme
+    from ..reference import compare_run, is_study_reference, is_summary, missing_tables, write_reference
 
     if args.out is None:
         if is_summary(args.results):
@@ -128,7 +122,7 @@ def _reference(args) -> int:
 
 def _regenerate(args) -> int:
     require("crocbench regenerate", "yaml", "matplotlib")
-    from ..reference import regenerate_documents
+    from ..pages import regenerate_documents
 
     root = Path(args.root)
     if not (root / "results" / "reference").is_dir() or not (root / "README.md").is_file():

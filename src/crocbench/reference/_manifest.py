@@ -155,3 +155,13 @@ def references(root) -> list:
     root = Path(root)
     folders = [root, *sorted(p for p in root.iterdir() if p.is_dir())]
     return [read_manifest(f) for f in folders if (f / MANIFEST).is_file()]
+
+
+def is_panel_reference(reference) -> bool:
+    """Whether the reference folder is a panel's: its manifest says ``kind: panel``."""
+    return manifest_kind(reference) == "panel"
+
+
+def is_study_reference(reference) -> bool:
+    """Whether the reference folder is a study's: its manifest says ``kind: study``."""
+    return manifest_kind(reference) == "study"

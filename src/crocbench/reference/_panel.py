@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from ._compare import SUMMARY_FILES, compare, reference_frame
+from ._tables import SUMMARY_FILES, compare, reference_frame
 
 #: The tables of one screen each (rows named by ``dataset``); the other summary tables are across the screens.
 PER_SCREEN = ("datasets.tsv", "claims_per_screen.tsv")

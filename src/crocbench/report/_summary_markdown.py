@@ -1,5 +1,5 @@
 """The summary across datasets as Markdown: per-dataset tables, ranks and pairs, and the compact views of a
-panel of many screens (the docs' tables; :func:`crocbench.reference.panel_tables`)."""
+panel of many screens (the docs' tables; :func:`crocbench.pages.panel_tables`)."""
 
 from __future__ import annotations
 

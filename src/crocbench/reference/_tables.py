@@ -1,16 +1,12 @@
-"""A run's tables against the committed reference, cell by cell (see :mod:`crocbench.reference`)."""
+"""What a reference holds (the tables of a run it keeps) and how one of its tables is compared cell by cell."""
 
 from __future__ import annotations
 
 import json
-from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
-
-from .._io import write_table
-from ._manifest import MANIFEST, Manifest, manifest_kind, read_manifest, write_manifest
 
 #: Tables of a run kept in the reference.  Most are ``tables/<name>``; ``svm_folds.tsv`` is built
 #: from the SVM's per-fold records (the chosen C and class weight, the inner-CV values).
@@ -94,16 +90,6 @@ def reference_frame(results, name: str) -> pd.DataFrame:
     return table.drop(columns=[c for c in TIMING_COLUMNS if c in table.columns])
 
 
-def is_panel_reference(reference) -> bool:
-    """Whether the reference folder is a panel's: its manifest says ``kind: panel``."""
-    return manifest_kind(reference) == "panel"
-
-
-def is_study_reference(reference) -> bool:
-    """Whether the reference folder is a study's: its manifest says ``kind: study``."""
-    return manifest_kind(reference) == "study"
-
-
 def missing_tables(results, study: bool = False) -> list:
     """Reference tables the run at ``results`` (a dataset's folder or a panel's ``summary``) lacks."""
     names = reference_files(results, study)
@@ -175,78 +161,3 @@ def compare(
             if bad.size > _SHOWN:
                 lines.append(f"  ... and {bad.size - _SHOWN} more")
     return lines
-
-
-def compare_run(results, reference) -> dict:
-    """``{table: difference lines}`` between a run and the reference folder (a missing reference table is
-    one line)."""
-    out = {}
-    for name in reference_files(results, is_study_reference(reference)):
-        path = Path(reference) / name
-        if not path.is_file():
-            out[name] = [f"{name}: not in the reference {reference}"]
-            continue
-        out[name] = compare(reference_frame(results, name), pd.read_csv(path, sep="\t"), name)
-    return out
-
-
-def write_reference(results, reference, study: bool = False, add: bool = False) -> dict:
-    """Copy a run's tables into the reference folder (the documented way to refresh it on purpose).
-
-    With ``study`` (implied where the folder already holds a study's reference), the tables of a study of rankers
-    (:data:`STUDY_FILES`) into a folder of its own. With ``add``, a panel's summary adds its screens to the panel's
-    reference (:func:`crocbench.reference.added_screens`): a panel run screen by screen, in several runs.
-
-    Returns ``{path written: lines saying what moved against the previous reference}``; a table the reference
-    did not hold yet gets ``["new"]``.
-    """
-    reference = Path(reference)
-    study = study or is_study_reference(reference)
-    if study and is_summary(results):
-        raise ValueError(f"{results} is a panel's summary: a study's reference is of one dataset's run")
-    if study and (reference / "published.tsv").is_file():
-        raise ValueError(f"{reference} holds a dataset's reference (published.tsv): a study needs a folder of its own")
-    other = REFERENCE_FILES if is_summary(results) else SUMMARY_FILES
-    mixed = [n for n in other if n != "svm_folds.tsv" and (reference / n).is_file()]
-    if mixed:
-        kind = "a panel's summary" if is_summary(results) else "a dataset's run"
-        raise ValueError(f"{reference} holds another kind of reference ({mixed[0]}): {kind} needs a folder of its own")
-    if add:
-        from ._panel import added_screens
-
-        if not is_summary(results):
-            raise ValueError(f"{results} is not a panel's summary: only a panel's screens are added to its reference")
-        if not is_panel_reference(reference):
-            raise ValueError(f"{reference}: no panel reference to add screens to (write it first, without --add)")
-        frames = added_screens(results, reference)
-    else:
-        frames = {name: reference_frame(results, name) for name in reference_files(results, study)}
-    reference.mkdir(parents=True, exist_ok=True)
-    written = {}
-    for name, frame in frames.items():
-        path = reference / name
-        moved = compare(frame, pd.read_csv(path, sep="\t"), name) if path.is_file() else ["new"]
-        write_table(frame, path, sep="\t", index=False, float_format="%.12g")
-        written[path] = moved
-    questions = _declared_questions(results)
-    if manifest_kind(reference) is None:  # a new reference says what it is; the rest of its manifest is declared
-        kind = "panel" if is_summary(results) else "study" if study else "paper"
-        written[write_manifest(Manifest(reference, kind=kind, questions=questions))] = ["new"]
-    elif questions is not None and read_manifest(reference).questions != questions:
-        manifest = read_manifest(reference)
-        written[write_manifest(replace(manifest, questions=questions))] = [
-            f"{MANIFEST}: questions: {manifest.questions} -> {questions}"
-        ]
-    return written
-
-
-def _declared_questions(results) -> dict | None:
-    """The questions a panel's run declared (``tables/questions.yaml``, written by the summary), or None."""
-    path = Path(results) / "tables" / "questions.yaml"
-    if not path.is_file():
-        return None
-    from .._extras import needs
-
-    with needs("crocbench.reference"):
-        import yaml
-    return yaml.safe_load(path.read_text())

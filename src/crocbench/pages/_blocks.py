@@ -1,0 +1,144 @@
+"""The generated blocks of the README and the docs (``<!-- reference:NAME -->``), and regenerating them all."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from .._io import atomic_write, write_text
+from ..reference import is_panel_reference, is_study_reference, references
+from ._tables import critical_difference_figure, document_tables
+
+_BLOCK = r"<!-- reference:({name}) -->\n(.*?)\n?<!-- /reference:\1 -->"
+
+
+def reference_blocks(text: str) -> dict:
+    """The ``<!-- reference:NAME -->`` ... ``<!-- /reference:NAME -->`` blocks of a Markdown text: name -> table.
+
+    A name is a table of :func:`readme_tables` (``pooled``) or ``<panel>/<table>`` (``pubchem_hts/roc``).
+    """
+    import re
+
+    pattern = re.compile(_BLOCK.format(name=r"[\w./-]+"), flags=re.S)
+    return {m.group(1): m.group(2).strip() for m in pattern.finditer(text)}
+
+
+def _rewritten(text: str, tables: dict, mine, where: str) -> tuple:
+    """``text`` with each of its blocks that ``mine(name)`` selects rewritten from ``tables``: (text, names seen,
+    names changed). A selected block naming no table raises one line."""
+    import re
+
+    seen, changed = set(), []
+    for name in reference_blocks(text):
+        if not mine(name):
+            continue  # another reference's block
+        if name not in tables:
+            raise ValueError(f"{where}: block <!-- reference:{name} --> names no table of the committed references")
+        match = re.compile(_BLOCK.format(name=re.escape(name)), flags=re.S).search(text)
+        seen.add(name)
+        if match.group(2) != tables[name]:
+            changed.append(name)
+            block = f"<!-- reference:{name} -->\n{tables[name]}\n<!-- /reference:{name} -->"
+            text = text[: match.start()] + block + text[match.end() :]
+    return text, seen, changed
+
+
+def update_readme(documents, reference) -> list:
+    """Rewrite the ``<!-- reference:NAME -->`` blocks of the Markdown ``documents`` (README.md, pages of the
+    docs) from the reference; returns ``(document, name)`` of the blocks whose text changed.
+
+    Blocks from ``dtp_aids``'s reference are named by table (``pooled``), a panel's by ``<panel>/<table>``; the
+    blocks of other references are left alone. A block may stand in any of the documents; every table of
+    :func:`document_tables` must stand in at least one, and a block of this reference naming no table is an
+    error.
+    """
+    documents = [documents] if isinstance(documents, str | Path) else list(documents)
+    tables, seen, changed = document_tables(reference), set(), []
+    named = is_panel_reference(reference) or is_study_reference(reference)
+    prefix = f"{Path(reference).name}/" if named else None
+
+    def mine(name):
+        return name.startswith(prefix) if prefix else "/" not in name
+
+    texts = {}
+    for document in documents:
+        text, found, moved = _rewritten(Path(document).read_text(), tables, mine, str(document))
+        texts[Path(document)] = text
+        seen |= found
+        changed += [(str(document), name) for name in moved]
+    missing = [name for name in tables if name not in seen]
+    if missing:
+        raise ValueError(f"no <!-- reference:{missing[0]} --> block in {', '.join(map(str, documents))}")
+    for path, text in texts.items():  # nothing is written when a block is missing
+        write_text(path, text)
+    return changed
+
+
+def documents_of(root) -> list:
+    """The Markdown documents that hold generated blocks: ``README.md`` and every page under ``docs/``."""
+    root = Path(root)
+    return [root / "README.md", *sorted(p for p in (root / "docs").rglob("*.md") if "_build" not in p.parts)]
+
+
+def regenerate_documents(root, check: bool = False) -> list:
+    """Rewrite every generated block of the README and the docs, and every generated figure, from the committed
+    references (``root/results/reference``, each with its manifest): the one command behind
+    ``crocbench reference --regenerate``.
+
+    Parameters
+    ----------
+    root : path-like
+        The repository's root.
+    check : bool, default=False
+        Write nothing; only say what would change.
+
+    Returns
+    -------
+    list of (str, str)
+        ``(document or figure, block name or figure kind)`` of what changed (or would).
+    """
+    import tempfile
+
+    from .._extras import needs
+
+    with needs("crocbench regenerate"):
+        from matplotlib.image import imread
+
+    root = Path(root)
+    manifests = references(root / "results" / "reference")
+    tables = {}
+    for manifest in manifests:
+        tables.update(document_tables(manifest.folder))
+    changed, seen, texts = [], set(), {}
+    for document in documents_of(root):
+        text, found, moved = _rewritten(
+            document.read_text(), tables, lambda name: True, str(document.relative_to(root))
+        )
+        seen |= found
+        changed += [(str(document.relative_to(root)), name) for name in moved]
+        texts[document] = text
+    missing = [name for name in tables if name not in seen]
+    if missing:
+        raise ValueError(f"no <!-- reference:{missing[0]} --> block in README.md or docs/")
+    figures = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for manifest in manifests:
+            for figure, kind in manifest.figures.items():
+                drawn = Path(tmp) / f"{len(figures)}{Path(figure).suffix}"
+                critical_difference_figure(manifest.folder, drawn)
+                target = root / figure
+                same = target.is_file() and _same_pixels(imread(target), imread(drawn))
+                if not same:
+                    changed.append((figure, kind))
+                    figures.append((target, drawn.read_bytes()))
+        if not check:
+            for path, text in texts.items():
+                if text != path.read_text():
+                    write_text(path, text)
+            for path, data in figures:
+                with atomic_write(path) as out:
+                    out.write_bytes(data)
+    return changed
+
+
+def _same_pixels(a, b) -> bool:
+    return a.shape == b.shape and bool((a == b).all())

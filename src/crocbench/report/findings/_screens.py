@@ -1,0 +1,176 @@
+"""The declared family across screens: a panel's per-screen values (``datasets.tsv``) tested pair by pair, with
+effects and their bootstrap intervals over the screens, and the answers written from them."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from ...stats import holm, paired_effect, pairwise_wilcoxon, screens_needed
+from .._summary_markdown import _wins_losses
+from ._questions import VERDICTS, Questions, _label, _listed, _number, _signed, _status
+
+
+def family_table(datasets: pd.DataFrame, questions: Questions) -> pd.DataFrame:
+    """Every test of the declared family, computed from a panel's per-screen values.
+
+    Parameters
+    ----------
+    datasets : DataFrame
+        The panel's ``datasets.tsv``: columns ``dataset``, ``model`` and a column per metric.
+    questions : Questions
+
+    Returns
+    -------
+    DataFrame
+        One row per pair and metric, in declared order: ``a``, ``b``, ``metric``, ``screens``, ``wins``,
+        ``losses``, ``ties`` (a against b), ``effect`` (mean of a - b), ``low`` and ``high`` (its interval),
+        ``p_value`` (two-sided Wilcoxon signed-rank), ``p_holm`` (over the family), ``threshold``, ``ahead``
+        (the ranker the signed ranks favour, where they favour one) and ``verdict`` (:data:`VERDICTS`): a
+        difference is beyond the threshold where Holm's p is below alpha and the whole interval lies beyond the
+        threshold on the side of the ranker ahead.
+    """
+    models = set(datasets["model"])
+    for pair in questions.pairs:
+        for model in pair:
+            if model not in models:
+                raise ValueError(f"questions: {model!r} is not a ranker of the panel ({', '.join(sorted(models))})")
+    for m in questions.metrics:
+        if m not in datasets.columns:
+            raise ValueError(f"questions: the panel has no metric {m!r}")
+    rows = []
+    for a, b in questions.pairs:
+        for m in questions.metrics:
+            wide = datasets.pivot(index="dataset", columns="model", values=m)[[a, b]]
+            if wide.isna().any().any():
+                raise ValueError(f"questions: {a} or {b} lacks {m} on a screen of the panel")
+            test = pairwise_wilcoxon(wide.to_numpy(), [a, b])[0]
+            effect = paired_effect(
+                wide[a].to_numpy(), wide[b].to_numpy(), level=questions.level, n_resamples=questions.resamples,
+                seed=questions.seed,
+            )  # fmt: skip
+            ahead = a if test["signed_rank_sum"] > 0 else b if test["signed_rank_sum"] < 0 else ""
+            rows.append(
+                {
+                    "a": a,
+                    "b": b,
+                    "metric": m,
+                    "screens": effect.screens,
+                    "wins": test["wins"],
+                    "losses": test["losses"],
+                    "ties": test["ties"],
+                    "effect": effect.mean,
+                    "low": effect.low,
+                    "high": effect.high,
+                    "p_value": test["p_value"],
+                    "threshold": float(questions.thresholds[m]),
+                    "ahead": ahead,
+                }
+            )
+    table = pd.DataFrame(rows)
+    table["p_holm"] = holm(table["p_value"].to_numpy())
+    sign = np.where(table["ahead"] == table["a"], 1.0, -1.0)
+    beyond = np.minimum(sign * table["low"], sign * table["high"]) >= table["threshold"]
+    significant = (table["p_holm"] < questions.alpha) & (table["ahead"] != "")
+    table["verdict"] = np.where(significant & beyond, VERDICTS[0], np.where(significant, VERDICTS[1], VERDICTS[2]))
+    return table[
+        [*table.columns.drop(["p_holm", "threshold", "ahead", "verdict"]), "p_holm", "threshold", "ahead", "verdict"]
+    ]
+
+
+def _record(row) -> str:
+    return _wins_losses({"wins": row.wins, "losses": row.losses, "ties": row.ties})
+
+
+def family_markdown(table: pd.DataFrame, questions: Questions) -> str:
+    """:func:`family_table` as a Markdown table: a row per test, the effect with its interval beside every p."""
+    level = f"{questions.level:.0%}"
+    lines = [
+        f"| pair | metric | record | mean difference ({level} interval) | threshold | Wilcoxon p | "
+        f"Holm p (family of {len(table)}) | verdict |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for r in table.itertuples():
+        lines.append(
+            f"| {r.a} vs {r.b} | {_label(r.metric)} | {_record(r)} | {_signed(r.effect)} ({_signed(r.low)} to "
+            f"{_signed(r.high)}) | {_number(r.threshold)} | {r.p_value:.2g} | {r.p_holm:.2g} | "
+            + (f"{r.ahead} ahead, {r.verdict}" if r.verdict != VERDICTS[2] else r.verdict)
+            + " |"
+        )
+    return "\n".join(lines)
+
+
+def _leaders(ranks: pd.DataFrame, metric: str) -> tuple:
+    """(names, mean rank): the rankers at the best mean rank by ``metric`` (several where they tie)."""
+    part = ranks[ranks["metric"] == metric]
+    best = part["mean_rank"].min()
+    return list(part.loc[part["mean_rank"] == best, "model"]), float(best)
+
+
+def _difference(r) -> str:
+    winner, loser, sign = (r.a, r.b, 1) if r.ahead == r.a else (r.b, r.a, -1)
+    record = f"{r.wins}-{r.losses}" if sign == 1 else f"{r.losses}-{r.wins}"
+    return (
+        f"{winner} over {loser} on {_label(r.metric)} by {_number(sign * r.effect)} "
+        f"({_number(min(sign * r.low, sign * r.high))} to {_number(max(sign * r.low, sign * r.high))}; "
+        f"{record}{f'-{r.ties}' if r.ties else ''}, Holm p {r.p_holm:.2g})"
+    )
+
+
+def answers_markdown(ranks: pd.DataFrame, table: pd.DataFrame, questions: Questions) -> str:
+    """The study's answers in a few lines: the metric of record's leader, and each verdict of the family.
+
+    Parameters
+    ----------
+    ranks : DataFrame
+        The panel's ``ranks.tsv`` (columns ``metric``, ``model``, ``mean_rank``, ``datasets``).
+    table : DataFrame
+        :func:`family_table`'s.
+    questions : Questions
+    """
+    record = questions.metric_of_record
+    screens = int(table["screens"].iloc[0])
+    leaders, best = _leaders(ranks, record)
+    lines = [
+        f"- Metric of record: {_label(record)}. Over {screens} screens the first by mean rank is "
+        f"{_listed(leaders)} ({best:.2f})"
+        + (
+            f"; by {_label('roc')}, {_listed(_leaders(ranks, 'roc')[0])} ({_leaders(ranks, 'roc')[1]:.2f})."
+            if "roc" in set(ranks["metric"]) and record != "roc"
+            else "."
+        )
+    ]
+    needed = screens_needed(tests=questions.size, alpha=questions.alpha)
+    lines.append(
+        f"- The declared family: {len(questions.pairs)} pairs x {len(questions.metrics)} metrics = {questions.size} "
+        f"tests, Holm-adjusted together at {questions.alpha:g}; a unanimous record can pass from {needed} screens "
+        f"(`crocbench.stats.screens_needed(tests={questions.size})`), and this panel has {screens}. The answers are "
+        f"{_status(questions)}."
+    )
+    for verdict, words in (
+        (VERDICTS[0], "Differences beyond the practical threshold"),
+        (VERDICTS[1], "Significant, but the interval reaches within the practical threshold"),
+    ):
+        hits = [r for r in table.itertuples() if r.verdict == verdict]
+        if hits:
+            lines.append(f"- {words}: " + "; ".join(_difference(r) for r in hits) + ".")
+    none = table[table["verdict"] == VERDICTS[2]]
+    if len(none):
+        cells = [f"{a} vs {b} on {_label(m)}" for a, b, m in zip(none["a"], none["b"], none["metric"])]
+        lines.append(f"- No significant difference: {_listed(cells)}.")
+    return "\n".join(lines)
+
+
+def headline_markdown(ranks: pd.DataFrame, table: pd.DataFrame, questions: Questions, what: str = "") -> str:
+    """One sentence for the README: the metric of record's leader and the count of the family's verdicts, after
+    ``what`` (the panel, as :func:`describe` words it)."""
+    leaders, _ = _leaders(ranks, questions.metric_of_record)
+    screens = int(table["screens"].iloc[0])
+    counts = table["verdict"].value_counts()
+    beyond, below = int(counts.get(VERDICTS[0], 0)), int(counts.get(VERDICTS[1], 0))
+    return (
+        (f"{what}, " if what else "")
+        + f"{screens} screens: first by mean rank on the metric of record, {_label(questions.metric_of_record)}, "
+        f"{_listed(leaders)}; {beyond} of the {questions.size} declared tests show a difference beyond the practical "
+        f"threshold, {below} a significant one within it ({_status(questions)})."
+    )
