@@ -308,7 +308,7 @@ def test_all_pairs_top_k_fast_path_and_its_fallback(monkeypatch):
     # Tiles of 16 among 160 sets: once every list holds k candidates, an off-diagonal tile is counted and offered
     # row by row (offer_tile), its column candidates collected; with room for 2 candidates a task, it overflows
     # and the columns are offered from the stored tile. Both equal brute force; both paths must run.
-    from crocbench.similarity import _kernels as K
+    from crocbench.similarity import _selection as K
 
     rng = np.random.default_rng(11)
     fp, sets = _random_sets(160, 3000, rng, 0.3)  # sets of up to ~900: similarities finely spaced near a k-th

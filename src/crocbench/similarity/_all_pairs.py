@@ -12,7 +12,7 @@ import numpy as np
 from .._extras import needs
 from .._memory import empty_array
 from ..fingerprints import Fingerprints
-from ._chunks import DEFAULT_TILE, chunk_tiles
+from ._chunks import _LOW, DEFAULT_TILE, chunk_tiles
 from ._tanimoto import FeatureMatrix, _Progress
 from ._topk import Neighbours
 
@@ -25,10 +25,9 @@ from ._topk import Neighbours
 # and then by increasing index, the tie rule of :func:`top_k`, and merging partial lists is a
 # plain top-k of their union.  A chunk is a run of tiles of about equal work; its job keeps the
 # best k keys of every row (O(N k) memory), updated tile by tile by a compiled loop
-# (``_kernels.offer_tile``: a pair below a row's current k-th costs one multiplication), and
+# (``_selection.offer_tile``: a pair below a row's current k-th costs one multiplication), and
 # :func:`gather_chunks` merges the chunks' lists of the rows their tiles touch.
 
-_LOW = (1 << 32) - 1
 _NONE = -1  # the key of no candidate (a compound is never its own)
 
 
@@ -74,7 +73,8 @@ def top_k_chunk(
     dict
         Arrays by name: ``n``, ``k``, ``tile``, ``chunks``, ``chunk`` and ``b{b}`` for each row block it touches.
     """
-    from . import _kernels as K
+    from . import _selection as K
+    from ._kernels import count_intersections
 
     fm = fp if isinstance(fp, FeatureMatrix) else FeatureMatrix(fp)
     n = fm.n
@@ -90,7 +90,7 @@ def top_k_chunk(
     def stored(a: slice, b: slice, operands) -> np.ndarray:
         """The tile's intersection counts, stored in ``work``."""
         inter = work[: (a.stop - a.start) * (b.stop - b.start)].reshape(a.stop - a.start, b.stop - b.start)
-        K.count_intersections(inter, *operands)
+        count_intersections(inter, *operands)
         return inter
 
     # the chunk's diagonal tiles first: each fills its block's lists (a tile holds more than k other compounds,

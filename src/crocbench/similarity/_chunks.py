@@ -8,6 +8,9 @@ import numpy as np
 
 DEFAULT_TILE = 4096
 
+#: The low 32 bits of a candidate key (``sim_bits << 32 | (2**32 - 1 - index)``): 2**32 - 1 - index.
+_LOW = (1 << 32) - 1
+
 
 def _tiles(n: int, tile: int) -> list[tuple[int, int]]:
     """The upper-triangle tiles ``(I, J)``, ``I <= J``, of an n x n matrix cut every ``tile`` rows, row by row."""
