@@ -1,6 +1,8 @@
 import os
 from pathlib import Path
 
+import numpy as np
+import pandas as pd
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -112,3 +114,46 @@ def small_disk(tmp_path):
         yield folder
     finally:
         subprocess.run(["umount", "-l", str(folder)], check=False)
+
+
+@pytest.fixture
+def ranked(tmp_path):
+    """The command-line tests' ranked list of 300 compounds, written as file A (CSV, labels 0/1) and file B (TSV,
+    another order, other scores, labels CA/CI): (labels, scores A, scores B, path A, path B)."""
+    rng = np.random.default_rng(0)
+    n = 300
+    y = (rng.random(n) < 0.1).astype(int)
+    y[:2] = [1, 0]
+    a = rng.normal(size=n) + 1.5 * y
+    b = np.round(rng.normal(size=n) + 0.8 * y, 1)
+    ids = [f"NSC{i}" for i in range(n)]
+    fa, fb = tmp_path / "a.csv", tmp_path / "b.tsv"
+    pd.DataFrame({"id": ids, "pred": a, "active": y}).to_csv(fa, index=False)
+    # file B lists the compounds in another order, tab-separated, labels as words
+    perm = rng.permutation(n)
+    pd.DataFrame({"id": np.array(ids)[perm], "pred": b[perm], "active": np.where(y[perm] == 1, "CA", "CI")}).to_csv(
+        fb, sep="\t", index=False
+    )
+    return y, a, b, fa, fb
+
+
+@pytest.fixture
+def small(tmp_path):
+    """30 compounds, 6 positives: shorter than the default top 1,000, so some metrics are undefined."""
+    rng = np.random.default_rng(3)
+    y = np.r_[np.ones(6, int), np.zeros(24, int)]
+    f = tmp_path / "small.csv"
+    pd.DataFrame({"id": [f"m{i}" for i in range(30)], "score": rng.random(30) + y, "label": y}).to_csv(f, index=False)
+    return f, y
+
+
+@pytest.fixture(scope="module")
+def data():
+    """The model tests' synthetic feature sets (tests/_synthetic.py) and their full Tanimoto matrix: (fp, y, full)."""
+    from _synthetic import synthetic
+
+    from crocbench.similarity import tanimoto_matrix
+
+    fp, y = synthetic()
+    full = tanimoto_matrix(fp).astype(np.float64)
+    return fp, y, full

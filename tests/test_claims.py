@@ -6,10 +6,13 @@ Claim 4: the paired test's p-value is no larger than the unpaired one for >= 80%
 the paper's five rankers.
 """
 
+import numpy as np
 import pandas as pd
 import pytest
+from _synthetic import _claims_inputs
 
 from crocbench.paper import check_claims, claims_across, screen_claims
+from crocbench.report import claims_markdown
 
 NAMES = {"random": "RANDOM", "maxsim": "MAX-SIM", "knn": "kNN", "svm": "SVM", "irv": "IRV"}
 ORDER = ["irv", "svm", "knn", "maxsim", "random"]
@@ -149,3 +152,102 @@ def test_holds_in_counts_only_the_screens_where_a_claim_was_checked():
         "croc_significant_roc_not": 11,
         "paired_more_powerful": 11,
     }
+
+
+def test_claims_on_a_table_that_reproduces_the_paper():
+    from crocbench.paper import check_claims, load_published
+
+    names = {"random": "RANDOM", "maxsim": "MAX-SIM", "knn": "kNN", "svm": "SVM", "irv": "IRV"}
+    areas = pd.DataFrame(
+        {
+            "model": ["RANDOM", "MAX-SIM", "kNN", "SVM", "IRV"],
+            "roc": [0.5, 0.8, 0.82, 0.852, 0.845],
+            "croc_exp_7": [0.14, 0.6, 0.64, 0.63, 0.66],
+            "croc_exp_14": [0.07, 0.5, 0.56, 0.55, 0.58],
+            "croc_exp_80": [0.01, 0.25, 0.37, 0.31, 0.40],
+        }
+    )
+    sig = pd.DataFrame(
+        {
+            "a": ["SVM", "SVM"],
+            "b": ["IRV", "IRV"],
+            "metric": ["roc", "croc_exp_80"],
+            "paired_permutation": [0.3, 0.001],
+            "unpaired_permutation": [0.4, 0.01],
+        }
+    )
+    result = {c.id: c.holds for c in check_claims(areas, sig, names, load_published())}
+    assert result == {
+        "svm_best_roc_irv_best_croc": True,
+        "croc_order": True,
+        "croc_significant_roc_not": True,
+        "paired_more_powerful": True,
+    }
+    areas.loc[areas.model == "SVM", "croc_exp_80"] = 0.41
+    sig["paired_permutation"] = [0.5, 0.6]
+    claims = check_claims(areas, sig, names, load_published())
+    result = {c.id: c.holds for c in claims}
+    assert result["svm_best_roc_irv_best_croc"] is False and result["croc_order"] is False
+    assert result["croc_significant_roc_not"] is False and result["paired_more_powerful"] is False
+    notes = {c.id: c.note for c in claims}  # the documented deviations come with their note, the others none
+    assert notes["svm_best_roc_irv_best_croc"] and notes["croc_significant_roc_not"]
+    assert notes["croc_order"] == "" and notes["paired_more_powerful"] == ""
+    assert "known deviation" in claims_markdown(claims)
+
+
+def test_claims_across_screens_by_hand():
+    from crocbench.paper import claims_across, screen_claims
+
+    # 10 screens that all agree: every pair's exact two-sided Wilcoxon p is 2/2^10, Holm x10 at most 0.0195
+    table, areas, significance, names = _claims_inputs(10, svm_roc_lead=0.01)
+    screens = screen_claims(areas, significance, names)
+    assert len(screens) == 10 * 4 and screens["holds"].all()  # each claim holds on each screen
+    assert (screens.loc[screens["id"] == "paired_more_powerful", "evidence"] == "90% of 10 pair-metric cases").all()
+    out = claims_across(screens, table, names, significance).set_index("id")
+    assert out["screens"].tolist() == [10] * 4 and out["holds_in"].tolist() == [10] * 4
+    assert out.loc["svm_best_roc_irv_best_croc", "supported_across"]
+    assert out.loc["croc_order", "supported_across"]
+    # IRV vs SVM is significant across screens at a=80, and so is the SVM's AUC[ROC] lead: "not at ROC" fails
+    assert not out.loc["croc_significant_roc_not", "supported_across"]
+    assert "Holm p 0.02" in out.loc["croc_significant_roc_not", "evidence"]
+    assert out.loc["paired_more_powerful", "supported_across"]  # 90% >= 80%
+    assert out.loc["paired_more_powerful", "evidence"].startswith("90% of 100")
+    # 5 screens that agree as much: 2/2^5 = 0.0625 > 0.05 before any correction, so nothing is supported
+    table, areas, significance, names = _claims_inputs(5, svm_roc_lead=0.01)
+    out = claims_across(screen_claims(areas, significance, names), table, names, significance).set_index("id")
+    assert out["holds_in"].tolist() == [5] * 4
+    assert not out.loc[["svm_best_roc_irv_best_croc", "croc_order"], "supported_across"].any()
+    # 7 screens: each pair's p is 2/2^7 = 0.016, below 0.05, but Holm over the 10 pairs makes it 0.16
+    table, areas, significance, names = _claims_inputs(7, svm_roc_lead=0.01)
+    out = claims_across(screen_claims(areas, significance, names), table, names, significance).set_index("id")
+    assert not out.loc[["svm_best_roc_irv_best_croc", "croc_order"], "supported_across"].any()
+    # the SVM's AUC[ROC] lead gone (IRV 0.02 ahead): claim 1 fails in every screen and across them
+    table, areas, significance, names = _claims_inputs(10, svm_roc_lead=-0.02)
+    screens = screen_claims(areas, significance, names)
+    out = claims_across(screens, table, names, significance).set_index("id")
+    assert out.loc["svm_best_roc_irv_best_croc", "holds_in"] == 0
+    assert not out.loc["svm_best_roc_irv_best_croc", "supported_across"]
+    assert out.loc["croc_order", "supported_across"]
+
+
+def test_claims_across_takes_the_direction_of_the_signed_rank_test_not_of_the_mean():
+    # On AUC[ROC] the IRV leads the SVM on 19 of 20 screens by 0.010-0.028; on one the SVM leads by 0.5. The mean
+    # lead is the SVM's (+0.007), but the signed-rank test (W+ 20 for the SVM, W- 190) says the IRV: the claim
+    # "SVM has the higher AUC[ROC]" must not be supported across the screens.
+    from crocbench.paper import claims_across, screen_claims
+    from crocbench.stats import pairwise_wilcoxon
+
+    table, areas, significance, names = _claims_inputs(20, svm_roc_lead=0.0)
+    roc = table["model"] == "SVM"
+    leads = [-(0.010 + 0.001 * d) for d in range(19)] + [0.5]
+    irv_roc = table.loc[table["model"] == "IRV", "roc"].to_numpy()
+    table.loc[roc, "roc"] = irv_roc + np.array(leads)
+    for d, lead in enumerate(leads):
+        areas[f"s{d}"].loc[areas[f"s{d}"]["model"] == "SVM", "roc"] = irv_roc[d] + lead
+    row = pairwise_wilcoxon(
+        table.pivot(index="dataset", columns="model", values="roc")[["SVM", "IRV"]], ["SVM", "IRV"]
+    )[0]
+    assert row["mean_difference"] > 0 and row["signed_rank_sum"] == 20 - 190 and row["p_value"] < 1e-3
+    out = claims_across(screen_claims(areas, significance, names), table, names, significance).set_index("id")
+    assert out.loc["svm_best_roc_irv_best_croc", "holds_in"] == 1  # the one screen where the SVM leads
+    assert not out.loc["svm_best_roc_irv_best_croc", "supported_across"]

@@ -27,7 +27,7 @@ SCRIPT = r"""
 import sys
 import numpy as np, pandas as pd
 sys.path.insert(0, sys.argv[2])
-from test_models import synthetic
+from _synthetic import synthetic
 from crocbench.cv import cross_validate, fold_table
 from crocbench.fingerprints import Fingerprints
 from crocbench.models import IRV, KNN, SVM

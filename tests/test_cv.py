@@ -5,7 +5,6 @@ import re
 import numpy as np
 import pandas as pd
 import pytest
-from _synthetic import synthetic
 
 from crocbench.cv import (
     fold_summary,
@@ -19,15 +18,7 @@ from crocbench.cv import (
 )
 from crocbench.metrics import paper_panel, per_fold_metrics, roc_auc
 from crocbench.models import KNN
-from crocbench.similarity import SimilarityIndex, tanimoto_matrix
-
-
-@pytest.fixture(scope="module")
-def data():
-    fp, y = synthetic()
-    full = tanimoto_matrix(fp).astype(np.float64)
-    return fp, y, full
-
+from crocbench.similarity import SimilarityIndex
 
 # --- the grouped (scaffold) split: hand-dealt cases and properties ------------------------------------------
 

@@ -190,3 +190,73 @@ def test_a_studys_family_reads_its_paired_permutation_tests_and_intervals():
     with pytest.raises(ValueError, match="hold no metric 'ef_1pct'"):
         study_family_table(sig, iv, Questions.from_dict({**spec, "metrics": ["ef_1pct"], "metric_of_record": "ef_1pct",
                                                          "thresholds": {"ef_1pct": 1}}))  # fmt: skip
+
+
+def test_findings_read_the_ranks_and_the_holm_tests_as_computed_by_hand():
+    """Twelve screens where the SVM leads on ROC and GBM-rank on every other metric, each ranker in the same order
+    on every screen: every pair's record is 12-0, its exact two-sided signed-rank p 2/2^12 (scipy's, without ties),
+    times 10 pairs by Holm (all equal); the mean ranks are whole places."""
+    from scipy.stats import wilcoxon
+
+    from crocbench.report import SUMMARY_RANK_METRICS, SUMMARY_TABLE_METRICS, ranks_table
+    from crocbench.report.findings import exploratory_markdown
+
+    roc_order = ["SVM", "GBM", "GBM-rank", "MAX-SIM", "RANDOM"]
+    top_order = ["GBM-rank", "GBM", "SVM", "MAX-SIM", "RANDOM"]
+    rows = []
+    for d in range(12):
+        for m in roc_order:
+            # a place's gap to the next grows with the screen: no two screens tie on a pair's difference
+            gap = 0.1 - d / 10_000
+            values = {k: 1.0 - top_order.index(m) * gap + d / 1000 for k in SUMMARY_RANK_METRICS}
+            rows.append({"dataset": f"d{d}", "model": m, **values, "roc": 1.0 - roc_order.index(m) * gap + d / 1000})
+    ranks, pairs = ranks_table(pd.DataFrame(rows))
+    text = exploratory_markdown(
+        ranks, pairs, SUMMARY_TABLE_METRICS, trained=[("GBM-rank", "GBM")], baseline="MAX-SIM", left_out=["RANDOM"]
+    )
+    holm = f"{min(1.0, wilcoxon(np.arange(1.0, 13.0)).pvalue * 10):.2g}"
+    assert holm == "0.0049"
+    lines = text.splitlines()
+    assert lines[0] == (
+        "- Best by mean rank over 12 screens: by AUC[ROC] SVM (1.00); by AUC[CROC(exp)] a=80 GBM-rank (1.00); "
+        "by BEDROC a=20 GBM-rank (1.00); by EF 1% GBM-rank (1.00); by logAUC[0.001, 0.1] GBM-rank (1.00); "
+        "by DCG@100 GBM-rank (1.00)."
+    )
+    assert lines[1] == f"- By AUC[CROC(exp)] a=80, GBM-rank against AUC[ROC]'s pick SVM: 12-0 (Holm p {holm})."
+    assert len(lines) == 1 + 5 + 1 + 2  # a line per early metric against ROC's pick, the pair, MAX-SIM's two
+    assert lines[6].startswith(f"- GBM-rank against GBM: AUC[ROC] 0-12 (Holm p {holm}); AUC[CROC(exp)] a=80 12-0")
+    assert lines[7] == (
+        "- MAX-SIM's place by mean rank: AUC[ROC] 4 of 5; AUC[CROC(exp)] a=80 4 of 5; BEDROC a=20 4 of 5; "
+        "EF 1% 4 of 5; logAUC[0.001, 0.1] 4 of 5; DCG@100 4 of 5."
+    )
+    assert lines[8] == (
+        "- By EF 1%, MAX-SIM is significantly below 3 of the 3 other rankers (Holm p < 0.05) and above 0; its record "
+        f"against each: SVM 0-12 (Holm p {holm}); GBM 0-12 (Holm p {holm}); GBM-rank 0-12 (Holm p {holm})."
+    )
+
+
+def test_findings_name_every_ranker_tied_at_the_best_mean_rank():
+    """Two rankers that win every other screen off each other share the best mean rank (1.5) by every metric: both
+    are named, and no metric's pick is read against ROC's (they are the same pair); MAX-SIM, tied with kNN, has a
+    place range."""
+    from crocbench.report import SUMMARY_RANK_METRICS, SUMMARY_TABLE_METRICS, ranks_table
+    from crocbench.report.findings import exploratory_markdown
+
+    rows = []
+    for d in range(6):  # MAX-SIM and kNN trade the last two places likewise
+        order = ["GBM", "GBM-rank", "MAX-SIM", "kNN"] if d % 2 else ["GBM-rank", "GBM", "kNN", "MAX-SIM"]
+        for m in order:
+            rows.append(
+                {"dataset": f"d{d}", "model": m, **{k: 1.0 - order.index(m) / 10 for k in SUMMARY_RANK_METRICS}}
+            )
+    ranks, pairs = ranks_table(pd.DataFrame(rows))
+    lines = exploratory_markdown(ranks, pairs, SUMMARY_TABLE_METRICS, baseline="MAX-SIM").splitlines()
+    assert lines[0].startswith("- Best by mean rank over 6 screens: by AUC[ROC] GBM-rank and GBM (1.50); ")
+    assert lines[0].endswith("; by DCG@100 GBM-rank and GBM (1.50).")
+    assert not any("'s pick" in line for line in lines)
+    assert lines[1].startswith("- MAX-SIM's place by mean rank: AUC[ROC] 3-4 (tied) of 4; ")
+    assert lines[2].startswith("- By EF 1%, MAX-SIM is significantly below 0 of the 3 other rankers")
+    # a baseline the ranks lack, and metrics without EF 1%: those lines are left out, not an error
+    assert len(exploratory_markdown(ranks, pairs, SUMMARY_TABLE_METRICS, baseline="RANDOM").splitlines()) == 1
+    no_ef = [m for m in SUMMARY_TABLE_METRICS if m != "ef_1pct"]
+    assert len(exploratory_markdown(ranks, pairs, no_ef, baseline="MAX-SIM").splitlines()) == 2

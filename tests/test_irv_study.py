@@ -79,7 +79,7 @@ def test_optimizer_settings_expand_learning_rates_and_refuse_repeats():
 def test_a_configured_study_fold_trains_the_workflow_irv_on_the_fold():
     """run_study_fold (the workflow's study job and benchmarks/studies/irv_optimizers.py): its Rprop, no reweighting,
     loss-rule run is the IRV model of the same config fitted by score_fold, score for score."""
-    from test_models import synthetic
+    from _synthetic import synthetic
 
     from crocbench.cv import fold_table, score_fold
     from crocbench.models._irv_study import run_study_fold

@@ -1,6 +1,7 @@
 """crocbench.reference: a run's tables against the committed reference, cell by cell; the README's tables and
 the ``<!-- reference:NAME -->`` blocks, on small tables written here."""
 
+import json
 from pathlib import Path
 
 import numpy as np
@@ -460,3 +461,52 @@ def test_a_runs_declared_questions_go_into_its_references_manifest_and_a_change_
     (summary / "tables" / "questions.yaml").unlink()
     write_reference(summary, ref)
     assert read_manifest(ref).questions == other
+
+
+def test_reference_comparison_reports_a_one_in_a_million_change(tmp_path):
+    from crocbench.reference import REFERENCE_FILES, compare_run
+
+    run, ref = tmp_path / "run", tmp_path / "ref"
+    for d in (run / "tables", run / "scores" / "svm", ref):
+        d.mkdir(parents=True)
+    table = pd.DataFrame({"model": ["IRV", "SVM"], "roc": [0.8443, 0.8532], "top1000": [641, 625]})
+    for name in REFERENCE_FILES:
+        if name != "svm_folds.tsv":
+            table.to_csv(run / "tables" / name, sep="\t", index=False, float_format="%.17g")
+            table.to_csv(ref / name, sep="\t", index=False, float_format="%.17g")
+    (run / "scores" / "svm" / "fold_0.json").write_text(
+        json.dumps(
+            {
+                "fold": 0,
+                "C": 1.0,
+                "class_weight": "balanced",
+                "support_vectors": 100,
+                "select_metric": "roc",
+                "inner_cv": [{"C": 1.0, "class_weight": None, "value": 0.8}],
+            }
+        )
+    )
+    pd.DataFrame(
+        {
+            "fold": [0],
+            "C": [1.0],
+            "class_weight": ["balanced"],
+            "support_vectors": [100],
+            "select_metric": ["roc"],
+            "inner_1_none": [0.8],
+        }
+    ).to_csv(ref / "svm_folds.tsv", sep="\t", index=False)
+    assert compare_run(run, ref) == {name: [] for name in REFERENCE_FILES}
+
+    def areas_after(relative_change):
+        moved = table.copy()
+        moved.loc[1, "roc"] = 0.8532 * (1 + relative_change)
+        moved.to_csv(run / "tables" / "areas.tsv", sep="\t", index=False, float_format="%.17g")
+        return compare_run(run, ref)
+
+    out = areas_after(1e-6)  # 8.5e-7 apart: far beyond 1e-9 relative
+    assert out["areas.tsv"][:1] == ["areas.tsv: roc moved in 1 of 2 rows"]
+    assert out["areas.tsv"][1].startswith("  SVM: 0.8532 -> 0.85320085")
+    assert all(not lines for name, lines in out.items() if name != "areas.tsv")
+    assert areas_after(1e-12)["areas.tsv"] == []  # last-bit noise, far inside 1e-9 relative
+    assert areas_after(-1e-6)["areas.tsv"][:1] == ["areas.tsv: roc moved in 1 of 2 rows"]

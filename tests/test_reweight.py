@@ -93,7 +93,7 @@ def test_bad_scheme():
 
 
 def test_convergence_detection_and_schemes_on_a_toy_problem():
-    from test_models import _split, synthetic
+    from _synthetic import _split, synthetic
 
     fp, y = synthetic()
     sim = SimilarityIndex(fp)
@@ -144,7 +144,7 @@ def test_weighted_irv_loss_by_hand_on_six_compounds():
 def test_reweighted_training_uses_the_weights_from_the_second_epoch():
     """After one epoch (uniform weights) both runs sit at the same weights; the second epoch's loss is the
     1/r-weighted loss of the ranking after one step (computed by hand), and the fits then part."""
-    from test_models import synthetic
+    from _synthetic import synthetic
 
     fp, y = synthetic(frac=0.15, shared=5)
     sim = SimilarityIndex(fp)
@@ -168,8 +168,8 @@ def test_reweighted_training_uses_the_weights_from_the_second_epoch():
 def test_annealed_training_starts_the_schedule_at_alpha_start():
     """Epoch 2 (the first reweighted one) is weighted with alpha_start, by hand: exp(-alpha_start r / N), from
     the ranking after one step; epoch 3 with the next alpha (alpha_start + (alpha_end - alpha_start) / (E - 1))."""
+    from _synthetic import synthetic
     from scipy.stats import rankdata
-    from test_models import synthetic
 
     fp, y = synthetic(frac=0.15, shared=5)
     sim = SimilarityIndex(fp)

@@ -2,22 +2,10 @@
 
 import numpy as np
 import pytest
-from _synthetic import synthetic
+from _synthetic import _split
 
-from crocbench.cv import split, stratified_folds
 from crocbench.fingerprints import Fingerprints
 from crocbench.similarity import KernelBuffer, MatrixFile, SimilarityIndex, tanimoto_matrix, top_k
-
-
-@pytest.fixture(scope="module")
-def data():
-    fp, y = synthetic()
-    full = tanimoto_matrix(fp).astype(np.float64)
-    return fp, y, full
-
-
-def _split(y, fold=0):
-    return split(stratified_folds(y, 5, seed=1), fold)
 
 
 @pytest.mark.parametrize("cached_k", [None, 6, 40])

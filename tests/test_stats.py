@@ -498,3 +498,44 @@ def test_screens_needed_is_where_agreeing_screens_first_reach_holm_significance(
 
     n = screens_needed(k)
     assert all_significant(n) and not all_significant(n - 1)
+
+
+def test_critical_difference_cliques_against_brute_force():
+    import itertools
+
+    from crocbench.stats import cd_cliques
+
+    rng = np.random.default_rng(0)
+    for _ in range(200):
+        k = int(rng.integers(2, 8))
+        ranks = dict(zip("abcdefg", np.round(rng.uniform(1, k, k), 2)))
+        cd = float(rng.uniform(0.2, 3))
+        order = sorted(ranks, key=ranks.get)
+        # runs of consecutive models (in rank order) spanning less than cd, not inside a longer one
+        runs = [
+            tuple(order[i : j + 1])
+            for i, j in itertools.combinations(range(len(order)), 2)
+            if ranks[order[j]] - ranks[order[i]] < cd
+        ]
+        maximal = [r for r in runs if not any(set(r) < set(o) for o in runs)]
+        assert sorted(cd_cliques(ranks, cd)) == sorted(maximal)
+
+
+def test_critical_difference_cliques_leave_out_pairs_exactly_cd_apart():
+    from crocbench.stats import cd_cliques
+
+    # |r_i - r_j| < CD: not significantly different (joined); a difference of exactly CD is significant.
+    # Every number here is exact in binary floating point: 2.25 - 1.5 == 0.75 == CD.
+    assert 2.25 - 1.5 == 0.75
+    assert cd_cliques({"a": 1.0, "b": 1.5, "c": 2.25}, 0.75) == [("a", "b")]  # b-c exactly CD apart: not joined
+    assert cd_cliques({"a": 1.0, "b": 1.75}, 0.75) == []  # exactly CD apart: no clique at all
+    # a-c (1.0, 1.75) and b-d (1.5, 2.25) are exactly CD apart: only the neighbouring pairs are joined
+    assert cd_cliques({"a": 1.0, "b": 1.5, "c": 1.75, "d": 2.25}, 0.75) == [("a", "b"), ("b", "c"), ("c", "d")]
+
+
+def test_pairwise_wilcoxon_signed_rank_sum_by_hand():
+    from crocbench.stats import pairwise_wilcoxon
+
+    # differences a - b: +1, -2, +3, 0 (dropped): ranks of |d| 1, 2, 3; W+ - W- = 1 - 2 + 3
+    row = pairwise_wilcoxon(np.array([[2.0, 1.0], [0.0, 2.0], [4.0, 1.0], [5.0, 5.0]]), ["a", "b"])[0]
+    assert row["signed_rank_sum"] == 2.0 and (row["wins"], row["losses"], row["ties"]) == (2, 1, 1)

@@ -84,7 +84,17 @@ def main(argv=None) -> int:
         },
         "irv_training": {"schemes": ["none"]},
         "power": {"pairs": []},
-        "summary": {"models": ["random", "maxsim", "knn", "svm", "irv"]},
+        "summary": {
+            "models": ["random", "maxsim", "knn", "svm", "irv"],
+            # declared after the panel had run: every answer from them is exploratory
+            "questions": {
+                "declared": "after the run",
+                "metric_of_record": "croc_exp_80",
+                "pairs": [["IRV", "SVM"], ["IRV", "kNN"], ["kNN", "MAX-SIM"]],
+                "metrics": ["croc_exp_80", "ef_1pct", "roc"],
+                "thresholds": {"croc_exp_80": 0.01, "ef_1pct": 1.0, "roc": 0.01},
+            },
+        },
         "datasets": datasets,
     }
     (HERE / "pubchem_hts.yaml").write_text(HEADER + yaml.safe_dump(config, sort_keys=False, width=120))

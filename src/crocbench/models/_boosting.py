@@ -47,8 +47,7 @@ class GBM(EcfpModel):
     n_jobs : int, default=1
         Given by the workflow.
     threads : int, default=2
-        A fold job's threads. 1 lets two folds run side by side on two cores (the panel's overlay does so:
-        docs/studies/pubchem_panel.md measures the lambdarank booster's and the MLP's folds an hour).
+        A fold job's threads. 1 lets two folds run side by side on two cores.
     """
 
     name, label = "gbm", "GBM"

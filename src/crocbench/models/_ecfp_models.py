@@ -147,8 +147,8 @@ class LogReg(EcfpModel):
     Parameters
     ----------
     C : float, default=0.1
-        The inverse regularization strength (the best AUC[CROC(exp)] a=80 of 0.01, 0.1 and 1 in
-        ``benchmarks/studies/ecfp_defaults.py``' inner-fold study on DTP AIDS).
+        The inverse regularization strength (the default: the value ``benchmarks/studies/ecfp_defaults.py``
+        chose).
     class_weight : {None, "balanced"}, default=None
         Weights of the classes in the loss.
     max_iter : int, default=1000
@@ -220,11 +220,10 @@ class RandomForest(EcfpModel):
     """A random forest on ECFP (scikit-learn's ``RandomForestClassifier``); the score is the mean of the trees'
     probabilities of being active.
 
-    The defaults are the best AUC[CROC(exp)] a=80 of an inner-fold study on DTP AIDS
-    (``benchmarks/studies/ecfp_defaults.py``: ``max_features`` sqrt, log2 or 0.1 x ``class_weight`` none or
-    balanced_subsample, on 3 inner folds of outer fold 0's training compounds; docs/studies/modern_rankers.md).  The trees' votes are
-    summed in the trees' order, so the scores are the same bits for any number of threads (scikit-learn's own sum
-    follows the threads' finishing order).
+    ``max_features`` and ``class_weight`` default to the set-up ``benchmarks/studies/ecfp_defaults.py`` chose (its
+    table: ``results/reference/modern/ecfp_defaults.tsv``). The trees' votes are summed in the trees' order, so the
+    scores are the same bits for any number of threads (scikit-learn's own sum follows the threads' finishing
+    order).
 
     Parameters
     ----------
@@ -238,8 +237,7 @@ class RandomForest(EcfpModel):
         Weights of the classes in the trees' impurity (balanced_subsample: within each tree's bootstrap sample).
     max_samples : int or float, default=None
         Each tree's bootstrap sample: that many training compounds (an int), that share of them (a float in
-        (0, 1]), or as many as there are (None).  The trees' time and size grow with it; a screen of 300,000
-        compounds takes a sample so that its folds fit a budget (config/panels/pubchem_hts_modern.yaml).
+        (0, 1]), or as many as there are (None).  The trees' time and size grow with it.
     counts : bool, default=False
         Counts instead of bits.
     seed : int or tuple of int, default=0
@@ -247,8 +245,7 @@ class RandomForest(EcfpModel):
     n_jobs : int, default=1
         Given by the workflow.
     threads : int, default=2
-        A fold job's threads. 1 lets two folds run side by side on two cores (the panel's overlay does so:
-        docs/studies/pubchem_panel.md measures the lambdarank booster's and the MLP's folds an hour).
+        A fold job's threads. 1 lets two folds run side by side on two cores.
     """
 
     name, label = "rf", "RF"

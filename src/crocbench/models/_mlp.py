@@ -50,8 +50,7 @@ class MLP(EcfpModel):
     n_jobs : int, default=1
         Given by the workflow: torch's threads.
     threads : int, default=2
-        A fold job's threads. 1 lets two folds run side by side on two cores (the panel's overlay does so:
-        docs/studies/pubchem_panel.md measures the lambdarank booster's and the MLP's folds an hour).
+        A fold job's threads. 1 lets two folds run side by side on two cores.
     progress : file-like, default=None
         Given by the workflow: a line per epoch.
     """

@@ -50,7 +50,8 @@ def summary_labels() -> dict:
 
 
 def critical_difference_panels(ranks: pd.DataFrame) -> dict:
-    """The critical-difference diagrams' panels of a ranks table: one per metric of :data:`SUMMARY_TABLE_METRICS`.
+    """The critical-difference diagrams' panels of a ranks table: one per metric of :data:`SUMMARY_TABLE_METRICS` it
+    holds (a reference of an older run may hold only the first four).
 
     Parameters
     ----------
@@ -66,14 +67,15 @@ def critical_difference_panels(ranks: pd.DataFrame) -> dict:
     Raises
     ------
     ValueError
-        When a metric of the six has no ranks.
+        When the table ranks none of the six.
     """
     labels, panels = summary_labels(), {}
     for metric in SUMMARY_TABLE_METRICS:
         part = ranks[ranks["metric"] == metric]
-        if part.empty:
-            raise ValueError(f"the ranks table has no ranks of {metric}")
-        panels[labels[metric]] = (dict(zip(part["model"], part["mean_rank"])), float(part["nemenyi_cd"].iloc[0]))
+        if not part.empty:
+            panels[labels[metric]] = (dict(zip(part["model"], part["mean_rank"])), float(part["nemenyi_cd"].iloc[0]))
+    if not panels:
+        raise ValueError(f"the ranks table ranks none of {', '.join(SUMMARY_TABLE_METRICS)}")
     return panels
 
 

@@ -1,0 +1,148 @@
+"""crocbench.pages: the panels a panel reference is compared with, the comparison of two references, and the
+regeneration of every page through the command a maintainer types (`crocbench regenerate`)."""
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pandas as pd
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_a_panel_reference_is_compared_with_the_panels_beside_it_that_hold_its_campaigns(tmp_path):
+    from crocbench.pages import compared_panels
+    from crocbench.reference import Manifest, write_manifest
+
+    def panel(name, screens, models=("IRV",)):
+        """A panel reference; its manifest says what its name suggests (the code reads the manifest, not the
+        name): ``*confirmed`` confirmed actives, ``*scaffold`` a scaffold split, each overlaying ``all``."""
+        (tmp_path / name).mkdir()
+        rows = [(s, m) for s in screens for m in models]
+        pd.DataFrame(rows, columns=["dataset", "model"]).to_csv(tmp_path / name / "datasets.tsv", sep="\t")
+        split = "scaffold" if name.endswith("scaffold") else "random"
+        labels = "confirmed" if name.endswith("confirmed") else "primary"
+        overlays = None if (split, labels) == ("random", "primary") else "all"
+        write_manifest(Manifest(tmp_path / name, "panel", split, labels, overlays, campaign_key="campaign"))
+
+    panel("all", ["X_primary", "Y_primary", "Z_primary"])
+    panel(
+        "more", ["X_primary", "Y_primary", "Z_primary"], models=("IRV", "RF")
+    )  # more rankers: compared with all, not by it
+    panel("confirmed", ["X_confirmed", "Y_confirmed"])
+    panel("scaffold", ["X_primary", "Z_primary"])
+    panel("other", ["X_primary", "W_primary"])
+    (tmp_path / "not_a_panel").mkdir()
+    assert compared_panels(tmp_path / "confirmed") == [tmp_path / "all"]
+    assert compared_panels(tmp_path / "scaffold") == [tmp_path / "all"]
+    assert compared_panels(tmp_path / "all") == [] and compared_panels(tmp_path / "other") == []
+    assert compared_panels(tmp_path / "more") == [tmp_path / "all"]
+    # an overlay is not compared with an overlay of the other kind, though it holds the campaigns
+    panel("few_confirmed", ["X_confirmed"])
+    assert compared_panels(tmp_path / "few_confirmed") == [tmp_path / "all", tmp_path / "confirmed", tmp_path / "other"]
+    panel("few_scaffold", ["X_primary"])
+    assert compared_panels(tmp_path / "few_scaffold") == [tmp_path / "all", tmp_path / "other", tmp_path / "scaffold"]
+
+
+def test_two_references_of_todays_rankers_are_compared_on_every_ranker_and_metric_they_share():
+    """The committed scaffold overlay of today's rankers against their primary screens: every ranker both rank, the
+    six metrics of the panels' tables, and the trained-for-the-top pairs' records, counted again here with pandas
+    from both references' datasets.tsv on the campaigns they share."""
+    from crocbench.data.pubchem import campaign_of
+    from crocbench.pages import comparison_markdown
+    from crocbench.report import SUMMARY_TABLE_METRICS, summary_labels
+
+    ref = Path(__file__).resolve().parents[1] / "results" / "reference"
+    mine, other = ref / "pubchem_hts_modern_scaffold", ref / "pubchem_hts_modern"
+    lines = comparison_markdown(mine, other).splitlines()
+    rows = {line.split(" | ")[0].lstrip("| "): line.strip("| ").split(" | ")[1:] for line in lines[2:]}
+    ranked = set(pd.read_csv(mine / "ranks.tsv", sep="\t")["model"])
+    assert len(ranked) == 11
+    for metric in SUMMARY_TABLE_METRICS:
+        for cell in rows[f"mean ranks, {summary_labels()[metric]}"]:
+            assert {part.rsplit(" ", 1)[0] for part in cell.split(" (Friedman")[0].split(", ")} == ranked
+    tables = [pd.read_csv(f / "datasets.tsv", sep="\t") for f in (mine, other)]
+    shared = set(tables[0]["dataset"].map(campaign_of)) & set(tables[1]["dataset"].map(campaign_of))
+    for (a, b), column in [(pair, i) for pair in (("GBM-rank", "GBM"), ("MLP-exp", "MLP")) for i in (0, 1)]:
+        t = tables[column][tables[column]["dataset"].map(campaign_of).isin(shared)].set_index(["dataset", "model"])
+        want = []
+        for metric in SUMMARY_TABLE_METRICS:
+            x, y = t[metric].xs(a, level="model"), t[metric].xs(b, level="model")
+            ties = int((x == y).sum())
+            want.append(
+                f"{summary_labels()[metric]} {int((x > y).sum())}-{int((x < y).sum())}" + (f"-{ties}" if ties else "")
+            )
+        assert rows[f"record, {a} vs {b}"][column] == ", ".join(want)
+    # against the paper's five under the scaffold split: the paper's five on the four metrics of the values figure
+    lines = comparison_markdown(mine, ref / "pubchem_hts_scaffold").splitlines()
+    assert not any(line.startswith("| record,") or "DCG@100" in line for line in lines)
+    cell = lines[3].split(" | ")[1].split(" (Friedman")[0]  # mean ranks, AUC[ROC]: the paper's five only
+    assert {part.rsplit(" ", 1)[0] for part in cell.split(", ")} == {"RANDOM", "MAX-SIM", "kNN", "SVM", "IRV"}
+
+
+def _copy(tmp_path) -> Path:
+    """README.md, docs/ and results/reference/ as committed: the repository as regeneration reads it."""
+    root = tmp_path / "repo"
+    (root / "results").mkdir(parents=True)
+    shutil.copy(ROOT / "README.md", root / "README.md")
+    shutil.copytree(ROOT / "docs", root / "docs", ignore=shutil.ignore_patterns("_build"))
+    shutil.copytree(ROOT / "results" / "reference", root / "results" / "reference")
+    return root
+
+
+def _regenerate(root, *args):
+    return subprocess.run(
+        [sys.executable, "-m", "crocbench", "regenerate", "--root", str(root), *args],
+        capture_output=True,
+        text=True,
+    )
+
+
+def _answers(root) -> str:
+    text = (root / "docs" / "studies" / "modern_panel.md").read_text()
+    start = text.index("<!-- reference:pubchem_hts_modern/answers -->")
+    return text[start : text.index("<!-- /reference:pubchem_hts_modern/answers -->")]
+
+
+def test_a_moved_number_moves_the_answers_and_the_check_fails_until_regenerated(tmp_path):
+    """The issue's mutation: one value of a committed datasets.tsv changed (the IRV's AUC[CROC(exp)] a=80 on one
+    screen put below the SVM's). `--check` names the stale blocks and exits 1; `regenerate` rewrites them with the
+    new record, and no code is edited; `--check` then exits 0."""
+    root = _copy(tmp_path)  # equal to its regeneration: tests/test_readme.py checks the committed pages
+    before = _answers(root)
+    path = root / "results" / "reference" / "pubchem_hts_modern" / "datasets.tsv"
+    table = pd.read_csv(path, sep="\t")
+    screen = "GPCR_3_primary"
+    svm = table.loc[(table["dataset"] == screen) & (table["model"] == "SVM"), "croc_exp_80"].item()
+    irv = (table["dataset"] == screen) & (table["model"] == "IRV")
+    assert table.loc[irv, "croc_exp_80"].item() > svm  # the IRV won this screen
+    table.loc[irv, "croc_exp_80"] = svm - 1e-4
+    table.to_csv(path, sep="\t", index=False)
+
+    check = _regenerate(root, "--check")
+    assert check.returncode == 1
+    assert "stale: docs/studies/modern_panel.md: pubchem_hts_modern/answers" in check.stdout.splitlines()
+    assert "stale: README.md: pubchem_hts_modern/headline" not in check.stdout  # its counts did not move
+    assert _answers(root) == before  # --check writes nothing
+    done = _regenerate(root)
+    assert done.returncode == 0 and "rewrote: docs/studies/modern_panel.md: pubchem_hts_modern/answers" in done.stdout
+    after = _answers(root)
+    assert "IRV over SVM on AUC[CROC(exp)] a=80" in before and "24-1" in before.split("IRV over SVM")[1][:60]
+    assert "23-2" in after.split("IRV over SVM on AUC[CROC(exp)] a=80")[1][:60]
+    assert _regenerate(root, "--check").returncode == 0
+
+
+def test_a_block_naming_no_table_and_a_folder_that_is_no_repository_fail_in_one_line(tmp_path):
+    root = _copy(tmp_path)
+    readme = root / "README.md"
+    readme.write_text(readme.read_text() + "\n<!-- reference:pubchem_hts_modern/nothing -->\n<!-- /reference:"
+                      "pubchem_hts_modern/nothing -->\n")  # fmt: skip
+    bad = _regenerate(root, "--check")
+    assert bad.returncode == 2
+    assert bad.stderr == (
+        "crocbench: error: README.md: block <!-- reference:pubchem_hts_modern/nothing --> names no table of the "
+        "committed references\n"
+    )
+    empty = _regenerate(tmp_path / "nowhere")
+    assert empty.returncode == 2 and empty.stderr.count("\n") == 1 and "not the repository's root" in empty.stderr

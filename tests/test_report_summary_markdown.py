@@ -1,0 +1,47 @@
+"""crocbench.report._summary_markdown: the summary's ranks and pairs tables in Markdown."""
+
+import pytest
+from _synthetic import _ranked_by_hand
+
+
+def test_the_summary_names_its_tests_and_gives_conover_beside_wilcoxon():
+    from crocbench.report import SUMMARY_RANK_METRICS, SUMMARY_TESTS, conover_table, ranks_markdown, ranks_table
+
+    table = _ranked_by_hand()
+    ranks, pairs = ranks_table(table)
+    text = ranks_markdown(ranks, pairs, conover=conover_table(table))
+    assert SUMMARY_TESTS == (
+        "Tests across screens: Friedman, then Conover's post-hoc (Holm) and Nemenyi's critical difference; "
+        "pairwise Wilcoxon signed-rank with Holm"
+    )
+    assert text.startswith(SUMMARY_TESTS + ".\n\n")
+    roc = text[text.index("## AUC[ROC]") : text.index("## AUC[CROC(exp)] a=7")]
+    wilcoxon, conover = roc.index("| pair | wins-losses-ties |"), roc.index("| Conover p (Holm) | x | y | z |")
+    assert wilcoxon < conover  # each metric's Conover matrix follows its Wilcoxon pairs, models by mean rank
+    assert "| x |  | 0.43 | 0.096 |" in roc and "| z | 0.096 | 0.43 |  |" in roc
+    assert text.count("| Conover p (Holm) |") == len(SUMMARY_RANK_METRICS)
+    plain = ranks_markdown(ranks, pairs)  # without Conover's table, the summary does not name his test
+    assert plain.startswith("Tests across screens: Friedman, then Nemenyi's critical difference; pairwise Wilcoxon")
+    assert "Conover" not in plain
+
+
+def test_pairs_markdown_turns_a_pair_round_and_keeps_its_p():
+    """``only`` gives the pairs in the order and orientation asked: z vs x is the table's x vs z turned round (by
+    hand: x beats z on all 4 datasets by 0.2, 0.1, 0.1 and 0.45, a mean of 0.2125; p = 2/2^4 = 0.125, Holm over
+    3 pairs 0.375; x against y: 0.1, 0.3, -0.1, 0.05, a mean of 0.0875, 3 wins and 1 loss)."""
+    from crocbench.report import pairs_markdown, ranks_table
+
+    _, pairs = ranks_table(_ranked_by_hand())
+    table = pairs_markdown(pairs, ["roc", "ef_1pct"], only=[("z", "x"), ("x", "y")])
+    lines = table.splitlines()
+    assert lines[0] == "| pair | AUC[ROC] | EF 1% |" and len(lines) == 4
+    assert lines[2] == "| z vs x | -0.212, 0-4, p 0.38 | -2.12, 0-4, p 0.38 |"
+    assert lines[3].startswith("| x vs y | +0.08") and ", 3-1, p " in lines[3]
+    assert (
+        pairs_markdown(pairs, ["roc"]).splitlines()[2:]
+        == [  # without only: the table's own pairs and order
+            line for line in pairs_markdown(pairs, ["roc"], only=[("x", "y"), ("x", "z"), ("y", "z")]).splitlines()[2:]
+        ]
+    )
+    with pytest.raises(ValueError, match="no test of x against w"):
+        pairs_markdown(pairs, ["roc"], only=[("x", "w")])
