@@ -6,13 +6,13 @@ import pytest
 from _delong import delong_se
 from scipy.stats import norm
 
-from crocbench.metrics import METRICS, TIES, MetricCall, Ranking, paper_panel, roc_auc
+from crocbench.metrics import METRICS, TIES, MetricCall, Ranking, paper_metrics, roc_auc
 from crocbench.stats import bootstrap, bootstrap_values, check_resamples, draw_resamples, resamples_from_counts
 
 
 def _every_metric(n):
     """Table 1 plus the metrics of a per-resample kind (average precision, LocAUC) and the other rank metrics."""
-    calls = [c for c in paper_panel(top_k=7, n=n) if c.key != "roc50"]  # ROC50 needs 50 negatives: ROC_3 below
+    calls = [c for c in paper_metrics(top_k=7, n=n) if c.key != "roc50"]  # ROC50 needs 50 negatives: ROC_3 below
     extra = [
         ("average_precision", {}),
         ("loc_auc", {"u0": 0.2}),
@@ -81,7 +81,7 @@ def test_big_tie_groups_by_prefix_sums_equal_the_brute_force(ties):
     counts = [_explicit_counts(y, s, ranking, p, q) for p, q in draws]
     stacked = resamples_from_counts(ranking, np.array([c for c, _ in counts]), np.array([b for _, b in counts]))
     assert (stacked.neg_tied + stacked.pos_tied).max() > 1000  # the prefix-sum path is taken
-    for call in paper_panel(top_k=100, n=n):
+    for call in paper_metrics(top_k=100, n=n):
         got = call.resampled(stacked, ties)
         want = [call.value(Ranking(y[np.r_[p, q]], s[np.r_[p, q]]), ties) for p, q in draws]
         np.testing.assert_allclose(got, want, rtol=1e-9, atol=1e-12, err_msg=call.key)
@@ -103,7 +103,7 @@ def test_drawn_counts_are_a_stratified_bootstrap():
     ranking = Ranking(y, s)
     drawn = draw_resamples(ranking, 3000, np.random.default_rng(1))
     assert np.all(np.bincount(drawn.resample, weights=drawn.pos_tied) == 30)
-    calls = [c for c in paper_panel(top_k=10, n=330) if c.key in ("roc", "croc_exp_14", "bedroc_20", "top10")]
+    calls = [c for c in paper_metrics(top_k=10, n=330) if c.key in ("roc", "croc_exp_14", "bedroc_20", "top10")]
     pos, neg = np.flatnonzero(y == 1), np.flatnonzero(y == 0)
     lists = [np.r_[rng.choice(pos, 30), rng.choice(neg, 300)] for _ in range(3000)]
     for call in calls:
@@ -133,7 +133,7 @@ def test_auc_bootstrap_spread_equals_delong():
     rng = np.random.default_rng(3)
     y = np.r_[np.ones(300), np.zeros(3000)]
     s = rng.normal(size=y.size) + 1.2 * y
-    (iv,) = bootstrap(y, s, paper_panel()[:1], n_resamples=4000, seed=0)
+    (iv,) = bootstrap(y, s, paper_metrics()[:1], n_resamples=4000, seed=0)
     se = delong_se(y, s)
     assert iv.value == pytest.approx(roc_auc(y, s), abs=1e-15)
     assert iv.se == pytest.approx(se, rel=0.05)
@@ -148,7 +148,7 @@ def test_same_seed_same_values_and_chunks_do_not_matter(monkeypatch):
     a = bootstrap_values(y, s, n_resamples=300, seed=11)
     np.testing.assert_array_equal(a, bootstrap_values(y, s, n_resamples=300, seed=11))
     assert not np.array_equal(a, bootstrap_values(y, s, n_resamples=300, seed=12))
-    assert a.shape == (300, len(paper_panel()))
+    assert a.shape == (300, len(paper_metrics()))
 
 
 @pytest.mark.parametrize(

@@ -22,7 +22,7 @@ def test_score_json_equals_library(ranked, capsys):
     assert values["croc_exp_80"] == pytest.approx(M.croc_auc(y, a, 80.0), abs=1e-12)
     assert values["top50"] == M.hits_at_k(y, a, 50)
     assert out["n"] == 300 and out["n_pos"] == int(y.sum())
-    assert [m["key"] for m in out["metrics"]] == [c.key for c in (*M.paper_panel(50), *M.benchmark_panel())]
+    assert [m["key"] for m in out["metrics"]] == [c.key for c in (*M.paper_metrics(50), *M.benchmark_metrics())]
     # the other benchmarks' metrics, each with its exact random baseline
     assert values["log_auc_0.001_0.1"] == pytest.approx(M.log_auc(y, a, upper=0.1), abs=1e-12)
     assert values["dcg_100"] == pytest.approx(M.dcg(y, a, k=100), abs=1e-12)
@@ -40,7 +40,7 @@ def test_score_ci_is_the_library_bootstrap(ranked, capsys):
     assert main([*argv, "--json", "--ci", "200", "--seed", "3"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["ci"] == {**out["ci"], "level": 0.95, "resamples": 200, "seed": 3}
-    calls = [*M.paper_panel(50), *M.benchmark_panel()]
+    calls = [*M.paper_metrics(50), *M.benchmark_metrics()]
     want = {iv.key: iv for iv in S.bootstrap(y, a, calls, n_resamples=200, seed=3)}
     for m in out["metrics"]:
         assert (m["ci_low"], m["ci_high"], m["se"]) == pytest.approx(
@@ -143,7 +143,7 @@ def test_ci_with_one_positive_warns_and_prints_no_interval(small, tmp_path):
     assert done.returncode == 0 and done.stderr.strip() == warning
     table = done.stdout.split("CROC paper areas\n", 1)[1].split("\n\n", 1)[0].splitlines()
     table = [line for line in table if not line.startswith("note: ")]  # ROC50's: 29 negatives
-    assert "95% interval" in table[0] and len(table) == 2 + len(M.paper_panel(top_k=30))
+    assert "95% interval" in table[0] and len(table) == 2 + len(M.paper_metrics(top_k=30))
     start, stop = re.search(r"-+(?=  -+  -+  -+$)", table[1]).span()  # the interval column: 3rd of 6
     assert {row[start:stop].strip() for row in table[2:]} == {"n/a"}, table
     assert not re.search(r"\[\d", "\n".join(table))  # no [low, high]

@@ -16,7 +16,7 @@ from crocbench.cv import (
     split,
     stratified_folds,
 )
-from crocbench.metrics import paper_panel, per_fold_metrics, roc_auc
+from crocbench.metrics import paper_metrics, per_fold_metrics, roc_auc
 from crocbench.models import KNN
 from crocbench.similarity import SimilarityIndex
 
@@ -210,7 +210,7 @@ def test_score_fold_and_pooling_score_every_compound_once(data):
     moved = parts[0].assign(fold=1)
     with pytest.raises(ValueError, match="another fold"):
         pool_scores([moved] + parts[1:], table)
-    metrics = per_fold_metrics(pooled, paper_panel(top_k=10))
+    metrics = per_fold_metrics(pooled, paper_metrics(top_k=10))
     assert metrics["fold"].tolist() == ["0", "1", "2", "3", "all"]
     assert metrics["roc"].iloc[-1] == pytest.approx(roc_auc(pooled["label"], pooled["score"]))
     assert pd.api.types.is_float_dtype(metrics["croc_exp_80"])

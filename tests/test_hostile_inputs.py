@@ -37,7 +37,7 @@ def r200(tmp_path):
     return path
 
 
-# --- metrics._panel: metric specs ----------------------------------------------------------------------------------
+# --- metrics._sets: metric specs ----------------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -47,7 +47,7 @@ def r200(tmp_path):
         ("dcg:k=1,k=5", "metric 'dcg:k=1,k=5': parameter 'k' is given twice"),
         (
             "dcg_100:k=5",
-            "'dcg_100' is a panel key with its parameters fixed (dcg:k=100); give parameters to the "
+            "'dcg_100' is a named metric with its parameters fixed (dcg:k=100); give parameters to the "
             "metric itself, e.g. dcg:k=5",
         ),  # fmt: skip
         ("log_auc:lam=1e-310", "lam must be at least 1e-300"),

@@ -185,7 +185,7 @@ def _table(power_of):
     import pandas as pd
 
     rows = []
-    for call in M.paper_panel():
+    for call in M.paper_metrics():
         for test in TESTS:
             for f in (0.1, 0.5):
                 rows.append(
@@ -224,7 +224,7 @@ def test_power_claims_follow_the_table():
     assert [c.holds for c in power_claims(_table(other_world))] == [False, True, True, False, False]
     text = power_markdown(_table(paper_world), {"irv": "IRV", "svm": "SVM"})
     assert "### IRV vs SVM" in text and "| PP 10% | PP 50% |" in text
-    assert text.count("\n| AUC[") == sum(c.label.startswith("AUC[") for c in M.paper_panel())  # a row per metric
+    assert text.count("\n| AUC[") == sum(c.label.startswith("AUC[") for c in M.paper_metrics())  # a row per metric
     assert "paired wilcoxon 0.00" in power_notes(_table(paper_world))
 
 

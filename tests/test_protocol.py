@@ -9,7 +9,7 @@ import pytest
 from scipy import stats as sps
 
 from crocbench.cv import stratified_folds
-from crocbench.metrics import paper_panel
+from crocbench.metrics import paper_metrics
 from crocbench.report import intervals_table, repeats_table, repeats_tests
 from crocbench.stats import bootstrap, corrected_t_test
 
@@ -40,7 +40,7 @@ def _pooled(seed, n=400):
 
 
 def test_repeats_table_is_the_mean_and_sd_of_each_repeats_pooled_metric():
-    calls = paper_panel(top_k=20, n=400)[:3]
+    calls = paper_metrics(top_k=20, n=400)[:3]
     repeats = [_pooled(s) for s in range(3)]
     table = repeats_table(repeats, calls)
     row = table[(table["model"] == "B") & (table["key"] == "roc")].iloc[0]
@@ -54,7 +54,7 @@ def test_repeats_table_is_the_mean_and_sd_of_each_repeats_pooled_metric():
 def test_repeats_tests_pair_the_folds_of_every_repeat():
     from crocbench.metrics import per_fold_metrics
 
-    calls = paper_panel(top_k=20, n=400)[:1]
+    calls = paper_metrics(top_k=20, n=400)[:1]
     per_fold = [{m: per_fold_metrics(p, calls).astype({"fold": str}) for m, p in _pooled(s).items()} for s in range(3)]
     tests = repeats_tests(per_fold, keys=["roc"], n_folds=5)
     d = np.concatenate(
@@ -68,7 +68,7 @@ def test_repeats_tests_pair_the_folds_of_every_repeat():
 
 def test_intervals_table_is_the_bootstrap_of_each_pooled_ranking():
     pooled = _pooled(0)
-    calls = paper_panel(top_k=20, n=400)[:2]
+    calls = paper_metrics(top_k=20, n=400)[:2]
     table = intervals_table(pooled, calls, n_resamples=200, seed=5)
     want = bootstrap(pooled["A"]["label"], pooled["A"]["score"], calls, n_resamples=200, seed=5)
     got = table[table["model"] == "A"]
@@ -79,7 +79,7 @@ def test_split_comparison_and_orders_from_two_repeats_tables(tmp_path):
     from crocbench.plots import plot_split_comparison
     from crocbench.report import split_comparison, split_comparison_markdown, split_orders
 
-    calls = paper_panel(top_k=20, n=400)[:5]  # roc ... croc_exp_80
+    calls = paper_metrics(top_k=20, n=400)[:5]  # roc ... croc_exp_80
     by_split = {"random": repeats_table([_pooled(s) for s in range(3)], calls)}
     by_split["scaffold"] = repeats_table([_pooled(s) for s in range(3, 6)], calls)
     table = split_comparison(by_split)

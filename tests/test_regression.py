@@ -128,11 +128,11 @@ def test_the_bootstrap_sd_of_auc_is_delongs_on_every_pooled_ranking():
     standard error to within 7.5%."""
     from _delong import delong_se
 
-    from crocbench.metrics import paper_panel
+    from crocbench.metrics import paper_metrics
     from crocbench.stats import bootstrap
 
     for model in CONFIG["models"]:
         scores = pd.read_parquet(RESULTS / "scores" / f"{model}.parquet")
         y, s = scores["label"].to_numpy(), scores["score"].to_numpy()
-        (iv,) = bootstrap(y, s, paper_panel()[:1], n_resamples=1000, seed=0)
+        (iv,) = bootstrap(y, s, paper_metrics()[:1], n_resamples=1000, seed=0)
         assert iv.se == pytest.approx(delong_se(y, s), rel=0.075), model

@@ -33,10 +33,10 @@ def _pooled():
 
 
 def test_areas_table_has_the_random_expectation():
-    from crocbench.metrics import paper_panel, random_baseline
+    from crocbench.metrics import paper_metrics, random_baseline
     from crocbench.report import RANDOM_ROW, areas_table
 
-    calls = paper_panel(top_k=100)
+    calls = paper_metrics(top_k=100)
     pooled = _pooled()
     table = areas_table(pooled, calls).set_index("model")
     assert list(table.index) == [*pooled, RANDOM_ROW]
@@ -49,12 +49,12 @@ def test_areas_table_has_the_random_expectation():
 
 
 def test_significance_table_matches_compare():
-    from crocbench.metrics import paper_panel
+    from crocbench.metrics import paper_metrics
     from crocbench.report import significance_markdown, significance_table
     from crocbench.stats import compare
 
     pooled = dict(list(_pooled().items())[2:])  # kNN, SVM, IRV
-    calls = [c for c in paper_panel() if c.key in ("roc", "croc_exp_80")]
+    calls = [c for c in paper_metrics() if c.key in ("roc", "croc_exp_80")]
     tests = ["paired_permutation", "unpaired_t"]
     table = significance_table(pooled, calls, tests, n_samples=500, seed=3)
     assert len(table) == 3 * 2 and table[["a", "b"]].drop_duplicates().values.tolist() == [

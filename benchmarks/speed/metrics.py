@@ -44,7 +44,7 @@ def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.parse_args()
     rows = []
-    panel = M.paper_panel()
+    panel = M.paper_metrics()
 
     y, s = data(1_000_000)
     separate = best_of(lambda: [M.score(y, s, c.metric, **c.params) for c in panel], 3)
@@ -76,7 +76,7 @@ def main() -> None:
     probs = 1.0 / (1.0 + np.exp(-s))
     probs_t = 1.0 / (1.0 + np.exp(-st))
     groups = np.random.default_rng(2).integers(0, 1000, size=s.size)
-    other = M.other_panel(top_k=1000, n=50)
+    other = M.other_metrics(top_k=1000, n=50)
     for tied, (yy, ss, pp) in (("", (y, s, probs)), (", ties", (yt, st, probs_t))):
         for m in other:
             x = pp if m.needs == "probabilities" else ss

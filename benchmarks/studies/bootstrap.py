@@ -20,7 +20,7 @@ import time
 import numpy as np
 
 from crocbench._bench import measure, print_result, step_args
-from crocbench.metrics import Ranking, paper_panel
+from crocbench.metrics import Ranking, paper_metrics
 from crocbench.stats import bootstrap
 from crocbench.stats._coverage import N_NEG, N_POS, SHIFT, coverage, simulated_screen
 
@@ -28,7 +28,7 @@ from crocbench.stats._coverage import N_NEG, N_POS, SHIFT, coverage, simulated_s
 def _cost_step(n: int, resamples: int) -> None:
     rng = np.random.default_rng(0)
     y, s = simulated_screen(rng, n // 100, n - n // 100)
-    calls = paper_panel(top_k=1000, n=n)
+    calls = paper_metrics(top_k=1000, n=n)
     start = time.perf_counter()
     ranking = Ranking(y, s)
     [c.value(ranking) for c in calls]
@@ -49,7 +49,7 @@ def main() -> None:
     args = p.parse_args()
 
     result = measure(__file__, args.n, args.resamples)
-    print(f"## Cost: table 1 ({len(paper_panel())} metrics) on {args.n:,} scores, {args.resamples} resamples\n")
+    print(f"## Cost: table 1 ({len(paper_metrics())} metrics) on {args.n:,} scores, {args.resamples} resamples\n")
     print("| step | wall s | peak RSS MB |\n|---|---:|---:|")
     print(f"| values alone | {result['values_s']:.2f} | |")
     print(f"| values and intervals | {result['intervals_s']:.2f} | {1000 * result['peak_rss_gb']:.0f} |\n")

@@ -25,7 +25,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from crocbench.metrics import paper_panel, parse_metric
+from crocbench.metrics import paper_metrics, parse_metric
 from crocbench.power import PAIRS, power_study
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -61,7 +61,7 @@ def main() -> None:
     rows = []
     for n_jobs in (1, 2):  # one process, and the workflow's power_study job (2 threads: two processes)
         start = time.perf_counter()
-        table = power_study(y, scores, paper_panel(), n_jobs=n_jobs)
+        table = power_study(y, scores, paper_metrics(), n_jobs=n_jobs)
         seconds = time.perf_counter() - start
         who = resource.RUSAGE_SELF if n_jobs == 1 else resource.RUSAGE_CHILDREN
         rows.append(

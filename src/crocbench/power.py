@@ -30,7 +30,7 @@ import pandas as pd
 
 from ._parallel import map_processes
 from .metrics import Ranking
-from .metrics._panel import MetricCall
+from .metrics._sets import MetricCall
 from .stats import TESTS, check_tests, p_values
 
 FRACTIONS = (0.02, 0.05, 0.10, 0.20, 0.50)
@@ -132,7 +132,7 @@ def power_study(
     scores : dict
         Model name -> scores of the same compounds (e.g. pooled out-of-fold scores).
     calls : list of MetricCall
-        The metrics (e.g. :func:`crocbench.metrics.paper_panel`).
+        The metrics (e.g. :func:`crocbench.metrics.paper_metrics`).
     pairs : sequence of (model a, model b)
     fractions : sequence of float
         Subset sizes as fractions of each class.

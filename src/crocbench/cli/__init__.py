@@ -27,7 +27,7 @@ import sys
 
 from .. import __version__
 from .._extras import MissingExtra
-from ..metrics import METRICS, TIES, paper_panel
+from ..metrics import METRICS, TIES, paper_metrics
 from ..stats import DEFAULT_RESAMPLES, MIN_RESAMPLES, TESTS, check_resamples
 from ._compare import _compare
 from ._input import STDIN
@@ -71,7 +71,7 @@ def _columns_args(p: argparse.ArgumentParser) -> None:
         default=None,
         metavar="SPEC",
         help="a metric as NAME or NAME:key=value,... (names: " + ", ".join(METRICS) + ") or a key of the paper's "
-        "panel (" + ", ".join(c.key for c in paper_panel()) + "); repeatable",
+        "panel (" + ", ".join(c.key for c in paper_metrics()) + "); repeatable",
     )
 
 

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import numpy as np
 
-from ..metrics import FAMILIES, Ranking, benchmark_panel, other_panel, other_values, paper_panel
-from ..metrics._other_panel import BENCHMARKS  # the second table's title: benchmark_panel's family
+from ..metrics import FAMILIES, Ranking, benchmark_metrics, other_metrics, other_values, paper_metrics
+from ..metrics._other_sets import BENCHMARKS  # the second table's title: benchmark_metrics's family
 from ..stats import bootstrap
 from ._input import _check_positive_values, _load, _requested_calls, _shown
 from ._output import _for_users, _format_table, _number, _plot_path, _print_json
@@ -54,7 +54,7 @@ def _score(args) -> int:
     if calls:
         panels = [("Requested metrics", calls)]
     else:
-        panels = [("CROC paper areas", paper_panel(top_k=min(args.top_k, n))), (BENCHMARKS, benchmark_panel())]
+        panels = [("CROC paper areas", paper_metrics(top_k=min(args.top_k, n))), (BENCHMARKS, benchmark_metrics())]
     for panel, call in ((panel, call) for panel, part in panels for call in part):
         row = {"key": call.key, "metric": call.label, "panel": panel, "value": None, "count": call.is_count}
         try:
@@ -83,7 +83,7 @@ def _score(args) -> int:
         for (row, _), iv in zip(defined, intervals):
             row.update(ci_low=iv.low, ci_high=iv.high, se=iv.se)
     # the benchmarks' family of the other panel is shown above, with its random baselines
-    others = [m for m in other_panel(top_k=min(args.top_k, n), n=args.n_negatives) if m.family != BENCHMARKS]
+    others = [m for m in other_metrics(top_k=min(args.top_k, n), n=args.n_negatives) if m.family != BENCHMARKS]
     other = [] if calls else other_values(y, s, groups, args.ties, others)
     for r in other:
         r["note"] = _for_users(r["note"])

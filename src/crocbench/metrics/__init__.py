@@ -18,39 +18,28 @@ probability metrics (:func:`cross_entropy`, :func:`rmse`, :func:`slac_q`),
 
 Modules, one concern each: ``_validation`` (checking labels and scores),
 ``_ranking`` (ranks and FPRs with ties), ``_transforms`` (the CROC
-magnifications), ``_definitions`` (each metric's :class:`Definition`, ``h``
-and its affine map), ``_areas`` (a definition's value and per-positive
+magnifications), ``_definitions`` (the registry :data:`METRICS`: each metric's :class:`Definition`,
+``h`` and its affine map), ``_areas`` (a definition's value and per-positive
 values), ``_resamples`` (the value on many resamples at once), ``_baselines``
-(the exact random baselines), ``_roc_areas``, ``_ac_areas`` and
-``_other_areas`` (one function per metric: the ROC family, the AC family and
-the other references' means over the positives), ``_screening_areas`` (the
-virtual-screening benchmarks' logAUC, DCG and NDCG), ``_scorers`` (any metric
-as a scikit-learn scorer), ``_curves``, ``_queries``,
+(the exact random baselines); one function per metric, by family: ``_roc``
+(ROC, CROC, cut-off ROC, ROC_n, pROC, LocAUC), ``_enrichment`` (AC, CAC, RIE,
+BEDROC, SLR, EF, hits at k), ``_precision`` (precision and recall at k,
+R-precision, AP), ``_screening`` (logAUC, DCG, NDCG) and ``_queries`` (per
+query); ``_scorers`` (any metric as a scikit-learn scorer), ``_curves``,
 ``_confusion`` (the counts of a retrieved set), ``_retrieval``,
-``_probabilities``, ``_panel`` (named metric calls and the paper's panel) and
-``_other_panel`` (the other references' panel).
+``_probabilities``, ``_sets`` (named metric calls and the named metric sets:
+the paper's, the benchmarks') and ``_other_sets`` (the other references' set).
+``tests/test_metrics_common.py`` checks every metric of the registry.
 """
 
-from ._ac_areas import ac_auc, bedroc, cac_auc, enrichment_factor, hits_at_k, rie, slr
 from ._areas import evaluate, per_positive_values, score
 from ._baselines import random_baseline
 from ._confusion import AVERAGES, Confusion, confusion
 from ._curves import ac_curve, cac_curve, croc_curve, precision_recall_curve, roc_curve
 from ._definitions import METRICS, Definition, RandomBaseline, definition
-from ._other_areas import average_precision, loc_auc, precision_at_k, r_precision, recall_at_k
-from ._other_panel import FAMILIES, OtherMetric, other_panel, other_values, per_fold_metrics
-from ._panel import (
-    ALPHAS,
-    CUTOFFS,
-    HEADLINE,
-    HEADLINE_BEDROC,
-    MetricCall,
-    benchmark_panel,
-    hits_call,
-    paper_panel,
-    parse_metric,
-    top_cutoff,
-)
+from ._enrichment import ac_auc, bedroc, cac_auc, enrichment_factor, hits_at_k, rie, slr
+from ._other_sets import FAMILIES, OtherMetric, other_metrics, other_values, per_fold_metrics
+from ._precision import average_precision, precision_at_k, r_precision, recall_at_k
 from ._probabilities import cross_entropy, rmse, slac_q
 from ._queries import (
     last_positive_rank,
@@ -64,9 +53,21 @@ from ._queries import (
 from ._ranking import TIES, Counts, Ranking
 from ._resamples import Resamples, evaluate_resamples
 from ._retrieval import accuracy, f_beta, fallout, precision, precision_at_recall, recall
-from ._roc_areas import croc_auc, proc_auc, roc_auc, roc_auc_cutoff, roc_n
+from ._roc import croc_auc, loc_auc, proc_auc, roc_auc, roc_auc_cutoff, roc_n
 from ._scorers import scorer
-from ._screening_areas import dcg, log_auc, ndcg
+from ._screening import dcg, log_auc, ndcg
+from ._sets import (
+    ALPHAS,
+    CUTOFFS,
+    HEADLINE,
+    HEADLINE_BEDROC,
+    MetricCall,
+    benchmark_metrics,
+    hits_call,
+    paper_metrics,
+    parse_metric,
+    top_cutoff,
+)
 from ._transforms import TRANSFORMS, cutoff_transform, get_transform, random_croc_auc_limit
 from ._validation import check_binary_scores
 
@@ -93,7 +94,7 @@ __all__ = [
     "ac_curve",
     "average_precision",
     "bedroc",
-    "benchmark_panel",
+    "benchmark_metrics",
     "cac_auc",
     "cac_curve",
     "check_binary_scores",
@@ -108,7 +109,7 @@ __all__ = [
     "get_transform",
     "hits_at_k",
     "hits_call",
-    "paper_panel",
+    "paper_metrics",
     "parse_metric",
     "per_fold_metrics",
     "top_cutoff",
@@ -143,7 +144,7 @@ __all__ = [
     "recall_at_k",
     "rmse",
     "roc_n_per_query",
-    "other_panel",
+    "other_metrics",
     "other_values",
     "slac_q",
     "tap_k",

@@ -29,7 +29,7 @@ import pandas as pd
 
 from ._areas import score
 from ._ranking import Ranking, check_ties
-from ._roc_areas import roc_n
+from ._roc import roc_n
 from ._validation import check_binary_scores
 
 # --- queries ----------------------------------------------------------------------

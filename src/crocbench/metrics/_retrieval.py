@@ -7,7 +7,7 @@ Sources
 
 The metrics that are a mean over the positives of one list (average
 precision, precision/recall at k, R-precision, LocAUC) live with the CROC
-areas in :mod:`crocbench.metrics._other_areas` and plug into the significance
+areas in :mod:`crocbench.metrics._precision` and plug into the significance
 tests; those here do not (they are ratios of counts), nor do the probability
 metrics of :mod:`crocbench.metrics._probabilities` or the per-query scores of
 :mod:`crocbench.metrics._queries` (MAP, TOP1, TAP-k, ...).

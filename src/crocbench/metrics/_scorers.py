@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 
 from .._extras import needs
-from ._panel import MetricCall, parse_metric
 from ._ranking import Ranking, check_ties
+from ._sets import MetricCall, parse_metric
 
 
 def _call_value(y_true, y_score, *, call: MetricCall, ties: str) -> float:
@@ -32,7 +32,7 @@ def scorer(spec: str, *, ties: str = "expected", response_method=("decision_func
     ----------
     spec : str
         A metric as :func:`parse_metric` reads it: ``"croc_auc:alpha=80"``, ``"log_auc:upper=0.1"``, or a
-        panel key such as ``"bedroc_20"`` or ``"dcg_100"``.
+        named metric such as ``"bedroc_20"`` or ``"dcg_100"``.
     ties : {"expected", "optimistic", "pessimistic"}, default="expected"
         How tied scores are resolved: the exact expectation over the random orderings of each tie group, or
         its positives placed before (``"optimistic"``) or after (``"pessimistic"``) the negatives they tie with.

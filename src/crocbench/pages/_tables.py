@@ -17,9 +17,9 @@ TRAINED_FOR_THE_TOP = (("GBM-rank", "GBM"), ("MLP-exp", "MLP"))
 def _readme_labels() -> dict:
     """Metric key -> the README's label: the paper panel's own labels of its headline areas (AUC[ROC],
     AUC[CROC(exp)] a=7, ...), and the README's for the count of actives and the IRV's epochs."""
-    from ..metrics import HEADLINE, paper_panel
+    from ..metrics import HEADLINE, paper_metrics
 
-    panel = {c.key: c.label for c in paper_panel()}
+    panel = {c.key: c.label for c in paper_metrics()}
     return {**{k: panel[k] for k in HEADLINE}, "top1000": "actives in top 1,000", "epochs_mean": "epochs"}
 
 

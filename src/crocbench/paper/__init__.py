@@ -4,7 +4,7 @@ The generic code (metrics, statistics, tables, the summary across screens, plots
 package gives them the paper's side:
 
 - its rankers (:data:`PAPER_MODELS`) and its metric panel's alphas and cut-offs (:data:`crocbench.metrics.ALPHAS`,
-  :data:`crocbench.metrics.CUTOFFS`, the parameters of :func:`crocbench.metrics.paper_panel`);
+  :data:`crocbench.metrics.CUTOFFS`, the parameters of :func:`crocbench.metrics.paper_metrics`);
 - its published numbers (``published.yaml``: :func:`load_published`) beside a run's (table 4,
   :func:`published_comparison`);
 - its claims about its rankers, each defined once as a :class:`crocbench.report.Check` and evaluated on one

@@ -21,7 +21,7 @@ One concern per module:
 The report knows nothing of a particular paper: a paper's numbers (anchors, epochs) and claims are given to it.
 
 The metric columns derive from the paper's headline areas (:data:`crocbench.metrics.HEADLINE`:
-AUC[ROC], then AUC[CROC(exp)] at a = 7, 14 and 80; see :func:`crocbench.metrics.paper_panel`).
+AUC[ROC], then AUC[CROC(exp)] at a = 7, 14 and 80; see :func:`crocbench.metrics.paper_metrics`).
 """
 
 from ._claims import Across, Check, Claim, OnScreen, claims_markdown, evaluate, holds_per_claim, metric_matrix

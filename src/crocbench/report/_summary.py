@@ -10,7 +10,7 @@ import itertools
 import numpy as np
 import pandas as pd
 
-from ..metrics import HEADLINE_BEDROC, MetricCall, Ranking, benchmark_panel, paper_panel, top_cutoff
+from ..metrics import HEADLINE_BEDROC, MetricCall, Ranking, benchmark_metrics, paper_metrics, top_cutoff
 from ..stats import bootstrap, conover_friedman, friedman_test, nemenyi_critical_difference, pairwise_wilcoxon
 from ._claims import metric_matrix
 from ._protocol import repeats_table
@@ -22,7 +22,7 @@ SUMMARY_TOP_KEY = "top_1pct"
 #: The enrichment factor at 1%: it ranks a screen's models as "actives in the top 1%" does, and, unlike that
 #: count, its differences compare across screens of different sizes (the Wilcoxon test weighs them).
 SUMMARY_EF_KEY = "ef_1pct"
-#: The other benchmarks' headline metrics (:func:`crocbench.metrics.benchmark_panel`): the enrichment factor at
+#: The other benchmarks' headline metrics (:func:`crocbench.metrics.benchmark_metrics`): the enrichment factor at
 #: 1%, WelQrate's logAUC[0.001, 0.1] and DCG@100.
 SUMMARY_BENCHMARK_KEYS = (SUMMARY_EF_KEY, "log_auc_0.001_0.1", "dcg_100")
 #: The metrics ranked across datasets (:func:`ranks_table`).
@@ -41,7 +41,7 @@ SUMMARY_TESTS = (
 
 def summary_labels() -> dict:
     """The summary's column keys and their labels."""
-    labels = {c.key: c.label for c in (*paper_panel(), *benchmark_panel())}
+    labels = {c.key: c.label for c in (*paper_metrics(), *benchmark_metrics())}
     return {
         **{k: labels[k] for k in HEADLINE_BEDROC},
         SUMMARY_TOP_KEY: "actives in top 1%",
@@ -83,7 +83,7 @@ def summary_calls(n: int) -> list[MetricCall]:
     """The datasets table's metric calls for a list of ``n``: :data:`crocbench.metrics.HEADLINE_BEDROC`, the actives in the top 1%
     (key ``top_1pct``) and the enrichment factor at 1%, logAUC[0.001, 0.1] and DCG@100 (``SUMMARY_BENCHMARK_KEYS``)."""
     *panel, hits = named_calls(HEADLINE_BEDROC, n, SUMMARY_TOP)
-    benchmarks = {c.key: c for c in benchmark_panel()}
+    benchmarks = {c.key: c for c in benchmark_metrics()}
     return [*panel, hits._replace(key=SUMMARY_TOP_KEY), *(benchmarks[k] for k in SUMMARY_BENCHMARK_KEYS)]
 
 

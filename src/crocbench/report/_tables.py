@@ -12,9 +12,9 @@ from ..metrics import (
     HEADLINE,
     Ranking,
     hits_call,
-    other_panel,
+    other_metrics,
     other_values,
-    paper_panel,
+    paper_metrics,
     per_fold_metrics,
     top_cutoff,
 )
@@ -31,7 +31,7 @@ def panel_for(scores: pd.DataFrame, top=1000, notes: list | None = None) -> list
     small (e.g. ROC50 with fewer than 50 negatives) left out, with a note."""
     ranking = Ranking(scores["label"].to_numpy(), scores["score"].to_numpy())
     calls = []
-    for call in paper_panel(top_k=top, n=len(scores)):
+    for call in paper_metrics(top_k=top, n=len(scores)):
         try:
             call.definition(ranking.counts)
         except ValueError as exc:
@@ -66,7 +66,7 @@ def pooled_metrics(scores: pd.DataFrame, keys=HEADLINE, top=1000) -> dict:
 
 def named_calls(keys, n: int, top) -> list:
     """The paper-panel calls named by ``keys``, then the list's "actives in the top k" (:func:`hits_call`)."""
-    panel = {c.key: c for c in paper_panel(top_k=top, n=n)}
+    panel = {c.key: c for c in paper_metrics(top_k=top, n=n)}
     return [*(panel[k] for k in keys), hits_call(top, n)]
 
 
@@ -89,7 +89,7 @@ def areas_table(pooled: dict, calls) -> pd.DataFrame:
 
 
 def other_metrics_table(pooled: dict, top=1000, n: int = 50) -> pd.DataFrame:
-    """Table 1b: the other references' metrics (:func:`crocbench.metrics.other_panel`) per model.
+    """Table 1b: the other references' metrics (:func:`crocbench.metrics.other_metrics`) per model.
 
     Single-list metrics are computed on the pooled ranking; the per-query
     ones (TAP-k, MAP, ROC_n per query, TOP1, rank of the last positive)
@@ -99,7 +99,7 @@ def other_metrics_table(pooled: dict, top=1000, n: int = 50) -> pd.DataFrame:
     rows = []
     for name, scores in pooled.items():
         y, s = scores["label"].to_numpy(), scores["score"].to_numpy()
-        panel = other_panel(top_k=top_cutoff(top, len(scores)), n=n)
+        panel = other_metrics(top_k=top_cutoff(top, len(scores)), n=n)
         for r in other_values(y, s, scores["fold"].to_numpy(), panel=panel):
             rows.append({"model": name, **r, "value": np.nan if r["value"] is None else r["value"]})
     return pd.DataFrame(rows)

@@ -24,7 +24,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..metrics import Ranking, Resamples, paper_panel
+from ..metrics import Ranking, Resamples, paper_metrics
 from ..metrics._areas import _as_ranking
 from ..metrics._ranking import check_ties
 
@@ -182,7 +182,7 @@ def bootstrap_values(
     y_score : array-like of shape (n_samples,), default=None
         Scores, higher meaning more likely positive; None when ``y_true`` is a Ranking.
     calls : list of MetricCall, default=None
-        The metrics (:class:`~crocbench.metrics.MetricCall`); None for :func:`crocbench.metrics.paper_panel`
+        The metrics (:class:`~crocbench.metrics.MetricCall`); None for :func:`crocbench.metrics.paper_metrics`
         with its top-k capped at the list's size.
     n_resamples : int, default=DEFAULT_RESAMPLES
         Bootstrap resamples, at least :data:`MIN_RESAMPLES`.
@@ -199,7 +199,7 @@ def bootstrap_values(
     ranking = _as_ranking(y_true, y_score)
     n_resamples = check_resamples(n_resamples)
     check_ties(ties)
-    calls = list(calls) if calls is not None else paper_panel(top_k=min(1000, ranking.counts.n))
+    calls = list(calls) if calls is not None else paper_metrics(top_k=min(1000, ranking.counts.n))
     rng = np.random.default_rng(seed)
     chunk = max(1, _CHUNK_CELLS // (2 * ranking.pos_tied.size + 1))
     out = np.empty((n_resamples, len(calls)), dtype=np.float64)
@@ -231,7 +231,7 @@ def bootstrap(
     y_score : array-like of shape (n_samples,), default=None
         Scores, higher meaning more likely positive; None when ``y_true`` is a Ranking.
     calls : list of MetricCall, default=None
-        The metrics (:class:`~crocbench.metrics.MetricCall`); None for :func:`crocbench.metrics.paper_panel`
+        The metrics (:class:`~crocbench.metrics.MetricCall`); None for :func:`crocbench.metrics.paper_metrics`
         (the paper's panel).
     n_resamples : int, default=DEFAULT_RESAMPLES
         Bootstrap resamples, at least :data:`MIN_RESAMPLES`.
@@ -252,14 +252,14 @@ def bootstrap(
     >>> rng = np.random.default_rng(1)
     >>> y = np.r_[np.ones(50), np.zeros(950)]
     >>> s = rng.normal(size=1000) + y
-    >>> (iv,) = bootstrap(y, s, [paper_panel()[0]], seed=0)
+    >>> (iv,) = bootstrap(y, s, [paper_metrics()[0]], seed=0)
     >>> iv.low < iv.value < iv.high, round(iv.value, 3)
     (True, 0.789)
     """
     if not (isinstance(level, (int, float)) and 0 < level < 1):
         raise ValueError(f"level must be in (0, 1); got {level!r}")
     ranking = _as_ranking(y_true, y_score)
-    calls = list(calls) if calls is not None else paper_panel(top_k=min(1000, ranking.counts.n))
+    calls = list(calls) if calls is not None else paper_metrics(top_k=min(1000, ranking.counts.n))
     values = bootstrap_values(ranking, None, calls, n_resamples=n_resamples, seed=seed, ties=ties)
     low, high = np.quantile(values, [(1 - level) / 2, (1 + level) / 2], axis=0)
     se = values.std(axis=0, ddof=1)

@@ -13,7 +13,7 @@ import numpy as np
 from scipy.stats import norm
 
 from .._parallel import map_processes
-from ..metrics import Counts, MetricCall, Ranking, paper_panel
+from ..metrics import Counts, MetricCall, Ranking, paper_metrics
 from ._bootstrap import bootstrap
 
 N_POS, N_NEG, SHIFT = 200, 5000, 1.5
@@ -29,7 +29,7 @@ def simulated_screen(rng, n_pos: int = N_POS, n_neg: int = N_NEG, shift: float =
 
 def coverage_panel(n: int) -> list[MetricCall]:
     """Table 1's metrics for a screen of n compounds, actives counted in its top 1%."""
-    return paper_panel(top_k=0.01, n=n)
+    return paper_metrics(top_k=0.01, n=n)
 
 
 def population_values(calls, n_pos: int = N_POS, n_neg: int = N_NEG, shift: float = SHIFT) -> np.ndarray:

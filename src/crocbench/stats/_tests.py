@@ -16,7 +16,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ..metrics import Ranking, parse_metric
-from ..metrics._panel import MetricCall
+from ..metrics._sets import MetricCall
 from ._pvalues import ALTERNATIVES, TESTS, _check_n_samples, _check_samples, check_tests, p_values
 
 
@@ -198,7 +198,7 @@ def compare(
     score_a, score_b : array-like of shape (n_samples,)
         The two methods' scores for the same compounds, in the same order.
     metric : str or MetricCall, default="croc_auc:alpha=80"
-        ``"name"``, ``"name:key=value,..."`` or a panel key (see :func:`crocbench.metrics.parse_metric`).
+        ``"name"``, ``"name:key=value,..."`` or a named metric (see :func:`crocbench.metrics.parse_metric`).
     tests : sequence of str, default=TESTS
         Names from :data:`TESTS`.
     ties : {"expected", "optimistic", "pessimistic"}, default="expected"

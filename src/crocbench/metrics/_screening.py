@@ -1,4 +1,4 @@
-"""The virtual-screening benchmarks' measures as means over the positives: logAUC, DCG and NDCG.
+"""The screening family: the virtual-screening benchmarks' logAUC, DCG and NDCG, as means over the positives.
 
 Docking's logAUC (Mysinger & Shoichet 2010), WelQrate's logAUC over an FPR
 interval, and the discounted cumulative gain of information retrieval

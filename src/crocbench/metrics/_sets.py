@@ -1,4 +1,5 @@
-"""Named metric calls: the paper's panel of areas and a ``name:key=value`` syntax.
+"""Named metric calls and the named metric sets: the paper's areas, the benchmarks', and a ``name:key=value``
+syntax.
 
 The same :class:`MetricCall` objects drive the CLI, the workflow's tables and
 the significance tests, so a column means the same thing everywhere.
@@ -148,7 +149,7 @@ ALPHAS = (7.0, 14.0, 80.0)
 #: The hard cut-offs (fractions of the list) matching :data:`ALPHAS` in the paper's power comparison.
 CUTOFFS = (0.5, 0.1, 0.0086)
 
-#: The keys of the paper's headline areas (:func:`paper_panel`): AUC[ROC], then AUC[CROC(exp)] at each of
+#: The keys of the paper's headline areas (:func:`paper_metrics`): AUC[ROC], then AUC[CROC(exp)] at each of
 #: :data:`ALPHAS`.  The report's tables derive their metric columns from it.
 HEADLINE = ("roc", *(f"croc_exp_{a:g}" for a in ALPHAS))
 #: :data:`HEADLINE` and BEDROC a = 20: the metrics of the summary across screens, the repeats' tests and the SVM
@@ -215,7 +216,7 @@ def hits_call(top, n: int) -> MetricCall:
     return _call(f"top{k}", f"actives in top {k}{share}", "hits_at_k", k=k)
 
 
-def paper_panel(top_k: int = 1000, n: int | None = None) -> list[MetricCall]:
+def paper_metrics(top_k: int = 1000, n: int | None = None) -> list[MetricCall]:
     """The areas of the paper's tables, in the order of the workflow's table 1.
 
     AUC[ROC], AUC[AC], AUC[CROC(exp)] and AUC[CAC(exp)] at alpha = 7, 14, 80,
@@ -238,9 +239,9 @@ def paper_panel(top_k: int = 1000, n: int | None = None) -> list[MetricCall]:
 
     Examples
     --------
-    >>> [c.key for c in paper_panel()][:5]
+    >>> [c.key for c in paper_metrics()][:5]
     ['roc', 'ac', 'croc_exp_7', 'croc_exp_14', 'croc_exp_80']
-    >>> len(paper_panel())
+    >>> len(paper_metrics())
     18
     """
     calls = [_call("roc", "AUC[ROC]", "roc_auc"), _call("ac", "AUC[AC]", "ac_auc")]
@@ -259,14 +260,14 @@ def paper_panel(top_k: int = 1000, n: int | None = None) -> list[MetricCall]:
     return calls
 
 
-def benchmark_panel() -> list[MetricCall]:
+def benchmark_metrics() -> list[MetricCall]:
     """The early-retrieval metrics the other virtual-screening benchmarks report, as they report them.
 
     Docking's logAUC over FPR [0.001, 1] and its adjusted form (less the
     random mean), WelQrate's logAUC[0.001, 0.1], the enrichment factor at 1%
     and 5% (Litmus) and in the top 100 (WelQrate), and DCG and NDCG over the
     top 100 (WelQrate; scikit-learn).  AUROC, average precision, BEDROC and
-    RIE are in :func:`paper_panel` and :func:`crocbench.metrics.other_panel`.
+    RIE are in :func:`paper_metrics` and :func:`crocbench.metrics.other_metrics`.
     Every one has exact ties and an exact random baseline.
 
     Returns
@@ -276,7 +277,7 @@ def benchmark_panel() -> list[MetricCall]:
 
     Examples
     --------
-    >>> [c.key for c in benchmark_panel()]  # doctest: +NORMALIZE_WHITESPACE
+    >>> [c.key for c in benchmark_metrics()]  # doctest: +NORMALIZE_WHITESPACE
     ['log_auc', 'log_auc_adj', 'log_auc_0.001_0.1', 'ef_1pct', 'ef_5pct', 'ef_top100', 'dcg_100', 'ndcg_100']
     """
     return [
@@ -303,19 +304,19 @@ def _parse_value(text: str):
 def parse_metric(spec: str) -> MetricCall:
     """Parse ``"name"`` or ``"name:key=value,key=value"`` into a :class:`MetricCall`.
 
-    A key of :func:`paper_panel` (e.g. ``"croc_exp_80"``) or of :func:`benchmark_panel` (e.g. ``"dcg_100"``) is
+    A key of :func:`paper_metrics` (e.g. ``"croc_exp_80"``) or of :func:`benchmark_metrics` (e.g. ``"dcg_100"``) is
     accepted too.
 
     Parameters
     ----------
     spec : str
         ``"name"`` or ``"name:key=value,..."`` with a name from :data:`METRICS` (values parsed as int, float or
-        text), or a key of :func:`paper_panel` or :func:`benchmark_panel`.
+        text), or a key of :func:`paper_metrics` or :func:`benchmark_metrics`.
 
     Returns
     -------
     MetricCall
-        The call; the panel's own call (key and label) when it is one of the panel's.
+        The call; the named metric's own call (key and label) when it is one of the named metric sets'.
 
     Raises
     ------
@@ -330,20 +331,20 @@ def parse_metric(spec: str) -> MetricCall:
     'roc_n'
     """
     spec = spec.strip()
-    panel = {c.key: c for c in (*paper_panel(), *benchmark_panel())}
-    if spec in panel:
-        return panel[spec]
+    named = {c.key: c for c in (*paper_metrics(), *benchmark_metrics())}
+    if spec in named:
+        return named[spec]
     name, _, rest = spec.partition(":")
-    if name in panel and name not in METRICS:
+    if name in named and name not in METRICS:
         raise ValueError(
-            f"{name!r} is a panel key with its parameters fixed ({panel[name].metric}:"
-            + ",".join(f"{k}={v}" for k, v in panel[name].params.items())
-            + f"); give parameters to the metric itself, e.g. {panel[name].metric}:{rest}"
+            f"{name!r} is a named metric with its parameters fixed ({named[name].metric}:"
+            + ",".join(f"{k}={v}" for k, v in named[name].params.items())
+            + f"); give parameters to the metric itself, e.g. {named[name].metric}:{rest}"
         )
     if name not in METRICS:
         raise ValueError(
             f"unknown metric {name!r}; use one of {', '.join(METRICS)} "
-            f"(with ':key=value,...' parameters) or a panel key ({', '.join(panel)})"
+            f"(with ':key=value,...' parameters) or a named metric ({', '.join(named)})"
         )
     params = {}
     for item in filter(None, rest.split(",")):
@@ -353,7 +354,7 @@ def parse_metric(spec: str) -> MetricCall:
         if key.strip() in params:
             raise ValueError(f"metric {spec!r}: parameter {key.strip()!r} is given twice")
         params[key.strip()] = _parse_value(value.strip())
-    for call in panel.values():  # same metric as a panel column: use its key and label
+    for call in named.values():  # same metric as a named one: use its key and label
         if call.metric == name and call.params == params:
             return call
     call = MetricCall(spec, spec, name, params)

@@ -1,6 +1,6 @@
-"""The AC family's areas, one function per metric: AUC[AC], AUC[CAC], RIE, BEDROC, SLR, enrichment, hits at k.
+"""The ROC family, one function per metric: AUC[ROC], AUC[CROC], cut-off ROC, ROC_n, pROC and LocAUC.
 
-Each is a mean over the positives of a function of the positive's rank,
+Each is a mean over the positives of a function of the positive's FPR,
 computed by :func:`crocbench.metrics.score` from the metric's
 :class:`~crocbench.metrics.Definition`.
 """
@@ -11,11 +11,10 @@ from ._areas import score
 from ._transforms import Transform
 
 
-def ac_auc(y_true, y_score, *, ties: str = "expected") -> float:
-    """Area under the accumulation (enrichment) curve, slanted convention.
+def roc_auc(y_true, y_score, *, ties: str = "expected") -> float:
+    """Area under the ROC curve: mean over positives of ``1 - FPR``.
 
-    x = fraction of all items ranked above; a positive at rank r contributes
-    ``1 - (r - 1/2) / N``.
+    With ``ties="expected"`` it equals :func:`sklearn.metrics.roc_auc_score`.
 
     Parameters
     ----------
@@ -31,22 +30,25 @@ def ac_auc(y_true, y_score, *, ties: str = "expected") -> float:
     Returns
     -------
     float
-        Mean over the positives of ``1 - (r - 1/2) / N``, in (0, 1).
+        Mean over the positives of ``1 - FPR``, in [0, 1]; 0.5 on average for a random ranking.
 
     Examples
     --------
+    >>> round(roc_auc([1, 1, 0, 1, 1, 0, 1, 0, 0, 0], [10, 9, 8, 7, 6, 5, 4, 3, 2, 1]), 12)
+    0.84
+
     >>> y = [1, 1, 0, 1, 1, 0, 1, 0, 0, 0]  # the paper's example: positives at ranks 1, 2, 4, 5, 7
     >>> s = [10, 9, 8, 7, 6, 5, 4, 3, 2, 1]
-    >>> round(ac_auc(y, s), 12)
-    0.67
+    >>> round(roc_auc(y, s), 12)
+    0.84
+    >>> roc_auc([1, 0, 1, 0], [2, 2, 1, 0])  # a tied pair counts 1/2
+    0.625
     """
-    return score(y_true, y_score, "ac_auc", ties=ties)
+    return score(y_true, y_score, "roc_auc", ties=ties)
 
 
-def cac_auc(y_true, y_score, alpha=None, transform: Transform = "exp", *, ties: str = "expected") -> float:
-    """Area under the concentrated AC curve, slanted convention.
-
-    A positive at rank r contributes ``1 - (f((r - 1) / N) + f(r / N)) / 2``.
+def croc_auc(y_true, y_score, alpha=None, transform: Transform = "exp", *, ties: str = "expected") -> float:
+    """Area under the CROC curve: mean over positives of ``1 - f(FPR)``.
 
     Parameters
     ----------
@@ -68,23 +70,22 @@ def cac_auc(y_true, y_score, alpha=None, transform: Transform = "exp", *, ties: 
     Returns
     -------
     float
-        Mean over the positives of ``1 - (f((r - 1) / N) + f(r / N)) / 2``, in [0, 1].
+        Mean over the positives of ``1 - f(FPR)``, in [0, 1].
 
     Examples
     --------
     >>> y = [1, 1, 0, 1, 1, 0, 1, 0, 0, 0]  # the paper's example: positives at ranks 1, 2, 4, 5, 7
     >>> s = [10, 9, 8, 7, 6, 5, 4, 3, 2, 1]
-    >>> round(cac_auc(y, s, alpha=7), 4)
-    0.253
+    >>> round(croc_auc(y, s, alpha=7), 4)
+    0.5104
+    >>> round(croc_auc(y, s, alpha=80), 4)  # only the two positives above every negative still count
+    0.4
     """
-    return score(y_true, y_score, "cac_auc", ties=ties, alpha=alpha, transform=transform)
+    return score(y_true, y_score, "croc_auc", ties=ties, alpha=alpha, transform=transform)
 
 
-def rie(y_true, y_score, alpha: float = 20.0, *, ties: str = "expected") -> float:
-    """Robust initial enhancement (Sheridan et al. 2001; Truchon & Bayly 2007).
-
-    ``sum(exp(-alpha r_i / N)) / (n_pos / N * (1 - e^-alpha) / (e^(alpha/N) - 1))``:
-    1 on average for a random ranking.
+def roc_auc_cutoff(y_true, y_score, t, *, ties: str = "expected") -> float:
+    """ROC area over FPR in [0, t], divided by t (so a perfect ranking gives 1).
 
     Parameters
     ----------
@@ -93,8 +94,8 @@ def rie(y_true, y_score, alpha: float = 20.0, *, ties: str = "expected") -> floa
         built once to reuse its sort (then ``y_score=None``).
     y_score : array-like of shape (n_samples,) or None
         Finite real scores, higher meaning more likely positive; None when ``y_true`` is a :class:`Ranking`.
-    alpha : float, default=20.0
-        The exponential's weight on the early ranks, > 0.
+    t : float
+        The FPR cutoff, in (0, 1].
     ties : {"expected", "optimistic", "pessimistic"}, default="expected"
         How tied scores are resolved: the exact expectation over the random orderings of each tie group, or
         its positives placed before (``"optimistic"``) or after (``"pessimistic"``) the negatives they tie with.
@@ -102,23 +103,23 @@ def rie(y_true, y_score, alpha: float = 20.0, *, ties: str = "expected") -> floa
     Returns
     -------
     float
-        The RIE; 1 on average for a random ranking, larger is better.
+        Mean over the positives of ``1 - min(FPR / t, 1)``, in [0, 1].
 
     Examples
     --------
     >>> y = [1, 1, 0, 1, 1, 0, 1, 0, 0, 0]  # the paper's example: positives at ranks 1, 2, 4, 5, 7
     >>> s = [10, 9, 8, 7, 6, 5, 4, 3, 2, 1]
-    >>> round(rie(y, s, alpha=20), 4)
-    1.9682
+    >>> round(roc_auc_cutoff(y, s, t=0.4), 12)
+    0.6
     """
-    return score(y_true, y_score, "rie", ties=ties, alpha=alpha)
+    return score(y_true, y_score, "roc_auc_cutoff", ties=ties, t=t)
 
 
-def bedroc(y_true, y_score, alpha: float = 20.0, *, ties: str = "expected") -> float:
-    """Boltzmann-enhanced discrimination of ROC (Truchon & Bayly 2007).
+def roc_n(y_true, y_score, n: int = 50, *, ties: str = "expected") -> float:
+    """ROC_n: ROC area up to the n-th negative, normalized so a perfect ranking gives 1.
 
-    RIE rescaled by its exact minimum and maximum for the list to [0, 1],
-    as in ``rdkit.ML.Scoring.Scoring.CalcBEDROC``.
+    Equal to ``roc_auc_cutoff`` with ``t = n / n_neg``: each positive scores
+    ``1 - min(j / n, 1)`` with j the negatives above it.
 
     Parameters
     ----------
@@ -127,8 +128,8 @@ def bedroc(y_true, y_score, alpha: float = 20.0, *, ties: str = "expected") -> f
         built once to reuse its sort (then ``y_score=None``).
     y_score : array-like of shape (n_samples,) or None
         Finite real scores, higher meaning more likely positive; None when ``y_true`` is a :class:`Ranking`.
-    alpha : float, default=20.0
-        The exponential's weight on the early ranks, > 0 (20 puts 80% of the weight on the top 8%).
+    n : int, default=50
+        The number of negatives up to which the area is taken, 1 to ``n_neg``.
     ties : {"expected", "optimistic", "pessimistic"}, default="expected"
         How tied scores are resolved: the exact expectation over the random orderings of each tie group, or
         its positives placed before (``"optimistic"``) or after (``"pessimistic"``) the negatives they tie with.
@@ -136,20 +137,26 @@ def bedroc(y_true, y_score, alpha: float = 20.0, *, ties: str = "expected") -> f
     Returns
     -------
     float
-        The BEDROC, in [0, 1].
+        Mean over the positives of ``1 - min(j / n, 1)``, j the negatives ranked above, in [0, 1].
 
     Examples
     --------
     >>> y = [1, 1, 0, 1, 1, 0, 1, 0, 0, 0]  # the paper's example: positives at ranks 1, 2, 4, 5, 7
     >>> s = [10, 9, 8, 7, 6, 5, 4, 3, 2, 1]
-    >>> round(bedroc(y, s, alpha=20), 4)
-    0.9842
+    >>> round(roc_n(y, s, n=2), 12)
+    0.6
     """
-    return score(y_true, y_score, "bedroc", ties=ties, alpha=alpha)
+    return score(y_true, y_score, "roc_n", ties=ties, n=n)
 
 
-def slr(y_true, y_score, *, ties: str = "expected") -> float:
-    """Sum of log ranks: ``-sum(log(r_i / N))`` over the positives (larger is better).
+def proc_auc(y_true, y_score, *, ties: str = "expected") -> float:
+    """Area under the pROC curve of Clark & Webster-Clark (2008), normalized to [0, 1].
+
+    The x axis is ``log10(max(FPR, 0.5 / N))`` (N = all items), which runs
+    from ``log10(0.5 / N)`` to 0.  The area under that curve (in decades) is
+    the mean over positives of ``-log10(max(FPR, 0.5/N))``; we divide it by
+    the width ``log10(2 N)`` so that a perfect ranking gives 1 and the worst 0.
+    Multiply by ``log10(2 N)`` to get Clark & Webster-Clark's unnormalized pAUC.
 
     Parameters
     ----------
@@ -165,25 +172,30 @@ def slr(y_true, y_score, *, ties: str = "expected") -> float:
     Returns
     -------
     float
-        ``-sum(log(r_i / N))`` over the positives, at least 0.
+        The normalized pROC area, in [0, 1].
 
     Examples
     --------
     >>> y = [1, 1, 0, 1, 1, 0, 1, 0, 0, 0]  # the paper's example: positives at ranks 1, 2, 4, 5, 7
     >>> s = [10, 9, 8, 7, 6, 5, 4, 3, 2, 1]
-    >>> round(slr(y, s), 4)
-    5.8781
+    >>> round(proc_auc(y, s), 4)
+    0.6761
     """
-    return score(y_true, y_score, "slr", ties=ties)
+    return score(y_true, y_score, "proc_auc", ties=ties)
 
 
-def enrichment_factor(y_true, y_score, fraction=None, *, k=None, ties: str = "expected") -> float:
-    """Enrichment factor in the top ``fraction`` of the list, or in its top ``k``.
+def loc_auc(y_true, y_score, u0: float = 0.1, *, ties: str = "expected") -> float:
+    """Local AUC of Clemencon & Vayatis (2007): the AUC restricted to the top mass ``u0``.
 
-    ``(hits in the top n_top / n_top) / (n_pos / N)`` with ``n_top`` = ``k``,
-    or ``fraction`` x N rounded half up, at least 1 (as "actives in the top
-    1%"); with ties, the expected number of hits.  RDKit's ``CalcEnrichment``
-    takes ``n_top = ceil(fraction x N)``: pass that as ``k`` to match it.
+    ``LocAUC(s, u0) = P{s(X) > s(X'), s(X) >= Q(s, 1 - u0) | Y = 1, Y' = -1}``
+    with ``Q(s, 1 - u0)`` the score above which a fraction ``u0`` of all
+    items lies.  The empirical estimator takes Q = the score at rank
+    ``ceil(u0 N)``; a positive scoring at least Q contributes its
+    ``1 - FPR`` (the share of negatives below it; a tied negative counts
+    1/2 under ``"expected"`` ties), any other positive 0.  For ``u0 = 1`` it
+    is AUC[ROC].  By Theorem 9 / Remark 7 it equals
+    ``int_0^a beta(alpha) d alpha + b (1 - a)``, with (a, b) the (FPR, TPR)
+    of the ROC curve at the threshold Q.
 
     Parameters
     ----------
@@ -192,11 +204,8 @@ def enrichment_factor(y_true, y_score, fraction=None, *, k=None, ties: str = "ex
         built once to reuse its sort (then ``y_score=None``).
     y_score : array-like of shape (n_samples,) or None
         Finite real scores, higher meaning more likely positive; None when ``y_true`` is a :class:`Ranking`.
-    fraction : float, default=None
-        The share of the list at the top, in (0, 1] (e.g. 0.01 for the top 1%); give it or ``k``.
-    k : int, default=None
-        The number of top-ranked items, 1 to ``n_samples`` (e.g. 100, WelQrate's EF top 100); give it or
-        ``fraction``.
+    u0 : float, default=0.1
+        The top mass of the list, in (0, 1].
     ties : {"expected", "optimistic", "pessimistic"}, default="expected"
         How tied scores are resolved: the exact expectation over the random orderings of each tie group, or
         its positives placed before (``"optimistic"``) or after (``"pessimistic"``) the negatives they tie with.
@@ -204,46 +213,15 @@ def enrichment_factor(y_true, y_score, fraction=None, *, k=None, ties: str = "ex
     Returns
     -------
     float
-        The enrichment factor, from 0 to ``N / n_pos``; 1 on average for a random ranking.
+        Mean over the positives of ``1 - FPR`` for those scored at least Q, 0 for the others;
+        between 0 and 1, AUC[ROC] for ``u0 = 1``.
 
     Examples
     --------
-    >>> y = [1, 1, 0, 1, 1, 0, 1, 0, 0, 0]  # the paper's example: positives at ranks 1, 2, 4, 5, 7
-    >>> s = [10, 9, 8, 7, 6, 5, 4, 3, 2, 1]
-    >>> enrichment_factor(y, s, fraction=0.2)  # 2 hits in the top 2, half the list positive
-    2.0
-    >>> enrichment_factor(y, s, k=5)  # 4 hits in the top 5
-    1.6
+    The paper's 10-item example, top 50%: the positives at ranks 1, 2, 4, 5 qualify.
+
+    >>> y = [1, 1, 0, 1, 1, 0, 1, 0, 0, 0]
+    >>> round(loc_auc(y, [10, 9, 8, 7, 6, 5, 4, 3, 2, 1], u0=0.5), 12)
+    0.72
     """
-    return score(y_true, y_score, "enrichment_factor", ties=ties, fraction=fraction, k=k)
-
-
-def hits_at_k(y_true, y_score, k: int, *, ties: str = "expected") -> float:
-    """Number of positives among the k top-ranked items (expected number under ties).
-
-    Parameters
-    ----------
-    y_true : array-like of shape (n_samples,) or Ranking
-        True binary labels (0/1 or bool; 1 marks a positive), or a :class:`Ranking` of the list,
-        built once to reuse its sort (then ``y_score=None``).
-    y_score : array-like of shape (n_samples,) or None
-        Finite real scores, higher meaning more likely positive; None when ``y_true`` is a :class:`Ranking`.
-    k : int
-        The number of top-ranked items, 1 to ``n_samples``.
-    ties : {"expected", "optimistic", "pessimistic"}, default="expected"
-        How tied scores are resolved: the exact expectation over the random orderings of each tie group, or
-        its positives placed before (``"optimistic"``) or after (``"pessimistic"``) the negatives they tie with.
-
-    Returns
-    -------
-    float
-        The number of positives among the top k, from 0 to ``min(k, n_pos)``.
-
-    Examples
-    --------
-    >>> y = [1, 1, 0, 1, 1, 0, 1, 0, 0, 0]  # the paper's example: positives at ranks 1, 2, 4, 5, 7
-    >>> s = [10, 9, 8, 7, 6, 5, 4, 3, 2, 1]
-    >>> hits_at_k(y, s, k=3)
-    2.0
-    """
-    return score(y_true, y_score, "hits_at_k", ties=ties, k=k)
+    return score(y_true, y_score, "loc_auc", ties=ties, u0=u0)

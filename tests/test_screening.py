@@ -185,7 +185,7 @@ def test_benchmark_panel_random_baselines_match_10000_permutations():
     rng = np.random.default_rng(11)
     y = np.zeros(n, dtype=bool)
     y[:p] = True
-    calls = M.benchmark_panel()
+    calls = M.benchmark_metrics()
     sims = np.array([[c.value(r) for c in calls] for r in (M.Ranking(y, rng.random(n)) for _ in range(reps))])
     for call, values in zip(calls, sims.T):
         base = call.random(n, p)
@@ -194,7 +194,7 @@ def test_benchmark_panel_random_baselines_match_10000_permutations():
 
 
 def test_benchmark_panel_keys_parse_back_to_their_calls():
-    for call in M.benchmark_panel():
+    for call in M.benchmark_metrics():
         assert M.parse_metric(call.key) == call
         spec = call.metric + ":" + ",".join(f"{k}={v}" for k, v in call.params.items())
         assert M.parse_metric(spec) == call

@@ -1,6 +1,6 @@
-"""The other references' panel: their metrics as table columns, their values on one list, and per-fold tables.
+"""The other references' metric set: their metrics as table columns, their values on one list, per-fold tables.
 
-:class:`OtherMetric` and :func:`other_panel` name the other references'
+:class:`OtherMetric` and :func:`other_metrics` name the other references'
 metrics by family, :func:`other_values` computes them on one scored list and
 :func:`per_fold_metrics` computes a panel of :class:`MetricCall` on every
 cross-validation fold.
@@ -17,13 +17,13 @@ import pandas as pd
 from . import _probabilities as P
 from . import _queries as Q
 from . import _retrieval as R
-from ._panel import MetricCall, _call, benchmark_panel, parse_metric  # noqa: F401 (parse_metric: a doctest)
 from ._ranking import Ranking
-from ._roc_areas import roc_n
+from ._roc import roc_n
+from ._sets import MetricCall, _call, benchmark_metrics, parse_metric  # noqa: F401 (parse_metric: a doctest)
 
 #: The families of the other references' metrics (the ``family`` of an :class:`OtherMetric`), in the order of
-#: :func:`other_panel`.
-#: The family of :func:`crocbench.metrics.benchmark_panel`, the other virtual-screening benchmarks' metrics.
+#: :func:`other_metrics`.
+#: The family of :func:`crocbench.metrics.benchmark_metrics`, the other virtual-screening benchmarks' metrics.
 BENCHMARKS = "virtual-screening benchmarks"
 FAMILIES = (BENCHMARKS, "information retrieval", "local AUC", "KDD Cup perf", "per query")
 PROBABILITIES = "probabilities"
@@ -69,13 +69,13 @@ def _from_call(family: str, call: MetricCall) -> OtherMetric:
     return OtherMetric(call.key, call.label, family, lambda y, s, g, ties: call.value(Ranking(y, s), ties), call)
 
 
-def other_panel(top_k: int = 1000, n: int = 50, u0=(0.01, 0.05)) -> list[OtherMetric]:
+def other_metrics(top_k: int = 1000, n: int = 50, u0=(0.01, 0.05)) -> list[OtherMetric]:
     """The other references' metrics, by family (:data:`FAMILIES`).
 
     ``top_k`` is the cut of the set-based measures, ``n`` the number of
     negatives of ROC_n and TAP-k (the same n, so the two can be compared)
     and ``u0`` the masses of LocAUC.  The virtual-screening benchmarks'
-    family is :func:`crocbench.metrics.benchmark_panel`.  Metrics marked ``needs="groups"`` are
+    family is :func:`crocbench.metrics.benchmark_metrics`.  Metrics marked ``needs="groups"`` are
     per query and left out of single-list tables; TOP1 and the rank of the
     last positive are per query when query ids are given, else over the
     one list.
@@ -96,13 +96,13 @@ def other_panel(top_k: int = 1000, n: int = 50, u0=(0.01, 0.05)) -> list[OtherMe
 
     Examples
     --------
-    >>> panel = other_panel(top_k=100)
+    >>> panel = other_metrics(top_k=100)
     >>> [m.key for m in panel][8:12]
     ['ap', 'r_precision', 'precision_at_100', 'recall_at_100']
     """
     _, ir, loc, perf, query = FAMILIES
     k = top_k
-    out = [_from_call(BENCHMARKS, call) for call in benchmark_panel()]
+    out = [_from_call(BENCHMARKS, call) for call in benchmark_metrics()]
     out += [
         _from_call(ir, _call("ap", "average precision", "average_precision")),
         _from_call(ir, _call("r_precision", "R-precision", "r_precision")),
@@ -177,7 +177,7 @@ def other_panel(top_k: int = 1000, n: int = 50, u0=(0.01, 0.05)) -> list[OtherMe
 
 
 def other_values(y, s, groups=None, ties: str = "expected", panel=None) -> list[dict]:
-    """Every metric of ``panel`` (default :func:`other_panel`) on one scored list.
+    """Every metric of ``panel`` (default :func:`other_metrics`) on one scored list.
 
     Returns one record per metric: key, label, family, value (None when it
     does not apply or is undefined here), note (why), in_tests (a mean over
@@ -196,7 +196,7 @@ def other_values(y, s, groups=None, ties: str = "expected", panel=None) -> list[
         How tied scores are resolved: the exact expectation over the random orderings of each tie group, or
         its positives placed before (``"optimistic"``) or after (``"pessimistic"``) the negatives they tie with.
     panel : list of OtherMetric, default=None
-        The metrics; None for :func:`other_panel` with ``top_k = min(1000, n_samples)``.
+        The metrics; None for :func:`other_metrics` with ``top_k = min(1000, n_samples)``.
 
     Returns
     -------
@@ -214,7 +214,7 @@ def other_values(y, s, groups=None, ties: str = "expected", panel=None) -> list[
     s = np.asarray(s, dtype=np.float64)
     probabilities = bool(np.all((s >= 0) & (s <= 1)))
     rows = []
-    for m in panel if panel is not None else other_panel(top_k=min(1000, y.size)):
+    for m in panel if panel is not None else other_metrics(top_k=min(1000, y.size)):
         row = {
             "key": m.key,
             "label": m.label,

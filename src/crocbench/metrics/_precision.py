@@ -1,7 +1,6 @@
-"""The other references' means over the positives: precision and recall at k, R-precision, AP, LocAUC.
+"""The precision family: precision and recall at k, R-precision and average precision.
 
-Beyond the CROC paper, but means over the positives of one list like its
-areas, so they plug into the significance tests; each is computed by
+Means over the positives of one list like the areas, so they plug into the significance tests; each is computed by
 :func:`crocbench.metrics.score` from the metric's
 :class:`~crocbench.metrics.Definition`.
 """
@@ -148,46 +147,3 @@ def average_precision(y_true, y_score, *, ties: str = "expected") -> float:
     0.7603
     """
     return score(y_true, y_score, "average_precision", ties=ties)
-
-
-def loc_auc(y_true, y_score, u0: float = 0.1, *, ties: str = "expected") -> float:
-    """Local AUC of Clemencon & Vayatis (2007): the AUC restricted to the top mass ``u0``.
-
-    ``LocAUC(s, u0) = P{s(X) > s(X'), s(X) >= Q(s, 1 - u0) | Y = 1, Y' = -1}``
-    with ``Q(s, 1 - u0)`` the score above which a fraction ``u0`` of all
-    items lies.  The empirical estimator takes Q = the score at rank
-    ``ceil(u0 N)``; a positive scoring at least Q contributes its
-    ``1 - FPR`` (the share of negatives below it; a tied negative counts
-    1/2 under ``"expected"`` ties), any other positive 0.  For ``u0 = 1`` it
-    is AUC[ROC].  By Theorem 9 / Remark 7 it equals
-    ``int_0^a beta(alpha) d alpha + b (1 - a)``, with (a, b) the (FPR, TPR)
-    of the ROC curve at the threshold Q.
-
-    Parameters
-    ----------
-    y_true : array-like of shape (n_samples,) or Ranking
-        True binary labels (0/1 or bool; 1 marks a positive), or a :class:`Ranking` of the list,
-        built once to reuse its sort (then ``y_score=None``).
-    y_score : array-like of shape (n_samples,) or None
-        Finite real scores, higher meaning more likely positive; None when ``y_true`` is a :class:`Ranking`.
-    u0 : float, default=0.1
-        The top mass of the list, in (0, 1].
-    ties : {"expected", "optimistic", "pessimistic"}, default="expected"
-        How tied scores are resolved: the exact expectation over the random orderings of each tie group, or
-        its positives placed before (``"optimistic"``) or after (``"pessimistic"``) the negatives they tie with.
-
-    Returns
-    -------
-    float
-        Mean over the positives of ``1 - FPR`` for those scored at least Q, 0 for the others;
-        between 0 and 1, AUC[ROC] for ``u0 = 1``.
-
-    Examples
-    --------
-    The paper's 10-item example, top 50%: the positives at ranks 1, 2, 4, 5 qualify.
-
-    >>> y = [1, 1, 0, 1, 1, 0, 1, 0, 0, 0]
-    >>> round(loc_auc(y, [10, 9, 8, 7, 6, 5, 4, 3, 2, 1], u0=0.5), 12)
-    0.72
-    """
-    return score(y_true, y_score, "loc_auc", ties=ties, u0=u0)

@@ -1,0 +1,147 @@
+"""Checks every registered metric passes (scikit-learn's ``test_common`` for crocbench.metrics): one table of
+cases over the registry :data:`crocbench.metrics.METRICS`, each checked by brute force on small lists.
+
+A metric added to the registry without a case here fails ``test_every_registered_metric_has_a_case``.
+"""
+
+import itertools
+
+import numpy as np
+import pytest
+
+from crocbench import metrics as M
+
+#: Every registered metric with parameters that suit the small lists below, and the variants worth checking.
+CASES = [
+    ("roc_auc", {}),
+    ("croc_auc", {"alpha": 3.0}),
+    ("croc_auc", {"alpha": 2.0, "transform": "pow"}),
+    ("croc_auc", {"alpha": 2.0, "transform": "log"}),
+    ("roc_auc_cutoff", {"t": 0.4}),
+    ("roc_n", {"n": 2}),
+    ("proc_auc", {}),
+    ("ac_auc", {}),
+    ("cac_auc", {"alpha": 4.0}),
+    ("rie", {"alpha": 5.0}),
+    ("bedroc", {"alpha": 5.0}),
+    ("slr", {}),
+    ("enrichment_factor", {"fraction": 0.3}),
+    ("enrichment_factor", {"k": 3}),
+    ("hits_at_k", {"k": 3}),
+    ("precision_at_k", {"k": 4}),
+    ("recall_at_k", {"k": 2}),
+    ("r_precision", {}),
+    ("average_precision", {}),
+    ("loc_auc", {"u0": 0.5}),
+    ("log_auc", {"lam": 0.2}),
+    ("log_auc", {"lam": 0.1, "upper": 0.5}),
+    ("adjusted_log_auc", {"lam": 0.25}),
+    ("dcg", {"k": 4}),
+    ("dcg", {"log_base": 10}),
+    ("ndcg", {"k": 5}),
+]
+IDS = [f"{name}:{','.join(f'{k}={v}' for k, v in params.items())}" for name, params in CASES]
+
+#: Metrics whose tie rule is a score threshold, not an ordering: LocAUC counts a positive when its score reaches the
+#: score at rank ceil(u0 N), so a tie group passes or fails whole (its docstring); checked by that rule instead.
+SCORE_THRESHOLD = {"loc_auc"}
+#: Metrics whose per-positive value depends on the other positives' places too (a precision at each positive's
+#: rank, or a threshold set by the whole list): no exact random baseline; they say so.
+NO_EXACT_BASELINE = {"average_precision", "loc_auc"}
+
+
+def test_every_registered_metric_has_a_case():
+    assert {name for name, _ in CASES} == set(M.METRICS)
+
+
+def _tie_breaks(s: np.ndarray):
+    """Every ordering of the tied scores, as scores without ties (each group's members spread below its value)."""
+    groups = {}
+    for i, v in enumerate(s):
+        groups.setdefault(v, []).append(i)
+    for orders in itertools.product(*(itertools.permutations(g) for g in groups.values())):
+        broken = s.astype(float).copy()
+        for order in orders:
+            for r, i in enumerate(order):
+                broken[i] = s[i] - r * 1e-3  # the score gaps are whole numbers: no order across groups changes
+        yield broken
+
+
+def _lists(seed: int):
+    rng = np.random.default_rng(seed)
+    y = rng.random(8) < 0.4
+    y[:2] = [True, False]
+    return y, rng.integers(0, 4, size=8).astype(float)  # heavy ties
+
+
+@pytest.mark.parametrize("name,params", CASES, ids=IDS)
+@pytest.mark.parametrize("seed", range(3))
+def test_ties_are_the_exact_expectation_over_orderings_and_its_bounds(name, params, seed):
+    """ "expected" is the mean over every ordering of each tie group; "optimistic" and "pessimistic" the best and
+    the worst ordering (every metric here is higher-is-better)."""
+    if name in SCORE_THRESHOLD:
+        pytest.skip("a score-threshold tie rule: test_loc_auc_counts_a_tie_group_whole")
+    y, s = _lists(seed)
+    values = [M.score(y, b, name, **params) for b in _tie_breaks(s)]
+    assert M.score(y, s, name, **params) == pytest.approx(np.mean(values), abs=1e-12)
+    assert M.score(y, s, name, ties="optimistic", **params) == pytest.approx(max(values), abs=1e-12)
+    assert M.score(y, s, name, ties="pessimistic", **params) == pytest.approx(min(values), abs=1e-12)
+
+
+def test_loc_auc_counts_a_tie_group_whole():
+    """By hand: N = 8, u0 = 0.5, so Q is the score at rank 4 (3.0). The positives scoring at least 3 (ranks 1-5 as
+    groups: 5, 5, 4, 3, 3) count their 1 - FPR, with a tied negative counting 1/2; the positive at 1.0 counts 0."""
+    y = np.array([1, 0, 1, 0, 1, 0, 1, 0])
+    s = np.array([5, 5, 4, 3, 3, 2, 1, 0.0])
+    # negatives: 4. Positive at 5 ties one negative: 1 - 0.5/4; at 4: 1 - 1/4; at 3 (ties one): 1 - 1.5/4
+    want = ((1 - 0.5 / 4) + (1 - 1 / 4) + (1 - 1.5 / 4) + 0.0) / 4
+    assert M.score(y, s, "loc_auc", u0=0.5) == pytest.approx(want, abs=1e-12)
+
+
+@pytest.mark.parametrize("name,params", CASES, ids=IDS)
+def test_invariant_to_the_rows_order_and_to_an_increasing_map_of_the_scores(name, params):
+    y, s = _lists(7)
+    want = M.score(y, s, name, **params)
+    order = np.random.default_rng(1).permutation(y.size)
+    assert M.score(y[order], s[order], name, **params) == pytest.approx(want, abs=1e-12)
+    assert M.score(y, np.exp(s) * 3 - 10, name, **params) == pytest.approx(want, abs=1e-12)
+
+
+@pytest.mark.parametrize("name,params", CASES, ids=IDS)
+def test_the_random_baseline_is_the_mean_and_sd_over_every_placement_of_the_positives(name, params):
+    n, n_pos = 8, 3
+    if name in NO_EXACT_BASELINE:
+        with pytest.raises(ValueError, match=f"^{name} has no exact random baseline"):
+            M.random_baseline(name, n, n_pos, **params)
+        return
+    values = []
+    for placed in itertools.combinations(range(n), n_pos):
+        y = np.zeros(n, dtype=bool)
+        y[list(placed)] = True
+        values.append(M.score(y, -np.arange(n, dtype=float), name, **params))
+    base = M.random_baseline(name, n, n_pos, **params)
+    assert base.mean == pytest.approx(np.mean(values), abs=1e-12)
+    assert base.sd == pytest.approx(np.std(values), abs=1e-12)
+
+
+@pytest.mark.parametrize("name,params", CASES, ids=IDS)
+def test_the_value_is_the_affine_map_of_the_mean_of_the_per_positive_values(name, params):
+    """The core every metric is built on: value = scale * mean(h over the positives) + offset."""
+    y, s = _lists(3)
+    counts = M.Counts(y.size, int(y.sum()), int((~y).sum()))
+    d = M.definition(name, counts, **params)
+    per_positive = M.per_positive_values(y, s, name, **params)
+    assert per_positive.shape == (int(y.sum()),)
+    assert d.scale * per_positive.mean() + d.offset == pytest.approx(M.score(y, s, name, **params), abs=1e-12)
+
+
+@pytest.mark.parametrize("name,params", CASES, ids=IDS)
+def test_the_spec_and_the_scorer_give_the_same_value(name, params):
+    from sklearn.linear_model import LogisticRegression
+
+    spec = name + (":" + ",".join(f"{k}={v}" for k, v in params.items()) if params else "")
+    y, s = _lists(5)
+    assert M.parse_metric(spec).value(M.Ranking(y, s)) == pytest.approx(M.score(y, s, name, **params), abs=1e-12)
+    x = s[:, None]
+    model = LogisticRegression().fit(x, y)  # a monotone map of the one feature: the same ranking, ties kept
+    assert M.scorer(spec)(model, x, y) == pytest.approx(M.score(y, s, name, **params), abs=1e-12)
