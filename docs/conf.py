@@ -12,6 +12,7 @@ copyright = "2026, crocbench developers"
 
 extensions = [
     "sphinx.ext.autodoc",
+    "sphinx.ext.autosummary",
     "sphinx.ext.mathjax",
     "numpydoc",
     "myst_parser",
@@ -27,6 +28,7 @@ numpydoc_show_class_members = False
 numpydoc_class_members_toctree = False
 autodoc_default_options = {"members": True, "member-order": "bysource"}
 autodoc_typehints = "none"  # the numpydoc sections give the types
+autosummary_generate = False  # the summary tables link to the members documented on the same page
 
 # numpydoc's validation of the public API's docstrings (each finding a warning, so an error under ``-W``): every
 # public function, class and method has a docstring (GL08) whose Parameters section matches its signature (PR01

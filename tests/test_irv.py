@@ -1,4 +1,4 @@
-"""crocbench.models' IRV (_irv.py, _irv_terms.py, _irv_optim.py): its loss, training, optimizers and stop rules."""
+"""crocbench.models' IRV (crocbench/models/irv/): its loss, training, optimizers and stop rules."""
 
 import numpy as np
 import pytest
@@ -77,7 +77,7 @@ def test_irv_is_deterministic_and_float32_ranks_alike(data):
 
 
 def test_irv_rprop_is_torch_rprop_bit_for_bit():
-    from crocbench.models._irv_optim import Rprop
+    from crocbench.models.irv._optim import Rprop
 
     rng = np.random.default_rng(0)
     a = torch.as_tensor(rng.normal(size=(40, 6)))
@@ -115,7 +115,7 @@ def _numeric_gradient(f, w, h=1e-6):
 
 
 def test_irv_gradient_descent_first_steps_by_hand():
-    from crocbench.models._irv_optim import GD
+    from crocbench.models.irv._optim import GD
 
     s, c, y = _irv_problem()
     f = lambda v: irv_loss(v, s, c, y).item()  # noqa: E731
@@ -138,7 +138,7 @@ def test_irv_gradient_descent_first_steps_by_hand():
 
 
 def test_irv_rprop_step_sizes_follow_the_gradient_signs_by_hand():
-    from crocbench.models._irv_optim import Rprop
+    from crocbench.models.irv._optim import Rprop
 
     w = torch.tensor([1.0, -1.0, 0.3], dtype=torch.float64, requires_grad=True)
     opt = Rprop(w, lr=0.1)
@@ -156,7 +156,7 @@ def test_irv_rprop_step_sizes_follow_the_gradient_signs_by_hand():
 
 
 def test_irv_lbfgs_first_step_is_a_backtracked_gradient_step_and_it_solves_a_quadratic():
-    from crocbench.models._irv_optim import LBFGS
+    from crocbench.models.irv._optim import LBFGS
 
     a = torch.diag(torch.tensor([1.0, 4.0, 9.0], dtype=torch.float64))
     b = torch.tensor([1.0, -2.0, 0.5], dtype=torch.float64)
@@ -177,7 +177,7 @@ def test_irv_lbfgs_first_step_is_a_backtracked_gradient_step_and_it_solves_a_qua
 
 
 def test_irv_stop_rules_on_scripted_series():
-    from crocbench.models._irv_optim import stopped
+    from crocbench.models.irv._optim import stopped
 
     loss = [1.0, 0.8, 0.7, 0.65, 0.64995, 0.64994]
     assert [stopped(loss[:e], window=2, tol=1e-3) for e in range(1, 7)] == [False] * 5 + [True]
@@ -206,7 +206,7 @@ def test_irv_trains_with_every_optimizer_and_stop_rule():
 
 
 def test_irv_lbfgs_direction_is_the_bfgs_matrix_and_backtracking_needs_sufficient_decrease():
-    from crocbench.models._irv_optim import LBFGS
+    from crocbench.models.irv._optim import LBFGS
 
     rng = np.random.default_rng(4)
     opt = LBFGS(torch.zeros(4, dtype=torch.float64))

@@ -7,7 +7,7 @@ import torch
 
 from crocbench.metrics import croc_auc, roc_auc
 from crocbench.models import IRV, irv_terms
-from crocbench.models._irv_study import optimizer_settings, study_fold
+from crocbench.paper._irv_study import optimizer_settings, study_fold
 
 
 def _inputs(seed, n):
@@ -82,7 +82,7 @@ def test_a_configured_study_fold_trains_the_workflow_irv_on_the_fold():
     from _synthetic import synthetic
 
     from crocbench.cv import fold_table, score_fold
-    from crocbench.models._irv_study import run_study_fold
+    from crocbench.paper._irv_study import run_study_fold
     from crocbench.similarity import SimilarityIndex
 
     fp, y = synthetic(n=240, frac=0.15, seed=2, shared=6)

@@ -1,8 +1,8 @@
-"""crocbench.models._linear: the SVM's linear path (Nystroem features, a primal linear SVM) computed directly."""
+"""crocbench.models.svm._linear: the SVM's linear path (Nystroem features, a primal linear SVM) computed directly."""
 
 import numpy as np
 
-from crocbench.models._linear import linear_svm, nystroem_map
+from crocbench.models.svm._linear import linear_svm, nystroem_map
 from crocbench.similarity import SimilarityIndex
 
 

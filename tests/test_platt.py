@@ -1,4 +1,4 @@
-"""crocbench.models._platt: Platt scaling of the SVM's decision values against scikit-learn's."""
+"""crocbench.models.svm._platt: Platt scaling of the SVM's decision values against scikit-learn's."""
 
 import numpy as np
 import pytest

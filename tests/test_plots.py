@@ -50,7 +50,25 @@ def test_thirteen_rankers_get_thirteen_colours_each_readable_on_white():
     colours = plots.colour_map(names)
     assert len(set(colours.values())) == 13
     assert min(_contrast_on_white(c) for c in colours.values()) >= 2.0
-    assert plots.colour_map([*names, "one more"])["one more"] == colours["ranker 0"]  # then they repeat
+
+
+def test_more_methods_than_colours_stop_the_figure_with_one_line_naming_the_first_without_one():
+    """No two methods of one figure share a colour (the 14th used to get the 1st's)."""
+    names = [f"ranker {i}" for i in range(13)]
+    with pytest.raises(ValueError, match=r"^no colour for 'one more': 14 methods in one figure, 13 colours in [\w.]+$"):
+        plots.colour_map([*names, "one more"])
+    with pytest.raises(ValueError, match="no colour for 'ranker 13': 20 methods"):
+        plots.colour_map(f"ranker {i}" for i in range(20))  # any iterable of names
+
+
+def test_every_built_in_ranker_has_a_colour_beside_the_summarys_other_runs():
+    """The summary of the panel and today's rankers draws every built-in ranker, the campaign's own score and a
+    second run of a built-in (mlp_exp beside mlp): a ranker added to the registry (crocbench.models.BUILTIN)
+    without a colour added to the palette fails here, not in a user's summary figure."""
+    from crocbench.models import BUILTIN
+
+    runs = [cls.name for cls in BUILTIN] + ["primary_score", "mlp_exp"]
+    assert len(set(plots.colour_map(runs).values())) == len(runs)
 
 
 def test_svm_setup_markers_are_visible_for_any_c_the_schema_allows(tmp_path):

@@ -1,4 +1,4 @@
-"""crocbench.models' SVM (_svm*.py): scikit-learn's SVC on the kernel, the inner CV, the grid, plans, working sets."""
+"""crocbench.models' SVM (crocbench/models/svm/): scikit-learn's SVC on the kernel, the inner CV, the grid, plans, working sets."""
 
 import io
 
@@ -289,8 +289,9 @@ def test_svm_working_sets_reach_the_whole_problems_optimum(class_weight, working
 def test_svm_working_sets_start_from_the_chosen_setups_inner_margins(halving):
     from _synthetic import clustered
 
-    from crocbench.models._svm_select import inner_decisions
-    from crocbench.models._svm_working import balanced_weights, working_set_fit
+    from crocbench.models.svm._libsvm import svc
+    from crocbench.models.svm._select import inner_decisions
+    from crocbench.models.svm._working import balanced_weights, working_set_fit
 
     fp, y = clustered(1500)
     full = tanimoto_matrix(fp).astype(np.float64)
@@ -323,8 +324,8 @@ def test_svm_working_sets_start_from_the_chosen_setups_inner_margins(halving):
     def fit_kernel(kernel, y_set):  # LIBSVM, recording each working set's kernel
         kernels.append(kernel.copy())
         weights = balanced_weights(yt) if setup[1] == "balanced" else None
-        svc = model._svc(setup[0], weights).fit(kernel, y_set)
-        return svc.support_, svc.dual_coef_[0].astype(np.float64), float(svc.intercept_[0])
+        fitted = svc(model, setup[0], weights).fit(kernel, y_set)
+        return fitted.support_, fitted.dual_coef_[0].astype(np.float64), float(fitted.intercept_[0])
 
     local, dual_coef, _, _, rounds = working_set_fit(fit_kernel, sim, train, yt, 700, 1e-3, guide=alone[setup])
     np.testing.assert_array_equal(kernels[0], full[np.ix_(train[expected], train[expected])])
@@ -394,6 +395,8 @@ def test_svm_working_set_plan_errors_and_inner_cv():
 def test_svm_subsample_is_exact_libsvm_on_all_positives_and_seeded_negatives(data):
     from sklearn.svm import SVC
 
+    from crocbench.models.svm._fit import subsample
+
     fp, y, full = data
     sim = SimilarityIndex(fp)
     train, test = _split(y)
@@ -402,7 +405,7 @@ def test_svm_subsample_is_exact_libsvm_on_all_positives_and_seeded_negatives(dat
     model = SVM(C=1.0, max_kernel_gb=limit, large="subsample", seed=(0, 3)).fit(sim, train, y[train])
     info = model.info()
     assert info["large"] == "subsample" and info["fit_compounds"] == m and info["training_compounds"] == train.size
-    fitted = train[model._subsample(y[train])]
+    fitted = train[subsample(model, y[train])]
     assert fitted.size == m and set(train[y[train] == 1]) <= set(fitted)  # every positive, then negatives
     assert set(model.support_) <= set(fitted)
     # the same decisions as scikit-learn's SVC on the subset's kernel, fitted here independently
@@ -412,8 +415,8 @@ def test_svm_subsample_is_exact_libsvm_on_all_positives_and_seeded_negatives(dat
     )
     again = SVM(C=1.0, max_kernel_gb=limit, large="subsample", seed=(0, 3)).fit(sim, train, y[train])
     other = SVM(C=1.0, max_kernel_gb=limit, large="subsample", seed=(0, 4)).fit(sim, train, y[train])
-    assert np.array_equal(again._subsample(y[train]), model._subsample(y[train]))
-    assert not np.array_equal(other._subsample(y[train]), model._subsample(y[train]))
+    assert np.array_equal(subsample(again, y[train]), subsample(model, y[train]))
+    assert not np.array_equal(subsample(other, y[train]), subsample(model, y[train]))
     with pytest.raises(ValueError, match=r"needs 0\.000461 GB"):  # 240 training compounds: 8 x 240^2 bytes
         SVM(max_kernel_gb=limit).fit(sim, train, y[train])
 

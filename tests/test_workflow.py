@@ -349,7 +349,7 @@ def test_own_sd_dataset_through_the_report(tmp_path, mirror):
     assert report.returncode == 0, report.stderr[-3000:]
     html = (tmp_path / "report.html").read_text()
     assert "crocbench on <strong>lib</strong>" in html and "are not compared here" in html
-    assert "published.md" not in html and "NCI DTP AIDS antiviral screen: five" not in html
+    assert "published." not in html and "NCI DTP AIDS antiviral screen: five" not in html
     areas = pd.read_csv(res / "tables" / "areas.tsv", sep="\t")
     assert areas["model"].tolist() == ["RANDOM", "kNN", "SVM", "random (expected)"]
     # 5% of 80 = the top 4, not the paper's 1,000 (capped at 80, every model's 20 actives): said in the header
@@ -512,7 +512,15 @@ def test_own_ranker_and_imported_scores_beside_built_in_models(tmp_path, write_p
     done = run("--report", str(tmp_path / "report.html"))
     assert done.returncode == 0, done.stderr[-3000:]
     html = (tmp_path / "report.html").read_text()
-    assert "results/test_screen/figures/roc.png" in html and "results/test_screen/tables/areas.md" in html
+    assert "results/test_screen/figures/roc.png" in html and "results/test_screen/tables/areas.html" in html
+    # the tables are shown on the page: HTML (which the report displays), not Markdown (a download)
+    import base64
+    import re
+
+    entry = re.search(r'"results/test_screen/tables/areas.html": (\{.*?\}), "results/', html).group(1)
+    assert '"mime_type": "text/html"' in entry
+    page = base64.b64decode(re.search(r"base64,([A-Za-z0-9+/=]+)", entry).group(1)).decode()
+    assert "<table>" in page and "<td>RF</td>" in page and "results/test_screen/tables/areas.md" not in html
     # every figure has one curve per model, the plug-ins' and the import's too
     assert (
         "curves: RANDOM, MAX-SIM, kNN, SVM, IRV, RF, SIZE, GNN"

@@ -48,7 +48,8 @@ rule folds_table:
     input:
         repeat_files("folds.tsv"),
     output:
-        md=report("results/{dataset}/tables/folds.md", caption="../report/folds.rst", category="Tables"),
+        md="results/{dataset}/tables/folds.md",
+        html=report("results/{dataset}/tables/folds.html", caption="../report/folds.rst", category="Tables"),
     log:
         "logs/{dataset}/folds_table.log",
     benchmark:
@@ -211,8 +212,9 @@ rule irv_training_table:
         unpack(irv_training_inputs),
     output:
         tsv="results/{dataset}/tables/irv_training.tsv",
-        md=report(
-            "results/{dataset}/tables/irv_training.md", caption="../report/irv_training_table.rst", category="Tables"
+        md="results/{dataset}/tables/irv_training.md",
+        html=report(
+            "results/{dataset}/tables/irv_training.html", caption="../report/irv_training_table.rst", category="Tables"
         ),
         figure=report(
             "results/{dataset}/figures/irv_training.png",

@@ -8,10 +8,12 @@ rule areas_table:
     output:
         tsv="results/{dataset}/tables/areas.tsv",
         per_fold="results/{dataset}/tables/areas_per_fold.tsv",
-        md=report("results/{dataset}/tables/areas.md", caption="../report/areas.rst", category="Tables"),
+        md="results/{dataset}/tables/areas.md",
+        html=report("results/{dataset}/tables/areas.html", caption="../report/areas.rst", category="Tables"),
         other_tsv="results/{dataset}/tables/other_metrics.tsv",
-        other_md=report(
-            "results/{dataset}/tables/other_metrics.md", caption="../report/other_metrics.rst", category="Tables"
+        other_md="results/{dataset}/tables/other_metrics.md",
+        other_html=report(
+            "results/{dataset}/tables/other_metrics.html", caption="../report/other_metrics.rst", category="Tables"
         ),
     log:
         "logs/{dataset}/areas_table.log",
@@ -37,7 +39,8 @@ rule intervals_table:
         scores=pooled_scores,
     output:
         tsv="results/{dataset}/tables/intervals.tsv",
-        md=report("results/{dataset}/tables/intervals.md", caption="../report/intervals.rst", category="Tables"),
+        md="results/{dataset}/tables/intervals.md",
+        html=report("results/{dataset}/tables/intervals.html", caption="../report/intervals.rst", category="Tables"),
     log:
         "logs/{dataset}/intervals_table.log",
     benchmark:
@@ -63,8 +66,9 @@ rule significance_table:
         scores=pooled_scores,
     output:
         tsv="results/{dataset}{repeat}/tables/significance.tsv",
-        md=report(
-            "results/{dataset}{repeat}/tables/significance.md",
+        md="results/{dataset}{repeat}/tables/significance.md",
+        html=report(
+            "results/{dataset}{repeat}/tables/significance.html",
             caption="../report/significance.rst",
             category="Tables",
         ),
@@ -95,7 +99,8 @@ rule repeats_table:
     output:
         tsv="results/{dataset}/tables/repeats.tsv",
         tests="results/{dataset}/tables/repeats_tests.tsv",
-        md=report("results/{dataset}/tables/repeats.md", caption="../report/repeats.rst", category="Tables"),
+        md="results/{dataset}/tables/repeats.md",
+        html=report("results/{dataset}/tables/repeats.html", caption="../report/repeats.rst", category="Tables"),
     log:
         "logs/{dataset}/repeats_table.log",
     benchmark:
@@ -154,7 +159,8 @@ rule published_table:
         training=irv_training_runs,
     output:
         tsv="results/{dataset}/tables/published.tsv",
-        md=report("results/{dataset}/tables/published.md", caption="../report/published.rst", category="Tables"),
+        md="results/{dataset}/tables/published.md",
+        html=report("results/{dataset}/tables/published.html", caption="../report/published.rst", category="Tables"),
     log:
         "logs/{dataset}/published_table.log",
     benchmark:
@@ -176,7 +182,8 @@ rule power_study:
         scores=power_scores,
     output:
         tsv="results/{dataset}/tables/power.tsv",
-        md=report("results/{dataset}/tables/power.md", caption="../report/power.rst", category="Power study"),
+        md="results/{dataset}/tables/power.md",
+        html=report("results/{dataset}/tables/power.html", caption="../report/power.rst", category="Power study"),
         metrics=report(
             "results/{dataset}/figures/power_metrics.png",
             caption="../report/power_metrics.rst",

@@ -57,8 +57,9 @@ rule svm_sensitivity_table:
         svm_info=svm_fold_infos,
     output:
         tsv="results/{dataset}/tables/svm_sensitivity.tsv",
-        md=report(
-            "results/{dataset}/tables/svm_sensitivity.md",
+        md="results/{dataset}/tables/svm_sensitivity.md",
+        html=report(
+            "results/{dataset}/tables/svm_sensitivity.html",
             caption="../report/svm_sensitivity.rst",
             category="SVM set-up",
         ),
@@ -127,8 +128,9 @@ rule irv_sensitivity_table:
         infos=expand("results/{{dataset}}/irv_sensitivity/fold_{fold}.json", fold=range(FOLDS)),
     output:
         tsv="results/{dataset}/tables/irv_sensitivity.tsv",
-        md=report(
-            "results/{dataset}/tables/irv_sensitivity.md",
+        md="results/{dataset}/tables/irv_sensitivity.md",
+        html=report(
+            "results/{dataset}/tables/irv_sensitivity.html",
             caption="../report/irv_sensitivity.rst",
             category="IRV training",
         ),

@@ -8,15 +8,19 @@ rule summary_tables:
         repeat_scores=summary_repeat_scores,
     output:
         datasets_tsv="results/summary/tables/datasets.tsv",
-        datasets_md=report(
-            "results/summary/tables/datasets.md", caption="../report/summary_datasets.rst", category="Across datasets"
+        datasets_md="results/summary/tables/datasets.md",
+        datasets_html=report(
+            "results/summary/tables/datasets.html",
+            caption="../report/summary_datasets.rst",
+            category="Across datasets",
         ),
         ranks_tsv="results/summary/tables/ranks.tsv",
         pairs_tsv="results/summary/tables/wilcoxon.tsv",
         conover_tsv="results/summary/tables/conover.tsv",
         questions="results/summary/tables/questions.yaml",
-        ranks_md=report(
-            "results/summary/tables/ranks.md", caption="../report/summary_ranks.rst", category="Across datasets"
+        ranks_md="results/summary/tables/ranks.md",
+        ranks_html=report(
+            "results/summary/tables/ranks.html", caption="../report/summary_ranks.rst", category="Across datasets"
         ),
     log:
         "logs/summary/summary_tables.log",
@@ -49,8 +53,9 @@ rule summary_claims:
     output:
         tsv="results/summary/tables/claims.tsv",
         per_screen="results/summary/tables/claims_per_screen.tsv",
-        md=report(
-            "results/summary/tables/claims.md", caption="../report/summary_claims.rst", category="Across datasets"
+        md="results/summary/tables/claims.md",
+        html=report(
+            "results/summary/tables/claims.html", caption="../report/summary_claims.rst", category="Across datasets"
         ),
     log:
         "logs/summary/summary_claims.log",

@@ -5,6 +5,7 @@ from crocbench._workflow import step
 from crocbench.report import (
     areas_markdown,
     areas_table,
+    markdown_html,
     other_metrics_markdown,
     other_metrics_table,
     panel_for,
@@ -27,6 +28,7 @@ with step(snakemake) as log:
         + "\n"
     )
     write_text(snakemake.output.md, text)
+    write_text(snakemake.output.html, markdown_html(text))
     print(text, file=log)
     other = other_metrics_table(pooled, top=snakemake.params.top)
     write_table(other, snakemake.output.other_tsv, sep="\t", index=False, float_format="%.10g")
@@ -35,4 +37,5 @@ with step(snakemake) as log:
         "ranking; per-query metrics take each fold as a query\n\n" + other_metrics_markdown(other) + "\n"
     )
     write_text(snakemake.output.other_md, text)
+    write_text(snakemake.output.other_html, markdown_html(text))
     print(text, file=log)

@@ -2,7 +2,7 @@ import pandas as pd
 
 from crocbench._io import write_text
 from crocbench._workflow import step
-from crocbench.report import folds_markdown
+from crocbench.report import folds_markdown, markdown_html
 
 with step(snakemake) as log:
     tables = [
@@ -14,4 +14,5 @@ with step(snakemake) as log:
         + "\n"
     )
     write_text(snakemake.output.md, text)
+    write_text(snakemake.output.html, markdown_html(text))
     print(text, file=log)

@@ -2,7 +2,7 @@ import pandas as pd
 
 from crocbench._io import write_table, write_text
 from crocbench._workflow import step
-from crocbench.report import intervals_markdown, intervals_table, panel_for
+from crocbench.report import intervals_markdown, intervals_table, markdown_html, panel_for
 
 with step(snakemake) as log:
     label = snakemake.params.labels
@@ -16,4 +16,5 @@ with step(snakemake) as log:
         f"stratified bootstrap over compounds, {resamples:,} resamples\n\n" + intervals_markdown(table, calls) + "\n"
     )
     write_text(snakemake.output.md, text)
+    write_text(snakemake.output.html, markdown_html(text))
     print(text, file=log)

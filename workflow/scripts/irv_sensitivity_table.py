@@ -7,7 +7,7 @@ from crocbench._io import write_table, write_text
 from crocbench._workflow import step
 from crocbench.paper import paper_irv_epochs
 from crocbench.plots import plot_irv_study
-from crocbench.report import irv_study_closest, irv_study_markdown, irv_study_table
+from crocbench.report import irv_study_closest, irv_study_markdown, irv_study_table, markdown_html
 
 with step(snakemake) as log:
     scores = pd.concat([pd.read_parquet(p) for p in snakemake.input.scores], ignore_index=True)
@@ -25,5 +25,6 @@ with step(snakemake) as log:
         + "\n"
     )
     write_text(snakemake.output.md, text)
+    write_text(snakemake.output.html, markdown_html(text))
     plot_irv_study(table, snakemake.output.figure, paper)
     print(text, file=log)

@@ -7,7 +7,7 @@ from crocbench._io import write_table, write_text
 from crocbench._workflow import step
 from crocbench.paper import irv_training_claims, irv_training_notes, paper_irv_epochs
 from crocbench.plots import plot_training_curves
-from crocbench.report import claims_markdown, irv_training_table, markdown_table, pooled_metrics
+from crocbench.report import claims_markdown, irv_training_table, markdown_html, markdown_table, pooled_metrics
 
 with step(snakemake) as log:
     run_of, n_folds = snakemake.params.runs, snakemake.params.n_folds  # scheme -> run name
@@ -39,6 +39,7 @@ with step(snakemake) as log:
         claims = irv_training_claims(table, others)
         text += f"\n{irv_training_notes()}\n\n## The paper's claims on this run\n\n{claims_markdown(claims)}\n"
     write_text(snakemake.output.md, text)
+    write_text(snakemake.output.html, markdown_html(text))
     plot_training_curves(
         {s: [i["history"] for i in runs[s][1]] for s in schemes},
         snakemake.output.figure,

@@ -5,7 +5,7 @@ from crocbench._workflow import step
 from crocbench.paper import power_claims
 from crocbench.plots import plot_power_by_metric, plot_power_by_test
 from crocbench.power import feasible_fractions, power_study
-from crocbench.report import claims_markdown, panel_for, power_markdown, power_notes
+from crocbench.report import claims_markdown, markdown_html, panel_for, power_markdown, power_notes
 
 with step(snakemake) as log:
     cfg, out = snakemake.params.power, snakemake.output
@@ -46,6 +46,7 @@ with step(snakemake) as log:
         + "\n"
     )
     write_text(out.md, text)
+    write_text(out.html, markdown_html(text))
     plot_power_by_metric(table, out.metrics, labels=snakemake.params.labels)
     plot_power_by_test(table, out.tests, labels=snakemake.params.labels)
     print(text, file=log)

@@ -3,7 +3,7 @@ import pandas as pd
 from crocbench._io import write_table, write_text
 from crocbench._workflow import step
 from crocbench.paper import check_claims, load_published, measured_values, published_comparison
-from crocbench.report import claims_markdown, markdown_table
+from crocbench.report import claims_markdown, markdown_html, markdown_table
 
 with step(snakemake) as log:
     published = load_published()
@@ -19,4 +19,5 @@ with step(snakemake) as log:
         f"{published['data_note']}\n\n{markdown_table(table)}\n\n## Claims\n\n" + claims_markdown(claims) + "\n"
     )
     write_text(snakemake.output.md, text)
+    write_text(snakemake.output.html, markdown_html(text))
     print(text, file=log)

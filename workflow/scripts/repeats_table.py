@@ -2,7 +2,7 @@ import pandas as pd
 
 from crocbench._io import write_table, write_text
 from crocbench._workflow import step
-from crocbench.report import panel_for, repeats_markdown, repeats_table, repeats_tests
+from crocbench.report import markdown_html, panel_for, repeats_markdown, repeats_table, repeats_tests
 
 with step(snakemake) as log:
     models, label, repeats = snakemake.params.models, snakemake.params.labels, snakemake.params.repeats
@@ -27,4 +27,5 @@ with step(snakemake) as log:
         "cross-validations\n\n" + repeats_markdown(table, tests, calls, repeats) + "\n"
     )
     write_text(snakemake.output.md, text)
+    write_text(snakemake.output.html, markdown_html(text))
     print(text, file=log)

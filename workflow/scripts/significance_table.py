@@ -2,7 +2,7 @@ import pandas as pd
 
 from crocbench._io import write_table, write_text
 from crocbench._workflow import step
-from crocbench.report import panel_for, significance_markdown, significance_table
+from crocbench.report import markdown_html, panel_for, significance_markdown, significance_table
 from crocbench.stats import TESTS
 
 with step(snakemake) as log:
@@ -17,4 +17,5 @@ with step(snakemake) as log:
         f"{samples:,} permutation samples; **p < 0.01**, *p < 0.05*\n\n" + significance_markdown(table, TESTS) + "\n"
     )
     write_text(snakemake.output.md, text)
+    write_text(snakemake.output.html, markdown_html(text))
     print(f"{len(table)} comparisons", file=log)

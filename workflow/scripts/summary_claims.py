@@ -3,7 +3,7 @@ import pandas as pd
 from crocbench._io import write_table, write_text
 from crocbench._workflow import step
 from crocbench.paper import PAPER_MODELS, claims_across, screen_claims
-from crocbench.report import claims_across_markdown
+from crocbench.report import claims_across_markdown, markdown_html
 from crocbench.stats import nemenyi_critical_difference, screens_needed
 
 with step(snakemake) as log:
@@ -27,4 +27,5 @@ with step(snakemake) as log:
         "screens on (2 / 2^n, times the pairs).\n"
     )
     write_text(snakemake.output.md, text)
+    write_text(snakemake.output.html, markdown_html(text))
     print(text, file=log)

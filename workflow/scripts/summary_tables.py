@@ -6,6 +6,7 @@ from crocbench._workflow import step
 from crocbench.report import (
     datasets_markdown,
     datasets_table,
+    markdown_html,
     ranks_markdown,
     repeats_datasets_table,
     tests_across_screens,
@@ -27,11 +28,12 @@ with step(snakemake) as log:
         print(f"{d}: {len(run[labels[models[0]]]):,} compounds, {len(models)} models", file=log, flush=True)
     table = pd.concat(parts, ignore_index=True)
     write_table(table, snakemake.output.datasets_tsv, sep="\t", index=False, float_format="%.10g")
-    write_text(
-        snakemake.output.datasets_md,
+    text = (
         f"# Datasets: {len(datasets)} screens, each model's pooled out-of-fold ranking; in brackets the 95% "
-        f"stratified bootstrap interval ({snakemake.params.resamples} resamples)\n\n" + datasets_markdown(table) + "\n",
+        f"stratified bootstrap interval ({snakemake.params.resamples} resamples)\n\n" + datasets_markdown(table) + "\n"
     )
+    write_text(snakemake.output.datasets_md, text)
+    write_text(snakemake.output.datasets_html, markdown_html(text))
     ranked = snakemake.params.ranked  # summary: models (default: every model)
     values = pd.concat(means, ignore_index=True) if repeats > 1 else table
     ranks, pairs, conover = tests_across_screens(values, ranked)
@@ -49,6 +51,7 @@ with step(snakemake) as log:
         f"{source}\n\n" + ranks_markdown(ranks, pairs, conover=conover) + "\n"
     )
     write_text(snakemake.output.ranks_md, text)
+    write_text(snakemake.output.ranks_html, markdown_html(text))
     # the study's declared questions (summary: questions; null where none): crocbench reference keeps them
     write_text(snakemake.output.questions, yaml.safe_dump(snakemake.params.questions, sort_keys=False))
     print(text, file=log)

@@ -8,6 +8,7 @@ from crocbench._workflow import step
 from crocbench.paper import published_points, svm_anchors
 from crocbench.plots import plot_svm_sensitivity
 from crocbench.report import (
+    markdown_html,
     pooling_table,
     sensitivity_keys,
     svm_choices,
@@ -35,6 +36,7 @@ with step(snakemake) as log:
         + "\n"
     )
     write_text(snakemake.output.md, text)
+    write_text(snakemake.output.html, markdown_html(text))
     refs = published_points(("svm", "irv")) if reproduces else {}
     if "IRV" in per_fold:
         irv = pooling.set_index("model").loc["IRV"]

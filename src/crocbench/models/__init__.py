@@ -1,25 +1,25 @@
-"""The rankers: the paper's five, today's on ECFP and any user's class, behind one contract (see :class:`Model`).
+"""The rankers: the paper's five, today's on ECFP and Chemprop's graph network, and any user's class, behind one
+contract (see :class:`Model`).
 
 ``fit(data, train, y)`` then ``score(data, rows)``; ``data`` is a
 :class:`~crocbench.similarity.SimilarityIndex`.  :func:`declared_runs` turns a
 config's ``models:`` entries (built-in names, ``"module:Class"`` plug-ins,
 imported score files) into checked runs.
+
+A folder per family, as scikit-learn's: ``svm/`` (:class:`SVM`, its inner CV, large folds, Platt scaling, the
+sensitivity grid), ``irv/`` (:class:`IRV`, its terms and optimizers), ``ecfp/`` (the rankers on ECFP4) and
+``gnn/`` (:class:`Chemprop`); beside them the contract (``_base``), the baselines RANDOM, MAX-SIM and kNN
+(``_simple``), the rank reweighting the IRV and the MLP share (``_reweight``) and the registry (``_registry``).
 """
 
-from ._base import Model
-from ._boosting import GBM, GBMRank
-from ._chemprop import Chemprop
-from ._ecfp_models import EcfpModel, LogReg, RandomForest, inner_split, seed_state
-from ._irv import IRV
-from ._irv_terms import irv_loss, irv_terms
-from ._mlp import MLP
-from ._platt import platt_fit
+from ._base import Model, seed_state
 from ._registry import BUILTIN, LABELS, MODELS, Run, declared_runs, expand_runs, irv_run, load_class, make_model
 from ._reweight import SCHEMES, Reweighting, average_ranks, score_density, silverman_bandwidth
 from ._simple import KNN, MaxSim, Random
-from ._svm import SVM
-from ._svm_grid import grid_fold, svm_grid
-from ._svm_record import Candidate, SvmFold
+from .ecfp import GBM, MLP, EcfpModel, GBMRank, LogReg, RandomForest, inner_split
+from .gnn import Chemprop
+from .irv import IRV, irv_loss, irv_terms
+from .svm import SVM, Candidate, SvmFold, grid_fold, platt_fit, svm_grid
 
 __all__ = [
     "BUILTIN",

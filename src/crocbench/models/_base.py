@@ -1,4 +1,4 @@
-"""The one small interface every model follows."""
+"""The one small interface every model follows, and the seed a model gives its library (:func:`seed_state`)."""
 
 from __future__ import annotations
 
@@ -190,3 +190,25 @@ def checked_fold_jobs(jobs, where: str = "") -> int | None:
     if not isinstance(jobs, numbers.Integral) or isinstance(jobs, bool) or jobs < 1:
         raise ValueError(f"{where}fold_jobs must be None or an integer >= 1; got {jobs!r}")
     return int(jobs)
+
+
+def seed_state(seed) -> int:
+    """A library's integer seed (0 to 2^31 - 1) from crocbench's seed: an int or a tuple such as ``(seed, fold)``.
+
+    Parameters
+    ----------
+    seed : int or tuple of int
+        The seed.
+
+    Returns
+    -------
+    int
+        numpy's ``SeedSequence`` of the seed's integers, its first 31 bits.
+
+    Examples
+    --------
+    >>> seed_state((0, 3)) == seed_state((0, 3)) != seed_state((0, 4))
+    True
+    """
+    entropy = [int(s) for s in np.atleast_1d(np.asarray(seed, dtype=np.int64))]
+    return int(np.random.SeedSequence(entropy).generate_state(1)[0] >> 1)

@@ -1,4 +1,4 @@
-"""From a config entry to a model: the built-in five by name, a user's class by "module:Class", or imported scores.
+"""From a config entry to a model: a built-in ranker (:data:`BUILTIN`) by name, a user's class or imported scores.
 
 A ``models:`` entry of ``config.yaml`` is one *run*::
 
@@ -20,13 +20,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ._base import Model, checked_fold_jobs
-from ._boosting import GBM, GBMRank
-from ._chemprop import Chemprop
-from ._ecfp_models import LogReg, RandomForest
-from ._irv import IRV
-from ._mlp import MLP
 from ._simple import KNN, MaxSim, Random
-from ._svm import SVM
+from .ecfp import GBM, MLP, GBMRank, LogReg, RandomForest
+from .gnn import Chemprop
+from .irv import IRV
+from .svm import SVM
 
 #: The paper's five, then today's rankers: on ECFP, and Chemprop's D-MPNN on the structures (the gnn extra).
 BUILTIN = (Random, MaxSim, KNN, SVM, IRV, RandomForest, GBM, GBMRank, LogReg, MLP, Chemprop)

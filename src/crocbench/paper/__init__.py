@@ -10,7 +10,9 @@ package gives them the paper's side:
 - its claims about its rankers, each defined once as a :class:`crocbench.report.Check` and evaluated on one
   screen (:func:`check_claims`) or across screens (:func:`claims_across`);
 - its Appendix A claims about training the IRV (:func:`irv_training_claims`) and its claims about power
-  (:func:`power_claims`).
+  (:func:`power_claims`);
+- the study of those Appendix A epoch counts under each optimizer and stop rule (``crocbench.paper._irv_study``,
+  the workflow's ``irv_sensitivity`` target).
 
 Another paper's claims would be another package beside this one: its own :class:`~crocbench.report.Check`
 subclasses and numbers, evaluated by the same :func:`crocbench.report.evaluate`.

@@ -7,7 +7,8 @@ import numpy as np
 
 # Okabe & Ito (2008), colour-blind safe, without their yellow (too pale for a name written on white), then six
 # of Tol's (2021) darker colours: thirteen distinct colours, for the panel's eleven rankers, the campaign's own
-# score and Chemprop.
+# score and Chemprop.  A figure of more methods stops with a ValueError naming the first without a colour (and
+# tests/test_plots.py fails when the built-in rankers outgrow the palette): add a colour here.
 PALETTE = (
     "#0072B2",
     "#D55E00",
@@ -26,8 +27,23 @@ PALETTE = (
 
 
 def colour_map(names) -> dict:
-    """A fixed colour per method name, in the order given: distinct for up to thirteen names, then repeating."""
-    return {name: PALETTE[i % len(PALETTE)] for i, name in enumerate(names)}
+    """A fixed colour per method name, in the order given, each distinct: at most ``len(PALETTE)`` names.
+
+    Raises ValueError (one line, naming the first method without a colour) for more names than colours, rather than
+    give two methods of one figure the same colour.
+
+    Examples
+    --------
+    >>> colour_map(["RANDOM", "IRV"])
+    {'RANDOM': '#0072B2', 'IRV': '#D55E00'}
+    """
+    names = list(names)
+    if len(names) > len(PALETTE):
+        raise ValueError(
+            f"no colour for {names[len(PALETTE)]!r}: {len(names)} methods in one figure, "
+            f"{len(PALETTE)} colours in crocbench.plots.PALETTE"
+        )
+    return {name: PALETTE[i] for i, name in enumerate(names)}
 
 
 def save_figure(fig, out, formats=("png", "pdf")) -> list:

@@ -25,7 +25,7 @@ AUC[ROC], then AUC[CROC(exp)] at a = 7, 14 and 80; see :func:`crocbench.metrics.
 """
 
 from ._claims import Across, Check, Claim, OnScreen, claims_markdown, evaluate, holds_per_claim, metric_matrix
-from ._format import markdown_table
+from ._format import markdown_html, markdown_table
 from ._irv import irv_study_closest, irv_study_markdown, irv_study_table, irv_training_table
 from ._panels import panels_compared
 from ._power import power_markdown, power_notes
@@ -114,6 +114,7 @@ __all__ = [
     "holds_per_claim",
     "metric_matrix",
     "claims_markdown",
+    "markdown_html",
     "markdown_table",
     "areas_markdown",
     "folds_markdown",

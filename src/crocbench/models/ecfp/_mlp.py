@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._extras import needs
-from ._ecfp_models import EcfpModel
-from ._reweight import SCHEMES, Reweighting
+from ..._extras import needs
+from .._reweight import SCHEMES, Reweighting
+from ._models import EcfpModel
 
 
 class MLP(EcfpModel):

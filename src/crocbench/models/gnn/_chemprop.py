@@ -7,9 +7,8 @@ import warnings
 
 import numpy as np
 
-from .._extras import needs
-from ._base import Model
-from ._ecfp_models import seed_state
+from ..._extras import needs
+from .._base import Model, seed_state
 
 _FEATURE = "crocbench.models.Chemprop"
 

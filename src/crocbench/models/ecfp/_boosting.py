@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._extras import needs
-from ..metrics import Ranking, parse_metric
-from ._ecfp_models import EcfpModel, inner_split, seed_state
+from ..._extras import needs
+from ...metrics import Ranking, parse_metric
+from .._base import seed_state
+from ._models import EcfpModel, inner_split
 
 
 class GBM(EcfpModel):

@@ -13,31 +13,9 @@ import numbers
 
 import numpy as np
 
-from .._extras import needs
-from ..cv import stratified_folds
-from ._base import Model
-
-
-def seed_state(seed) -> int:
-    """A library's integer seed (0 to 2^31 - 1) from crocbench's seed: an int or a tuple such as ``(seed, fold)``.
-
-    Parameters
-    ----------
-    seed : int or tuple of int
-        The seed.
-
-    Returns
-    -------
-    int
-        numpy's ``SeedSequence`` of the seed's integers, its first 31 bits.
-
-    Examples
-    --------
-    >>> seed_state((0, 3)) == seed_state((0, 3)) != seed_state((0, 4))
-    True
-    """
-    entropy = [int(s) for s in np.atleast_1d(np.asarray(seed, dtype=np.int64))]
-    return int(np.random.SeedSequence(entropy).generate_state(1)[0] >> 1)
+from ..._extras import needs
+from ...cv import stratified_folds
+from .._base import Model, seed_state
 
 
 def inner_split(y, fraction: float, seed) -> tuple[np.ndarray, np.ndarray]:

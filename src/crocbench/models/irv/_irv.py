@@ -12,7 +12,7 @@ scored by its k nearest *other* training compounds, by full-batch gradient desce
 with Rprop steps (per-parameter step sizes adapted from the gradient's sign; no
 learning rate to tune, and deterministic).  One epoch = one full-batch step.  The
 weights start uniform (1/N) and, with a reweighting scheme (the paper's Appendix A,
-see ``_reweight``), are recomputed at the start of every later epoch from the
+see :class:`~crocbench.models.Reweighting`), are recomputed at the start of every later epoch from the
 ranking of the training compounds by the current model, which the epoch's
 forward pass computes anyway.
 Convergence: the (weighted) loss changed by less than ``tol`` (relative) over
@@ -28,12 +28,12 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .._parallel import reuse_freed_memory
-from ..metrics import croc_auc
-from ._base import Model
-from ._irv_optim import GD, LBFGS, OPTIMIZERS, STOPS, Rprop, stop_fires
-from ._irv_terms import _torch, cross_entropy, irv_terms
-from ._reweight import Reweighting
+from ..._parallel import reuse_freed_memory
+from ...metrics import croc_auc
+from .._base import Model
+from .._reweight import Reweighting
+from ._optim import GD, LBFGS, OPTIMIZERS, STOPS, Rprop, stop_fires
+from ._terms import _torch, cross_entropy, irv_terms
 
 PARAMETERS = ("w_y", "w_s", "w_r", "w_1", "w_0", "w_z")
 

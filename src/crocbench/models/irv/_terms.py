@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .._extras import needs
+from ..._extras import needs
 
 
 def _torch():

@@ -13,9 +13,8 @@ import numpy as np
 
 from ..cv import fold_rows
 from ..metrics import croc_auc, roc_auc
-from ._irv import IRV
-from ._irv_optim import STOPS, stop_fires
-from ._irv_terms import irv_terms
+from ..models import IRV, irv_terms
+from ..models.irv._optim import STOPS, stop_fires
 
 #: Epochs after which the training ranking's metrics are tabulated (the appendix gives them "after one iteration").
 CURVE_EPOCHS = (1, 5, 10, 25, 50, 100)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ._irv_terms import _torch
+from ._terms import _torch
 
 
 class _FullBatch:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._svm_select import _dual_matrix
+from ._select import _dual_matrix
 
 
 def platt_fit(decision, y) -> tuple[float, float]:

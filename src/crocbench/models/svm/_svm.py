@@ -1,24 +1,24 @@
 """Support vector machine on the Tanimoto kernel (LIBSVM through scikit-learn): the estimator.
 
-Its memory plan is in :mod:`._svm_plan`, the fit of a fold in :mod:`._svm_fit`, the inner-CV
-selection in :mod:`._svm_select`, the Nystroem map and the linear SVM of
-``large="nystroem"`` in :mod:`._linear`, Platt scaling in :mod:`._platt`, and the
-svm_sensitivity study's per-fold grid in :mod:`._svm_grid`.
+Its memory plan is in :mod:`._plan`, the fit of a fold in :mod:`._fit` (its LIBSVM fits, on one kernel or on
+working sets, in :mod:`._libsvm` and :mod:`._working`), the inner-CV selection in :mod:`._select`, the Nystroem
+map and the linear SVM of ``large="nystroem"`` in :mod:`._linear`, Platt scaling in :mod:`._platt`, and the
+svm_sensitivity study's per-fold grid in :mod:`._grid`.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from .._parallel import available_cores, memory_budget_mb
-from ..metrics import parse_metric
-from ._base import Model, checked_fold_jobs
-from ._svm_fit import _SVMFit
-from ._svm_plan import _BESIDE_KERNEL_MB, _MIN_LANDMARKS, _n_train, fold_plan
-from ._svm_select import inner_decisions, n_rounds, select_setup
+from ..._parallel import available_cores, memory_budget_mb
+from ...metrics import parse_metric
+from .._base import Model, checked_fold_jobs
+from ._fit import fit_fold
+from ._plan import _BESIDE_KERNEL_MB, _MIN_LANDMARKS, _n_train, fold_plan
+from ._select import n_rounds
 
 
-class SVM(_SVMFit, Model):
+class SVM(Model):
     """``sklearn.svm.SVC(kernel="precomputed")`` on the exact Tanimoto kernel.
 
     Memory: the float64 training kernel LIBSVM needs (n_train^2 x 8 bytes, 11.4 GB for
@@ -96,7 +96,7 @@ class SVM(_SVMFit, Model):
     working_set : int or None, default=None
         None: an exact fit is one LIBSVM fit on the whole training kernel.  An integer w:
         a fold (or inner fit) of more than w training compounds is fitted exactly by
-        LIBSVM on working sets of at most w compounds (``crocbench.models._svm_working``): the first
+        LIBSVM on working sets of at most w compounds (``crocbench.models.svm._working``): the first
         is, where an inner CV chose the set-up, the w compounds of smallest margin under its inner
         cross-validated decision values (else every positive and seeded negatives up to w / 2);
         after each fit, the decision function on all training compounds picks the next (the support vectors, then the
@@ -285,48 +285,12 @@ class SVM(_SVMFit, Model):
             for C in sorted(self.C_grid or [self.C])
         ]
 
-    def _select(self, data, train, y, buffer=None, inner_cv=None) -> tuple:
-        """The (C, class_weight) of the inner CV (:func:`~crocbench.models._svm_select.select_setup`);
-        ``inner_cv(setups, share)`` gives the inner decisions (by default exact LIBSVM's, :func:`inner_decisions`)."""
-        if inner_cv is None:
+    def _fit(self, data, train, y) -> None:
+        fit_fold(self, data, train, y)
 
-            def inner_cv(setups, share):
-                return inner_decisions(
-                    lambda C, class_weight: SVM(
-                        C=C, class_weight=class_weight, cache_size=self.cache_size, working_set=self.working_set
-                    ),
-                    data,
-                    train,
-                    y,
-                    setups,
-                    self.inner_folds,
-                    self.seed,
-                    self.n_jobs,
-                    buffer,
-                    self.progress,
-                    share=share,
-                )
-
-        last = {}
-
-        def kept(setups, share):  # the last round's decisions: the chosen set-up's guide the working sets
-            last.clear()
-            last.update(inner_cv(setups, share))
-            return last
-
-        choice, self.inner_rounds_ = select_setup(
-            self.candidates(),
-            y,
-            kept,
-            self.select_metric,
-            self.inner_folds,
-            self.halving,
-            self.halving_rounds,
-            self.progress,
-        )
-        self.inner_values_ = self.inner_rounds_[-1][1]
-        self.inner_decision_ = last.get(choice)
-        return choice
+    def _inner_svm(self, C, class_weight) -> SVM:
+        """The SVM an exact inner CV fits at a set-up: this one's cache and working set (``choose_setup``)."""
+        return SVM(C=C, class_weight=class_weight, cache_size=self.cache_size, working_set=self.working_set)
 
     def rounds(self, n_candidates: int) -> int:
         """Rounds of the full selection: 1 without halving, else 1 + floor(log_h(n_candidates)); with

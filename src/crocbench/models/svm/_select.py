@@ -1,7 +1,8 @@
 """The SVM's inner cross-validation: LIBSVM fits sharing one kernel, and the choice of (C, class_weight).
 
 :func:`inner_decisions` gives every set-up's inner cross-validated decision values,
-:func:`select_setup` chooses among them, by successive halving if asked.
+:func:`select_setup` chooses among them, by successive halving if asked, and
+:func:`choose_setup` is that choice for an :class:`~crocbench.models.SVM` fitting a fold.
 :func:`_fit_all` and :func:`_decisions` (one kernel for many fits, one similarity block
 for many models) also serve the sensitivity study's grid (:func:`crocbench.models.svm_grid`).
 """
@@ -13,8 +14,9 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
-from ..cv import stratified_folds
-from ..metrics import Ranking, parse_metric
+from ...cv import stratified_folds
+from ...metrics import Ranking, parse_metric
+from ._libsvm import fit_working_sets, libsvm
 
 
 def select_setup(
@@ -42,7 +44,7 @@ def select_setup(
         The training labels, in the order of the inner decision values.
     inner_cv : callable
         ``inner_cv(setups, share) -> {setup: decision values}``, pooled over the inner
-        folds (:func:`inner_decisions`, or :func:`~crocbench.models._linear.inner_linear_decisions`).
+        folds (:func:`inner_decisions`, or :func:`~crocbench.models.svm._linear.inner_linear_decisions`).
     select_metric : str
         The metric spec maximized, e.g. ``"roc"`` or ``"croc_exp_80"``.
     inner_folds : int
@@ -87,6 +89,51 @@ def select_setup(
     return choice, record
 
 
+def choose_setup(model, data, train, y, buffer=None, inner_cv=None) -> tuple:
+    """The (C, class_weight) of ``model``'s inner CV (:func:`select_setup` over its candidates, with its metric,
+    folds and halving); ``inner_cv(setups, share)`` gives the inner decisions (by default exact LIBSVM's,
+    :func:`inner_decisions` of SVMs with ``model``'s cache and working set).  Sets ``model.inner_rounds_``,
+    ``model.inner_values_`` (the last round's) and ``model.inner_decision_`` (the chosen set-up's inner
+    decisions in the last round, which guide its working sets)."""
+    if inner_cv is None:
+
+        def inner_cv(setups, share):
+            return inner_decisions(
+                model._inner_svm,
+                data,
+                train,
+                y,
+                setups,
+                model.inner_folds,
+                model.seed,
+                model.n_jobs,
+                buffer,
+                model.progress,
+                share=share,
+            )
+
+    last = {}
+
+    def kept(setups, share):  # the last round's decisions: the chosen set-up's guide the working sets
+        last.clear()
+        last.update(inner_cv(setups, share))
+        return last
+
+    choice, model.inner_rounds_ = select_setup(
+        model.candidates(),
+        y,
+        kept,
+        model.select_metric,
+        model.inner_folds,
+        model.halving,
+        model.halving_rounds,
+        model.progress,
+    )
+    model.inner_values_ = model.inner_rounds_[-1][1]
+    model.inner_decision_ = last.get(choice)
+    return choice
+
+
 def n_rounds(halving: int | None, n_candidates: int) -> int:
     """Rounds of the full selection: 1 without halving, else 1 + floor(log_halving(n_candidates))."""
     rounds = 1
@@ -101,7 +148,7 @@ def _fit_all(kernel, train, y, models, n_jobs: int = 1, progress=None) -> None:
 
     def fit(model):
         model.C_, model.class_weight_ = model.C, model.class_weight
-        model._libsvm(kernel, train, y)
+        libsvm(model, kernel, train, y)
         if progress is not None:
             print(
                 f"C={model.C:g} class_weight={model.class_weight}: {model.support_.size} support vectors "
@@ -182,7 +229,7 @@ def inner_decisions(
         if models[0].working_set is not None and fit_rows.size > models[0].working_set:
             for model in models:  # each on working sets of its own (their kernels in ``buffer``)
                 model.C_, model.class_weight_ = model.C, model.class_weight
-                model._fit_working_sets(data, train[fit_rows], y[fit_rows], buffer)
+                fit_working_sets(model, data, train[fit_rows], y[fit_rows], buffer)
                 say(
                     f"C={model.C:g} class_weight={model.class_weight}: on working sets, {model.support_.size} "
                     f"support vectors"

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..cv import stratified_folds
+from ...cv import stratified_folds
 
 
 def nystroem_map(data, rows, landmarks, block: int = 4096, rtol: float = 1e-10) -> tuple[np.ndarray, np.ndarray]:

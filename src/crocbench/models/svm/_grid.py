@@ -5,10 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ..cv import fold_rows
+from ...cv import fold_rows
 from ._platt import _fit_platt
+from ._select import _decisions, _fit_all
 from ._svm import SVM
-from ._svm_select import _decisions, _fit_all
 
 
 def svm_grid(data, train, y, test, Cs, class_weights=(None,), n_jobs: int = 1, buffer=None, progress=None) -> dict:
