@@ -116,7 +116,7 @@ def test_the_polaris_example_validates_and_gives_25_splits_per_dataset(tmp_path)
 
 
 def test_each_built_in_model_s_schema_keys_are_its_parameters():
-    """Every key the schema allows a built-in model is a parameter of its class; today's rankers expose them all."""
+    """Every key the schema allows a built-in model is a parameter of its class; the ECFP rankers expose them all."""
     import inspect
 
     from crocbench.models import BUILTIN
@@ -132,16 +132,16 @@ def test_each_built_in_model_s_schema_keys_are_its_parameters():
             assert keys == parameters, cls.name
 
 
-@pytest.mark.parametrize("path", ["examples/modern.yaml", "studies/modern_scaffold.yaml"])
-def test_the_modern_studys_configs_validate_and_name_their_rankers(tmp_path, path):
-    """The study of today's rankers: each config, merged over config.yaml, passes the schema and the cross-field
+@pytest.mark.parametrize("path", ["examples/ecfp_rankers.yaml", "studies/ecfp_rankers_scaffold.yaml"])
+def test_the_ecfp_studys_configs_validate_and_name_their_rankers(tmp_path, path):
+    """The study of the ECFP rankers: each config, merged over config.yaml, passes the schema and the cross-field
     checks; each split's runs the paper's five and seven others (Chemprop imported from its split's GPU run)."""
     config, runs = merged_config(ROOT / "config" / path)
     assert check_config(config, runs, root=tmp_path) == ["dtp_aids"]
     paper = ["random", "maxsim", "knn", "svm", "irv"]
     others = {
-        "examples/modern.yaml": ["rf", "gbm", "gbm_rank", "logreg", "mlp", "mlp_exp", "chemprop_gpu"],
-        "studies/modern_scaffold.yaml": ["rf", "gbm", "gbm_rank", "logreg", "mlp", "mlp_exp", "chemprop_gpu"],
+        "examples/ecfp_rankers.yaml": ["rf", "gbm", "gbm_rank", "logreg", "mlp", "mlp_exp", "chemprop_gpu"],
+        "studies/ecfp_rankers_scaffold.yaml": ["rf", "gbm", "gbm_rank", "logreg", "mlp", "mlp_exp", "chemprop_gpu"],
     }[path]
     assert sorted(runs) == sorted(paper + others)
     assert config["cv"]["split"] == ("scaffold" if "scaffold" in path else "random")

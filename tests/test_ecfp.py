@@ -1,4 +1,4 @@
-"""ECFP4 for today's rankers: RDKit's Morgan counts folded by hand, the file, and the models' data view."""
+"""ECFP4 for the ECFP rankers: RDKit's Morgan counts folded by hand, the file, and the models' data view."""
 
 import hashlib
 

@@ -1,4 +1,4 @@
-"""Today's rankers on ECFP (random forest, logistic regression): each equals an independent fit of its library."""
+"""The ECFP rankers on ECFP (random forest, logistic regression): each equals an independent fit of its library."""
 
 import numpy as np
 import pytest

@@ -173,7 +173,7 @@ def test_a_studys_family_reads_its_paired_permutation_tests_and_intervals():
 
     from crocbench.report.findings import study_family_table
 
-    ref = Path(__file__).resolve().parents[1] / "results" / "reference" / "modern_random"
+    ref = Path(__file__).resolve().parents[1] / "results" / "reference" / "ecfp_rankers_random"
     sig = pd.read_csv(ref / "significance.tsv", sep="\t")
     iv = pd.read_csv(ref / "intervals.tsv", sep="\t")
     spec = {**SPEC, "pairs": [["IRV", "SVM"], ["MLP-exp", "MLP"]], "metrics": ["croc_exp_80", "roc"]}

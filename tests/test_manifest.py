@@ -15,14 +15,14 @@ def test_every_committed_reference_folder_has_a_manifest_that_reads():
     folders = [REFERENCE, *sorted(p for p in REFERENCE.iterdir() if p.is_dir())]
     assert [m.folder for m in references(REFERENCE)] == folders  # none is left without one
     kinds = {m.name: m.kind for m in references(REFERENCE)}
-    assert kinds["reference"] == "paper" and kinds["pubchem_hts_modern"] == "panel"
-    assert kinds["modern_random"] == "study" and kinds["modern"] == "tables"
+    assert kinds["reference"] == "paper" and kinds["pubchem_hts_ecfp"] == "panel"
+    assert kinds["ecfp_rankers_random"] == "study" and kinds["ecfp_rankers"] == "tables"
 
 
 def test_the_committed_overlays_name_the_panel_they_overlay_and_what_they_change():
-    scaffold, confirmed = (read_manifest(REFERENCE / f"pubchem_hts_modern_{o}") for o in ("scaffold", "confirmed"))
-    assert (scaffold.overlays, scaffold.split, scaffold.labels) == ("pubchem_hts_modern", "scaffold", "primary")
-    assert (confirmed.overlays, confirmed.split, confirmed.labels) == ("pubchem_hts_modern", "random", "confirmed")
+    scaffold, confirmed = (read_manifest(REFERENCE / f"pubchem_hts_ecfp_{o}") for o in ("scaffold", "confirmed"))
+    assert (scaffold.overlays, scaffold.split, scaffold.labels) == ("pubchem_hts_ecfp", "scaffold", "primary")
+    assert (confirmed.overlays, confirmed.split, confirmed.labels) == ("pubchem_hts_ecfp", "random", "confirmed")
     for manifest in references(REFERENCE):  # every declared document and figure exists
         assert all((ROOT / d).is_file() for d in (*manifest.documents, *manifest.figures)), manifest.name
 

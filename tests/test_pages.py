@@ -46,7 +46,7 @@ def test_a_panel_reference_is_compared_with_the_panels_beside_it_that_hold_its_c
 
 
 def test_two_references_of_todays_rankers_are_compared_on_every_ranker_and_metric_they_share():
-    """The committed scaffold overlay of today's rankers against their primary screens: every ranker both rank, the
+    """The committed scaffold overlay of the ECFP rankers against their primary screens: every ranker both rank, the
     six metrics of the panels' tables, and the trained-for-the-top pairs' records, counted again here with pandas
     from both references' datasets.tsv on the campaigns they share."""
     from crocbench.data.pubchem import campaign_of
@@ -54,7 +54,7 @@ def test_two_references_of_todays_rankers_are_compared_on_every_ranker_and_metri
     from crocbench.report import SUMMARY_TABLE_METRICS, summary_labels
 
     ref = Path(__file__).resolve().parents[1] / "results" / "reference"
-    mine, other = ref / "pubchem_hts_modern_scaffold", ref / "pubchem_hts_modern"
+    mine, other = ref / "pubchem_hts_ecfp_scaffold", ref / "pubchem_hts_ecfp"
     lines = comparison_markdown(mine, other).splitlines()
     rows = {line.split(" | ")[0].lstrip("| "): line.strip("| ").split(" | ")[1:] for line in lines[2:]}
     ranked = set(pd.read_csv(mine / "ranks.tsv", sep="\t")["model"])
@@ -100,9 +100,9 @@ def _regenerate(root, *args):
 
 
 def _answers(root) -> str:
-    text = (root / "docs" / "studies" / "modern_panel.md").read_text()
-    start = text.index("<!-- reference:pubchem_hts_modern/answers -->")
-    return text[start : text.index("<!-- /reference:pubchem_hts_modern/answers -->")]
+    text = (root / "docs" / "studies" / "ecfp_panel.md").read_text()
+    start = text.index("<!-- reference:pubchem_hts_ecfp/answers -->")
+    return text[start : text.index("<!-- /reference:pubchem_hts_ecfp/answers -->")]
 
 
 def test_a_moved_number_moves_the_answers_and_the_check_fails_until_regenerated(tmp_path):
@@ -111,7 +111,7 @@ def test_a_moved_number_moves_the_answers_and_the_check_fails_until_regenerated(
     new record, and no code is edited; `--check` then exits 0."""
     root = _copy(tmp_path)  # equal to its regeneration: tests/test_readme.py checks the committed pages
     before = _answers(root)
-    path = root / "results" / "reference" / "pubchem_hts_modern" / "datasets.tsv"
+    path = root / "results" / "reference" / "pubchem_hts_ecfp" / "datasets.tsv"
     table = pd.read_csv(path, sep="\t")
     screen = "GPCR_3_primary"
     svm = table.loc[(table["dataset"] == screen) & (table["model"] == "SVM"), "croc_exp_80"].item()
@@ -122,11 +122,11 @@ def test_a_moved_number_moves_the_answers_and_the_check_fails_until_regenerated(
 
     check = _regenerate(root, "--check")
     assert check.returncode == 1
-    assert "stale: docs/studies/modern_panel.md: pubchem_hts_modern/answers" in check.stdout.splitlines()
-    assert "stale: README.md: pubchem_hts_modern/headline" not in check.stdout  # its counts did not move
+    assert "stale: docs/studies/ecfp_panel.md: pubchem_hts_ecfp/answers" in check.stdout.splitlines()
+    assert "stale: README.md: pubchem_hts_ecfp/headline" not in check.stdout  # its counts did not move
     assert _answers(root) == before  # --check writes nothing
     done = _regenerate(root)
-    assert done.returncode == 0 and "rewrote: docs/studies/modern_panel.md: pubchem_hts_modern/answers" in done.stdout
+    assert done.returncode == 0 and "rewrote: docs/studies/ecfp_panel.md: pubchem_hts_ecfp/answers" in done.stdout
     after = _answers(root)
     assert "IRV over SVM on AUC[CROC(exp)] a=80" in before and "24-1" in before.split("IRV over SVM")[1][:60]
     assert "23-2" in after.split("IRV over SVM on AUC[CROC(exp)] a=80")[1][:60]
@@ -136,12 +136,12 @@ def test_a_moved_number_moves_the_answers_and_the_check_fails_until_regenerated(
 def test_a_block_naming_no_table_and_a_folder_that_is_no_repository_fail_in_one_line(tmp_path):
     root = _copy(tmp_path)
     readme = root / "README.md"
-    readme.write_text(readme.read_text() + "\n<!-- reference:pubchem_hts_modern/nothing -->\n<!-- /reference:"
-                      "pubchem_hts_modern/nothing -->\n")  # fmt: skip
+    readme.write_text(readme.read_text() + "\n<!-- reference:pubchem_hts_ecfp/nothing -->\n<!-- /reference:"
+                      "pubchem_hts_ecfp/nothing -->\n")  # fmt: skip
     bad = _regenerate(root, "--check")
     assert bad.returncode == 2
     assert bad.stderr == (
-        "crocbench: error: README.md: block <!-- reference:pubchem_hts_modern/nothing --> names no table of the "
+        "crocbench: error: README.md: block <!-- reference:pubchem_hts_ecfp/nothing --> names no table of the "
         "committed references\n"
     )
     empty = _regenerate(tmp_path / "nowhere")

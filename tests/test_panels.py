@@ -145,20 +145,20 @@ def test_the_confirmed_and_scaffold_overlays_select_what_they_say():
 
 
 @pytest.mark.parametrize("overlay", [None, "pubchem_hts_scaffold.yaml", "pubchem_hts_confirmed.yaml"])
-def test_the_modern_overlay_adds_todays_rankers_within_8_gb_a_job(panel, overlay, tmp_path):
-    """pubchem_hts_modern.yaml over the panel (and over either overlay, listed last): the schema and the cross-field
-    checks pass; the runs are the panel's six and today's six; the ranks across screens compare all but the
+def test_the_ecfp_overlay_adds_the_ecfp_rankers_within_8_gb_a_job(panel, overlay, tmp_path):
+    """pubchem_hts_ecfp.yaml over the panel (and over either overlay, listed last): the schema and the cross-field
+    checks pass; the runs are the panel's six and the six ECFP rankers; the ranks across screens compare all but the
     primary score; every fold job of the largest screen declares at most 8 GB."""
     from crocbench.config import check_config
 
-    parts = [PANEL.name, overlay, "pubchem_hts_modern.yaml"]
+    parts = [PANEL.name, overlay, "pubchem_hts_ecfp.yaml"]
     config, runs = merged_config(*(PANEL.parent / part for part in parts if part is not None))
     assert check_config(config, runs, root=tmp_path) == config["dataset"]
-    modern = ["rf", "gbm", "gbm_rank", "logreg", "mlp", "mlp_exp"]
-    assert list(runs) == [*panel["models"], *modern]
-    assert config["summary"]["models"] == [*panel["summary"]["models"], *modern]
+    ecfp = ["rf", "gbm", "gbm_rank", "logreg", "mlp", "mlp_exp"]
+    assert list(runs) == [*panel["models"], *ecfp]
+    assert config["summary"]["models"] == [*panel["summary"]["models"], *ecfp]
     largest = int(pd.read_csv(COUNTS, sep="\t")["kept"].max())
-    for name in modern:
+    for name in ecfp:
         assert runs[name].resources(largest, 10)["mem_mb"] <= 8000, name
         assert runs[name].resources(largest, 10)["threads"] == 1, name  # two folds at a time on 2 cores
     same = ["learning_rate", "patience", "max_rounds", "num_leaves", "feature_fraction", "stop_metric"]
@@ -172,27 +172,27 @@ def test_the_modern_overlay_adds_todays_rankers_within_8_gb_a_job(panel, overlay
 def _study_script():
     import importlib.util
 
-    path = ROOT / "benchmarks" / "studies" / "modern_panel.py"
-    spec = importlib.util.spec_from_file_location("modern_panel_study", path)
+    path = ROOT / "benchmarks" / "studies" / "ecfp_panel.py"
+    spec = importlib.util.spec_from_file_location("ecfp_panel_study", path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module, path
 
 
-def test_the_modern_panel_study_runs_each_panel_with_todays_rankers_listed_last():
-    """benchmarks/studies/modern_panel.py: each run is the panel, its overlay (if any) and today's rankers last
+def test_the_ecfp_panel_study_runs_each_panel_with_todays_rankers_listed_last():
+    """benchmarks/studies/ecfp_panel.py: each run is the panel, its overlay (if any) and the ECFP rankers last
     (the order the overlay's own comment asks for), each kept in a reference folder of its own."""
     study, _ = _study_script()
     for part, (reference, configs) in study.RUNS.items():
-        assert configs[0] == "pubchem_hts.yaml" and configs[-1] == "pubchem_hts_modern.yaml", part
+        assert configs[0] == "pubchem_hts.yaml" and configs[-1] == "pubchem_hts_ecfp.yaml", part
         assert all((ROOT / study.PANELS / name).is_file() for name in configs), part
-        assert reference.startswith("pubchem_hts_modern")
+        assert reference.startswith("pubchem_hts_ecfp")
     assert study.RUNS["scaffold"][1][1] == "pubchem_hts_scaffold.yaml"
     assert study.RUNS["confirmed"][1][1] == "pubchem_hts_confirmed.yaml"
     assert len({reference for reference, _ in study.RUNS.values()}) == 3
 
 
-def test_the_modern_panel_study_keeps_its_runs_outside_the_checkout_in_worktrees_at_its_commit(tmp_path):
+def test_the_ecfp_panel_study_keeps_its_runs_outside_the_checkout_in_worktrees_at_its_commit(tmp_path):
     """A run folder inside the checkout is refused with one line; a missing one becomes a worktree at this commit."""
     import subprocess
     import sys
@@ -205,7 +205,7 @@ def test_the_modern_panel_study_keeps_its_runs_outside_the_checkout_in_worktrees
     try:
         assert study.worktree(folder) == folder
         assert study.git("rev-parse", "HEAD", cwd=folder) == study.git("rev-parse", "HEAD")
-        assert (folder / "config" / "panels" / "pubchem_hts_modern.yaml").is_file()
+        assert (folder / "config" / "panels" / "pubchem_hts_ecfp.yaml").is_file()
         study.worktree(folder)  # already there, at this commit: left as it is
     finally:
         subprocess.run(["git", "worktree", "remove", "--force", str(folder)], cwd=ROOT, check=False)
@@ -222,7 +222,7 @@ def _job_started(pid, psutil) -> bool:
         return False
 
 
-def test_an_interrupted_modern_panel_study_stops_snakemake_and_its_jobs_and_exits_130(tmp_path, mirror):
+def test_an_interrupted_ecfp_panel_study_stops_snakemake_and_its_jobs_and_exits_130(tmp_path, mirror):
     """A real SIGINT to the study command while snakemake runs the smallest screens' first job: the command lets
     snakemake stop its jobs, says so in two lines (no traceback) and exits 130; no process it started lives on."""
     import os

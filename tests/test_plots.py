@@ -62,7 +62,7 @@ def test_more_methods_than_colours_stop_the_figure_with_one_line_naming_the_firs
 
 
 def test_every_built_in_ranker_has_a_colour_beside_the_summarys_other_runs():
-    """The summary of the panel and today's rankers draws every built-in ranker, the campaign's own score and a
+    """The summary of the panel and the ECFP rankers draws every built-in ranker, the campaign's own score and a
     second run of a built-in (mlp_exp beside mlp): a ranker added to the registry (crocbench.models.BUILTIN)
     without a colour added to the palette fails here, not in a user's summary figure."""
     from crocbench.models import BUILTIN

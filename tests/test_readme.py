@@ -106,7 +106,7 @@ def test_readme_plugin_example_runs_as_declared(tmp_path):
 
 
 def test_the_svm_subsample_table_is_the_committed_studys():
-    """docs/studies/modern_panel.md, question (d): the table is benchmarks/studies/svm_subsample.py's rendering of
+    """docs/studies/ecfp_panel.md, question (d): the table is benchmarks/studies/svm_subsample.py's rendering of
     results/reference/svm_subsample.tsv."""
     import importlib.util
     import re
@@ -116,6 +116,6 @@ def test_the_svm_subsample_table_is_the_committed_studys():
     study = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(study)
     table = pd.read_csv(ROOT / "results" / "reference" / "svm_subsample.tsv", sep="\t")
-    page = (ROOT / "docs" / "studies" / "modern_panel.md").read_text()
+    page = (ROOT / "docs" / "studies" / "ecfp_panel.md").read_text()
     block = re.search(r"<!-- study:svm_subsample -->\n(.*?)\n<!-- /study:svm_subsample -->", page, flags=re.S)
     assert block and block.group(1) == study.markdown(table)

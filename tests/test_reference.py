@@ -198,12 +198,12 @@ def test_a_panels_reference_grows_screen_by_screen_into_the_reference_of_one_run
     assert (grown / "ranks.tsv").read_text() == before
 
 
-def test_the_modern_panels_tables_across_the_screens_are_what_its_screens_rows_give():
+def test_the_ecfp_panels_tables_across_the_screens_are_what_its_screens_rows_give():
     """What --add recomputes, on the committed reference: ranks, Conover and every Wilcoxon record and p-value as
     the summary computed them from full precision; the mean differences to the 10 digits the rows keep."""
     from crocbench.reference import across_screens
 
-    ref = Path(__file__).resolve().parents[1] / "results" / "reference" / "pubchem_hts_modern"
+    ref = Path(__file__).resolve().parents[1] / "results" / "reference" / "pubchem_hts_ecfp"
     read = lambda name: pd.read_csv(ref / name, sep="\t")  # noqa: E731
     ranked = list(dict.fromkeys(read("ranks.tsv")["model"]))
     own = across_screens(read("datasets.tsv"), read("claims_per_screen.tsv"), ranked)
@@ -406,7 +406,7 @@ def test_a_studys_reference_and_its_page_tables(tmp_path, capsys):
 
 
 def test_a_panels_tables_add_the_top_training_pairs_and_max_sim_where_it_has_todays_rankers(tmp_path):
-    """The committed panel reference (the paper's five) has no table of today's rankers; the same folder with
+    """The committed panel reference (the paper's five) has no table of the ECFP rankers; the same folder with
     ranks and Wilcoxon tests over RANDOM, MAX-SIM, kNN, GBM and GBM-rank has GBM-rank against GBM (the MLP pair
     is absent: no MLP) and MAX-SIM against every ranker but RANDOM, in the models' order."""
     import shutil

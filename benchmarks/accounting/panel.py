@@ -52,7 +52,7 @@ def main() -> None:
         "--models",
         nargs="+",
         default=[],
-        help="also print these models' fold jobs per screen done (a fold's mean job seconds, e.g. today's rankers: "
+        help="also print these models' fold jobs per screen done (a fold's mean job seconds, e.g. the ECFP rankers: "
         "rf gbm gbm_rank logreg mlp mlp_exp), the least-squares line of their ten folds' seconds against a screen's "
         "compounds, its estimate for every screen, and their largest job's peak",
     )

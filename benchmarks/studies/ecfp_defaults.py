@@ -1,9 +1,9 @@
-"""The defaults of today's rankers, chosen on inner folds of DTP AIDS: prints a table (and writes it with --out).
+"""The defaults of the ECFP rankers, chosen on inner folds of DTP AIDS: prints a table (and writes it with --out).
 
     python benchmarks/studies/ecfp_defaults.py results/dtp_aids [--fold 0] [--out study.tsv]
 
 Reads ``fingerprints.npz``, ``ecfp.npz`` and ``folds.tsv`` from a finished run's results folder (for example of
-``config/examples/modern.yaml``). Only the outer fold's *training* compounds are used: they are split into 3
+``config/examples/ecfp_rankers.yaml``). Only the outer fold's *training* compounds are used: they are split into 3
 stratified inner folds (seed 0), each candidate set-up is trained on two and scores the third, and the pooled
 inner out-of-fold scores are measured by AUC[ROC], AUC[CROC(exp)] a=80, BEDROC(20) and EF 1%. The outer fold's test
 compounds are never seen, so the choice does not leak into the study's numbers. Candidates: the random forest's

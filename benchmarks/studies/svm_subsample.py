@@ -4,7 +4,7 @@ on a smaller and a larger subsample, or on Nystroem features of every training c
     python benchmarks/studies/svm_subsample.py RUN_FOLDER [SCREEN ...] [--variants half double [nystroem]]
         [--out results/reference/svm_subsample.tsv]
 
-RUN_FOLDER is the folder where the panel ran (``config/panels/pubchem_hts.yaml``, with today's rankers or not);
+RUN_FOLDER is the folder where the panel ran (``config/panels/pubchem_hts.yaml``, with the ECFP rankers or not);
 each SCREEN (default: GPCR_3_primary, hsf1_primary, transcription_5_primary: 64,000, 301,000 and 642,000
 compounds) must be finished there. The panel's SVM fits exact LIBSVM on all of a fold's training actives and the
 seeded negatives whose float64 kernel fits in 4 GB (22,360 compounds). Each variant is that SVM with one setting
@@ -175,7 +175,7 @@ def main() -> None:
 
 
 def markdown(table: pd.DataFrame, key: str = "croc_exp_80") -> str:
-    """The study's table as the docs show it (docs/studies/modern_panel.md, question (d)): per screen and variant,
+    """The study's table as the docs show it (docs/studies/ecfp_panel.md, question (d)): per screen and variant,
     what the SVM was fit on, its pooled value of ``key``, the best of the panel's rankers there and the share of the
     SVM's gap to it that the variant closes (negative: it widens), and the variant's job time and largest peak."""
     lines = [

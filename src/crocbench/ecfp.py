@@ -1,6 +1,6 @@
 """ECFP: RDKit's Morgan fingerprints folded to a fixed width, as counts, stored sparse.
 
-Today's rankers (a random forest, gradient boosting, logistic regression, an
+The ECFP rankers (a random forest, gradient boosting, logistic regression, an
 MLP) read ECFP4: RDKit's Morgan environments of radius 2 with the default
 (connectivity) atom invariants, each environment's 32-bit id folded onto
 ``n_bits`` columns (``id % n_bits``).  A column's count is how many

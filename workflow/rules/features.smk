@@ -1,4 +1,4 @@
-# The paper's depth-2 circular fingerprints and exact Tanimoto similarities; ECFP for today's rankers.
+# The paper's depth-2 circular fingerprints and exact Tanimoto similarities; ECFP for the ECFP rankers.
 
 
 checkpoint fingerprints:  # the neighbour search's chunk count follows from the number of compounds

@@ -228,8 +228,8 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--study",
         action="store_true",
-        help="a study of rankers (e.g. config/examples/modern.yaml's run): keep its areas, other metrics, intervals "
-        "and tests in a folder of its own (--out results/reference/modern_random); implied where --out holds one",
+        help="a study of rankers (e.g. config/examples/ecfp_rankers.yaml's run): keep its areas, other metrics, intervals "
+        "and tests in a folder of its own (--out results/reference/ecfp_rankers_random); implied where --out holds one",
     )
     p.add_argument(
         "--readme",

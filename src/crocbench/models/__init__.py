@@ -1,4 +1,4 @@
-"""The rankers: the paper's five, today's on ECFP and Chemprop's graph network, and any user's class, behind one
+"""The rankers: the paper's five, the ECFP rankers and Chemprop's graph network, and any user's class, behind one
 contract (see :class:`Model`).
 
 ``fit(data, train, y)`` then ``score(data, rows)``; ``data`` is a

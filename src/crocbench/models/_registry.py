@@ -26,7 +26,7 @@ from .gnn import Chemprop
 from .irv import IRV
 from .svm import SVM
 
-#: The paper's five, then today's rankers: on ECFP, and Chemprop's D-MPNN on the structures (the gnn extra).
+#: The paper's five, then the ECFP rankers: on ECFP, and Chemprop's D-MPNN on the structures (the gnn extra).
 BUILTIN = (Random, MaxSim, KNN, SVM, IRV, RandomForest, GBM, GBMRank, LogReg, MLP, Chemprop)
 MODELS = {cls.name: cls for cls in BUILTIN}
 LABELS = {cls.name: cls.label for cls in BUILTIN}

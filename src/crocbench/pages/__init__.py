@@ -3,9 +3,9 @@
 Publishing lives here, apart from the regression baseline (:mod:`crocbench.reference`, which says what a reference
 holds and compares a run with it). A page holds generated blocks::
 
-    <!-- reference:pubchem_hts_modern/answers -->
+    <!-- reference:pubchem_hts_ecfp/answers -->
     ... written by the library ...
-    <!-- /reference:pubchem_hts_modern/answers -->
+    <!-- /reference:pubchem_hts_ecfp/answers -->
 
 :func:`document_tables` gives every block a reference writes, by its manifest's kind; :func:`update_readme` rewrites
 one reference's blocks (``crocbench reference ... --readme``); :func:`regenerate_documents` rewrites every block and

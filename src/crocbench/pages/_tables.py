@@ -9,7 +9,7 @@ import pandas as pd
 
 from ..reference import is_panel_reference, read_manifest
 
-#: The pairs of a study that ask whether training for the top helps (labels as ``config/examples/modern.yaml``
+#: The pairs of a study that ask whether training for the top helps (labels as ``config/examples/ecfp_rankers.yaml``
 #: gives them): trained for the top, then the same model trained plainly. Pairs a study lacks are left out.
 TRAINED_FOR_THE_TOP = (("GBM-rank", "GBM"), ("MLP-exp", "MLP"))
 
@@ -75,7 +75,7 @@ def panel_tables(reference) -> dict:
     ``<panel>/<table>``: per metric of :data:`crocbench.report.SUMMARY_FIGURE_METRICS` (``<panel>/roc``, ...)
     every screen's value per model with its interval; over the metrics of
     :data:`crocbench.report.SUMMARY_TABLE_METRICS` the reference holds, ``<panel>/ranks`` (mean ranks, Friedman,
-    Nemenyi) and ``<panel>/pairs`` (every pair's Wilcoxon test, Holm-adjusted), and where the panel has today's
+    Nemenyi) and ``<panel>/pairs`` (every pair's Wilcoxon test, Holm-adjusted), and where the panel has the ECFP
     rankers ``<panel>/top_training`` (the pairs of :data:`TRAINED_FOR_THE_TOP`, each trained for the top against
     its plain form), ``<panel>/maxsim`` (MAX-SIM against every other ranker but RANDOM) and ``<panel>/exploratory``
     (:func:`crocbench.report.findings.exploratory_markdown`: what those tests say, exploratory); where its
@@ -186,7 +186,7 @@ def _rankers(reference) -> set:
 
 def comparison_markdown(reference, other) -> str:
     """:func:`crocbench.report.panels_compared` of two panel references, on the campaigns they share, as Markdown:
-    a column per reference (named by its folder). Two references of more rankers than the paper's five (today's
+    a column per reference (named by its folder). Two references of more rankers than the paper's five (the ECFP
     rankers beside them) are compared on every ranker both rank, over the metrics of
     :data:`crocbench.report.SUMMARY_TABLE_METRICS` both rank, with the records of the pairs of
     :data:`TRAINED_FOR_THE_TOP`; otherwise on the paper's five over

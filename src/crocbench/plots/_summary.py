@@ -10,7 +10,8 @@ from ._style import colour_map, save_figure
 
 
 def plot_critical_difference(panels: dict, out, colours: dict | None = None, formats=("png", "pdf")) -> list:
-    """Critical-difference diagrams (Demsar 2006), two to a row.
+    """Critical-difference diagrams (Demsar 2006), two to a row, or one to a row for more than six models (so that
+    their names stay legible where a page shows the figure at its text width).
 
     Parameters
     ----------
@@ -25,7 +26,8 @@ def plot_critical_difference(panels: dict, out, colours: dict | None = None, for
     formats : tuple of str, default=("png", "pdf")
         ``out`` and beside it these other formats (:func:`save_figure`).
     """
-    cols = min(2, len(panels))
+    k_most = max(len(ranks) for ranks, _ in panels.values())
+    cols = min(1 if k_most > 6 else 2, len(panels))
     rows = -(-len(panels) // cols)
     fig, axes = plt.subplots(rows, cols, figsize=(5.6 * cols, 3.6 * rows), constrained_layout=True, squeeze=False)
     for ax in axes.flat[len(panels) :]:

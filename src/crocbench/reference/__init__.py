@@ -16,7 +16,7 @@ prints them when it rewrites the reference.
 A panel of screens has a reference of its own (``results/reference/<panel>/``, e.g. ``pubchem_hts``): the
 summary's tables (:data:`SUMMARY_FILES`, from ``results/summary/tables/``), compared the same way, and the
 docs' tables of the panel generated from it (:func:`crocbench.pages.panel_tables`; blocks ``<!-- reference:<panel>/<table> -->``).
-A study of rankers on one dataset (a run of its own, e.g. ``config/examples/modern.yaml``) keeps :data:`STUDY_FILES`
+A study of rankers on one dataset (a run of its own, e.g. ``config/examples/ecfp_rankers.yaml``) keeps :data:`STUDY_FILES`
 in a folder of its own (``results/reference/<study>/``, written with ``crocbench reference RUN --out DIR --study``),
 and its page's tables come from them (:func:`crocbench.pages.study_tables`; blocks ``<!-- reference:<study>/<table> -->``).
 An overlay's reference (the panel under a scaffold split, or its confirmed definitions) is also compared with the

@@ -1,5 +1,5 @@
 """A study of rankers on one dataset, from a run's tables: table 1 with intervals, the order each metric gives, and
-the six tests for chosen pairs (``docs/studies/modern_rankers.md``).
+the six tests for chosen pairs (``docs/studies/ecfp_rankers.md``).
 
 Every function reads the run's long tables as written by the workflow: ``intervals.tsv`` (model, key, label, value,
 low, high, ...), ``other_metrics.tsv`` (model, key, label, value, ...) and ``significance.tsv`` (a, b, metric,

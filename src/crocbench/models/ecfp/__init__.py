@@ -1,4 +1,4 @@
-"""Today's rankers on ECFP4: logistic regression, the random forest, LightGBM (binary and lambdarank) and a torch
+"""The ECFP rankers on ECFP4: logistic regression, the random forest, LightGBM (binary and lambdarank) and a torch
 MLP, on their shared base :class:`EcfpModel`."""
 
 from ._boosting import GBM, GBMRank

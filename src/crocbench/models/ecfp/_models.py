@@ -1,4 +1,4 @@
-"""Today's rankers on ECFP4: the shared base, logistic regression and the random forest.
+"""The ECFP rankers on ECFP4: the shared base, logistic regression and the random forest.
 
 Each reads the compounds' folded Morgan fingerprints (:meth:`SimilarityIndex.ecfp
 <crocbench.similarity.SimilarityIndex.ecfp>`: 2,048 bits of radius 2, or their
@@ -199,7 +199,7 @@ class RandomForest(EcfpModel):
     probabilities of being active.
 
     ``max_features`` and ``class_weight`` default to the set-up ``benchmarks/studies/ecfp_defaults.py`` chose (its
-    table: ``results/reference/modern/ecfp_defaults.tsv``). The trees' votes are summed in the trees' order, so the
+    table: ``results/reference/ecfp_rankers/ecfp_defaults.tsv``). The trees' votes are summed in the trees' order, so the
     scores are the same bits for any number of threads (scikit-learn's own sum follows the threads' finishing
     order).
 

@@ -1,20 +1,20 @@
-"""Today's rankers on the PubChem HTS panel (docs/studies/modern_panel.md), end to end and resumable: one command.
+"""The ECFP rankers on the PubChem HTS panel (docs/studies/ecfp_panel.md), end to end and resumable: one command.
 
-    python benchmarks/studies/modern_panel.py RUN_ROOT [--parts primary scaffold confirmed subsample references]
+    python benchmarks/studies/ecfp_panel.py RUN_ROOT [--parts primary scaffold confirmed subsample references]
         [--screens SCREEN ...] [--cores 2]
 
 Each run has a folder of its own under RUN_ROOT, a git worktree of this checkout (added at its commit where it is
 missing, moved to its commit where it is not, so that Snakemake's triggers decide what runs again), where
 ``snakemake summary`` runs with the panel's config files (``--rerun-incomplete``: an interrupted run resumes):
 
-- ``primary``: the 25 primary screens, random split (``pubchem_hts.yaml``, then ``pubchem_hts_modern.yaml``);
+- ``primary``: the 25 primary screens, random split (``pubchem_hts.yaml``, then ``pubchem_hts_ecfp.yaml``);
 - ``scaffold``: the 9-screen scaffold overlay (``pubchem_hts_scaffold.yaml`` between them);
 - ``confirmed``: the 10 campaigns with confirmed actives (``pubchem_hts_confirmed.yaml`` between them);
 - ``subsample``: ``benchmarks/studies/svm_subsample.py`` on the primary run (question (d); its 16 GB variant
   needs the machine to itself), written to ``results/reference/svm_subsample.tsv``;
-- ``references``: each finished run's summary kept as ``results/reference/pubchem_hts_modern[_scaffold|_confirmed]``
+- ``references``: each finished run's summary kept as ``results/reference/pubchem_hts_ecfp[_scaffold|_confirmed]``
   (``crocbench reference``), the README's and the study pages' tables rewritten from them, and the primary
-  reference's critical-difference diagrams drawn to ``docs/studies/modern_panel_cd.png``.
+  reference's critical-difference diagrams drawn to ``docs/studies/ecfp_panel_cd.png``.
 
 ``--screens`` limits the runs to some screens (a session's share: the summary then covers those screens, and
 ``references`` adds them to the reference, ``crocbench reference --add``, which keeps the screens of earlier runs). The
@@ -34,26 +34,26 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 PANELS = Path("config") / "panels"
-#: Each run: its reference folder's name and its config files, in order (today's rankers' overlay last).
+#: Each run: its reference folder's name and its config files, in order (the ECFP rankers' overlay last).
 RUNS = {
-    "primary": ("pubchem_hts_modern", ["pubchem_hts.yaml", "pubchem_hts_modern.yaml"]),
+    "primary": ("pubchem_hts_ecfp", ["pubchem_hts.yaml", "pubchem_hts_ecfp.yaml"]),
     "scaffold": (
-        "pubchem_hts_modern_scaffold",
-        ["pubchem_hts.yaml", "pubchem_hts_scaffold.yaml", "pubchem_hts_modern.yaml"],
+        "pubchem_hts_ecfp_scaffold",
+        ["pubchem_hts.yaml", "pubchem_hts_scaffold.yaml", "pubchem_hts_ecfp.yaml"],
     ),
     "confirmed": (
-        "pubchem_hts_modern_confirmed",
-        ["pubchem_hts.yaml", "pubchem_hts_confirmed.yaml", "pubchem_hts_modern.yaml"],
+        "pubchem_hts_ecfp_confirmed",
+        ["pubchem_hts.yaml", "pubchem_hts_confirmed.yaml", "pubchem_hts_ecfp.yaml"],
     ),
 }
 PARTS = (*RUNS, "subsample", "references")
 EXIT_INTERRUPTED = 130  # 128 + SIGINT
-PAGE = ROOT / "docs" / "studies" / "modern_panel.md"
+PAGE = ROOT / "docs" / "studies" / "ecfp_panel.md"
 #: The documents whose reference blocks the runs' references rewrite (the overlays' tables are on a page of their own).
-DOCUMENTS = (ROOT / "README.md", PAGE, PAGE.with_name("modern_panel_overlays.md"))
+DOCUMENTS = (ROOT / "README.md", PAGE, PAGE.with_name("ecfp_panel_overlays.md"))
 #: Each run's critical-difference diagrams, drawn from its reference beside the pages that show them.
 FIGURES = {
-    part: PAGE.with_name("modern_panel_cd.png" if part == "primary" else f"modern_panel_{part}_cd.png") for part in RUNS
+    part: PAGE.with_name("ecfp_panel_cd.png" if part == "primary" else f"ecfp_panel_{part}_cd.png") for part in RUNS
 }
 
 

@@ -1,4 +1,4 @@
-"""Today's rankers through the workflow (``pytest -m workflow``): each runs on the .test screen beside kNN, reads
+"""The ECFP rankers through the workflow (``pytest -m workflow``): each runs on the .test screen beside kNN, reads
 the ECFP stage that only they make the workflow build, and rf's fold scores are an independent fit's.
 
 The .test screen (96 compounds: 24 nucleosides, 72 benzenes, 20 actives) is declared as in
@@ -23,7 +23,7 @@ pytestmark = pytest.mark.workflow
 ROOT = Path(__file__).resolve().parents[1]
 SCREEN = ROOT / ".test" / "data" / "screen.csv"
 SMALL_GBM = {"max_rounds": 30, "patience": 5, "min_child_samples": 3, "stop_fraction": 0.25}
-MODERN = {  # few trees, few rounds, few epochs: seconds each
+ECFP_RANKERS = {  # few trees, few rounds, few epochs: seconds each
     "rf": {"n_estimators": 20},
     "gbm": SMALL_GBM,
     "gbm_rank": {**SMALL_GBM, "group_size": 12, "truncation": 3},
@@ -35,7 +35,7 @@ LABELS = ["RF", "GBM", "GBM-rank", "LogReg", "MLP", "MLP-exp"]
 try:  # the gnn extra: CI installs it (envs/gnn.txt) before the workflow tests
     import chemprop  # noqa: F401
 
-    MODERN["chemprop"] = {"epochs": 2, "hidden": 32, "ffn_hidden": 16, "batch_size": 16}
+    ECFP_RANKERS["chemprop"] = {"epochs": 2, "hidden": 32, "ffn_hidden": 16, "batch_size": 16}
     LABELS.append("Chemprop")
 except ImportError:
     pass
@@ -73,15 +73,15 @@ def workdir(tmp_path):
 
 def test_the_ecfp_stage_is_planned_only_for_a_model_that_reads_it(workdir):
     plain = _run(workdir, _config({}), "-n")
-    modern = _run(workdir, _config({"logreg": {}}), "-n")
-    assert plain.returncode == modern.returncode == 0, plain.stderr[-2000:] + modern.stderr[-2000:]
-    assert "rule ecfp:" not in plain.stdout and "rule ecfp:" in modern.stdout
+    ecfp = _run(workdir, _config({"logreg": {}}), "-n")
+    assert plain.returncode == ecfp.returncode == 0, plain.stderr[-2000:] + ecfp.stderr[-2000:]
+    assert "rule ecfp:" not in plain.stdout and "rule ecfp:" in ecfp.stdout
 
 
-def test_every_modern_ranker_runs_beside_knn_and_rf_is_a_direct_forest(workdir):
+def test_every_ecfp_ranker_runs_beside_knn_and_rf_is_a_direct_forest(workdir):
     from sklearn.ensemble import RandomForestClassifier
 
-    config = _config(MODERN)
+    config = _config(ECFP_RANKERS)
     done = _run(workdir, config, "--cores", "2")
     assert done.returncode == 0, done.stderr[-3000:]
     res = workdir / "results" / "scr"
@@ -89,11 +89,11 @@ def test_every_modern_ranker_runs_beside_knn_and_rf_is_a_direct_forest(workdir):
     ecfp = load_ecfp(res / "ecfp.npz")
     assert (ecfp != ecfp_counts(compounds["smiles"])[1]).nnz == 0 and ecfp.shape == (96, 2048)
     folds = pd.read_csv(res / "folds.tsv", sep="\t", dtype={"id": str})
-    for model in MODERN:
+    for model in ECFP_RANKERS:
         scores = pd.read_parquet(res / "scores" / f"{model}.parquet")
         assert scores["id"].tolist() == folds["id"].tolist() and np.isfinite(scores["score"]).all(), model
         assert scores["score"].nunique() > 5, model
-    infos = {m: json.loads((res / "scores" / m / "fold_0.json").read_text()) for m in MODERN}
+    infos = {m: json.loads((res / "scores" / m / "fold_0.json").read_text()) for m in ECFP_RANKERS}
     assert infos["gbm_rank"]["model"] == "gbm_rank" and 1 <= infos["gbm"]["best_round"] <= 30
     assert infos["mlp_exp"]["reweight"] == "exp" and len(infos["mlp"]["loss"]) == 2
     areas = pd.read_csv(res / "tables" / "areas.tsv", sep="\t")
