@@ -120,9 +120,11 @@ def bedroc(y_true, y_score, alpha: float = 20.0, *, ties: str = "expected") -> f
     RIE rescaled by its exact minimum and maximum for the list to [0, 1],
     as in ``rdkit.ML.Scoring.Scoring.CalcBEDROC``:
 
-    .. math:: \\mathrm{RIE} = \frac{\\sum_{i=1}^{n_+} e^{-\alpha r_i / N}}
-       {\frac{n_+}{N} \frac{1 - e^{-\alpha}}{e^{\alpha / N} - 1}}, \\qquad
-       \\mathrm{BEDROC} = \frac{\\mathrm{RIE} - \\mathrm{RIE}_{\\min}}{\\mathrm{RIE}_{\\max} - \\mathrm{RIE}_{\\min}}
+    .. math::
+
+       \\mathrm{RIE} = \\frac{\\sum_{i=1}^{n_+} e^{-\\alpha r_i / N}}
+       {\\frac{n_+}{N} \\frac{1 - e^{-\\alpha}}{e^{\\alpha / N} - 1}}, \\qquad
+       \\mathrm{BEDROC} = \\frac{\\mathrm{RIE} - \\mathrm{RIE}_{\\min}}{\\mathrm{RIE}_{\\max} - \\mathrm{RIE}_{\\min}}
 
     with :math:`r_i` the rank of positive :math:`i` among the :math:`N` compounds.
 

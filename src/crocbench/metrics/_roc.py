@@ -14,7 +14,9 @@ from ._transforms import Transform
 def roc_auc(y_true, y_score, *, ties: str = "expected") -> float:
     """Area under the ROC curve: mean over positives of ``1 - FPR``.
 
-    .. math:: \\mathrm{AUC[ROC]} = \frac{1}{n_+} \\sum_{i=1}^{n_+} \\left(1 - \\mathrm{FPR}_i\right)
+    .. math::
+
+       \\mathrm{AUC[ROC]} = \\frac{1}{n_+} \\sum_{i=1}^{n_+} \\left(1 - \\mathrm{FPR}_i\\right)
 
     with :math:`\\mathrm{FPR}_i` the share of the negatives ranked above positive :math:`i`. With
     ``ties="expected"`` it equals :func:`sklearn.metrics.roc_auc_score`.
@@ -53,10 +55,12 @@ def roc_auc(y_true, y_score, *, ties: str = "expected") -> float:
 def croc_auc(y_true, y_score, alpha=None, transform: Transform = "exp", *, ties: str = "expected") -> float:
     """Area under the CROC curve: mean over positives of ``1 - f(FPR)``.
 
-    .. math:: \\mathrm{AUC[CROC]} = \frac{1}{n_+} \\sum_{i=1}^{n_+} \\left(1 - f(\\mathrm{FPR}_i)\right),
-       \\qquad f_{\\exp}(x) = \frac{1 - e^{-\alpha x}}{1 - e^{-\alpha}}
+    .. math::
 
-    the paper's magnification :math:`f` concentrating the x-axis on the early false positives.
+       \\mathrm{AUC[CROC]} = \\frac{1}{n_+} \\sum_{i=1}^{n_+} \\left(1 - f(\\mathrm{FPR}_i)\\right),
+       \\qquad f_{\\exp}(x) = \\frac{1 - e^{-\\alpha x}}{1 - e^{-\\alpha}}
+
+    with the paper's magnification :math:`f` concentrating the x-axis on the early false positives.
 
     Parameters
     ----------

@@ -126,7 +126,7 @@ def study_answers_markdown(intervals: pd.DataFrame, table: pd.DataFrame, questio
                 cells.append(
                     f"{win} over {lose} on {_label(r.metric)} by {_number(abs(r.effect))} (Holm p {r.p_holm:.2g})"
                 )
-            lines.append(f"- {words}: " + "; ".join(cells) + ".")
+            lines.append(f"- {words}:" + "".join(f"\n  - {cell}" for cell in cells))
     none = table[table["verdict"] == VERDICTS[2]]
     if len(none):
         cells = [f"{a} vs {b} on {_label(m)}" for a, b, m in zip(none["a"], none["b"], none["metric"])]

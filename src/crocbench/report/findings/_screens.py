@@ -153,7 +153,7 @@ def answers_markdown(ranks: pd.DataFrame, table: pd.DataFrame, questions: Questi
     ):
         hits = [r for r in table.itertuples() if r.verdict == verdict]
         if hits:
-            lines.append(f"- {words}: " + "; ".join(_difference(r) for r in hits) + ".")
+            lines.append(f"- {words}:" + "".join(f"\n  - {_difference(r)}" for r in hits))
     none = table[table["verdict"] == VERDICTS[2]]
     if len(none):
         cells = [f"{a} vs {b} on {_label(m)}" for a, b, m in zip(none["a"], none["b"], none["metric"])]
