@@ -130,7 +130,7 @@ def test_the_family_table_and_headline_carry_every_test_and_the_counts(noisy):
     q = Questions.from_dict(SPEC)
     table = family_table(noisy, q)
     lines = family_markdown(table, q).splitlines()
-    assert len(lines) == 2 + q.size and "Holm p (family of 4)" in lines[0]
+    assert len(lines) == 2 + q.size and "Holm p (4 tests)" in lines[0]
     head = headline_markdown(_ranks(noisy, q.metrics), table, q, "Primary hits, random split")
     counts = table["verdict"].value_counts()
     assert head.startswith("Primary hits, random split, 12 screens: first by mean rank")

@@ -1,4 +1,4 @@
-"""crocbench.report._tables: tables 1 and 2, the pooled and per-fold metrics and the other references' metrics."""
+"""crocbench.report._tables: tables 1 and 2, the pooled and per-fold metrics and the other papers' metrics."""
 
 import re
 

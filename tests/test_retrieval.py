@@ -1,4 +1,4 @@
-"""The other references' metrics: perf (KDD Cup 2004), TAP-k, LocAUC and the IR measures.
+"""The other papers' metrics: perf (KDD Cup 2004), TAP-k, LocAUC and the IR measures.
 
 Expected values are hand-computed from the sources' own examples, counted by
 brute force (all orderings of tied items, all pairs) or taken from an

@@ -3,7 +3,7 @@
     python benchmarks/speed/metrics.py
 
 Targets (2 cores): every area of the paper's panel for N = 1,000,000 scores
-(3.5% positives) in under 1 s total; each of the other references' metrics
+(3.5% positives) in under 1 s total; each of the other papers' metrics
 (average precision, TAP-k, LocAUC, perf, IR measures) on 1,000,000 scores in
 under 1 s, with and without ties, per-query ones over 1,000 queries; any single area for N = 42,000 in under
 5 ms; a paired permutation test with 10,000 samples on 1,500 positives in

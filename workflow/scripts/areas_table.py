@@ -33,7 +33,7 @@ with step(snakemake) as log:
     other = other_metrics_table(pooled, top=snakemake.params.top)
     write_table(other, snakemake.output.other_tsv, sep="\t", index=False, float_format="%.10g")
     text = (
-        f"# Other metrics ({snakemake.wildcards.dataset}): the other references' measures on the pooled "
+        f"# Other metrics ({snakemake.wildcards.dataset}): the other papers' measures on the pooled "
         "ranking; per-query metrics take each fold as a query\n\n" + other_metrics_markdown(other) + "\n"
     )
     write_text(snakemake.output.other_md, text)

@@ -1,4 +1,4 @@
-"""Early-retrieval metrics: ROC, CROC, AC, CAC, their relatives, and the other references' measures.
+"""Early-retrieval metrics: ROC, CROC, AC, CAC, their relatives, and the other papers' measures.
 
 Every area here is ``scale * mean(h(x_i)) + offset`` over the positives i,
 with ``x_i`` the number of negatives above positive i (ROC family) or its
@@ -28,7 +28,7 @@ R-precision, AP), ``_screening`` (logAUC, DCG, NDCG) and ``_queries`` (per
 query); ``_scorers`` (any metric as a scikit-learn scorer), ``_curves``,
 ``_confusion`` (the counts of a retrieved set), ``_retrieval``,
 ``_probabilities``, ``_sets`` (named metric calls and the named metric sets:
-the paper's, the benchmarks') and ``_other_sets`` (the other references' set).
+the paper's, the benchmarks') and ``_other_sets`` (the other papers' set).
 ``tests/test_metrics_common.py`` checks every metric of the registry.
 """
 

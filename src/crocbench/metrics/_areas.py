@@ -8,7 +8,7 @@ definition into the metric's value (:func:`score`, :func:`evaluate`) and its
 per-positive values, on which the significance tests run
 (:func:`per_positive_values`).  The one function per metric lives in
 ``_roc_areas`` (ROC family), ``_ac_areas`` (AC family) and ``_other_areas``
-(the other references' means over the positives); the value on many
+(the other papers' means over the positives); the value on many
 resamples at once in ``_resamples``, the random classifier's exact mean and
 SD in ``_baselines``.
 """

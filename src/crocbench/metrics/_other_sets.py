@@ -1,6 +1,6 @@
-"""The other references' metric set: their metrics as table columns, their values on one list, per-fold tables.
+"""The other papers' metric set: their metrics as table columns, their values on one list, per-fold tables.
 
-:class:`OtherMetric` and :func:`other_metrics` name the other references'
+:class:`OtherMetric` and :func:`other_metrics` name the other papers'
 metrics by family, :func:`other_values` computes them on one scored list and
 :func:`per_fold_metrics` computes a panel of :class:`MetricCall` on every
 cross-validation fold.
@@ -21,7 +21,7 @@ from ._ranking import Ranking
 from ._roc import roc_n
 from ._sets import MetricCall, _call, benchmark_metrics, parse_metric  # noqa: F401 (parse_metric: a doctest)
 
-#: The families of the other references' metrics (the ``family`` of an :class:`OtherMetric`), in the order of
+#: The families of the other papers' metrics (the ``family`` of an :class:`OtherMetric`), in the order of
 #: :func:`other_metrics`.
 #: The family of :func:`crocbench.metrics.benchmark_metrics`, the other virtual-screening benchmarks' metrics.
 BENCHMARKS = "virtual-screening benchmarks"
@@ -31,7 +31,7 @@ GROUPS = "groups"
 
 
 class OtherMetric(NamedTuple):
-    """A metric of the other references, as a column of the "other metrics" table.
+    """A metric of the other papers, as a column of the "other metrics" table.
 
     ``compute(y, s, groups, ties)`` gives its value; ``call`` is set when the
     metric is a mean over the positives of one list, so the significance
@@ -70,7 +70,7 @@ def _from_call(family: str, call: MetricCall) -> OtherMetric:
 
 
 def other_metrics(top_k: int = 1000, n: int = 50, u0=(0.01, 0.05)) -> list[OtherMetric]:
-    """The other references' metrics, by family (:data:`FAMILIES`).
+    """The other papers' metrics, by family (:data:`FAMILIES`).
 
     ``top_k`` is the cut of the set-based measures, ``n`` the number of
     negatives of ROC_n and TAP-k (the same n, so the two can be compared)

@@ -1,4 +1,4 @@
-"""The other references' set-based IR measures: precision, recall, fallout, F-beta, accuracy and R-precision.
+"""The other papers' set-based IR measures: precision, recall, fallout, F-beta, accuracy and R-precision.
 
 Sources
 -------

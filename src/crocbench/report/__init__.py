@@ -6,7 +6,7 @@ One concern per module:
 - ``_claims``: claims about rankers: :class:`Check` (a claim defined once), checked on one screen
   (:class:`OnScreen`) or across screens (:class:`Across`) by :func:`evaluate`, the :class:`Claim` verdict and
   its Markdown list; a paper's own claims live in its package (:mod:`crocbench.paper`);
-- ``_tables``: tables 1 (areas, pooled and per fold; the other references' metrics) and 2 (the six tests'
+- ``_tables``: tables 1 (areas, pooled and per fold; the other papers' metrics) and 2 (the six tests'
   p-values per pair of models);
 - ``_irv``: the IRV training table and the IRV training study;
 - ``_svm``: the SVM set-up sensitivity study;

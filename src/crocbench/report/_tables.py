@@ -89,7 +89,7 @@ def areas_table(pooled: dict, calls) -> pd.DataFrame:
 
 
 def other_metrics_table(pooled: dict, top=1000, n: int = 50) -> pd.DataFrame:
-    """Table 1b: the other references' metrics (:func:`crocbench.metrics.other_metrics`) per model.
+    """Table 1b: the other papers' metrics (:func:`crocbench.metrics.other_metrics`) per model.
 
     Single-list metrics are computed on the pooled ranking; the per-query
     ones (TAP-k, MAP, ROC_n per query, TOP1, rank of the last positive)

@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 
 from ...stats import holm
-from ._questions import VERDICTS, Questions, _label, _listed, _number, _signed, _status
+from ._questions import VERDICTS, Questions, _label, _listed, _number, _signed, _status, verdict_cell
 
 
 def study_family_table(significance: pd.DataFrame, intervals: pd.DataFrame, questions: Questions) -> pd.DataFrame:
@@ -72,24 +72,22 @@ def study_family_table(significance: pd.DataFrame, intervals: pd.DataFrame, ques
     return table[[*order, "p_holm", "threshold", "ahead", "verdict"]]
 
 
-def _valued(name: str, value: float, low: float, high: float) -> str:
-    return f"{name} {value:.4g} [{low:.3g}, {high:.3g}]"
+def _valued(value: float, low: float, high: float) -> str:
+    return f"{value:.4g} [{low:.3g}, {high:.3g}]"
 
 
 def study_family_markdown(table: pd.DataFrame, questions: Questions) -> str:
-    """:func:`study_family_table` as a Markdown table: each ranker's value with its interval beside every p."""
+    """:func:`study_family_table` as a Markdown table: each ranker's value with its interval, the difference, its
+    Holm p and the verdict against the metric's threshold."""
+    level = f"{questions.level:.0%}"
     lines = [
-        f"| pair | metric | a [{questions.level:.0%} interval] | b [{questions.level:.0%} interval] | difference | "
-        f"threshold | paired permutation p | Holm p (family of {len(table)}) | verdict |",
-        "|---|---|---|---|---|---|---|---|---|",
+        f"| pair | metric | first [{level}] | second [{level}] | difference | Holm p ({len(table)} tests) | verdict |",
+        "|---|---|---|---|---|---|---|",
     ]
     for r in table.itertuples():
         lines.append(
-            f"| {r.a} vs {r.b} | {_label(r.metric)} | {_valued(r.a, r.value_a, r.low_a, r.high_a)} | "
-            f"{_valued(r.b, r.value_b, r.low_b, r.high_b)} | {_signed(r.effect)} | {_number(r.threshold)} | "
-            f"{r.p_value:.2g} | {r.p_holm:.2g} | "
-            + (f"{r.ahead} ahead, {r.verdict}" if r.verdict != VERDICTS[2] else r.verdict)
-            + " |"
+            f"| {r.a} vs {r.b} | {_label(r.metric)} | {_valued(r.value_a, r.low_a, r.high_a)} | "
+            f"{_valued(r.value_b, r.low_b, r.high_b)} | {_signed(r.effect)} | {r.p_holm:.2g} | {verdict_cell(r)} |"
         )
     return "\n".join(lines)
 

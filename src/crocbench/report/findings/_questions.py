@@ -148,7 +148,7 @@ def _number(x: float) -> str:
 
 
 def _signed(x: float) -> str:
-    return ("+" if x >= 0 else "−") + _number(abs(x))
+    return ("+" if x >= 0 else "-") + _number(abs(x))
 
 
 def _status(questions: Questions) -> str:
@@ -173,3 +173,11 @@ def describe(split: str | None, labels: str | None) -> str:
     parts = parts if labels != "paper" else parts[1:]  # the paper's labels go without saying
     text = ", ".join(p for p in parts if p)
     return text[:1].upper() + text[1:]
+
+
+def verdict_cell(row) -> str:
+    """A test's verdict in a table cell: who is ahead and how far, against the threshold (``>=``: beyond it)."""
+    if row.verdict == VERDICTS[2]:
+        return "no difference"
+    side = ">=" if row.verdict == VERDICTS[0] else "<"
+    return f"{row.ahead} ahead, {side} {_number(row.threshold)}"

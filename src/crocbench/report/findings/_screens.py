@@ -8,7 +8,7 @@ import pandas as pd
 
 from ...stats import holm, paired_effect, pairwise_wilcoxon, screens_needed
 from .._summary_markdown import _wins_losses
-from ._questions import VERDICTS, Questions, _label, _listed, _number, _signed, _status
+from ._questions import VERDICTS, Questions, _label, _listed, _number, _signed, _status, verdict_cell
 
 
 def family_table(datasets: pd.DataFrame, questions: Questions) -> pd.DataFrame:
@@ -83,19 +83,17 @@ def _record(row) -> str:
 
 
 def family_markdown(table: pd.DataFrame, questions: Questions) -> str:
-    """:func:`family_table` as a Markdown table: a row per test, the effect with its interval beside every p."""
+    """:func:`family_table` as a Markdown table: a row per test, the effect with its interval beside its Holm p, and
+    the verdict against the metric's threshold (the unadjusted p-values are in the table itself)."""
     level = f"{questions.level:.0%}"
     lines = [
-        f"| pair | metric | record | mean difference ({level} interval) | threshold | Wilcoxon p | "
-        f"Holm p (family of {len(table)}) | verdict |",
-        "|---|---|---|---|---|---|---|---|",
+        f"| pair | metric | record | mean difference [{level}] | Holm p ({len(table)} tests) | verdict |",
+        "|---|---|---|---|---|---|",
     ]
     for r in table.itertuples():
         lines.append(
-            f"| {r.a} vs {r.b} | {_label(r.metric)} | {_record(r)} | {_signed(r.effect)} ({_signed(r.low)} to "
-            f"{_signed(r.high)}) | {_number(r.threshold)} | {r.p_value:.2g} | {r.p_holm:.2g} | "
-            + (f"{r.ahead} ahead, {r.verdict}" if r.verdict != VERDICTS[2] else r.verdict)
-            + " |"
+            f"| {r.a} vs {r.b} | {_label(r.metric)} | {_record(r)} | {_signed(r.effect)} [{_number(r.low)}, "
+            f"{_number(r.high)}] | {r.p_holm:.2g} | {verdict_cell(r)} |"
         )
     return "\n".join(lines)
 
