@@ -54,6 +54,23 @@ def test_every_registered_metric_has_a_case():
     assert {name for name, _ in CASES} == set(M.METRICS)
 
 
+#: Metrics reached through another's public function (a parameter of it) rather than one of their own.
+THROUGH = {"adjusted_log_auc": ("log_auc", {"adjusted": True})}
+
+
+@pytest.mark.parametrize("name", sorted(M.METRICS))
+def test_every_registered_metric_has_its_public_function_in_its_familys_module(name):
+    """The registry declares a metric once, by family; its public function lives in that family's module and
+    computes the registered metric (a metric registered without its function, or filed under another family,
+    fails here)."""
+    function, extra = THROUGH.get(name, (name, {}))
+    f = getattr(M, function)
+    assert f.__module__ == f"crocbench.metrics._{M.METRIC_FAMILY[name]}"
+    y, s = _lists(2)
+    params = dict(next(p for n, p in CASES if n == name))
+    assert f(y, s, **params, **extra) == pytest.approx(M.score(y, s, name, **params), abs=1e-12)
+
+
 def _tie_breaks(s: np.ndarray):
     """Every ordering of the tied scores, as scores without ties (each group's members spread below its value)."""
     groups = {}

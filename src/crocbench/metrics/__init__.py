@@ -36,7 +36,7 @@ from ._areas import evaluate, per_positive_values, score
 from ._baselines import random_baseline
 from ._confusion import AVERAGES, Confusion, confusion
 from ._curves import ac_curve, cac_curve, croc_curve, precision_recall_curve, roc_curve
-from ._definitions import METRICS, Definition, RandomBaseline, definition
+from ._definitions import METRIC_FAMILY, METRICS, Definition, RandomBaseline, definition
 from ._enrichment import ac_auc, bedroc, cac_auc, enrichment_factor, hits_at_k, rie, slr
 from ._other_sets import FAMILIES, OtherMetric, other_metrics, other_values, per_fold_metrics
 from ._precision import average_precision, precision_at_k, r_precision, recall_at_k
@@ -79,6 +79,7 @@ __all__ = [
     "HEADLINE_BEDROC",
     "FAMILIES",
     "METRICS",
+    "METRIC_FAMILY",
     "TIES",
     "TRANSFORMS",
     "Confusion",

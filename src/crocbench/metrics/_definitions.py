@@ -319,31 +319,47 @@ def _ndcg(c: Counts, k=None, log_base=2) -> Definition:
     return Definition(RANK, discount, c.n_pos / ideal)
 
 
-#: The metrics by name (the ``metric`` of :func:`score`, :func:`per_positive_values` and :func:`definition`, the
-#: name of a :func:`parse_metric` spec), each with the function that builds its :class:`Definition`.
-METRICS: dict[str, Callable[..., Definition]] = {
-    "roc_auc": _roc,
-    "croc_auc": _croc,
-    "roc_auc_cutoff": _roc_cutoff,
-    "roc_n": _roc_n,
-    "proc_auc": _proc,
-    "ac_auc": _ac,
-    "cac_auc": _cac,
-    "rie": _rie,
-    "bedroc": _bedroc,
-    "slr": _slr,
-    "enrichment_factor": _enrichment,
-    "hits_at_k": _hits,
-    "precision_at_k": _precision_at_k,
-    "recall_at_k": _recall_at_k,
-    "r_precision": _r_precision,
-    "average_precision": _average_precision,
-    "loc_auc": _loc_auc,
-    "log_auc": _log_auc,
-    "adjusted_log_auc": _adjusted_log_auc,
-    "dcg": _dcg,
-    "ndcg": _ndcg,
+#: The registry, declared once, by family: each metric's name (the ``metric`` of :func:`score`,
+#: :func:`per_positive_values` and :func:`definition`, the name of a :func:`parse_metric` spec) and the function that
+#: builds its :class:`Definition`. A family is also the module that holds the metrics' public functions
+#: (``_roc``, ``_enrichment``, ``_precision``, ``_screening``); ``tests/test_metrics_common.py`` checks every metric.
+_BY_FAMILY: dict[str, dict[str, Callable[..., Definition]]] = {
+    "roc": {
+        "roc_auc": _roc,
+        "croc_auc": _croc,
+        "roc_auc_cutoff": _roc_cutoff,
+        "roc_n": _roc_n,
+        "proc_auc": _proc,
+        "loc_auc": _loc_auc,
+    },
+    "enrichment": {
+        "ac_auc": _ac,
+        "cac_auc": _cac,
+        "rie": _rie,
+        "bedroc": _bedroc,
+        "slr": _slr,
+        "enrichment_factor": _enrichment,
+        "hits_at_k": _hits,
+    },
+    "precision": {
+        "precision_at_k": _precision_at_k,
+        "recall_at_k": _recall_at_k,
+        "r_precision": _r_precision,
+        "average_precision": _average_precision,
+    },
+    "screening": {
+        "log_auc": _log_auc,
+        "adjusted_log_auc": _adjusted_log_auc,
+        "dcg": _dcg,
+        "ndcg": _ndcg,
+    },
 }
+#: The metrics by name, each with the function that builds its :class:`Definition` (from the registry above).
+METRICS: dict[str, Callable[..., Definition]] = {
+    name: build for members in _BY_FAMILY.values() for name, build in members.items()
+}
+#: Each metric's family (``"roc"``, ``"enrichment"``, ``"precision"`` or ``"screening"``), from the registry.
+METRIC_FAMILY: dict[str, str] = {name: family for family, members in _BY_FAMILY.items() for name in members}
 
 
 def definition(metric: str, counts: Counts, **params) -> Definition:
