@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 
 from ...stats import holm
-from ._questions import VERDICTS, Questions, _label, _listed, _number, _signed, _status, verdict_cell
+from ._questions import VERDICTS, Questions, _label, _listed, _number, _signed, _status, verdict_cell, verdict_lines
 
 
 def study_family_table(significance: pd.DataFrame, intervals: pd.DataFrame, questions: Questions) -> pd.DataFrame:
@@ -72,6 +72,11 @@ def study_family_table(significance: pd.DataFrame, intervals: pd.DataFrame, ques
     return table[[*order, "p_holm", "threshold", "ahead", "verdict"]]
 
 
+def _difference(r) -> str:
+    win, lose = (r.a, r.b) if r.ahead == r.a else (r.b, r.a)
+    return f"{win} over {lose} on {_label(r.metric)} by {_number(abs(r.effect))} (Holm p {r.p_holm:.2g})"
+
+
 def _valued(value: float, low: float, high: float) -> str:
     return f"{value:.4g} [{low:.3g}, {high:.3g}]"
 
@@ -112,23 +117,7 @@ def study_answers_markdown(intervals: pd.DataFrame, table: pd.DataFrame, questio
         f"tests, the paired permutation test (one-sided in the observed direction), Holm-adjusted together at "
         f"{questions.alpha:g}. The answers are {_status(questions)}."
     )
-    for verdict, words in (
-        (VERDICTS[0], "Differences beyond the practical threshold"),
-        (VERDICTS[1], "Significant, but within the practical threshold"),
-    ):
-        hits = [r for r in table.itertuples() if r.verdict == verdict]
-        if hits:
-            cells = []
-            for r in hits:
-                win, lose = (r.a, r.b) if r.ahead == r.a else (r.b, r.a)
-                cells.append(
-                    f"{win} over {lose} on {_label(r.metric)} by {_number(abs(r.effect))} (Holm p {r.p_holm:.2g})"
-                )
-            lines.append(f"- {words}:" + "".join(f"\n  - {cell}" for cell in cells))
-    none = table[table["verdict"] == VERDICTS[2]]
-    if len(none):
-        cells = [f"{a} vs {b} on {_label(m)}" for a, b, m in zip(none["a"], none["b"], none["metric"])]
-        lines.append(f"- No significant difference: {_listed(cells)}.")
+    lines += verdict_lines(table, _difference, "Significant, but within the practical threshold")
     return "\n".join(lines)
 
 

@@ -181,3 +181,18 @@ def verdict_cell(row) -> str:
         return "no difference"
     side = ">=" if row.verdict == VERDICTS[0] else "<"
     return f"{row.ahead} ahead, {side} {_number(row.threshold)}"
+
+
+def verdict_lines(table, difference, within: str) -> list[str]:
+    """The answers' verdict bullets of a family table: the differences beyond the threshold and those within it,
+    each as ``difference(row)`` words it, then the tests that found none. ``within`` words the second group."""
+    lines = []
+    for verdict, words in ((VERDICTS[0], "Differences beyond the practical threshold"), (VERDICTS[1], within)):
+        hits = [r for r in table.itertuples() if r.verdict == verdict]
+        if hits:
+            lines.append(f"- {words}:" + "".join(f"\n  - {difference(r)}" for r in hits))
+    none = table[table["verdict"] == VERDICTS[2]]
+    if len(none):
+        cells = [f"{a} vs {b} on {_label(m)}" for a, b, m in zip(none["a"], none["b"], none["metric"])]
+        lines.append(f"- No significant difference: {_listed(cells)}.")
+    return lines

@@ -8,7 +8,7 @@ import pandas as pd
 
 from ...stats import holm, paired_effect, pairwise_wilcoxon, screens_needed
 from .._summary_markdown import _wins_losses
-from ._questions import VERDICTS, Questions, _label, _listed, _number, _signed, _status, verdict_cell
+from ._questions import VERDICTS, Questions, _label, _listed, _number, _signed, _status, verdict_cell, verdict_lines
 
 
 def family_table(datasets: pd.DataFrame, questions: Questions) -> pd.DataFrame:
@@ -145,17 +145,7 @@ def answers_markdown(ranks: pd.DataFrame, table: pd.DataFrame, questions: Questi
         f"(`crocbench.stats.screens_needed(tests={questions.size})`), and this panel has {screens}. The answers are "
         f"{_status(questions)}."
     )
-    for verdict, words in (
-        (VERDICTS[0], "Differences beyond the practical threshold"),
-        (VERDICTS[1], "Significant, but the interval reaches within the practical threshold"),
-    ):
-        hits = [r for r in table.itertuples() if r.verdict == verdict]
-        if hits:
-            lines.append(f"- {words}:" + "".join(f"\n  - {_difference(r)}" for r in hits))
-    none = table[table["verdict"] == VERDICTS[2]]
-    if len(none):
-        cells = [f"{a} vs {b} on {_label(m)}" for a, b, m in zip(none["a"], none["b"], none["metric"])]
-        lines.append(f"- No significant difference: {_listed(cells)}.")
+    lines += verdict_lines(table, _difference, "Significant, but the interval reaches within the practical threshold")
     return "\n".join(lines)
 
 
