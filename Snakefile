@@ -34,6 +34,7 @@ include: "workflow/rules/data.smk"
 include: "workflow/rules/features.smk"
 include: "workflow/rules/models.smk"
 include: "workflow/rules/report.smk"
+include: "workflow/rules/memorization.smk"
 include: "workflow/rules/sensitivity.smk"
 include: "workflow/rules/summary.smk"
 

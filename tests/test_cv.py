@@ -250,3 +250,104 @@ def test_imported_scores_are_checked_against_the_folds_one_line_each():
             import_scores(table, folds, score="s", fold="k", source="gnn.csv")
     with pytest.raises(ValueError, match="no column\\(s\\) 'round'"):
         import_scores(given, folds, score="s", fold="round")
+
+
+# --- what a split lets a ranker remember: train-to-test similarity and the strata of the test actives ----------
+
+
+@pytest.fixture(scope="module")
+def screen(mirror):
+    """600 real DTP AIDS compounds (every 70th row) with the paper's fingerprints, labelled CA/CM active."""
+    from crocbench.fingerprints import fingerprints_from_smiles
+
+    table = pd.read_csv(mirror / "HIV_41913.csv").iloc[::70].reset_index(drop=True)
+    reasons, fp = fingerprints_from_smiles(table["smiles"].tolist())
+    keep = [r is None for r in reasons]
+    table = table[keep].reset_index(drop=True)
+    _, fp = fingerprints_from_smiles(table["smiles"].tolist())
+    table["label"] = table["activity"].isin(["CA", "CM"]).astype(int)
+    table["id"] = [f"m{i}" for i in range(len(table))]
+    return table, fp
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_train_test_similarity_is_the_brute_force_maximum_over_the_training_folds(screen, seed):
+    """Per compound, in Python sets: the highest Tanimoto similarity to a compound of the other folds, and to an
+    active of the other folds (not to any training compound)."""
+    from crocbench.cv import train_test_similarity
+
+    table, fp = screen
+    folds = fold_table(table["id"], table["label"], 4, seed)
+    got = train_test_similarity(SimilarityIndex(fp), folds)
+    sets = [set(fp.row(i).tolist()) for i in range(fp.n)]
+    fold, label = folds["fold"].to_numpy(), folds["label"].to_numpy()
+
+    def t(a, b):
+        return len(a & b) / len(a | b) if a or b else 0.0
+
+    for i in range(fp.n):
+        train = np.flatnonzero(fold != fold[i])
+        assert got["to_train"][i] == pytest.approx(max(t(sets[i], sets[j]) for j in train), abs=1e-6)
+        actives = train[label[train] == 1]
+        assert got["to_train_actives"][i] == pytest.approx(max(t(sets[i], sets[j]) for j in actives), abs=1e-6)
+    assert (got["to_train_actives"] < got["to_train"]).any()  # the two measures differ on this screen
+
+
+def test_train_test_similarity_uses_the_top_k_lists_exactly(screen):
+    """With the workflow's top-k lists the values are the same as computed directly (bit for bit)."""
+    from crocbench.cv import train_test_similarity
+    from crocbench.similarity import top_k
+
+    table, fp = screen
+    folds = fold_table(table["id"], table["label"], 5, 0)
+    direct = train_test_similarity(SimilarityIndex(fp), folds)
+    cached = train_test_similarity(SimilarityIndex(fp, neighbours=top_k(fp, 5)), folds)
+    pd.testing.assert_frame_equal(direct, cached)
+
+
+def test_the_strata_partition_the_actives_at_the_declared_thresholds():
+    """analog at or above `analog` (0.7 itself is an analog), novel below `novel` (0.4 itself is middle); every
+    active in exactly one stratum, for any thresholds."""
+    from crocbench.cv import STRATA, strata
+
+    edges = np.float32([0.0, 0.39999, 0.4, 0.5, 0.69999, 0.7, 0.9, 1.0])
+    assert strata(edges).tolist() == ["novel", "novel", "middle", "middle", "middle", "analog", "analog", "analog"]
+    rng = np.random.default_rng(0)
+    s = rng.random(1000).astype(np.float32)
+    for novel, analog in [(0.4, 0.7), (0.3, 0.3), (0.1, 0.95)]:
+        got = strata(s, novel, analog)
+        assert set(got) <= set(STRATA)
+        masks = [got == name for name in STRATA]
+        assert (np.sum(masks, axis=0) == 1).all()
+        assert (s[masks[0]] >= np.float32(analog)).all() and (s[masks[2]] < np.float32(novel)).all()
+
+
+def test_strata_thresholds_out_of_order_are_refused_in_one_line():
+    from crocbench.cv import strata
+
+    with pytest.raises(ValueError, match="need 0 < novel <= analog <= 1; got novel 0.8, analog 0.7"):
+        strata([0.5], 0.8, 0.7)
+
+
+def test_a_split_that_cannot_be_made_is_a_note_not_an_error(screen):
+    """Three scaffold groups cannot give 4 folds positives: the scaffold split is a note, the others are made, and
+    the random split's table is the one of its own folds."""
+    from crocbench.cv import split_overlaps, train_test_similarity
+
+    table, fp = screen
+    data = SimilarityIndex(fp)
+    scaffolds = np.array(["c1ccccc1", "C1CCCCC1", "c1ccncc1"])[np.arange(len(table)) % 3]
+    clusters = np.arange(len(table))
+    overlaps, notes = split_overlaps(
+        data,
+        table["id"],
+        table["label"],
+        ["random", "scaffold", "cluster"],
+        4,
+        0,
+        {"scaffolds": scaffolds, "clusters": clusters},
+    )
+    assert list(overlaps) == ["random", "cluster"] and list(notes) == ["scaffold"]
+    assert "only 3 of the 3 groups" in notes["scaffold"]
+    own = train_test_similarity(data, fold_table(table["id"], table["label"], 4, 0))
+    pd.testing.assert_frame_equal(overlaps["random"], own)

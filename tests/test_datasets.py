@@ -120,7 +120,11 @@ def test_schema_rejects_bad_configs():
 
 def test_standardize_csv_counts_rejections_and_duplicates(tmp_path):
     ds = _csv_dataset(
-        tmp_path, "smi,y\nCCO,A\nCCO,I\nOCC,I\nC1CC,I\n,I\nc1ccccc1,A\n[Na+].[Cl-],I\n", positive=["A"], negative=["I"]
+        tmp_path,
+        "smi,y\nCCO,A\nCCO,I\nOCC,I\nC1CC,I\n,I\nc1ccccc1,A\n[Na+].[Cl-],I\n",
+        positive=["A"],
+        negative=["I"],
+        duplicates="keep",
     )
     compounds, rejected, summary = standardize(ds, tmp_path)
     assert compounds["smiles"].tolist() == ["CCO", "CCO", "OCC", "c1ccccc1", "[Na+].[Cl-]"]
@@ -135,9 +139,121 @@ def test_standardize_csv_counts_rejections_and_duplicates(tmp_path):
     assert summary["conflicting_class_groups"] == summary["conflicting_label_groups"] == 1
 
 
+_DUPLICATES = "smi,y\nCCO,I\nc1ccccc1,I\nOCC,A\nCN,I\nCCO,I\nNC,I\nC1CC1,A\n"
+
+
+def test_merge_keeps_one_row_per_structure_positive_if_any_record_is(tmp_path):
+    """CCO/OCC/CCO (rows 0, 2, 4: I, A, I) are one structure, CN/NC (rows 3, 5) another: merged into rows 0 and 3;
+    row 0 takes the class of its first positive record (row 2)."""
+    ds = _csv_dataset(tmp_path, _DUPLICATES, positive=["A"], negative=["I"])  # merge: the default
+    compounds, rejected, summary = standardize(ds, tmp_path)
+    assert compounds["id"].tolist() == ["0", "1", "3", "6"]
+    assert compounds["label"].tolist() == [1, 0, 0, 1] and compounds["class"].tolist() == ["A", "I", "I", "A"]
+    assert rejected["row"].tolist() == [2, 4, 5]
+    assert rejected["reason"].tolist() == [
+        "duplicate structure: merged into record 0",
+        "duplicate structure: merged into record 0",
+        "duplicate structure: merged into record 3",
+    ]
+    assert (summary["duplicate_groups"], summary["duplicate_rows"], summary["merged_rows"]) == (2, 5, 3)
+    assert (summary["conflicting_label_groups"], summary["conflicting_rows"]) == (1, 0)
+    assert (summary["kept"], summary["positives"], summary["duplicates"]) == (4, 2, "merge")
+
+
+def test_drop_conflicting_leaves_out_a_structure_whose_records_disagree(tmp_path):
+    ds = _csv_dataset(tmp_path, _DUPLICATES, positive=["A"], negative=["I"], duplicates="drop_conflicting")
+    compounds, rejected, summary = standardize(ds, tmp_path)
+    assert compounds["id"].tolist() == ["1", "3", "6"] and compounds["label"].tolist() == [0, 0, 1]
+    assert dict(zip(rejected["row"], rejected["reason"])) == {
+        0: "duplicate structure with conflicting labels: left out",
+        2: "duplicate structure with conflicting labels: left out",
+        4: "duplicate structure with conflicting labels: left out",
+        5: "duplicate structure: merged into record 3",
+    }
+    assert (summary["merged_rows"], summary["conflicting_rows"], summary["kept"]) == (1, 3, 3)
+
+
+def test_keep_is_a_row_per_record(tmp_path):
+    ds = _csv_dataset(tmp_path, _DUPLICATES, positive=["A"], negative=["I"], duplicates="keep")
+    compounds, rejected, summary = standardize(ds, tmp_path)
+    assert len(compounds) == 7 and rejected.empty and summary["merged_rows"] == 0
+    assert compounds["label"].tolist() == [0, 0, 1, 0, 0, 0, 1]
+
+
+def test_an_unknown_duplicates_policy_is_refused_in_one_line():
+    from crocbench.data import resolve_duplicates
+
+    with pytest.raises(ValueError, match="unknown duplicates policy 'first'; use one of merge, keep, drop_conflicting"):
+        resolve_duplicates(["C"], [0], "first")
+
+
+@pytest.mark.parametrize("split", ["random", "scaffold", "cluster"])
+@pytest.mark.parametrize("seed", range(3))
+def test_under_merge_no_structure_is_on_both_sides_of_any_fold(tmp_path, split, seed):
+    """Property: a seeded screen of 60 records over 20 structures (every structure recorded 1 to 5 times, written
+    differently), merged, then split: each structure lies in exactly one fold."""
+    import numpy as np
+    from rdkit import Chem
+
+    from crocbench.clusters import bit_fingerprints, leader_clusters
+    from crocbench.cv import fold_table
+    from crocbench.ecfp import ecfp_counts
+    from crocbench.scaffolds import scaffolds
+
+    rng = np.random.default_rng(seed)
+    pool = [
+        "c1ccccc1O",
+        "c1ccncc1C",
+        "C1CCCCC1N",
+        "c1ccc2ccccc2c1",
+        "CCOC(=O)c1ccccc1",
+        "O=C(O)c1ccccn1",
+        "CC(C)Cc1ccccc1",
+        "c1ccoc1CC",
+        "C1CCNCC1C",
+        "c1cc(Cl)ccc1O",
+        "CCN(CC)CC",
+        "OCC(O)CO",
+        "c1ccsc1",
+        "CC1=CC(=O)C=CC1=O",
+        "Nc1ncnc2[nH]cnc12",
+        "C1CC2CCC1C2",
+        "c1ccc(-c2ccccc2)cc1",
+        "CCCCCCCC",
+        "O=C1CCCN1",
+        "c1cnc2ccccc2n1",
+    ]
+    records = []
+    for i in rng.integers(0, len(pool), size=60):
+        mol = Chem.MolFromSmiles(pool[i])
+        records.append((Chem.MolToSmiles(mol, doRandom=True), int(rng.random() < 0.3)))
+    text = "smi,y\n" + "".join(f"{smi},{y}\n" for smi, y in records)
+    compounds, _, summary = standardize(_csv_dataset(tmp_path, text), tmp_path)
+    canonical = [Chem.MolToSmiles(Chem.MolFromSmiles(s)) for s in compounds["smiles"]]
+    assert len(set(canonical)) == len(canonical) == summary["kept"]
+    groups = {}
+    if split == "scaffold":
+        groups["scaffolds"] = scaffolds(compounds["smiles"])
+    if split == "cluster":
+        groups["clusters"] = leader_clusters(bit_fingerprints(ecfp_counts(compounds["smiles"].tolist())[1]), 0.4)
+    folds = fold_table(compounds["id"], compounds["label"], 2, seed, **groups)
+    by_structure = pd.DataFrame({"c": canonical, "fold": folds["fold"]}).groupby("c")["fold"].nunique()
+    assert (by_structure == 1).all()
+    # the same records kept as they are: one structure does sit on both sides of some fold
+    kept, _, _ = standardize(_csv_dataset(tmp_path, text, duplicates="keep"), tmp_path)
+    canonical = [Chem.MolToSmiles(Chem.MolFromSmiles(s)) for s in kept["smiles"]]
+    folds = fold_table(kept["id"], kept["label"], 2, seed)
+    assert (pd.DataFrame({"c": canonical, "fold": folds["fold"]}).groupby("c")["fold"].nunique() > 1).any()
+
+
 def test_dropped_labels_are_rejected_with_their_class_not_parsed(tmp_path):
     ds = _csv_dataset(
-        tmp_path, "smi,y\nCCO,A\nCC(,M\nOCC,I\nc1ccccc1,M\nCN,I\n", positive=["A"], negative=["I"], drop=["M"]
+        tmp_path,
+        "smi,y\nCCO,A\nCC(,M\nOCC,I\nc1ccccc1,M\nCN,I\n",
+        positive=["A"],
+        negative=["I"],
+        drop=["M"],
+        duplicates="keep",
     )
     compounds, rejected, summary = standardize(ds, tmp_path)
     assert compounds["smiles"].tolist() == ["CCO", "OCC", "CN"] and compounds["label"].tolist() == [1, 0, 0]
@@ -281,6 +397,10 @@ def test_dtp_aids_standardization_counts(mirror, tmp_path):
     assert all(r.startswith("sanitization failed: Explicit valence") for r in rejected["reason"])
     assert set("".join(rejected["structure"])) >= set("AlBGe") and summary["duplicate_groups"] == 712
     assert summary["duplicate_rows"] == 1498 and summary["conflicting_class_groups"] == 36
+    assert summary["duplicates"] == "keep" and summary["merged_rows"] == 0  # as the paper counted the records
+    merged = Dataset.from_config("dtp_aids", {**_config()["datasets"]["dtp_aids"], "duplicates": "merge"})
+    compounds, _, summary = standardize(merged, mirror, n_jobs=2)
+    assert (summary["kept"], summary["merged_rows"]) == (41906 - (1498 - 712), 1498 - 712)
     strict = Dataset.from_config("dtp_aids_ca", _config()["datasets"]["dtp_aids_ca"])  # CA vs CI, CM dropped
     _, rejected, summary = standardize(strict, mirror, n_jobs=2)
     assert (summary["kept"], summary["positives"], summary["negatives"]) == (41906 - 1066, 421, 40419)

@@ -41,12 +41,13 @@ def test_a_manifest_written_reads_back(tmp_path):
     "spec, message",
     [
         (None, "no manifest"),
-        ({"kind": "survey"}, "kind must be one of paper, panel, study, tables; got 'survey'"),
+        ({"kind": "survey"}, "kind must be one of paper, panel, study, tables, memorization; got 'survey'"),
         ({"kind": "panel", "split": "stratified"}, "split must be one of random, scaffold, cluster"),
         ({"kind": "panel", "colour": 1}, "unknown key 'colour'"),
         ({"kind": "panel", "overlays": "elsewhere"}, "overlays 'elsewhere' is no reference beside it"),
         ({"kind": "panel", "figures": {"a.png": "pie"}}, "figures.a.png must be one of critical_difference"),
         ({"kind": "panel", "questions": {"declared": "before the run"}}, "questions: metric_of_record is required"),
+        ({"kind": "memorization", "strata": {"novel": 0.4}}, "a memorization reference declares strata: novel, analog"),
     ],
 )
 def test_a_bad_manifest_fails_in_one_line_naming_the_file(tmp_path, spec, message):

@@ -162,3 +162,40 @@ def test_the_spec_and_the_scorer_give_the_same_value(name, params):
     x = s[:, None]
     model = LogisticRegression().fit(x, y)  # a monotone map of the one feature: the same ranking, ties kept
     assert M.scorer(spec)(model, x, y) == pytest.approx(M.score(y, s, name, **params), abs=1e-12)
+
+
+@pytest.mark.parametrize("name,params", CASES, ids=IDS)
+@pytest.mark.parametrize("seed", range(4))
+def test_a_stratum_is_the_list_with_the_other_positives_deleted(name, params, seed):
+    """A metric on a stratum of the positives (``Ranking.stratum``: one sort of the whole list) equals the metric
+    on the list with the other positives' rows deleted, under every tie rule, and so do its per-positive values
+    (in input order): brute force over every non-empty stratum of a small list with heavy ties."""
+    rng = np.random.default_rng(100 + seed)
+    y = rng.random(11) < 0.5
+    y[:3] = [True, True, False]
+    s = rng.integers(0, 4, size=11).astype(float)
+    ranking = M.Ranking(y, s)
+    n_pos = int(y.sum())
+    for mask in itertools.product([False, True], repeat=n_pos):
+        keep = np.array(mask)
+        if not keep.any():
+            continue
+        rows = ~y.copy()
+        rows[np.flatnonzero(y)[keep]] = True
+        stratum = ranking.stratum(keep)
+        for ties in M.TIES:
+            want = M.score(y[rows], s[rows], name, ties=ties, **params)
+            assert M.score(stratum, None, name, ties=ties, **params) == pytest.approx(want, abs=1e-12), (mask, ties)
+        np.testing.assert_allclose(
+            M.per_positive_values(stratum, None, name, **params),
+            M.per_positive_values(y[rows], s[rows], name, **params),
+            atol=1e-12,
+        )
+
+
+def test_a_stratum_needs_a_positive_and_one_mark_per_positive():
+    ranking = M.Ranking([1, 0, 1], [3, 2, 1])
+    with pytest.raises(ValueError, match="at least one positive"):
+        ranking.stratum([False, False])
+    with pytest.raises(ValueError, match="each of the 2 positives"):
+        ranking.stratum([True])

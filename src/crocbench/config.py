@@ -253,6 +253,33 @@ def check_questions(config: dict, runs: dict) -> None:
             )
 
 
+def check_memorization(config: dict) -> None:
+    """``memorization``: ``novel <= analog``, and each of its metrics a key of table 1 or of the benchmark metrics.
+
+    Examples
+    --------
+    >>> check_memorization({"memorization": {"novel": 0.4, "analog": 0.7, "metrics": ["croc_exp_80", "ef_2pct"]}})
+    Traceback (most recent call last):
+    ...
+    ValueError: memorization: metrics: 'ef_2pct' is not a key of table 1 or of the benchmark metrics (croc_exp_80, ef_1pct, ...)
+    """
+    spec = config.get("memorization") or {}
+    from .cv import check_strata_thresholds
+    from .metrics import benchmark_metrics, paper_metrics
+
+    try:
+        check_strata_thresholds(spec.get("novel", 0.4), spec.get("analog", 0.7))
+    except ValueError as exc:
+        raise ValueError(f"memorization: {exc}") from None
+    keys = [c.key for c in paper_metrics() + benchmark_metrics()]
+    for key in spec.get("metrics", ()):
+        if key not in keys:
+            raise ValueError(
+                f"memorization: metrics: {key!r} is not a key of table 1 or of the benchmark metrics "
+                "(croc_exp_80, ef_1pct, ...)"
+            )
+
+
 def check_config(config: dict, runs: dict, root=".") -> list[str]:
     """Every cross-field check, in the order a user would fix them; returns the chosen datasets.
 
@@ -278,6 +305,7 @@ def check_config(config: dict, runs: dict, root=".") -> list[str]:
     datasets = chosen_datasets(config)
     summary_models(config)
     check_questions(config, runs)
+    check_memorization(config)
     check_repeats(config, runs)
     check_archives(config)
     check_sizes(datasets, config, runs, lambda name: expected_compounds(name, config, root))

@@ -88,6 +88,7 @@ SPLIT_JOBS = {
 POOLED = [name for name in TRAINED if name not in ONE_JOB]
 SENSITIVITY = config["svm_sensitivity"]
 POWER_PAIRS = [pair for pair in config["power"]["pairs"] if set(pair) <= set(MODELS)]
+MEMORIZATION = config["memorization"]
 
 
 def _alternatives(names):
@@ -246,6 +247,8 @@ def dataset_targets(dataset):
         *([f"{d}/tables/repeats.md"] if REPEATS > 1 else []),
         *([f"{d}/tables/published.md"] if dataset_spec(dataset).reproduces else []),
         *([f"{d}/tables/power.md"] if POWER_PAIRS else []),
+        f"{d}/tables/memorization.md",
+        *([f"{d}/tables/split_similarity.md"] if MEMORIZATION["splits"] else []),
         f"{d}/figures/roc.png",
     ]
 
@@ -306,11 +309,27 @@ def fold_parts(wildcards):
 
 
 def folds_inputs(wildcards):
-    """The folds job's inputs: the compounds, and for a scaffold split their scaffolds."""
+    """The folds job's inputs: the compounds, and for a scaffold split their scaffolds, for a cluster split
+    their clusters."""
     d = f"results/{wildcards.dataset}"
+    groups = {
+        "random": {},
+        "scaffold": {"scaffolds": f"{d}/scaffolds/{config['cv']['scaffold']}.parquet"},
+        "cluster": {"clusters": f"{d}/clusters.parquet"},
+    }[SPLIT]
+    return {"compounds": f"{d}/compounds.parquet", **groups}
+
+
+def split_similarity_inputs(wildcards):
+    """The split table's inputs: compounds, fingerprints and neighbours, and the groups of its grouped splits."""
+    d = f"results/{wildcards.dataset}"
+    splits = MEMORIZATION["splits"]
     return {
         "compounds": f"{d}/compounds.parquet",
-        **({"scaffolds": f"{d}/scaffolds/{config['cv']['scaffold']}.parquet"} if SPLIT == "scaffold" else {}),
+        "fingerprints": f"{d}/fingerprints.npz",
+        "neighbours": f"{d}/neighbours_k{K}.npz",
+        **({"scaffolds": f"{d}/scaffolds/{config['cv']['scaffold']}.parquet"} if "scaffold" in splits else {}),
+        **({"clusters": f"{d}/clusters.parquet"} if "cluster" in splits else {}),
     }
 
 

@@ -23,6 +23,28 @@ rule scaffolds:
         "../scripts/scaffolds.py"
 
 
+rule clusters:
+    """Every compound's leader cluster of ECFP4 bits at `cv: cluster_threshold`, for a cluster split."""
+    input:
+        compounds="results/{dataset}/compounds.parquet",
+        ecfp="results/{dataset}/ecfp.npz",
+    output:
+        "results/{dataset}/clusters.parquet",
+    log:
+        "logs/{dataset}/clusters.log",
+    benchmark:
+        "logs/{dataset}/benchmark/clusters.tsv"
+    conda:
+        "../../envs/crocbench.yaml"
+    threads: 2
+    resources:
+        mem_mb=4000,
+    params:
+        threshold=config["cv"]["cluster_threshold"],
+    script:
+        "../scripts/clusters.py"
+
+
 rule folds:
     input:
         unpack(folds_inputs),
@@ -60,6 +82,7 @@ rule folds_table:
     params:
         split=SPLIT,
         scaffold=config["cv"]["scaffold"],
+        cluster_threshold=config["cv"]["cluster_threshold"],
         seed=config["cv"]["seed"],
     script:
         "../scripts/folds_table.py"

@@ -10,7 +10,13 @@ with step(snakemake) as log:
     ]
     text = (
         f"# Folds ({snakemake.wildcards.dataset})\n\n"
-        + folds_markdown(tables, snakemake.params.split, snakemake.params.scaffold, snakemake.params.seed)
+        + folds_markdown(
+            tables,
+            snakemake.params.split,
+            snakemake.params.scaffold,
+            snakemake.params.seed,
+            snakemake.params.cluster_threshold,
+        )
         + "\n"
     )
     write_text(snakemake.output.md, text)

@@ -5,23 +5,40 @@ One concern per module:
 - ``_folds``: the folds, stratified (:func:`stratified_folds`) or grouped (:func:`grouped_folds`), the fold
   table (:func:`fold_table`, :func:`fold_summary`), the repeats' seeds (:func:`repeat_seed`) and a fold's
   rows (:func:`split`);
+- ``_overlap``: what a split lets a ranker remember: each compound's similarity to its training folds
+  (:func:`train_test_similarity`) and the strata of the test actives (:func:`strata`);
 - ``_pooling``: out-of-fold scores pooled into one table (:func:`pool_scores`, :func:`import_scores`);
 - ``_running``: models run over the folds (:func:`cross_validate`, :func:`score_fold`, :func:`fold_rows`).
 """
 
-from ._folds import FOLD_COLUMNS, fold_summary, fold_table, grouped_folds, repeat_seed, split, stratified_folds
+from ._folds import FOLD_COLUMNS, SPLITS, fold_summary, fold_table, grouped_folds, repeat_seed, split, stratified_folds
+from ._overlap import (
+    OVERLAP_COLUMNS,
+    STRATA,
+    check_strata_thresholds,
+    split_overlaps,
+    strata,
+    train_test_similarity,
+)
 from ._pooling import SCORE_COLUMNS, import_scores, pool_scores
 from ._running import CrossValidation, cross_validate, fold_rows, score_fold
 
 __all__ = [
     "FOLD_COLUMNS",
     "SCORE_COLUMNS",
+    "SPLITS",
     "stratified_folds",
     "grouped_folds",
     "fold_table",
     "repeat_seed",
     "fold_summary",
     "split",
+    "OVERLAP_COLUMNS",
+    "STRATA",
+    "check_strata_thresholds",
+    "split_overlaps",
+    "strata",
+    "train_test_similarity",
     "pool_scores",
     "import_scores",
     "CrossValidation",

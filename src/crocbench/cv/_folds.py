@@ -1,4 +1,4 @@
-"""The folds of a cross-validation: stratified and grouped (scaffold) splits, fold tables, repeat seeds, a fold's rows."""
+"""The folds of a cross-validation: stratified and grouped (scaffold, cluster) splits, fold tables, repeat seeds, a fold's rows."""
 
 from __future__ import annotations
 
@@ -121,11 +121,18 @@ def grouped_folds(y, groups, n_folds: int = 10, seed: int = 0) -> np.ndarray:
     return assign[g]
 
 
-def fold_table(ids, y, n_folds: int = 10, seed: int = 0, scaffolds=None) -> pd.DataFrame:
+#: The splits of a cross-validation: the paper's stratified random split, whole Bemis-Murcko scaffolds to a
+#: fold, whole leader clusters (:mod:`crocbench.clusters`) to a fold.
+SPLITS = ("random", "scaffold", "cluster")
+
+
+def fold_table(ids, y, n_folds: int = 10, seed: int = 0, scaffolds=None, clusters=None) -> pd.DataFrame:
     """``id, label, fold`` for every compound, in input order.
 
     With ``scaffolds`` (one per compound, :mod:`crocbench.scaffolds`), a scaffold split: whole scaffold groups to
-    a fold (:func:`grouped_folds`; an acyclic compound is a group of its own), and a ``scaffold`` column.
+    a fold (:func:`grouped_folds`; an acyclic compound is a group of its own), and a ``scaffold`` column.  With
+    ``clusters`` (one per compound, :func:`crocbench.clusters.leader_clusters`), a cluster split: whole clusters
+    to a fold, dealt the same way, and a ``cluster`` column.
 
     Parameters
     ----------
@@ -138,30 +145,42 @@ def fold_table(ids, y, n_folds: int = 10, seed: int = 0, scaffolds=None) -> pd.D
     seed : int, default=0
         Seeds the shuffle; the same seed gives the same folds.
     scaffolds : array-like of str of shape (n_compounds,), default=None
-        Each compound's scaffold ("" for an acyclic compound) for a scaffold split; None for a stratified
-        split (:func:`stratified_folds`).
+        Each compound's scaffold ("" for an acyclic compound) for a scaffold split.
+    clusters : array-like of int of shape (n_compounds,), default=None
+        Each compound's cluster for a cluster split.  With neither, a stratified split (:func:`stratified_folds`).
 
     Returns
     -------
     pandas.DataFrame
-        Columns ``id``, ``label`` (int8), ``fold`` and, for a scaffold split, ``scaffold``.
+        Columns ``id``, ``label`` (int8), ``fold`` and, for a scaffold split, ``scaffold``; for a cluster split,
+        ``cluster``.
 
     Examples
     --------
     >>> fold_table(["a", "b", "c", "d"], [1, 0, 1, 0], n_folds=2)["fold"].tolist()
     [0, 0, 1, 1]
+    >>> fold_table(list("abcd"), [1, 0, 1, 0], n_folds=2, clusters=[0, 0, 1, 1])["fold"].tolist()
+    [0, 0, 1, 1]
     """
     y = np.asarray(y)
     ids = np.asarray(ids, dtype=str)
-    if scaffolds is None:
-        return pd.DataFrame({"id": ids, "label": y.astype(np.int8), "fold": stratified_folds(y, n_folds, seed)})
-    from ..scaffolds import scaffold_groups
+    if scaffolds is not None and clusters is not None:
+        raise ValueError("a split is by scaffold or by cluster, not both")
+    table = pd.DataFrame({"id": ids, "label": y.astype(np.int8)})
+    if scaffolds is None and clusters is None:
+        return table.assign(fold=stratified_folds(y, n_folds, seed))
+    if scaffolds is not None:
+        from ..scaffolds import scaffold_groups
 
+        kind, groups, column = "scaffold", scaffold_groups(ids, scaffolds), np.asarray(scaffolds)
+    else:
+        kind, groups = "cluster", np.asarray(clusters, dtype=np.int64)
+        column = groups
     try:
-        folds = grouped_folds(y, scaffold_groups(ids, scaffolds), n_folds, seed)
+        folds = grouped_folds(y, groups, n_folds, seed)
     except ValueError as exc:
-        raise ValueError(f"scaffold split: {exc}") from None
-    return pd.DataFrame({"id": ids, "label": y.astype(np.int8), "fold": folds, "scaffold": np.asarray(scaffolds)})
+        raise ValueError(f"{kind} split: {exc}") from None
+    return table.assign(fold=folds, **{kind: column})
 
 
 def repeat_seed(seed: int, repeat: int) -> int:
@@ -203,7 +222,8 @@ def fold_summary(folds: pd.DataFrame) -> dict:
     -------
     dict
         ``compounds``, ``positives`` and ``folds`` (a list of ``{"fold", "compounds", "positives"}``); for a
-        scaffold split also ``scaffolds``, ``largest_group``, ``largest_scaffold`` and ``acyclic``.
+        scaffold split also ``scaffolds``, ``largest_group``, ``largest_scaffold`` and ``acyclic``; for a cluster
+        split ``clusters``, ``largest_group`` and ``singletons``.
 
     Examples
     --------
@@ -229,6 +249,9 @@ def fold_summary(folds: pd.DataFrame) -> dict:
             largest_scaffold=str(counts.index[0]) if counts.size else "",
             acyclic=int((s == "").sum()),
         )
+    if "cluster" in folds.columns:
+        counts = folds["cluster"].value_counts()
+        out.update(clusters=int(counts.size), largest_group=int(counts.iloc[0]), singletons=int((counts == 1).sum()))
     return out
 
 

@@ -4,7 +4,7 @@ standardization."""
 from ._declaration import COMPOUND_COLUMNS, Dataset, Source
 from ._records import load_records
 from ._sdf import read_bytes, read_sdf
-from ._standardize import binary_classes, standardize, standardize_files
+from ._standardize import DUPLICATE_POLICIES, binary_classes, resolve_duplicates, standardize, standardize_files
 from ._tables import binary_labels, label_summary, numeric_column, read_table
 from .sources import (
     MIRROR_ENV,
@@ -22,6 +22,8 @@ from .sources import (
 )
 
 __all__ = [
+    "DUPLICATE_POLICIES",
+    "resolve_duplicates",
     "COMPOUND_COLUMNS",
     "MIRROR_ENV",
     "SOURCES",

@@ -143,6 +143,10 @@ class Dataset:
     top : int, float or None, default=None
         "Actives in the top k": a count, or a fraction of the list (:func:`crocbench.metrics.top_cutoff`); None:
         the paper's 1,000 where the dataset reproduces it, else 1% of the list (:attr:`top_cutoff`).
+    duplicates : {"merge", "keep", "drop_conflicting"}, default="merge"
+        Records of one structure (identical canonical SMILES): one row, positive if any record is; a row per
+        record; or merged, with the structures whose records disagree left out
+        (:func:`crocbench.data.resolve_duplicates`).
     """
 
     name: str
@@ -157,6 +161,7 @@ class Dataset:
     description: str = ""
     reproduces: str | None = None
     top: int | float | None = None
+    duplicates: str = "merge"
 
     @property
     def top_cutoff(self) -> int | float:
@@ -190,6 +195,7 @@ class Dataset:
             "negative": list(self.negative),
             "drop": list(self.drop),
             "unknown": list(self.unknown),
+            "duplicates": self.duplicates,
         }
 
     @classmethod
@@ -251,6 +257,7 @@ class Dataset:
             description=entry.get("description", ""),
             reproduces=entry.get("reproduces"),
             top=entry.get("top"),
+            duplicates=entry.get("duplicates", "merge"),
         )
 
     def check_folds(self, n_folds: int) -> None:

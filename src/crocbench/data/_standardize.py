@@ -87,6 +87,85 @@ def _check_expected(dataset: Dataset, summary: dict) -> None:
             )
 
 
+#: What a dataset does with records of one structure (identical canonical SMILES, RDKit): ``merge`` (one row,
+#: positive if any record is), ``keep`` (a row per record) or ``drop_conflicting`` (merged, and a structure whose
+#: records disagree on the label left out).
+DUPLICATE_POLICIES = ("merge", "keep", "drop_conflicting")
+
+
+def resolve_duplicates(canonical, labels, policy: str = "merge") -> tuple[np.ndarray, np.ndarray, np.ndarray, dict]:
+    """Which records of a table stay under a duplicate ``policy``, with what label, and why the others go.
+
+    Records are duplicates when their canonical SMILES are identical.  A structure's row is its first record
+    (file order); under ``merge`` its label is positive if any record's is (the class text of its first
+    positive record).  Under ``drop_conflicting`` a structure whose records disagree is left out whole.
+
+    Parameters
+    ----------
+    canonical : array-like of str of shape (n_records,)
+        Each record's canonical SMILES.
+    labels : array-like of int of shape (n_records,)
+        Each record's binary label.
+    policy : {"merge", "keep", "drop_conflicting"}, default="merge"
+        :data:`DUPLICATE_POLICIES`.
+
+    Returns
+    -------
+    kept : ndarray of int64
+        The records that stay, in file order.
+    source : ndarray of int64 of shape (len(kept),)
+        For each, the record whose class it takes: itself, or its structure's first positive record.
+    reasons : ndarray of object of shape (n_records,)
+        None for a kept record, else why it went (``duplicate structure: merged into record r``, ...).
+    counts : dict
+        ``duplicate_groups`` and ``duplicate_rows`` (structures with two or more records, and their records),
+        ``conflicting_label_groups``, ``merged_rows`` and ``conflicting_rows`` (the records each step left out).
+
+    Examples
+    --------
+    >>> kept, source, why, counts = resolve_duplicates(["C", "CC", "C", "C"], [0, 0, 1, 0])
+    >>> kept.tolist(), source.tolist(), counts["merged_rows"], counts["conflicting_label_groups"]
+    ([0, 1], [2, 1], 2, 1)
+    >>> resolve_duplicates(["C", "CC", "C"], [0, 0, 1], "drop_conflicting")[0].tolist()
+    [1]
+    """
+    if policy not in DUPLICATE_POLICIES:
+        raise ValueError(f"unknown duplicates policy {policy!r}; use one of {', '.join(DUPLICATE_POLICIES)}")
+    labels = np.asarray(labels, dtype=np.int64)
+    group = pd.factorize(pd.Series(np.asarray(canonical, dtype=object)))[0]
+    n_groups = int(group.max()) + 1 if group.size else 0
+    size = np.bincount(group, minlength=n_groups)
+    positives = np.bincount(group, weights=labels, minlength=n_groups).astype(np.int64)
+    conflicting = (positives > 0) & (positives < size)
+    first = np.full(n_groups, -1, dtype=np.int64)
+    first[group[::-1]] = np.arange(group.size)[::-1]  # each group's first record
+    first_pos = np.full(n_groups, -1, dtype=np.int64)
+    pos_rows = np.flatnonzero(labels == 1)
+    first_pos[group[pos_rows[::-1]]] = pos_rows[::-1]
+    reasons = np.full(group.size, None, dtype=object)
+    counts = {
+        "duplicate_groups": int((size > 1).sum()),
+        "duplicate_rows": int(size[size > 1].sum()),
+        "conflicting_label_groups": int(conflicting.sum()),
+        "merged_rows": 0,
+        "conflicting_rows": 0,
+    }
+    if policy == "keep":
+        kept = np.arange(group.size, dtype=np.int64)
+        return kept, kept, reasons, counts
+    is_first = first[group] == np.arange(group.size)
+    for r in np.flatnonzero(~is_first).tolist():
+        reasons[r] = f"duplicate structure: merged into record {int(first[group[r]])}"  # numbered as `kept`
+    if policy == "drop_conflicting":
+        for r in np.flatnonzero(conflicting[group]).tolist():
+            reasons[r] = "duplicate structure with conflicting labels: left out"
+    kept = np.flatnonzero(pd.isna(reasons))
+    source = np.where(positives[group[kept]] > 0, first_pos[group[kept]], kept)
+    counts["conflicting_rows"] = int(conflicting[group].sum()) if policy == "drop_conflicting" else 0
+    counts["merged_rows"] = int(group.size - kept.size - counts["conflicting_rows"])
+    return kept, source, reasons, counts
+
+
 def standardize_files(dataset: Dataset, folder, lock, n_jobs: int = 1, progress=None, n_folds: int | None = None):
     """:func:`standardize` with the raw copies' checks around it, as the workflow runs it.
 
@@ -166,14 +245,15 @@ def standardize(
     -------
     compounds : DataFrame
         id (str), smiles (str), label (int8, 1 = positive), class (the
-        original label value), one row per usable record, in file order.
-        Exact duplicate structures are all kept (one row per record).
+        original label value), in file order: one row per usable record, or per structure where the dataset's
+        ``duplicates`` policy merges them (:func:`resolve_duplicates`).
     rejected : DataFrame
         id, row (0-based record number), reason, structure.
     summary : dict
-        rows_in, rejected (by reason), kept, positives, negatives, classes,
+        rows_in, rejected (by reason), kept, positives, negatives, classes, the duplicates policy,
         duplicate_groups/duplicate_rows (identical canonical SMILES),
-        conflicting_class_groups/conflicting_label_groups among them.
+        conflicting_class_groups/conflicting_label_groups among them, and the rows the policy left out
+        (merged_rows, conflicting_rows).
 
     Raises
     ------
@@ -206,12 +286,18 @@ def standardize(
 
     kept = records[keep]
     labels = binary_classes(kept["class"], dataset.positive, dataset.negative, f"dataset {dataset.name}")
+    rows_kept = np.flatnonzero(keep)
+    stay, source, why, duplicates = resolve_duplicates(canonical[keep], labels, dataset.duplicates)
+    reason[rows_kept] = why
+    keep = pd.isna(reason)
+    labels = labels[source].astype(np.int8)  # a merged structure's first positive record, if it has one
+    kept = kept.iloc[stay]
     compounds = pd.DataFrame(
         {
             "id": kept["id"].to_numpy(dtype=str),
-            "smiles": smiles[keep].astype(str),
+            "smiles": smiles[rows_kept[stay]].astype(str),
             "label": labels,
-            "class": kept["class"].to_numpy(dtype=str),
+            "class": records["class"].to_numpy(dtype=str)[rows_kept[source]],
             **{column: kept[column].to_numpy(dtype=str) for column in dataset.structures.keep},
         }
     )
@@ -227,10 +313,11 @@ def standardize(
             ],
         }
     )
-    groups = pd.DataFrame({"c": canonical[keep], "class": compounds["class"], "label": labels}).groupby("c")
-    size = groups.size()
-    dup = size[size > 1].index
-    n_class, n_label = groups["class"].nunique(), groups["label"].nunique()
+    n_class = (
+        pd.Series(records["class"].to_numpy(dtype=str)[rows_kept])
+        .groupby(pd.factorize(pd.Series(canonical[rows_kept], dtype=object))[0])
+        .nunique()
+    )
     summary = {
         "dataset": dataset.name,
         **counts,
@@ -242,10 +329,13 @@ def standardize(
         "positives": int(labels.sum()),
         "negatives": int(len(labels) - labels.sum()),
         "classes": {str(k): int(v) for k, v in compounds["class"].value_counts().sort_index().items()},
-        "duplicate_groups": int(dup.size),
-        "duplicate_rows": int(size[dup].sum()),
-        "conflicting_class_groups": int((n_class[dup] > 1).sum()),
-        "conflicting_label_groups": int((n_label[dup] > 1).sum()),
+        "duplicates": dataset.duplicates,
+        "duplicate_groups": duplicates["duplicate_groups"],
+        "duplicate_rows": duplicates["duplicate_rows"],
+        "conflicting_class_groups": int((n_class > 1).sum()),
+        "conflicting_label_groups": duplicates["conflicting_label_groups"],
+        "merged_rows": duplicates["merged_rows"],
+        "conflicting_rows": duplicates["conflicting_rows"],
     }
     _check_expected(dataset, summary)
     if n_folds is not None and min(summary["positives"], summary["negatives"]) < n_folds:

@@ -161,6 +161,43 @@ class Ranking:
         obj._offset = obj._order - starts[obj._group]
         return obj
 
+    def stratum(self, keep) -> Ranking:
+        """The ranking of the same list with only the positives ``keep`` marks: the other positives deleted.
+
+        Every kept positive keeps the negatives above and tied with it (its FPR is unchanged); its rank and tie
+        group lose the deleted positives.  So any metric of the result equals the metric of the list with the
+        other positives' rows removed, ties included (``tests/test_metrics_common.py`` checks every registered
+        metric by brute force), from one sort of the whole list.
+
+        Parameters
+        ----------
+        keep : array-like of bool of shape (n_pos,)
+            Per positive, in input order: whether it stays.  At least one must.
+
+        Returns
+        -------
+        Ranking
+            The list of all negatives and the kept positives; its positives in their input order.
+
+        Examples
+        --------
+        >>> r = Ranking([1, 1, 0, 1, 0], [5, 4, 3, 2, 1])
+        >>> s = r.stratum([False, True, True])
+        >>> s.counts, s.rank_values(lambda k: k).tolist()
+        (Counts(n=4, n_pos=2, n_neg=2), [1.0, 3.0])
+        """
+        keep = np.asarray(keep, dtype=bool)
+        if keep.shape != (self.counts.n_pos,):
+            raise ValueError(f"keep must mark each of the {self.counts.n_pos} positives; got shape {keep.shape}")
+        if not keep.any():
+            raise ValueError("a stratum needs at least one positive")
+        kept_sorted = keep[self._order]  # sorted position -> kept?
+        per_group = np.bincount(self._group[kept_sorted], minlength=self.pos_tied.size)
+        some = per_group > 0
+        sub = Ranking._from_groups(self.counts.n_neg, self.neg_above[some], self.neg_tied[some], per_group[some])
+        sub._order = (np.cumsum(keep) - 1)[self._order[kept_sorted]]  # each kept positive's input position
+        return sub
+
     def negative_bins(self) -> np.ndarray:
         """The negatives counted by where they fall among the positives' tie groups, in decreasing score order.
 

@@ -22,8 +22,10 @@ from ._tables import (
     critical_difference_figure,
     document_tables,
     kept_tables,
+    memorization_tables,
     panel_tables,
     readme_tables,
+    reference_figure,
     study_tables,
 )
 
@@ -35,9 +37,11 @@ __all__ = [
     "document_tables",
     "documents_of",
     "kept_tables",
+    "memorization_tables",
     "panel_tables",
     "readme_tables",
     "reference_blocks",
+    "reference_figure",
     "regenerate_documents",
     "study_tables",
     "update_readme",

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from .._io import atomic_write, write_text
 from ..reference import is_panel_reference, is_study_reference, references
-from ._tables import critical_difference_figure, document_tables
+from ._tables import document_tables, reference_figure
 
 _BLOCK = r"<!-- reference:({name}) -->\n(.*?)\n?<!-- /reference:\1 -->"
 
@@ -124,7 +124,7 @@ def regenerate_documents(root, check: bool = False) -> list:
         for manifest in manifests:
             for figure, kind in manifest.figures.items():
                 drawn = Path(tmp) / f"{len(figures)}{Path(figure).suffix}"
-                critical_difference_figure(manifest.folder, drawn)
+                reference_figure(manifest.folder, kind, drawn)
                 target = root / figure
                 same = target.is_file() and _same_pixels(imread(target), imread(drawn))
                 if not same:

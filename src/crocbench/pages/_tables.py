@@ -234,6 +234,24 @@ def critical_difference_figure(reference, out) -> list:
     return plot_critical_difference(panels, out, colour_map(models), formats=(Path(out).suffix[1:],))
 
 
+def reference_figure(reference, kind: str, out) -> list:
+    """A reference's figure of ``kind`` (its manifest's ``figures``), drawn to ``out`` alone: ``critical_difference``
+    (:func:`critical_difference_figure`), ``memorization`` (each ranker per stratum, the manifest's metrics) or
+    ``split_similarity`` (the splits' train-to-test similarities). Returns the paths written."""
+    if kind == "critical_difference":
+        return critical_difference_figure(reference, out)
+    from ..plots import plot_memorization, plot_split_similarity
+
+    folder = Path(reference)
+    strata = read_manifest(folder).strata
+    formats = (Path(out).suffix[1:],)
+    if kind == "memorization":
+        table = pd.read_csv(folder / "memorization.tsv", sep="\t")
+        return plot_memorization(table, strata["metrics"], out, formats=formats)
+    curves = pd.read_csv(folder / "split_similarity_curves.tsv", sep="\t")
+    return plot_split_similarity(curves, out, strata["novel"], strata["analog"], formats=formats)
+
+
 def study_tables(reference) -> dict:
     """The tables of a study of rankers, as Markdown, from its reference folder (``results/reference/<study>``),
     named ``<study>/<table>``: ``rankers`` (table 1: AUC[ROC], AUC[CROC(exp)] a=80 and BEDROC(20) with their 95%
@@ -294,10 +312,42 @@ def kept_tables(reference) -> dict:
     }
 
 
+def memorization_tables(reference) -> dict:
+    """A ``memorization`` reference's tables, as Markdown, named ``<folder>/<table>``: ``findings`` (the library's
+    answers), ``strata`` (every ranker on all test actives and on each stratum, for the manifest's metrics),
+    ``tests`` (the six tests per stratum, with effects) and, where the folder holds ``split_similarity.tsv``,
+    ``split_similarity`` (the dataset's splits compared)."""
+    from ..metrics import benchmark_metrics, paper_metrics
+    from ..report import memorization_markdown, split_similarity_markdown, stratum_tests_markdown
+    from ..report.findings import memorization_findings_markdown
+    from ..stats import TESTS
+
+    folder = Path(reference)
+    strata = read_manifest(folder).strata
+    table = pd.read_csv(folder / "memorization.tsv", sep="\t")
+    tests = pd.read_csv(folder / "memorization_tests.tsv", sep="\t")
+    keys, novel, analog = strata["metrics"], strata["novel"], strata["analog"]
+    labels = {c.key: c.label for c in paper_metrics() + benchmark_metrics()}
+    tables = {
+        "findings": memorization_findings_markdown(table, tests, keys, novel, analog),
+        "strata": memorization_markdown(table, keys),
+        "tests": stratum_tests_markdown(tests[tests["metric"].isin(keys)], labels, TESTS),
+    }
+    if (folder / "split_similarity.tsv").is_file():
+        tables["split_similarity"] = split_similarity_markdown(pd.read_csv(folder / "split_similarity.tsv", sep="\t"))
+    return {f"{folder.name}/{name}": text for name, text in tables.items()}
+
+
 def document_tables(reference) -> dict:
     """The Markdown tables the docs show from a reference folder, by its manifest's kind: :func:`panel_tables` for a
     panel's, :func:`study_tables` for a study's, :func:`readme_tables` for the paper's, :func:`kept_tables` for
-    ``tables``."""
+    ``tables``, :func:`memorization_tables` for ``memorization``."""
     kind = read_manifest(reference).kind
-    writers = {"panel": panel_tables, "study": study_tables, "paper": readme_tables, "tables": kept_tables}
+    writers = {
+        "panel": panel_tables,
+        "study": study_tables,
+        "paper": readme_tables,
+        "tables": kept_tables,
+        "memorization": memorization_tables,
+    }
     return writers[kind](reference)

@@ -6,7 +6,8 @@
 - ``_power``: the power study;
 - ``_svm``: the SVM set-up study;
 - ``_summary``: across screens (critical-difference diagrams, each metric per screen);
-- ``_protocol``: a random and a scaffold split compared.
+- ``_protocol``: a random and a scaffold split compared;
+- ``_memorization``: each split's train-to-test similarities, each ranker per stratum of the test actives.
 """
 
 from .._extras import needs
@@ -17,6 +18,7 @@ with needs("crocbench.plots"):
 matplotlib.use("Agg")  # before any module of the package imports pyplot: files only, no display
 
 from ._curves import plot_ac_cac, plot_croc_panels, plot_magnification, plot_proc, plot_roc, plot_roc_croc
+from ._memorization import plot_memorization, plot_split_similarity
 from ._power import plot_power_by_metric, plot_power_by_test
 from ._protocol import plot_split_comparison
 from ._style import PALETTE, colour_map, save_figure
@@ -33,12 +35,14 @@ __all__ = [
     "plot_datasets",
     "plot_irv_study",
     "plot_magnification",
+    "plot_memorization",
     "plot_power_by_metric",
     "plot_power_by_test",
     "plot_proc",
     "plot_roc",
     "plot_roc_croc",
     "plot_split_comparison",
+    "plot_split_similarity",
     "plot_svm_sensitivity",
     "plot_training_curves",
     "save_figure",

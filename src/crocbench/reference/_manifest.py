@@ -18,6 +18,12 @@ Every committed reference folder holds one. The code reads it, never the folder'
     The pages that hold its generated blocks; ``figures`` the generated figures (path: kind).
 ``questions``
     The study's declared questions (:class:`crocbench.report.findings.Questions`), for its findings.
+``strata``
+    A ``memorization`` reference's strata: ``novel`` and ``analog`` thresholds and the ``metrics`` tabulated
+    (the run's ``memorization:`` config).
+
+Kinds: ``paper``, ``panel``, ``study``, ``tables``, and ``memorization`` (one dataset under one split: every ranker
+on the strata of its test actives, the tests per stratum, and the dataset's splits compared).
 """
 
 from __future__ import annotations
@@ -27,12 +33,23 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 MANIFEST = "manifest.yaml"
-KINDS = ("paper", "panel", "study", "tables")
+KINDS = ("paper", "panel", "study", "tables", "memorization")
 SPLITS = ("random", "scaffold", "cluster")
 LABELS = ("paper", "primary", "confirmed")
 CAMPAIGN_KEYS = ("campaign", "dataset")
-FIGURES = ("critical_difference",)
-_KEYS = ("kind", "split", "labels", "overlays", "campaign_key", "config", "documents", "figures", "questions")
+FIGURES = ("critical_difference", "memorization", "split_similarity")
+_KEYS = (
+    "kind",
+    "split",
+    "labels",
+    "overlays",
+    "campaign_key",
+    "config",
+    "documents",
+    "figures",
+    "questions",
+    "strata",
+)
 
 
 @dataclass(frozen=True)
@@ -49,6 +66,7 @@ class Manifest:
     documents: tuple = ()
     figures: dict = field(default_factory=dict, hash=False)
     questions: dict | None = field(default=None, hash=False)
+    strata: dict | None = field(default=None, hash=False)
 
     @property
     def name(self) -> str:
@@ -67,6 +85,8 @@ class Manifest:
         }
         if self.questions is not None:
             out["questions"] = self.questions
+        if self.strata is not None:
+            out["strata"] = self.strata
         return out
 
 
@@ -83,7 +103,9 @@ def read_manifest(folder) -> Manifest:
     folder = Path(folder)
     path = folder / MANIFEST
     if not path.is_file():
-        raise ValueError(f"{path}: no manifest; a reference says what it is (kind: paper, panel, study or tables)")
+        raise ValueError(
+            f"{path}: no manifest; a reference says what it is (kind: paper, panel, study, tables or memorization)"
+        )
     stat = path.stat()
     return _read(folder, stat.st_mtime_ns, stat.st_size)
 
@@ -117,7 +139,12 @@ def _read(folder: Path, mtime_ns: int, size: int) -> Manifest:
         documents=tuple(spec.get("documents") or ()),
         figures=figures,
         questions=spec.get("questions"),
+        strata=spec.get("strata"),
     )
+    if manifest.kind == "memorization":
+        strata = manifest.strata or {}
+        if not {"novel", "analog", "metrics"} <= set(strata):
+            raise ValueError(f"{path}: a memorization reference declares strata: novel, analog and metrics")
     if manifest.overlays is not None and not (folder.parent / manifest.overlays / MANIFEST).is_file():
         raise ValueError(f"{path}: overlays {manifest.overlays!r} is no reference beside it")
     if manifest.questions is not None:

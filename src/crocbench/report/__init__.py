@@ -27,6 +27,15 @@ AUC[ROC], then AUC[CROC(exp)] at a = 7, 14 and 80; see :func:`crocbench.metrics.
 from ._claims import Across, Check, Claim, OnScreen, claims_markdown, evaluate, holds_per_claim, metric_matrix
 from ._format import markdown_html, markdown_table
 from ._irv import irv_study_closest, irv_study_markdown, irv_study_table, irv_training_table
+from ._memorization import (
+    memorization_markdown,
+    memorization_table,
+    split_similarity_curves,
+    split_similarity_markdown,
+    split_similarity_table,
+    stratum_tests,
+    stratum_tests_markdown,
+)
 from ._panels import panels_compared
 from ._power import power_markdown, power_notes
 from ._protocol import (
@@ -92,6 +101,13 @@ from ._tables import (
 )
 
 __all__ = [
+    "memorization_markdown",
+    "memorization_table",
+    "split_similarity_curves",
+    "split_similarity_markdown",
+    "split_similarity_table",
+    "stratum_tests",
+    "stratum_tests_markdown",
     "RANDOM_ROW",
     "STUDY_METRICS",
     "orders_markdown",

@@ -16,20 +16,22 @@ from ._format import interval_cell, markdown_table, p_cell
 # --- the split ---------------------------------------------------------------------------------
 
 
-def folds_markdown(tables: list, split: str, scaffold: str, seed: int) -> str:
+def folds_markdown(tables: list, split: str, scaffold: str, seed: int, cluster_threshold: float | None = None) -> str:
     """The split described: how it was made, each repeat's folds (compounds and positives) and, for a scaffold
-    split, the scaffolds (their number, the largest group, the acyclic compounds).
+    split, the scaffolds (their number, the largest group, the acyclic compounds); for a cluster split the
+    clusters (their number, the largest, the singletons).
 
     ``tables`` are the fold tables of the repeats, repeat 0 first.
     """
     summaries = [fold_summary(t) for t in tables]
     first = summaries[0]
-    how = (
-        "stratified random: each class shuffled and dealt round-robin"
-        if split == "random"
-        else f"by {scaffold} Bemis-Murcko scaffold: whole scaffold groups to a fold, positives spread as evenly "
-        "as the groups allow (each acyclic compound a group of its own)"
-    )
+    how = {
+        "random": "stratified random: each class shuffled and dealt round-robin",
+        "scaffold": f"by {scaffold} Bemis-Murcko scaffold: whole scaffold groups to a fold, positives spread as "
+        "evenly as the groups allow (each acyclic compound a group of its own)",
+        "cluster": f"by leader cluster (ECFP4 Tanimoto >= {cluster_threshold}): whole clusters to a fold, positives "
+        "spread as evenly as the clusters allow",
+    }[split]
     seeds = ", ".join(str(seed + r) for r in range(len(tables)))
     lines = [
         f"{first['compounds']:,} compounds, {first['positives']:,} positives; {len(first['folds'])} folds, {how}; "
@@ -41,6 +43,12 @@ def folds_markdown(tables: list, split: str, scaffold: str, seed: int) -> str:
             f"Scaffolds: {first['scaffolds']:,} distinct ({scaffold}); the largest group holds "
             f"{first['largest_group']:,} compounds (`{first['largest_scaffold']}`); {first['acyclic']:,} acyclic "
             "compounds.",
+            "",
+        ]
+    if "clusters" in first:
+        lines += [
+            f"Clusters: {first['clusters']:,}; the largest holds {first['largest_group']:,} compounds; "
+            f"{first['singletons']:,} singletons.",
             "",
         ]
     rows = {

@@ -14,10 +14,12 @@ exploratory. No function here asserts a result: when a number moves, the words f
 has its own family table (:func:`study_family_table`: the paper's paired permutation test, each ranker's interval).
 
 Modules: ``_questions`` (:class:`Questions`, :data:`VERDICTS`, :func:`describe`), ``_screens`` (across screens),
-``_one_dataset`` (a study on one dataset) and ``_exploratory`` (beyond the family).
+``_one_dataset`` (a study on one dataset), ``_exploratory`` (beyond the family) and ``_memorization`` (the
+strata of the test actives: best on novel actives, the analogs' share of each gain).
 """
 
 from ._exploratory import exploratory_markdown
+from ._memorization import memorization_findings_markdown
 from ._one_dataset import study_answers_markdown, study_family_markdown, study_family_table, study_headline_markdown
 from ._questions import DECLARED, VERDICTS, Questions, describe
 from ._screens import answers_markdown, family_markdown, family_table, headline_markdown
@@ -32,6 +34,7 @@ __all__ = [
     "family_markdown",
     "family_table",
     "headline_markdown",
+    "memorization_findings_markdown",
     "study_answers_markdown",
     "study_family_markdown",
     "study_family_table",

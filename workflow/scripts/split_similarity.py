@@ -1,0 +1,41 @@
+import pandas as pd
+
+from crocbench._io import write_table, write_text
+from crocbench._workflow import step
+from crocbench.cv import split_overlaps
+from crocbench.fingerprints import load_fingerprints
+from crocbench.plots import plot_split_similarity
+from crocbench.report import markdown_html, split_similarity_curves, split_similarity_markdown, split_similarity_table
+from crocbench.similarity import SimilarityIndex, load_neighbours
+
+with step(snakemake) as log:
+    p = snakemake.params
+    compounds = pd.read_parquet(snakemake.input.compounds, columns=["id", "label"])
+    data = SimilarityIndex(
+        load_fingerprints(snakemake.input.fingerprints),
+        neighbours=load_neighbours(snakemake.input.neighbours),
+        block=p.block,
+    )
+    groups = {}
+    for name, column in (("scaffolds", "scaffold"), ("clusters", "cluster")):
+        if name in snakemake.input.keys():
+            table = pd.read_parquet(snakemake.input[name])
+            if not table["id"].equals(compounds["id"]):
+                raise ValueError(f"{snakemake.input[name]} does not list the compounds of {snakemake.input.compounds}")
+            groups[name] = table[column].to_numpy()
+    overlaps, notes = split_overlaps(
+        data, compounds["id"], compounds["label"], p.splits, p.n_folds, p.seed, groups, progress=log
+    )
+    table = split_similarity_table(overlaps)
+    curves = split_similarity_curves(overlaps)
+    write_table(table, snakemake.output.tsv, sep="\t", index=False, float_format="%.10g")
+    write_table(curves, snakemake.output.curves, sep="\t", index=False, float_format="%.10g")
+    text = (
+        f"# Train-to-test similarity ({snakemake.wildcards.dataset}): {p.n_folds} folds of each split, seed {p.seed}\n\n"
+        + split_similarity_markdown(table, notes)
+        + "\n"
+    )
+    write_text(snakemake.output.md, text)
+    write_text(snakemake.output.html, markdown_html(text))
+    plot_split_similarity(curves, snakemake.output.figure, p.novel, p.analog)
+    print(text, file=log)
