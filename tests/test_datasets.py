@@ -142,6 +142,14 @@ def test_standardize_csv_counts_rejections_and_duplicates(tmp_path):
 _DUPLICATES = "smi,y\nCCO,I\nc1ccccc1,I\nOCC,A\nCN,I\nCCO,I\nNC,I\nC1CC1,A\n"
 
 
+def test_a_merged_record_names_its_structures_record_by_its_row_in_the_file(tmp_path):
+    """Rows 0 and 1 are unusable: CCO (row 2) and OCC (row 4) merge into record 2, not into the usable subset's 0."""
+    text = "smi,y\nC1CC,I\n,I\nCCO,I\nc1ccccc1,A\nOCC,A\n"
+    compounds, rejected, _ = standardize(_csv_dataset(tmp_path, text, positive=["A"], negative=["I"]), tmp_path)
+    assert compounds["id"].tolist() == ["2", "3"] and compounds["label"].tolist() == [1, 1]
+    assert dict(zip(rejected["row"], rejected["reason"]))[4] == "duplicate structure: merged into record 2"
+
+
 def test_merge_keeps_one_row_per_structure_positive_if_any_record_is(tmp_path):
     """CCO/OCC/CCO (rows 0, 2, 4: I, A, I) are one structure, CN/NC (rows 3, 5) another: merged into rows 0 and 3;
     row 0 takes the class of its first positive record (row 2)."""

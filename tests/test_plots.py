@@ -92,3 +92,38 @@ def test_svm_setup_markers_are_visible_for_any_c_the_schema_allows(tmp_path):
     )
     paths = plots.plot_svm_sensitivity(table, tmp_path / "svm.png", references={"paper": (0.85, 0.31)})
     assert [p.suffix for p in paths] == [".png", ".pdf"] and all(p.stat().st_size > 10_000 for p in paths)
+
+
+def test_the_memorization_figures_draw_their_tables(tmp_path):
+    """The splits' curves and the strata's bars: PNG and PDF, the same bytes twice; each split a line whose points
+    are the curves table's, each ranker's bars its values per stratum."""
+    import matplotlib.pyplot as plt
+    import pandas as pd
+
+    from crocbench.metrics import parse_metric
+    from crocbench.report import memorization_table, split_similarity_curves
+
+    rng = np.random.default_rng(1)
+    label = (rng.random(300) < 0.15).astype(np.int8)
+    sim = rng.random(300).astype(np.float32)
+    overlap = pd.DataFrame({"id": np.arange(300).astype(str), "label": label, "to_train": sim, "to_train_actives": sim})
+    curves = split_similarity_curves({"random": overlap, "cluster": overlap.assign(to_train=sim / 2)})
+    shown = []
+    real_plot = plt.Axes.plot
+    plt.Axes.plot = lambda ax, x, y, **kw: shown.append((kw["label"], list(x), list(y))) or real_plot(ax, x, y, **kw)
+    try:
+        first = plots.plot_split_similarity(curves, tmp_path / "splits.png")
+    finally:
+        plt.Axes.plot = real_plot
+    part = curves[(curves["measure"] == "to_train") & (curves["split"] == "cluster")]
+    assert ("cluster split", part["level"].tolist(), part["share"].tolist()) in shown
+    assert [p.read_bytes() for p in first] == [
+        p.read_bytes() for p in plots.plot_split_similarity(curves, tmp_path / "b.png")
+    ]
+    pooled = {
+        m: pd.DataFrame({"id": overlap["id"], "label": label, "score": label * s + rng.normal(size=300)})
+        for m, s in (("A", 2), ("B", 1))
+    }
+    table = memorization_table(pooled, overlap, [parse_metric("roc_auc")], 0.4, 0.7)
+    paths = plots.plot_memorization(table, ["roc"], tmp_path / "strata.png")
+    assert [p.suffix for p in paths] == [".png", ".pdf"] and all(p.stat().st_size > 1000 for p in paths)

@@ -510,3 +510,69 @@ def test_reference_comparison_reports_a_one_in_a_million_change(tmp_path):
     assert all(not lines for name, lines in out.items() if name != "areas.tsv")
     assert areas_after(1e-12)["areas.tsv"] == []  # last-bit noise, far inside 1e-9 relative
     assert areas_after(-1e-6)["areas.tsv"][:1] == ["areas.tsv: roc moved in 1 of 2 rows"]
+
+
+# --- a memorization reference: written from a run, compared, and its pages' tables ----------------------------------
+
+
+def _memorization_run(tmp_path, shift=1.5):
+    """A run folder with the memorization tables of two rankers on a seeded screen (the workflow's functions)."""
+    import yaml
+
+    from crocbench.metrics import parse_metric
+    from crocbench.report import memorization_table, split_similarity_curves, split_similarity_table, stratum_tests
+    from crocbench.stats import TESTS
+
+    rng = np.random.default_rng(0)
+    n, label = 200, np.zeros(200, dtype=np.int8)
+    label[rng.choice(n, 30, replace=False)] = 1
+    ids = [f"c{i}" for i in range(n)]
+    sim = np.where(label == 1, rng.choice([0.2, 0.5, 0.8], size=n), rng.random(n)).astype(np.float32)
+    overlap = pd.DataFrame(
+        {"id": ids, "label": label, "fold": np.arange(n) % 5, "to_train": sim, "to_train_actives": sim}
+    )
+    pooled = {
+        m: pd.DataFrame({"id": ids, "label": label, "score": label * s + rng.normal(size=n)})
+        for m, s in (("IRV", shift), ("kNN", 1.0))
+    }
+    calls = [parse_metric("croc_auc:alpha=80"), parse_metric("enrichment_factor:fraction=0.05")]
+    tables = tmp_path / "run" / "tables"
+    tables.mkdir(parents=True)
+    memorization_table(pooled, overlap, calls, 0.4, 0.7).to_csv(tables / "memorization.tsv", sep="\t", index=False)
+    stratum_tests(pooled, overlap, calls, TESTS, 0.4, 0.7, n_samples=200).to_csv(
+        tables / "memorization_tests.tsv", sep="\t", index=False
+    )
+    overlaps = {"random": overlap, "cluster": overlap.assign(to_train=sim / 2)}
+    split_similarity_table(overlaps).to_csv(tables / "split_similarity.tsv", sep="\t", index=False)
+    split_similarity_curves(overlaps).to_csv(tables / "split_similarity_curves.tsv", sep="\t", index=False)
+    keys = [c.key for c in calls]
+    (tables / "memorization.yaml").write_text(
+        yaml.safe_dump({"split": "cluster", "novel": 0.4, "analog": 0.7, "metrics": keys})
+    )
+    return tmp_path / "run"
+
+
+def test_a_memorization_reference_is_written_compared_and_published(tmp_path, capsys):
+    from crocbench.pages import document_tables, reference_figure
+    from crocbench.reference import read_manifest
+
+    run, out = _memorization_run(tmp_path), tmp_path / "memorization_cluster"
+    assert main(["reference", str(run), "--memorization", "--out", str(out)]) == 0
+    manifest = read_manifest(out)
+    assert (manifest.kind, manifest.split, manifest.strata["novel"]) == ("memorization", "cluster", 0.4)
+    assert main(["reference", str(run), "--check", "--out", str(out)]) == 0  # the kind comes from the manifest
+    moved = _memorization_run(tmp_path / "again", shift=2.5)
+    capsys.readouterr()
+    assert main(["reference", str(moved), "--check", "--out", str(out)]) == 1
+    assert "memorization.tsv: value moved" in capsys.readouterr().out
+    tables = document_tables(out)
+    assert set(tables) == {
+        f"memorization_cluster/{t}" for t in ("findings", "headline", "strata", "tests", "split_similarity")
+    }
+    assert tables["memorization_cluster/headline"].startswith("Cluster split: ")
+    assert "first on novel actives" in tables["memorization_cluster/findings"]
+    for kind in ("memorization", "split_similarity"):
+        assert reference_figure(out, kind, tmp_path / f"{kind}.png")[0].is_file()
+    capsys.readouterr()
+    assert main(["reference", str(run), "--memorization"]) == 2  # a folder of its own, in one line
+    assert "a memorization reference needs a folder of its own" in capsys.readouterr().err

@@ -125,3 +125,20 @@ def test_the_markdown_has_a_row_per_model_and_the_random_means():
     assert "all - novel" in text and "analogs' share of the gain over random" in text
     n = int(overlap["label"].sum())
     assert f"all ({n:,})" in text
+
+
+def test_one_model_a_top_k_beyond_a_stratum_and_a_model_named_like_the_baseline_row():
+    """One model: the tests table is empty, with its columns. A top k longer than a stratum's list: NaN there, the
+    metric still on the other lists. A model labelled "random (expected)" keeps its row beside the baseline's."""
+    from crocbench.report._tables import RANDOM_ROW
+
+    pooled, overlap = _screen(0, n=60, n_pos=20)
+    one = {"A": pooled["A"]}
+    assert stratum_tests(one, overlap, CALLS[:1], TESTS, 0.4, 0.7, n_samples=100).empty
+    hits = parse_metric("hits_at_k:k=50")
+    table = memorization_table(one, overlap, [hits], 0.4, 0.7).set_index("stratum")
+    sizes = table["actives"] + 40
+    assert table.loc[sizes < 50, "value"].isna().all() and table.loc[sizes >= 50, "value"].notna().all()
+    named = {RANDOM_ROW: pooled["A"], "B": pooled["B"]}
+    text = memorization_markdown(memorization_table(named, overlap, CALLS[:1], 0.4, 0.7), ["roc"])
+    assert text.count(f"| {RANDOM_ROW} |") == 2

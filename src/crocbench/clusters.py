@@ -112,4 +112,4 @@ def cluster_summary(clusters) -> dict:
     """
     sizes = np.bincount(np.asarray(clusters, dtype=np.int64))
     sizes = sizes[sizes > 0]
-    return {"clusters": int(sizes.size), "singletons": int((sizes == 1).sum()), "largest": int(sizes.max())}
+    return {"clusters": int(sizes.size), "singletons": int((sizes == 1).sum()), "largest": int(sizes.max(initial=0))}

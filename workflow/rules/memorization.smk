@@ -73,6 +73,7 @@ rule memorization_table:
     output:
         tsv="results/{dataset}/tables/memorization.tsv",
         tests="results/{dataset}/tables/memorization_tests.tsv",
+        declared="results/{dataset}/tables/memorization.yaml",
         md="results/{dataset}/tables/memorization.md",
         html=report(
             "results/{dataset}/tables/memorization.html", caption="../report/memorization.rst", category="Tables"
@@ -101,5 +102,6 @@ rule memorization_table:
         metrics=MEMORIZATION["metrics"],
         samples=config["significance"]["samples"],
         seed=config["cv"]["seed"],
+        split=SPLIT,
     script:
         "../scripts/memorization_table.py"

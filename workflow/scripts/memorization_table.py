@@ -1,4 +1,5 @@
 import pandas as pd
+import yaml
 
 from crocbench._io import write_table, write_text
 from crocbench._workflow import step
@@ -23,8 +24,16 @@ with step(snakemake) as log:
     table = memorization_table(pooled, overlap, calls, p.novel, p.analog)
     write_table(table, snakemake.output.tsv, sep="\t", index=False, float_format="%.10g")
     chosen = [c for c in calls if c.key in p.metrics]
+    absent = [key for key in p.metrics if key not in {c.key for c in calls}]
+    if absent:
+        raise ValueError(
+            f"memorization: metrics: {absent[0]!r} is not computed on this dataset's list "
+            f"(its metrics: {', '.join(c.key for c in calls)})"
+        )
     tests = stratum_tests(pooled, overlap, chosen, TESTS, p.novel, p.analog, n_samples=p.samples, seed=p.seed)
     write_table(tests, snakemake.output.tests, sep="\t", index=False, float_format="%.10g")
+    declared = {"split": p.split, "novel": p.novel, "analog": p.analog, "metrics": list(p.metrics)}
+    write_text(snakemake.output.declared, yaml.safe_dump(declared, sort_keys=False))
     text = (
         f"# Memorization ({snakemake.wildcards.dataset}): each ranker on its test actives by their nearest training "
         f"active: analog (>= {p.analog}), middle, novel (< {p.novel})\n\n"

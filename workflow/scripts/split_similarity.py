@@ -2,7 +2,7 @@ import pandas as pd
 
 from crocbench._io import write_table, write_text
 from crocbench._workflow import step
-from crocbench.cv import split_overlaps
+from crocbench.cv import read_split_groups, split_overlaps
 from crocbench.fingerprints import load_fingerprints
 from crocbench.plots import plot_split_similarity
 from crocbench.report import markdown_html, split_similarity_curves, split_similarity_markdown, split_similarity_table
@@ -16,13 +16,8 @@ with step(snakemake) as log:
         neighbours=load_neighbours(snakemake.input.neighbours),
         block=p.block,
     )
-    groups = {}
-    for name, column in (("scaffolds", "scaffold"), ("clusters", "cluster")):
-        if name in snakemake.input.keys():
-            table = pd.read_parquet(snakemake.input[name])
-            if not table["id"].equals(compounds["id"]):
-                raise ValueError(f"{snakemake.input[name]} does not list the compounds of {snakemake.input.compounds}")
-            groups[name] = table[column].to_numpy()
+    files = {k: snakemake.input[k] for k in ("scaffolds", "clusters") if k in snakemake.input.keys()}
+    groups = read_split_groups(compounds["id"], **files)
     overlaps, notes = split_overlaps(
         data, compounds["id"], compounds["label"], p.splits, p.n_folds, p.seed, groups, progress=log
     )

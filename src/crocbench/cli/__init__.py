@@ -232,6 +232,13 @@ def _parser() -> argparse.ArgumentParser:
         "and tests in a folder of its own (--out results/reference/ecfp_rankers_random); implied where --out holds one",
     )
     p.add_argument(
+        "--memorization",
+        action="store_true",
+        help="keep the run's memorization tables (strata of the test actives, the tests per stratum, the splits "
+        "compared) in a folder of their own (--out results/reference/memorization_random); implied where --out "
+        "holds one",
+    )
+    p.add_argument(
         "--readme",
         metavar="PATH",
         nargs="+",

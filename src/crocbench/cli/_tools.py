@@ -89,16 +89,26 @@ def _synthesize(args) -> int:
 def _reference(args) -> int:
     require("crocbench reference", "yaml")
     from ..pages import update_readme
-    from ..reference import compare_run, is_study_reference, is_summary, missing_tables, write_reference
+    from ..reference import (
+        compare_run,
+        is_study_reference,
+        is_summary,
+        manifest_kind,
+        missing_tables,
+        write_memorization_reference,
+        write_reference,
+    )
 
     if args.out is None:
         if is_summary(args.results):
             raise ValueError(f"{args.results} is a panel's summary: name its reference folder with --out")
-        if args.study:
-            raise ValueError("a study's reference needs a folder of its own: name it with --out")
+        if args.study or args.memorization:
+            kind = "a study's" if args.study else "a memorization"
+            raise ValueError(f"{kind} reference needs a folder of its own: name it with --out")
         args.out = "results/reference"
     study = args.study or is_study_reference(args.out)
-    missing = missing_tables(args.results, study)
+    memorization = args.memorization or manifest_kind(args.out) == "memorization"
+    missing = missing_tables(args.results, study, memorization)
     if missing:
         raise ValueError(f"{args.results} lacks {', '.join(missing)}: run the workflow first")
     if args.check:
@@ -109,7 +119,14 @@ def _reference(args) -> int:
         moved = [line for lines in compare_run(args.results, args.out).values() for line in lines]
         print("\n".join(moved) if moved else f"{args.results} equals the reference {args.out}")
         return 1 if moved else 0
-    for path, moved in write_reference(args.results, args.out, study, add=args.add).items():
+    if memorization and args.add:
+        raise ValueError("--add adds a panel's screens: leave it out of a memorization reference")
+    writing = (
+        write_memorization_reference(args.results, args.out)
+        if memorization
+        else write_reference(args.results, args.out, study, add=args.add)
+    )
+    for path, moved in writing.items():
         print(
             f"wrote {path}: " + ("unchanged" if not moved else "new" if moved == ["new"] else "\n" + "\n".join(moved))
         )

@@ -13,9 +13,12 @@ One concern per module:
 
 from ._folds import FOLD_COLUMNS, SPLITS, fold_summary, fold_table, grouped_folds, repeat_seed, split, stratified_folds
 from ._overlap import (
+    ALL_ACTIVES,
+    MEASURES,
     OVERLAP_COLUMNS,
     STRATA,
     check_strata_thresholds,
+    read_split_groups,
     split_overlaps,
     strata,
     train_test_similarity,
@@ -33,7 +36,10 @@ __all__ = [
     "repeat_seed",
     "fold_summary",
     "split",
+    "ALL_ACTIVES",
+    "MEASURES",
     "OVERLAP_COLUMNS",
+    "read_split_groups",
     "STRATA",
     "check_strata_thresholds",
     "split_overlaps",

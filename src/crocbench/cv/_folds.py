@@ -251,7 +251,11 @@ def fold_summary(folds: pd.DataFrame) -> dict:
         )
     if "cluster" in folds.columns:
         counts = folds["cluster"].value_counts()
-        out.update(clusters=int(counts.size), largest_group=int(counts.iloc[0]), singletons=int((counts == 1).sum()))
+        out.update(
+            clusters=int(counts.size),
+            largest_group=int(counts.iloc[0]) if counts.size else 0,
+            singletons=int((counts == 1).sum()),
+        )
     return out
 
 

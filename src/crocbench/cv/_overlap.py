@@ -15,6 +15,45 @@ import pandas as pd
 STRATA = ("analog", "middle", "novel")
 #: The columns of :func:`train_test_similarity`'s table.
 OVERLAP_COLUMNS = ["id", "label", "fold", "to_train", "to_train_actives"]
+#: Its two measures of a split's train-to-test similarity: the column, and what it measures.
+MEASURES = {
+    "to_train": "test compound to nearest training compound",
+    "to_train_actives": "test active to nearest training active",
+}
+#: The name of the list of every test active, beside the strata.
+ALL_ACTIVES = "all"
+
+
+def read_split_groups(ids, scaffolds=None, clusters=None) -> dict:
+    """The groups of the grouped splits, read from the workflow's files and checked against the compounds.
+
+    Parameters
+    ----------
+    ids : array-like of str
+        The compounds' ids, in the compounds table's order.
+    scaffolds, clusters : path-like, default=None
+        ``scaffolds/{kind}.parquet`` (``id``, ``scaffold``) and ``clusters.parquet`` (``id``, ``cluster``).
+
+    Returns
+    -------
+    dict
+        ``scaffolds`` and ``clusters`` arrays for those given, as :func:`crocbench.cv.fold_table` takes them.
+
+    Raises
+    ------
+    ValueError
+        A file does not list the compounds in their order.
+    """
+    ids = pd.Series(np.asarray(ids, dtype=object))
+    out = {}
+    for name, column, path in (("scaffolds", "scaffold", scaffolds), ("clusters", "cluster", clusters)):
+        if path is None:
+            continue
+        table = pd.read_parquet(path)
+        if not table["id"].astype(object).reset_index(drop=True).equals(ids):
+            raise ValueError(f"{path} does not list the compounds of the compounds table, in its order")
+        out[name] = table[column].to_numpy()
+    return out
 
 
 def train_test_similarity(data, folds: pd.DataFrame, progress=None) -> pd.DataFrame:
@@ -107,6 +146,8 @@ def split_overlaps(data, ids, y, splits, n_folds: int, seed: int, groups: dict |
     }
     overlaps, notes = {}, {}
     for split in splits:
+        if any(v is None for v in arguments[split].values()):
+            raise ValueError(f"a {split} split needs its groups ({', '.join(arguments[split])})")
         try:
             folds = fold_table(ids, y, n_folds, seed, **arguments[split])
         except ValueError as exc:

@@ -93,7 +93,9 @@ def _check_expected(dataset: Dataset, summary: dict) -> None:
 DUPLICATE_POLICIES = ("merge", "keep", "drop_conflicting")
 
 
-def resolve_duplicates(canonical, labels, policy: str = "merge") -> tuple[np.ndarray, np.ndarray, np.ndarray, dict]:
+def resolve_duplicates(
+    canonical, labels, policy: str = "merge", rows=None
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, dict]:
     """Which records of a table stay under a duplicate ``policy``, with what label, and why the others go.
 
     Records are duplicates when their canonical SMILES are identical.  A structure's row is its first record
@@ -108,6 +110,8 @@ def resolve_duplicates(canonical, labels, policy: str = "merge") -> tuple[np.nda
         Each record's binary label.
     policy : {"merge", "keep", "drop_conflicting"}, default="merge"
         :data:`DUPLICATE_POLICIES`.
+    rows : array-like of int of shape (n_records,), default=None
+        Each record's number in its file, as the reasons name it (None: 0, 1, ...).
 
     Returns
     -------
@@ -116,7 +120,7 @@ def resolve_duplicates(canonical, labels, policy: str = "merge") -> tuple[np.nda
     source : ndarray of int64 of shape (len(kept),)
         For each, the record whose class it takes: itself, or its structure's first positive record.
     reasons : ndarray of object of shape (n_records,)
-        None for a kept record, else why it went (``duplicate structure: merged into record r``, ...).
+        None for a kept record, else why it went (``duplicate structure: merged into record r``, r from ``rows``).
     counts : dict
         ``duplicate_groups`` and ``duplicate_rows`` (structures with two or more records, and their records),
         ``conflicting_label_groups``, ``merged_rows`` and ``conflicting_rows`` (the records each step left out).
@@ -132,6 +136,7 @@ def resolve_duplicates(canonical, labels, policy: str = "merge") -> tuple[np.nda
     if policy not in DUPLICATE_POLICIES:
         raise ValueError(f"unknown duplicates policy {policy!r}; use one of {', '.join(DUPLICATE_POLICIES)}")
     labels = np.asarray(labels, dtype=np.int64)
+    rows = np.arange(labels.size) if rows is None else np.asarray(rows, dtype=np.int64)
     group = pd.factorize(pd.Series(np.asarray(canonical, dtype=object)))[0]
     n_groups = int(group.max()) + 1 if group.size else 0
     size = np.bincount(group, minlength=n_groups)
@@ -155,7 +160,7 @@ def resolve_duplicates(canonical, labels, policy: str = "merge") -> tuple[np.nda
         return kept, kept, reasons, counts
     is_first = first[group] == np.arange(group.size)
     for r in np.flatnonzero(~is_first).tolist():
-        reasons[r] = f"duplicate structure: merged into record {int(first[group[r]])}"  # numbered as `kept`
+        reasons[r] = f"duplicate structure: merged into record {int(rows[first[group[r]]])}"
     if policy == "drop_conflicting":
         for r in np.flatnonzero(conflicting[group]).tolist():
             reasons[r] = "duplicate structure with conflicting labels: left out"
@@ -287,7 +292,7 @@ def standardize(
     kept = records[keep]
     labels = binary_classes(kept["class"], dataset.positive, dataset.negative, f"dataset {dataset.name}")
     rows_kept = np.flatnonzero(keep)
-    stay, source, why, duplicates = resolve_duplicates(canonical[keep], labels, dataset.duplicates)
+    stay, source, why, duplicates = resolve_duplicates(canonical[keep], labels, dataset.duplicates, rows_kept)
     reason[rows_kept] = why
     keep = pd.isna(reason)
     labels = labels[source].astype(np.int8)  # a merged structure's first positive record, if it has one

@@ -314,22 +314,23 @@ def kept_tables(reference) -> dict:
 
 def memorization_tables(reference) -> dict:
     """A ``memorization`` reference's tables, as Markdown, named ``<folder>/<table>``: ``findings`` (the library's
-    answers), ``strata`` (every ranker on all test actives and on each stratum, for the manifest's metrics),
+    answers), ``headline`` (one sentence), ``strata`` (every ranker on all test actives and on each stratum, for the manifest's metrics),
     ``tests`` (the six tests per stratum, with effects) and, where the folder holds ``split_similarity.tsv``,
     ``split_similarity`` (the dataset's splits compared)."""
-    from ..metrics import benchmark_metrics, paper_metrics
     from ..report import memorization_markdown, split_similarity_markdown, stratum_tests_markdown
-    from ..report.findings import memorization_findings_markdown
+    from ..report.findings import describe, memorization_findings_markdown, memorization_headline_markdown
     from ..stats import TESTS
 
     folder = Path(reference)
-    strata = read_manifest(folder).strata
+    manifest = read_manifest(folder)
+    strata = manifest.strata
     table = pd.read_csv(folder / "memorization.tsv", sep="\t")
     tests = pd.read_csv(folder / "memorization_tests.tsv", sep="\t")
     keys, novel, analog = strata["metrics"], strata["novel"], strata["analog"]
-    labels = {c.key: c.label for c in paper_metrics() + benchmark_metrics()}
+    labels = dict(zip(table["key"], table["label"]))
     tables = {
         "findings": memorization_findings_markdown(table, tests, keys, novel, analog),
+        "headline": memorization_headline_markdown(table, keys[0], describe(manifest.split, manifest.labels)),
         "strata": memorization_markdown(table, keys),
         "tests": stratum_tests_markdown(tests[tests["metric"].isin(keys)], labels, TESTS),
     }

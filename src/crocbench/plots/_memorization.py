@@ -6,6 +6,8 @@ from __future__ import annotations
 import matplotlib.pyplot as plt
 import numpy as np
 
+from ..cv import ALL_ACTIVES as ALL
+from ..cv import MEASURES
 from ._style import colour_map, save_figure
 
 #: A split's line colour (the splits are not rankers: greys and one accent).
@@ -18,8 +20,6 @@ def plot_split_similarity(curves, out, novel: float = 0.4, analog: float = 0.7, 
 
     ``curves`` is :func:`crocbench.report.split_similarity_curves`'s output.
     """
-    from ..report._memorization import MEASURES
-
     fig, axes = plt.subplots(1, 2, figsize=(9.2, 3.9), constrained_layout=True, sharey=True)
     for ax, (measure, title) in zip(axes, MEASURES.items()):
         part = curves[curves["measure"] == measure]
@@ -42,8 +42,6 @@ def plot_memorization(table, keys, out, formats=("png", "pdf")) -> list:
 
     ``table`` is :func:`crocbench.report.memorization_table`'s output.
     """
-    from ..report._memorization import ALL
-
     keys = [k for k in keys if k in set(table["key"])]
     models = list(dict.fromkeys(table["model"]))
     colours = colour_map(models)

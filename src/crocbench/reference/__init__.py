@@ -39,12 +39,13 @@ from ._manifest import (
     Manifest,
     is_panel_reference,
     is_study_reference,
+    manifest_kind,
     read_manifest,
     references,
     write_manifest,
 )
 from ._panel import across_screens, added_screens
-from ._runs import compare_run, write_reference
+from ._runs import compare_run, write_memorization_reference, write_reference
 from ._tables import (
     ABSOLUTE_FLOOR,
     COLUMN_TOLERANCES,
@@ -82,10 +83,12 @@ __all__ = [
     "compare_run",
     "is_panel_reference",
     "is_study_reference",
+    "manifest_kind",
     "is_summary",
     "missing_tables",
     "reference_files",
     "reference_frame",
     "svm_folds_frame",
+    "write_memorization_reference",
     "write_reference",
 ]

@@ -18,20 +18,66 @@ from ._manifest import (
     write_manifest,
 )
 from ._panel import added_screens
-from ._tables import REFERENCE_FILES, SUMMARY_FILES, compare, is_summary, reference_files, reference_frame
+from ._tables import (
+    MEMORIZATION_FILES,
+    OPTIONAL_FILES,
+    REFERENCE_FILES,
+    SUMMARY_FILES,
+    compare,
+    is_summary,
+    reference_files,
+    reference_frame,
+)
 
 
 def compare_run(results, reference) -> dict:
     """``{table: difference lines}`` between a run and the reference folder (a missing reference table is
     one line)."""
     out = {}
-    for name in reference_files(results, is_study_reference(reference)):
+    memorization = manifest_kind(reference) == "memorization"
+    for name in reference_files(results, is_study_reference(reference), memorization):
+        if memorization and name in OPTIONAL_FILES and not (Path(results) / "tables" / name).is_file():
+            continue
         path = Path(reference) / name
         if not path.is_file():
             out[name] = [f"{name}: not in the reference {reference}"]
             continue
         out[name] = compare(reference_frame(results, name), pd.read_csv(path, sep="\t"), name)
     return out
+
+
+def write_memorization_reference(results, reference) -> dict:
+    """Copy a run's memorization tables (:data:`MEMORIZATION_FILES`) into a reference folder of their own, with a
+    manifest of kind ``memorization`` saying the run's split and strata (``tables/memorization.yaml``).
+
+    Returns ``{path written: lines saying what moved against the previous reference}``.
+    """
+    from .._extras import needs
+
+    with needs("crocbench.reference"):
+        import yaml
+
+    reference = Path(reference)
+    kind = manifest_kind(reference)
+    if kind not in (None, "memorization"):
+        raise ValueError(f"{reference} holds a {kind} reference: a memorization reference needs a folder of its own")
+    declared = yaml.safe_load((Path(results) / "tables" / "memorization.yaml").read_text())
+    reference.mkdir(parents=True, exist_ok=True)
+    written = {}
+    for name in MEMORIZATION_FILES:
+        if name in OPTIONAL_FILES and not (Path(results) / "tables" / name).is_file():
+            continue  # a run without `memorization: splits`
+        frame, path = reference_frame(results, name), reference / name
+        moved = compare(frame, pd.read_csv(path, sep="\t"), name) if path.is_file() else ["new"]
+        write_table(frame, path, sep="\t", index=False, float_format="%.12g")
+        written[path] = moved
+    strata = {key: declared[key] for key in ("novel", "analog", "metrics")}
+    old = read_manifest(reference) if kind else Manifest(reference, kind="memorization")
+    if kind is None or old.split != declared["split"] or old.strata != strata:
+        written[write_manifest(replace(old, split=declared["split"], strata=strata))] = [
+            "new" if kind is None else "strata"
+        ]
+    return written
 
 
 def write_reference(results, reference, study: bool = False, add: bool = False) -> dict:

@@ -25,8 +25,22 @@ SUMMARY_FILES = ("datasets.tsv", "ranks.tsv", "wilcoxon.tsv", "conover.tsv", "cl
 #: The tables a study of rankers on one dataset keeps (its folder holds ``intervals.tsv``): table 1 and the other
 #: metrics, with intervals, and the six tests of every pair.
 STUDY_FILES = ("areas.tsv", "other_metrics.tsv", "intervals.tsv", "significance.tsv")
+#: The tables a memorization reference keeps (one dataset under one split): every ranker per stratum of the test
+#: actives, the tests per stratum, and the dataset's splits compared.
+MEMORIZATION_FILES = (
+    "memorization.tsv",
+    "memorization_tests.tsv",
+    "split_similarity.tsv",
+    "split_similarity_curves.tsv",
+)
+#: Those a run without `memorization: splits` does not write.
+OPTIONAL_FILES = ("split_similarity.tsv", "split_similarity_curves.tsv")
 #: The columns that name a row of each table, in the lines that say what moved.
 ROW_KEYS = {
+    "memorization.tsv": ["model", "stratum", "key"],
+    "memorization_tests.tsv": ["stratum", "a", "b", "metric"],
+    "split_similarity.tsv": ["split", "measure"],
+    "split_similarity_curves.tsv": ["split", "measure", "level"],
     "datasets.tsv": ["dataset", "model"],
     "ranks.tsv": ["metric", "model"],
     "wilcoxon.tsv": ["metric", "a", "b"],
@@ -76,9 +90,12 @@ def is_summary(results) -> bool:
     return Path(results).name == "summary" or (Path(results) / "tables" / "datasets.tsv").is_file()
 
 
-def reference_files(results, study: bool = False) -> tuple:
+def reference_files(results, study: bool = False, memorization: bool = False) -> tuple:
     """The tables kept in a reference of the run at ``results``: :data:`SUMMARY_FILES` for a panel's summary,
-    :data:`STUDY_FILES` for a study (``study``), :data:`REFERENCE_FILES` for one dataset."""
+    :data:`STUDY_FILES` for a study (``study``), :data:`MEMORIZATION_FILES` for a memorization reference
+    (``memorization``), :data:`REFERENCE_FILES` for one dataset."""
+    if memorization:
+        return MEMORIZATION_FILES
     return SUMMARY_FILES if is_summary(results) else STUDY_FILES if study else REFERENCE_FILES
 
 
@@ -90,10 +107,11 @@ def reference_frame(results, name: str) -> pd.DataFrame:
     return table.drop(columns=[c for c in TIMING_COLUMNS if c in table.columns])
 
 
-def missing_tables(results, study: bool = False) -> list:
+def missing_tables(results, study: bool = False, memorization: bool = False) -> list:
     """Reference tables the run at ``results`` (a dataset's folder or a panel's ``summary``) lacks."""
-    names = reference_files(results, study)
-    missing = [n for n in names if n != "svm_folds.tsv" and not (Path(results) / "tables" / n).is_file()]
+    names = reference_files(results, study, memorization)
+    optional = ("svm_folds.tsv", *OPTIONAL_FILES) if memorization else ("svm_folds.tsv",)
+    missing = [n for n in names if n not in optional and not (Path(results) / "tables" / n).is_file()]
     if "svm_folds.tsv" in names and not any(Path(results, "scores", "svm").glob("fold_*.json")):
         missing.append("scores/svm/fold_*.json")
     return missing

@@ -14,7 +14,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ..cv import STRATA, strata
+from ..cv import ALL_ACTIVES as ALL
+from ..cv import MEASURES, STRATA, strata
 from ..metrics import Ranking
 from ._format import markdown_table, number_cell, p_cell
 from ._tables import RANDOM_ROW
@@ -23,13 +24,6 @@ from ._tables import RANDOM_ROW
 SHARE_LEVELS = (0.4, 0.6, 0.7, 0.8, 1.0)
 #: The quantiles the split table gives.
 QUANTILES = (0.05, 0.25, 0.5, 0.75, 0.95)
-#: The two measures of a split's train-to-test similarity: column of the overlap table, and what it measures.
-MEASURES = {
-    "to_train": "test compound to nearest training compound",
-    "to_train_actives": "test active to nearest training active",
-}
-#: The stratum row that holds every test active.
-ALL = "all"
 
 
 def split_similarity_table(overlaps: dict) -> pd.DataFrame:
@@ -142,7 +136,8 @@ def memorization_table(pooled: dict, overlap: pd.DataFrame, calls, novel: float,
     -------
     pandas.DataFrame
         Long format: ``model``, ``stratum`` (``all`` or one of :data:`crocbench.cv.STRATA`), ``actives``,
-        ``key``, ``label``, ``value``, ``random`` (the exact random mean on that list) and, on the ``all`` rows,
+        ``key``, ``label``, ``value``, ``random`` (the exact random mean on that list; both NaN where the metric is
+        undefined on a stratum's shorter list, e.g. a top k beyond its length) and, on the ``all`` rows,
         ``analog_share``.
     """
     label = strata_of = None  # from the first model's scores
@@ -158,17 +153,13 @@ def memorization_table(pooled: dict, overlap: pd.DataFrame, calls, novel: float,
         lists = {ALL: ranking, **{s: ranking.stratum(strata_of == s) for s in STRATA if (strata_of == s).any()}}
         for stratum, r in lists.items():
             for c in calls:
-                row = {
-                    "model": name,
-                    "stratum": stratum,
-                    "actives": r.counts.n_pos,
-                    "key": c.key,
-                    "label": c.label,
-                    "value": c.value(r),
-                    "random": c.random(n_neg + r.counts.n_pos, r.counts.n_pos).mean,
-                }
+                row = {"model": name, "stratum": stratum, "actives": r.counts.n_pos, "key": c.key, "label": c.label}
+                try:  # a metric undefined on a stratum's shorter list (a top k beyond it): NaN
+                    row.update(value=c.value(r), random=c.random(n_neg + r.counts.n_pos, r.counts.n_pos).mean)
+                except ValueError:
+                    row.update(value=np.nan, random=np.nan)
                 if stratum == ALL:
-                    row["analog_share"] = _analog_share(c, r, strata_of == "analog")
+                    row["analog_share"] = _analog_share(c, r, strata_of == "analog") if _defined(c, r) else np.nan
                 rows.append(row)
     return pd.DataFrame(rows)
 
@@ -179,7 +170,7 @@ def _analog_share(call, ranking: Ranking, analog: np.ndarray) -> float:
     h0 = (call.random(ranking.counts.n, ranking.counts.n_pos).mean - d.offset) / d.scale
     excess = call.per_positive(ranking) - h0
     total = excess.sum()
-    return float(excess[analog].sum() / total) if total > 0 else float("nan")
+    return float(excess[analog].sum() / total) if total > 0 else float("nan")  # no gain: no share of it
 
 
 def stratum_tests(
@@ -199,19 +190,43 @@ def stratum_tests(
     from ..stats import paired_effect
     from ._tables import significance_table
 
+    columns = [
+        "stratum",
+        "a",
+        "b",
+        "metric",
+        "value_a",
+        "value_b",
+        "better",
+        *tests,
+        "effect",
+        "effect_low",
+        "effect_high",
+    ]
     first = next(iter(pooled.values()))
-    actives = np.flatnonzero(first["label"].to_numpy() == 1)
+    for name, scores in pooled.items():
+        if not np.array_equal(scores["id"].to_numpy(), overlap["id"].to_numpy()):
+            raise ValueError(f"{name}'s scores do not list the compounds of the overlap table in its order")
+    if len(pooled) < 2:
+        return pd.DataFrame(columns=columns)
+    label = first["label"].to_numpy() == 1
+    actives = np.flatnonzero(label)
     of = active_strata(overlap, novel, analog)
     parts = []
     for stratum in (ALL, *STRATA):
-        keep = first["label"].to_numpy() != 1
-        keep[actives if stratum == ALL else actives[of == stratum]] = True
-        if keep.sum() == (~(first["label"].to_numpy() == 1)).sum():  # no active in this stratum
+        chosen = actives if stratum == ALL else actives[of == stratum]
+        if not chosen.size:
             continue
+        keep = ~label
+        keep[chosen] = True
         lists = {name: scores[keep].reset_index(drop=True) for name, scores in pooled.items()}
-        table = significance_table(lists, calls, tests, n_samples=n_samples, seed=seed)
         rankings = {name: Ranking(t["label"].to_numpy(), t["score"].to_numpy()) for name, t in lists.items()}
-        by_key = {c.key: c for c in calls}
+        some = next(iter(rankings.values()))
+        defined = [c for c in calls if _defined(c, some)]
+        if not defined:
+            continue
+        table = significance_table(lists, defined, tests, n_samples=n_samples, seed=seed)
+        by_key = {c.key: c for c in defined}
         effects = []
         for row in table.itertuples():
             c = by_key[row.metric]
@@ -223,7 +238,18 @@ def stratum_tests(
         table[["effect", "effect_low", "effect_high"]] = effects
         table.insert(0, "stratum", stratum)
         parts.append(table)
+    if not parts:
+        return pd.DataFrame(columns=columns)
     return pd.concat(parts, ignore_index=True)
+
+
+def _defined(call, ranking: Ranking) -> bool:
+    """Whether the metric is defined on the list (a top k within it, ...)."""
+    try:
+        call.definition(ranking.counts)
+    except ValueError:
+        return False
+    return True
 
 
 def memorization_markdown(table: pd.DataFrame, keys) -> str:
@@ -239,16 +265,16 @@ def memorization_markdown(table: pd.DataFrame, keys) -> str:
         wide = part.pivot(index="model", columns="stratum", values="value").reindex(
             index=list(dict.fromkeys(part["model"])), columns=present
         )
-        wide.loc[RANDOM_ROW] = [lists.loc[s, "random"] for s in present]
+        random = pd.DataFrame([[lists.loc[s, "random"] for s in present]], columns=present, index=[RANDOM_ROW])
+        shares = part[part["stratum"] == ALL].set_index("model")["analog_share"]
+        share_cells = ["" if np.isnan(shares[m]) else f"{100 * shares[m]:.0f}%" for m in wide.index] + [""]
+        wide = pd.concat([wide, random])  # the baseline row last, whatever the models are called
         cells = pd.DataFrame({"model": wide.index})
         for s in present:
-            cells[f"{s} ({lists.loc[s, 'actives']:,})"] = [number_cell(v) for v in wide[s]]
+            cells[f"{s} ({lists.loc[s, 'actives']:,})"] = [number_cell(v) for v in wide[s].to_numpy()]
         if "novel" in present:
-            cells["all - novel"] = [number_cell(v + 0.0) for v in (wide[ALL] - wide["novel"]).round(12)]
-        shares = part[part["stratum"] == ALL].set_index("model")["analog_share"]
-        cells["analogs' share of the gain over random"] = [
-            "" if m not in shares or np.isnan(shares[m]) else f"{100 * shares[m]:.0f}%" for m in wide.index
-        ]
+            cells["all - novel"] = [number_cell(v + 0.0) for v in (wide[ALL] - wide["novel"]).round(12).to_numpy()]
+        cells["analogs' share of the gain over random"] = share_cells
         parts.append(
             f"**{part['label'].iloc[0]}** (the test actives of each list in brackets):\n\n{markdown_table(cells)}"
         )

@@ -19,7 +19,7 @@ strata of the test actives: best on novel actives, the analogs' share of each ga
 """
 
 from ._exploratory import exploratory_markdown
-from ._memorization import memorization_findings_markdown
+from ._memorization import memorization_findings_markdown, memorization_headline_markdown
 from ._one_dataset import study_answers_markdown, study_family_markdown, study_family_table, study_headline_markdown
 from ._questions import DECLARED, VERDICTS, Questions, describe
 from ._screens import answers_markdown, family_markdown, family_table, headline_markdown
@@ -35,6 +35,7 @@ __all__ = [
     "family_table",
     "headline_markdown",
     "memorization_findings_markdown",
+    "memorization_headline_markdown",
     "study_answers_markdown",
     "study_family_markdown",
     "study_family_table",

@@ -68,7 +68,7 @@ def memorization_findings_markdown(table: pd.DataFrame, tests: pd.DataFrame, key
                 if len(pair) == 1:
                     r = pair.iloc[0]
                     sign = 1 if r["a"] == who_novel else -1
-                    low, high = sorted((sign * r["effect_low"], sign * r["effect_high"]))
+                    low, high = sorted((sign * r["effect_low"] + 0.0, sign * r["effect_high"] + 0.0))
                     line += (
                         f", ahead of {second} by {_signed(sign * r['effect'])} [{_number(low)}, {_number(high)}], "
                         f"paired permutation p = {r['paired_permutation']:.2g}"
@@ -88,3 +88,24 @@ def memorization_findings_markdown(table: pd.DataFrame, tests: pd.DataFrame, key
         "- Exploratory: the strata and their tests were not declared as a family, and no p-value here is adjusted."
     )
     return "\n".join(lines)
+
+
+def memorization_headline_markdown(table: pd.DataFrame, key: str, what: str = "") -> str:
+    """One sentence for an index page, after ``what`` (the split, as :func:`describe` words it): the novel actives'
+    share, the first ranker on them by ``key`` against random, and the range of the analogs' shares of the gains."""
+    part = table[table["key"] == key]
+    sizes = part.drop_duplicates("stratum").set_index("stratum")["actives"]
+    wide = part.pivot(index="model", columns="stratum", values="value")
+    shares = part[part["stratum"] == "all"]["analog_share"].dropna()
+    text = f"{what}: " if what else ""
+    text += f"{100 * sizes.get('novel', 0) / sizes['all']:.0f}% of the test actives are novel"
+    if "novel" in wide.columns:
+        who, best = _first(wide["novel"])
+        random = part[part["stratum"] == "novel"]["random"].iloc[0]
+        text += f"; on them the first by {part['label'].iloc[0]} is {who} ({_number(best)}, random {_number(random)})"
+    if len(shares):
+        text += (
+            f"; analog actives ({100 * sizes.get('analog', 0) / sizes['all']:.0f}% of the actives) give "
+            f"{100 * shares.min():.0f}% to {100 * shares.max():.0f}% of each ranker's gain over random"
+        )
+    return text + " (exploratory)."
