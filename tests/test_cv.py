@@ -351,3 +351,16 @@ def test_a_split_that_cannot_be_made_is_a_note_not_an_error(screen):
     assert "only 3 of the 3 groups" in notes["scaffold"]
     own = train_test_similarity(data, fold_table(table["id"], table["label"], 4, 0))
     pd.testing.assert_frame_equal(overlaps["random"], own)
+
+
+def test_the_split_groups_are_read_from_the_workflows_files_and_checked(tmp_path):
+    from crocbench.cv import read_split_groups
+
+    ids = pd.Series(["a", "b", "c"])
+    pd.DataFrame({"id": ids, "scaffold": ["c1ccccc1", "", "c1ccccc1"]}).to_parquet(tmp_path / "s.parquet")
+    pd.DataFrame({"id": ["a", "c", "b"], "cluster": [0, 1, 1]}).to_parquet(tmp_path / "c.parquet")
+    groups = read_split_groups(ids, scaffolds=tmp_path / "s.parquet")
+    assert list(groups) == ["scaffolds"] and groups["scaffolds"].tolist() == ["c1ccccc1", "", "c1ccccc1"]
+    with pytest.raises(ValueError, match="c.parquet does not list the compounds of the compounds table, in its order"):
+        read_split_groups(ids, clusters=tmp_path / "c.parquet")
+    assert read_split_groups(ids) == {}

@@ -44,13 +44,13 @@ def read_split_groups(ids, scaffolds=None, clusters=None) -> dict:
     ValueError
         A file does not list the compounds in their order.
     """
-    ids = pd.Series(np.asarray(ids, dtype=object))
+    ids = np.asarray(ids, dtype=object)
     out = {}
     for name, column, path in (("scaffolds", "scaffold", scaffolds), ("clusters", "cluster", clusters)):
         if path is None:
             continue
         table = pd.read_parquet(path)
-        if not table["id"].astype(object).reset_index(drop=True).equals(ids):
+        if not np.array_equal(table["id"].to_numpy(dtype=object), ids):
             raise ValueError(f"{path} does not list the compounds of the compounds table, in its order")
         out[name] = table[column].to_numpy()
     return out
