@@ -44,7 +44,7 @@ def split_similarity_table(overlaps: dict) -> pd.DataFrame:
     --------
     >>> t = pd.DataFrame({"label": [1, 1, 0, 0], "to_train": [1.0, 0.5, 0.7, 0.2], "to_train_actives": [0.8, 0.3, 0, 0]})
     >>> row = split_similarity_table({"random": t}).iloc[1]
-    >>> row["compounds"], row["ge0.4"], row["ge0.8"]
+    >>> int(row["compounds"]), float(row["ge0.4"]), float(row["ge0.8"])
     (2, 0.5, 0.5)
     """
     rows = []
@@ -107,7 +107,53 @@ def split_similarity_markdown(table: pd.DataFrame, notes: dict | None = None) ->
         )
         parts.append(f"**{what[0].upper() + what[1:]}** (Tanimoto):\n\n{markdown_table(cells)}")
     parts += [f"The {split} split could not be made: {why}." for split, why in (notes or {}).items()]
+    verdicts = split_similarity_verdicts(table)
+    if verdicts:
+        parts.append(verdicts)
     return "\n\n".join(parts)
+
+
+def split_similarity_verdicts(table: pd.DataFrame) -> str:
+    """How each split compares with the one before it (random, scaffold, cluster, as far as present), point by
+    point: at how many of the quantiles and shares of each measure it sits at or below the other, naming those
+    where it sits above.
+
+    Examples
+    --------
+    >>> t = pd.DataFrame({"label": [1, 1, 0, 0], "to_train": [0.9, 0.5, 0.7, 0.3], "to_train_actives": [0.8, 0.2, 0, 0]})
+    >>> print(split_similarity_verdicts(split_similarity_table({"random": t, "cluster": t.assign(to_train=t["to_train"] / 2)})))
+    - The cluster split against the random split: at or below it at 10 of 10 points of test compound to nearest training compound, and at 10 of 10 of test active to nearest training active.
+    """
+    order = [s for s in ("random", "scaffold", "cluster") if s in set(table["split"])]
+    points = [f"q{round(q * 100)}" for q in QUANTILES] + [f"ge{level}" for level in SHARE_LEVELS]
+    names = {
+        **{f"q{round(q * 100)}": f"q{round(q * 100)}" for q in QUANTILES},
+        **{f"ge{v}": f">= {v}" for v in SHARE_LEVELS},
+    }
+    lines = []
+    for before, after in zip(order, order[1:]):
+        words = []
+        for measure, what in MEASURES.items():
+            a = table[(table["split"] == before) & (table["measure"] == measure)].iloc[0]
+            b = table[(table["split"] == after) & (table["measure"] == measure)].iloc[0]
+            above = [p for p in points if b[p] > a[p]]
+            text = f"{len(points) - len(above)} of {len(points)}"
+            if above:
+                text += (
+                    " (above at "
+                    + ", ".join(f"{names[p]}: {_point(b[p], p)} vs {_point(a[p], p)}" for p in above)
+                    + ")"
+                )
+            words.append((text, what))
+        lines.append(
+            f"- The {after} split against the {before} split: at or below it at {words[0][0]} points of {words[0][1]}, "
+            f"and at {words[1][0]} of {words[1][1]}."
+        )
+    return "\n".join(lines)
+
+
+def _point(value: float, point: str) -> str:
+    return f"{100 * value:.1f}%" if point.startswith("ge") else f"{value:.2f}"
 
 
 def active_strata(overlap: pd.DataFrame, novel: float, analog: float) -> np.ndarray:
