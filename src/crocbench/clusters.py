@@ -32,7 +32,7 @@ def check_threshold(threshold) -> float:
 
 
 def bit_fingerprints(counts: sp.csr_matrix) -> Fingerprints:
-    """The bits of folded counts (:func:`crocbench.ecfp.load_ecfp`) as :class:`Fingerprints` (column = feature id).
+    """The bits of folded counts (:func:`crocbench.ecfp.load_ecfp`) as fingerprints (column = feature id).
 
     >>> fp = bit_fingerprints(sp.csr_matrix(np.array([[2, 0, 1], [0, 0, 0]], dtype=np.uint32)))
     >>> fp.indptr.tolist(), fp.ids.tolist()
@@ -50,7 +50,7 @@ def leader_clusters(fp, threshold: float = THRESHOLD, block: int = 1024, progres
 
     Parameters
     ----------
-    fp : Fingerprints or FeatureMatrix
+    fp : crocbench.fingerprints.Fingerprints or crocbench.similarity.FeatureMatrix
         The compounds' feature sets, in the order the leaders are picked (file order).
     threshold : float, default=THRESHOLD
         Tanimoto similarity: a compound joins a leader when ``T >= threshold``; leaders are pairwise below it.

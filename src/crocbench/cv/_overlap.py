@@ -72,7 +72,7 @@ def train_test_similarity(data, folds: pd.DataFrame, progress=None) -> pd.DataFr
     Returns
     -------
     pandas.DataFrame
-        :data:`OVERLAP_COLUMNS`: ``to_train`` the highest Tanimoto similarity to a compound of the other folds,
+        ``OVERLAP_COLUMNS``: ``to_train`` the highest Tanimoto similarity to a compound of the other folds,
         ``to_train_actives`` the highest to an active of the other folds; float32, one row per compound, in input
         order.
 
@@ -121,7 +121,7 @@ def split_overlaps(data, ids, y, splits, n_folds: int, seed: int, groups: dict |
     ids, y : array-like of shape (n_compounds,)
         The compounds' ids and binary labels.
     splits : sequence of str
-        Names from :data:`crocbench.cv.SPLITS`.
+        Names from ``SPLITS``.
     n_folds, seed : int
         As the run's ``cv:``.
     groups : dict, default=None
@@ -160,7 +160,18 @@ def split_overlaps(data, ids, y, splits, n_folds: int, seed: int, groups: dict |
 
 
 def check_strata_thresholds(novel: float, analog: float) -> tuple[float, float]:
-    """``(novel, analog)`` as floats with ``0 < novel <= analog <= 1``, else a one-line ValueError."""
+    """The strata's thresholds, checked: ``0 < novel <= analog <= 1``, else a one-line ValueError.
+
+    Parameters
+    ----------
+    novel, analog : float
+        The thresholds of :func:`strata`.
+
+    Returns
+    -------
+    tuple of float
+        ``(novel, analog)`` as floats.
+    """
     novel, analog = float(novel), float(analog)
     if not 0.0 < novel <= analog <= 1.0:
         raise ValueError(f"strata thresholds need 0 < novel <= analog <= 1; got novel {novel}, analog {analog}")
@@ -183,7 +194,7 @@ def strata(similarity, novel: float = 0.4, analog: float = 0.7) -> np.ndarray:
     Returns
     -------
     ndarray of str (object)
-        One of :data:`STRATA` per active.
+        One of ``STRATA`` per active.
 
     Examples
     --------

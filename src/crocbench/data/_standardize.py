@@ -109,7 +109,7 @@ def resolve_duplicates(
     labels : array-like of int of shape (n_records,)
         Each record's binary label.
     policy : {"merge", "keep", "drop_conflicting"}, default="merge"
-        :data:`DUPLICATE_POLICIES`.
+        ``DUPLICATE_POLICIES``.
     rows : array-like of int of shape (n_records,), default=None
         Each record's number in its file, as the reasons name it (None: 0, 1, ...).
 

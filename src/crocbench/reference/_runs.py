@@ -47,7 +47,7 @@ def compare_run(results, reference) -> dict:
 
 
 def write_memorization_reference(results, reference) -> dict:
-    """Copy a run's memorization tables (:data:`MEMORIZATION_FILES`) into a reference folder of their own, with a
+    """Copy a run's memorization tables (``MEMORIZATION_FILES``) into a reference folder of their own, with a
     manifest of kind ``memorization`` saying the run's split and strata (``tables/memorization.yaml``).
 
     Returns ``{path written: lines saying what moved against the previous reference}``.

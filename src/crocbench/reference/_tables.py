@@ -92,7 +92,7 @@ def is_summary(results) -> bool:
 
 def reference_files(results, study: bool = False, memorization: bool = False) -> tuple:
     """The tables kept in a reference of the run at ``results``: :data:`SUMMARY_FILES` for a panel's summary,
-    :data:`STUDY_FILES` for a study (``study``), :data:`MEMORIZATION_FILES` for a memorization reference
+    :data:`STUDY_FILES` for a study (``study``), ``MEMORIZATION_FILES`` for a memorization reference
     (``memorization``), :data:`REFERENCE_FILES` for one dataset."""
     if memorization:
         return MEMORIZATION_FILES

@@ -27,7 +27,7 @@ QUANTILES = (0.05, 0.25, 0.5, 0.75, 0.95)
 
 
 def split_similarity_table(overlaps: dict) -> pd.DataFrame:
-    """Per split and measure: compounds, quantiles, and the share at or above each of :data:`SHARE_LEVELS`.
+    """Per split and measure: compounds, quantiles, and the share at or above each of ``SHARE_LEVELS``.
 
     Parameters
     ----------
@@ -181,7 +181,7 @@ def memorization_table(pooled: dict, overlap: pd.DataFrame, calls, novel: float,
     Returns
     -------
     pandas.DataFrame
-        Long format: ``model``, ``stratum`` (``all`` or one of :data:`crocbench.cv.STRATA`), ``actives``,
+        Long format: ``model``, ``stratum`` (``all`` or one of ``STRATA``), ``actives``,
         ``key``, ``label``, ``value``, ``random`` (the exact random mean on that list; both NaN where the metric is
         undefined on a stratum's shorter list, e.g. a top k beyond its length) and, on the ``all`` rows,
         ``analog_share``.
