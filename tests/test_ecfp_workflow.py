@@ -71,11 +71,16 @@ def workdir(tmp_path):
     return tmp_path
 
 
-def test_the_ecfp_stage_is_planned_only_for_a_model_that_reads_it(workdir):
-    plain = _run(workdir, _config({}), "-n")
-    ecfp = _run(workdir, _config({"logreg": {}}), "-n")
-    assert plain.returncode == ecfp.returncode == 0, plain.stderr[-2000:] + ecfp.stderr[-2000:]
-    assert "rule ecfp:" not in plain.stdout and "rule ecfp:" in ecfp.stdout
+def test_the_ecfp_stage_is_planned_only_for_a_model_or_a_cluster_split_that_reads_it(workdir):
+    """A run without a cluster split to compare (memorization: splits) and without an ECFP model plans no ECFP;
+    an ECFP model, or the cluster split in the splits compared, plans it."""
+    no_cluster = {"memorization": {"splits": ["random", "scaffold"]}}
+    plain = _run(workdir, _config({}) | no_cluster, "-n")
+    ecfp = _run(workdir, _config({"logreg": {}}) | no_cluster, "-n")
+    compared = _run(workdir, _config({}), "-n")
+    assert plain.returncode == ecfp.returncode == compared.returncode == 0, plain.stderr[-2000:] + ecfp.stderr[-2000:]
+    assert "rule ecfp:" not in plain.stdout and "rule ecfp:" in ecfp.stdout and "rule ecfp:" in compared.stdout
+    assert "rule clusters:" not in plain.stdout and "rule clusters:" in compared.stdout
 
 
 def test_every_ecfp_ranker_runs_beside_knn_and_rf_is_a_direct_forest(workdir):

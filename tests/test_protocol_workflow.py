@@ -111,7 +111,8 @@ def test_an_impossible_scaffold_split_stops_before_any_model_in_one_line(workdir
 @pytest.mark.parametrize(
     "cv, message",
     [
-        ({"split": "cluster"}, "config: cv.split: 'cluster' is not one of ['random', 'scaffold']"),
+        ({"split": "kmeans"}, "config: cv.split: 'kmeans' is not one of ['random', 'scaffold', 'cluster']"),
+        ({"cluster_threshold": 0}, "config: cv.cluster_threshold: 0 is less than or equal to the minimum of 0"),
         ({"repeats": 0}, "config: cv.repeats: 0 is less than the minimum of 1"),
         ({"scaffold": "bemis"}, "config: cv.scaffold: 'bemis' is not one of ['murcko', 'generic']"),
     ],

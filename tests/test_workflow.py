@@ -384,7 +384,7 @@ def test_a_file_without_checksum_is_trusted_only_once_read_and_rejections_are_to
     config = _small_config(
         "lib", "lib.csv.gz", {"smiles": "smiles", "id": "id", "label": "outcome"}, {"random": {}}, cv={"folds": 2}
     )
-    config["datasets"]["lib"].update(positive=["active"], negative=["inactive"])
+    config["datasets"]["lib"].update(positive=["active"], negative=["inactive"], duplicates="keep")
     target = "results/lib/compounds.parquet"
     done = _run(tmp_path, config, target)
     assert done.returncode != 0 and "lib.csv.gz" in done.stdout + done.stderr

@@ -315,7 +315,7 @@ def kept_tables(reference) -> dict:
 def memorization_tables(reference) -> dict:
     """A ``memorization`` reference's tables, as Markdown, named ``<folder>/<table>``: ``findings`` (the library's
     answers), ``headline`` (one sentence), ``strata`` (every ranker on all test actives and on each stratum, for the manifest's metrics),
-    ``tests`` (the six tests per stratum, with effects) and, where the folder holds ``split_similarity.tsv``,
+    ``tests`` (the six tests on the novel actives, with effects; every stratum's are in ``memorization_tests.tsv``) and, where the folder holds ``split_similarity.tsv``,
     ``split_similarity`` (the dataset's splits compared)."""
     from ..report import memorization_markdown, split_similarity_markdown, stratum_tests_markdown
     from ..report.findings import describe, memorization_findings_markdown, memorization_headline_markdown
@@ -332,7 +332,9 @@ def memorization_tables(reference) -> dict:
         "findings": memorization_findings_markdown(table, tests, keys, novel, analog),
         "headline": memorization_headline_markdown(table, keys[0], describe(manifest.split, manifest.labels)),
         "strata": memorization_markdown(table, keys),
-        "tests": stratum_tests_markdown(tests[tests["metric"].isin(keys)], labels, TESTS),
+        "tests": stratum_tests_markdown(
+            tests[tests["metric"].isin(keys) & (tests["stratum"] == "novel")], labels, TESTS
+        ),
     }
     if (folder / "split_similarity.tsv").is_file():
         tables["split_similarity"] = split_similarity_markdown(pd.read_csv(folder / "split_similarity.tsv", sep="\t"))

@@ -153,7 +153,7 @@ def split_similarity_verdicts(table: pd.DataFrame) -> str:
 
 
 def _point(value: float, point: str) -> str:
-    return f"{100 * value:.1f}%" if point.startswith("ge") else f"{value:.2f}"
+    return f"{100 * value:.1f}%" if point.startswith("ge") else f"{value:.3f}"
 
 
 def active_strata(overlap: pd.DataFrame, novel: float, analog: float) -> np.ndarray:
