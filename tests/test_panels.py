@@ -237,7 +237,16 @@ def test_an_interrupted_ecfp_panel_study_stops_snakemake_and_its_jobs_and_exits_
     root = tmp_path / "runs"
     command = [sys.executable, str(path), str(root), "--parts", "primary", "--screens", *SMALLEST_TWO, "--cores", "1"]
     env = {**os.environ, "CROCBENCH_MIRROR": str(mirror)}
-    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    # The command gets SIGINT's default action, whatever this process inherited: a test run from a background job
+    # (CI started with `&`) ignores SIGINT, and Python then leaves it ignored in every child it starts.
+    proc = subprocess.Popen(
+        command,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
     log = root / "primary.log"
     started = []
     try:
