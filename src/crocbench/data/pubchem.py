@@ -277,6 +277,10 @@ def panel_config(wheel, counts: dict, assays: dict | None = None) -> dict:
                 "files": files,
                 "structures": structures,
                 **{k: v for k, v in rule.items() if k != "label"},
+                # the counts below were measured with a row per record (count_campaign), and the panel's references
+                # were run so: the campaigns keep their few duplicate structures until their counts are measured
+                # under `merge` (e.g. channel_atp_primary: 2 of 343,522 records)
+                "duplicates": "keep",
                 "expected": {k: c[k] for k in ("rows_in", "kept", "positives", "negatives", "rejected")},
             }
     return datasets
