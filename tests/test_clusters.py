@@ -2,8 +2,8 @@
 split."""
 
 import numpy as np
-import pandas as pd
 import pytest
+from _hiv import hiv_sample
 
 from crocbench.clusters import bit_fingerprints, check_threshold, cluster_summary, leader_clusters
 from crocbench.cv import fold_summary, fold_table
@@ -12,15 +12,9 @@ from crocbench.cv import fold_summary, fold_table
 @pytest.fixture(scope="module")
 def hiv(mirror):
     """1,400 real compounds of the DTP AIDS screen (every 30th row), labelled CA/CM active, with their ECFP4."""
-    from rdkit import Chem, RDLogger
-
     from crocbench.ecfp import ecfp_counts
 
-    RDLogger.DisableLog("rdApp.*")
-    table = pd.read_csv(mirror / "HIV_41913.csv").iloc[::30]
-    table = table[[Chem.MolFromSmiles(s) is not None for s in table["smiles"]]].reset_index(drop=True)
-    table["label"] = table["activity"].isin(["CA", "CM"]).astype(int)
-    table["id"] = [f"m{i}" for i in range(len(table))]
+    table = hiv_sample(mirror, 30)
     return table, ecfp_counts(table["smiles"].tolist())[1]
 
 

@@ -4,6 +4,7 @@ scaffold split."""
 import numpy as np
 import pandas as pd
 import pytest
+from _hiv import hiv_sample
 
 from crocbench.cv import fold_table
 from crocbench.scaffolds import scaffold, scaffold_groups, scaffolds
@@ -12,14 +13,7 @@ from crocbench.scaffolds import scaffold, scaffold_groups, scaffolds
 @pytest.fixture(scope="module")
 def hiv(mirror):
     """2,000 real compounds of the DTP AIDS screen (every 20th row), labelled CA/CM active."""
-    from rdkit import Chem, RDLogger
-
-    RDLogger.DisableLog("rdApp.*")
-    table = pd.read_csv(mirror / "HIV_41913.csv").iloc[::20]
-    table = table[[Chem.MolFromSmiles(s) is not None for s in table["smiles"]]].reset_index(drop=True)
-    table["label"] = table["activity"].isin(["CA", "CM"]).astype(int)
-    table["id"] = [f"m{i}" for i in range(len(table))]
-    return table
+    return hiv_sample(mirror, 20)
 
 
 def _rdkit_scaffold(smiles, generic=False):

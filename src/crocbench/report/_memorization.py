@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 
 from ..cv import ALL_ACTIVES as ALL
-from ..cv import MEASURES, STRATA, strata
+from ..cv import MEASURES, SPLITS, STRATA, strata
 from ..metrics import Ranking
 from ._format import markdown_table, number_cell, p_cell
 from ._tables import RANDOM_ROW
@@ -48,16 +48,23 @@ def split_similarity_table(overlaps: dict) -> pd.DataFrame:
     (2, 0.5, 0.5)
     """
     rows = []
+    for split, measure, values in _measured(overlaps):
+        row = {"split": split, "measure": measure, "compounds": int(values.size)}
+        row.update({f"q{round(q * 100)}": float(np.quantile(values, q)) for q in QUANTILES})
+        row.update({f"ge{level}": float(np.mean(values >= np.float32(level))) for level in SHARE_LEVELS})
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def _measured(overlaps: dict):
+    """``(split, measure, values)`` for each split and measure: float32 similarities, of the test actives only for
+    ``to_train_actives``."""
     for split, table in overlaps.items():
         for measure in MEASURES:
             values = table[measure].to_numpy(dtype=np.float32)
             if measure == "to_train_actives":
                 values = values[table["label"].to_numpy() == 1]
-            row = {"split": split, "measure": measure, "compounds": int(values.size)}
-            row.update({f"q{round(q * 100)}": float(np.quantile(values, q)) for q in QUANTILES})
-            row.update({f"ge{level}": float(np.mean(values >= np.float32(level))) for level in SHARE_LEVELS})
-            rows.append(row)
-    return pd.DataFrame(rows)
+            yield split, measure, values
 
 
 def split_similarity_curves(overlaps: dict, points: int = 201) -> pd.DataFrame:
@@ -78,13 +85,9 @@ def split_similarity_curves(overlaps: dict, points: int = 201) -> pd.DataFrame:
     """
     levels = np.linspace(0.0, 1.0, points).astype(np.float32)
     rows = []
-    for split, table in overlaps.items():
-        for measure in MEASURES:
-            values = table[measure].to_numpy(dtype=np.float32)
-            if measure == "to_train_actives":
-                values = values[table["label"].to_numpy() == 1]
-            share = 1.0 - np.searchsorted(np.sort(values), levels, side="left") / values.size
-            rows.append(pd.DataFrame({"split": split, "measure": measure, "level": levels, "share": share}))
+    for split, measure, values in _measured(overlaps):
+        share = 1.0 - np.searchsorted(np.sort(values), levels, side="left") / values.size
+        rows.append(pd.DataFrame({"split": split, "measure": measure, "level": levels, "share": share}))
     return pd.concat(rows, ignore_index=True)
 
 
@@ -124,7 +127,7 @@ def split_similarity_verdicts(table: pd.DataFrame) -> str:
     >>> print(split_similarity_verdicts(split_similarity_table({"random": t, "cluster": t.assign(to_train=t["to_train"] / 2)})))
     - The cluster split against the random split: at or below it at 10 of 10 points of test compound to nearest training compound, and at 10 of 10 of test active to nearest training active.
     """
-    order = [s for s in ("random", "scaffold", "cluster") if s in set(table["split"])]
+    order = [s for s in SPLITS if s in set(table["split"])]
     points = [f"q{round(q * 100)}" for q in QUANTILES] + [f"ge{level}" for level in SHARE_LEVELS]
     names = {
         **{f"q{round(q * 100)}": f"q{round(q * 100)}" for q in QUANTILES},
@@ -188,9 +191,8 @@ def memorization_table(pooled: dict, overlap: pd.DataFrame, calls, novel: float,
     """
     label = strata_of = None  # from the first model's scores
     rows = []
+    _check_order(pooled, overlap)
     for name, scores in pooled.items():
-        if not np.array_equal(scores["id"].to_numpy(), overlap["id"].to_numpy()):
-            raise ValueError(f"{name}'s scores do not list the compounds of the overlap table in its order")
         if label is None:
             label = scores["label"].to_numpy()
             strata_of = active_strata(overlap, novel, analog)
@@ -208,6 +210,13 @@ def memorization_table(pooled: dict, overlap: pd.DataFrame, calls, novel: float,
                     row["analog_share"] = _analog_share(c, r, strata_of == "analog") if _defined(c, r) else np.nan
                 rows.append(row)
     return pd.DataFrame(rows)
+
+
+def _check_order(pooled: dict, overlap: pd.DataFrame) -> None:
+    """Every model's scores list the overlap table's compounds in its order, else a one-line ValueError."""
+    for name, scores in pooled.items():
+        if not np.array_equal(scores["id"].to_numpy(), overlap["id"].to_numpy()):
+            raise ValueError(f"{name}'s scores do not list the compounds of the overlap table in its order")
 
 
 def _analog_share(call, ranking: Ranking, analog: np.ndarray) -> float:
@@ -250,9 +259,7 @@ def stratum_tests(
         "effect_high",
     ]
     first = next(iter(pooled.values()))
-    for name, scores in pooled.items():
-        if not np.array_equal(scores["id"].to_numpy(), overlap["id"].to_numpy()):
-            raise ValueError(f"{name}'s scores do not list the compounds of the overlap table in its order")
+    _check_order(pooled, overlap)
     if len(pooled) < 2:
         return pd.DataFrame(columns=columns)
     label = first["label"].to_numpy() == 1
