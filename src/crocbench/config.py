@@ -20,6 +20,69 @@ from ._extras import needs
 SIZE_UNKNOWN = 42_000
 
 
+def update_config(config: dict, part: dict) -> dict:
+    """``config`` updated by ``part`` in place, as ``snakemake --configfile`` updates it: a mapping merges key by
+    key, any other value replaces.
+
+    Examples
+    --------
+    >>> update_config({"cv": {"folds": 10, "seed": 0}, "dataset": "a"}, {"cv": {"seed": 3}, "dataset": ["b"]})
+    {'cv': {'folds': 10, 'seed': 3}, 'dataset': ['b']}
+    """
+    for key, value in part.items():
+        if isinstance(value, dict) and isinstance(config.get(key), dict):
+            update_config(config[key], value)
+        else:
+            config[key] = value
+    return config
+
+
+def load_config(files=(), root=".") -> dict:
+    """The config a workflow run of ``snakemake --configfile FILES...`` reads: ``config.yaml`` of the project
+    ``root`` updated by each file in turn (:func:`update_config`), checked against the JSON schema.
+
+    Parameters
+    ----------
+    files : sequence of path or dict
+        The config files after ``config.yaml`` (relative to ``root``), or mappings already read.
+    root : str or Path, default="."
+        The project folder (``config.yaml`` and ``workflow/schemas/config.schema.yaml``).
+
+    Returns
+    -------
+    dict
+
+    Raises
+    ------
+    ValueError
+        A file is missing, or the merged config fails the schema (one line naming the key).
+    """
+    import copy
+
+    with needs("crocbench.config"):
+        import jsonschema
+        import yaml
+
+    root = Path(root)
+    paths = [root / "config.yaml", *files]
+    config: dict = {}
+    for part in paths:
+        if not isinstance(part, dict):
+            path = part if Path(part).is_absolute() or Path(part).is_file() else root / part
+            if not Path(path).is_file():
+                raise ValueError(f"{part}: no such config file")
+            part = yaml.safe_load(Path(path).read_text()) or {}
+        update_config(config, copy.deepcopy(part))
+    schema = root / "workflow" / "schemas" / "config.schema.yaml"
+    try:
+        jsonschema.validate(config, yaml.safe_load(schema.read_text()))
+    except jsonschema.ValidationError:
+        from ._workflow import config_error_line
+
+        raise ValueError(config_error_line(config, schema)) from None
+    return config
+
+
 def chosen_datasets(config: dict) -> list[str]:
     """The datasets a run builds: ``dataset:`` names one or a list, each declared under ``datasets:``.
 

@@ -15,7 +15,8 @@ This module holds :func:`main`, the argument parser and its argument types; one 
 - :mod:`._score`: ``crocbench score``;
 - :mod:`._compare`: ``crocbench compare``;
 - :mod:`._samples`: ``compare --samples``: its limit (:data:`MAX_SAMPLES`) and how long the samples take here;
-- :mod:`._tools`: ``crocbench explain``, ``synthesize`` and ``reference``, the commands around a workflow run.
+- :mod:`._tools`: ``crocbench explain``, ``synthesize`` and ``reference``, the commands around a workflow run;
+- :mod:`._benchmark`: ``crocbench benchmark list``, ``export``, ``evaluate`` and ``freeze``.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from .. import __version__
 from .._extras import MissingExtra
 from ..metrics import METRICS, TIES, paper_metrics
 from ..stats import DEFAULT_RESAMPLES, MIN_RESAMPLES, TESTS, check_resamples
+from ._benchmark import _benchmark, add_benchmark_parser
 from ._compare import _compare
 from ._input import STDIN
 from ._output import _for_users
@@ -252,6 +254,8 @@ def _parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--root", default=".", help="the repository's root (default: the current folder)")
     p.add_argument("--check", action="store_true", help="write nothing; list what is stale and exit 1 when anything is")
+
+    add_benchmark_parser(sub)
     return parser
 
 
@@ -268,6 +272,7 @@ def main(argv=None) -> int:
             "reference": _reference,
             "regenerate": _regenerate,
             "synthesize": _synthesize,
+            "benchmark": _benchmark,
         }[args.command](args)
     except (ValueError, MissingExtra) as exc:
         print(f"crocbench: error: {_for_users(str(exc))}", file=sys.stderr)

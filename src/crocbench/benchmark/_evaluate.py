@@ -1,0 +1,268 @@
+"""An entry scored and placed: each screen's metrics with their exact random baselines, and the entry among the
+reference's rankers across the screens.
+
+The placement, per metric: the mean ranks with the entry included, Friedman's test, Nemenyi's critical
+difference and Conover's post-hoc test (Holm over all pairs); and the entry against each reference ranker, a
+two-sided paired Wilcoxon signed-rank test over the screens, Holm-adjusted over the entry's comparisons on that
+metric, with its record (wins, losses, ties) and its effect size: the mean paired difference with a 95%
+bootstrap interval over the screens (:func:`crocbench.stats.paired_effect`). The metric of record's
+comparisons are confirmatory; every other metric's are exploratory. On a benchmark of one screen no test across
+screens applies, and the entry is placed by its value alone.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from ._spec import Spec
+
+#: The level of the placement's tests.
+ALPHA = 0.05
+#: Significant digits at which the placement compares values: the precision of the committed references'
+#: tables (``datasets.tsv``). Values that agree to it tie, so a reference ranker's own scores tie with its row.
+VALUE_DIGITS = 10
+#: Resamples of the effect sizes' intervals, seeded by ``SEED``.
+EFFECT_RESAMPLES = 10_000
+SEED = 0
+CONFIRMATORY, EXPLORATORY = "confirmatory", "exploratory"
+
+
+def metric_calls(keys, n: int) -> dict:
+    """``{key: MetricCall}`` for a list of ``n`` compounds: the summary's metrics and the paper's table 1."""
+    from ..metrics import paper_metrics
+    from ..report import summary_calls
+
+    calls = {c.key: c for c in paper_metrics()}
+    calls.update({c.key: c for c in summary_calls(n)})
+    unknown = [k for k in keys if k not in calls]
+    if unknown:
+        raise ValueError(f"no metric {unknown[0]!r}; the metrics are {', '.join(calls)}")
+    return {k: calls[k] for k in keys}
+
+
+def metric_label(key: str) -> str:
+    """The label of a metric key (its size-free form: ``actives in top 1%`` for ``top_1pct``)."""
+    from ..report import summary_labels
+
+    labels = summary_labels()
+    return labels.get(key) or metric_calls([key], 1000)[key].label
+
+
+def screen_values(spec: Spec, pooled: dict) -> pd.DataFrame:
+    """One row per screen: compounds, actives, and per metric its value (the mean over the repeats), the exact
+    random mean and SD (``<key>_random_mean``, ``<key>_random_sd``; empty for a metric without one).
+
+    Parameters
+    ----------
+    spec : Spec
+    pooled : dict
+        ``{screen: [pooled scores (id, fold, label, score) per repeat]}``.
+    """
+    from ..metrics import Ranking
+
+    rows = []
+    for screen, repeats in pooled.items():
+        labels = repeats[0]["label"].to_numpy()
+        n, n_pos = len(labels), int(labels.sum())
+        calls = metric_calls(spec.metrics, n)
+        rankings = [Ranking(p["label"].to_numpy(), p["score"].to_numpy()) for p in repeats]
+        row = {"dataset": screen, "compounds": n, "actives": n_pos}
+        for key, call in calls.items():
+            row[key] = float(np.mean([call.value(r) for r in rankings]))
+            try:
+                baseline = call.random(n, n_pos)
+                row[f"{key}_random_mean"], row[f"{key}_random_sd"] = baseline.mean, baseline.sd
+            except ValueError:  # a metric without an exact baseline
+                row[f"{key}_random_mean"] = row[f"{key}_random_sd"] = float("nan")
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def _ranked_table(values: pd.DataFrame, reference: pd.DataFrame, spec: Spec, entry: str) -> pd.DataFrame:
+    screens = list(values["dataset"])
+    ref = reference[reference["dataset"].isin(screens)]
+    ours = values[["dataset", *spec.metrics]].assign(model=entry)
+    table = pd.concat([ref[["dataset", "model", *spec.metrics]], ours], ignore_index=True)
+    table[list(spec.metrics)] = table[list(spec.metrics)].map(lambda x: float(f"{x:.{VALUE_DIGITS}g}"))
+    table["dataset"] = pd.Categorical(table["dataset"], screens, ordered=True)
+    table["model"] = pd.Categorical(table["model"], [*spec.rankers, entry], ordered=True)
+    return table.sort_values(["dataset", "model"]).astype({"dataset": str, "model": str}).reset_index(drop=True)
+
+
+def placement(
+    values: pd.DataFrame, reference: pd.DataFrame, spec: Spec, entry: str
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The entry placed among the reference's rankers on every metric (see the module's docstring), every value
+    taken to ``VALUE_DIGITS`` significant digits.
+
+    Returns
+    -------
+    ranks : DataFrame
+        Per (metric, model): mean_rank (1 = best), and per metric screens, friedman_chi2, friedman_p, nemenyi_cd.
+    versus : DataFrame
+        Per (metric, reference ranker): family, the entry's wins, losses, ties, mean_difference (entry - ranker),
+        low and high (its interval), p_value and p_holm (Wilcoxon; Holm over the entry's comparisons on the
+        metric), conover_p_holm, and its mean rank and the ranker's.
+    """
+    from ..report._claims import metric_matrix
+    from ..stats import (
+        conover_friedman,
+        friedman_test,
+        holm,
+        nemenyi_critical_difference,
+        paired_effect,
+        pairwise_wilcoxon,
+        turned_pair,
+    )
+
+    table = _ranked_table(values, reference, spec, entry)
+    rank_rows, versus_rows = [], []
+    for metric in spec.metrics:
+        matrix, screens, models = metric_matrix(table, metric)
+        friedman = friedman_test(matrix)
+        cd = nemenyi_critical_difference(len(models), len(screens), ALPHA)
+        means = dict(zip(models, map(float, friedman.mean_ranks)))
+        for model in models:
+            rank_rows.append(
+                {
+                    "metric": metric,
+                    "model": model,
+                    "mean_rank": means[model],
+                    "screens": len(screens),
+                    "friedman_chi2": friedman.statistic,
+                    "friedman_p": friedman.p_value,
+                    "nemenyi_cd": cd,
+                }
+            )
+        conover = conover_friedman(matrix, models, p_adjust="holm")
+        pairs = [turned_pair(r) for r in pairwise_wilcoxon(matrix, models) if r["b"] == entry]
+        adjusted = holm([r["p_value"] for r in pairs])
+        column = models.index(entry)
+        for row, p_holm in zip(pairs, adjusted):
+            j = models.index(row["b"])
+            effect = paired_effect(matrix[:, column], matrix[:, j], n_resamples=EFFECT_RESAMPLES, seed=SEED)
+            versus_rows.append(
+                {
+                    "metric": metric,
+                    "family": CONFIRMATORY if metric == spec.metric_of_record else EXPLORATORY,
+                    "ranker": row["b"],
+                    "wins": row["wins"],
+                    "losses": row["losses"],
+                    "ties": row["ties"],
+                    "mean_difference": effect.mean,
+                    "low": effect.low,
+                    "high": effect.high,
+                    "p_value": row["p_value"],
+                    "p_holm": float(p_holm),
+                    "conover_p_holm": float(conover.loc[entry, row["b"]]),
+                    "entry_rank": means[entry],
+                    "ranker_rank": means[row["b"]],
+                }
+            )
+    return pd.DataFrame(rank_rows), pd.DataFrame(versus_rows)
+
+
+def value_order(values: pd.DataFrame, reference: pd.DataFrame, spec: Spec, entry: str) -> pd.DataFrame:
+    """On one screen: per metric, the entry's place by value among the reference's rankers (1 = best; a tie
+    shares the better place) and its neighbours above and below."""
+    screen = values["dataset"].iloc[0]
+    ref = reference[reference["dataset"] == screen].set_index("model")
+    rows = []
+    for metric in spec.metrics:
+        mine = float(values[metric].iloc[0])
+        others = ref[metric].astype(float)
+        above, below = others[others > mine], others[others <= mine]
+        rows.append(
+            {
+                "metric": metric,
+                "family": CONFIRMATORY if metric == spec.metric_of_record else EXPLORATORY,
+                "value": mine,
+                "place": int((others > mine).sum()) + 1,
+                "of": len(others) + 1,
+                "above": above.idxmin() if len(above) else "",
+                "above_value": float(above.min()) if len(above) else float("nan"),
+                "below": below.idxmax() if len(below) else "",
+                "below_value": float(below.max()) if len(below) else float("nan"),
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+@dataclass
+class Result:
+    """An evaluated entry: its values per screen, its placement, and the sentences that state them.
+
+    Attributes
+    ----------
+    spec : Spec
+        The benchmark.
+    entry : str
+        The entry's name.
+    values : DataFrame
+        ``screen_values``.
+    ranks, versus : DataFrame
+        ``placement`` (empty on one screen).
+    order : DataFrame
+        ``value_order`` (one screen only; else empty).
+    submission : dict
+        ``{screen: sha256 of the submitted file}``.
+    """
+
+    spec: Spec
+    entry: str
+    values: pd.DataFrame
+    ranks: pd.DataFrame
+    versus: pd.DataFrame
+    order: pd.DataFrame
+    submission: dict = field(default_factory=dict)
+
+    @property
+    def screens(self) -> list:
+        return list(self.values["dataset"])
+
+    @property
+    def subset(self) -> bool:
+        """Whether fewer screens than the benchmark's were evaluated."""
+        return len(self.screens) < len(self.spec.screens)
+
+    def verdicts(self) -> list[str]:
+        """The result in sentences, generated from the tables (``crocbench.benchmark._words``)."""
+        from ._words import verdicts
+
+        return verdicts(self)
+
+    def record(self) -> dict:
+        """The result record: the benchmark's identity, crocbench's version, the submission's files, the values
+        per screen, the placement and the verdicts (``crocbench.benchmark._record``)."""
+        from ._record import record
+
+        return record(self)
+
+    def markdown(self) -> str:
+        """The result as a Markdown page."""
+        from ._record import markdown
+
+        return markdown(self)
+
+    def write(self, out) -> list:
+        """Write ``result.json``, ``result.md`` and, across screens, ``critical_difference.png`` into ``out``."""
+        from ._record import write_result
+
+        return write_result(self, out)
+
+
+def evaluate_pooled(spec: Spec, reference: pd.DataFrame, pooled: dict, entry: str, digests: dict) -> Result:
+    """Score checked submissions (``crocbench.benchmark._submission.read_submission``) and place them."""
+    if entry in spec.rankers:
+        raise ValueError(f"the entry's name {entry!r} is a reference ranker's; give it another (--name)")
+    values = screen_values(spec, pooled)
+    if len(values) >= 2:
+        ranks, versus = placement(values, reference, spec, entry)
+        order = pd.DataFrame()
+    else:
+        ranks, versus = pd.DataFrame(), pd.DataFrame()
+        order = value_order(values, reference, spec, entry)
+    return Result(spec, entry, values, ranks, versus, order, dict(digests))

@@ -1,0 +1,310 @@
+"""A benchmark's screens exported: each screen's compounds, labels and folds, from the mirror or a download,
+without training anything; and the spec frozen from them.
+
+A screen's table is what a workflow run of the spec's config makes: the dataset standardized as it declares
+(duplicates resolved by its ``duplicates:`` policy), then its folds (:func:`crocbench.cv.fold_table`, the same
+seed per repeat, the scaffold or cluster groups of a grouped split). The file holds ``id, smiles, label`` and
+one fold column per repeat, as CSV, whose sha256 the spec lists; a Parquet export holds the same table, and its
+sha256 is taken of the table written as that CSV.
+"""
+
+from __future__ import annotations
+
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import pandas as pd
+
+from ._spec import REFERENCE_FILE, SPEC_FILE, Spec, screen_file, sha256_bytes, spec_bytes, write_spec
+
+#: The columns of a screen's file before its fold columns.
+SCREEN_COLUMNS = ("id", "smiles", "label")
+#: The reference rankers' values: one row per screen and ranker.
+REFERENCE_KEYS = ("dataset", "model")
+
+
+def table_bytes(table: pd.DataFrame) -> bytes:
+    """A screen's or reference's table as the CSV bytes an export writes (and its sha256 is taken of)."""
+    return table.to_csv(index=False, lineterminator="\n").encode()
+
+
+def _check_split(spec: Spec, config: dict) -> None:
+    cv, split = config["cv"], spec.split
+    pairs = {"kind": cv["split"], "folds": cv["folds"], "repeats": cv["repeats"], "seed": cv["seed"]}
+    if split["kind"] == "scaffold":
+        pairs["scaffold"] = cv["scaffold"]
+    if split["kind"] == "cluster":
+        pairs["cluster_threshold"] = cv["cluster_threshold"]
+    for key, value in pairs.items():
+        if split.get(key) != value:
+            raise ValueError(
+                f"benchmark {spec.name}: its split.{key} is {split.get(key)!r} but its config gives {value!r}"
+            )
+
+
+def screen_table(spec: Spec, config: dict, screen: str, work, root=".", n_jobs: int = 2, progress=None):
+    """One screen's export table: ``id, smiles, label`` and its fold columns (:meth:`crocbench.benchmark.Spec.fold_columns`).
+
+    Parameters
+    ----------
+    spec : Spec
+        The benchmark.
+    config : dict
+        Its config (:func:`crocbench.config.load_config` of ``spec.config``).
+    screen : str
+        One of ``spec.screens``.
+    work : path
+        A scratch folder for the raw files.
+    root : path, default="."
+        The project folder (its mirror setting, ``data/archives``).
+    n_jobs : int, default=2
+        Processes parsing the structures.
+    progress : file-like or None
+        Where progress lines go.
+
+    Returns
+    -------
+    DataFrame
+    """
+    from ..cv import fold_table, repeat_seed
+    from ..data import Dataset, Fetching, Ledger, obtain, resolve_mirror, standardize_files
+
+    _check_split(spec, config)
+    if screen not in config["datasets"]:
+        raise ValueError(f"benchmark {spec.name}: screen {screen!r} is not declared by its config")
+    dataset = Dataset.from_config(screen, config["datasets"][screen])
+    folder = Path(work) / "data" / screen
+    folder.mkdir(parents=True, exist_ok=True)
+    lock = Path(work) / "checksums.lock.json"
+    how = Fetching(
+        mirror=resolve_mirror(config.get("mirror"), Path(root)),
+        retries=config["download"]["retries"],
+        timeout=config["download"]["timeout_s"],
+        progress=progress,
+        archives=Path(root) / "data" / "archives",
+    )
+    ledger = Ledger(lock)
+    for entry in dataset.files:
+        dest = folder / entry["name"]
+        if not dest.is_file():
+            obtain(entry, dest, ledger=ledger, key=Ledger.key(screen, entry), record=False, how=how)
+    compounds, _, _ = standardize_files(dataset, folder, lock, n_jobs, None, spec.split["folds"])
+    groups = _split_groups(spec, config, compounds, n_jobs, progress)
+    table = compounds[list(SCREEN_COLUMNS)].copy()
+    table["id"] = table["id"].astype(str)
+    table["label"] = table["label"].astype("int8")
+    for r, column in enumerate(spec.fold_columns()):
+        seed = repeat_seed(spec.split["seed"], r)
+        table[column] = fold_table(table["id"], table["label"], spec.split["folds"], seed, **groups)["fold"].to_numpy()
+    return table
+
+
+def _split_groups(spec: Spec, config: dict, compounds: pd.DataFrame, n_jobs: int, progress) -> dict:
+    """The groups of a grouped split, computed as the workflow's ``scaffolds`` and ``clusters`` jobs compute them."""
+    kind = spec.split["kind"]
+    if kind == "scaffold":
+        from ..scaffolds import scaffolds
+
+        return {"scaffolds": scaffolds(compounds["smiles"], spec.split["scaffold"], progress=progress)}
+    if kind == "cluster":
+        from ..clusters import bit_fingerprints, leader_clusters
+        from ..ecfp import ecfp_counts
+        from ..fingerprints import require_parsed
+
+        reasons, counts = ecfp_counts(compounds["smiles"], config["ecfp"]["radius"], config["ecfp"]["n_bits"], n_jobs)
+        require_parsed(reasons)
+        return {"clusters": leader_clusters(bit_fingerprints(counts), spec.split["cluster_threshold"])}
+    return {}
+
+
+def reference_values(spec: Spec, root=".") -> pd.DataFrame:
+    """The reference rankers' values on the spec's screens and metrics: ``dataset, model, compounds, actives`` and
+    one column per metric, from the reference's ``datasets.tsv`` (a panel's) or ``areas.tsv`` (one screen's)."""
+    folder = Path(root) / spec.reference
+    across = folder / "datasets.tsv"
+    if across.is_file():
+        table = pd.read_csv(across, sep="\t")
+    elif (folder / "areas.tsv").is_file() and len(spec.screens) == 1:
+        table = pd.read_csv(folder / "areas.tsv", sep="\t").assign(dataset=spec.screens[0])
+        table["compounds"], table["actives"] = _sizes(spec)
+    else:
+        raise ValueError(f"benchmark {spec.name}: {folder} holds no datasets.tsv or areas.tsv")
+    missing = [c for c in spec.metrics if c not in table.columns]
+    if missing:
+        raise ValueError(f"benchmark {spec.name}: its reference {folder} has no metric {missing[0]!r}")
+    table = table[table["model"].isin(spec.rankers) & table["dataset"].isin(spec.screens)]
+    wanted = pd.MultiIndex.from_product([spec.screens, spec.rankers])
+    found = pd.MultiIndex.from_frame(table[list(REFERENCE_KEYS)])
+    absent = wanted.difference(found)
+    if len(absent):
+        raise ValueError(f"benchmark {spec.name}: its reference {folder} has no row for {' / '.join(absent[0])}")
+    table = table.set_index(list(REFERENCE_KEYS)).loc[wanted].reset_index()
+    return table[[*REFERENCE_KEYS, "compounds", "actives", *spec.metrics]]
+
+
+def _sizes(spec: Spec) -> tuple:
+    size = spec.files.get(screen_file(spec.screens[0]), {})
+    if "compounds" not in size:
+        raise ValueError(f"benchmark {spec.name}: a one-screen reference takes its sizes from the frozen spec")
+    return size["compounds"], size["actives"]
+
+
+def _write_bytes(path: Path, data: bytes) -> None:
+    from .._io import atomic_write
+
+    with atomic_write(path, size=len(data)) as tmp:
+        Path(tmp).write_bytes(data)
+
+
+def _write_table(table: pd.DataFrame, path: Path, fmt: str) -> str:
+    """Write a screen's table; returns the sha256 of its CSV bytes."""
+    from .._io import atomic_write
+
+    data = table_bytes(table)
+    if fmt == "csv":
+        _write_bytes(path, data)
+    else:
+        with atomic_write(path) as tmp:
+            table.to_parquet(tmp, index=False)
+    return sha256_bytes(data)
+
+
+def _say(progress, line: str) -> None:
+    if progress is not None:
+        print(line, file=progress, flush=True)
+
+
+def export(
+    spec: Spec,
+    out,
+    root=".",
+    screens=None,
+    fmt: str = "csv",
+    n_jobs: int = 2,
+    progress=sys.stderr,
+    verify: bool = True,
+) -> dict:
+    """Export a benchmark's screens into ``out``: ``<screen>.csv`` (or ``.parquet``) per screen,
+    :data:`REFERENCE_FILE` and the spec (:data:`SPEC_FILE`, byte for byte the committed one).
+
+    Every file is written whole or not at all; a screen already in ``out`` with the spec's sha256 is kept, so an
+    interrupted export resumes. The spec is written last: a folder holding it is a finished export.
+
+    Parameters
+    ----------
+    spec : Spec
+        The benchmark (:func:`crocbench.benchmark.find_spec`).
+    out : path
+        The export folder.
+    root : path, default="."
+        The project folder (config files, the reference, the mirror setting).
+    screens : sequence of str, optional
+        A subset of the spec's screens (default: all).
+    fmt : {"csv", "parquet"}, default="csv"
+    n_jobs : int, default=2
+    progress : file-like or None, default=sys.stderr
+        A line per screen.
+    verify : bool, default=True
+        Refuse a screen whose table is not the one the spec lists (its sha256); False only to freeze a spec.
+
+    Returns
+    -------
+    dict
+        ``{file name: {"sha256", "compounds", "actives"}}`` of the files exported.
+
+    Raises
+    ------
+    ValueError
+        An unknown screen, a config that disagrees with the spec's split, or (``verify``) a table that is not the
+        spec's: the data or the code moved, and nothing of that screen is written.
+    """
+    from ..config import load_config
+    from ._read import read_screen
+
+    if fmt not in ("csv", "parquet"):
+        raise ValueError(f"format must be csv or parquet; got {fmt!r}")
+    chosen = list(spec.screens) if screens is None else list(screens)
+    unknown = [s for s in chosen if s not in spec.screens]
+    if unknown:
+        raise ValueError(
+            f"benchmark {spec.name} has no screen {unknown[0]!r}; its screens are {', '.join(spec.screens)}"
+        )
+    root, out = Path(root), Path(out)
+    config = load_config(spec.config, root)
+    out.mkdir(parents=True, exist_ok=True)
+    done = {}
+    with tempfile.TemporaryDirectory(prefix=".export-", dir=out) as work:
+        for i, screen in enumerate(chosen, 1):
+            name = screen_file(screen)
+            path = out / (name if fmt == "csv" else f"{screen}.parquet")
+            expected = spec.files.get(name, {}).get("sha256")
+            if verify and path.is_file():
+                try:
+                    table = read_screen(path, spec, expected)
+                except ValueError:
+                    table = None
+                if table is not None:
+                    done[name] = spec.files[name]
+                    _say(progress, f"[{i}/{len(chosen)}] {screen}: already exported")
+                    continue
+            start = time.perf_counter()
+            table = screen_table(spec, config, screen, work, root, n_jobs, progress=None)
+            digest = sha256_bytes(table_bytes(table))
+            if verify and digest != expected:
+                raise ValueError(
+                    f"benchmark {spec.title}: screen {screen}'s table has sha256 {digest[:12]}, the spec lists "
+                    f"{str(expected)[:12]}: the data or the code moved since it was frozen (nothing of it written)"
+                )
+            _write_table(table, path, fmt)
+            done[name] = {"sha256": digest, "compounds": len(table), "actives": int(table["label"].sum())}
+            _say(
+                progress,
+                f"[{i}/{len(chosen)}] {screen}: {len(table):,} compounds, {done[name]['actives']:,} actives "
+                f"({time.perf_counter() - start:.0f} s)",
+            )
+    if not verify:  # freezing: the one-screen reference's sizes come from the screens just exported
+        spec = _with_files(spec, done)
+    reference = table_bytes(reference_values(spec, root))
+    done[REFERENCE_FILE] = {"sha256": sha256_bytes(reference)}
+    if verify and done[REFERENCE_FILE]["sha256"] != spec.files.get(REFERENCE_FILE, {}).get("sha256"):
+        raise ValueError(
+            f"benchmark {spec.title}: the reference {spec.reference} no longer gives the values it was frozen with"
+        )
+    _write_bytes(out / REFERENCE_FILE, reference)
+    if verify:
+        _write_bytes(out / SPEC_FILE, spec_bytes(spec.as_dict()))
+    return done
+
+
+def _with_files(spec: Spec, files: dict) -> Spec:
+    from dataclasses import replace
+
+    return replace(spec, files={**spec.files, **files})
+
+
+def freeze(path, root=".", progress=sys.stderr) -> Spec:
+    """Recompute a spec's file hashes from a fresh export of every screen and write the spec in place.
+
+    A spec moves only on purpose: freezing it is how, and its new sha256 is a new benchmark (raise its
+    ``version`` when what it scores changed).
+
+    Parameters
+    ----------
+    path : path
+        The spec file (``results/benchmarks/<name>.json``); its ``files`` are replaced.
+    root : path, default="."
+    progress : file-like or None
+
+    Returns
+    -------
+    Spec
+        The spec written.
+    """
+    from ._spec import read_spec
+
+    spec = read_spec(path)
+    with tempfile.TemporaryDirectory(prefix=".freeze-") as out:
+        files = export(spec, out, root, progress=progress, verify=False)
+    return write_spec({**spec.as_dict(), "files": files}, path)

@@ -1,0 +1,211 @@
+"""A benchmark's spec: a frozen, versioned JSON file that names everything an entry is scored on.
+
+A spec names its screens and the file each one is exported to, with the sha256 of that file; the split (kind,
+folds, repeats, seed); the metric of record and the metrics reported; the committed reference it places an entry
+against and that reference's rankers; and the config files that declare the screens. The sha256 of the spec file
+itself identifies the benchmark: an export, a submission and a result record each carry it.
+
+The committed specs are ``results/benchmarks/<name>.json``, written by :func:`write_spec` (sorted keys, two
+spaces, one final newline), so that the same spec is always the same bytes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+#: The committed specs, relative to the project's root.
+SPECS = Path("results") / "benchmarks"
+#: An export's spec and its reference rankers' values, beside the screens' files.
+SPEC_FILE = "benchmark.json"
+REFERENCE_FILE = "reference.csv"
+#: The split kinds a spec names (:data:`crocbench.cv.SPLITS`).
+SPLIT_KINDS = ("random", "scaffold", "cluster")
+FORMATS = ("csv", "parquet")
+_KEYS = (
+    "name",
+    "version",
+    "description",
+    "config",
+    "split",
+    "metric_of_record",
+    "metrics",
+    "reference",
+    "rankers",
+    "screens",
+    "files",
+)
+
+
+def sha256_bytes(data: bytes) -> str:
+    """The hex sha256 of ``data``."""
+    return hashlib.sha256(data).hexdigest()
+
+
+def spec_bytes(spec: dict) -> bytes:
+    """The canonical bytes of a spec: JSON, sorted keys, two-space indent, one final newline."""
+    return (json.dumps(spec, indent=2, sort_keys=True, allow_nan=False) + "\n").encode()
+
+
+@dataclass(frozen=True)
+class Spec:
+    """A benchmark's spec, read and checked (see the module's docstring).
+
+    Parameters
+    ----------
+    name, version : str, int
+        What the benchmark is called, and its version (a new version for any change of what it scores).
+    description : str
+        One sentence for people.
+    config : tuple of str
+        The config files after ``config.yaml`` that declare its screens and split, relative to the project.
+    split : dict
+        ``kind`` (random, scaffold or cluster), ``folds``, ``repeats`` and ``seed``; a scaffold split adds
+        ``scaffold`` (murcko or generic), a cluster split ``cluster_threshold``.
+    metric_of_record : str
+        The metric whose comparisons are confirmatory; the others are reported as exploratory.
+    metrics : tuple of str
+        The metrics scored and placed, keys of the reference's tables (the metric of record among them).
+    reference : str
+        The committed reference folder, relative to the project (``results/reference/...``).
+    rankers : tuple of str
+        The reference's rankers an entry is placed among.
+    screens : tuple of str
+        The screens, in order.
+    files : dict
+        ``{file name: {"sha256": ..., "compounds": n, "actives": n}}``: each screen's ``<screen>.csv`` and the
+        reference rankers' values (:data:`REFERENCE_FILE`).
+    sha256 : str
+        The spec file's own sha256: the benchmark's identity.
+    """
+
+    name: str
+    version: int
+    description: str
+    config: tuple
+    split: dict = field(hash=False)
+    metric_of_record: str
+    metrics: tuple
+    reference: str
+    rankers: tuple
+    screens: tuple
+    files: dict = field(hash=False)
+    sha256: str = ""
+
+    @property
+    def title(self) -> str:
+        """``name v<version> (sha256 <first 12>)``: how messages and records name the benchmark."""
+        return f"{self.name} v{self.version} (sha256 {self.sha256[:12]})"
+
+    @property
+    def repeats(self) -> int:
+        return int(self.split["repeats"])
+
+    def fold_columns(self) -> list[str]:
+        """The fold columns of a screen's file: ``fold``, or ``fold_0``, ``fold_1``, ... with repeats."""
+        return ["fold"] if self.repeats == 1 else [f"fold_{r}" for r in range(self.repeats)]
+
+    def as_dict(self) -> dict:
+        return {
+            "name": self.name,
+            "version": self.version,
+            "description": self.description,
+            "config": list(self.config),
+            "split": dict(self.split),
+            "metric_of_record": self.metric_of_record,
+            "metrics": list(self.metrics),
+            "reference": self.reference,
+            "rankers": list(self.rankers),
+            "screens": list(self.screens),
+            "files": {k: dict(v) for k, v in self.files.items()},
+        }
+
+
+def screen_file(screen: str) -> str:
+    """The file name of a screen's compounds and folds in an export."""
+    return f"{screen}.csv"
+
+
+def _check(spec: dict, where: str) -> None:
+    if not isinstance(spec, dict):
+        raise ValueError(f"{where}: not a JSON object")
+    unknown = sorted(set(spec) - set(_KEYS))
+    missing = [k for k in _KEYS if k not in spec]
+    if unknown or missing:
+        raise ValueError(f"{where}: {'unknown key ' + repr(unknown[0]) if unknown else 'no key ' + repr(missing[0])}")
+    split = spec["split"]
+    if not isinstance(split, dict) or split.get("kind") not in SPLIT_KINDS:
+        raise ValueError(f"{where}: split.kind must be one of {', '.join(SPLIT_KINDS)}")
+    for key in ("folds", "repeats", "seed"):
+        if not isinstance(split.get(key), int) or split[key] < (2 if key == "folds" else 1 if key == "repeats" else 0):
+            raise ValueError(f"{where}: split.{key} must be a whole number (folds >= 2, repeats >= 1, seed >= 0)")
+    if spec["metric_of_record"] not in spec["metrics"]:
+        raise ValueError(f"{where}: metric_of_record {spec['metric_of_record']!r} is not among its metrics")
+    if not spec["screens"] or len(set(spec["screens"])) != len(spec["screens"]):
+        raise ValueError(f"{where}: screens must list at least one screen, each once")
+
+
+def parse_spec(data: bytes, where: str = "spec") -> Spec:
+    """A :class:`Spec` from a spec file's bytes; a bad one raises one line naming ``where``."""
+    try:
+        spec = json.loads(data)
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise ValueError(f"{where}: not JSON ({exc.msg if hasattr(exc, 'msg') else exc})") from None
+    _check(spec, where)
+    return Spec(
+        name=spec["name"],
+        version=int(spec["version"]),
+        description=spec["description"],
+        config=tuple(spec["config"]),
+        split=dict(spec["split"]),
+        metric_of_record=spec["metric_of_record"],
+        metrics=tuple(spec["metrics"]),
+        reference=spec["reference"],
+        rankers=tuple(spec["rankers"]),
+        screens=tuple(spec["screens"]),
+        files={k: dict(v) for k, v in spec["files"].items()},
+        sha256=sha256_bytes(data),
+    )
+
+
+def read_spec(path) -> Spec:
+    """The spec in the file ``path``; a bad one raises one line naming it."""
+    path = Path(path)
+    if not path.is_file():
+        raise ValueError(f"{path}: no such benchmark spec")
+    return parse_spec(path.read_bytes(), str(path))
+
+
+def write_spec(spec: dict, path) -> Spec:
+    """Write a spec's canonical bytes (:func:`spec_bytes`) to ``path``, atomically; returns it read back."""
+    from .._io import atomic_write
+
+    data = spec_bytes(spec)
+    parse_spec(data, str(path))
+    with atomic_write(path, size=len(data)) as tmp:
+        Path(tmp).write_bytes(data)
+    return parse_spec(data, str(path))
+
+
+def committed_specs(root=".") -> dict:
+    """``{name: Spec}`` of the committed specs under ``root`` (:data:`SPECS`), by name."""
+    folder = Path(root) / SPECS
+    specs = {}
+    for path in sorted(folder.glob("*.json")):
+        spec = read_spec(path)
+        if spec.name != path.stem:
+            raise ValueError(f"{path}: names the benchmark {spec.name!r}; its file must be {spec.name}.json")
+        specs[spec.name] = spec
+    return specs
+
+
+def find_spec(name: str, root=".") -> Spec:
+    """The committed spec called ``name``; an unknown name raises one line listing the known ones."""
+    specs = committed_specs(root)
+    if name not in specs:
+        raise ValueError(
+            f"no benchmark {name!r}; the benchmarks are {', '.join(specs) or 'none'} ({Path(root) / SPECS})"
+        )
+    return specs[name]

@@ -1,0 +1,168 @@
+"""A submission read and checked: per screen, one file of ``id, score`` (out-of-fold scores, higher = more
+likely active), and the spec it was made for.
+
+Every failure is one line naming the screen, the file and the count, raised before anything is scored.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from ._spec import SPEC_FILE, Spec, parse_spec, sha256_bytes
+
+#: The file kinds a submission's screens may come in.
+SUFFIXES = (".csv", ".tsv", ".parquet")
+
+
+def _check_spec(folder: Path, spec: Spec) -> None:
+    path = folder / SPEC_FILE
+    if not path.is_file():
+        raise ValueError(
+            f"{folder}: no {SPEC_FILE}; copy the export's {SPEC_FILE} into the submission (it names the benchmark "
+            "version the scores were made for)"
+        )
+    data = path.read_bytes()
+    if sha256_bytes(data) != spec.sha256:
+        try:
+            made_for = parse_spec(data, str(path)).title
+        except ValueError:
+            made_for = f"an unreadable spec (sha256 {sha256_bytes(data)[:12]})"
+        raise ValueError(f"{path}: the submission was made for benchmark {made_for}, not {spec.title}")
+
+
+def _file(folder: Path, screen: str) -> Path | None:
+    found = [folder / f"{screen}{s}" for s in SUFFIXES if (folder / f"{screen}{s}").is_file()]
+    if len(found) > 1:
+        raise ValueError(f"screen {screen}: {len(found)} files ({', '.join(p.name for p in found)}); give one")
+    return found[0] if found else None
+
+
+def read_scores(path, screen: str) -> pd.DataFrame:
+    """One screen's submitted file as read (columns as given, ids as text)."""
+    path = Path(path)
+    where = f"screen {screen} ({path})"
+    if path.stat().st_size == 0:
+        raise ValueError(f"{where}: empty file (0 bytes)")
+    try:
+        if path.suffix == ".parquet":
+            table = pd.read_parquet(path)
+        else:
+            table = pd.read_csv(
+                path, sep="\t" if path.suffix == ".tsv" else ",", dtype={"id": str}, keep_default_na=False
+            )
+    except pd.errors.EmptyDataError:
+        raise ValueError(f"{where}: empty file (no header)") from None
+    except (pd.errors.ParserError, UnicodeDecodeError, OSError) as exc:
+        raise ValueError(f"{where}: not a readable table ({' '.join(str(exc).split())})") from None
+    if table.empty:
+        raise ValueError(f"{where}: no rows (0 of the screen's compounds scored)")
+    if "score" not in table.columns and "label" in table.columns:
+        raise ValueError(
+            f"{where}: a label column and no score column; a submission gives each compound's score "
+            "(higher = more likely active), not a label"
+        )
+    return table
+
+
+def check_scores(table: pd.DataFrame, folds: pd.DataFrame, spec: Spec, screen: str, path) -> list[pd.DataFrame]:
+    """A screen's scores matched to its compounds, one pooled table (``id, fold, label, score``) per repeat.
+
+    Every compound exactly once (per ``repeat`` where the split repeats), known ids, finite scores, and where the
+    file has a ``fold`` column, the export's folds.
+    """
+    from ..cv import import_scores
+
+    where = f"screen {screen} ({path})"
+    columns = spec.fold_columns()
+    if spec.repeats == 1:
+        parts = [(table, columns[0])]
+    else:
+        if "repeat" not in table.columns:
+            raise ValueError(
+                f"{where}: no repeat column; the split repeats {spec.repeats} times (0 to {spec.repeats - 1})"
+            )
+        repeat = pd.to_numeric(table["repeat"], errors="coerce")
+        bad = ~repeat.isin(range(spec.repeats))
+        if bad.any():
+            raise ValueError(f"{where}: {int(bad.sum())} row(s) with a repeat other than 0 to {spec.repeats - 1}")
+        parts = [(table[repeat.to_numpy() == r], columns[r]) for r in range(spec.repeats)]
+    pooled = []
+    for r, (part, column) in enumerate(parts):
+        source = where if spec.repeats == 1 else f"{where}, repeat {r}"
+        reference = folds[["id", "label", column]].rename(columns={column: "fold"})
+        given = part.rename(columns={"fold": "fold_given"}) if "fold" in part.columns else part
+        pooled.append(
+            import_scores(given, reference, "id", "score", "fold_given" if "fold" in part.columns else None, source)
+        )
+    return pooled
+
+
+def read_submission(folder, spec: Spec, tables: dict, screens=None) -> tuple[dict, dict]:
+    """A submission folder read and checked against the benchmark.
+
+    Parameters
+    ----------
+    folder : path
+        ``<screen>.csv`` (or ``.tsv``, ``.parquet``) per screen and the spec it was made for (:data:`SPEC_FILE`).
+    spec : Spec
+    tables : dict
+        ``{screen: exported table}`` of the screens evaluated.
+    screens : sequence of str, optional
+        The subset evaluated (default: every screen of the benchmark, each required).
+
+    Returns
+    -------
+    pooled : dict
+        ``{screen: [pooled scores per repeat]}``.
+    digests : dict
+        ``{screen: sha256 of its file}``.
+    """
+    folder = Path(folder)
+    if not folder.is_dir():
+        raise ValueError(f"{folder}: no such submission folder")
+    _check_spec(folder, spec)
+    chosen = list(spec.screens if screens is None else screens)
+    strays = sorted(
+        p.name for p in folder.iterdir() if p.is_file() and p.suffix in SUFFIXES and p.stem not in spec.screens
+    )
+    if strays:
+        raise ValueError(f"{folder / strays[0]}: no screen of benchmark {spec.name} is called {Path(strays[0]).stem!r}")
+    missing = [s for s in chosen if _file(folder, s) is None]
+    if missing:
+        raise ValueError(
+            f"screen {missing[0]}: no file {folder / (missing[0] + '.csv')} ({len(missing)} of the {len(chosen)} "
+            f"screens evaluated have none; --screens evaluates a subset)"
+        )
+    pooled, digests = {}, {}
+    for screen in chosen:
+        path = _file(folder, screen)
+        pooled[screen] = check_scores(read_scores(path, screen), tables[screen], spec, screen, path)
+        digests[screen] = sha256_bytes(path.read_bytes())
+    return pooled, digests
+
+
+def frames_submission(scores: dict, spec: Spec, tables: dict) -> tuple[dict, dict]:
+    """:func:`read_submission` for scores given in Python: ``{screen: DataFrame (id, score[, fold, repeat])}``;
+    the digest of each is the sha256 of its table as CSV."""
+    from ._export import table_bytes
+
+    pooled, digests = {}, {}
+    for screen, frame in scores.items():
+        if screen not in tables:
+            raise ValueError(f"screen {screen!r}: not a screen evaluated ({', '.join(tables)})")
+        frame = pd.DataFrame(frame).copy()
+        if "id" in frame.columns:
+            frame["id"] = frame["id"].astype(str)
+        if "score" in frame.columns:
+            frame["score"] = np.asarray(frame["score"], dtype=float)
+        pooled[screen] = check_scores(frame, tables[screen], spec, screen, "scores")
+        digests[screen] = sha256_bytes(table_bytes(frame))
+    missing = [s for s in tables if s not in scores]
+    if missing:
+        raise ValueError(
+            f"screen {missing[0]}: no scores ({len(missing)} of the {len(tables)} screens evaluated have none)"
+        )
+    return pooled, digests

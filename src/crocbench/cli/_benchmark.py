@@ -1,0 +1,88 @@
+"""``crocbench benchmark``: list the committed benchmarks, export one, evaluate a submission, freeze a spec."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+
+def add_benchmark_parser(sub) -> None:
+    """The ``benchmark`` command and its four subcommands."""
+    p = sub.add_parser("benchmark", help="export a frozen benchmark, or evaluate a submission against it")
+    commands = p.add_subparsers(dest="benchmark_command", required=True, parser_class=type(p))
+
+    q = commands.add_parser("list", help="the committed benchmarks: name, version, screens, sha256")
+    q.add_argument("--root", default=".", help="the project's root (default: the current folder)")
+
+    q = commands.add_parser(
+        "export", help="write a benchmark's screens (id, smiles, label, fold) and its spec, from the mirror"
+    )
+    q.add_argument("name", help="a committed benchmark (crocbench benchmark list)")
+    q.add_argument("out", help="the export folder (an interrupted export resumes)")
+    q.add_argument("--screens", help="comma-separated subset of the screens (default: all)")
+    q.add_argument("--format", choices=("csv", "parquet"), default="csv", help="the screens' files (default: csv)")
+    q.add_argument("--root", default=".", help="the project's root (default: the current folder)")
+
+    q = commands.add_parser(
+        "evaluate", help="score a submission (one id,score file per screen) and place it among the reference's rankers"
+    )
+    q.add_argument("submission", help="a folder: <screen>.csv (id, score) per screen, and the export's benchmark.json")
+    q.add_argument(
+        "--benchmark",
+        required=True,
+        help="an export folder, or a committed benchmark's name (its export in data/benchmarks/NAME, made there first "
+        "when missing)",
+    )
+    q.add_argument("--screens", help="comma-separated subset of the screens evaluated (the result says so)")
+    q.add_argument("--name", help="the entry's name (default: the submission folder's name)")
+    q.add_argument(
+        "--out",
+        help="where result.json, result.md and critical_difference.png go (default: SUBMISSION/evaluation)",
+    )
+    q.add_argument("--root", default=".", help="the project's root (default: the current folder)")
+
+    q = commands.add_parser(
+        "freeze", help="recompute a spec's file hashes from a fresh export (a spec moves only on purpose)"
+    )
+    q.add_argument("spec", help="results/benchmarks/NAME.json")
+    q.add_argument("--root", default=".", help="the project's root (default: the current folder)")
+
+
+def _screens(text):
+    if text is None:
+        return None
+    names = [s.strip() for s in text.split(",") if s.strip()]
+    if not names:
+        raise ValueError("--screens names no screen")
+    return names
+
+
+def _benchmark(args) -> int:
+    from .. import benchmark as bm
+
+    command = args.benchmark_command
+    if command == "list":
+        for spec in bm.committed_specs(args.root).values():
+            print(
+                f"{spec.name}\tv{spec.version}\t{len(spec.screens)} screens\t{spec.split['kind']} split\t{spec.sha256}"
+            )
+        return 0
+    if command == "export":
+        spec = bm.find_spec(args.name, args.root)
+        bm.export(spec, args.out, args.root, _screens(args.screens), args.format)
+        print(f"{spec.title} exported to {args.out}", file=sys.stderr)
+        return 0
+    if command == "freeze":
+        spec = bm.freeze(args.spec, args.root)
+        print(f"{args.spec}: {spec.title}")
+        return 0
+    submission = Path(args.submission)
+    if not submission.is_dir():
+        raise ValueError(f"{submission}: no such submission folder")
+    loaded = bm.load(args.benchmark, args.root, _screens(args.screens))
+    result = loaded.evaluate(submission, args.name or submission.resolve().name)
+    out = Path(args.out) if args.out else submission / "evaluation"
+    paths = result.write(out)
+    print("\n".join(result.verdicts()))
+    print(f"written: {', '.join(str(p) for p in paths)}", file=sys.stderr)
+    return 0

@@ -1,0 +1,306 @@
+"""crocbench.benchmark: specs, exports read back, submissions checked, entries scored and placed.
+
+The exports here are written by hand (files and sha256 computed in the test), so these tests run without the
+mirror; the export from the mirror, its equality with a workflow run's folds and the round trip of a workflow
+run's scores are in tests/test_benchmark_workflow.py. Expected values come from scikit-learn, SciPy and
+scikit-posthocs, or by hand.
+"""
+
+import hashlib
+import json
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from _cli import _cli, _one_line_error
+from scipy import stats as sps
+from sklearn.metrics import roc_auc_score
+
+from crocbench.benchmark import SPEC_FILE, load, read_spec
+from crocbench.benchmark._spec import parse_spec, spec_bytes
+
+SCREENS = [f"s{i}" for i in range(10)]  # 10: a Wilcoxon-Holm over 3 comparisons can pass
+RANKERS = ["A", "B", "C"]
+N, N_POS, FOLDS = 300, 30, 5
+
+
+def _csv(frame) -> bytes:
+    return frame.to_csv(index=False, lineterminator="\n").encode()
+
+
+def _scores(seed: int, labels: np.ndarray, strength: float) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    return np.round(rng.normal(size=labels.size) + strength * labels, 3)  # rounded: some ties
+
+
+@pytest.fixture(scope="module")
+def world(tmp_path_factory):
+    """A hand-written export of 10 screens, its reference rankers' scores (A strong, B middling, C weak) and their
+    AUC[ROC] by scikit-learn."""
+    out = tmp_path_factory.mktemp("export")
+    files, tables, scores, ref_rows = {}, {}, {}, []
+    for s, screen in enumerate(SCREENS):
+        labels = np.zeros(N, dtype=np.int8)
+        labels[np.random.default_rng(100 + s).choice(N, N_POS, replace=False)] = 1
+        table = pd.DataFrame(
+            {"id": [f"m{i}" for i in range(N)], "smiles": "C", "label": labels, "fold": np.arange(N) % FOLDS}
+        )
+        data = _csv(table)
+        (out / f"{screen}.csv").write_bytes(data)
+        files[f"{screen}.csv"] = {"sha256": hashlib.sha256(data).hexdigest(), "compounds": N, "actives": N_POS}
+        tables[screen] = table
+        for r, (ranker, strength) in enumerate(zip(RANKERS, (2.0, 1.0, 0.3))):
+            x = _scores(10 * s + r, labels, strength)
+            scores[screen, ranker] = x
+            ref_rows.append(
+                {"dataset": screen, "model": ranker, "compounds": N, "actives": N_POS, "roc": roc_auc_score(labels, x)}
+            )
+    reference = _csv(pd.DataFrame(ref_rows))
+    (out / "reference.csv").write_bytes(reference)
+    files["reference.csv"] = {"sha256": hashlib.sha256(reference).hexdigest()}
+    spec = {
+        "name": "toy",
+        "version": 1,
+        "description": "ten hand-made screens",
+        "config": [],
+        "split": {"kind": "random", "folds": FOLDS, "repeats": 1, "seed": 0},
+        "metric_of_record": "roc",
+        "metrics": ["roc"],
+        "reference": "nowhere",
+        "rankers": RANKERS,
+        "screens": SCREENS,
+        "files": files,
+    }
+    (out / SPEC_FILE).write_bytes(spec_bytes(spec))
+    return {"export": out, "tables": tables, "scores": scores, "spec": spec, "reference": pd.DataFrame(ref_rows)}
+
+
+def _submission(world, folder: Path, ranker="B", edit=None) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    for screen in SCREENS:
+        frame = pd.DataFrame({"id": world["tables"][screen]["id"], "score": world["scores"][screen, ranker]})
+        frame = frame.iloc[::-1]  # any order
+        if edit is not None:
+            frame = edit(screen, frame)
+        if frame is not None:
+            frame.to_csv(folder / f"{screen}.csv", index=False)
+    (folder / SPEC_FILE).write_bytes((world["export"] / SPEC_FILE).read_bytes())
+    return folder
+
+
+def test_spec_hash_is_the_sha256_of_its_bytes_and_the_bytes_are_canonical(world):
+    path = world["export"] / SPEC_FILE
+    spec = read_spec(path)
+    assert spec.sha256 == hashlib.sha256(path.read_bytes()).hexdigest()
+    assert spec_bytes(spec.as_dict()) == path.read_bytes()  # sorted keys, two spaces, a final newline
+    other = parse_spec(spec_bytes({**world["spec"], "version": 2}))
+    assert other.sha256 != spec.sha256 and other.title.startswith("toy v2 (sha256 ")
+
+
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        ({"metric_of_record": "ef_1pct"}, "is not among its metrics"),
+        ({"split": {"kind": "leave-one-out", "folds": 5, "repeats": 1, "seed": 0}}, "split.kind must be one of"),
+        ({"screens": ["a", "a"]}, "each once"),
+        ({"colour": "red"}, "unknown key 'colour'"),
+    ],
+)
+def test_a_bad_spec_is_one_line(world, change, message):
+    with pytest.raises(ValueError, match=message):
+        parse_spec(spec_bytes({**world["spec"], **change}), "bad.json")
+
+
+def test_values_and_placement_agree_with_scipy_sklearn_and_posthocs(world, tmp_path):
+    sp = pytest.importorskip("scikit_posthocs")
+    import warnings
+
+    bench = load(world["export"])
+    result = bench.evaluate(_submission(world, tmp_path / "sub", ranker="B"), name="entry")
+    # values: scikit-learn's AUC[ROC] (mean rank of tied scores = the expected value over tie orders)
+    for screen, row in result.values.set_index("dataset").iterrows():
+        labels = world["tables"][screen]["label"].to_numpy()
+        assert row["roc"] == pytest.approx(roc_auc_score(labels, world["scores"][screen, "B"]), abs=1e-12)
+        assert row["roc_random_mean"] == pytest.approx(0.5)
+        # Mann-Whitney's variance of the AUC under random orderings: (n + 1) / (12 n_pos n_neg)
+        assert row["roc_random_sd"] == pytest.approx(np.sqrt((N + 1) / (12 * N_POS * (N - N_POS))))
+    # placement: Friedman's mean ranks and statistic (SciPy), the entry tied with B
+    ref = world["reference"].pivot(index="dataset", columns="model", values="roc").loc[SCREENS, RANKERS]
+    matrix = np.column_stack([ref.to_numpy(), ref["B"].to_numpy()])
+    ranks = result.ranks.set_index("model")["mean_rank"]
+    want = sps.rankdata(-matrix, axis=1).mean(axis=0)
+    assert ranks.loc[[*RANKERS, "entry"]].to_numpy() == pytest.approx(want)
+    assert ranks["entry"] == ranks["B"]
+    assert result.ranks["friedman_p"].iloc[0] == pytest.approx(sps.friedmanchisquare(*matrix.T).pvalue, rel=1e-9)
+    # the entry against each ranker: SciPy's Wilcoxon, Holm over the three by hand, Conover-Holm by posthocs
+    versus = result.versus.set_index("ranker")
+    p = {r: (sps.wilcoxon(matrix[:, 3] - ref[r].to_numpy()).pvalue if r != "B" else 1.0) for r in RANKERS}
+    order = sorted(RANKERS, key=lambda r: p[r])
+    holm, running = {}, 0.0
+    for i, r in enumerate(order):
+        running = max(running, min(1.0, (len(order) - i) * p[r]))
+        holm[r] = running
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # its 0/0 for the two equal columns
+        conover = sp.posthoc_conover_friedman(matrix, p_adjust="holm").to_numpy()
+    for j, r in enumerate(RANKERS):
+        assert versus.loc[r, "p_value"] == pytest.approx(p[r], rel=1e-9)
+        assert versus.loc[r, "p_holm"] == pytest.approx(holm[r], rel=1e-9)
+        # equal columns have equal rank sums: t = 0 and p = 1 (scikit-posthocs divides 0 by 0 there)
+        want_conover = 1.0 if r == "B" else conover[3, j]
+        assert versus.loc[r, "conover_p_holm"] == pytest.approx(want_conover, rel=1e-6)
+        diff = matrix[:, 3] - ref[r].to_numpy()
+        assert versus.loc[r, "mean_difference"] == pytest.approx(diff.mean())
+        assert (versus.loc[r, "wins"], versus.loc[r, "losses"]) == ((diff > 0).sum(), (diff < 0).sum())
+        assert versus.loc[r, "low"] <= diff.mean() <= versus.loc[r, "high"]
+    assert set(result.versus["family"]) == {"confirmatory"}
+    assert versus.loc["A", "mean_difference"] < 0 < versus.loc["C", "mean_difference"]
+
+
+def test_the_sentences_follow_the_tables(world, tmp_path):
+    bench = load(world["export"])
+    result = bench.evaluate(_submission(world, tmp_path / "sub", ranker="A"), name="strong")
+    lines = result.verdicts()
+    assert lines[0] == f"strong on 10 of the 10 screens of benchmark {bench.spec.title}."
+    v = result.versus.set_index("ranker")
+    # A's own scores: tied with A on every screen; better than B and C on all ten (p = 2/1024, Holm x 2 or x 3)
+    assert list(v["wins"]) == [0, 10, 10] and list(v["ties"]) == [10, 0, 0]
+    assert v.loc["B", "p_value"] == pytest.approx(2 / 1024) and v.loc["B", "p_holm"] == pytest.approx(3 * 2 / 1024)
+
+    def said(r):
+        d, lo, hi = (v.loc[r, c] for c in ("mean_difference", "low", "high"))  # three significant digits, signed
+        return f"{r} (10-0, +{d:.3g} [+{lo:.3g}, +{hi:.3g}], Holm p 0.0059)"
+
+    assert lines[1] == (
+        "Confirmatory: On AUC[ROC], strong has mean rank 1.50, place 1 of 4 over 10 screens "
+        f"(Friedman p {result.ranks['friedman_p'].iloc[0]:.2g}, Nemenyi critical difference "
+        f"{result.ranks['nemenyi_cd'].iloc[0]:.2f}). It is better than {said('B')} and {said('C')}. "
+        "The tests do not separate it from A (Wilcoxon-Holm over its 3 comparisons, alpha 0.05)."
+    )
+
+
+def test_the_record_is_deterministic_and_names_everything(world, tmp_path):
+    bench = load(world["export"])
+    sub = _submission(world, tmp_path / "sub", ranker="C")
+    first = bench.evaluate(sub, name="weak").write(tmp_path / "one")
+    second = bench.evaluate(sub, name="weak").write(tmp_path / "two")
+    assert [p.name for p in first] == ["result.json", "result.md", "critical_difference.png"]
+    for a, b in zip(first, second):
+        assert a.read_bytes() == b.read_bytes(), a.name
+    record = json.loads(first[0].read_text())
+    assert record["benchmark"] == {"name": "toy", "version": 1, "sha256": bench.spec.sha256}
+    assert record["submission"]["sha256"]["s0"] == hashlib.sha256((sub / "s0.csv").read_bytes()).hexdigest()
+    assert record["screens"] == SCREENS and record["subset"] is False
+    assert {r["ranker"] for r in record["placement"]["versus"]} == set(RANKERS)
+
+
+def test_a_subset_of_screens_is_said(world, tmp_path):
+    bench = load(world["export"], screens=["s1", "s4"])
+    result = bench.evaluate(_submission(world, tmp_path / "sub"), name="entry")
+    assert result.subset and result.screens == ["s1", "s4"]
+    assert result.verdicts()[0].endswith("; a subset: s1, s4.")
+    assert set(result.ranks["screens"]) == {2}
+
+
+def test_python_scores_give_what_the_files_give(world, tmp_path):
+    bench = load(world["export"])
+    frames = {s: pd.DataFrame({"id": world["tables"][s]["id"], "score": world["scores"][s, "B"]}) for s in SCREENS}
+    from_frames = bench.evaluate(frames, name="entry")
+    from_files = bench.evaluate(bench.write_submission(frames, tmp_path / "sub"), name="entry")
+    pd.testing.assert_frame_equal(from_frames.values, from_files.values)
+    pd.testing.assert_frame_equal(from_frames.versus, from_files.versus)
+
+
+def _shift_ids(screen, frame):  # the planted bug: one screen's ids shifted by one row against its scores
+    if screen == "s2":
+        frame = frame.assign(id=frame["id"].shift(1).fillna("m-1"))
+    return frame
+
+
+BAD = {
+    "missing screen": (lambda s, f: None if s == "s3" else f, ["screen s3", "s3.csv", "1 of the 10"]),
+    "duplicate id": (
+        lambda s, f: pd.concat([f, f.iloc[:2]]) if s == "s1" else f,
+        ["screen s1", "s1.csv", "2 compound(s) scored more than once"],
+    ),
+    "unknown id": (
+        lambda s, f: f.assign(id=f["id"].replace("m7", "zz")) if s == "s0" else f,
+        ["screen s0", "1 scored id(s) are not in the dataset", "'zz'"],
+    ),
+    "NaN score": (
+        lambda s, f: f.assign(score=f["score"].where(f["id"] != "m5", np.nan)) if s == "s5" else f,
+        ["screen s5", "1 score(s) are not finite"],
+    ),
+    "infinite score": (
+        lambda s, f: f.assign(score=f["score"].where(~f["id"].isin(["m5", "m6"]), np.inf)) if s == "s5" else f,
+        ["screen s5", "2 score(s) are not finite"],
+    ),
+    "label column": (
+        lambda s, f: f.rename(columns={"score": "label"}) if s == "s4" else f,
+        ["screen s4", "a label column and no score column"],
+    ),
+    "shifted ids": (_shift_ids, ["screen s2", "s2.csv", "1 scored id(s) are not in the dataset"]),
+    "unknown screen": (lambda s, f: f, ["extra.csv", "no screen of benchmark toy"]),
+}
+
+
+@pytest.mark.parametrize("case", [*BAD, "empty file", "other version", "no spec"])
+def test_bad_submissions_are_one_line_exit_2_and_write_nothing(world, tmp_path, case):
+    sub = tmp_path / "sub"
+    edit, fragments = BAD.get(case, (None, []))
+    _submission(world, sub, edit=edit)
+    if case == "unknown screen":
+        (sub / "extra.csv").write_text("id,score\nm1,1\n")
+    if case == "empty file":
+        (sub / "s1.csv").write_bytes(b"")
+        fragments = ["screen s1", "s1.csv", "empty file"]
+    if case == "other version":
+        (sub / SPEC_FILE).write_bytes(spec_bytes({**world["spec"], "version": 0}))
+        fragments = ["made for benchmark toy v0", "not toy v1"]
+    if case == "no spec":
+        (sub / SPEC_FILE).unlink()
+        fragments = ["no benchmark.json"]
+    done = _cli("benchmark", "evaluate", sub, "--benchmark", world["export"])
+    _one_line_error(done, *fragments)
+    assert not (sub / "evaluation").exists()
+
+
+def test_a_tampered_export_is_refused(world, tmp_path):
+    import shutil
+
+    copy = tmp_path / "export"
+    shutil.copytree(world["export"], copy)
+    table = pd.read_csv(copy / "s0.csv", dtype={"id": str})
+    table.loc[0, "label"] = 1 - table.loc[0, "label"]  # one label flipped
+    table.to_csv(copy / "s0.csv", index=False, lineterminator="\n")
+    with pytest.raises(ValueError, match=r"s0.csv: not the table benchmark toy v1 .* lists"):
+        load(copy)
+
+
+def test_an_entry_may_not_take_a_reference_rankers_name(world, tmp_path):
+    done = _cli(
+        "benchmark", "evaluate", _submission(world, tmp_path / "sub"), "--benchmark", world["export"], "--name", "A"
+    )
+    _one_line_error(done, "is a reference ranker's")
+
+
+def test_the_command_prints_the_verdicts_and_writes_the_record(world, tmp_path):
+    sub = _submission(world, tmp_path / "sub", ranker="A")
+    done = _cli("benchmark", "evaluate", sub, "--benchmark", world["export"], "--out", tmp_path / "out")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[0].startswith("sub on 10 of the 10 screens of benchmark toy v1")
+    assert json.loads((tmp_path / "out" / "result.json").read_text())["entry"] == "sub"
+
+
+def test_the_committed_specs_are_canonical_and_name_their_files():
+    from crocbench.benchmark import committed_specs
+
+    root = Path(__file__).resolve().parents[1]
+    specs = committed_specs(root)
+    assert {"dtp_aids", "pubchem_hts", "pubchem_hts_confirmed", "pubchem_hts_scaffold"} <= set(specs)
+    for name, spec in specs.items():
+        path = root / "results" / "benchmarks" / f"{name}.json"
+        assert spec_bytes(json.loads(path.read_text())) == path.read_bytes(), name
+        assert set(spec.files) == {f"{s}.csv" for s in spec.screens} | {"reference.csv"}, name
+        assert (root / spec.reference).is_dir(), name
