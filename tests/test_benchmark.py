@@ -203,6 +203,16 @@ def test_a_subset_of_screens_is_said(world, tmp_path):
     assert set(result.ranks["screens"]) == {2}
 
 
+def test_an_export_of_a_subset_loads_that_subset(world, tmp_path):
+    import shutil
+
+    copy = tmp_path / "export"
+    shutil.copytree(world["export"], copy)
+    for screen in SCREENS[2:]:
+        (copy / f"{screen}.csv").unlink()
+    assert list(load(copy).screens) == ["s0", "s1"]
+
+
 def test_python_scores_give_what_the_files_give(world, tmp_path):
     bench = load(world["export"])
     frames = {s: pd.DataFrame({"id": world["tables"][s]["id"], "score": world["scores"][s, "B"]}) for s in SCREENS}

@@ -110,7 +110,7 @@ def load(benchmark, root=".", screens=None, data=None, progress=sys.stderr) -> B
     root : path, default="."
         The project folder (the committed specs, for a name).
     screens : sequence of str, optional
-        A subset of the screens (default: all).
+        A subset of the screens (default: all; of an export folder, those it holds).
     data : path, optional
         The export folder of a benchmark given by name.
     progress : file-like or None
@@ -123,6 +123,8 @@ def load(benchmark, root=".", screens=None, data=None, progress=sys.stderr) -> B
     if _is_export(benchmark) or (data is None and Path(str(benchmark)).is_dir()):
         folder = Path(benchmark)
         spec = export_spec(folder)
+        if screens is None:  # an export of a subset (export --screens) gives that subset, which results then say
+            screens = [s for s in spec.screens if screen_path(folder, s).is_file()] or list(spec.screens)
     else:
         spec = find_spec(str(benchmark), root)
         folder = Path(data) if data is not None else Path(root) / EXPORTS / spec.name
