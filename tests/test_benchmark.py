@@ -314,3 +314,69 @@ def test_the_committed_specs_are_canonical_and_name_their_files():
         assert spec_bytes(json.loads(path.read_text())) == path.read_bytes(), name
         assert set(spec.files) == {f"{s}.csv" for s in spec.screens} | {"reference.csv"}, name
         assert (root / spec.reference).is_dir(), name
+
+
+def test_one_screen_places_by_value_at_the_references_precision(world, tmp_path):
+    bench = load(world["export"], screens=["s0"])
+    result = bench.evaluate(_submission(world, tmp_path / "sub", ranker="B"), name="entry")
+    assert result.versus.empty and result.ranks.empty
+    row = result.order.set_index("metric").loc["roc"]
+    ref = world["reference"].set_index(["dataset", "model"])["roc"]
+    # the entry's AUC is crocbench's, B's row scikit-learn's: equal to 10 digits, so they tie and share the place
+    assert row["place"] == 1 + sum(ref["s0", r] > ref["s0", "B"] for r in RANKERS) and row["of"] == 4
+    assert row["below"] == "B"
+    assert result.verdicts()[1] == "One screen: no test across screens applies; the entry is placed by its value."
+    assert not (tmp_path / "out" / "critical_difference.png").exists()
+    assert [p.name for p in result.write(tmp_path / "out")] == ["result.json", "result.md"]
+
+
+def test_a_name_checks_the_submission_before_any_export(world, tmp_path):
+    project = tmp_path / "project"
+    (project / "results" / "benchmarks").mkdir(parents=True)
+    (project / "results" / "benchmarks" / "toy.json").write_bytes((world["export"] / SPEC_FILE).read_bytes())
+    sub = _submission(world, tmp_path / "sub")
+    (sub / SPEC_FILE).write_bytes(spec_bytes({**world["spec"], "version": 0}))
+    done = _cli("benchmark", "evaluate", sub, "--benchmark", "toy", "--root", project)
+    _one_line_error(done, "made for benchmark toy v0", "not toy v1")
+    assert not (project / "data").exists() and not (sub / "evaluation").exists()
+
+
+def test_repeated_splits_take_a_repeat_column_and_average_the_repeats(world, tmp_path):
+    out = tmp_path / "export"
+    out.mkdir()
+    files, screens = {}, ["s0", "s1"]
+    for screen in screens:
+        table = world["tables"][screen].drop(columns="fold")
+        table["fold_0"], table["fold_1"] = np.arange(N) % FOLDS, (np.arange(N) // 7) % FOLDS
+        data = _csv(table)
+        (out / f"{screen}.csv").write_bytes(data)
+        files[f"{screen}.csv"] = {"sha256": hashlib.sha256(data).hexdigest(), "compounds": N, "actives": N_POS}
+    reference = _csv(world["reference"][world["reference"]["dataset"].isin(screens)])
+    (out / "reference.csv").write_bytes(reference)
+    files["reference.csv"] = {"sha256": hashlib.sha256(reference).hexdigest()}
+    spec = {**world["spec"], "split": {**world["spec"]["split"], "repeats": 2}, "screens": screens, "files": files}
+    (out / SPEC_FILE).write_bytes(spec_bytes(spec))
+    bench = load(out)
+    assert bench.spec.fold_columns() == ["fold_0", "fold_1"]
+    frames, want = {}, {}
+    for screen in screens:
+        labels, ids = world["tables"][screen]["label"].to_numpy(), world["tables"][screen]["id"]
+        a, b = world["scores"][screen, "A"], world["scores"][screen, "C"]
+        frames[screen] = pd.concat(
+            [pd.DataFrame({"id": ids, "repeat": r, "score": x}) for r, x in enumerate((a, b))], ignore_index=True
+        )
+        want[screen] = (roc_auc_score(labels, a) + roc_auc_score(labels, b)) / 2
+    values = bench.evaluate(frames, name="entry").values.set_index("dataset")["roc"]
+    assert values.to_dict() == pytest.approx(want)
+    with pytest.raises(ValueError, match="screen s0 .*: no repeat column; the split repeats 2 times"):
+        bench.evaluate({s: f.drop(columns="repeat") for s, f in frames.items()}, name="entry")
+
+
+def test_values_equal_to_ten_digits_tie_on_one_screen(world):
+    from crocbench.benchmark._evaluate import value_order
+
+    spec = load(world["export"], screens=["s0"]).spec
+    values = pd.DataFrame({"dataset": ["s0"], "roc": [0.8]})
+    reference = pd.DataFrame({"dataset": "s0", "model": RANKERS, "roc": [0.9, 0.8 + 1e-13, 0.7]})
+    row = value_order(values, reference, spec, "entry").iloc[0]
+    assert (row["place"], row["above"], row["below"]) == (2, "A", "B")

@@ -39,7 +39,8 @@ def update_config(config: dict, part: dict) -> dict:
 
 def load_config(files=(), root=".") -> dict:
     """The config a workflow run of ``snakemake --configfile FILES...`` reads: ``config.yaml`` of the project
-    ``root`` updated by each file in turn (:func:`update_config`), checked against the JSON schema.
+    ``root`` updated by each file in turn (:func:`update_config`), checked against the JSON schema, and the
+    schema's defaults filled in.
 
     Parameters
     ----------
@@ -80,6 +81,10 @@ def load_config(files=(), root=".") -> dict:
         from ._workflow import config_error_line
 
         raise ValueError(config_error_line(config, schema)) from None
+    with needs("crocbench.config"):
+        from snakemake.utils import validate
+
+    validate(config, str(schema), set_default=True)  # the schema's defaults, as the Snakefile's validate fills them
     return config
 
 

@@ -81,12 +81,17 @@ def screen_values(spec: Spec, pooled: dict) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def to_digits(values):
+    """Values taken to :data:`VALUE_DIGITS` significant digits (an array or a frame of floats)."""
+    return np.vectorize(lambda x: float(f"{x:.{VALUE_DIGITS}g}"), otypes=[float])(values)
+
+
 def _ranked_table(values: pd.DataFrame, reference: pd.DataFrame, spec: Spec, entry: str) -> pd.DataFrame:
     screens = list(values["dataset"])
     ref = reference[reference["dataset"].isin(screens)]
     ours = values[["dataset", *spec.metrics]].assign(model=entry)
     table = pd.concat([ref[["dataset", "model", *spec.metrics]], ours], ignore_index=True)
-    table[list(spec.metrics)] = table[list(spec.metrics)].map(lambda x: float(f"{x:.{VALUE_DIGITS}g}"))
+    table[list(spec.metrics)] = to_digits(table[list(spec.metrics)].to_numpy(float))
     table["dataset"] = pd.Categorical(table["dataset"], screens, ordered=True)
     table["model"] = pd.Categorical(table["model"], [*spec.rankers, entry], ordered=True)
     return table.sort_values(["dataset", "model"]).astype({"dataset": str, "model": str}).reset_index(drop=True)
@@ -104,8 +109,9 @@ def placement(
         Per (metric, model): mean_rank (1 = best), and per metric screens, friedman_chi2, friedman_p, nemenyi_cd.
     versus : DataFrame
         Per (metric, reference ranker): family, the entry's wins, losses, ties, mean_difference (entry - ranker),
-        low and high (its interval), p_value and p_holm (Wilcoxon; Holm over the entry's comparisons on the
-        metric), conover_p_holm, and its mean rank and the ranker's.
+        low and high (its interval), signed_rank_sum (W+ - W-: positive where the test's evidence is for the
+        entry), p_value and p_holm (Wilcoxon; Holm over the entry's comparisons on the metric), conover_p_holm, and
+        its mean rank and the ranker's.
     """
     from ..report._claims import metric_matrix
     from ..stats import (
@@ -152,6 +158,7 @@ def placement(
                     "wins": row["wins"],
                     "losses": row["losses"],
                     "ties": row["ties"],
+                    "signed_rank_sum": row["signed_rank_sum"],
                     "mean_difference": effect.mean,
                     "low": effect.low,
                     "high": effect.high,
@@ -167,13 +174,14 @@ def placement(
 
 def value_order(values: pd.DataFrame, reference: pd.DataFrame, spec: Spec, entry: str) -> pd.DataFrame:
     """On one screen: per metric, the entry's place by value among the reference's rankers (1 = best; a tie
-    shares the better place) and its neighbours above and below."""
+    shares the better place; values to :data:`VALUE_DIGITS` significant digits) and its neighbours above and
+    below."""
     screen = values["dataset"].iloc[0]
     ref = reference[reference["dataset"] == screen].set_index("model")
     rows = []
     for metric in spec.metrics:
-        mine = float(values[metric].iloc[0])
-        others = ref[metric].astype(float)
+        mine = float(to_digits(float(values[metric].iloc[0])))
+        others = pd.Series(to_digits(ref[metric].to_numpy(float)), index=ref.index)
         above, below = others[others > mine], others[others <= mine]
         rows.append(
             {

@@ -130,15 +130,26 @@ def write_figure(result, path) -> list:
 
 
 def write_result(result, out) -> list:
-    """Write the record, the page and (across screens) the figure into ``out``; returns the paths."""
-    from .._io import write_text
+    """Write the record, the page and (across screens) the figure into ``out``; returns the paths.
+
+    All are made in a folder beside ``out`` first and then moved in, so a failure (a missing extra for the
+    figure, a full disk) leaves ``out`` as it was; a figure of an earlier result that this one has not is removed.
+    """
+    import os
+    import tempfile
 
     out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
-    write_text(out / RESULT_JSON, json.dumps(record(result), indent=2, allow_nan=False) + "\n")
-    write_text(out / RESULT_MD, markdown(result) + "\n")
-    paths = [out / RESULT_JSON, out / RESULT_MD]
-    if not result.ranks.empty:
-        write_figure(result, out / RESULT_FIGURE)
-        paths.append(out / RESULT_FIGURE)
-    return paths
+    out.parent.mkdir(parents=True, exist_ok=True)
+    names = [RESULT_JSON, RESULT_MD] + ([RESULT_FIGURE] if not result.ranks.empty else [])
+    with tempfile.TemporaryDirectory(prefix=f".{out.name}-", dir=out.parent) as tmp:
+        tmp = Path(tmp)
+        (tmp / RESULT_JSON).write_text(json.dumps(record(result), indent=2, allow_nan=False) + "\n")
+        (tmp / RESULT_MD).write_text(markdown(result) + "\n")
+        if RESULT_FIGURE in names:
+            write_figure(result, tmp / RESULT_FIGURE)
+        out.mkdir(exist_ok=True)
+        for name in names:
+            os.replace(tmp / name, out / name)
+    if RESULT_FIGURE not in names:
+        (out / RESULT_FIGURE).unlink(missing_ok=True)
+    return [out / name for name in names]

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
 
 from ._spec import SPEC_FILE, Spec, parse_spec, sha256_bytes
@@ -41,22 +40,19 @@ def _file(folder: Path, screen: str) -> Path | None:
 
 
 def read_scores(path, screen: str) -> pd.DataFrame:
-    """One screen's submitted file as read (columns as given, ids as text)."""
+    """One screen's submitted file as read (:func:`crocbench.data.read_table`: column names and ids stripped, the
+    separator sniffed; or Parquet), ids as text."""
+    from ..data import read_table
+
     path = Path(path)
     where = f"screen {screen} ({path})"
     if path.stat().st_size == 0:
         raise ValueError(f"{where}: empty file (0 bytes)")
     try:
-        if path.suffix == ".parquet":
-            table = pd.read_parquet(path)
-        else:
-            table = pd.read_csv(
-                path, sep="\t" if path.suffix == ".tsv" else ",", dtype={"id": str}, keep_default_na=False
-            )
-    except pd.errors.EmptyDataError:
-        raise ValueError(f"{where}: empty file (no header)") from None
-    except (pd.errors.ParserError, UnicodeDecodeError, OSError) as exc:
-        raise ValueError(f"{where}: not a readable table ({' '.join(str(exc).split())})") from None
+        table = pd.read_parquet(path) if path.suffix == ".parquet" else read_table(path, dtype={"id": str})
+    except (ValueError, OSError) as exc:  # read_table's one line names the file; pyarrow's errors do not
+        message = " ".join(str(exc).split()).replace(f"{path}: ", "")
+        raise ValueError(f"{where}: {message}") from None
     if table.empty:
         raise ValueError(f"{where}: no rows (0 of the screen's compounds scored)")
     if "score" not in table.columns and "label" in table.columns:
@@ -100,6 +96,28 @@ def check_scores(table: pd.DataFrame, folds: pd.DataFrame, spec: Spec, screen: s
     return pooled
 
 
+def check_files(folder, spec: Spec, screens=None) -> list:
+    """The checks a submission passes before any file is read: the spec it was made for, no file of a screen the
+    benchmark has not, and a file for every screen evaluated; returns those screens."""
+    folder = Path(folder)
+    if not folder.is_dir():
+        raise ValueError(f"{folder}: no such submission folder")
+    _check_spec(folder, spec)
+    chosen = list(spec.screens if screens is None else screens)
+    strays = sorted(
+        p.name for p in folder.iterdir() if p.is_file() and p.suffix in SUFFIXES and p.stem not in spec.screens
+    )
+    if strays:
+        raise ValueError(f"{folder / strays[0]}: no screen of benchmark {spec.name} is called {Path(strays[0]).stem!r}")
+    missing = [s for s in chosen if _file(folder, s) is None]
+    if missing:
+        raise ValueError(
+            f"screen {missing[0]}: no file {folder / (missing[0] + '.csv')} ({len(missing)} of the {len(chosen)} "
+            f"screens evaluated have none; --screens evaluates a subset)"
+        )
+    return chosen
+
+
 def read_submission(folder, spec: Spec, tables: dict, screens=None) -> tuple[dict, dict]:
     """A submission folder read and checked against the benchmark.
 
@@ -121,21 +139,7 @@ def read_submission(folder, spec: Spec, tables: dict, screens=None) -> tuple[dic
         ``{screen: sha256 of its file}``.
     """
     folder = Path(folder)
-    if not folder.is_dir():
-        raise ValueError(f"{folder}: no such submission folder")
-    _check_spec(folder, spec)
-    chosen = list(spec.screens if screens is None else screens)
-    strays = sorted(
-        p.name for p in folder.iterdir() if p.is_file() and p.suffix in SUFFIXES and p.stem not in spec.screens
-    )
-    if strays:
-        raise ValueError(f"{folder / strays[0]}: no screen of benchmark {spec.name} is called {Path(strays[0]).stem!r}")
-    missing = [s for s in chosen if _file(folder, s) is None]
-    if missing:
-        raise ValueError(
-            f"screen {missing[0]}: no file {folder / (missing[0] + '.csv')} ({len(missing)} of the {len(chosen)} "
-            f"screens evaluated have none; --screens evaluates a subset)"
-        )
+    chosen = check_files(folder, spec, screens)
     pooled, digests = {}, {}
     for screen in chosen:
         path = _file(folder, screen)
@@ -156,8 +160,6 @@ def frames_submission(scores: dict, spec: Spec, tables: dict) -> tuple[dict, dic
         frame = pd.DataFrame(frame).copy()
         if "id" in frame.columns:
             frame["id"] = frame["id"].astype(str)
-        if "score" in frame.columns:
-            frame["score"] = np.asarray(frame["score"], dtype=float)
         pooled[screen] = check_scores(frame, tables[screen], spec, screen, "scores")
         digests[screen] = sha256_bytes(table_bytes(frame))
     missing = [s for s in tables if s not in scores]

@@ -29,9 +29,10 @@ def _metric_lines(result, metric: str) -> str:
     first = ranks.iloc[0]
     mine = float(ranks.loc[ranks["model"] == result.entry, "mean_rank"].iloc[0])
     place = int((ranks["mean_rank"] < mine).sum()) + 1
-    better = [_comparison(r) for r in versus.itertuples() if r.p_holm < ALPHA and r.mean_difference > 0]
-    worse = [_comparison(r) for r in versus.itertuples() if r.p_holm < ALPHA and r.mean_difference < 0]
-    unresolved = [r.ranker for r in versus.itertuples() if not (r.p_holm < ALPHA and r.mean_difference != 0)]
+    # the direction is the signed-rank test's (W+ - W-), not the mean's, which one outlying screen can flip
+    better = [_comparison(r) for r in versus.itertuples() if r.p_holm < ALPHA and r.signed_rank_sum > 0]
+    worse = [_comparison(r) for r in versus.itertuples() if r.p_holm < ALPHA and r.signed_rank_sum < 0]
+    unresolved = [r.ranker for r in versus.itertuples() if not (r.p_holm < ALPHA and r.signed_rank_sum != 0)]
     text = (
         f"On {metric_label(metric)}, {result.entry} has mean rank {mine:.2f}, place {place} of {len(ranks)} "
         f"over {int(first['screens'])} screens (Friedman p {_p(float(first['friedman_p']))}, Nemenyi critical "

@@ -76,10 +76,12 @@ def _benchmark(args) -> int:
         spec = bm.freeze(args.spec, args.root)
         print(f"{args.spec}: {spec.title}")
         return 0
-    submission = Path(args.submission)
-    if not submission.is_dir():
-        raise ValueError(f"{submission}: no such submission folder")
-    loaded = bm.load(args.benchmark, args.root, _screens(args.screens))
+    from ..benchmark._submission import check_files
+
+    submission, screens = Path(args.submission), _screens(args.screens)
+    if not Path(args.benchmark).is_dir():  # a name: the submission is checked before its export may be made
+        check_files(submission, bm.find_spec(args.benchmark, args.root), screens)
+    loaded = bm.load(args.benchmark, args.root, screens)
     result = loaded.evaluate(submission, args.name or submission.resolve().name)
     out = Path(args.out) if args.out else submission / "evaluation"
     paths = result.write(out)
