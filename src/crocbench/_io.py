@@ -68,10 +68,15 @@ def atomic_write(path, size: int | None = None):
         tmp.unlink(missing_ok=True)
 
 
+def write_bytes(path, data: bytes) -> None:
+    """``Path(path).write_bytes(data)``, atomically (:func:`atomic_write`)."""
+    with atomic_write(path, size=len(data)) as tmp:
+        tmp.write_bytes(data)
+
+
 def write_text(path, text: str) -> None:
-    """``Path(path).write_text(text)``, atomically (:func:`atomic_write`)."""
-    with atomic_write(path, size=len(text.encode())) as tmp:
-        tmp.write_text(text)
+    """``Path(path).write_text(text)``, atomically (:func:`atomic_write`), as UTF-8."""
+    write_bytes(path, text.encode())
 
 
 def write_table(table, path, **options) -> None:

@@ -61,8 +61,9 @@ def load_config(files=(), root=".") -> dict:
     import copy
 
     with needs("crocbench.config"):
-        import jsonschema
         import yaml
+        from snakemake.exceptions import WorkflowError
+        from snakemake.utils import validate
 
     root = Path(root)
     paths = [root / "config.yaml", *files]
@@ -75,16 +76,12 @@ def load_config(files=(), root=".") -> dict:
             part = yaml.safe_load(Path(path).read_text()) or {}
         update_config(config, copy.deepcopy(part))
     schema = root / "workflow" / "schemas" / "config.schema.yaml"
-    try:
-        jsonschema.validate(config, yaml.safe_load(schema.read_text()))
-    except jsonschema.ValidationError:
+    try:  # as the Snakefile validates: the schema's defaults filled in, a break of it said in one line
+        validate(config, str(schema), set_default=True)
+    except WorkflowError:
         from ._workflow import config_error_line
 
         raise ValueError(config_error_line(config, schema)) from None
-    with needs("crocbench.config"):
-        from snakemake.utils import validate
-
-    validate(config, str(schema), set_default=True)  # the schema's defaults, as the Snakefile's validate fills them
     return config
 
 

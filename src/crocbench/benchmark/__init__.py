@@ -124,22 +124,17 @@ def load(benchmark, root=".", screens=None, data=None, progress=sys.stderr) -> B
         folder = Path(benchmark)
         spec = export_spec(folder)
         if screens is None:  # an export of a subset (export --screens) gives that subset, which results then say
-            screens = [s for s in spec.screens if screen_path(folder, s).is_file()] or list(spec.screens)
+            screens = [s for s in spec.screens if screen_path(folder, s).is_file()] or None
+        chosen = spec.chosen(screens)
     else:
         spec = find_spec(str(benchmark), root)
         folder = Path(data) if data is not None else Path(root) / EXPORTS / spec.name
+        chosen = spec.chosen(screens)
         current = _is_export(folder) and export_spec(folder).sha256 == spec.sha256
-        chosen = list(spec.screens if screens is None else screens)
         if not current or not all(screen_path(folder, s).is_file() for s in chosen):
             if _is_export(folder) and not current:
                 (folder / SPEC_FILE).unlink()  # another version's export: nothing of it is read
             export(spec, folder, root, chosen, progress=progress)
-    chosen = list(spec.screens if screens is None else screens)
-    unknown = [s for s in chosen if s not in spec.screens]
-    if unknown:
-        raise ValueError(
-            f"benchmark {spec.name} has no screen {unknown[0]!r}; its screens are {', '.join(spec.screens)}"
-        )
     loaded = {
         s: Screen(s, read_screen(screen_path(folder, s), spec, spec.files[screen_file(s)]["sha256"])) for s in chosen
     }

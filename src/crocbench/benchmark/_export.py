@@ -151,24 +151,14 @@ def _sizes(spec: Spec) -> tuple:
     return size["compounds"], size["actives"]
 
 
-def _write_bytes(path: Path, data: bytes) -> None:
-    from .._io import atomic_write
+def _write_table(table: pd.DataFrame, data: bytes, path: Path, fmt: str) -> None:
+    """Write a screen's table: its CSV bytes ``data`` (:func:`table_bytes`), or the table as Parquet."""
+    from .._io import write_bytes, write_table
 
-    with atomic_write(path, size=len(data)) as tmp:
-        Path(tmp).write_bytes(data)
-
-
-def _write_table(table: pd.DataFrame, path: Path, fmt: str) -> str:
-    """Write a screen's table; returns the sha256 of its CSV bytes."""
-    from .._io import atomic_write
-
-    data = table_bytes(table)
     if fmt == "csv":
-        _write_bytes(path, data)
+        write_bytes(path, data)
     else:
-        with atomic_write(path) as tmp:
-            table.to_parquet(tmp, index=False)
-    return sha256_bytes(data)
+        write_table(table, path, index=False)
 
 
 def _say(progress, line: str) -> None:
@@ -220,17 +210,13 @@ def export(
         An unknown screen, a config that disagrees with the spec's split, or (``verify``) a table that is not the
         spec's: the data or the code moved, and nothing of that screen is written.
     """
+    from .._io import write_bytes
     from ..config import load_config
     from ._read import read_screen
 
     if fmt not in ("csv", "parquet"):
         raise ValueError(f"format must be csv or parquet; got {fmt!r}")
-    chosen = list(spec.screens) if screens is None else list(screens)
-    unknown = [s for s in chosen if s not in spec.screens]
-    if unknown:
-        raise ValueError(
-            f"benchmark {spec.name} has no screen {unknown[0]!r}; its screens are {', '.join(spec.screens)}"
-        )
+    chosen = spec.chosen(screens)
     root, out = Path(root), Path(out)
     config = load_config(spec.config, root)
     out.mkdir(parents=True, exist_ok=True)
@@ -251,13 +237,14 @@ def export(
                     continue
             start = time.perf_counter()
             table = screen_table(spec, config, screen, work, root, n_jobs, progress=None)
-            digest = sha256_bytes(table_bytes(table))
+            data = table_bytes(table)
+            digest = sha256_bytes(data)
             if verify and digest != expected:
                 raise ValueError(
                     f"benchmark {spec.title}: screen {screen}'s table has sha256 {digest[:12]}, the spec lists "
                     f"{str(expected)[:12]}: the data or the code moved since it was frozen (nothing of it written)"
                 )
-            _write_table(table, path, fmt)
+            _write_table(table, data, path, fmt)
             done[name] = {"sha256": digest, "compounds": len(table), "actives": int(table["label"].sum())}
             _say(
                 progress,
@@ -272,9 +259,9 @@ def export(
         raise ValueError(
             f"benchmark {spec.title}: the reference {spec.reference} no longer gives the values it was frozen with"
         )
-    _write_bytes(out / REFERENCE_FILE, reference)
+    write_bytes(out / REFERENCE_FILE, reference)
     if verify:
-        _write_bytes(out / SPEC_FILE, spec_bytes(spec.as_dict()))
+        write_bytes(out / SPEC_FILE, spec_bytes(spec.as_dict()))
     return done
 
 

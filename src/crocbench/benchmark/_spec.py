@@ -103,6 +103,16 @@ class Spec:
     def repeats(self) -> int:
         return int(self.split["repeats"])
 
+    def chosen(self, screens=None) -> list[str]:
+        """The screens of ``screens`` (default: all), each checked to be one of this benchmark's."""
+        chosen = list(self.screens if screens is None else screens)
+        unknown = [s for s in chosen if s not in self.screens]
+        if unknown:
+            raise ValueError(
+                f"benchmark {self.name} has no screen {unknown[0]!r}; its screens are {', '.join(self.screens)}"
+            )
+        return chosen
+
     def fold_columns(self) -> list[str]:
         """The fold columns of a screen's file: ``fold``, or ``fold_0``, ``fold_1``, ... with repeats."""
         return ["fold"] if self.repeats == 1 else [f"fold_{r}" for r in range(self.repeats)]
@@ -180,13 +190,12 @@ def read_spec(path) -> Spec:
 
 def write_spec(spec: dict, path) -> Spec:
     """Write a spec's canonical bytes (:func:`spec_bytes`) to ``path``, atomically; returns it read back."""
-    from .._io import atomic_write
+    from .._io import write_bytes
 
     data = spec_bytes(spec)
-    parse_spec(data, str(path))
-    with atomic_write(path, size=len(data)) as tmp:
-        Path(tmp).write_bytes(data)
-    return parse_spec(data, str(path))
+    checked = parse_spec(data, str(path))
+    write_bytes(path, data)
+    return checked
 
 
 def committed_specs(root=".") -> dict:

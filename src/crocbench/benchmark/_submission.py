@@ -98,24 +98,25 @@ def check_scores(table: pd.DataFrame, folds: pd.DataFrame, spec: Spec, screen: s
 
 def check_files(folder, spec: Spec, screens=None) -> list:
     """The checks a submission passes before any file is read: the spec it was made for, no file of a screen the
-    benchmark has not, and a file for every screen evaluated; returns those screens."""
+    benchmark has not, and a file for every screen evaluated; returns ``{screen: its file}`` of those screens."""
     folder = Path(folder)
     if not folder.is_dir():
         raise ValueError(f"{folder}: no such submission folder")
     _check_spec(folder, spec)
-    chosen = list(spec.screens if screens is None else screens)
+    chosen = spec.chosen(screens)
     strays = sorted(
         p.name for p in folder.iterdir() if p.is_file() and p.suffix in SUFFIXES and p.stem not in spec.screens
     )
     if strays:
         raise ValueError(f"{folder / strays[0]}: no screen of benchmark {spec.name} is called {Path(strays[0]).stem!r}")
-    missing = [s for s in chosen if _file(folder, s) is None]
+    paths = {s: _file(folder, s) for s in chosen}
+    missing = [s for s, path in paths.items() if path is None]
     if missing:
         raise ValueError(
             f"screen {missing[0]}: no file {folder / (missing[0] + '.csv')} ({len(missing)} of the {len(chosen)} "
             f"screens evaluated have none; --screens evaluates a subset)"
         )
-    return chosen
+    return paths
 
 
 def read_submission(folder, spec: Spec, tables: dict, screens=None) -> tuple[dict, dict]:
@@ -138,11 +139,8 @@ def read_submission(folder, spec: Spec, tables: dict, screens=None) -> tuple[dic
     digests : dict
         ``{screen: sha256 of its file}``.
     """
-    folder = Path(folder)
-    chosen = check_files(folder, spec, screens)
     pooled, digests = {}, {}
-    for screen in chosen:
-        path = _file(folder, screen)
+    for screen, path in check_files(folder, spec, screens).items():
         pooled[screen] = check_scores(read_scores(path, screen), tables[screen], spec, screen, path)
         digests[screen] = sha256_bytes(path.read_bytes())
     return pooled, digests
