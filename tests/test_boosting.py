@@ -12,7 +12,7 @@ PARAMS = {  # the documented defaults, written out here, not read from the class
     "learning_rate": 0.05,
     "num_leaves": 31,
     "min_child_samples": 20,
-    "feature_fraction": 0.5,
+    "feature_fraction_bynode": 0.5,
     "deterministic": True,
     "force_col_wise": True,
     "verbosity": -1,

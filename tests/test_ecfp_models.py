@@ -56,6 +56,71 @@ def test_rf_max_samples_is_each_trees_bootstrap_sample(data, max_samples, drawn)
     assert max(roots) <= size and (size == train.size or max(roots) < train.size * 0.5)
 
 
+@pytest.mark.parametrize(
+    "class_weight, max_samples, bagged", [("balanced_subsample", None, 1 - np.exp(-1)), (None, 0.5, 0.5)]
+)
+def test_rf_lightgbm_equals_lightgbm_rf_trained_directly(data, class_weight, max_samples, bagged):
+    """The documented set-up written out: rf boosting, ~0.632 (or max_samples) of the compounds per tree without
+    replacement, floor(sqrt(n_features)) features per split, leaves grown to purity, balanced weights n / (2 n_c)."""
+    import lightgbm as lgb
+
+    sim, y, train, test = data
+    params = {"n_estimators": 25, "engine": "lightgbm", "class_weight": class_weight, "max_samples": max_samples}
+    model = make_model("rf", params, seed=(0, 3), n_jobs=2).fit(sim, train, y[train])
+    x, yt = sim.ecfp(None), y[train]
+    weight = None
+    if class_weight:
+        weight = np.where(yt == 1, len(yt) / 2 / yt.sum(), len(yt) / 2 / (len(yt) - yt.sum()))
+    direct = {
+        "boosting": "rf",
+        "objective": "binary",
+        "num_leaves": 131072,
+        "min_data_in_leaf": 1,
+        "min_sum_hessian_in_leaf": 0.0,
+        "min_data_in_bin": 1,
+        "feature_pre_filter": False,
+        "lambda_l2": 0.0,
+        "bagging_fraction": bagged,
+        "bagging_freq": 1,
+        "feature_fraction_bynode": 20 / 400,  # floor(sqrt(400)) of the 400 columns
+        "histogram_pool_size": 1024,
+        "seed": seed_state((0, 3)),
+        "deterministic": True,
+        "num_threads": 2,
+        "verbosity": -1,
+    }
+    data_set = lgb.Dataset(x[train], yt, weight=weight, params={"min_data_in_bin": 1, "feature_pre_filter": False})
+    booster = lgb.train(direct, data_set, num_boost_round=25)
+    expected = booster.predict(x[test], raw_score=True)
+    assert np.allclose(model.score(sim, test), expected, rtol=0, atol=1e-6)
+    assert len(np.unique(expected)) > 5 and model.info() == {"engine": "lightgbm", "trees": 25}
+
+
+def test_rf_lightgbm_trees_rank_by_their_leaves_share_of_actives(data):
+    """One tree on every compound (no sampling to undo: bagging 0.999999 of 600 keeps all), all features at each
+    split: its value at a leaf ranks the leaves as the leaf's share of training actives does."""
+    sim, y, train, test = data
+    model = make_model(
+        "rf",
+        {
+            "n_estimators": 1,
+            "engine": "lightgbm",
+            "max_features": 1.0,
+            "max_samples": 1.0,
+            "class_weight": None,
+            "min_samples_leaf": 5,
+        },
+        seed=(0, 1),
+        n_jobs=1,
+    ).fit(sim, train, y[train])
+    x = sim.ecfp(None)
+    leaves = model.model_.predict(x[train], pred_leaf=True).ravel()
+    values = model.model_.predict(x[train], raw_score=True)
+    share = {leaf: y[train][leaves == leaf].mean() for leaf in np.unique(leaves)}
+    pairs = sorted((share[leaf], values[leaves == leaf][0]) for leaf in share)
+    assert len(pairs) > 3 and all(a[1] <= b[1] for a, b in zip(pairs, pairs[1:]) if a[0] < b[0])
+
+
 def test_rf_scores_are_the_same_bits_for_any_number_of_threads_and_move_with_the_seed(data):
     sim, y, train, test = data
     runs = [
@@ -103,6 +168,8 @@ def test_seed_state_is_a_31_bit_function_of_the_whole_seed():
         ("rf", {"max_samples": 0}, "max_samples must be null, a count >= 1 or a fraction in"),
         ("rf", {"max_samples": 1.5}, "max_samples must be null, a count >= 1 or a fraction in"),
         ("rf", {"max_samples": True}, "max_samples must be null, a count >= 1 or a fraction in"),
+        ("rf", {"engine": "xgboost"}, "engine must be sklearn or lightgbm; got 'xgboost'"),
+        ("rf", {"max_leaves": 1}, r"max_leaves must lie in \[2, 131072\]"),
         ("logreg", {"C": 0}, "C must be > 0"),
         ("logreg", {"class_weight": "balanced_subsample"}, "class_weight must be null or balanced; got"),
         ("rf", {"trees": 5}, "unknown parameter 'trees'; RandomForest takes n_estimators, max_features"),

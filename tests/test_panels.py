@@ -161,12 +161,32 @@ def test_the_ecfp_overlay_adds_the_ecfp_rankers_within_8_gb_a_job(panel, overlay
     for name in ecfp:
         assert runs[name].resources(largest, 10)["mem_mb"] <= 8000, name
         assert runs[name].resources(largest, 10)["threads"] == 1, name  # two folds at a time on 2 cores
-    same = ["learning_rate", "patience", "max_rounds", "num_leaves", "feature_fraction", "stop_metric"]
+    same = ["learning_rate", "patience", "max_rounds", "num_leaves", "feature_fraction_bynode", "stop_metric"]
     assert [vars(runs["gbm"].model)[k] for k in same] == [vars(runs["gbm_rank"].model)[k] for k in same]
     mlp, mlp_exp = vars(runs["mlp"].model), vars(runs["mlp_exp"].model)
     assert {k: v for k, v in mlp.items() if k != "reweighting"} == {
         k: v for k, v in mlp_exp.items() if k != "reweighting"
     }
+
+
+@pytest.mark.parametrize("overlay", [None, "pubchem_hts_confirmed.yaml"])
+def test_the_full_strength_overlay_runs_todays_rankers_at_their_defaults(panel, overlay, tmp_path):
+    """pubchem_hts_full.yaml over the panel (or the confirmed overlay): the checks pass; the ECFP rankers are added
+    with every parameter at its class's default (500 trees on every compound, early stopping), MLP-exp as the MLP
+    but for its reweighting."""
+    from crocbench.config import check_config
+    from crocbench.models import GBM, MLP, GBMRank, LogReg, RandomForest
+
+    parts = [PANEL.name, overlay, "pubchem_hts_full.yaml"]
+    config, runs = merged_config(*(PANEL.parent / part for part in parts if part is not None))
+    assert check_config(config, runs, root=tmp_path) == config["dataset"]
+    classes = {"rf": RandomForest, "gbm": GBM, "gbm_rank": GBMRank, "logreg": LogReg, "mlp": MLP}
+    assert list(runs) == [*panel["models"], *classes, "mlp_exp"]
+    for name, cls in classes.items():
+        assert vars(runs[name].model) == vars(cls()), name
+    forest, mlp = runs["rf"].model, runs["mlp"].model
+    assert (forest.n_estimators, forest.max_samples, mlp.patience) == (500, None, 3)
+    assert runs["mlp_exp"].model.reweighting.scheme == "exp"
 
 
 def _study_script():

@@ -1,6 +1,6 @@
 """One fold job of a finished panel screen, replayed in a process of its own: its time and exact peak memory.
 
-    python benchmarks/accounting/fold_job.py RESULTS [MODEL ...] [--fold F] [--config config/panels/pubchem_hts.yaml]
+    python benchmarks/accounting/fold_job.py RESULTS [MODEL ...] [--fold F] [--config config/panels/pubchem_hts.yaml[,MORE.yaml]]
 
 RESULTS is a finished screen's folder (e.g. ``results/transcription_5_primary`` of a panel run); each MODEL
 (default: svm irv knn maxsim random) has fold F (default 0) scored as the workflow's ``score_fold`` job scores it:
@@ -23,7 +23,6 @@ import time
 from pathlib import Path
 
 import numpy as np
-import yaml
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # benchmarks/_harness.py
 from _harness import cpu_seconds, measure, print_result, step_args  # noqa: E402
@@ -36,14 +35,14 @@ METRICS = ("roc", "croc_exp_80", "ef_1pct")  # the fold's own values, printed be
 
 def declared_run(config_file: str, model: str):
     """A model's checked run (its parameters, as the workflow's ``run_params``), the config (``config.yaml``
-    updated by ``config_file``) and the folders searched for plug-in models (``plugins/`` beside each)."""
-    from snakemake.utils import update_config
-
+    updated by each of the comma-separated ``config_file``, as ``--configfile A B`` updates it) and the folders
+    searched for plug-in models (``plugins/`` beside each)."""
+    from crocbench.config import load_config
     from crocbench.models import declared_runs, expand_runs
 
-    config = yaml.safe_load((ROOT / "config.yaml").read_text())
-    update_config(config, yaml.safe_load(Path(config_file).read_text()))
-    search = [p / "plugins" for p in (Path(config_file).resolve().parent, ROOT) if (p / "plugins").is_dir()]
+    files = [Path(f).resolve() for f in config_file.split(",")]
+    config = load_config(files, root=ROOT)
+    search = [p / "plugins" for p in (*(f.parent for f in files), ROOT) if (p / "plugins").is_dir()]
     return declared_runs(expand_runs(config["models"], config["irv_training"]), search=search)[model], config, search
 
 
@@ -119,7 +118,9 @@ def main() -> None:
     p.add_argument("results")
     p.add_argument("models", nargs="*", default=list(MODELS))
     p.add_argument("--fold", type=int, default=0)
-    p.add_argument("--config", default=str(PANEL), help="the config file over config.yaml (default: the panel's)")
+    p.add_argument(
+        "--config", default=str(PANEL), help="the config files over config.yaml, comma-separated (default: the panel's)"
+    )
     args = p.parse_args()
     if not (Path(args.results) / "folds.tsv").is_file():
         sys.exit(f"{args.results}: no folds.tsv (name a finished screen's results folder)")

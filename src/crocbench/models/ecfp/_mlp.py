@@ -15,8 +15,9 @@ from __future__ import annotations
 import numpy as np
 
 from ..._extras import needs
+from ...metrics import Ranking, parse_metric
 from .._reweight import SCHEMES, Reweighting
-from ._models import EcfpModel
+from ._models import EcfpModel, inner_split
 
 
 class MLP(EcfpModel):
@@ -25,6 +26,11 @@ class MLP(EcfpModel):
     Training is deterministic on the CPU for a given seed and thread count: the weights' initialization, the
     dropout masks and the batches' order all come from the fold's seed.  The score is the logit.
 
+    By default training stops early, as :class:`~crocbench.models.GBM`'s boosting does: ``stop_fraction`` of the training compounds
+    (stratified, seeded, the same split as GBM's) is held out, ``stop_metric`` is computed on them after each epoch,
+    training stops when it has not improved for ``patience`` epochs, and the network keeps the best epoch's
+    weights.  ``patience: null`` trains every epoch on every training compound.
+
     Parameters
     ----------
     hidden : list of int, default=(1024,)
@@ -32,7 +38,7 @@ class MLP(EcfpModel):
     dropout : float, default=0.2
         Dropout after each hidden layer.
     epochs : int, default=20
-        Passes over the training compounds.
+        Passes over the training compounds at most.
     batch_size : int, default=128
         Compounds per step.
     lr : float, default=1e-3
@@ -43,6 +49,13 @@ class MLP(EcfpModel):
         The reweighting scheme (``crocbench.models.SCHEMES``); ``none`` is plain cross-entropy.
     alpha, alpha_start, alpha_end, anneal_epochs : float, float, float, int
         The schemes' parameters (:class:`~crocbench.models.Reweighting`).
+    patience : int or None, default=3
+        Epochs without improvement of ``stop_metric`` on the held-out share before stopping; None: no early
+        stopping.
+    stop_fraction : float, default=0.1
+        The share of the training compounds held out for stopping.
+    stop_metric : str, default="average_precision"
+        The crocbench metric (:func:`crocbench.metrics.parse_metric`) that decides the epoch.
     counts : bool, default=False
         Counts instead of bits.
     seed : int or tuple of int, default=0
@@ -70,6 +83,9 @@ class MLP(EcfpModel):
         alpha_start: float = 1.0,
         alpha_end: float = 20.0,
         anneal_epochs: int = 20,
+        patience: int | None = 3,
+        stop_fraction: float = 0.1,
+        stop_metric: str = "average_precision",
         counts=False,
         seed=0,
         n_jobs=1,
@@ -89,6 +105,13 @@ class MLP(EcfpModel):
         self.dropout, self.epochs, self.batch_size = float(dropout), int(epochs), int(batch_size)
         self.lr, self.weight_decay, self.progress = float(lr), float(weight_decay), progress
         self.reweighting = Reweighting(reweight, float(alpha), float(alpha_start), float(alpha_end), int(anneal_epochs))
+        if patience is not None and int(patience) < 1:
+            raise ValueError(f"patience must be >= 1 or null; got {patience}")
+        if not 0 < float(stop_fraction) <= 0.5:
+            raise ValueError(f"stop_fraction must lie in (0, 0.5]; got {stop_fraction}")
+        self.patience = None if patience is None else int(patience)
+        self.stop_fraction, self.stop_metric = float(stop_fraction), str(stop_metric)
+        parse_metric(self.stop_metric)  # an unknown metric: one line now, not in the fold job
 
     def network(self, n_features: int):
         """The untrained network, its weights drawn from the fold's seed.
@@ -119,13 +142,18 @@ class MLP(EcfpModel):
             import torch
 
         torch.set_num_threads(self.n_jobs)
+        stop = None
+        if self.patience is not None:  # GBM's inner split: the same held-out compounds for the same fold
+            fit, held = inner_split(y, self.stop_fraction, (*np.atleast_1d(self.seed).tolist(), 1))
+            train, y, stop = train[fit], y[fit], (self.features(data, train[held]), y[held])
         x = self.features(data, train)
         net = self.network(x.shape[1])
         optimizer = torch.optim.Adam(net.parameters(), lr=self.lr, weight_decay=self.weight_decay, fused=True)
         generator = torch.Generator().manual_seed(self.random_state)
         target = torch.as_tensor(y, dtype=torch.float32)
         weight = torch.ones(y.size)
-        self.history_ = []
+        call = parse_metric(self.stop_metric)
+        self.history_, self.stop_values_, best = [], [], None
         for epoch in range(1, self.epochs + 1):
             net.train()
             order = torch.randperm(y.size, generator=generator).numpy()
@@ -141,10 +169,22 @@ class MLP(EcfpModel):
                 optimizer.step()
                 total += loss.item() * len(batch)
             self.history_.append(total / y.size)
+            line = f"mlp epoch {epoch}/{self.epochs}: weighted loss {total / y.size:.5f}"
+            if stop is not None:
+                value = call.value(Ranking(stop[1], _logits(net, stop[0])))
+                self.stop_values_.append(value)
+                line += f", held-out {call.key} {value:.5f}"
+                if best is None or value > best[1]:
+                    best = (epoch, value, {k: v.detach().clone() for k, v in net.state_dict().items()})
+            if self.progress is not None:
+                print(line, file=self.progress)
+            if best is not None and epoch - best[0] >= self.patience:
+                break
             if self.reweighting.scheme != "none" and epoch < self.epochs:
                 weight = torch.as_tensor(self.reweighting.weights(_logits(net, x), epoch) * y.size, dtype=torch.float32)
-            if self.progress is not None:
-                print(f"mlp epoch {epoch}/{self.epochs}: weighted loss {total / y.size:.5f}", file=self.progress)
+        if best is not None:
+            net.load_state_dict(best[2])
+        self.best_epoch_ = len(self.history_) if best is None else best[0]
         self.net_ = net
 
     def _score(self, data, rows):
@@ -155,14 +195,19 @@ class MLP(EcfpModel):
         return _logits(self.net_, self.features(data, rows))
 
     def info(self) -> dict:
-        """The training loss per epoch (weighted by the scheme, so comparable within a scheme only).
+        """The training loss per epoch (weighted by the scheme, so comparable within a scheme only) and the epoch kept.
 
         Returns
         -------
         dict
-            ``reweight`` and ``loss`` (one per epoch).
+            ``reweight``, ``loss`` (one per epoch run), ``best_epoch`` (the epoch whose weights score), and with
+            early stopping ``stop_metric`` and ``stop_values`` (the held-out value after each epoch).
         """
-        return {"reweight": self.reweighting.scheme, "loss": [round(v, 6) for v in self.history_]}
+        out = {"reweight": self.reweighting.scheme, "loss": [round(v, 6) for v in self.history_]}
+        out["best_epoch"] = self.best_epoch_
+        if self.patience is not None:
+            out |= {"stop_metric": self.stop_metric, "stop_values": [round(v, 6) for v in self.stop_values_]}
+        return out
 
     def resources(self, n_compounds: int, n_folds: int) -> dict:
         """``threads``; the sparse features and the network, about 1.5 GB plus 1 kB a compound.

@@ -195,13 +195,23 @@ class LogReg(EcfpModel):
 
 
 class RandomForest(EcfpModel):
-    """A random forest on ECFP (scikit-learn's ``RandomForestClassifier``); the score is the mean of the trees'
-    probabilities of being active.
+    """A random forest on ECFP; the score is the mean of the trees' probabilities of being active.
 
     ``max_features`` and ``class_weight`` default to the set-up ``benchmarks/studies/ecfp_defaults.py`` chose (its
-    table: ``results/reference/ecfp_rankers/ecfp_defaults.tsv``). The trees' votes are summed in the trees' order, so the
-    scores are the same bits for any number of threads (scikit-learn's own sum follows the threads' finishing
-    order).
+    table: ``results/reference/ecfp_rankers/ecfp_defaults.tsv``). Two engines grow the same kind of forest:
+
+    ``sklearn`` (default)
+        scikit-learn's ``RandomForestClassifier``: each tree on a bootstrap sample, grown depth first to purity
+        (or ``min_samples_leaf``). The trees' votes are summed in the trees' order, so the scores are the same bits
+        for any number of threads (scikit-learn's own sum follows the threads' finishing order).
+    ``lightgbm``
+        LightGBM's ``rf`` boosting on the sparse binned fingerprint: each tree on a sample drawn without
+        replacement (``max_samples``'s share; by default 63.2%, the share of distinct compounds a bootstrap
+        draws), ``max_features`` tried at each split, grown leaf-wise until its leaves are pure or hold
+        ``min_samples_leaf`` (at most ``max_leaves``). Its split gain on the binary objective's constant Hessian
+        is the decrease of the Gini impurity, and a leaf's value is an increasing affine map of its share of
+        actives, so the mean of the trees' values ranks as the mean of their probabilities does. Deterministic for
+        a given seed and number of threads.
 
     Parameters
     ----------
@@ -214,8 +224,12 @@ class RandomForest(EcfpModel):
     class_weight : {None, "balanced", "balanced_subsample"}, default="balanced_subsample"
         Weights of the classes in the trees' impurity (balanced_subsample: within each tree's bootstrap sample).
     max_samples : int or float, default=None
-        Each tree's bootstrap sample: that many training compounds (an int), that share of them (a float in
-        (0, 1]), or as many as there are (None).  The trees' time and size grow with it.
+        Each tree's sample: that many training compounds (an int), that share of them (a float in (0, 1]), or as
+        many as there are (None: a bootstrap; ``lightgbm``: 63.2% of them).  The trees' time and size grow with it.
+    engine : {"sklearn", "lightgbm"}, default="sklearn"
+        The library that grows the trees.
+    max_leaves : int, default=131072
+        ``lightgbm``: the most leaves a tree may grow (LightGBM's ``num_leaves``, whose largest value this is).
     counts : bool, default=False
         Counts instead of bits.
     seed : int or tuple of int, default=0
@@ -227,6 +241,7 @@ class RandomForest(EcfpModel):
     """
 
     name, label = "rf", "RF"
+    ENGINES = ("sklearn", "lightgbm")
 
     def __init__(
         self,
@@ -235,12 +250,19 @@ class RandomForest(EcfpModel):
         min_samples_leaf: int = 1,
         class_weight="balanced_subsample",
         max_samples=None,
+        engine: str = "sklearn",
+        max_leaves: int = 131072,
         counts=False,
         seed=0,
         n_jobs=1,
         threads: int = 2,
     ):
         super().__init__(counts, seed, n_jobs, threads)
+        if engine not in self.ENGINES:
+            raise ValueError(f"engine must be {' or '.join(self.ENGINES)}; got {engine!r}")
+        if not 2 <= int(max_leaves) <= 131072:
+            raise ValueError(f"max_leaves must lie in [2, 131072]; got {max_leaves}")
+        self.engine, self.max_leaves = engine, int(max_leaves)
         if int(n_estimators) < 1 or int(min_samples_leaf) < 1:
             raise ValueError(f"n_estimators and min_samples_leaf must be >= 1; got {n_estimators}, {min_samples_leaf}")
         if not (max_features in ("sqrt", "log2") or (isinstance(max_features, float) and 0 < max_features <= 1)):
@@ -277,26 +299,84 @@ class RandomForest(EcfpModel):
         )
 
     def _fit(self, data, train, y):
+        if self.engine == "lightgbm":
+            return self._fit_lightgbm(self.features(data, train), y)
         forest = self.estimator()
         if isinstance(self.max_samples, int):  # at most the training set (scikit-learn refuses more)
             forest.set_params(max_samples=min(self.max_samples, len(y)))
         self.model_ = forest.fit(self.features(data, train), y)
 
+    def lightgbm_params(self, n_features: int, n_train: int) -> dict:
+        """The LightGBM parameters of the ``lightgbm`` engine's fit.
+
+        Parameters
+        ----------
+        n_features : int
+            The input width.
+        n_train : int
+            The training compounds.
+
+        Returns
+        -------
+        dict
+            Parameters for ``lightgbm.train``.
+        """
+        tried = {"sqrt": np.sqrt(n_features), "log2": np.log2(n_features)}.get(self.max_features)
+        share = self.max_features if tried is None else max(1.0, np.floor(tried)) / n_features
+        if self.max_samples is None:
+            sample = 1 - np.exp(-1)  # a bootstrap's expected share of distinct compounds
+        elif isinstance(self.max_samples, int):
+            sample = min(1.0, self.max_samples / n_train)
+        else:
+            sample = self.max_samples
+        return {
+            "boosting": "rf",
+            "objective": "binary",
+            "num_leaves": self.max_leaves,
+            "min_data_in_leaf": self.min_samples_leaf,
+            "min_sum_hessian_in_leaf": 0.0,
+            "min_data_in_bin": 1,
+            "feature_pre_filter": False,
+            "lambda_l2": 0.0,
+            "bagging_fraction": min(sample, 1 - 1e-9),  # rf boosting needs a sample below 1
+            "bagging_freq": 1,
+            "feature_fraction_bynode": share,
+            "histogram_pool_size": 1024,  # MB of cached histograms: a pool for every leaf would be GBs
+            "seed": self.random_state,
+            "deterministic": True,
+            "num_threads": self.n_jobs,
+            "verbosity": -1,
+        }
+
+    def _fit_lightgbm(self, x, y):
+        with needs("crocbench.models"):
+            import lightgbm as lgb
+
+        weight = None
+        if self.class_weight is not None:  # balanced: n / (2 n_class) per compound, as scikit-learn weighs
+            weight = np.where(y == 1, y.size / (2 * y.sum()), y.size / (2 * (y.size - y.sum())))
+        data = lgb.Dataset(x, y, weight=weight, params={"min_data_in_bin": 1, "feature_pre_filter": False})
+        self.model_ = lgb.train(self.lightgbm_params(x.shape[1], y.size), data, num_boost_round=self.n_estimators)
+
     def _score(self, data, rows):
         x = self.features(data, rows)
+        if self.engine == "lightgbm":
+            return self.model_.predict(x, raw_score=True)
         out = np.zeros(rows.size)
         for tree in self.model_.estimators_:  # in order: the same sum for any number of threads
             out += tree.predict_proba(x, check_input=False)[:, 1]
         return out / len(self.model_.estimators_)
 
     def info(self) -> dict:
-        """The trees' mean depth and leaves.
+        """The trees' mean depth and leaves (``sklearn``), or their number (``lightgbm``).
 
         Returns
         -------
         dict
-            ``mean_depth`` and ``mean_leaves``.
+            ``mean_depth`` and ``mean_leaves``, or ``engine`` and ``trees``.
         """
+        if self.engine == "lightgbm":  # its trees' structure would be a dump of millions of nodes: their count
+            return {"engine": "lightgbm", "trees": int(self.model_.num_trees())}
         trees = self.model_.estimators_
         return {
             "mean_depth": float(np.mean([t.get_depth() for t in trees])),

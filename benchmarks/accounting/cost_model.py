@@ -1,0 +1,166 @@
+"""What each ranker's fold costs at full settings on three screen sizes, and the hours of the headline runs.
+
+    python benchmarks/accounting/cost_model.py [--screens dtp_aids=RESULTS ion_channel2_primary=RESULTS ...]
+        [--rf-trees 50] [--seeds 3] [--models ...] [--measured TABLE.md]
+
+Each ``NAME=RESULTS`` is a finished screen's results folder (``folds.tsv``, ``fingerprints.npz``, the neighbours,
+``ecfp.npz``): by default DTP AIDS (``results/dtp_aids`` of the default run with ``ecfp.npz`` built), a
+100,000-compound screen and a 300,000-compound screen of a panel run. Fold 0 of every ranker is replayed by
+``fold_job.py`` in a process of its own, one at a time, with its job's threads, on the config its runs use:
+``config.yaml`` with ``config/examples/ecfp_rankers.yaml`` for DTP AIDS, ``config/panels/pubchem_hts.yaml`` with
+``config/panels/pubchem_hts_full.yaml`` for a panel screen (today's rankers at their defaults: 500 trees on every
+training compound, early stopping). The forest's fold is timed at ``--rf-trees`` trees and its seconds scaled to
+its 500 (a forest's time is linear in its trees; so marked).
+
+From the three sizes, each screen's fold is interpolated per ranker on log seconds against log compounds (piecewise
+linear; beyond the largest size, the last segment's slope), and so the hours of the headline runs: the confirmed panel's 10 screens
+(``config/panels/pubchem_hts_confirmed.yaml``, its sizes from ``pubchem_hts_counts.tsv``), 10 folds each, under the
+random split and a grouped split, the stochastic rankers at ``--seeds`` seeds. Hours of jobs are the fold jobs'
+seconds; hours of wall on 2 cores weigh each job by its threads (a 1-thread job shares the machine with another).
+``--measured`` reads the per-fold table of an earlier run's output instead of measuring.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # benchmarks/_harness.py
+from _harness import measure  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[2]
+FOLD_JOB = Path(__file__).resolve().parent / "fold_job.py"
+DEFAULT_SCREENS = {
+    "dtp_aids": "results/dtp_aids",
+    "ion_channel2_primary": "results/ion_channel2_primary",
+    "hsf1_primary": "results/hsf1_primary",
+}
+MODELS = ("random", "maxsim", "knn", "svm", "irv", "logreg", "gbm", "gbm_rank", "mlp", "mlp_exp", "rf")
+STOCHASTIC = ("rf", "gbm", "gbm_rank", "mlp", "mlp_exp")  # trained from a seed: run at --seeds seeds
+FULL_TREES = 500
+
+
+def configs(name: str) -> list[Path]:
+    """The config files a screen's runs use over ``config.yaml``."""
+    if name == "dtp_aids":
+        return [ROOT / "config" / "examples" / "ecfp_rankers.yaml"]
+    return [ROOT / "config" / "panels" / "pubchem_hts.yaml", ROOT / "config" / "panels" / "pubchem_hts_full.yaml"]
+
+
+def fold_seconds(sizes, seconds, n: float) -> float:
+    """A fold's seconds at ``n`` compounds from those measured at ``sizes``: piecewise linear in log seconds against
+    log compounds, the end segments' slopes beyond the sizes measured."""
+    x, y = np.log(np.asarray(sizes, dtype=float)), np.log(np.asarray(seconds, dtype=float))
+    order = np.argsort(x)
+    x, y = x[order], y[order]
+    i = int(np.clip(np.searchsorted(x, np.log(n)) - 1, 0, x.size - 2))
+    slope = (y[i + 1] - y[i]) / (x[i + 1] - x[i])
+    return float(np.exp(y[i] + slope * (np.log(n) - x[i])))
+
+
+def read_measured(path: str) -> tuple[list[int], dict]:
+    """The sizes and ``{ranker: {"threads", "seconds"}}`` of a per-fold table this script printed."""
+    lines = [line for line in Path(path).read_text().splitlines() if line.startswith("|")]
+    head = lines[0].split("|")[3:-2]
+    sizes = [int(cell.split("(")[1].split(")")[0].replace(",", "")) for cell in head]
+    rows = {}
+    for line in lines[2:]:
+        cells = [c.strip() for c in line.split("|")[1:-1]]
+        if not cells[1].isdigit():
+            break
+        rows[cells[0].split(" ")[0]] = {
+            "threads": int(cells[1]),
+            "seconds": [float(c.replace(",", "")) for c in cells[2 : 2 + len(sizes)]],
+        }
+    return sizes, rows
+
+
+def confirmed_sizes() -> dict:
+    """The confirmed panel's screens and their compounds (the counts table's ``kept``)."""
+    import pandas as pd
+    import yaml
+
+    names = yaml.safe_load((ROOT / "config" / "panels" / "pubchem_hts_confirmed.yaml").read_text())["dataset"]
+    counts = pd.read_csv(ROOT / "config" / "panels" / "pubchem_hts_counts.tsv", sep="\t").set_index("dataset")
+    return {n: int(counts.loc[n, "kept"]) for n in names}
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--screens", nargs="*", default=[f"{k}={v}" for k, v in DEFAULT_SCREENS.items()])
+    p.add_argument("--models", nargs="*", default=list(MODELS))
+    p.add_argument("--rf-trees", type=int, default=50, help="the forest's trees when timed (default 50)")
+    p.add_argument("--seeds", type=int, default=3, help="seeds of each stochastic ranker (default 3)")
+    p.add_argument("--measured", help="an earlier run's output: estimate from its per-fold table, measure nothing")
+    args = p.parse_args()
+    if args.measured:
+        sizes, rows = read_measured(args.measured)
+        return estimate(sizes, rows, args.seeds)
+    screens = dict(s.split("=", 1) for s in args.screens)
+    for name, folder in screens.items():
+        if not (Path(folder) / "folds.tsv").is_file():
+            sys.exit(f"{name}: {folder} holds no folds.tsv (name a finished screen's results folder)")
+    print("## Seconds per fold at full settings (fold 0, each job alone on the machine, its own threads)\n")
+    print(
+        "| ranker | threads | " + " | ".join(f"{n} ({_size(f):,}) s" for n, f in screens.items()) + " | peak RSS GB |"
+    )
+    print("|---|---:|" + "---:|" * len(screens) + "---:|")
+    rows = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        trees = Path(tmp) / "rf_trees.yaml"
+        trees.write_text(f"models: {{rf: {{n_estimators: {args.rf_trees}}}}}\n")
+        for model in args.models:
+            cells, rss = [], 0.0
+            for name, folder in screens.items():
+                files = configs(name) + ([trees] if model == "rf" else [])
+                r = measure(str(FOLD_JOB), "fold", folder, model, 0, ",".join(map(str, files)))
+                seconds = r["seconds"] * (FULL_TREES / args.rf_trees if model == "rf" else 1)
+                cells.append(seconds)
+                rss = max(rss, r["peak_rss_gb"])
+            rows[model] = {"threads": r["threads"], "seconds": cells}
+            mark = f" (timed at {args.rf_trees} trees)" if model == "rf" else ""
+            print(
+                f"| {model}{mark} | {r['threads']} | " + " | ".join(f"{c:,.1f}" for c in cells) + f" | {rss:.2f} |",
+                flush=True,
+            )
+    estimate([_size(f) for f in screens.values()], rows, args.seeds)
+
+
+def estimate(sizes, rows, seeds: int) -> None:
+    """Print the hours of the confirmed panel's runs from each ranker's fold seconds at ``sizes``."""
+    panel = confirmed_sizes()
+    print(
+        f"\n## The confirmed panel ({len(panel)} screens, {sum(panel.values()):,} compounds), 10 folds, "
+        f"{seeds} seeds of the stochastic rankers\n"
+    )
+    largest = max(panel.values())
+    print(
+        f"| ranker | seeds | fold s at {largest:,} | hours of jobs, one split | hours of wall on 2 cores, one split |"
+    )
+    print("|---|---:|---:|---:|---:|")
+    total_jobs = total_wall = 0.0
+    for model, row in rows.items():
+        runs = seeds if model in STOCHASTIC else 1
+        jobs = sum(fold_seconds(sizes, row["seconds"], n) for n in panel.values()) * 10 * runs / 3600
+        wall = jobs * row["threads"] / 2
+        total_jobs, total_wall = total_jobs + jobs, total_wall + wall
+        at = fold_seconds(sizes, row["seconds"], largest)
+        print(f"| {model} | {runs} | {at:,.1f} | {jobs:.2f} | {wall:.2f} |")
+    print(f"| all | | | {total_jobs:.2f} | {total_wall:.2f} |")
+    print(
+        f"\nBoth splits (random and grouped): {2 * total_jobs:.1f} hours of jobs, {2 * total_wall:.1f} hours of wall "
+        "on 2 cores (the fold jobs only; features, neighbours and tables come on top)."
+    )
+
+
+def _size(folder: str) -> int:
+    with open(Path(folder) / "folds.tsv") as fh:
+        return sum(1 for _ in fh) - 1
+
+
+if __name__ == "__main__":
+    main()
