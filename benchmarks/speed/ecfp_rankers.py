@@ -15,6 +15,9 @@ where the row says:
 - **GBM**: the features sampled per tree (LightGBM's ``feature_fraction``, the parameter before this change)
   against per split (``feature_fraction_bynode``), at equal rounds (``--rounds``, no early stopping). The scores
   differ: another sampling of the features; the fold's metrics are printed beside the time.
+- **stop** (with ``--only stop``): the MLP at its defaults, its 20 epochs on every training compound
+  (``patience: null``, the default before) against early stopping (the default: at most 20 epochs, patience 3);
+  seconds per unit are per epoch at most.
 - **RF**: scikit-learn's forest against LightGBM's ``rf`` boosting, on all training compounds with the
   defaults' leaf size and features, ``--trees`` trees each: the seconds per tree, and 500 trees extrapolated.
 
@@ -95,6 +98,8 @@ def _step(results: str, fold: int, variant: str, size: int, save: str, hidden: i
     model = {
         "mlp_dense": lambda: _dense_mlp({**net, **common}),
         "mlp_sparse": lambda: make_model("mlp", net, **_kw(common)),
+        "mlp_all_epochs": lambda: make_model("mlp", {"epochs": size, "patience": None}, **_kw(common)),
+        "mlp_early_stopping": lambda: make_model("mlp", {"epochs": size}, **_kw(common)),
         "gbm_per_tree": lambda: _per_tree_gbm({"max_rounds": size, "patience": size, **common}),
         "gbm_per_split": lambda: make_model("gbm", {"max_rounds": size, "patience": size}, **_kw(common)),
         "rf_sklearn": lambda: make_model("rf", {"n_estimators": size}, **_kw(common)),
@@ -128,7 +133,9 @@ def main() -> None:
     p.add_argument("--batch", type=int, default=128, help="the MLPs' batch size (default 128, the default's)")
     p.add_argument("--rounds", type=int, default=200, help="the GBMs' rounds (default 200)")
     p.add_argument("--trees", type=int, default=20, help="the forests' trees (default 20)")
-    p.add_argument("--only", nargs="*", default=["mlp", "gbm", "rf"], help="rankers to run (default all)")
+    p.add_argument(
+        "--only", nargs="*", default=["mlp", "gbm", "rf"], help="pairs to run: mlp gbm rf (default) and stop"
+    )
     args = p.parse_args()
     if not (Path(args.results) / "ecfp.npz").is_file():
         sys.exit(f"{args.results}: no ecfp.npz (name a screen's results folder with its ECFP4 built)")
@@ -136,6 +143,7 @@ def main() -> None:
         "mlp": (("mlp_dense", "mlp_sparse"), args.epochs, "epoch"),
         "gbm": (("gbm_per_tree", "gbm_per_split"), args.rounds, "round"),
         "rf": (("rf_sklearn", "rf_lightgbm"), args.trees, "tree"),
+        "stop": (("mlp_all_epochs", "mlp_early_stopping"), 20, "epoch"),
     }
     print(f"## Fold {args.fold} of {Path(args.results).name}: before and after, side by side (2 threads)\n")
     print("| variant | units | wall s | s per unit | CPU s | peak RSS GB | AUC[ROC] | CROC a=80 | EF 1% |")
