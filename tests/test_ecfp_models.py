@@ -74,7 +74,7 @@ def test_rf_lightgbm_equals_lightgbm_rf_trained_directly(data, class_weight, max
     direct = {
         "boosting": "rf",
         "objective": "binary",
-        "num_leaves": 131072,
+        "num_leaves": 16384,
         "min_data_in_leaf": 1,
         "min_sum_hessian_in_leaf": 0.0,
         "min_data_in_bin": 1,
@@ -93,7 +93,23 @@ def test_rf_lightgbm_equals_lightgbm_rf_trained_directly(data, class_weight, max
     booster = lgb.train(direct, data_set, num_boost_round=25)
     expected = booster.predict(x[test], raw_score=True)
     assert np.allclose(model.score(sim, test), expected, rtol=0, atol=1e-6)
-    assert len(np.unique(expected)) > 5 and model.info() == {"engine": "lightgbm", "trees": 25}
+    assert len(np.unique(expected)) > 5
+    # each tree's leaves, counted independently: the distinct leaves the training compounds fall in (every leaf
+    # holds a training compound of its tree's sample)
+    leaves = booster.predict(x[train], pred_leaf=True)
+    counts = [np.unique(leaves[:, t]).size for t in range(25)]
+    assert model.info() == {"engine": "lightgbm", "trees": 25, "mean_leaves": np.mean(counts), "trees_at_max_leaves": 0}
+
+
+def test_rf_lightgbm_counts_the_trees_that_reached_max_leaves(data):
+    sim, y, train, _ = data
+    model = make_model("rf", {"n_estimators": 4, "engine": "lightgbm", "max_leaves": 3}, seed=(0, 3), n_jobs=1)
+    assert model.fit(sim, train, y[train]).info() == {
+        "engine": "lightgbm",
+        "trees": 4,
+        "mean_leaves": 3.0,
+        "trees_at_max_leaves": 4,
+    }
 
 
 def test_rf_lightgbm_trees_rank_by_their_leaves_share_of_actives(data):
