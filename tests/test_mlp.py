@@ -69,20 +69,23 @@ def test_mlp_equals_the_torch_loop_written_out(data, scheme, counts):
     assert len(model.info()["loss"]) == 3 and model.info()["reweight"] == scheme and model.info()["best_epoch"] == 3
 
 
-def test_early_stopping_keeps_the_epoch_the_held_out_share_ranks_best(data):
+@pytest.mark.parametrize("scheme", ["none", "exp"])
+def test_early_stopping_keeps_the_epoch_the_held_out_share_ranks_best(data, scheme):
     """The held-out share is inner_split's; each epoch's value is scikit-learn's average precision of the loop written
     out; the run stops ``patience`` epochs after the first best one, and scores as the loop stopped there scores."""
     sim, y, train, test = data
     fit, held = inner_split(y[train], 0.1, (0, 5, 1))
     x = sim.ecfp(train[fit])
-    _, precision = _by_hand(x, y[train][fit], sim.ecfp(test), (0, 5), 12, held=(sim.ecfp(train[held]), y[train][held]))
+    held_out = (sim.ecfp(train[held]), y[train][held])
+    _, precision = _by_hand(x, y[train][fit], sim.ecfp(test), (0, 5), 12, scheme, held=held_out)
     best = int(np.argmax(precision)) + 1  # the first best epoch
     assert best + 2 <= 12, "the data must stop the run before its last epoch for the test to mean something"
-    model = make_model("mlp", {"hidden": [32], "epochs": 12, "batch_size": 16, "patience": 2}, seed=(0, 5), n_jobs=1)
+    params = {"hidden": [32], "epochs": 12, "batch_size": 16, "patience": 2, "reweight": scheme}
+    model = make_model("mlp", params, seed=(0, 5), n_jobs=1)
     info = model.fit(sim, train, y[train]).info()
     assert info["best_epoch"] == best and len(info["loss"]) == best + 2 and info["stop_metric"] == "average_precision"
     assert np.allclose(info["stop_values"], precision[: best + 2], rtol=0, atol=1e-5)
-    expected = _by_hand(x, y[train][fit], sim.ecfp(test), (0, 5), best)
+    expected = _by_hand(x, y[train][fit], sim.ecfp(test), (0, 5), best, scheme)
     assert np.allclose(model.score(sim, test), expected, rtol=1e-5, atol=1e-5)
 
 

@@ -91,7 +91,7 @@ def confirmed_sizes() -> dict:
 
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--screens", nargs="*", default=[f"{k}={v}" for k, v in DEFAULT_SCREENS.items()])
+    p.add_argument("--screens", nargs="+", default=[f"{k}={v}" for k, v in DEFAULT_SCREENS.items()])
     p.add_argument("--models", nargs="*", default=list(MODELS))
     p.add_argument("--rf-trees", type=int, default=50, help="the forest's trees when timed (default 50)")
     p.add_argument("--seeds", type=int, default=3, help="seeds of each stochastic ranker (default 3)")
@@ -100,7 +100,11 @@ def main() -> None:
     if args.measured:
         sizes, rows = read_measured(args.measured)
         return estimate(sizes, rows, args.seeds)
+    if any("=" not in s for s in args.screens):
+        sys.exit(f"--screens: each is NAME=RESULTS; got {' '.join(args.screens)}")
     screens = dict(s.split("=", 1) for s in args.screens)
+    if len({_size(f) for f in screens.values() if (Path(f) / "folds.tsv").is_file()}) < 2:
+        sys.exit("--screens: at least two screens of different sizes (the estimate interpolates between them)")
     for name, folder in screens.items():
         if not (Path(folder) / "folds.tsv").is_file():
             sys.exit(f"{name}: {folder} holds no folds.tsv (name a finished screen's results folder)")

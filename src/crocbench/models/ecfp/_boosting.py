@@ -33,7 +33,7 @@ class GBM(EcfpModel):
         The smallest leaf.
     feature_fraction_bynode : float, default=0.5
         Features sampled at each split (LightGBM's ``feature_fraction_bynode``; a share sampled per tree makes
-        LightGBM rebuild its binned sparse matrix for every tree, about 3x the round's time on 300,000 compounds).
+        LightGBM rebuild its binned sparse matrix for every tree, 3.5x the round's time on 300,000 compounds).
     max_rounds : int, default=2000
         Boosting rounds at most.
     patience : int, default=50

@@ -222,17 +222,19 @@ class RandomForest(EcfpModel):
     min_samples_leaf : int, default=1
         The smallest leaf.
     class_weight : {None, "balanced", "balanced_subsample"}, default="balanced_subsample"
-        Weights of the classes in the trees' impurity (balanced_subsample: within each tree's bootstrap sample).
+        Weights of the classes in the trees' impurity (balanced_subsample: within each tree's bootstrap sample;
+        ``lightgbm`` weighs both as balanced over all training compounds).
     max_samples : int or float, default=None
         Each tree's sample: that many training compounds (an int), that share of them (a float in (0, 1]), or as
-        many as there are (None: a bootstrap; ``lightgbm``: 63.2% of them).  The trees' time and size grow with it.
+        many as there are (None: a bootstrap; ``lightgbm``: 63.2% of them, and all but one at most, as its ``rf``
+        boosting needs a share below 1).  The trees' time and size grow with it.
     engine : {"sklearn", "lightgbm"}, default="sklearn"
         The library that grows the trees.
     max_leaves : int, default=16384
         ``lightgbm``: the most leaves a tree may grow (LightGBM's ``num_leaves``, at most 131,072). LightGBM looks
         for the next leaf to split among all of them at every split, so a bound far above the trees' size costs
         time: trees on 270,873 compounds of ``hsf1_primary`` grew 6,000 to 9,500 leaves, and a bound of 131,072
-        took 2.0x the time of 16,384.
+        took 1.9x the time of 16,384 a tree (2.30 s against 1.22 s).
     counts : bool, default=False
         Counts instead of bits.
     seed : int or tuple of int, default=0
@@ -399,6 +401,9 @@ class RandomForest(EcfpModel):
         trees: twice the trees' size on DTP AIDS (about 2,500 leaves a tree from 37,700 training compounds, 80 bytes
         a node: 1 kB a compound per 100 trees; the fold peaked at 567 MiB), taken as growing with each tree's sample
         (``max_samples``, else all).  A fold of 300,971 compounds with 100 trees of 20,000 peaked at 1.21 GB.
+        ``lightgbm``: about 5 GB (its histograms and leaf structures: 4.47 GB at 20 trees on 300,971 compounds),
+        plus 1 kB a compound, plus 3 kB a sampled compound per 100 trees (500 trees peaked at 6.86 GB there, and at
+        4.89 GB on DTP AIDS).
 
         Parameters
         ----------
@@ -412,14 +417,19 @@ class RandomForest(EcfpModel):
         dict
             ``{"threads": threads, "mem_mb": ...}``.
         """
-        sample = n_compounds
-        if isinstance(self.max_samples, int):
-            sample = min(n_compounds, self.max_samples)
-        elif isinstance(self.max_samples, float):
-            sample = n_compounds * self.max_samples
+        if self.engine == "lightgbm":
+            n_train = n_compounds * (1 - 1 / n_folds)
+            sample = self.lightgbm_params(2048, max(1, int(n_train)))["bagging_fraction"] * n_train
+            base, per_tree = 5000, 0.003
+        else:
+            sample, base, per_tree = n_compounds, 1000, 0.002
+            if isinstance(self.max_samples, int):
+                sample = min(n_compounds, self.max_samples)
+            elif isinstance(self.max_samples, float):
+                sample = n_compounds * self.max_samples
         return {
             "threads": self.threads,
-            "mem_mb": int(1000 + 0.001 * n_compounds + 0.002 * sample * self.n_estimators / 100),
+            "mem_mb": int(base + 0.001 * n_compounds + per_tree * sample * self.n_estimators / 100),
         }
 
 
