@@ -97,7 +97,10 @@ def test_every_ecfp_ranker_runs_beside_knn_and_rf_is_a_direct_forest(workdir):
     for model in ECFP_RANKERS:
         scores = pd.read_parquet(res / "scores" / f"{model}.parquet")
         assert scores["id"].tolist() == folds["id"].tolist() and np.isfinite(scores["score"]).all(), model
-        assert scores["score"].nunique() > 5, model
+        # a real ranking in every fold; a booster whose first round already ranks the held-out share perfectly
+        # (average precision 1 on this easy screen) keeps that round: one small tree, a few values a fold
+        assert all(part["score"].nunique() > 1 for _, part in scores.groupby(folds["fold"].to_numpy())), model
+        assert scores["score"].nunique() > (3 if model in ("gbm", "gbm_rank") else 5), model
     infos = {m: json.loads((res / "scores" / m / "fold_0.json").read_text()) for m in ECFP_RANKERS}
     assert infos["gbm_rank"]["model"] == "gbm_rank" and 1 <= infos["gbm"]["best_round"] <= 30
     assert infos["mlp_exp"]["reweight"] == "exp" and len(infos["mlp"]["loss"]) == 2
