@@ -116,7 +116,8 @@ def test_the_polaris_example_validates_and_gives_25_splits_per_dataset(tmp_path)
 
 
 def test_each_built_in_model_s_schema_keys_are_its_parameters():
-    """Every key the schema allows a built-in model is a parameter of its class; the ECFP rankers expose them all."""
+    """Every key the schema allows a built-in model is a parameter of its class; the ECFP rankers expose them all;
+    ``tune`` is allowed exactly where the class declares a search space."""
     import inspect
 
     from crocbench.models import BUILTIN
@@ -126,7 +127,8 @@ def test_each_built_in_model_s_schema_keys_are_its_parameters():
     assert list(declared) == [cls.name for cls in BUILTIN]
     for cls in BUILTIN:
         parameters = set(inspect.signature(cls).parameters) - {"seed", "progress", "n_jobs"}
-        keys = set(declared[cls.name]["properties"]) - {"label"}
+        keys = set(declared[cls.name]["properties"]) - {"label", "tune"}
+        assert ("tune" in declared[cls.name]["properties"]) == hasattr(cls, "search_space"), cls.name
         assert keys <= parameters, cls.name
         if getattr(cls, "uses_ecfp", False):
             assert keys == parameters, cls.name

@@ -37,13 +37,12 @@ def declared_run(config_file: str, model: str):
     """A model's checked run (its parameters, as the workflow's ``run_params``), the config (``config.yaml``
     updated by each of the comma-separated ``config_file``, as ``--configfile A B`` updates it) and the folders
     searched for plug-in models (``plugins/`` beside each)."""
-    from crocbench.config import load_config
-    from crocbench.models import declared_runs, expand_runs
+    from crocbench.config import load_config, study_runs
 
     files = [Path(f).resolve() for f in config_file.split(",")]
     config = load_config(files, root=ROOT)
     search = [p / "plugins" for p in (*(f.parent for f in files), ROOT) if (p / "plugins").is_dir()]
-    return declared_runs(expand_runs(config["models"], config["irv_training"]), search=search)[model], config, search
+    return study_runs(config, search)[model], config, search
 
 
 def fold_step(results: str, model: str, fold: int, config_file: str = str(PANEL), save: str = "") -> None:

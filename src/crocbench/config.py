@@ -124,6 +124,39 @@ def chosen_datasets(config: dict) -> list[str]:
     return names
 
 
+def tuning_settings(config: dict) -> dict:
+    """The study's ``tuning:`` with its metric resolved: the one given, else ``summary: questions``'
+    ``metric_of_record``, else ``croc_exp_80``.
+
+    Examples
+    --------
+    >>> tuning_settings({"tuning": {"budget": 4}})
+    {'budget': 4, 'metric': 'croc_exp_80', 'share': 0.2, 'seed': 0}
+    >>> tuning_settings({"summary": {"questions": {"metric_of_record": "ef_1pct"}}})["metric"]
+    'ef_1pct'
+    """
+    spec = dict(config.get("tuning") or {})
+    record = ((config.get("summary") or {}).get("questions") or {}).get("metric_of_record")
+    return {
+        "budget": int(spec.get("budget", 8)),
+        "metric": spec.get("metric") or record or "croc_exp_80",
+        "share": float(spec.get("share", 0.2)),
+        "seed": int(spec.get("seed", 0)),
+    }
+
+
+def study_runs(config: dict, search=()) -> dict:
+    """``{name: crocbench.models.Run}``: the config's ``models:``, with the IRV's reweighting runs
+    (``irv_training``) and each ``tune:`` resolved to the study's :func:`tuning_settings`, each checked.
+
+    The workflow (``common.smk``) and the fold-job accounting both build their runs here.
+    """
+    from .models import declared_runs, expand_runs
+
+    entries = expand_runs(config["models"], config.get("irv_training"), tuning_settings(config), search)
+    return declared_runs(entries, search=search)
+
+
 def summary_models(config: dict) -> list[str]:
     """The models the summary's ranks and tests compare: ``summary: models``, else every model.
 

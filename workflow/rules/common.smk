@@ -6,10 +6,10 @@ from pathlib import Path
 
 from crocbench._parallel import memory_budget_mb
 from crocbench._workflow import fold_groups
-from crocbench.config import SIZE_UNKNOWN, check_config, summary_models
+from crocbench.config import SIZE_UNKNOWN, check_config, study_runs, summary_models
 from crocbench.config import expected_compounds as _expected_compounds
 from crocbench.data import Dataset
-from crocbench.models import SVM, declared_runs, expand_runs, irv_run
+from crocbench.models import SVM, irv_run
 from crocbench.paper import PAPER_MODELS
 
 # `dataset:` names one dataset or a list of them (`--config dataset='[a,b]'`); each is built under results/{name}/,
@@ -66,7 +66,7 @@ MODELS = list(config["models"])
 # Runs = the models of the comparison plus the IRV's reweighting variants (irv_power, ...), each a checked
 # crocbench.models.Run (class, parameters, label, resources): a bad entry stops here, before any job.
 IRV_SCHEMES = config["irv_training"]["schemes"] if "irv" in MODELS else []
-RUNS = declared_runs(expand_runs(config["models"], config["irv_training"]), search=PLUGIN_DIRS)
+RUNS = study_runs(config, PLUGIN_DIRS)
 LABELS = {name: run.label for name, run in RUNS.items()}
 # The cross-field checks (crocbench.config): a bad combination stops here, before any job, in one line.
 DATASETS = check_config(config, RUNS)

@@ -9,13 +9,26 @@ imported score files) into checked runs.
 A folder per family, as scikit-learn's: ``svm/`` (:class:`SVM`, its inner CV, large folds, Platt scaling, the
 sensitivity grid), ``irv/`` (:class:`IRV`, its terms and optimizers), ``ecfp/`` (the rankers on ECFP4) and
 ``gnn/`` (:class:`Chemprop`); beside them the contract (``_base``), the baselines RANDOM, MAX-SIM and kNN
-(``_simple``), the rank reweighting the IRV and the MLP share (``_reweight``) and the registry (``_registry``).
+(``_simple``), the rank reweighting the IRV and the MLP share (``_reweight``), tuning in each outer fold (``_tuning``:
+:class:`Tuned`) and the registry (``_registry``).
 """
 
 from ._base import Model, seed_state
-from ._registry import BUILTIN, LABELS, MODELS, Run, declared_runs, expand_runs, irv_run, load_class, make_model
+from ._registry import (
+    BUILTIN,
+    LABELS,
+    MODELS,
+    Run,
+    declared_runs,
+    expand_runs,
+    irv_run,
+    load_class,
+    make_model,
+    resolve_tune,
+)
 from ._reweight import SCHEMES, Reweighting, average_ranks, score_density, silverman_bandwidth
 from ._simple import KNN, MaxSim, Random
+from ._tuning import Tuned, candidates
 from .ecfp import GBM, MLP, EcfpModel, GBMRank, LogReg, RandomForest, inner_split
 from .gnn import Chemprop
 from .irv import IRV, irv_loss, irv_terms
@@ -42,8 +55,10 @@ __all__ = [
     "SCHEMES",
     "SVM",
     "SvmFold",
+    "Tuned",
     "Candidate",
     "average_ranks",
+    "candidates",
     "declared_runs",
     "expand_runs",
     "grid_fold",
@@ -54,6 +69,7 @@ __all__ = [
     "load_class",
     "make_model",
     "platt_fit",
+    "resolve_tune",
     "score_density",
     "seed_state",
     "silverman_bandwidth",

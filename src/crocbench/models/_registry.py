@@ -129,6 +129,7 @@ def make_model(name: str, params: dict | None = None, *, seed=None, progress=Non
     params = dict(params or {})
     spec = params.pop("class", name)
     params.pop("label", None)
+    tune = params.pop("tune", None)
     if "scores" in params:
         raise ValueError(f"model {name}: an entry with 'scores' imports scores and names no class")
     if spec not in MODELS and ":" not in str(spec):
@@ -136,6 +137,23 @@ def make_model(name: str, params: dict | None = None, *, seed=None, progress=Non
             f"model {name}: unknown model {spec!r}; built-in models are {', '.join(MODELS)}; "
             "any other class is given as class: 'module:Class'"
         )
+    if tune is not None:  # tuned in each outer fold (expand_runs gives the study's budget, metric and share)
+        if not isinstance(tune, dict) or "space" not in tune:
+            raise ValueError(f"model {name}: tune must be resolved to {{space, budget, metric, share}} (expand_runs)")
+        from ._tuning import Tuned
+
+        try:
+            return Tuned(
+                name,
+                {"class": spec, **params},
+                **tune,
+                seed=0 if seed is None else seed,
+                progress=progress,
+                n_jobs=n_jobs,
+                search=search,
+            )
+        except (TypeError, ValueError) as exc:
+            raise ValueError(f"model {name}: tune: {exc}") from None
     try:
         cls = load_class(spec, search)
     except ValueError as exc:
@@ -283,8 +301,9 @@ def irv_run(scheme: str) -> str:
     return "irv" if scheme == "none" else f"irv_{scheme}"
 
 
-def expand_runs(models: dict, irv_training: dict | None = None) -> dict:
-    """A config's run entries: its ``models:`` plus, when ``irv`` is one of them, a run per reweighting scheme.
+def expand_runs(models: dict, irv_training: dict | None = None, tuning: dict | None = None, search=()) -> dict:
+    """A config's run entries: its ``models:`` plus, when ``irv`` is one of them, a run per reweighting scheme;
+    each entry's ``tune:`` resolved to the study's tuning (:func:`resolve_tune`).
 
     Each scheme of ``irv_training['schemes']`` other than ``none`` is the ``irv``
     entry's class and parameters (not its label) with the training settings
@@ -298,6 +317,10 @@ def expand_runs(models: dict, irv_training: dict | None = None) -> dict:
         The config's ``models:`` entries, ``{name: params}``.
     irv_training : dict, default=None
         The config's ``irv_training:`` (``schemes`` and the schemes' parameters); None for no scheme runs.
+    tuning : dict, default=None
+        The study's ``tuning:`` (``budget``, ``metric``, ``share``, ``seed``); required when an entry says ``tune``.
+    search : sequence of path-like, default=()
+        Folders searched for a plug-in class whose declared space ``tune: declared`` names.
 
     Returns
     -------
@@ -312,6 +335,9 @@ def expand_runs(models: dict, irv_training: dict | None = None) -> dict:
     (['knn', 'irv', 'irv_exp'], {'class': 'irv', 'k': 20, 'track': True, 'alpha': 20.0, 'reweight': 'exp'})
     """
     entries = {name: dict(entry or {}) for name, entry in models.items()}
+    for name, entry in entries.items():
+        if "tune" in entry:
+            entry["tune"] = resolve_tune(name, entry, tuning, search)
     if "irv" not in entries or not irv_training:
         return entries
     entries["irv"]["track"] = True
@@ -321,6 +347,68 @@ def expand_runs(models: dict, irv_training: dict | None = None) -> dict:
         if scheme != "none":
             entries[irv_run(scheme)] = {"class": "irv", **base, **training, "reweight": scheme}
     return entries
+
+
+def resolve_tune(name: str, entry: dict, tuning: dict | None, search=()) -> dict:
+    """An entry's ``tune:`` (a search space, or ``declared`` for its class's ``search_space``) with the study's
+    ``tuning:`` settings: ``{space, budget, metric, share, sample_seed}``, as :class:`~._tuning.Tuned` takes them.
+
+    Every tuned entry gets the same budget, metric and share: an entry cannot set its own, and a space with
+    fewer configurations than the budget is refused.
+
+    Parameters
+    ----------
+    name : str
+        The entry's name (in error messages).
+    entry : dict
+        The entry, with its ``tune`` and optional ``class``.
+    tuning : dict or None
+        The study's ``tuning:`` (``crocbench.config.tuning_settings``).
+    search : sequence of path-like, default=()
+        Folders searched for a plug-in class.
+
+    Returns
+    -------
+    dict
+        ``{space, budget, metric, share, sample_seed}``.
+
+    Examples
+    --------
+    >>> resolve_tune("knn", {"tune": "declared"}, {"budget": 8, "metric": "roc", "share": 0.2, "seed": 0})
+    {'space': {'k': [3, 5, 10, 15, 20, 30, 40, 50]}, 'budget': 8, 'metric': 'roc', 'share': 0.2, 'sample_seed': 0}
+    """
+    from ._tuning import DECLARED_SPACE, grid
+
+    tune = entry["tune"]
+    if not tuning:
+        raise ValueError(f"model {name}: tune needs the study's tuning: (budget, metric, share)")
+    if tune == DECLARED_SPACE:
+        spec = entry.get("class", name)
+        try:
+            cls = load_class(spec, search)
+        except ValueError as exc:
+            raise ValueError(f"model {name}: {exc}") from None
+        tune = getattr(cls, "search_space", None)
+        if not tune:
+            raise ValueError(f"model {name}: {cls.__name__} declares no search_space; give tune: {{param: [values]}}")
+    elif not isinstance(tune, dict):
+        raise ValueError(f"model {name}: tune is {DECLARED_SPACE!r} or {{param: [values]}}; got {tune!r}")
+    try:
+        size = len(grid(tune))
+    except ValueError as exc:
+        raise ValueError(f"model {name}: tune: {exc}") from None
+    if size < int(tuning["budget"]):
+        raise ValueError(
+            f"model {name}: its search space has {size} configurations, fewer than the tuning budget of "
+            f"{tuning['budget']}: every tuned ranker gets the same budget (widen the space or lower the budget)"
+        )
+    return {
+        "space": {k: list(v) for k, v in tune.items()},
+        "budget": int(tuning["budget"]),
+        "metric": str(tuning["metric"]),
+        "share": float(tuning["share"]),
+        "sample_seed": int(tuning.get("seed", 0)),
+    }
 
 
 def declared_runs(entries: dict, search=()) -> dict:
@@ -359,7 +447,7 @@ def declared_runs(entries: dict, search=()) -> dict:
             runs[name] = Run(name, {"id": "id", "score": "score", "fold": None, **entry}, str(label), imported=True)
             continue
         model = make_model(name, entry, search=search)
-        cls = type(model)
+        cls = getattr(model, "base_class", None) or type(model)  # a tuned ranker is its ranker's class
         label = entry.pop("label", None) or (getattr(cls, "label", None) if cls not in classes else None) or name
         classes.add(cls)
         runs[name] = Run(

@@ -68,6 +68,9 @@ class KNN(Model):
     """
 
     name, label = "knn", "kNN"
+    search_space = {
+        "k": [3, 5, 10, 15, 20, 30, 40, 50]
+    }  # the tuning space (crocbench.models.Tuned); neighbour lists hold 50
     fold_jobs = 1  # a fold takes about a second on dtp_aids: less than a job's start
 
     def __init__(self, k: int = 20, tie_break: str | None = None):

@@ -53,6 +53,11 @@ class GBM(EcfpModel):
     """
 
     name, label = "gbm", "GBM"
+    search_space = {  # the tuning space (crocbench.models.Tuned)
+        "learning_rate": [0.02, 0.05, 0.1],
+        "num_leaves": [15, 31, 63, 127],
+        "min_child_samples": [5, 20, 50],
+    }
 
     def __init__(
         self,
@@ -205,6 +210,11 @@ class GBMRank(GBM):
     """
 
     name, label = "gbm_rank", "GBM-rank"
+    search_space = {  # the tuning space (crocbench.models.Tuned)
+        "learning_rate": [0.02, 0.05, 0.1],
+        "num_leaves": [15, 31, 63, 127],
+        "min_child_samples": [5, 20, 50],
+    }
 
     def __init__(
         self,

@@ -60,6 +60,7 @@ class RandomForest(EcfpModel):
     """
 
     name, label = "rf", "RF"
+    search_space = {"max_features": ["sqrt", 0.05, 0.2], "min_samples_leaf": [1, 3, 10]}  # the tuning space (Tuned)
     ENGINES = ("sklearn", "lightgbm")
 
     def __init__(

@@ -69,6 +69,12 @@ class MLP(EcfpModel):
     """
 
     name, label = "mlp", "MLP"
+    search_space = {  # the tuning space (crocbench.models.Tuned)
+        "hidden": [[512], [1024], [2048]],
+        "dropout": [0.1, 0.2, 0.5],
+        "lr": [0.0003, 0.001],
+        "weight_decay": [0.0, 1.0e-5],
+    }
 
     def __init__(
         self,

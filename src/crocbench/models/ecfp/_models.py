@@ -140,6 +140,7 @@ class LogReg(EcfpModel):
     """
 
     name, label = "logreg", "LogReg"
+    search_space = {"C": [0.01, 0.1, 1, 10], "class_weight": [None, "balanced"]}  # the tuning space (Tuned)
 
     def __init__(self, C: float = 0.1, class_weight=None, max_iter: int = 1000, counts=False, seed=0, n_jobs=1):
         super().__init__(counts, seed, n_jobs)

@@ -47,6 +47,7 @@ class Chemprop(Model):
     """
 
     name, label = "chemprop", "Chemprop"
+    search_space = {"depth": [3, 4, 5], "dropout": [0.0, 0.1, 0.2], "hidden": [300, 600]}  # the tuning space (Tuned)
     uses_neighbours = False
 
     def __init__(

@@ -101,6 +101,9 @@ class IRV(Model):
     """
 
     name, label = "irv", "IRV"
+    search_space = {
+        "k": [5, 10, 15, 20, 25, 30, 40, 50]
+    }  # the tuning space (crocbench.models.Tuned); neighbour lists hold 50
     fold_jobs = 1  # a fold takes about a second on dtp_aids: less than a job's start
 
     def __init__(

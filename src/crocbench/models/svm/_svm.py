@@ -120,6 +120,7 @@ class SVM(Model):
     """
 
     name, label = "svm", "SVM"
+    search_space = {"C": [0.01, 0.1, 1, 10], "class_weight": [None, "balanced"]}  # the tuning space (Tuned)
     uses_neighbours = False  # its folds start without waiting for the neighbour search
 
     def __init__(
