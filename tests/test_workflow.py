@@ -606,10 +606,10 @@ def test_two_datasets_in_one_run_and_the_summary_from_their_own_scores(tmp_path)
         wrong.returncode != 0
         and "summary: questions: 'GBM' is not a compared model's label" in wrong.stdout + wrong.stderr
     )
-    config["summary"] = {"questions": questions}
+    config["summary"] = {"questions": questions, "pains": True}
     plan = _run(tmp_path, config, "-n")  # the default target: both screens' tables and the summary
     assert plan.returncode == 0, plan.stderr[-3000:]
-    for job in ("summary_tables", "summary_figures", "significance_table"):
+    for job in ("summary_tables", "summary_figures", "significance_table", "summary_pains", "pains"):
         assert f"rule {job}:" in plan.stdout, job
     one = _run(tmp_path, {**config, "dataset": "screen"}, "-n")  # one dataset: no summary
     assert one.returncode == 0 and "summary_tables" not in one.stdout
@@ -619,6 +619,7 @@ def test_two_datasets_in_one_run_and_the_summary_from_their_own_scores(tmp_path)
     plan = _run(tmp_path, config, "-n", "summary")  # the target builds only what the summary reads
     assert plan.returncode == 0, plan.stderr[-3000:]
     assert "rule summary_figures:" in plan.stdout and "rule summary_claims:" in plan.stdout
+    assert "rule summary_pains:" in plan.stdout
     assert "rule significance_table:" in plan.stdout and "rule figures:" not in plan.stdout  # tables 2: the claims
     done = _run(tmp_path, config, "--cores", "2", "summary")
     assert done.returncode == 0, done.stderr[-3000:]
@@ -638,6 +639,32 @@ def test_two_datasets_in_one_run_and_the_summary_from_their_own_scores(tmp_path)
             # top 1% of 96 or 92 compounds: the single top-ranked compound (ties share it: expected count)
             top = s == s.max()
             assert row["top_k"] == 1 and row["top_1pct"] == pytest.approx(y[top].mean())
+    # without the PAINS compounds: flagged here by RDKit's catalog itself, AUC[ROC] by scikit-learn
+    from rdkit import Chem
+    from rdkit.Chem import FilterCatalog
+
+    params = FilterCatalog.FilterCatalogParams()
+    params.AddCatalog(FilterCatalog.FilterCatalogParams.FilterCatalogs.PAINS)
+    catalog = FilterCatalog.FilterCatalog(params)
+    counts = pd.read_csv(summary / "tables" / "pains.tsv", sep="\t").set_index("dataset")
+    without = pd.read_csv(summary / "tables" / "datasets_without_pains.tsv", sep="\t")
+    for dataset in ("screen", "screen_ca"):
+        compounds = pd.read_parquet(tmp_path / "results" / dataset / "compounds.parquet")
+        flagged = set(compounds["id"][[catalog.HasMatch(Chem.MolFromSmiles(s)) for s in compounds["smiles"]]])
+        scores = pd.read_parquet(tmp_path / "results" / dataset / "scores" / "irv.parquet")
+        keep = ~scores["id"].isin(flagged)
+        assert 0 < len(flagged) < len(scores)
+        assert counts.loc[dataset, ["compounds", "flagged", "actives", "flagged_actives"]].tolist() == [
+            len(scores),
+            len(flagged),
+            scores["label"].sum(),
+            scores["label"][~keep].sum(),
+        ]
+        row = without[(without["dataset"] == dataset) & (without["model"] == "IRV")].iloc[0]
+        assert row["compounds"] == keep.sum()
+        assert row["roc"] == pytest.approx(roc_auc_score(scores["label"][keep], scores["score"][keep]), abs=1e-9)
+    pains_md = (summary / "tables" / "pains.md").read_text()
+    assert "| IRV vs SVM | AUC[CROC(exp)] a=80 |" in pains_md and "before the run" in pains_md
     ranks = pd.read_csv(summary / "tables" / "ranks.tsv", sep="\t")
     by_roc = ranks[ranks["metric"] == "roc"]
     r = rankdata(-roc, axis=1)

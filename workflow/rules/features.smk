@@ -105,3 +105,22 @@ rule similarity_matrix:
         block=config["similarity"]["block"],
     script:
         "../scripts/similarity_matrix.py"
+
+
+rule pains:
+    """Each compound's PAINS alerts (RDKit's FilterCatalog), for the summary without them (summary: pains)."""
+    input:
+        "results/{dataset}/compounds.parquet",
+    output:
+        "results/{dataset}/pains.parquet",
+    log:
+        "logs/{dataset}/pains.log",
+    benchmark:
+        "logs/{dataset}/benchmark/pains.tsv"
+    conda:
+        "../../envs/crocbench.yaml"
+    threads: 1
+    resources:
+        mem_mb=2000,
+    script:
+        "../scripts/pains.py"

@@ -44,6 +44,36 @@ rule summary_tables:
         "../scripts/summary_tables.py"
 
 
+rule summary_pains:
+    """The summary again without each screen's PAINS compounds (summary: pains): the flagged compounds and actives
+    per screen, each model's values without them, and the declared family's tests on those values."""
+    input:
+        scores=summary_scores,
+        pains=lambda wildcards: [f"results/{dataset}/pains.parquet" for dataset in DATASETS],
+    output:
+        counts="results/summary/tables/pains.tsv",
+        datasets="results/summary/tables/datasets_without_pains.tsv",
+        md="results/summary/tables/pains.md",
+    log:
+        "logs/summary/summary_pains.log",
+    benchmark:
+        "logs/summary/benchmark/summary_pains.tsv"
+    conda:
+        "../../envs/crocbench.yaml"
+    threads: 1
+    resources:
+        mem_mb=2000,
+    params:
+        datasets=DATASETS,
+        models=MODELS,
+        labels=LABELS,
+        resamples=config["intervals"]["resamples"],
+        seed=config["cv"]["seed"],
+        questions=config["summary"]["questions"],
+    script:
+        "../scripts/summary_pains.py"
+
+
 rule summary_claims:
     """The paper's claims on each screen (its tables 1 and 2) and across the screens (Friedman, Wilcoxon-Holm)."""
     input:
