@@ -105,8 +105,9 @@ def test_every_tuned_entry_gets_the_studys_budget_metric_and_share():
         expand_runs({"knn": {"tune": "declared"}})
     with pytest.raises(ValueError, match="unknown parameter 'kk'"):
         make_model("knn", {"tune": resolve_tune("knn", {"tune": {"kk": [1, 2]}}, {**TUNING, "budget": 2})})
-    with pytest.raises(ValueError, match="'k' is both fixed and in the search space"):
-        make_model("knn", {"k": 5, "tune": resolve_tune("knn", {"tune": {"k": [1, 2]}}, {**TUNING, "budget": 2})})
+    # a value the entry also sets (config.yaml's default, merged under the study's) gives way to the space's
+    tuned = make_model("knn", {"k": 20, "tune": resolve_tune("knn", {"tune": {"k": [1, 2]}}, {**TUNING, "budget": 2})})
+    assert tuned.candidates_ == [{"k": 1}, {"k": 2}] and "k" not in tuned.model
 
 
 def test_every_declared_space_holds_the_default_budget():
@@ -120,3 +121,31 @@ def test_every_declared_space_holds_the_default_budget():
         assert len(grid(space)) >= budget, name
         model = make_model(name, {"tune": resolve_tune(name, {"tune": "declared"}, tuning_settings({}))})
         assert len(model.candidates_) == budget, name  # each candidate built: the space's keys are parameters
+
+
+def test_a_development_panel_chooses_the_best_mean_over_the_screens_the_earlier_on_a_tie():
+    import pandas as pd
+
+    from crocbench.models._tuning import choose_candidates, chosen_models
+
+    entries = expand_runs(
+        {"knn": {"tune": {"k": [1, 5, 9]}}, "svm": {}},
+        None,
+        {**TUNING, "budget": 3, "design": "development"},
+    )
+    assert list(entries) == ["knn.c1", "knn.c2", "knn.c3", "svm"]
+    assert entries["knn.c2"] == {"class": "knn", "k": 5, "label": "kNN.c2"}
+    values = {"kNN.c1": [0.70, 0.80], "kNN.c2": [0.78, 0.76], "kNN.c3": [0.74, 0.80], "SVM": [0.9, 0.9]}
+    datasets = pd.DataFrame(
+        [{"dataset": d, "model": m, "roc": v[i]} for i, d in enumerate(("s1", "s2")) for m, v in values.items()]
+    )
+    table = choose_candidates(datasets, entries, "roc")
+    # means 0.75, 0.77, 0.77: c2 and c3 tie, and c2 comes first
+    assert table["mean"].tolist() == pytest.approx([0.75, 0.77, 0.77])
+    assert table["chosen"].tolist() == [False, True, False] and table["screens"].tolist() == [2, 2, 2]
+    assert table["sd"].iloc[0] == pytest.approx(np.std([0.70, 0.80], ddof=1))
+    assert chosen_models(table, entries) == {"knn": {"k": 5}}
+    with pytest.raises(ValueError, match="lacks roc on a screen"):
+        choose_candidates(datasets[datasets["model"] != "kNN.c3"].iloc[1:], entries, "roc")
+    with pytest.raises(ValueError, match="no metric 'ef_1pct'"):
+        choose_candidates(datasets, entries, "ef_1pct")

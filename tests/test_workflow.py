@@ -588,6 +588,60 @@ def _two_screens(tmp_path, second_sha=None):
     }
 
 
+def test_a_development_panel_chooses_each_rankers_configuration_by_its_mean_over_the_screens(tmp_path):
+    """tuning: design: development: kNN's four candidates are runs of their own on both screens; `crocbench tuning
+    choose` picks the one of best mean AUC[ROC] over the screens (computed here by scikit-learn from each
+    candidate's pooled scores), and its models: merge into a test config that passes the schema."""
+    from sklearn.metrics import roc_auc_score
+
+    from crocbench.config import load_config
+
+    config = _two_screens(tmp_path)
+    config["models"] = {"random": {}, "knn": {"tune": {"k": [1, 3, 5, 9]}}}
+    config["tuning"] = {"budget": 4, "metric": "roc", "design": "development"}
+    (tmp_path / "dev.yaml").write_text(yaml.safe_dump(config))
+    done = _run(tmp_path, config, "--cores", "2", "summary")
+    assert done.returncode == 0, done.stderr[-3000:]
+    datasets = pd.read_csv(tmp_path / "results" / "summary" / "tables" / "datasets.tsv", sep="\t")
+    assert list(dict.fromkeys(datasets["model"])) == ["RANDOM", "kNN.c1", "kNN.c2", "kNN.c3", "kNN.c4"]
+    means = {}
+    for i, k in enumerate((1, 3, 5, 9), 1):
+        aucs = []
+        for dataset in ("screen", "screen_ca"):
+            scores = pd.read_parquet(tmp_path / "results" / dataset / "scores" / f"knn.c{i}.parquet")
+            aucs.append(roc_auc_score(scores["label"], scores["score"]))
+        means[k] = np.mean(aucs)
+    assert len(set(np.round(list(means.values()), 9))) > 1  # the candidates differ: the choice is a real one
+    best = max(means, key=lambda k: (means[k], -k))  # the earlier (smaller k) on a tie
+    out = tmp_path / "chosen.yaml"
+    cli = [sys.executable, "-m", "crocbench.cli", "tuning", "choose", str(tmp_path / "results" / "summary")]
+    chose = subprocess.run(
+        [*cli, "--config", str(tmp_path / "dev.yaml"), "--out", str(out), "--root", str(ROOT)],
+        capture_output=True,
+        text=True,
+    )
+    assert chose.returncode == 0, chose.stderr
+    chosen = yaml.safe_load(out.read_text())["models"]  # with config.yaml's other knn settings (--root's)
+    assert list(chosen) == ["knn"] and chosen["knn"]["k"] == best and "class" not in chosen["knn"]
+    table = pd.read_csv(tmp_path / "chosen.tsv", sep="\t")
+    assert table["mean"].tolist() == pytest.approx(list(means.values()), abs=1e-9)
+    assert table["chosen"].tolist() == [k == best for k in means]
+    test_config = {k: v for k, v in config.items() if k not in ("tuning", "models")}
+    test_config["models"] = {"random": {}}
+    (tmp_path / "test.yaml").write_text(yaml.safe_dump(test_config))
+    merged = load_config([tmp_path / "test.yaml", out], ROOT)
+    assert merged["models"]["knn"]["k"] == best
+    # a nested config is refused, in one line
+    (tmp_path / "nested.yaml").write_text(yaml.safe_dump({**config, "tuning": {"budget": 4, "metric": "roc"}}))
+    refused = subprocess.run(
+        [*cli, "--config", str(tmp_path / "nested.yaml"), "--out", str(tmp_path / "x.yaml"), "--root", str(ROOT)],
+        capture_output=True,
+        text=True,
+    )
+    assert refused.returncode == 2 and refused.stderr.count("\n") == 1 and "design is not development" in refused.stderr
+    assert not (tmp_path / "x.yaml").exists()
+
+
 def test_two_datasets_in_one_run_and_the_summary_from_their_own_scores(tmp_path):
     """Both screens through every model in one run, then results/summary/ checked against values computed here
     from each screen's pooled scores: AUC[ROC] by scikit-learn, the top 1% by counting, the Friedman statistic

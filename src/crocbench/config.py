@@ -131,7 +131,7 @@ def tuning_settings(config: dict) -> dict:
     Examples
     --------
     >>> tuning_settings({"tuning": {"budget": 4}})
-    {'budget': 4, 'metric': 'croc_exp_80', 'share': 0.2, 'seed': 0}
+    {'budget': 4, 'metric': 'croc_exp_80', 'share': 0.2, 'seed': 0, 'design': 'nested'}
     >>> tuning_settings({"summary": {"questions": {"metric_of_record": "ef_1pct"}}})["metric"]
     'ef_1pct'
     """
@@ -142,6 +142,7 @@ def tuning_settings(config: dict) -> dict:
         "metric": spec.get("metric") or record or "croc_exp_80",
         "share": float(spec.get("share", 0.2)),
         "seed": int(spec.get("seed", 0)),
+        "design": spec.get("design", "nested"),
     }
 
 
@@ -174,15 +175,44 @@ def summary_models(config: dict) -> list[str]:
     ValueError
         ``summary: models`` names a model that is not under ``models``.
     """
-    models = list(config["models"])
-    chosen = config["summary"]["models"] or models
-    unknown = [m for m in chosen if m not in models]
+    declared = list(config["models"])
+    chosen = config["summary"]["models"] or declared
+    unknown = [m for m in chosen if m not in declared]
     if unknown:
         raise ValueError(
             f"config.yaml: summary: models names {', '.join(map(repr, unknown))}, not under models "
-            f"(declared: {', '.join(models)})"
+            f"(declared: {', '.join(declared)})"
         )
-    return list(chosen)
+    runs = _compared(config)
+    return [run for m in chosen for run in runs[m]]
+
+
+def _compared(config: dict, search=()) -> dict:
+    """``{model entry: [its compared runs]}``: the entry itself, or under ``tuning: design: development`` a tuned
+    entry's candidates."""
+    tuning = tuning_settings(config)
+    out = {}
+    for name, entry in config["models"].items():
+        if tuning["design"] == "development" and (entry or {}).get("tune") is not None:
+            from .models import expand_runs
+
+            out[name] = list(expand_runs({name: entry}, None, tuning, search))
+        else:
+            out[name] = [name]
+    return out
+
+
+def compared_models(config: dict, search=()) -> list[str]:
+    """The runs the study compares, in config order: its ``models:``, each tuned entry of a development design
+    (``tuning: design: development``) replaced by its candidates (``name.c1``, ...).
+
+    Examples
+    --------
+    >>> compared_models({"models": {"random": {}, "knn": {"tune": {"k": [1, 5]}}},
+    ...                  "tuning": {"budget": 2, "design": "development"}})
+    ['random', 'knn.c1', 'knn.c2']
+    """
+    return [run for runs in _compared(config, search).values() for run in runs]
 
 
 def check_repeats(config: dict, runs: dict) -> None:

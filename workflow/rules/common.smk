@@ -6,7 +6,7 @@ from pathlib import Path
 
 from crocbench._parallel import memory_budget_mb
 from crocbench._workflow import fold_groups
-from crocbench.config import SIZE_UNKNOWN, check_config, study_runs, summary_models
+from crocbench.config import SIZE_UNKNOWN, check_config, compared_models, study_runs, summary_models
 from crocbench.config import expected_compounds as _expected_compounds
 from crocbench.data import Dataset
 from crocbench.models import SVM, irv_run
@@ -61,8 +61,9 @@ PLUGIN_DIRS = sorted(
         if p.is_dir()
     }
 )
-# The models of the comparison, in config order: trained on the folds, or imported out-of-fold scores.
-MODELS = list(config["models"])
+# The models of the comparison, in config order: trained on the folds, or imported out-of-fold scores (a tuned entry
+# of a development design: its candidates).
+MODELS = compared_models(config, PLUGIN_DIRS)
 # Runs = the models of the comparison plus the IRV's reweighting variants (irv_power, ...), each a checked
 # crocbench.models.Run (class, parameters, label, resources): a bad entry stops here, before any job.
 IRV_SCHEMES = config["irv_training"]["schemes"] if "irv" in MODELS else []

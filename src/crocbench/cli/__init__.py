@@ -16,7 +16,8 @@ This module holds :func:`main`, the argument parser and its argument types; one 
 - :mod:`._compare`: ``crocbench compare``;
 - :mod:`._samples`: ``compare --samples``: its limit (:data:`MAX_SAMPLES`) and how long the samples take here;
 - :mod:`._tools`: ``crocbench explain``, ``synthesize`` and ``reference``, the commands around a workflow run;
-- :mod:`._benchmark`: ``crocbench benchmark list``, ``export``, ``evaluate`` and ``freeze``.
+- :mod:`._benchmark`: ``crocbench benchmark list``, ``export``, ``evaluate`` and ``freeze``;
+- :mod:`._tuning`: ``crocbench tuning choose``.
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ from ._output import _for_users
 from ._samples import ANNOUNCE_SAMPLES, MAX_SAMPLES
 from ._score import _score
 from ._tools import _explain, _reference, _regenerate, _synthesize
+from ._tuning import _tuning, add_tuning_parser
 
 __all__ = ["EXIT_USAGE", "MAX_SAMPLES", "STDIN", "main"]
 
@@ -256,6 +258,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--check", action="store_true", help="write nothing; list what is stale and exit 1 when anything is")
 
     add_benchmark_parser(sub)
+    add_tuning_parser(sub)
     return parser
 
 
@@ -273,6 +276,7 @@ def main(argv=None) -> int:
             "regenerate": _regenerate,
             "synthesize": _synthesize,
             "benchmark": _benchmark,
+            "tuning": _tuning,
         }[args.command](args)
     except (ValueError, MissingExtra) as exc:
         print(f"crocbench: error: {_for_users(str(exc))}", file=sys.stderr)

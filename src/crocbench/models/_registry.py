@@ -318,7 +318,10 @@ def expand_runs(models: dict, irv_training: dict | None = None, tuning: dict | N
     irv_training : dict, default=None
         The config's ``irv_training:`` (``schemes`` and the schemes' parameters); None for no scheme runs.
     tuning : dict, default=None
-        The study's ``tuning:`` (``budget``, ``metric``, ``share``, ``seed``); required when an entry says ``tune``.
+        The study's ``tuning:`` (``budget``, ``metric``, ``share``, ``seed``, ``design``); required when an entry
+        says ``tune``. Under ``design: development`` a tuned entry becomes its candidates, each a run
+        (``crocbench.models._tuning.candidate_runs``), for a development panel; under ``nested`` (the default) one run tuned in
+        each outer fold.
     search : sequence of path-like, default=()
         Folders searched for a plug-in class whose declared space ``tune: declared`` names.
 
@@ -334,10 +337,18 @@ def expand_runs(models: dict, irv_training: dict | None = None, tuning: dict | N
     >>> list(runs), runs["irv_exp"]
     (['knn', 'irv', 'irv_exp'], {'class': 'irv', 'k': 20, 'track': True, 'alpha': 20.0, 'reweight': 'exp'})
     """
-    entries = {name: dict(entry or {}) for name, entry in models.items()}
-    for name, entry in entries.items():
+    entries = {}
+    for name, entry in models.items():
+        entry = dict(entry or {})
         if "tune" in entry:
             entry["tune"] = resolve_tune(name, entry, tuning, search)
+            if tuning.get("design", "nested") == "development":  # its candidates, each a run of its own
+                from ._tuning import candidate_runs
+
+                label = entry.get("label") or getattr(load_class(entry.get("class", name), search), "label", None)
+                entries.update(candidate_runs(name, entry, label or name))
+                continue
+        entries[name] = entry
     if "irv" not in entries or not irv_training:
         return entries
     entries["irv"]["track"] = True

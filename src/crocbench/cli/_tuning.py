@@ -1,0 +1,67 @@
+"""``crocbench tuning choose``: each tuned ranker's configuration, chosen on a development panel's summary."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+
+def add_tuning_parser(sub) -> None:
+    """The ``tuning`` command and its subcommand ``choose``."""
+    p = sub.add_parser("tuning", help="choose each tuned ranker's configuration on a development panel")
+    commands = p.add_subparsers(dest="tuning_command", required=True, parser_class=type(p))
+    q = commands.add_parser(
+        "choose",
+        help="from a development panel's summary (tuning: design: development), each ranker's best candidate by "
+        "its mean metric of record over the panel's screens",
+    )
+    q.add_argument("summary", help="the development panel's summary folder (results/summary)")
+    q.add_argument(
+        "--config",
+        required=True,
+        help="the development run's config files, comma-separated, as --configfile took them (over config.yaml)",
+    )
+    q.add_argument("--out", required=True, help="the chosen models (YAML, a `models:` to merge into a test config)")
+    q.add_argument("--table", help="every candidate's mean and SD over the screens (TSV; default: beside --out)")
+    q.add_argument("--root", default=".", help="the project's root, holding config.yaml (default: the current folder)")
+
+
+def _tuning(args) -> int:
+    import pandas as pd
+
+    from .._extras import needs
+
+    with needs("crocbench tuning choose"):
+        import yaml
+
+    from .._io import atomic_write, write_table
+    from ..config import load_config, tuning_settings
+    from ..models import expand_runs
+    from ..models._tuning import choose_candidates, chosen_models
+
+    files = [Path(f) for f in args.config.split(",") if f.strip()]
+    for f in files:
+        if not f.is_file():
+            raise ValueError(f"--config: no file {f}")
+    datasets_path = Path(args.summary) / "tables" / "datasets.tsv"
+    if not datasets_path.is_file():
+        raise ValueError(f"{args.summary}: no tables/datasets.tsv (a panel's summary folder, its run finished)")
+    config = load_config([f.resolve() for f in files], Path(args.root).resolve())
+    tuning = tuning_settings(config)
+    if tuning["design"] != "development":
+        raise ValueError("the config's tuning: design is not development: its rankers were tuned in each fold")
+    entries = expand_runs(config["models"], config.get("irv_training"), tuning)
+    table = choose_candidates(pd.read_csv(datasets_path, sep="\t"), entries, tuning["metric"])
+    chosen = chosen_models(table, entries)
+    screens = int(table["screens"].iloc[0])
+    header = (
+        f"# Chosen on a development panel of {screens} screens ({', '.join(str(f) for f in files)}): each ranker's "
+        f"best of {tuning['budget']} configurations\n# by its mean {tuning['metric']} over the screens; every "
+        f"candidate's mean and SD: {Path(args.table or Path(args.out).with_suffix('.tsv')).name}\n"
+    )
+    table_path = Path(args.table) if args.table else Path(args.out).with_suffix(".tsv")
+    write_table(table, table_path, sep="\t", index=False, float_format="%.10g")
+    with atomic_write(args.out) as tmp, open(tmp, "w") as fh:
+        fh.write(header + yaml.safe_dump({"models": chosen}, sort_keys=False))
+    for row in table[table["chosen"]].itertuples():
+        print(f"{row.ranker}: {row.params} ({tuning['metric']} {row.mean:.4f} over {row.screens} screens)")
+    return 0
