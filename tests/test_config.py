@@ -147,3 +147,41 @@ def test_the_ecfp_studys_configs_validate_and_name_their_rankers(tmp_path, path)
     }[path]
     assert sorted(runs) == sorted(paper + others)
     assert config["cv"]["split"] == ("scaffold" if "scaffold" in path else "random")
+
+
+def test_the_fair_reruns_configs_validate_and_tune_on_campaigns_the_test_panel_does_not_hold(tmp_path):
+    """config/studies/fair_*.yaml: the development panel's three screens come from campaigns outside the confirmed
+    panel, every tuned ranker gets 8 candidates, and each test split declares its family before the run, small
+    enough for 10 screens to pass it."""
+    from crocbench.config import compared_models, tuning_settings
+    from crocbench.report.findings import Questions
+    from crocbench.stats import screens_needed
+
+    panel = ROOT / "config" / "panels" / "pubchem_hts.yaml"
+    confirmed = ROOT / "config" / "panels" / "pubchem_hts_confirmed.yaml"
+    studies = ROOT / "config" / "studies"
+    dev, runs = merged_config(panel, studies / "fair_development.yaml")
+    dev_screens = check_config(dev, runs, root=tmp_path)
+    assert tuning_settings(dev) == {
+        "budget": 8,
+        "metric": "croc_exp_80",
+        "share": 0.2,
+        "seed": 0,
+        "design": "development",
+    }
+    tuned = [m for m in compared_models(dev) if "." in m]
+    assert len(tuned) == 8 * 8 and {m.split(".")[0] for m in tuned} == {
+        "knn", "svm", "irv", "rf", "gbm", "gbm_rank", "logreg", "mlp"
+    }  # fmt: skip
+    for split in ("fair_random.yaml", "fair_cluster.yaml"):
+        config, runs = merged_config(panel, confirmed, studies / split)
+        screens = check_config(config, runs, root=tmp_path)
+        assert len(screens) == 10 and not {s.rsplit("_", 1)[0] for s in screens} & {
+            s.rsplit("_", 1)[0] for s in dev_screens
+        }  # fmt: skip
+        questions = Questions.from_dict(config["summary"]["questions"])
+        assert questions.declared == "before the run" and questions.metric_of_record == "croc_exp_80"
+        assert questions.size == 18 and screens_needed(tests=questions.size) <= len(screens)
+        assert config["summary"]["pains"] and config["cv"]["folds"] == 5
+        assert config["models"]["rf"]["n_estimators"] == 100  # the declared cap, as on the development panel
+    assert merged_config(panel, confirmed, studies / "fair_random.yaml")[0]["cv"]["repeats"] == 3  # 3 seeds

@@ -260,3 +260,37 @@ def test_findings_name_every_ranker_tied_at_the_best_mean_rank():
     assert len(exploratory_markdown(ranks, pairs, SUMMARY_TABLE_METRICS, baseline="RANDOM").splitlines()) == 1
     no_ef = [m for m in SUMMARY_TABLE_METRICS if m != "ef_1pct"]
     assert len(exploratory_markdown(ranks, pairs, no_ef, baseline="MAX-SIM").splitlines()) == 2
+
+
+def test_with_repeats_the_family_is_tested_on_their_means_and_each_repeat_counted_on_its_own():
+    """Nine screens, three repeats. Repeats 0 and 2: A ahead of B by 0.05 on every screen; repeat 1: by 0.03 on five
+    and behind by 0.01 on four. Their means, A ahead by 0.13 / 3 or 0.09 / 3 on every screen: 9-0, Wilcoxon p =
+    2/512, the whole interval beyond 0.01. Repeats 0 and 2 alone give that verdict too; repeat 1 alone (5-4) finds
+    no difference."""
+    from crocbench.report.findings import repeat_means, repeats_agreeing
+
+    spec = {**SPEC, "pairs": [["A", "B"]], "metrics": ["roc"], "metric_of_record": "roc", "thresholds": {"roc": 0.01}}
+    questions = Questions.from_dict(spec)
+    rows = []
+    for i in range(9):
+        rows.append({"dataset": f"s{i}", "model": "B", "repeat": 0, "roc": 0.7 + 0.01 * i})
+        rows.append({"dataset": f"s{i}", "model": "A", "repeat": 0, "roc": 0.75 + 0.01 * i})
+        rows.append({"dataset": f"s{i}", "model": "B", "repeat": 1, "roc": 0.7 + 0.01 * i})
+        rows.append({"dataset": f"s{i}", "model": "A", "repeat": 1, "roc": 0.7 + 0.01 * i + (0.03 if i < 5 else -0.01)})
+        rows.append({"dataset": f"s{i}", "model": "B", "repeat": 2, "roc": 0.7 + 0.01 * i})
+        rows.append({"dataset": f"s{i}", "model": "A", "repeat": 2, "roc": 0.75 + 0.01 * i})
+    per_repeat = pd.DataFrame(rows)
+    means = repeat_means(per_repeat)
+    a = means[means["model"] == "A"]["roc"].to_numpy()
+    b = means[means["model"] == "B"]["roc"].to_numpy()
+    assert a - b == pytest.approx([0.13 / 3] * 5 + [0.09 / 3] * 4)
+    family = repeats_agreeing(per_repeat, questions, family_table(means, questions))
+    row = family.iloc[0]
+    assert (row["wins"], row["losses"]) == (9, 0) and row["p_value"] == pytest.approx(2 / 512)
+    assert row["effect"] == pytest.approx((5 * 0.13 + 4 * 0.09) / 27) and row["verdict"] == VERDICTS[0]
+    assert (row["repeats"], row["agreeing"]) == (3, 2)
+    one = family_table(per_repeat[per_repeat["repeat"] == 1].drop(columns="repeat"), questions).iloc[0]
+    assert (one["wins"], one["losses"], one["verdict"]) == (5, 4, VERDICTS[2])
+    assert family_markdown(family, questions).splitlines()[2].endswith("| 2 of 3 |")
+    assert "same in repeats" in family_markdown(family, questions).splitlines()[0]
+    assert "the same in 2 of 3 repeats on their own" in answers_markdown(_ranks(means, ["roc"]), family, questions)

@@ -576,3 +576,26 @@ def test_a_memorization_reference_is_written_compared_and_published(tmp_path, ca
     capsys.readouterr()
     assert main(["reference", str(run), "--memorization"]) == 2  # a folder of its own, in one line
     assert "a memorization reference needs a folder of its own" in capsys.readouterr().err
+
+
+def test_a_panels_optional_tables_are_kept_where_the_summary_has_them_and_never_added_screen_by_screen(tmp_path):
+    from crocbench.reference import write_reference
+    from crocbench.reference._tables import optional_summary_files
+
+    summary = _panel_summary(tmp_path / "run" / "summary", ["s1", "s2", "s3"])
+    datasets = pd.read_csv(summary / "tables" / "datasets.tsv", sep="\t")
+    datasets.assign(repeat=0).to_csv(summary / "tables" / "datasets_repeats.tsv", sep="\t", index=False)
+    assert optional_summary_files(summary) == ()  # one repeat: the datasets table says it all
+    two = pd.concat([datasets.assign(repeat=0), datasets.assign(repeat=1)])
+    two.to_csv(summary / "tables" / "datasets_repeats.tsv", sep="\t", index=False)
+    counts = pd.DataFrame(
+        {"dataset": ["s1", "s2", "s3"], "compounds": 10, "flagged": 1, "actives": 3, "flagged_actives": 0}
+    )
+    counts.to_csv(summary / "tables" / "pains.tsv", sep="\t", index=False)
+    datasets.to_csv(summary / "tables" / "datasets_without_pains.tsv", sep="\t", index=False)
+    assert optional_summary_files(summary) == ("datasets_repeats.tsv", "pains.tsv", "datasets_without_pains.tsv")
+    written = write_reference(summary, tmp_path / "ref")
+    assert {p.name for p in written} >= {"datasets_repeats.tsv", "pains.tsv", "datasets_without_pains.tsv"}
+    assert pd.read_csv(tmp_path / "ref" / "datasets_repeats.tsv", sep="\t")["repeat"].tolist() == [0] * 15 + [1] * 15
+    with pytest.raises(ValueError, match="datasets_repeats.tsv \\(repeats or PAINS\\) is not merged screen by screen"):
+        added_screens(summary, tmp_path / "ref")

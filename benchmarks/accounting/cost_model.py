@@ -2,6 +2,7 @@
 
     python benchmarks/accounting/cost_model.py [--screens dtp_aids=RESULTS ion_channel2_primary=RESULTS ...]
         [--rf-trees 50] [--seeds 3] [--models ...] [--measured TABLE.md]
+        [--plan FOLDS,REPEATS,GROUPED_REPEATS --budget B --dev-screens K --rf-cap TREES]
 
 Each ``NAME=RESULTS`` is a finished screen's results folder (``folds.tsv``, ``fingerprints.npz``, the neighbours,
 ``ecfp.npz``): by default DTP AIDS (``results/dtp_aids`` of the default run with ``ecfp.npz`` built), a
@@ -18,6 +19,13 @@ linear; beyond the largest size, the last segment's slope), and so the hours of 
 random split and a grouped split, the stochastic rankers at ``--seeds`` seeds. Hours of jobs are the fold jobs'
 seconds; hours of wall on 2 cores weigh each job by its threads (a 1-thread job shares the machine with another).
 ``--measured`` reads the per-fold table of an earlier run's output instead of measuring.
+
+``--plan F,R,G`` prices a design of the fair re-run instead: the confirmed panel under F-fold cross-validation,
+R repeats of the random split and G of the grouped split (each repeat its own split and its own seeds, so R
+seeds), every fold's training set (F - 1) / F of the screen; tuning on a development panel of the ``--dev-screens``
+smallest campaigns the confirmed panel does not hold (their primary screens), ``--budget`` configurations per
+tuned ranker (RANDOM, MAX-SIM and kNN untuned), one F-fold pass each; the forest at ``--rf-cap`` trees (its fold
+seconds scale with its trees).
 """
 
 from __future__ import annotations
@@ -96,7 +104,21 @@ def main() -> None:
     p.add_argument("--rf-trees", type=int, default=50, help="the forest's trees when timed (default 50)")
     p.add_argument("--seeds", type=int, default=3, help="seeds of each stochastic ranker (default 3)")
     p.add_argument("--measured", help="an earlier run's output: estimate from its per-fold table, measure nothing")
+    p.add_argument("--plan", help="F,R,G: price a design (folds, random repeats, grouped repeats); needs --measured")
+    p.add_argument("--budget", type=int, default=8, help="--plan: configurations per tuned ranker (default 8)")
+    p.add_argument("--dev-screens", type=int, default=15, help="--plan: development screens (default 15)")
+    p.add_argument("--rf-cap", type=int, default=FULL_TREES, help="--plan: the forest's trees (default 500)")
     args = p.parse_args()
+    if args.plan:
+        if not args.measured:
+            sys.exit("--plan prices a design from measured fold seconds: give --measured TABLE.md")
+        try:
+            folds, repeats, grouped = (int(x) for x in args.plan.split(","))
+        except ValueError:
+            sys.exit(f"--plan: F,R,G (three whole numbers); got {args.plan!r}")
+        sizes, rows = read_measured(args.measured)
+        rows = {m: r for m, r in rows.items() if m in args.models}
+        return plan(sizes, rows, folds, repeats, grouped, args.budget, args.dev_screens, args.rf_cap)
     if args.measured:
         sizes, rows = read_measured(args.measured)
         return estimate(sizes, rows, args.seeds)
@@ -158,6 +180,50 @@ def estimate(sizes, rows, seeds: int) -> None:
     print(
         f"\nBoth splits (random and grouped): {2 * total_jobs:.1f} hours of jobs, {2 * total_wall:.1f} hours of wall "
         "on 2 cores (the fold jobs only; features, neighbours and tables come on top)."
+    )
+
+
+UNTUNED = ("random", "maxsim", "knn")  # no setting worth tuning (kNN's k is the paper's), or none at all
+
+
+def development_sizes(count: int) -> dict:
+    """The ``count`` smallest campaigns the confirmed panel does not hold, by their primary screens' compounds."""
+    import pandas as pd
+
+    confirmed = {n.rsplit("_", 1)[0] for n in confirmed_sizes()}
+    counts = pd.read_csv(ROOT / "config" / "panels" / "pubchem_hts_counts.tsv", sep="\t")
+    primary = counts[counts["dataset"].str.endswith("_primary")]
+    others = primary[~primary["dataset"].str.rsplit("_", n=1).str[0].isin(confirmed)].sort_values("kept")
+    return dict(zip(others["dataset"].head(count), others["kept"].head(count).astype(int)))
+
+
+def plan(sizes, rows, folds: int, repeats: int, grouped: int, budget: int, dev_screens: int, rf_cap: int) -> None:
+    """Print the hours of wall on 2 cores of a design of the fair re-run (see the module's ``--plan``)."""
+    share = (folds - 1) / folds / 0.9  # a fold's training set against the measured 10-fold one
+    panel, development = confirmed_sizes(), development_sizes(dev_screens)
+    print(
+        f"## A design: {len(panel)} confirmed screens, {folds}-fold CV, {repeats} repeat(s) of the random split and "
+        f"{grouped} of the grouped split; tuning on {len(development)} development screens, {budget} configurations "
+        f"per tuned ranker; the forest at {rf_cap} trees\n"
+    )
+    print("| ranker | tuning h | random split h | grouped split h | all h |")
+    print("|---|---:|---:|---:|---:|")
+    totals = np.zeros(3)
+    for model, row in rows.items():
+        trees = rf_cap / FULL_TREES if model == "rf" else 1.0
+        weight = row["threads"] / 2 * trees * folds / 3600
+
+        def hours(screens: dict) -> float:
+            return weight * sum(fold_seconds(sizes, row["seconds"], n * share) for n in screens.values())  # noqa: B023
+
+        tuning = 0.0 if model in UNTUNED else budget * hours(development)
+        parts = np.array([tuning, repeats * hours(panel), grouped * hours(panel)])
+        totals += parts
+        print(f"| {model} | " + " | ".join(f"{h:.2f}" for h in parts) + f" | {parts.sum():.2f} |")
+    print("| all | " + " | ".join(f"{h:.2f}" for h in totals) + f" | {totals.sum():.2f} |")
+    print(
+        f"\nThe headline runs (both splits): {totals[1:].sum():.1f} hours of wall on 2 cores; with the tuning "
+        f"{totals.sum():.1f} (the fold jobs only; features, neighbours and tables come on top)."
     )
 
 

@@ -8,6 +8,7 @@ rule summary_tables:
         repeat_scores=summary_repeat_scores,
     output:
         datasets_tsv="results/summary/tables/datasets.tsv",
+        repeats_tsv="results/summary/tables/datasets_repeats.tsv",
         datasets_md="results/summary/tables/datasets.md",
         datasets_html=report(
             "results/summary/tables/datasets.html",

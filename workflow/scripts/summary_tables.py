@@ -18,16 +18,26 @@ with step(snakemake) as log:
     paths = iter(snakemake.input.scores)  # dataset by dataset, models in config order (common.smk: summary_scores)
     repeat_paths = iter(snakemake.input.repeat_scores)  # repeats 1.. of each dataset (summary_repeat_scores)
     read = lambda path: pd.read_parquet(path, columns=["id", "label", "score"])  # noqa: E731
-    parts, means = [], []
+    parts, means, per_repeat = [], [], []
     for d in datasets:  # one dataset's scores in memory at a time (25 screens' would be gigabytes)
         run = {labels[m]: read(next(paths)) for m in models}
         parts.append(datasets_table({d: run}, n_resamples=snakemake.params.resamples, seed=snakemake.params.seed))
+        by_repeat = [run]
         if repeats > 1:  # the ranks and tests read each model's mean over the repeats (tables/repeats.tsv's mean)
-            by_repeat = [run, *({labels[m]: read(next(repeat_paths)) for m in models} for _ in range(1, repeats))]
+            by_repeat += [{labels[m]: read(next(repeat_paths)) for m in models} for _ in range(1, repeats)]
             means.append(repeats_datasets_table({d: by_repeat}))
+        per_repeat += [datasets_table({d: r}).assign(repeat=i) for i, r in enumerate(by_repeat)]
         print(f"{d}: {len(run[labels[models[0]]]):,} compounds, {len(models)} models", file=log, flush=True)
     table = pd.concat(parts, ignore_index=True)
     write_table(table, snakemake.output.datasets_tsv, sep="\t", index=False, float_format="%.10g")
+    # each repeat's values (the declared family is tested on their means, and in each repeat on its own)
+    write_table(
+        pd.concat(per_repeat, ignore_index=True),
+        snakemake.output.repeats_tsv,
+        sep="\t",
+        index=False,
+        float_format="%.10g",
+    )
     text = (
         f"# Datasets: {len(datasets)} screens, each model's pooled out-of-fold ranking; in brackets the 95% "
         f"stratified bootstrap interval ({snakemake.params.resamples} resamples)\n\n" + datasets_markdown(table) + "\n"

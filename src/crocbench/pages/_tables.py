@@ -80,9 +80,11 @@ def panel_tables(reference) -> dict:
     its plain form), ``<panel>/maxsim`` (MAX-SIM against every other ranker but RANDOM) and ``<panel>/exploratory``
     (:func:`crocbench.report.findings.exploratory_markdown`: what those tests say, exploratory); where its
     manifest declares questions, ``<panel>/answers``, ``<panel>/family`` and ``<panel>/headline``
-    (:mod:`crocbench.report.findings`: the declared family's tests, effects and verdicts); where the reference
+    (:mod:`crocbench.report.findings`: the declared family's tests, effects and verdicts; with repeats, tested on
+    their means, and each repeat's own verdict counted); where the reference
     keeps Conover's tests, ``<panel>/conover_<metric>`` per metric of the ranks (the models in mean-rank order, each
-    pair's Holm p); ``<panel>/claims``
+    pair's Holm p); ``<panel>/pains``
+    (where the run flagged PAINS compounds: :func:`crocbench.report.pains_markdown`); ``<panel>/claims``
     (the paper's claims across the screens); ``<panel>/vs_<other>`` for each panel reference of
     :func:`compared_panels` (:func:`comparison_markdown`)."""
     from ..models import LABELS
@@ -91,6 +93,7 @@ def panel_tables(reference) -> dict:
         SUMMARY_TABLE_METRICS,
         claims_across_markdown,
         conover_markdown,
+        pains_markdown,
         pairs_markdown,
         ranks_overview_markdown,
         screens_markdown,
@@ -103,6 +106,8 @@ def panel_tables(reference) -> dict:
         family_markdown,
         family_table,
         headline_markdown,
+        repeat_means,
+        repeats_agreeing,
     )
 
     folder = Path(reference)
@@ -131,11 +136,21 @@ def panel_tables(reference) -> dict:
     questions = manifest.questions
     if questions is not None:  # the study's declared questions: its answers, written from the per-screen values
         declared = Questions.from_dict(questions)
-        family = family_table(read["datasets.tsv"], declared)
+        if (folder / "datasets_repeats.tsv").is_file():  # repeats: the family on their means, and in each alone
+            per_repeat = pd.read_csv(folder / "datasets_repeats.tsv", sep="\t")
+            family = repeats_agreeing(per_repeat, declared, family_table(repeat_means(per_repeat), declared))
+        else:
+            family = family_table(read["datasets.tsv"], declared)
         tables["answers"] = answers_markdown(read["ranks.tsv"], family, declared)
         tables["family"] = family_markdown(family, declared)
         what = describe(manifest.split, manifest.labels)
         tables["headline"] = headline_markdown(read["ranks.tsv"], family, declared, what)
+    if (folder / "pains.tsv").is_file():  # summary: pains: the flagged compounds, and the family without them
+        tables["pains"] = pains_markdown(
+            pd.read_csv(folder / "pains.tsv", sep="\t"),
+            pd.read_csv(folder / "datasets_without_pains.tsv", sep="\t"),
+            questions,
+        )
     if (folder / "conover.tsv").is_file():  # a reference of a summary that kept Conover's tests
         conover = pd.read_csv(folder / "conover.tsv", sep="\t")
         for m in metrics:

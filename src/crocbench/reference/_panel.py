@@ -71,6 +71,14 @@ def added_screens(results, reference) -> dict:
         When the two hold different rankers, metrics or ranked models, or the summary's tables across its screens
         are not what its own screens give (e.g. means over repeated cross-validations).
     """
+    from ._tables import SUMMARY_OPTIONAL, optional_summary_files
+
+    extra = optional_summary_files(results) or tuple(n for n in SUMMARY_OPTIONAL if (Path(reference) / n).is_file())
+    if extra:
+        raise ValueError(
+            f"{results}: {extra[0]} (repeats or PAINS) is not merged screen by screen: write the whole panel's "
+            "reference from one summary"
+        )
     new = {n: reference_frame(results, n) for n in SUMMARY_FILES}
     old = {n: pd.read_csv(Path(reference) / n, sep="\t") for n in SUMMARY_FILES}
     if set(_screens(new["datasets.tsv"])) >= set(_screens(old["datasets.tsv"])):

@@ -22,6 +22,9 @@ REFERENCE_FILES = (
 )
 #: The summary tables of a panel run (``results/summary/tables/``) kept in the panel's reference folder.
 SUMMARY_FILES = ("datasets.tsv", "ranks.tsv", "wilcoxon.tsv", "conover.tsv", "claims.tsv", "claims_per_screen.tsv")
+#: Summary tables a panel run writes for a repeated cross-validation or ``summary: pains``: kept where the run has
+#: them (each repeat's values only where there are two or more repeats).
+SUMMARY_OPTIONAL = ("datasets_repeats.tsv", "pains.tsv", "datasets_without_pains.tsv")
 #: The tables a study of rankers on one dataset keeps (its folder holds ``intervals.tsv``): table 1 and the other
 #: metrics, with intervals, and the six tests of every pair.
 STUDY_FILES = ("areas.tsv", "other_metrics.tsv", "intervals.tsv", "significance.tsv")
@@ -42,6 +45,9 @@ ROW_KEYS = {
     "split_similarity.tsv": ["split", "measure"],
     "split_similarity_curves.tsv": ["split", "measure", "level"],
     "datasets.tsv": ["dataset", "model"],
+    "datasets_repeats.tsv": ["dataset", "model", "repeat"],
+    "datasets_without_pains.tsv": ["dataset", "model"],
+    "pains.tsv": ["dataset"],
     "ranks.tsv": ["metric", "model"],
     "wilcoxon.tsv": ["metric", "a", "b"],
     "conover.tsv": ["metric", "a", "b"],
@@ -91,12 +97,27 @@ def is_summary(results) -> bool:
 
 
 def reference_files(results, study: bool = False, memorization: bool = False) -> tuple:
-    """The tables kept in a reference of the run at ``results``: :data:`SUMMARY_FILES` for a panel's summary,
+    """The tables kept in a reference of the run at ``results``: :data:`SUMMARY_FILES` for a panel's summary (and
+    the ``optional_summary_files`` it holds),
     :data:`STUDY_FILES` for a study (``study``), ``MEMORIZATION_FILES`` for a memorization reference
     (``memorization``), :data:`REFERENCE_FILES` for one dataset."""
     if memorization:
         return MEMORIZATION_FILES
-    return SUMMARY_FILES if is_summary(results) else STUDY_FILES if study else REFERENCE_FILES
+    if is_summary(results):
+        return SUMMARY_FILES + optional_summary_files(results)
+    return STUDY_FILES if study else REFERENCE_FILES
+
+
+def optional_summary_files(results) -> tuple:
+    """The :data:`SUMMARY_OPTIONAL` tables a panel's summary at ``results`` holds (``datasets_repeats.tsv`` only
+    with two or more repeats)."""
+    tables = Path(results) / "tables"
+    kept = []
+    for name in SUMMARY_OPTIONAL:
+        path = tables / name
+        if path.is_file() and (name != "datasets_repeats.tsv" or pd.read_csv(path, sep="\t")["repeat"].nunique() > 1):
+            kept.append(name)
+    return tuple(kept)
 
 
 def reference_frame(results, name: str) -> pd.DataFrame:

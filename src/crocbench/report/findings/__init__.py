@@ -22,7 +22,14 @@ from ._exploratory import exploratory_markdown
 from ._memorization import memorization_findings_markdown, memorization_headline_markdown
 from ._one_dataset import study_answers_markdown, study_family_markdown, study_family_table, study_headline_markdown
 from ._questions import DECLARED, VERDICTS, Questions, describe
-from ._screens import answers_markdown, family_markdown, family_table, headline_markdown
+from ._screens import (
+    answers_markdown,
+    family_markdown,
+    family_table,
+    headline_markdown,
+    repeat_means,
+    repeats_agreeing,
+)
 
 __all__ = [
     "DECLARED",
@@ -36,6 +43,8 @@ __all__ = [
     "headline_markdown",
     "memorization_findings_markdown",
     "memorization_headline_markdown",
+    "repeat_means",
+    "repeats_agreeing",
     "study_answers_markdown",
     "study_family_markdown",
     "study_family_table",

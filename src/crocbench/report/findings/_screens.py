@@ -78,6 +78,59 @@ def family_table(datasets: pd.DataFrame, questions: Questions) -> pd.DataFrame:
     ]
 
 
+def repeat_means(per_repeat: pd.DataFrame) -> pd.DataFrame:
+    """Each screen's values of each model averaged over the repeats of a repeated cross-validation.
+
+    Parameters
+    ----------
+    per_repeat : DataFrame
+        A panel's ``datasets_repeats.tsv``: ``dataset``, ``model``, ``repeat`` and a column per metric.
+
+    Returns
+    -------
+    DataFrame
+        ``dataset``, ``model`` and the mean of every other numeric column, in the table's order: what
+        :func:`family_table` tests for a run with repeats.
+
+    Examples
+    --------
+    >>> t = pd.DataFrame({"dataset": ["s"] * 4, "model": ["A", "B", "A", "B"], "repeat": [0, 0, 1, 1],
+    ...                   "roc": [0.8, 0.7, 0.6, 0.7]})
+    >>> repeat_means(t).to_dict("records")
+    [{'dataset': 's', 'model': 'A', 'roc': 0.7}, {'dataset': 's', 'model': 'B', 'roc': 0.7}]
+    """
+    values = [c for c in per_repeat.columns if c not in ("dataset", "model", "repeat")]
+    numeric = [c for c in values if pd.api.types.is_numeric_dtype(per_repeat[c])]
+    return per_repeat.groupby(["dataset", "model"], sort=False)[numeric].mean().reset_index()
+
+
+def repeats_agreeing(per_repeat: pd.DataFrame, questions: Questions, table: pd.DataFrame) -> pd.DataFrame:
+    """``table`` (the family on the repeats' means, :func:`family_table`) with ``repeats`` and ``agreeing``: in how
+    many repeats the family tested on that repeat's values alone (Holm over the family) gives the same verdict with
+    the same ranker ahead.
+
+    Parameters
+    ----------
+    per_repeat : DataFrame
+        ``datasets_repeats.tsv`` (see :func:`repeat_means`).
+    questions : Questions
+    table : DataFrame
+        :func:`family_table` of :func:`repeat_means` of ``per_repeat``.
+
+    Returns
+    -------
+    DataFrame
+    """
+    agreeing = np.zeros(len(table), dtype=int)
+    repeats = sorted(per_repeat["repeat"].unique())
+    for r in repeats:
+        own = family_table(per_repeat[per_repeat["repeat"] == r].drop(columns="repeat"), questions)
+        agreeing += (own["verdict"].to_numpy() == table["verdict"].to_numpy()) & (
+            own["ahead"].to_numpy() == table["ahead"].to_numpy()
+        )
+    return table.assign(repeats=len(repeats), agreeing=agreeing)
+
+
 def _record(row) -> str:
     return _wins_losses({"wins": row.wins, "losses": row.losses, "ties": row.ties})
 
@@ -86,14 +139,17 @@ def family_markdown(table: pd.DataFrame, questions: Questions) -> str:
     """:func:`family_table` as a Markdown table: a row per test, the effect with its interval beside its Holm p, and
     the verdict against the metric's threshold (the unadjusted p-values are in the table itself)."""
     level = f"{questions.level:.0%}"
+    repeats = "agreeing" in table.columns  # a run with repeats: the family on their means, and each repeat's own
     lines = [
-        f"| pair | metric | record | mean difference [{level}] | Holm p ({len(table)} tests) | verdict |",
-        "|---|---|---|---|---|---|",
+        f"| pair | metric | record | mean difference [{level}] | Holm p ({len(table)} tests) | verdict |"
+        + (" same in repeats |" if repeats else ""),
+        "|---|---|---|---|---|---|" + ("---|" if repeats else ""),
     ]
     for r in table.itertuples():
         lines.append(
             f"| {r.a} vs {r.b} | {_label(r.metric)} | {_record(r)} | {_signed(r.effect)} [{_number(r.low)}, "
             f"{_number(r.high)}] | {r.p_holm:.2g} | {verdict_cell(r)} |"
+            + (f" {r.agreeing} of {r.repeats} |" if repeats else "")
         )
     return "\n".join(lines)
 
@@ -111,7 +167,9 @@ def _difference(r) -> str:
     return (
         f"{winner} over {loser} on {_label(r.metric)} by {_number(sign * r.effect)} "
         f"({_number(min(sign * r.low, sign * r.high))} to {_number(max(sign * r.low, sign * r.high))}; "
-        f"{record}{f'-{r.ties}' if r.ties else ''}, Holm p {r.p_holm:.2g})"
+        f"{record}{f'-{r.ties}' if r.ties else ''}, Holm p {r.p_holm:.2g}"
+        + (f"; the same in {r.agreeing} of {r.repeats} repeats on their own" if hasattr(r, "agreeing") else "")
+        + ")"
     )
 
 
