@@ -294,3 +294,49 @@ def test_with_repeats_the_family_is_tested_on_their_means_and_each_repeat_counte
     assert family_markdown(family, questions).splitlines()[2].endswith("| 2 of 3 |")
     assert "same in repeats" in family_markdown(family, questions).splitlines()[0]
     assert "the same in 2 of 3 repeats on their own" in answers_markdown(_ranks(means, ["roc"]), family, questions)
+
+
+def test_the_novel_actives_across_screens_their_means_and_the_family_on_them_exploratory():
+    """Nine screens' memorization tables: on the novel actives A is ahead of B by 0.05 (CROC) on every screen, and
+    the top-100 EF is undefined on one screen's novel actives."""
+    from crocbench.report.findings import novel_markdown, stratum_datasets
+
+    tables = {}
+    for i in range(9):
+        rows = []
+        for model, croc in (("A", 0.30 + 0.01 * i), ("B", 0.25 + 0.01 * i)):
+            for stratum, actives, scale in (("all", 50, 1.5), ("novel", 10 + i, 1.0)):
+                ef = np.nan if (stratum == "novel" and i == 4) else 3.0 * scale
+                rows += [
+                    {
+                        "model": model,
+                        "stratum": stratum,
+                        "actives": actives,
+                        "key": "croc_exp_80",
+                        "value": croc * scale,
+                    },
+                    {"model": model, "stratum": stratum, "actives": actives, "key": "ef_1pct", "value": ef},
+                ]
+        tables[f"s{i}"] = pd.DataFrame(rows)
+    novel = stratum_datasets(tables)
+    assert novel["dataset"].tolist() == [f"s{i}" for i in range(9) for _ in range(2)]
+    assert novel["actives"].tolist() == [10 + i for i in range(9) for _ in range(2)]
+    assert novel[novel["model"] == "A"]["croc_exp_80"].tolist() == pytest.approx([0.30 + 0.01 * i for i in range(9)])
+    spec = {**SPEC, "pairs": [["A", "B"]], "metrics": ["croc_exp_80", "ef_1pct"]}
+    spec["thresholds"] = {"croc_exp_80": 0.01, "ef_1pct": 1.0}
+    text = novel_markdown(novel, spec)
+    assert "Novel actives (every training active below the novel threshold): 126 over 9 screens, 10 to 18" in text
+    assert "| A | 0.3400 |" in text and "| B | 0.2900 |" in text  # means over the screens: 0.30 + 0.04, 0.25 + 0.04
+    assert "exploratory: the family was declared on all the actives" in text
+    assert "| A vs B | AUC[CROC(exp)] a=80 | 9-0 | +0.05 [" in text and "(1 tests)" in text
+    assert "Not defined on every screen's novel actives: EF 1%." in text
+
+
+def test_a_screen_without_novel_actives_has_none_and_no_values():
+    from crocbench.report.findings import novel_markdown, stratum_datasets
+
+    t = pd.DataFrame({"model": ["A", "B"], "stratum": "all", "actives": 5, "key": "roc", "value": [0.8, 0.7]})
+    novel = stratum_datasets({"s1": t})
+    assert novel["actives"].tolist() == [0, 0] and novel["roc"].isna().all()
+    text = novel_markdown(novel, {**SPEC, "metrics": ["roc"], "thresholds": {"roc": 0.01}, "metric_of_record": "roc"})
+    assert "0 over 1 screens" in text and "Not defined on every screen's novel actives: AUC[ROC]." in text

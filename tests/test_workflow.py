@@ -663,7 +663,7 @@ def test_two_datasets_in_one_run_and_the_summary_from_their_own_scores(tmp_path)
     config["summary"] = {"questions": questions, "pains": True}
     plan = _run(tmp_path, config, "-n")  # the default target: both screens' tables and the summary
     assert plan.returncode == 0, plan.stderr[-3000:]
-    for job in ("summary_tables", "summary_figures", "significance_table", "summary_pains", "pains"):
+    for job in ("summary_tables", "summary_figures", "significance_table", "summary_pains", "pains", "summary_novel"):
         assert f"rule {job}:" in plan.stdout, job
     one = _run(tmp_path, {**config, "dataset": "screen"}, "-n")  # one dataset: no summary
     assert one.returncode == 0 and "summary_tables" not in one.stdout
@@ -717,6 +717,18 @@ def test_two_datasets_in_one_run_and_the_summary_from_their_own_scores(tmp_path)
         row = without[(without["dataset"] == dataset) & (without["model"] == "IRV")].iloc[0]
         assert row["compounds"] == keep.sum()
         assert row["roc"] == pytest.approx(roc_auc_score(scores["label"][keep], scores["score"][keep]), abs=1e-9)
+    # the novel actives across the screens: each screen's memorization.tsv rows of that stratum, side by side
+    novel = pd.read_csv(summary / "tables" / "novel.tsv", sep="\t")
+    for dataset in ("screen", "screen_ca"):
+        own = pd.read_csv(tmp_path / "results" / dataset / "tables" / "memorization.tsv", sep="\t")
+        own = own[(own["stratum"] == "novel") & (own["key"] == "croc_exp_80")].set_index("model")["value"]
+        got = novel[novel["dataset"] == dataset].set_index("model")
+        assert list(got.index) == labels
+        if own.empty:  # no test active below the novel threshold on this small screen: none, and no values
+            assert got["actives"].eq(0).all() and got["croc_exp_80"].isna().all()
+        else:
+            assert got["croc_exp_80"].to_dict() == pytest.approx(own.to_dict(), abs=1e-9)
+    assert "Novel actives" in (summary / "tables" / "novel.md").read_text()
     pains_md = (summary / "tables" / "pains.md").read_text()
     assert "| IRV vs SVM | AUC[CROC(exp)] a=80 |" in pains_md and "before the run" in pains_md
     ranks = pd.read_csv(summary / "tables" / "ranks.tsv", sep="\t")

@@ -269,6 +269,7 @@ def summary_targets(wildcards=None):
         *(["results/summary/tables/claims.md"] if set(PAPER_MODELS) <= set(MODELS) else []),
         "results/summary/figures/critical_difference.png",
         *(["results/summary/tables/pains.md"] if config["summary"]["pains"] else []),
+        "results/summary/tables/novel.md",
     ]
 
 

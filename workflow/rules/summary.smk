@@ -75,6 +75,29 @@ rule summary_pains:
         "../scripts/summary_pains.py"
 
 
+rule summary_novel:
+    """Which ranker is best on each screen's novel actives (its memorization strata), across the screens."""
+    input:
+        tables=summary_dataset_tables("memorization"),
+    output:
+        tsv="results/summary/tables/novel.tsv",
+        md="results/summary/tables/novel.md",
+    log:
+        "logs/summary/summary_novel.log",
+    benchmark:
+        "logs/summary/benchmark/summary_novel.tsv"
+    conda:
+        "../../envs/crocbench.yaml"
+    threads: 1
+    resources:
+        mem_mb=1000,
+    params:
+        datasets=DATASETS,
+        questions=config["summary"]["questions"],
+    script:
+        "../scripts/summary_novel.py"
+
+
 rule summary_claims:
     """The paper's claims on each screen (its tables 1 and 2) and across the screens (Friedman, Wilcoxon-Holm)."""
     input:

@@ -84,7 +84,9 @@ def panel_tables(reference) -> dict:
     their means, and each repeat's own verdict counted); where the reference
     keeps Conover's tests, ``<panel>/conover_<metric>`` per metric of the ranks (the models in mean-rank order, each
     pair's Holm p); ``<panel>/pains``
-    (where the run flagged PAINS compounds: :func:`crocbench.report.pains_markdown`); ``<panel>/claims``
+    (where the run flagged PAINS compounds: :func:`crocbench.report.pains_markdown`); ``<panel>/novel`` (where
+    the reference keeps the novel actives' values: :func:`crocbench.report.findings.novel_markdown`);
+    ``<panel>/claims``
     (the paper's claims across the screens); ``<panel>/vs_<other>`` for each panel reference of
     :func:`compared_panels` (:func:`comparison_markdown`)."""
     from ..models import LABELS
@@ -106,6 +108,7 @@ def panel_tables(reference) -> dict:
         family_markdown,
         family_table,
         headline_markdown,
+        novel_markdown,
         repeat_means,
         repeats_agreeing,
     )
@@ -151,6 +154,8 @@ def panel_tables(reference) -> dict:
             pd.read_csv(folder / "datasets_without_pains.tsv", sep="\t"),
             questions,
         )
+    if (folder / "novel.tsv").is_file():  # the novel actives' values across the screens
+        tables["novel"] = novel_markdown(pd.read_csv(folder / "novel.tsv", sep="\t"), questions)
     if (folder / "conover.tsv").is_file():  # a reference of a summary that kept Conover's tests
         conover = pd.read_csv(folder / "conover.tsv", sep="\t")
         for m in metrics:

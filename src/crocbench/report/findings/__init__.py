@@ -19,7 +19,12 @@ strata of the test actives: best on novel actives, the analogs' share of each ga
 """
 
 from ._exploratory import exploratory_markdown
-from ._memorization import memorization_findings_markdown, memorization_headline_markdown
+from ._memorization import (
+    memorization_findings_markdown,
+    memorization_headline_markdown,
+    novel_markdown,
+    stratum_datasets,
+)
 from ._one_dataset import study_answers_markdown, study_family_markdown, study_family_table, study_headline_markdown
 from ._questions import DECLARED, VERDICTS, Questions, describe
 from ._screens import (
@@ -43,6 +48,8 @@ __all__ = [
     "headline_markdown",
     "memorization_findings_markdown",
     "memorization_headline_markdown",
+    "novel_markdown",
+    "stratum_datasets",
     "repeat_means",
     "repeats_agreeing",
     "study_answers_markdown",

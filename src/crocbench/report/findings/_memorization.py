@@ -109,3 +109,92 @@ def memorization_headline_markdown(table: pd.DataFrame, key: str, what: str = ""
             f"{100 * shares.min():.0f}% to {100 * shares.max():.0f}% of each ranker's gain over random"
         )
     return text + " (exploratory)."
+
+
+def stratum_datasets(tables: dict, stratum: str = "novel") -> pd.DataFrame:
+    """Each screen's values on one stratum of its test actives, shaped as a panel's ``datasets.tsv``.
+
+    Parameters
+    ----------
+    tables : dict
+        ``{screen: its memorization.tsv}`` (:func:`crocbench.report.memorization_table`), in the panel's order.
+    stratum : str, default="novel"
+        The stratum (``all``, ``analog``, ``middle`` or ``novel``).
+
+    Returns
+    -------
+    DataFrame
+        ``dataset``, ``model``, ``actives`` (the stratum's) and a column per metric key, models in each table's
+        order; a screen with no test active in the stratum has 0 and no values.
+
+    Examples
+    --------
+    >>> t = pd.DataFrame({"model": ["A", "A", "B", "B"], "stratum": ["all", "novel"] * 2, "actives": [9, 3, 9, 3],
+    ...                   "key": "roc", "value": [0.8, 0.6, 0.7, 0.65]})
+    >>> stratum_datasets({"s1": t}).to_dict("records")
+    [{'dataset': 's1', 'model': 'A', 'actives': 3, 'roc': 0.6}, {'dataset': 's1', 'model': 'B', 'actives': 3, 'roc': 0.65}]
+    """
+    parts = []
+    for screen, table in tables.items():
+        models, keys = list(dict.fromkeys(table["model"])), list(dict.fromkeys(table["key"]))
+        part = table[table["stratum"] == stratum]  # none where the screen has no test active in the stratum
+        wide = part.pivot(index="model", columns="key", values="value").reindex(index=models, columns=keys)
+        actives = part.drop_duplicates("model").set_index("model")["actives"].reindex(models).fillna(0)
+        frame = wide.reset_index()
+        frame.insert(0, "dataset", screen)
+        frame.insert(2, "actives", actives.to_numpy().astype(int))
+        frame.columns.name = None
+        parts.append(frame)
+    return pd.concat(parts, ignore_index=True)
+
+
+def novel_markdown(novel: pd.DataFrame, questions: dict | None = None) -> str:
+    """Which ranker is best on the novel actives across the screens: each ranker's mean over the screens per metric,
+    and, where the study declared its questions, the declared family's tests on the novel actives' values
+    (:func:`crocbench.report.findings.family_table`; exploratory: the family was declared on all the actives).
+
+    Parameters
+    ----------
+    novel : DataFrame
+        :func:`stratum_datasets`'s output for the novel stratum.
+    questions : dict, default=None
+        The study's ``summary: questions``.
+
+    Returns
+    -------
+    str
+    """
+    from ._questions import Questions, _label
+    from ._screens import family_markdown, family_table
+
+    keys = [c for c in novel.columns if c not in ("dataset", "model", "actives")]
+    shown = [k for k in (questions or {}).get("metrics", keys) if k in keys] or keys
+    screens = novel.drop_duplicates("dataset")
+    means = novel.groupby("model", sort=False)[shown].mean()
+    lines = [
+        f"Novel actives (every training active below the novel threshold): {int(screens['actives'].sum()):,} over "
+        f"{len(screens)} screens, {int(screens['actives'].min()):,} to {int(screens['actives'].max()):,} a screen. Each "
+        "ranker's mean over the screens:",
+        "",
+        "| ranker | " + " | ".join(_label(k) for k in shown) + " |",
+        "|---|" + "---:|" * len(shown),
+    ]
+    for model, row in means.iterrows():
+        lines.append(f"| {model} | " + " | ".join(f"{row[k]:.4f}" for k in shown) + " |")
+    if questions is not None:
+        defined = [m for m in questions["metrics"] if m in keys and novel[m].notna().all()]
+        left = [m for m in questions["metrics"] if m not in defined]
+        if defined:
+            declared = Questions.from_dict(
+                {**questions, "metrics": defined, "thresholds": {m: questions["thresholds"][m] for m in defined}}
+            )
+            lines += [
+                "",
+                "The declared family's tests on the novel actives (exploratory: the family was declared on all "
+                "the actives):",
+                "",
+                family_markdown(family_table(novel, declared), declared),
+            ]
+        if left:
+            lines += ["", "Not defined on every screen's novel actives: " + ", ".join(_label(m) for m in left) + "."]
+    return "\n".join(lines)
