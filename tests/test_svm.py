@@ -417,6 +417,16 @@ def test_svm_subsample_is_exact_libsvm_on_all_positives_and_seeded_negatives(dat
     other = SVM(C=1.0, max_kernel_gb=limit, large="subsample", seed=(0, 4)).fit(sim, train, y[train])
     assert np.array_equal(subsample(again, y[train]), subsample(model, y[train]))
     assert not np.array_equal(subsample(other, y[train]), subsample(model, y[train]))
+    # another subsample_seed: another draw of the negatives, every positive still in, the same size; 0 is the fold's own
+    redrawn = SVM(C=1.0, max_kernel_gb=limit, large="subsample", seed=(0, 3), subsample_seed=1).fit(
+        sim, train, y[train]
+    )
+    drawn = train[subsample(redrawn, y[train])]
+    assert drawn.size == m and set(train[y[train] == 1]) <= set(drawn) and set(drawn) != set(fitted)
+    zero = SVM(C=1.0, max_kernel_gb=limit, large="subsample", seed=(0, 3), subsample_seed=0)
+    assert np.array_equal(zero.fit(sim, train, y[train]).score(sim, test), model.score(sim, test))
+    with pytest.raises(ValueError, match="subsample_seed must be a whole number >= 0"):
+        SVM(subsample_seed=-1)
     with pytest.raises(ValueError, match=r"needs 0\.000461 GB"):  # 240 training compounds: 8 x 240^2 bytes
         SVM(max_kernel_gb=limit).fit(sim, train, y[train])
 

@@ -663,7 +663,15 @@ def test_two_datasets_in_one_run_and_the_summary_from_their_own_scores(tmp_path)
     config["summary"] = {"questions": questions, "pains": True}
     plan = _run(tmp_path, config, "-n")  # the default target: both screens' tables and the summary
     assert plan.returncode == 0, plan.stderr[-3000:]
-    for job in ("summary_tables", "summary_figures", "significance_table", "summary_pains", "pains", "summary_novel"):
+    for job in (
+        "summary_tables",
+        "summary_figures",
+        "significance_table",
+        "summary_pains",
+        "pains",
+        "summary_novel",
+        "summary_shared",
+    ):
         assert f"rule {job}:" in plan.stdout, job
     one = _run(tmp_path, {**config, "dataset": "screen"}, "-n")  # one dataset: no summary
     assert one.returncode == 0 and "summary_tables" not in one.stdout
@@ -729,6 +737,17 @@ def test_two_datasets_in_one_run_and_the_summary_from_their_own_scores(tmp_path)
         else:
             assert got["croc_exp_80"].to_dict() == pytest.approx(own.to_dict(), abs=1e-9)
     assert "Novel actives" in (summary / "tables" / "novel.md").read_text()
+    # the structures both screens hold: screen_ca is screen without its CM compounds
+    smiles = {
+        d: set(pd.read_parquet(tmp_path / "results" / d / "compounds.parquet")["smiles"])
+        for d in ("screen", "screen_ca")
+    }
+    shared = pd.read_csv(summary / "tables" / "shared.tsv", sep="\t").set_index("screens")["structures"]
+    assert shared.to_dict() == {
+        1: len(smiles["screen"] ^ smiles["screen_ca"]),
+        2: len(smiles["screen"] & smiles["screen_ca"]),
+    }
+    assert "sharing compounds, they are not" in (summary / "tables" / "shared.md").read_text()
     pains_md = (summary / "tables" / "pains.md").read_text()
     assert "| IRV vs SVM | AUC[CROC(exp)] a=80 |" in pains_md and "before the run" in pains_md
     ranks = pd.read_csv(summary / "tables" / "ranks.tsv", sep="\t")

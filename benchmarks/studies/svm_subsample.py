@@ -1,14 +1,15 @@
 """How much of the SVM's gap at the top comes from its subsample: a finished panel screen's SVM refitted fold by fold
 on a smaller and a larger subsample, or on Nystroem features of every training compound.
 
-    python benchmarks/studies/svm_subsample.py RUN_FOLDER [SCREEN ...] [--variants half double [nystroem]]
+    python benchmarks/studies/svm_subsample.py RUN_FOLDER [SCREEN ...] [--variants half double [seed1 seed2] [nystroem]]
         [--out results/reference/svm_subsample.tsv]
 
 RUN_FOLDER is the folder where the panel ran (``config/panels/pubchem_hts.yaml``, with the ECFP rankers or not);
 each SCREEN (default: GPCR_3_primary, hsf1_primary, transcription_5_primary: 64,000, 301,000 and 642,000
 compounds) must be finished there. The panel's SVM fits exact LIBSVM on all of a fold's training actives and the
 seeded negatives whose float64 kernel fits in 4 GB (22,360 compounds). Each variant is that SVM with one setting
-changed (``VARIANTS``): ``half`` a 1 GB kernel (11,180 compounds), ``double`` a 16 GB kernel (44,721 compounds,
+changed (``VARIANTS``): ``seed1`` and ``seed2`` the panel's 4 GB subsample drawn again (``subsample_seed``: the
+subsample's own spread), ``half`` a 1 GB kernel (11,180 compounds), ``double`` a 16 GB kernel (44,721 compounds,
 about twice the negatives; its fold job needs about 19 GB, over the panel's 8 GB cap: this study runs one fold at a
 time), ``nystroem`` a linear SVM on Nystroem features of all the training compounds (up to 4,000 landmarks, fewer
 where the features would exceed 8 GB; not run by default: its inner CV fits 18 linear SVMs on 4,000 dense features,
@@ -44,6 +45,8 @@ SCREENS = ("GPCR_3_primary", "hsf1_primary", "transcription_5_primary")
 VARIANTS = {
     "half": {"max_kernel_gb": 1},
     "double": {"max_kernel_gb": 16},
+    "seed1": {"subsample_seed": 1},  # the panel's 4 GB subsample, another draw of its negatives
+    "seed2": {"subsample_seed": 2},
     "nystroem": {"large": "nystroem", "landmarks": 4000, "max_kernel_gb": 8},
 }
 

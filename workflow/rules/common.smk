@@ -270,6 +270,7 @@ def summary_targets(wildcards=None):
         "results/summary/figures/critical_difference.png",
         *(["results/summary/tables/pains.md"] if config["summary"]["pains"] else []),
         "results/summary/tables/novel.md",
+        "results/summary/tables/shared.md",
     ]
 
 

@@ -98,6 +98,29 @@ rule summary_novel:
         "../scripts/summary_novel.py"
 
 
+rule summary_shared:
+    """The structures the screens share: tests across screens take them as independent, and they are not."""
+    input:
+        compounds=lambda wildcards: [f"results/{dataset}/compounds.parquet" for dataset in DATASETS],
+    output:
+        counts="results/summary/tables/shared.tsv",
+        pairs="results/summary/tables/shared_pairs.tsv",
+        md="results/summary/tables/shared.md",
+    log:
+        "logs/summary/summary_shared.log",
+    benchmark:
+        "logs/summary/benchmark/summary_shared.tsv"
+    conda:
+        "../../envs/crocbench.yaml"
+    threads: 1
+    resources:
+        mem_mb=2000,
+    params:
+        datasets=DATASETS,
+    script:
+        "../scripts/summary_shared.py"
+
+
 rule summary_claims:
     """The paper's claims on each screen (its tables 1 and 2) and across the screens (Friedman, Wilcoxon-Holm)."""
     input:

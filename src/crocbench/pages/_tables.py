@@ -86,6 +86,7 @@ def panel_tables(reference) -> dict:
     pair's Holm p); ``<panel>/pains``
     (where the run flagged PAINS compounds: :func:`crocbench.report.pains_markdown`); ``<panel>/novel`` (where
     the reference keeps the novel actives' values: :func:`crocbench.report.findings.novel_markdown`);
+    ``<panel>/shared`` (where it keeps the structures its screens share: :func:`crocbench.report.shared_markdown`);
     ``<panel>/claims``
     (the paper's claims across the screens); ``<panel>/vs_<other>`` for each panel reference of
     :func:`compared_panels` (:func:`comparison_markdown`)."""
@@ -99,6 +100,7 @@ def panel_tables(reference) -> dict:
         pairs_markdown,
         ranks_overview_markdown,
         screens_markdown,
+        shared_markdown,
     )
     from ..report.findings import (
         Questions,
@@ -153,6 +155,10 @@ def panel_tables(reference) -> dict:
             pd.read_csv(folder / "pains.tsv", sep="\t"),
             pd.read_csv(folder / "datasets_without_pains.tsv", sep="\t"),
             questions,
+        )
+    if (folder / "shared.tsv").is_file():  # the structures the screens share
+        tables["shared"] = shared_markdown(
+            pd.read_csv(folder / "shared.tsv", sep="\t"), pd.read_csv(folder / "shared_pairs.tsv", sep="\t")
         )
     if (folder / "novel.tsv").is_file():  # the novel actives' values across the screens
         tables["novel"] = novel_markdown(pd.read_csv(folder / "novel.tsv", sep="\t"), questions)

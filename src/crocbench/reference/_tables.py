@@ -22,9 +22,17 @@ REFERENCE_FILES = (
 )
 #: The summary tables of a panel run (``results/summary/tables/``) kept in the panel's reference folder.
 SUMMARY_FILES = ("datasets.tsv", "ranks.tsv", "wilcoxon.tsv", "conover.tsv", "claims.tsv", "claims_per_screen.tsv")
-#: Summary tables a panel run writes for a repeated cross-validation, ``summary: pains`` and the novel actives: kept
-#: where the run has them (each repeat's values only where there are two or more repeats).
-SUMMARY_OPTIONAL = ("datasets_repeats.tsv", "pains.tsv", "datasets_without_pains.tsv", "novel.tsv")
+#: Summary tables a panel run writes for a repeated cross-validation, ``summary: pains``, the novel actives and the
+#: structures its screens share: kept where the run has them (each repeat's values only where there are two or more
+#: repeats).
+SUMMARY_OPTIONAL = (
+    "datasets_repeats.tsv",
+    "pains.tsv",
+    "datasets_without_pains.tsv",
+    "novel.tsv",
+    "shared.tsv",
+    "shared_pairs.tsv",
+)
 #: The tables a study of rankers on one dataset keeps (its folder holds ``intervals.tsv``): table 1 and the other
 #: metrics, with intervals, and the six tests of every pair.
 STUDY_FILES = ("areas.tsv", "other_metrics.tsv", "intervals.tsv", "significance.tsv")
@@ -49,6 +57,8 @@ ROW_KEYS = {
     "datasets_without_pains.tsv": ["dataset", "model"],
     "pains.tsv": ["dataset"],
     "novel.tsv": ["dataset", "model"],
+    "shared.tsv": ["screens"],
+    "shared_pairs.tsv": ["a", "b"],
     "ranks.tsv": ["metric", "model"],
     "wilcoxon.tsv": ["metric", "a", "b"],
     "conover.tsv": ["metric", "a", "b"],

@@ -16,7 +16,8 @@ One concern per module:
   repeats (mean and SD over repeated cross-validations, corrected resampled t-tests);
 - ``_summary``: the summary across datasets, computed (ranks; Friedman, Conover, Nemenyi and Wilcoxon tests;
   with repeats, each dataset's mean over them);
-  ``_summary_markdown`` renders it; ``_panels`` compares panels on the screens they share.
+  ``_summary_markdown`` renders it; ``_panels`` compares panels on the screens they share; ``_shared`` counts the
+  structures the screens share.
 
 The report knows nothing of a particular paper: a paper's numbers (anchors, epochs) and claims are given to it.
 
@@ -50,6 +51,7 @@ from ._protocol import (
     split_orders,
 )
 from ._rankers import STUDY_METRICS, orders_markdown, pair_tests, pair_tests_markdown, rankers_markdown
+from ._shared import shared_markdown, shared_structures, structure_keys
 from ._summary import (
     SUMMARY_EF_KEY,
     SUMMARY_FIGURE_METRICS,
@@ -134,6 +136,9 @@ __all__ = [
     "markdown_html",
     "markdown_table",
     "pains_markdown",
+    "shared_markdown",
+    "shared_structures",
+    "structure_keys",
     "areas_markdown",
     "folds_markdown",
     "intervals_markdown",

@@ -18,10 +18,12 @@ from ._select import choose_setup
 
 
 def subsample(model, y) -> np.ndarray:
-    """Positions of the compounds a large fold fits on: every positive and a seeded random subset of negatives."""
+    """Positions of the compounds a large fold fits on: every positive and a seeded random subset of negatives (another
+    one for each ``subsample_seed``)."""
     positives, negatives = np.flatnonzero(y == 1), np.flatnonzero(y == 0)
     take = model.plan_["fit_compounds"] - positives.size
-    rng = np.random.default_rng([*np.atleast_1d(model.seed).tolist(), 0x5B])  # apart from the inner CV's draws
+    seed = [*np.atleast_1d(model.seed).tolist(), 0x5B]  # apart from the inner CV's draws
+    rng = np.random.default_rng(seed + ([model.subsample_seed] if model.subsample_seed else []))
     return np.sort(np.concatenate([positives, rng.choice(negatives, take, replace=False)]))
 
 

@@ -93,6 +93,9 @@ class SVM(Model):
         one log line and in :meth:`info`.
     landmarks : int, default=2000
         Landmark compounds of ``large="nystroem"`` (at most).
+    subsample_seed : int, default=0
+        Draws another seeded subset of negatives for ``large="subsample"`` (0: the fold's own draw), the split and
+        everything else unchanged: the subsample's own spread.
     working_set : int or None, default=None
         None: an exact fit is one LIBSVM fit on the whole training kernel.  An integer w:
         a fold (or inner fit) of more than w training compounds is fitted exactly by
@@ -138,6 +141,7 @@ class SVM(Model):
         max_kernel_gb: float | None = None,
         large: str = "error",
         landmarks: int = 2000,
+        subsample_seed: int = 0,
         working_set: int | None = None,
         fold_jobs: int | str | None = "auto",
         n_jobs: int = 1,
@@ -168,6 +172,9 @@ class SVM(Model):
         if int(landmarks) != landmarks or landmarks < _MIN_LANDMARKS:
             raise ValueError(f"landmarks must be an integer >= {_MIN_LANDMARKS}; got {landmarks!r}")
         self.landmarks = int(landmarks)
+        if isinstance(subsample_seed, bool) or int(subsample_seed) != subsample_seed or subsample_seed < 0:
+            raise ValueError(f"subsample_seed must be a whole number >= 0; got {subsample_seed!r}")
+        self.subsample_seed = int(subsample_seed)
         if working_set is not None and (int(working_set) != working_set or working_set < 2):
             raise ValueError(f"working_set must be None or an integer >= 2; got {working_set!r}")
         self.working_set = None if working_set is None else int(working_set)
