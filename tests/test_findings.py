@@ -340,3 +340,40 @@ def test_a_screen_without_novel_actives_has_none_and_no_values():
     assert novel["actives"].tolist() == [0, 0] and novel["roc"].isna().all()
     text = novel_markdown(novel, {**SPEC, "metrics": ["roc"], "thresholds": {"roc": 0.01}, "metric_of_record": "roc"})
     assert "0 over 1 screens" in text and "Not defined on every screen's novel actives: AUC[ROC]." in text
+
+
+def test_the_novel_family_stands_when_the_metric_of_record_is_undefined_there():
+    from crocbench.report.findings import novel_markdown
+
+    novel = _panel(
+        {
+            "A": {"ef_1pct": [5.0, np.nan, 4.0], "roc": [0.8, 0.7, 0.75]},
+            "B": {"ef_1pct": [3.0, 2.0, np.nan], "roc": [0.7, 0.6, 0.7]},
+        }
+    )
+    novel.insert(2, "actives", 4)
+    spec = {**SPEC, "pairs": [["A", "B"]], "metric_of_record": "ef_1pct", "metrics": ["ef_1pct", "roc"]}
+    spec["thresholds"] = {"ef_1pct": 1.0, "roc": 0.01}
+    text = novel_markdown(novel, spec)
+    assert "| A vs B | AUC[ROC] | 3-0 |" in text and "Not defined on every screen's novel actives: EF 1%." in text
+    assert "| A | 4.5000 | 0.7500 |" in text  # EF: the mean of the screens where it is defined
+
+
+def test_the_pains_family_with_repeats_is_tested_on_their_means():
+    from crocbench.report import pains_markdown
+
+    counts = pd.DataFrame(
+        [{"dataset": f"s{i}", "compounds": 100, "flagged": 5, "actives": 10, "flagged_actives": 1} for i in range(9)]
+    )
+    rows = []
+    for r, gap in ((0, 0.05), (1, -0.01)):
+        for i in range(9):
+            rows += [
+                {"dataset": f"s{i}", "model": "A", "roc": 0.7 + 0.01 * i + gap, "repeat": r},
+                {"dataset": f"s{i}", "model": "B", "roc": 0.7 + 0.01 * i, "repeat": r},
+            ]
+    spec = {**SPEC, "pairs": [["A", "B"]], "metric_of_record": "roc", "metrics": ["roc"], "thresholds": {"roc": 0.01}}
+    text = pains_markdown(counts, pd.DataFrame(rows), spec)
+    # means: A ahead by 0.02 on every screen, 9-0; repeat 0 agrees, repeat 1 (B ahead 9-0) does not
+    assert "(their means over the 2 repeats):" in text and "| A vs B | AUC[ROC] | 9-0 | +0.02 [" in text
+    assert text.rstrip().endswith("| 1 of 2 |")

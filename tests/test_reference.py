@@ -599,3 +599,30 @@ def test_a_panels_optional_tables_are_kept_where_the_summary_has_them_and_never_
     assert pd.read_csv(tmp_path / "ref" / "datasets_repeats.tsv", sep="\t")["repeat"].tolist() == [0] * 15 + [1] * 15
     with pytest.raises(ValueError, match="datasets_repeats.tsv \\(repeats or PAINS\\) is not merged screen by screen"):
         added_screens(summary, tmp_path / "ref")
+
+
+def test_a_panel_grown_screen_by_screen_merges_its_novel_actives_and_drops_the_shared_structures(tmp_path, capsys):
+    """`--add`: novel.tsv merges screen by screen like datasets.tsv; shared.tsv and shared_pairs.tsv (each pair of
+    screens, the new ones with the old unknown) are removed from the reference, and it says so."""
+
+    def extras(summary, screens):
+        novel = pd.DataFrame({"dataset": screens, "model": "IRV", "actives": 3, "roc": [0.6] * len(screens)})
+        novel.to_csv(summary / "tables" / "novel.tsv", sep="\t", index=False)
+        pd.DataFrame({"screens": [1, 2], "structures": [10, 5]}).to_csv(
+            summary / "tables" / "shared.tsv", sep="\t", index=False
+        )
+        pd.DataFrame({"a": [screens[0]], "b": [screens[1]], "structures_a": 8, "structures_b": 7, "shared": 5}).to_csv(
+            summary / "tables" / "shared_pairs.tsv", sep="\t", index=False
+        )
+
+    first = _panel_summary(tmp_path / "first" / "summary", ["s1", "s2", "s3"])
+    rest = _panel_summary(tmp_path / "rest" / "summary", ["s4", "s5"])
+    extras(first, ["s1", "s2", "s3"])
+    extras(rest, ["s4", "s5"])
+    grown = tmp_path / "grown"
+    write_reference(first, grown)
+    assert (grown / "novel.tsv").is_file() and (grown / "shared.tsv").is_file()
+    assert main(["reference", str(rest), "--out", str(grown), "--add"]) == 0
+    assert "shared.tsv: removed (not merged screen by screen)" in capsys.readouterr().out
+    assert pd.read_csv(grown / "novel.tsv", sep="\t")["dataset"].tolist() == ["s1", "s2", "s3", "s4", "s5"]
+    assert not (grown / "shared.tsv").exists() and not (grown / "shared_pairs.tsv").exists()

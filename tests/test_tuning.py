@@ -149,3 +149,11 @@ def test_a_development_panel_chooses_the_best_mean_over_the_screens_the_earlier_
         choose_candidates(datasets[datasets["model"] != "kNN.c3"].iloc[1:], entries, "roc")
     with pytest.raises(ValueError, match="no metric 'ef_1pct'"):
         choose_candidates(datasets, entries, "ef_1pct")
+
+
+def test_a_ranker_that_selects_its_own_settings_is_refused():
+    """config.yaml's SVM selects C by an inner CV (C_grid): tuned, every candidate would choose again."""
+    with pytest.raises(ValueError, match="selects its own settings by an inner CV"):
+        resolve_tune("svm", {"tune": "declared", "C_grid": [0.1, 1, 10]}, {**TUNING, "budget": 8})
+    spec = resolve_tune("svm", {"tune": "declared", "C_grid": None, "class_weight_grid": None}, {**TUNING, "budget": 8})
+    assert len(candidates(spec["space"], spec["budget"])) == 8

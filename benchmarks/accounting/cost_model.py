@@ -183,7 +183,7 @@ def estimate(sizes, rows, seeds: int) -> None:
     )
 
 
-UNTUNED = ("random", "maxsim", "knn")  # no setting worth tuning (kNN's k is the paper's), or none at all
+UNTUNED = ("random", "maxsim")  # no setting to tune
 
 
 def development_sizes(count: int) -> dict:

@@ -50,6 +50,7 @@ rule summary_pains:
     per screen, each model's values without them, and the declared family's tests on those values."""
     input:
         scores=summary_scores,
+        repeat_scores=summary_repeat_scores,
         pains=lambda wildcards: [f"results/{dataset}/pains.parquet" for dataset in DATASETS],
     output:
         counts="results/summary/tables/pains.tsv",
@@ -68,8 +69,7 @@ rule summary_pains:
         datasets=DATASETS,
         models=MODELS,
         labels=LABELS,
-        resamples=config["intervals"]["resamples"],
-        seed=config["cv"]["seed"],
+        repeats=REPEATS,
         questions=config["summary"]["questions"],
     script:
         "../scripts/summary_pains.py"

@@ -6,18 +6,19 @@ from crocbench.pains import flag_counts, without_flagged
 from crocbench.report import datasets_table, pains_markdown
 
 with step(snakemake) as log:
-    models, labels = snakemake.params.models, snakemake.params.labels
+    models, labels, repeats = snakemake.params.models, snakemake.params.labels, snakemake.params.repeats
     paths = iter(snakemake.input.scores)  # dataset by dataset, models in config order (common.smk: summary_scores)
+    repeat_paths = iter(snakemake.input.repeat_scores)  # repeats 1.. of each dataset (summary_repeat_scores)
     read = lambda path: pd.read_parquet(path, columns=["id", "label", "score"])  # noqa: E731
     parts, counts = [], []
     for dataset, flags_path in zip(snakemake.params.datasets, snakemake.input.pains):
         flags = pd.read_parquet(flags_path, columns=["id", "pains"])
-        run = {labels[m]: read(next(paths)) for m in models}
-        counts.append({"dataset": dataset, **flag_counts(flags, next(iter(run.values())))})
-        kept = {label: without_flagged(scores, flags) for label, scores in run.items()}
-        parts.append(
-            datasets_table({dataset: kept}, n_resamples=snakemake.params.resamples, seed=snakemake.params.seed)
-        )
+        by_repeat = [{labels[m]: read(next(paths)) for m in models}]
+        by_repeat += [{labels[m]: read(next(repeat_paths)) for m in models} for _ in range(1, repeats)]
+        for r, run in enumerate(by_repeat):  # each repeat's values without the flagged compounds
+            kept = {label: without_flagged(scores, flags) for label, scores in run.items()}  # a missing flag: one line
+            parts.append(datasets_table({dataset: kept}).assign(repeat=r))
+        counts.append({"dataset": dataset, **flag_counts(flags, next(iter(by_repeat[0].values())))})
         print(f"{dataset}: {counts[-1]}", file=log, flush=True)
     counts, without = pd.DataFrame(counts), pd.concat(parts, ignore_index=True)
     write_table(counts, snakemake.output.counts, sep="\t", index=False)

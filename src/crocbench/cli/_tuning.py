@@ -18,7 +18,8 @@ def add_tuning_parser(sub) -> None:
     q.add_argument(
         "--config",
         required=True,
-        help="the development run's config files, comma-separated, as --configfile took them (over config.yaml)",
+        help="the development run's config files, comma-separated, as --configfile took them (over config.yaml): the "
+        "same files, unchanged, so that each candidate's label names the configuration it ran",
     )
     q.add_argument("--out", required=True, help="the chosen models (YAML, a `models:` to merge into a test config)")
     q.add_argument("--table", help="every candidate's mean and SD over the screens (TSV; default: beside --out)")
@@ -49,7 +50,8 @@ def _tuning(args) -> int:
     tuning = tuning_settings(config)
     if tuning["design"] != "development":
         raise ValueError("the config's tuning: design is not development: its rankers were tuned in each fold")
-    entries = expand_runs(config["models"], config.get("irv_training"), tuning)
+    search = [p / "plugins" for p in (*(f.resolve().parent for f in files), Path(args.root).resolve())]
+    entries = expand_runs(config["models"], config.get("irv_training"), tuning, [p for p in search if p.is_dir()])
     table = choose_candidates(pd.read_csv(datasets_path, sep="\t"), entries, tuning["metric"])
     chosen = chosen_models(table, entries)
     screens = int(table["screens"].iloc[0])

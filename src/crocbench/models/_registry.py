@@ -408,6 +408,14 @@ def resolve_tune(name: str, entry: dict, tuning: dict | None, search=()) -> dict
         size = len(grid(tune))
     except ValueError as exc:
         raise ValueError(f"model {name}: tune: {exc}") from None
+    probe = make_model(
+        name, {k: v for k, v in entry.items() if k not in ("tune", "label")} | grid(tune)[0], search=search
+    )
+    if getattr(probe, "selects", False):  # e.g. the SVM with config.yaml's C_grid: each candidate would choose again
+        raise ValueError(
+            f"model {name}: it selects its own settings by an inner CV (C_grid, class_weight_grid); set them to null "
+            "to tune it"
+        )
     if size < int(tuning["budget"]):
         raise ValueError(
             f"model {name}: its search space has {size} configurations, fewer than the tuning budget of "

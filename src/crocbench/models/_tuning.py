@@ -91,8 +91,8 @@ def candidates(space: dict, budget: int, seed: int = 0) -> list[dict]:
 
 class Tuned(Model):
     """A ranker tuned inside each outer fold: ``budget`` configurations of ``space``, each fitted on a stratified
-    ``1 - share`` of the training compounds and scored on the rest by ``metric``; the best (the earlier on a tie)
-    is refitted on all of them.
+    ``1 - share`` of the training compounds and scored on the rest by ``metric``; the best (the earlier on a tie; a
+    value undefined on the validation compounds is never chosen) is refitted on all of them.
 
     Parameters
     ----------
@@ -231,7 +231,12 @@ class Tuned(Model):
                 f"tuning {self.run_name} {i + 1}/{len(self.candidates_)}: {config} {self.call_.key} {value:.4f} "
                 f"({time.perf_counter() - start:.1f} s)"
             )
-        best = int(np.argmax(self.validation_))  # the first of the best on a tie
+        values = np.asarray(self.validation_, dtype=float)
+        if np.isnan(values).all():
+            raise ValueError(
+                f"{self.run_name}: {self.call_.key} is undefined on the validation compounds of every candidate"
+            )
+        best = int(np.argmax(np.where(np.isnan(values), -np.inf, values)))  # the first of the best on a tie; NaN never
         self.best_ = self.candidates_[best]
         self._say(f"tuning {self.run_name}: chose {self.best_} ({self.call_.key} {self.validation_[best]:.4f})")
         self.model_ = self._make(self.best_).fit(data, train, y)

@@ -11,6 +11,8 @@ from ._tables import SUMMARY_FILES, compare, reference_frame
 
 #: The tables of one screen each (rows named by ``dataset``); the other summary tables are across the screens.
 PER_SCREEN = ("datasets.tsv", "claims_per_screen.tsv")
+#: Optional summary tables a panel grown screen by screen refuses: repeats and PAINS (write it from one summary).
+NOT_ADDED = ("datasets_repeats.tsv", "pains.tsv", "datasets_without_pains.tsv")
 ACROSS = tuple(n for n in SUMMARY_FILES if n not in PER_SCREEN)
 
 
@@ -51,7 +53,10 @@ def added_screens(results, reference) -> dict:
 
     The reference's tables of one screen each keep its other screens and take the summary's (a screen it already
     holds is replaced in place; new screens follow), and the tables across the screens are recomputed from them
-    all (:func:`across_screens`). A summary of every screen the reference holds is taken as it is.
+    all (:func:`across_screens`). A summary of every screen the reference holds is taken as it is. The novel
+    actives' values (``novel.tsv``) merge like a table of one screen each where both hold them; the structures the
+    screens share are left out of a merged panel (the caller removes the reference's); repeats and PAINS tables
+    (``NOT_ADDED``) are refused.
 
     Parameters
     ----------
@@ -71,19 +76,28 @@ def added_screens(results, reference) -> dict:
         When the two hold different rankers, metrics or ranked models, or the summary's tables across its screens
         are not what its own screens give (e.g. means over repeated cross-validations).
     """
-    from ._tables import SUMMARY_OPTIONAL, optional_summary_files
+    from ._tables import optional_summary_files
 
-    extra = optional_summary_files(results) or tuple(n for n in SUMMARY_OPTIONAL if (Path(reference) / n).is_file())
-    if extra:
+    refused = [n for n in NOT_ADDED if n in optional_summary_files(results) or (Path(reference) / n).is_file()]
+    if refused:
         raise ValueError(
-            f"{results}: {extra[0]} (repeats or PAINS) is not merged screen by screen: write the whole panel's "
+            f"{results}: {refused[0]} (repeats or PAINS) is not merged screen by screen: write the whole panel's "
             "reference from one summary"
         )
-    new = {n: reference_frame(results, n) for n in SUMMARY_FILES}
+    extra = [n for n in optional_summary_files(results) if n not in NOT_ADDED]
+    new = {n: reference_frame(results, n) for n in (*SUMMARY_FILES, *extra)}
     old = {n: pd.read_csv(Path(reference) / n, sep="\t") for n in SUMMARY_FILES}
     if set(_screens(new["datasets.tsv"])) >= set(_screens(old["datasets.tsv"])):
         return new
-    for name in PER_SCREEN:
+    # the novel actives' values merge screen by screen where both hold them; the structures the screens share
+    # cannot (a new screen's with the old ones are not known) and are left out
+    per_screen = [
+        *PER_SCREEN,
+        *(["novel.tsv"] if "novel.tsv" in new and (Path(reference) / "novel.tsv").is_file() else []),
+    ]
+    for name in per_screen[len(PER_SCREEN) :]:
+        old[name] = pd.read_csv(Path(reference) / name, sep="\t")
+    for name in per_screen:
         if list(new[name].columns) != list(old[name].columns):
             raise ValueError(f"{results}: its {name} has other columns than {reference}'s")
     models = [list(dict.fromkeys(t["datasets.tsv"]["model"])) for t in (new, old)]
@@ -104,7 +118,7 @@ def added_screens(results, reference) -> dict:
             )
     screens = set(_screens(new["datasets.tsv"]))
     merged = {}
-    for name in PER_SCREEN:
+    for name in per_screen:
         held = _screens(old[name])
         rows = {d: old[name][old[name]["dataset"] == d] for d in held}
         rows.update({d: new[name][new[name]["dataset"] == d] for d in screens})  # replaced in place ...

@@ -23,6 +23,7 @@ from ._tables import (
     OPTIONAL_FILES,
     REFERENCE_FILES,
     SUMMARY_FILES,
+    SUMMARY_OPTIONAL,
     compare,
     is_summary,
     reference_files,
@@ -116,6 +117,11 @@ def write_reference(results, reference, study: bool = False, add: bool = False) 
         moved = compare(frame, pd.read_csv(path, sep="\t"), name) if path.is_file() else ["new"]
         write_table(frame, path, sep="\t", index=False, float_format="%.12g")
         written[path] = moved
+    if add:  # an optional table the merged panel does not hold would be stale (e.g. the structures shared)
+        for name in SUMMARY_OPTIONAL:
+            if name not in frames and (reference / name).is_file():
+                (reference / name).unlink()
+                written[reference / name] = [f"{name}: removed (not merged screen by screen)"]
     questions = _declared_questions(results)
     if manifest_kind(reference) is None:  # a new reference says what it is; the rest of its manifest is declared
         kind = "panel" if is_summary(results) else "study" if study else "paper"

@@ -54,7 +54,7 @@ ROW_KEYS = {
     "split_similarity_curves.tsv": ["split", "measure", "level"],
     "datasets.tsv": ["dataset", "model"],
     "datasets_repeats.tsv": ["dataset", "model", "repeat"],
-    "datasets_without_pains.tsv": ["dataset", "model"],
+    "datasets_without_pains.tsv": ["dataset", "model", "repeat"],
     "pains.tsv": ["dataset"],
     "novel.tsv": ["dataset", "model"],
     "shared.tsv": ["screens"],

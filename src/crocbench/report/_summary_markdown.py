@@ -228,7 +228,8 @@ def pains_markdown(counts: pd.DataFrame, without: pd.DataFrame, questions: dict 
     counts : DataFrame
         One row per screen: ``dataset`` and :func:`crocbench.pains.flag_counts`'s columns.
     without : DataFrame
-        :func:`datasets_table` of the screens without their flagged compounds.
+        :func:`datasets_table` of the screens without their flagged compounds, with a ``repeat`` column where a
+        repeated cross-validation gives one table per repeat (the family is then tested on their means).
     questions : dict, default=None
         The study's ``summary: questions``.
 
@@ -251,13 +252,17 @@ def pains_markdown(counts: pd.DataFrame, without: pd.DataFrame, questions: dict 
         markdown_table(table),
     ]
     if questions is not None:
-        from .findings import Questions, family_markdown, family_table
+        from .findings import Questions, family_markdown, family_table, repeat_means, repeats_agreeing
 
         declared = Questions.from_dict(questions)
-        family = family_table(without, declared)
+        repeats = int(without["repeat"].nunique()) if "repeat" in without.columns else 1
+        family = family_table(repeat_means(without) if "repeat" in without.columns else without, declared)
+        if repeats > 1:  # as the headline: on the means over the repeats, and each repeat on its own
+            family = repeats_agreeing(without, declared, family)
         lines += [
             "",
-            f"The declared family ({declared.declared}) on each model's values without the PAINS compounds:",
+            f"The declared family ({declared.declared}) on each model's values without the PAINS compounds"
+            + (f" (their means over the {repeats} repeats):" if repeats > 1 else ":"),
             "",
             family_markdown(family, declared),
         ]

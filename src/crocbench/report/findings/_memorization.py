@@ -174,7 +174,7 @@ def novel_markdown(novel: pd.DataFrame, questions: dict | None = None) -> str:
     lines = [
         f"Novel actives (every training active below the novel threshold): {int(screens['actives'].sum()):,} over "
         f"{len(screens)} screens, {int(screens['actives'].min()):,} to {int(screens['actives'].max()):,} a screen. Each "
-        "ranker's mean over the screens:",
+        "ranker's mean over the screens where the metric is defined on them:",
         "",
         "| ranker | " + " | ".join(_label(k) for k in shown) + " |",
         "|---|" + "---:|" * len(shown),
@@ -185,8 +185,14 @@ def novel_markdown(novel: pd.DataFrame, questions: dict | None = None) -> str:
         defined = [m for m in questions["metrics"] if m in keys and novel[m].notna().all()]
         left = [m for m in questions["metrics"] if m not in defined]
         if defined:
+            record = questions["metric_of_record"] if questions["metric_of_record"] in defined else defined[0]
             declared = Questions.from_dict(
-                {**questions, "metrics": defined, "thresholds": {m: questions["thresholds"][m] for m in defined}}
+                {
+                    **questions,
+                    "metric_of_record": record,
+                    "metrics": defined,
+                    "thresholds": {m: questions["thresholds"][m] for m in defined},
+                }
             )
             lines += [
                 "",
