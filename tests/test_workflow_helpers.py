@@ -4,7 +4,7 @@ import pandas as pd
 import pytest
 
 from crocbench import _accounting
-from crocbench._workflow import remove_parts, resumable, signature
+from crocbench._workflow import remove_parts, resumable, screen_runs, signature
 
 
 def test_signature_follows_file_bytes_and_parameters(tmp_path):
@@ -236,3 +236,28 @@ def test_fold_groups_are_consecutive_and_cover_every_fold_once():
             assert [k for g in groups for k in g] == list(range(n_folds))
             sizes = [len(g) for g in groups]
             assert sizes == sorted(sizes, reverse=True) and sizes[0] - sizes[-1] <= 1
+
+
+def test_screen_runs_pair_each_screens_files_with_its_models_and_repeats(tmp_path):
+    """The summary's inputs, dataset by dataset and models in order, then repeats 1.. the same way: each file is
+    written with its own (screen, repeat, model) in its scores, and read back where it belongs."""
+    screens, models, labels = ["s1", "s2"], ["knn", "irv"], {"knn": "kNN", "irv": "IRV"}
+
+    def write(screen, repeat, model):
+        path = tmp_path / f"{screen}_{repeat}_{model}.parquet"
+        tag = {"s1": 1, "s2": 2}[screen] * 100 + repeat * 10 + models.index(model)
+        pd.DataFrame({"id": ["a"], "label": [1], "score": [float(tag)], "extra": [0]}).to_parquet(path)
+        return str(path)
+
+    scores = [write(s, 0, m) for s in screens for m in models]
+    repeat_scores = [write(s, r, m) for s in screens for r in (1, 2) for m in models]
+    got = list(screen_runs(screens, models, labels, scores, repeat_scores, repeats=3))
+    assert [s for s, _ in got] == screens
+    for screen, by_repeat in got:
+        assert len(by_repeat) == 3
+        for r, run in enumerate(by_repeat):
+            assert list(run) == ["kNN", "IRV"] and list(run["kNN"].columns) == ["id", "label", "score"]
+            base = {"s1": 100, "s2": 200}[screen] + 10 * r
+            assert [run[label]["score"].iloc[0] for label in ("kNN", "IRV")] == [base, base + 1]
+    only = list(screen_runs(screens, models, labels, scores))  # one repeat: no repeat files
+    assert [len(b) for _, b in only] == [1, 1] and only[1][1][0]["IRV"]["score"].iloc[0] == 201.0

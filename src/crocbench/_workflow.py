@@ -250,3 +250,20 @@ def fold_groups(n_folds: int, n_jobs: int | None) -> list[list[int]]:
     size, extra = divmod(int(n_folds), n)
     starts = [j * size + min(j, extra) for j in range(n + 1)]
     return [list(range(starts[j], starts[j + 1])) for j in range(n)]
+
+
+def screen_runs(datasets, models, labels: dict, scores, repeat_scores=(), repeats: int = 1):
+    """Each screen's pooled scores of every model, repeat by repeat, one screen in memory at a time (25 screens'
+    would be gigabytes): yields ``(screen, [repeat 0's {label: scores (id, label, score)}, repeat 1's, ...])``.
+
+    ``scores`` are the summary's inputs dataset by dataset, models in config order (``common.smk``:
+    ``summary_scores``); ``repeat_scores`` repeats 1.. of each dataset the same way (``summary_repeat_scores``).
+    """
+    import pandas as pd
+
+    paths, repeat_paths = iter(scores), iter(repeat_scores)
+    read = lambda path: pd.read_parquet(path, columns=["id", "label", "score"])  # noqa: E731
+    for screen in datasets:
+        by_repeat = [{labels[m]: read(next(paths)) for m in models}]
+        by_repeat += [{labels[m]: read(next(repeat_paths)) for m in models} for _ in range(1, repeats)]
+        yield screen, by_repeat

@@ -1,20 +1,18 @@
 import pandas as pd
 
 from crocbench._io import write_table, write_text
-from crocbench._workflow import step
+from crocbench._workflow import screen_runs, step
 from crocbench.pains import flag_counts, without_flagged
 from crocbench.report import datasets_table, pains_markdown
 
 with step(snakemake) as log:
     models, labels, repeats = snakemake.params.models, snakemake.params.labels, snakemake.params.repeats
-    paths = iter(snakemake.input.scores)  # dataset by dataset, models in config order (common.smk: summary_scores)
-    repeat_paths = iter(snakemake.input.repeat_scores)  # repeats 1.. of each dataset (summary_repeat_scores)
-    read = lambda path: pd.read_parquet(path, columns=["id", "label", "score"])  # noqa: E731
     parts, counts = [], []
-    for dataset, flags_path in zip(snakemake.params.datasets, snakemake.input.pains):
+    runs = screen_runs(
+        snakemake.params.datasets, models, labels, snakemake.input.scores, snakemake.input.repeat_scores, repeats
+    )
+    for (dataset, by_repeat), flags_path in zip(runs, snakemake.input.pains):
         flags = pd.read_parquet(flags_path, columns=["id", "pains"])
-        by_repeat = [{labels[m]: read(next(paths)) for m in models}]
-        by_repeat += [{labels[m]: read(next(repeat_paths)) for m in models} for _ in range(1, repeats)]
         for r, run in enumerate(by_repeat):  # each repeat's values without the flagged compounds
             kept = {label: without_flagged(scores, flags) for label, scores in run.items()}  # a missing flag: one line
             parts.append(datasets_table({dataset: kept}).assign(repeat=r))

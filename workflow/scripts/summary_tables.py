@@ -2,7 +2,7 @@ import pandas as pd
 import yaml
 
 from crocbench._io import write_table, write_text
-from crocbench._workflow import step
+from crocbench._workflow import screen_runs, step
 from crocbench.report import (
     datasets_markdown,
     datasets_table,
@@ -15,18 +15,17 @@ from crocbench.report import (
 with step(snakemake) as log:
     datasets, models, labels = snakemake.params.datasets, snakemake.params.models, snakemake.params.labels
     repeats = snakemake.params.repeats
-    paths = iter(snakemake.input.scores)  # dataset by dataset, models in config order (common.smk: summary_scores)
-    repeat_paths = iter(snakemake.input.repeat_scores)  # repeats 1.. of each dataset (summary_repeat_scores)
-    read = lambda path: pd.read_parquet(path, columns=["id", "label", "score"])  # noqa: E731
     parts, means, per_repeat = [], [], []
-    for d in datasets:  # one dataset's scores in memory at a time (25 screens' would be gigabytes)
-        run = {labels[m]: read(next(paths)) for m in models}
-        parts.append(datasets_table({d: run}, n_resamples=snakemake.params.resamples, seed=snakemake.params.seed))
-        by_repeat = [run]
+    runs = screen_runs(datasets, models, labels, snakemake.input.scores, snakemake.input.repeat_scores, repeats)
+    for d, by_repeat in runs:
+        run = by_repeat[0]
+        part = datasets_table({d: run}, n_resamples=snakemake.params.resamples, seed=snakemake.params.seed)
+        parts.append(part)
         if repeats > 1:  # the ranks and tests read each model's mean over the repeats (tables/repeats.tsv's mean)
-            by_repeat += [{labels[m]: read(next(repeat_paths)) for m in models} for _ in range(1, repeats)]
             means.append(repeats_datasets_table({d: by_repeat}))
-        per_repeat += [datasets_table({d: r}).assign(repeat=i) for i, r in enumerate(by_repeat)]
+        intervals = [f"{c}_{end}" for c in part.columns for end in ("low", "high") if f"{c}_{end}" in part.columns]
+        per_repeat.append(part.drop(columns=intervals).assign(repeat=0))  # repeat 0's values, computed once
+        per_repeat += [datasets_table({d: r}).assign(repeat=i) for i, r in enumerate(by_repeat[1:], 1)]
         print(f"{d}: {len(run[labels[models[0]]]):,} compounds, {len(models)} models", file=log, flush=True)
     table = pd.concat(parts, ignore_index=True)
     write_table(table, snakemake.output.datasets_tsv, sep="\t", index=False, float_format="%.10g")
