@@ -126,7 +126,7 @@ def test_every_declared_space_holds_the_default_budget():
 def test_a_development_panel_chooses_the_best_mean_over_the_screens_the_earlier_on_a_tie():
     import pandas as pd
 
-    from crocbench.models._tuning import choose_candidates, chosen_models
+    from crocbench.models._development import choose_candidates, chosen_models
 
     entries = expand_runs(
         {"knn": {"tune": {"k": [1, 5, 9]}}, "svm": {}},

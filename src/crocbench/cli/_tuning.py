@@ -37,7 +37,7 @@ def _tuning(args) -> int:
     from .._io import atomic_write, write_table
     from ..config import load_config, tuning_settings
     from ..models import expand_runs
-    from ..models._tuning import choose_candidates, chosen_models
+    from ..models._development import choose_candidates, chosen_models
 
     files = [Path(f) for f in args.config.split(",") if f.strip()]
     for f in files:

@@ -10,7 +10,7 @@ A folder per family, as scikit-learn's: ``svm/`` (:class:`SVM`, its inner CV, la
 sensitivity grid), ``irv/`` (:class:`IRV`, its terms and optimizers), ``ecfp/`` (the rankers on ECFP4) and
 ``gnn/`` (:class:`Chemprop`); beside them the contract (``_base``), the baselines RANDOM, MAX-SIM and kNN
 (``_simple``), the rank reweighting the IRV and the MLP share (``_reweight``), tuning in each outer fold (``_tuning``:
-:class:`Tuned`) and the registry (``_registry``).
+:class:`Tuned`) or on a development panel (``_development``) and the registry (``_registry``).
 """
 
 from ._base import Model, seed_state
@@ -24,11 +24,10 @@ from ._registry import (
     irv_run,
     load_class,
     make_model,
-    resolve_tune,
 )
 from ._reweight import SCHEMES, Reweighting, average_ranks, score_density, silverman_bandwidth
 from ._simple import KNN, MaxSim, Random
-from ._tuning import Tuned, candidates
+from ._tuning import Tuned, candidates, resolve_tune
 from .ecfp import GBM, MLP, EcfpModel, GBMRank, LogReg, RandomForest, inner_split
 from .gnn import Chemprop
 from .irv import IRV, irv_loss, irv_terms

@@ -320,7 +320,7 @@ def expand_runs(models: dict, irv_training: dict | None = None, tuning: dict | N
     tuning : dict, default=None
         The study's ``tuning:`` (``budget``, ``metric``, ``share``, ``seed``, ``design``); required when an entry
         says ``tune``. Under ``design: development`` a tuned entry becomes its candidates, each a run
-        (``crocbench.models._tuning.candidate_runs``), for a development panel; under ``nested`` (the default) one run tuned in
+        (``crocbench.models._development.candidate_runs``), for a development panel; under ``nested`` (the default) one run tuned in
         each outer fold.
     search : sequence of path-like, default=()
         Folders searched for a plug-in class whose declared space ``tune: declared`` names.
@@ -341,10 +341,11 @@ def expand_runs(models: dict, irv_training: dict | None = None, tuning: dict | N
     for name, entry in models.items():
         entry = dict(entry or {})
         if "tune" in entry:
+            from ._development import candidate_runs
+            from ._tuning import resolve_tune
+
             entry["tune"] = resolve_tune(name, entry, tuning, search)
             if tuning.get("design", "nested") == "development":  # its candidates, each a run of its own
-                from ._tuning import candidate_runs
-
                 label = entry.get("label") or getattr(load_class(entry.get("class", name), search), "label", None)
                 entries.update(candidate_runs(name, entry, label or name))
                 continue
@@ -358,76 +359,6 @@ def expand_runs(models: dict, irv_training: dict | None = None, tuning: dict | N
         if scheme != "none":
             entries[irv_run(scheme)] = {"class": "irv", **base, **training, "reweight": scheme}
     return entries
-
-
-def resolve_tune(name: str, entry: dict, tuning: dict | None, search=()) -> dict:
-    """An entry's ``tune:`` (a search space, or ``declared`` for its class's ``search_space``) with the study's
-    ``tuning:`` settings: ``{space, budget, metric, share, sample_seed}``, as :class:`~._tuning.Tuned` takes them.
-
-    Every tuned entry gets the same budget, metric and share: an entry cannot set its own, and a space with
-    fewer configurations than the budget is refused.
-
-    Parameters
-    ----------
-    name : str
-        The entry's name (in error messages).
-    entry : dict
-        The entry, with its ``tune`` and optional ``class``.
-    tuning : dict or None
-        The study's ``tuning:`` (``crocbench.config.tuning_settings``).
-    search : sequence of path-like, default=()
-        Folders searched for a plug-in class.
-
-    Returns
-    -------
-    dict
-        ``{space, budget, metric, share, sample_seed}``.
-
-    Examples
-    --------
-    >>> resolve_tune("knn", {"tune": "declared"}, {"budget": 8, "metric": "roc", "share": 0.2, "seed": 0})
-    {'space': {'k': [3, 5, 10, 15, 20, 30, 40, 50]}, 'budget': 8, 'metric': 'roc', 'share': 0.2, 'sample_seed': 0}
-    """
-    from ._tuning import DECLARED_SPACE, grid
-
-    tune = entry["tune"]
-    if not tuning:
-        raise ValueError(f"model {name}: tune needs the study's tuning: (budget, metric, share)")
-    if tune == DECLARED_SPACE:
-        spec = entry.get("class", name)
-        try:
-            cls = load_class(spec, search)
-        except ValueError as exc:
-            raise ValueError(f"model {name}: {exc}") from None
-        tune = getattr(cls, "search_space", None)
-        if not tune:
-            raise ValueError(f"model {name}: {cls.__name__} declares no search_space; give tune: {{param: [values]}}")
-    elif not isinstance(tune, dict):
-        raise ValueError(f"model {name}: tune is {DECLARED_SPACE!r} or {{param: [values]}}; got {tune!r}")
-    try:
-        size = len(grid(tune))
-    except ValueError as exc:
-        raise ValueError(f"model {name}: tune: {exc}") from None
-    probe = make_model(
-        name, {k: v for k, v in entry.items() if k not in ("tune", "label")} | grid(tune)[0], search=search
-    )
-    if getattr(probe, "selects", False):  # e.g. the SVM with config.yaml's C_grid: each candidate would choose again
-        raise ValueError(
-            f"model {name}: it selects its own settings by an inner CV (C_grid, class_weight_grid); set them to null "
-            "to tune it"
-        )
-    if size < int(tuning["budget"]):
-        raise ValueError(
-            f"model {name}: its search space has {size} configurations, fewer than the tuning budget of "
-            f"{tuning['budget']}: every tuned ranker gets the same budget (widen the space or lower the budget)"
-        )
-    return {
-        "space": {k: list(v) for k, v in tune.items()},
-        "budget": int(tuning["budget"]),
-        "metric": str(tuning["metric"]),
-        "share": float(tuning["share"]),
-        "sample_seed": int(tuning.get("seed", 0)),
-    }
 
 
 def declared_runs(entries: dict, search=()) -> dict:

@@ -13,11 +13,9 @@ tuning declares its space (``search_space``); a config entry's ``tune:`` gives i
 from __future__ import annotations
 
 import itertools
-import re
 import time
 
 import numpy as np
-import pandas as pd
 
 from ..metrics import Ranking, parse_metric
 from ._base import Model, seed_state
@@ -25,10 +23,8 @@ from ._base import Model, seed_state
 #: The config's ``tune:`` value that stands for the class's declared space.
 DECLARED_SPACE = "declared"
 #: Where the configurations are chosen: inside each outer fold (:class:`Tuned`), or once on a development panel
-#: of screens the study does not then report (:func:`candidate_runs`, :func:`choose_candidates`).
+#: of screens the study does not then report (``crocbench.models._development``).
 DESIGNS = ("nested", "development")
-#: A candidate run's name: the tuned entry's name, then ``.c`` and the candidate's number (from 1).
-_CANDIDATE = re.compile(r"^(?P<run>.+)\.c(?P<number>[0-9]+)$")
 
 
 def grid(space: dict) -> list[dict]:
@@ -89,6 +85,76 @@ def candidates(space: dict, budget: int, seed: int = 0) -> list[dict]:
     return [full[i] for i in np.sort(rng.choice(len(full), int(budget), replace=False))]
 
 
+def resolve_tune(name: str, entry: dict, tuning: dict | None, search=()) -> dict:
+    """An entry's ``tune:`` (a search space, or ``declared`` for its class's ``search_space``) with the study's
+    ``tuning:`` settings: ``{space, budget, metric, share, sample_seed}``, as :class:`~._tuning.Tuned` takes them.
+
+    Every tuned entry gets the same budget, metric and share: an entry cannot set its own, and a space with
+    fewer configurations than the budget is refused.
+
+    Parameters
+    ----------
+    name : str
+        The entry's name (in error messages).
+    entry : dict
+        The entry, with its ``tune`` and optional ``class``.
+    tuning : dict or None
+        The study's ``tuning:`` (``crocbench.config.tuning_settings``).
+    search : sequence of path-like, default=()
+        Folders searched for a plug-in class.
+
+    Returns
+    -------
+    dict
+        ``{space, budget, metric, share, sample_seed}``.
+
+    Examples
+    --------
+    >>> resolve_tune("knn", {"tune": "declared"}, {"budget": 8, "metric": "roc", "share": 0.2, "seed": 0})
+    {'space': {'k': [3, 5, 10, 15, 20, 30, 40, 50]}, 'budget': 8, 'metric': 'roc', 'share': 0.2, 'sample_seed': 0}
+    """
+    from ._registry import load_class, make_model  # the registry imports this module
+
+    tune = entry["tune"]
+    if not tuning:
+        raise ValueError(f"model {name}: tune needs the study's tuning: (budget, metric, share)")
+    if tune == DECLARED_SPACE:
+        spec = entry.get("class", name)
+        try:
+            cls = load_class(spec, search)
+        except ValueError as exc:
+            raise ValueError(f"model {name}: {exc}") from None
+        tune = getattr(cls, "search_space", None)
+        if not tune:
+            raise ValueError(f"model {name}: {cls.__name__} declares no search_space; give tune: {{param: [values]}}")
+    elif not isinstance(tune, dict):
+        raise ValueError(f"model {name}: tune is {DECLARED_SPACE!r} or {{param: [values]}}; got {tune!r}")
+    try:
+        size = len(grid(tune))
+    except ValueError as exc:
+        raise ValueError(f"model {name}: tune: {exc}") from None
+    probe = make_model(
+        name, {k: v for k, v in entry.items() if k not in ("tune", "label")} | grid(tune)[0], search=search
+    )
+    if getattr(probe, "selects", False):  # e.g. the SVM with config.yaml's C_grid: each candidate would choose again
+        raise ValueError(
+            f"model {name}: it selects its own settings by an inner CV (C_grid, class_weight_grid); set them to null "
+            "to tune it"
+        )
+    if size < int(tuning["budget"]):
+        raise ValueError(
+            f"model {name}: its search space has {size} configurations, fewer than the tuning budget of "
+            f"{tuning['budget']}: every tuned ranker gets the same budget (widen the space or lower the budget)"
+        )
+    return {
+        "space": {k: list(v) for k, v in tune.items()},
+        "budget": int(tuning["budget"]),
+        "metric": str(tuning["metric"]),
+        "share": float(tuning["share"]),
+        "sample_seed": int(tuning.get("seed", 0)),
+    }
+
+
 class Tuned(Model):
     """A ranker tuned inside each outer fold: ``budget`` configurations of ``space``, each fitted on a stratified
     ``1 - share`` of the training compounds and scored on the rest by ``metric``; the best (the earlier on a tie; a
@@ -145,8 +211,6 @@ class Tuned(Model):
         n_jobs=None,
         search=(),
     ):
-        from ._registry import make_model
-
         self.run_name, self.model, self.budget, self.metric, self.share = name, dict(model), budget, metric, share
         self.sample_seed, self.seed, self.progress, self.n_jobs, self.search = (
             sample_seed,
@@ -163,7 +227,7 @@ class Tuned(Model):
         self.model = {k: v for k, v in self.model.items() if k not in space}
         self.space = space
         # every candidate is built now: a parameter the class does not take fails before any job runs
-        self._probes = [self._make(c, make_model) for c in self.candidates_]
+        self._probes = [self._make(c) for c in self.candidates_]
         base = self._probes[0]
         self.base_class = type(base)  # the run's class in the workflow's records (crocbench.models.declared_runs)
         self.label = getattr(base, "label", None)
@@ -172,9 +236,10 @@ class Tuned(Model):
                 setattr(self, attr, getattr(base, attr))
         self.uses_matrix = False  # each candidate fits on its own rows; an all-pairs matrix would serve one
 
-    def _make(self, config: dict, make_model=None):
-        if make_model is None:
-            from ._registry import make_model
+    def _make(self, config: dict):
+        """The ranker at ``config``, new and unfitted, as the registry builds an entry."""
+        from ._registry import make_model  # the registry imports this module
+
         return make_model(
             self.run_name,
             {**self.model, **config},
@@ -266,113 +331,3 @@ class Tuned(Model):
                 "chosen": self.best_,
             },
         }
-
-
-def candidate_runs(name: str, entry: dict, label: str) -> dict:
-    """A tuned entry's candidates as runs of a development panel: ``{name}.c1`` ... labelled ``{label}.c1`` ...,
-    each the entry's fixed parameters (those of the space give way) and one configuration (:func:`candidates`).
-
-    Parameters
-    ----------
-    name : str
-        The entry's name.
-    entry : dict
-        The entry, its ``tune`` resolved (``crocbench.models.resolve_tune``).
-    label : str
-        The ranker's label.
-
-    Returns
-    -------
-    dict
-        ``{run name: params}``, in the candidates' order.
-
-    Examples
-    --------
-    >>> tune = {"space": {"k": [5, 10]}, "budget": 2, "metric": "roc", "share": 0.2, "sample_seed": 0}
-    >>> candidate_runs("knn", {"k": 20, "tie_break": None, "tune": tune}, "kNN")
-    {'knn.c1': {'class': 'knn', 'tie_break': None, 'k': 5, 'label': 'kNN.c1'}, 'knn.c2': {'class': 'knn', 'tie_break': None, 'k': 10, 'label': 'kNN.c2'}}
-    """
-    tune = entry["tune"]
-    fixed = {k: v for k, v in entry.items() if k not in ("tune", "label", "class") and k not in tune["space"]}
-    return {
-        f"{name}.c{i}": {"class": entry.get("class", name), **fixed, **config, "label": f"{label}.c{i}"}
-        for i, config in enumerate(candidates(tune["space"], tune["budget"], tune["sample_seed"]), 1)
-    }
-
-
-def choose_candidates(datasets: pd.DataFrame, entries: dict, metric: str) -> pd.DataFrame:
-    """Each tuned ranker's configuration chosen on a development panel: the candidate with the best mean of
-    ``metric`` over the panel's screens (the earlier on a tie).
-
-    Parameters
-    ----------
-    datasets : DataFrame
-        The development panel's ``datasets.tsv`` (``dataset``, ``model`` by label, a column per metric).
-    entries : dict
-        The development config's run entries (``crocbench.models.expand_runs``): the candidate runs
-        (:func:`candidate_runs`) among them.
-    metric : str
-        The metric of record (a column of ``datasets``).
-
-    Returns
-    -------
-    DataFrame
-        One row per candidate, in the entries' order: ``ranker``, ``candidate`` (its run), ``label``, ``params``
-        (the configuration, JSON), ``screens``, ``mean`` (of ``metric``), ``sd`` (over the screens) and ``chosen``.
-
-    Raises
-    ------
-    ValueError
-        When there is no candidate run, ``metric`` is not a column, or a candidate lacks a screen.
-    """
-    import json
-
-    if metric not in datasets.columns:
-        raise ValueError(f"the development panel's table has no metric {metric!r}")
-    screens = list(dict.fromkeys(datasets["dataset"]))
-    wide = datasets.pivot(index="dataset", columns="model", values=metric).reindex(screens)
-    rows = []
-    for run, params in entries.items():
-        match = _CANDIDATE.match(run)
-        if match is None or "label" not in params:
-            continue
-        label = params["label"]
-        if label not in wide.columns or wide[label].isna().any():
-            raise ValueError(f"candidate {run} ({label}) lacks {metric} on a screen of the development panel")
-        config = {k: v for k, v in params.items() if k not in ("class", "label")}
-        rows.append(
-            {
-                "ranker": match["run"],
-                "candidate": run,
-                "label": label,
-                "params": json.dumps(config, sort_keys=True),
-                "screens": len(screens),
-                "mean": float(wide[label].mean()),
-                "sd": float(wide[label].std(ddof=1)) if len(screens) > 1 else float("nan"),
-            }
-        )
-    if not rows:
-        raise ValueError("the development config has no candidate runs (tune: with tuning: design: development)")
-    table = pd.DataFrame(rows)
-    best = table.groupby("ranker", sort=False)["mean"].transform("max")
-    first = table.index.isin(table[table["mean"] == best].groupby("ranker", sort=False).head(1).index)
-    return table.assign(chosen=first)
-
-
-def chosen_models(table: pd.DataFrame, entries: dict) -> dict:
-    """The ``models:`` of a test config from :func:`choose_candidates`: each ranker's chosen candidate's class (where
-    it is not the entry's own name) and parameters, without its candidate label.
-
-    Examples
-    --------
-    >>> t = pd.DataFrame({"ranker": ["knn", "knn"], "candidate": ["knn.c1", "knn.c2"], "chosen": [False, True]})
-    >>> chosen_models(t, {"knn.c1": {"class": "knn", "k": 5, "label": "kNN.c1"},
-    ...                   "knn.c2": {"class": "knn", "k": 10, "label": "kNN.c2"}})
-    {'knn': {'k': 10}}
-    """
-    out = {}
-    for row in table[table["chosen"]].itertuples():
-        params = entries[row.candidate]
-        own = params.get("class") == row.ranker  # a built-in under its own name names no class (the schema's)
-        out[row.ranker] = {k: v for k, v in params.items() if k != "label" and not (own and k == "class")}
-    return out

@@ -1,0 +1,125 @@
+"""The development design of tuning: each tuned ranker's candidates run as runs of their own on a development panel
+of screens the study does not report, and each ranker's best mean over those screens is chosen
+(``tuning: design: development``; ``crocbench tuning choose``). The spaces and the draw of the candidates are
+:mod:`._tuning`'s."""
+
+from __future__ import annotations
+
+import re
+
+import pandas as pd
+
+from ._tuning import candidates
+
+#: A candidate run's name: the tuned entry's name, then ``.c`` and the candidate's number (from 1).
+_CANDIDATE = re.compile(r"^(?P<run>.+)\.c(?P<number>[0-9]+)$")
+
+
+def candidate_runs(name: str, entry: dict, label: str) -> dict:
+    """A tuned entry's candidates as runs of a development panel: ``{name}.c1`` ... labelled ``{label}.c1`` ...,
+    each the entry's fixed parameters (those of the space give way) and one configuration (:func:`candidates`).
+
+    Parameters
+    ----------
+    name : str
+        The entry's name.
+    entry : dict
+        The entry, its ``tune`` resolved (``crocbench.models.resolve_tune``).
+    label : str
+        The ranker's label.
+
+    Returns
+    -------
+    dict
+        ``{run name: params}``, in the candidates' order.
+
+    Examples
+    --------
+    >>> tune = {"space": {"k": [5, 10]}, "budget": 2, "metric": "roc", "share": 0.2, "sample_seed": 0}
+    >>> candidate_runs("knn", {"k": 20, "tie_break": None, "tune": tune}, "kNN")
+    {'knn.c1': {'class': 'knn', 'tie_break': None, 'k': 5, 'label': 'kNN.c1'}, 'knn.c2': {'class': 'knn', 'tie_break': None, 'k': 10, 'label': 'kNN.c2'}}
+    """
+    tune = entry["tune"]
+    fixed = {k: v for k, v in entry.items() if k not in ("tune", "label", "class") and k not in tune["space"]}
+    return {
+        f"{name}.c{i}": {"class": entry.get("class", name), **fixed, **config, "label": f"{label}.c{i}"}
+        for i, config in enumerate(candidates(tune["space"], tune["budget"], tune["sample_seed"]), 1)
+    }
+
+
+def choose_candidates(datasets: pd.DataFrame, entries: dict, metric: str) -> pd.DataFrame:
+    """Each tuned ranker's configuration chosen on a development panel: the candidate with the best mean of
+    ``metric`` over the panel's screens (the earlier on a tie).
+
+    Parameters
+    ----------
+    datasets : DataFrame
+        The development panel's ``datasets.tsv`` (``dataset``, ``model`` by label, a column per metric).
+    entries : dict
+        The development config's run entries (``crocbench.models.expand_runs``): the candidate runs
+        (:func:`candidate_runs`) among them.
+    metric : str
+        The metric of record (a column of ``datasets``).
+
+    Returns
+    -------
+    DataFrame
+        One row per candidate, in the entries' order: ``ranker``, ``candidate`` (its run), ``label``, ``params``
+        (the configuration, JSON), ``screens``, ``mean`` (of ``metric``), ``sd`` (over the screens) and ``chosen``.
+
+    Raises
+    ------
+    ValueError
+        When there is no candidate run, ``metric`` is not a column, or a candidate lacks a screen.
+    """
+    import json
+
+    if metric not in datasets.columns:
+        raise ValueError(f"the development panel's table has no metric {metric!r}")
+    screens = list(dict.fromkeys(datasets["dataset"]))
+    wide = datasets.pivot(index="dataset", columns="model", values=metric).reindex(screens)
+    rows = []
+    for run, params in entries.items():
+        match = _CANDIDATE.match(run)
+        if match is None or "label" not in params:
+            continue
+        label = params["label"]
+        if label not in wide.columns or wide[label].isna().any():
+            raise ValueError(f"candidate {run} ({label}) lacks {metric} on a screen of the development panel")
+        config = {k: v for k, v in params.items() if k not in ("class", "label")}
+        rows.append(
+            {
+                "ranker": match["run"],
+                "candidate": run,
+                "label": label,
+                "params": json.dumps(config, sort_keys=True),
+                "screens": len(screens),
+                "mean": float(wide[label].mean()),
+                "sd": float(wide[label].std(ddof=1)) if len(screens) > 1 else float("nan"),
+            }
+        )
+    if not rows:
+        raise ValueError("the development config has no candidate runs (tune: with tuning: design: development)")
+    table = pd.DataFrame(rows)
+    best = table.groupby("ranker", sort=False)["mean"].transform("max")
+    first = table.index.isin(table[table["mean"] == best].groupby("ranker", sort=False).head(1).index)
+    return table.assign(chosen=first)
+
+
+def chosen_models(table: pd.DataFrame, entries: dict) -> dict:
+    """The ``models:`` of a test config from :func:`choose_candidates`: each ranker's chosen candidate's class (where
+    it is not the entry's own name) and parameters, without its candidate label.
+
+    Examples
+    --------
+    >>> t = pd.DataFrame({"ranker": ["knn", "knn"], "candidate": ["knn.c1", "knn.c2"], "chosen": [False, True]})
+    >>> chosen_models(t, {"knn.c1": {"class": "knn", "k": 5, "label": "kNN.c1"},
+    ...                   "knn.c2": {"class": "knn", "k": 10, "label": "kNN.c2"}})
+    {'knn': {'k': 10}}
+    """
+    out = {}
+    for row in table[table["chosen"]].itertuples():
+        params = entries[row.candidate]
+        own = params.get("class") == row.ranker  # a built-in under its own name names no class (the schema's)
+        out[row.ranker] = {k: v for k, v in params.items() if k != "label" and not (own and k == "class")}
+    return out
