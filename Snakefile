@@ -37,6 +37,7 @@ include: "workflow/rules/report.smk"
 include: "workflow/rules/memorization.smk"
 include: "workflow/rules/sensitivity.smk"
 include: "workflow/rules/summary.smk"
+include: "workflow/rules/tuning.smk"
 
 
 rule all:

@@ -168,6 +168,7 @@ def test_the_fair_reruns_configs_validate_and_tune_on_campaigns_the_test_panel_d
         "share": 0.2,
         "seed": 0,
         "design": "development",
+        "folds": 1,
     }
     tuned = [m for m in compared_models(dev) if "." in m]
     assert len(tuned) == 8 * 8 and {m.split(".")[0] for m in tuned} == {

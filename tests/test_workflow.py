@@ -2,6 +2,7 @@
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -589,32 +590,51 @@ def _two_screens(tmp_path, second_sha=None):
 
 
 def test_a_development_panel_chooses_each_rankers_configuration_by_its_mean_over_the_screens(tmp_path):
-    """tuning: design: development: kNN's four candidates are runs of their own on both screens; `crocbench tuning
-    choose` picks the one of best mean AUC[ROC] over the screens (computed here by scikit-learn from each
-    candidate's pooled scores), and its models: merge into a test config that passes the schema."""
+    """tuning: design: development: kNN's four candidates are runs of their own on both screens, validated on fold 0
+    alone (tuning: folds: 1); `crocbench tuning choose` picks the one of best mean AUC[ROC] over the screens
+    (computed here by scikit-learn from each candidate's fold-0 scores), and its models: merge into a test config
+    that passes the schema. The SVM's candidates (a job per fold) train on fold 0 alone."""
     from sklearn.metrics import roc_auc_score
 
     from crocbench.config import load_config
 
     config = _two_screens(tmp_path)
     config["models"] = {"random": {}, "knn": {"tune": {"k": [1, 3, 5, 9]}}}
-    config["tuning"] = {"budget": 4, "metric": "roc", "design": "development"}
+    config["tuning"] = {"budget": 4, "metric": "roc", "design": "development", "folds": 1}
     (tmp_path / "dev.yaml").write_text(yaml.safe_dump(config))
-    done = _run(tmp_path, config, "--cores", "2", "summary")
+    svm = {**config, "models": {"svm": {"C_grid": None, "class_weight_grid": None, "tune": {"C": [0.1, 1]}}}}
+    svm["tuning"] = {**config["tuning"], "budget": 2}
+    plan = _run(tmp_path, svm, "-n", "tuning_values")
+    assert plan.returncode == 0, plan.stderr[-3000:]
+    planned = re.findall(r"scores/svm\.c[12]/fold_(\d+)\.parquet", plan.stdout)
+    assert planned and set(planned) == {"0"}  # the other fold of each screen is never trained
+    done = _run(tmp_path, config, "--cores", "2", "tuning_values")
     assert done.returncode == 0, done.stderr[-3000:]
-    datasets = pd.read_csv(tmp_path / "results" / "summary" / "tables" / "datasets.tsv", sep="\t")
-    assert list(dict.fromkeys(datasets["model"])) == ["RANDOM", "kNN.c1", "kNN.c2", "kNN.c3", "kNN.c4"]
+    values = pd.read_csv(tmp_path / "results" / "tuning" / "values.tsv", sep="\t")
+    assert list(dict.fromkeys(values["model"])) == ["RANDOM", "kNN.c1", "kNN.c2", "kNN.c3", "kNN.c4"]
+    assert not (tmp_path / "results" / "summary").exists()
     means = {}
     for i, k in enumerate((1, 3, 5, 9), 1):
         aucs = []
         for dataset in ("screen", "screen_ca"):
-            scores = pd.read_parquet(tmp_path / "results" / dataset / "scores" / f"knn.c{i}.parquet")
+            folds = pd.read_csv(tmp_path / "results" / dataset / "folds.tsv", sep="\t", dtype={"id": str})
+            scores = pd.read_parquet(tmp_path / "results" / dataset / "scores" / f"knn.c{i}" / "fold_0.parquet")
+            assert sorted(scores["id"]) == sorted(folds.loc[folds["fold"] == 0, "id"])
             aucs.append(roc_auc_score(scores["label"], scores["score"]))
+            row = values[(values["dataset"] == dataset) & (values["model"] == f"kNN.c{i}")]
+            assert row["compounds"].item() == len(scores) < len(folds)
         means[k] = np.mean(aucs)
     assert len(set(np.round(list(means.values()), 9))) > 1  # the candidates differ: the choice is a real one
     best = max(means, key=lambda k: (means[k], -k))  # the earlier (smaller k) on a tie
     out = tmp_path / "chosen.yaml"
-    cli = [sys.executable, "-m", "crocbench.cli", "tuning", "choose", str(tmp_path / "results" / "summary")]
+    cli = [
+        sys.executable,
+        "-m",
+        "crocbench.cli",
+        "tuning",
+        "choose",
+        str(tmp_path / "results" / "tuning" / "values.tsv"),
+    ]
     chose = subprocess.run(
         [*cli, "--config", str(tmp_path / "dev.yaml"), "--out", str(out), "--root", str(ROOT)],
         capture_output=True,

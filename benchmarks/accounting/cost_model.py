@@ -2,7 +2,7 @@
 
     python benchmarks/accounting/cost_model.py [--screens dtp_aids=RESULTS ion_channel2_primary=RESULTS ...]
         [--rf-trees 50] [--seeds 3] [--models ...] [--measured TABLE.md]
-        [--plan FOLDS,REPEATS,GROUPED_REPEATS --budget B --dev-screens K --rf-cap TREES]
+        [--plan FOLDS,REPEATS,GROUPED_REPEATS --budget B --dev-screens K --dev-folds V --rf-cap TREES]
 
 Each ``NAME=RESULTS`` is a finished screen's results folder (``folds.tsv``, ``fingerprints.npz``, the neighbours,
 ``ecfp.npz``): by default DTP AIDS (``results/dtp_aids`` of the default run with ``ecfp.npz`` built), a
@@ -24,7 +24,8 @@ seconds; hours of wall on 2 cores weigh each job by its threads (a 1-thread job 
 R repeats of the random split and G of the grouped split (each repeat its own split and its own seeds, so R
 seeds), every fold's training set (F - 1) / F of the screen; tuning on a development panel of the ``--dev-screens``
 smallest campaigns the confirmed panel does not hold (their primary screens), ``--budget`` configurations per
-tuned ranker (RANDOM, MAX-SIM and kNN untuned), one F-fold pass each; the forest at ``--rf-cap`` trees (its fold
+tuned ranker (RANDOM, MAX-SIM and kNN untuned), each validated on ``--dev-folds`` of the F folds (default all,
+one F-fold pass); the forest at ``--rf-cap`` trees (its fold
 seconds scale with its trees).
 """
 
@@ -107,6 +108,7 @@ def main() -> None:
     p.add_argument("--plan", help="F,R,G: price a design (folds, random repeats, grouped repeats); needs --measured")
     p.add_argument("--budget", type=int, default=8, help="--plan: configurations per tuned ranker (default 8)")
     p.add_argument("--dev-screens", type=int, default=15, help="--plan: development screens (default 15)")
+    p.add_argument("--dev-folds", type=int, help="--plan: validation folds per development screen (default all F)")
     p.add_argument("--rf-cap", type=int, default=FULL_TREES, help="--plan: the forest's trees (default 500)")
     args = p.parse_args()
     if args.plan:
@@ -116,9 +118,12 @@ def main() -> None:
             folds, repeats, grouped = (int(x) for x in args.plan.split(","))
         except ValueError:
             sys.exit(f"--plan: F,R,G (three whole numbers); got {args.plan!r}")
+        dev_folds = folds if args.dev_folds is None else args.dev_folds
+        if not 1 <= dev_folds <= folds:
+            sys.exit(f"--dev-folds: between 1 and the plan's {folds} folds; got {dev_folds}")
         sizes, rows = read_measured(args.measured)
         rows = {m: r for m, r in rows.items() if m in args.models}
-        return plan(sizes, rows, folds, repeats, grouped, args.budget, args.dev_screens, args.rf_cap)
+        return plan(sizes, rows, folds, repeats, grouped, args.budget, args.dev_screens, args.rf_cap, dev_folds)
     if args.measured:
         sizes, rows = read_measured(args.measured)
         return estimate(sizes, rows, args.seeds)
@@ -197,14 +202,17 @@ def development_sizes(count: int) -> dict:
     return dict(zip(others["dataset"].head(count), others["kept"].head(count).astype(int)))
 
 
-def plan(sizes, rows, folds: int, repeats: int, grouped: int, budget: int, dev_screens: int, rf_cap: int) -> None:
+def plan(
+    sizes, rows, folds: int, repeats: int, grouped: int, budget: int, dev_screens: int, rf_cap: int, dev_folds=None
+) -> None:
     """Print the hours of wall on 2 cores of a design of the fair re-run (see the module's ``--plan``)."""
     share = (folds - 1) / folds / 0.9  # a fold's training set against the measured 10-fold one
+    dev_folds = folds if dev_folds is None else dev_folds
     panel, development = confirmed_sizes(), development_sizes(dev_screens)
     print(
         f"## A design: {len(panel)} confirmed screens, {folds}-fold CV, {repeats} repeat(s) of the random split and "
-        f"{grouped} of the grouped split; tuning on {len(development)} development screens, {budget} configurations "
-        f"per tuned ranker; the forest at {rf_cap} trees\n"
+        f"{grouped} of the grouped split; tuning on {len(development)} development screens ({dev_folds} of {folds} "
+        f"folds each), {budget} configurations per tuned ranker; the forest at {rf_cap} trees\n"
     )
     print("| ranker | tuning h | random split h | grouped split h | all h |")
     print("|---|---:|---:|---:|---:|")
@@ -216,7 +224,7 @@ def plan(sizes, rows, folds: int, repeats: int, grouped: int, budget: int, dev_s
         def hours(screens: dict) -> float:
             return weight * sum(fold_seconds(sizes, row["seconds"], n * share) for n in screens.values())  # noqa: B023
 
-        tuning = 0.0 if model in UNTUNED else budget * hours(development)
+        tuning = 0.0 if model in UNTUNED else budget * hours(development) * dev_folds / folds
         parts = np.array([tuning, repeats * hours(panel), grouped * hours(panel)])
         totals += parts
         print(f"| {model} | " + " | ".join(f"{h:.2f}" for h in parts) + f" | {parts.sum():.2f} |")

@@ -131,7 +131,7 @@ def tuning_settings(config: dict) -> dict:
     Examples
     --------
     >>> tuning_settings({"tuning": {"budget": 4}})
-    {'budget': 4, 'metric': 'croc_exp_80', 'share': 0.2, 'seed': 0, 'design': 'nested'}
+    {'budget': 4, 'metric': 'croc_exp_80', 'share': 0.2, 'seed': 0, 'design': 'nested', 'folds': None}
     >>> tuning_settings({"summary": {"questions": {"metric_of_record": "ef_1pct"}}})["metric"]
     'ef_1pct'
     """
@@ -143,6 +143,7 @@ def tuning_settings(config: dict) -> dict:
         "share": float(spec.get("share", 0.2)),
         "seed": int(spec.get("seed", 0)),
         "design": spec.get("design", "nested"),
+        "folds": None if spec.get("folds") is None else int(spec["folds"]),
     }
 
 
@@ -381,6 +382,31 @@ def check_questions(config: dict, runs: dict) -> None:
             )
 
 
+def check_tuning(config: dict) -> None:
+    """``tuning: folds`` only under the development design, and no more than the split's folds.
+
+    Examples
+    --------
+    >>> check_tuning({"tuning": {"folds": 1}, "cv": {"folds": 5}})
+    Traceback (most recent call last):
+    ...
+    ValueError: tuning: folds validates a development panel's candidates; design: nested tunes in every fold
+    >>> check_tuning({"tuning": {"folds": 6, "design": "development"}, "cv": {"folds": 5}})
+    Traceback (most recent call last):
+    ...
+    ValueError: tuning: folds is 6, more than the split's 5 (cv: folds)
+    """
+    tuning = tuning_settings(config)
+    if tuning["folds"] is None:
+        return
+    if tuning["design"] != "development":
+        raise ValueError("tuning: folds validates a development panel's candidates; design: nested tunes in every fold")
+    if tuning["folds"] > config["cv"]["folds"]:
+        raise ValueError(
+            f"tuning: folds is {tuning['folds']}, more than the split's {config['cv']['folds']} (cv: folds)"
+        )
+
+
 def check_memorization(config: dict) -> None:
     """``memorization``: ``novel <= analog``, and each of its metrics a key of table 1 or of the benchmark metrics.
 
@@ -434,6 +460,7 @@ def check_config(config: dict, runs: dict, root=".") -> list[str]:
     summary_models(config)
     check_questions(config, runs)
     check_memorization(config)
+    check_tuning(config)
     check_repeats(config, runs)
     check_archives(config)
     check_sizes(datasets, config, runs, lambda name: expected_compounds(name, config, root))

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from crocbench._parallel import memory_budget_mb
 from crocbench._workflow import fold_groups
-from crocbench.config import SIZE_UNKNOWN, check_config, compared_models, study_runs, summary_models
+from crocbench.config import SIZE_UNKNOWN, check_config, compared_models, study_runs, summary_models, tuning_settings
 from crocbench.config import expected_compounds as _expected_compounds
 from crocbench.data import Dataset
 from crocbench.models import SVM, irv_run
@@ -31,6 +31,8 @@ SPLIT = config["cv"]["split"]
 # itself (results/{dataset}), so one repeat is exactly the unrepeated run. The {repeat} wildcard is the folder
 # suffix: empty, or a slash and repeats/r.
 REPEATS = config["cv"]["repeats"]
+# A development panel's candidates are compared on these folds of repeat 0 (tuning: folds; every fold by default).
+VALIDATION_FOLDS = list(range(tuning_settings(config)["folds"] or FOLDS))
 
 
 def repeat_dir(r):

@@ -1,4 +1,4 @@
-"""``crocbench tuning choose``: each tuned ranker's configuration, chosen on a development panel's summary."""
+"""``crocbench tuning choose``: each tuned ranker's configuration, chosen on a development panel's values."""
 
 from __future__ import annotations
 
@@ -11,10 +11,10 @@ def add_tuning_parser(sub) -> None:
     commands = p.add_subparsers(dest="tuning_command", required=True, parser_class=type(p))
     q = commands.add_parser(
         "choose",
-        help="from a development panel's summary (tuning: design: development), each ranker's best candidate by "
+        help="from a development panel's values (tuning: design: development), each ranker's best candidate by "
         "its mean metric of record over the panel's screens",
     )
-    q.add_argument("summary", help="the development panel's summary folder (results/summary)")
+    q.add_argument("values", help="the development panel's candidate values (results/tuning/values.tsv)")
     q.add_argument(
         "--config",
         required=True,
@@ -43,16 +43,16 @@ def _tuning(args) -> int:
     for f in files:
         if not f.is_file():
             raise ValueError(f"--config: no file {f}")
-    datasets_path = Path(args.summary) / "tables" / "datasets.tsv"
-    if not datasets_path.is_file():
-        raise ValueError(f"{args.summary}: no tables/datasets.tsv (a panel's summary folder, its run finished)")
+    values_path = Path(args.values)
+    if not values_path.is_file():
+        raise ValueError(f"{values_path}: no such file (the development panel's results/tuning/values.tsv)")
     config = load_config([f.resolve() for f in files], Path(args.root).resolve())
     tuning = tuning_settings(config)
     if tuning["design"] != "development":
         raise ValueError("the config's tuning: design is not development: its rankers were tuned in each fold")
     search = [p / "plugins" for p in (*(f.resolve().parent for f in files), Path(args.root).resolve())]
     entries = expand_runs(config["models"], config.get("irv_training"), tuning, [p for p in search if p.is_dir()])
-    table = choose_candidates(pd.read_csv(datasets_path, sep="\t"), entries, tuning["metric"])
+    table = choose_candidates(pd.read_csv(values_path, sep="\t"), entries, tuning["metric"])
     chosen = chosen_models(table, entries)
     screens = int(table["screens"].iloc[0])
     header = (

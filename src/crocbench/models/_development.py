@@ -47,19 +47,20 @@ def candidate_runs(name: str, entry: dict, label: str) -> dict:
     }
 
 
-def choose_candidates(datasets: pd.DataFrame, entries: dict, metric: str) -> pd.DataFrame:
+def choose_candidates(values: pd.DataFrame, entries: dict, metric: str) -> pd.DataFrame:
     """Each tuned ranker's configuration chosen on a development panel: the candidate with the best mean of
     ``metric`` over the panel's screens (the earlier on a tie).
 
     Parameters
     ----------
-    datasets : DataFrame
-        The development panel's ``datasets.tsv`` (``dataset``, ``model`` by label, a column per metric).
+    values : DataFrame
+        The development panel's candidate values (``results/tuning/values.tsv``: ``dataset``, ``model`` by label, a
+        column per metric), each on the screen's validation folds (``tuning: folds``).
     entries : dict
         The development config's run entries (``crocbench.models.expand_runs``): the candidate runs
         (:func:`candidate_runs`) among them.
     metric : str
-        The metric of record (a column of ``datasets``).
+        The metric of record (a column of ``values``).
 
     Returns
     -------
@@ -74,10 +75,10 @@ def choose_candidates(datasets: pd.DataFrame, entries: dict, metric: str) -> pd.
     """
     import json
 
-    if metric not in datasets.columns:
+    if metric not in values.columns:
         raise ValueError(f"the development panel's table has no metric {metric!r}")
-    screens = list(dict.fromkeys(datasets["dataset"]))
-    wide = datasets.pivot(index="dataset", columns="model", values=metric).reindex(screens)
+    screens = list(dict.fromkeys(values["dataset"]))
+    wide = values.pivot(index="dataset", columns="model", values=metric).reindex(screens)
     rows = []
     for run, params in entries.items():
         match = _CANDIDATE.match(run)
