@@ -296,6 +296,43 @@ def test_with_repeats_the_family_is_tested_on_their_means_and_each_repeat_counte
     assert "the same in 2 of 3 repeats on their own" in answers_markdown(_ranks(means, ["roc"]), family, questions)
 
 
+def test_the_spread_over_repeats_per_screen_and_of_the_panel_mean_by_hand():
+    """Two rankers, three screens, three repeats. A: screen s0 0.5, 0.6, 0.7 (SD 0.1), s1 0.2, 0.2, 0.2 (SD 0),
+    s2 0.4, 0.1, 0.4 (SD sqrt(0.03)); its panel means per repeat 1.1/3, 0.9/3, 1.3/3 (SD 0.2/3). B is the same
+    on every repeat: no spread. Checked against statistics.stdev as well."""
+    import statistics
+
+    from crocbench.report.findings import repeat_spread, spread_markdown
+
+    values = {"A": {"s0": [0.5, 0.6, 0.7], "s1": [0.2, 0.2, 0.2], "s2": [0.4, 0.1, 0.4]},
+              "B": {"s0": [0.3] * 3, "s1": [0.9] * 3, "s2": [0.5] * 3}}  # fmt: skip
+    rows = [
+        {"dataset": d, "model": m, "repeat": r, "roc": v, "ef_1pct": 10 * v}
+        for m, screens in values.items()
+        for d, vs in screens.items()
+        for r, v in enumerate(vs)
+    ]
+    table = repeat_spread(pd.DataFrame(rows), ["roc", "ef_1pct"])
+    assert list(zip(table["model"], table["metric"])) == [
+        ("A", "roc"),
+        ("A", "ef_1pct"),
+        ("B", "roc"),
+        ("B", "ef_1pct"),
+    ]
+    a = table.iloc[0]
+    assert (a["repeats"], a["screens"]) == (3, 3)
+    assert a["sd_mean"] == pytest.approx((0.1 + 0 + 0.03**0.5) / 3)
+    assert a["sd_max"] == pytest.approx(0.03**0.5) and a["sd_max_screen"] == "s2"
+    assert a["panel_sd"] == pytest.approx(0.2 / 3) == statistics.stdev([1.1 / 3, 0.9 / 3, 1.3 / 3])
+    assert table.iloc[1]["sd_mean"] == pytest.approx(10 * a["sd_mean"])
+    assert table.iloc[2][["sd_mean", "sd_max", "panel_sd"]].tolist() == pytest.approx([0, 0, 0], abs=1e-12)
+    lines = spread_markdown(table).splitlines()
+    assert "3 repeats, mean over 3 screens" in lines[0] and len(lines) == 2 + 4
+    assert lines[2] == "| A | AUC[ROC] | 0.0911 | 0.173 (s2) | 0.0667 |"
+    with pytest.raises(ValueError, match="two or more repeats"):
+        repeat_spread(pd.DataFrame(rows).query("repeat == 0"), ["roc"])
+
+
 def test_the_novel_actives_across_screens_their_means_and_the_family_on_them_exploratory():
     """Nine screens' memorization tables: on the novel actives A is ahead of B by 0.05 (CROC) on every screen, and
     the top-100 EF is undefined on one screen's novel actives."""

@@ -1,6 +1,7 @@
 """crocbench.pages: the panels a panel reference is compared with, the comparison of two references, and the
 regeneration of every page through the command a maintainer types (`crocbench regenerate`)."""
 
+import re
 import shutil
 import subprocess
 import sys
@@ -146,3 +147,28 @@ def test_a_block_naming_no_table_and_a_folder_that_is_no_repository_fail_in_one_
     )
     empty = _regenerate(tmp_path / "nowhere")
     assert empty.returncode == 2 and empty.stderr.count("\n") == 1 and "not the repository's root" in empty.stderr
+
+
+def test_a_panel_with_repeats_states_its_family_on_their_means_and_each_rankers_spread(tmp_path):
+    """pubchem_hts's reference with a second repeat in which only the IRV moves, by +0.02 on AUC[CROC(exp)] a=80 on
+    every screen: its spread is 0.02 / sqrt(2) on each screen and on the panel's mean, every other SD 0; the family
+    table counts each verdict per repeat."""
+    from crocbench.pages._tables import document_tables
+
+    ref = tmp_path / "pubchem_hts"
+    shutil.copytree(ROOT / "results" / "reference" / "pubchem_hts", ref)
+    datasets = pd.read_csv(ref / "datasets.tsv", sep="\t")
+    second = datasets.copy()
+    second.loc[second["model"] == "IRV", "croc_exp_80"] += 0.02
+    pd.concat([datasets.assign(repeat=0), second.assign(repeat=1)]).to_csv(
+        ref / "datasets_repeats.tsv", sep="\t", index=False
+    )
+    tables = document_tables(ref)
+    assert "same in repeats" in tables["pubchem_hts/family"].splitlines()[0]
+    spread = tables["pubchem_hts/spread"].splitlines()
+    assert "2 repeats, mean over 25 screens" in spread[0]
+    irv = [line for line in spread if line.startswith("| IRV | AUC[CROC(exp)] a=80 |")]
+    match = re.fullmatch(r"\| IRV \| AUC\[CROC\(exp\)\] a=80 \| 0\.0141 \| 0\.0141 \((\w+)\) \| 0\.0141 \|", irv[0])
+    assert len(irv) == 1 and match and match.group(1) in set(datasets["dataset"])  # equal SDs: any screen (rounding)
+    others = [line for line in spread[2:] if not line.startswith("| IRV | AUC[CROC(exp)]")]
+    assert len(others) == len(spread) - 3 and all(line.endswith("| 0 |") for line in others)

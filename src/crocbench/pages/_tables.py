@@ -112,7 +112,9 @@ def panel_tables(reference) -> dict:
         headline_markdown,
         novel_markdown,
         repeat_means,
+        repeat_spread,
         repeats_agreeing,
+        spread_markdown,
     )
 
     folder = Path(reference)
@@ -144,6 +146,7 @@ def panel_tables(reference) -> dict:
         if (folder / "datasets_repeats.tsv").is_file():  # repeats: the family on their means, and in each alone
             per_repeat = pd.read_csv(folder / "datasets_repeats.tsv", sep="\t")
             family = repeats_agreeing(per_repeat, declared, family_table(repeat_means(per_repeat), declared))
+            tables["spread"] = spread_markdown(repeat_spread(per_repeat, declared.metrics))
         else:
             family = family_table(read["datasets.tsv"], declared)
         tables["answers"] = answers_markdown(read["ranks.tsv"], family, declared)

@@ -13,9 +13,10 @@ A family declared after the run (``declared: after the run``) is tested the same
 exploratory. No function here asserts a result: when a number moves, the words follow. A study on one dataset
 has its own family table (:func:`study_family_table`: the paper's paired permutation test, each ranker's interval).
 
-Modules: ``_questions`` (:class:`Questions`, :data:`VERDICTS`, :func:`describe`), ``_screens`` (across screens),
-``_one_dataset`` (a study on one dataset), ``_exploratory`` (beyond the family) and ``_memorization`` (the
-strata of the test actives: best on novel actives, the analogs' share of each gain).
+Modules: ``_questions`` (:class:`Questions`, :data:`VERDICTS`, :func:`describe`), ``_screens`` (across screens,
+and each ranker's spread over the repeats: :func:`repeat_spread`), ``_one_dataset`` (a study on one dataset),
+``_exploratory`` (beyond the family) and ``_memorization`` (the strata of the test actives: best on novel actives,
+the analogs' share of each gain).
 """
 
 from ._exploratory import exploratory_markdown
@@ -33,7 +34,9 @@ from ._screens import (
     family_table,
     headline_markdown,
     repeat_means,
+    repeat_spread,
     repeats_agreeing,
+    spread_markdown,
 )
 
 __all__ = [
@@ -51,7 +54,9 @@ __all__ = [
     "novel_markdown",
     "stratum_datasets",
     "repeat_means",
+    "repeat_spread",
     "repeats_agreeing",
+    "spread_markdown",
     "study_answers_markdown",
     "study_family_markdown",
     "study_family_table",

@@ -131,6 +131,72 @@ def repeats_agreeing(per_repeat: pd.DataFrame, questions: Questions, table: pd.D
     return table.assign(repeats=len(repeats), agreeing=agreeing)
 
 
+def repeat_spread(per_repeat: pd.DataFrame, metrics) -> pd.DataFrame:
+    """Each ranker's spread over the repeats of a repeated cross-validation (each repeat its own split and seeds),
+    per metric: the SD over the repeats of each screen's value, its mean and its largest over the screens, and the
+    SD over the repeats of the ranker's mean over the screens (what a verdict on the panel's mean moves by).
+
+    Parameters
+    ----------
+    per_repeat : DataFrame
+        ``datasets_repeats.tsv`` (see :func:`repeat_means`), two or more repeats.
+    metrics : list of str
+        Columns of ``per_repeat``.
+
+    Returns
+    -------
+    DataFrame
+        A row per (model, metric), in the table's order of models: ``repeats``, ``screens``, ``sd_mean``,
+        ``sd_max``, ``sd_max_screen`` (its screen, the first on a tie) and ``panel_sd``; every SD with ddof 1.
+
+    Examples
+    --------
+    >>> t = pd.DataFrame({"dataset": ["s", "t"] * 2, "model": ["A"] * 4, "repeat": [0, 0, 1, 1],
+    ...                   "roc": [0.8, 0.6, 0.6, 0.6]})
+    >>> r = repeat_spread(t, ["roc"]).iloc[0]
+    >>> [round(float(r[c]), 4) for c in ("sd_mean", "sd_max", "panel_sd")], r.sd_max_screen
+    ([0.0707, 0.1414, 0.0707], 's')
+    """
+    repeats = per_repeat["repeat"].nunique()
+    if repeats < 2:
+        raise ValueError(f"the spread over repeats needs two or more repeats; the table holds {repeats}")
+    rows = []
+    for model, part in per_repeat.groupby("model", sort=False):
+        for metric in metrics:
+            wide = part.pivot(index="dataset", columns="repeat", values=metric)
+            wide = wide.reindex(list(dict.fromkeys(part["dataset"])))
+            sd = wide.std(axis=1, ddof=1)
+            rows.append(
+                {
+                    "model": model,
+                    "metric": metric,
+                    "repeats": repeats,
+                    "screens": len(wide),
+                    "sd_mean": float(sd.mean()),
+                    "sd_max": float(sd.max()),
+                    "sd_max_screen": str(sd.idxmax()),
+                    "panel_sd": float(wide.mean(axis=0).std(ddof=1)),
+                }
+            )
+    return pd.DataFrame(rows)
+
+
+def spread_markdown(table: pd.DataFrame) -> str:
+    """:func:`repeat_spread` as a Markdown table, a row per ranker and metric."""
+    first = table.iloc[0]
+    lines = [
+        f"| ranker | metric | SD over {first.repeats} repeats, mean over {first.screens} screens | largest (screen) "
+        "| SD of the mean over the screens |",
+        "|---|---|---:|---|---:|",
+    ]
+    for r in table.itertuples():
+        lines.append(
+            f"| {r.model} | {_label(r.metric)} | {_number(r.sd_mean)} | {_number(r.sd_max)} ({r.sd_max_screen}) "
+            f"| {_number(r.panel_sd)} |"
+        )
+    return "\n".join(lines)
+
+
 def _record(row) -> str:
     return _wins_losses({"wins": row.wins, "losses": row.losses, "ties": row.ties})
 
