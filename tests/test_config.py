@@ -169,6 +169,7 @@ def test_the_fair_reruns_configs_validate_and_tune_on_campaigns_the_test_panel_d
         "seed": 0,
         "design": "development",
         "folds": 1,
+        "chosen_on": None,
     }
     tuned = [m for m in compared_models(dev) if "." in m]
     assert len(tuned) == 8 * 8 and {m.split(".")[0] for m in tuned} == {
@@ -186,3 +187,10 @@ def test_the_fair_reruns_configs_validate_and_tune_on_campaigns_the_test_panel_d
         assert config["summary"]["pains"] and config["cv"]["folds"] == 5
         assert config["models"]["rf"]["n_estimators"] == 100  # the declared cap, as on the development panel
     assert merged_config(panel, confirmed, studies / "fair_random.yaml")[0]["cv"]["repeats"] == 3  # 3 seeds
+    # the chosen models' file names its development screens: the headline panel tests none of their campaigns, and a
+    # panel that does is refused
+    chosen = {"tuning": {**tuning_settings(dev), "chosen_on": dev_screens}, "models": {"knn": {"k": 10}}}
+    config, runs = merged_config(panel, confirmed, studies / "fair_random.yaml", chosen)
+    assert check_config(config, runs, root=tmp_path) == screens
+    with pytest.raises(ValueError, match="chosen on hsf1_primary, a campaign this run tests \\(hsf1\\)"):
+        check_config(*merged_config(panel, chosen, {"dataset": ["hsf1_confirmed", "GPCR_3_confirmed"]}), root=tmp_path)

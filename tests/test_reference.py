@@ -463,6 +463,41 @@ def test_a_runs_declared_questions_go_into_its_references_manifest_and_a_change_
     assert read_manifest(ref).questions == other
 
 
+def test_a_runs_design_goes_into_its_references_manifest_and_screens_of_another_design_are_not_added(tmp_path):
+    """tables/design.yaml (split, tuning, each run's parameters) is kept in a new panel reference's manifest; a
+    rerun with another design rewrites it and says so; screens run under another design are refused by --add, in
+    one line, and nothing is written."""
+    import yaml
+
+    from crocbench.reference import read_manifest
+
+    design = {
+        "cv": {"split": "random", "folds": 5, "repeats": 3, "seed": 0},
+        "tuning": {"design": "development", "budget": 8, "chosen_on": ["GPCR_2_primary"]},
+        "models": {"IRV": {"class": "irv", "k": 30}},
+    }
+    first = _panel_summary(tmp_path / "a" / "summary", ["s1", "s2"])
+    rest = _panel_summary(tmp_path / "b" / "summary", ["s3", "s4"])
+    ref = tmp_path / "ref"
+    (first / "tables" / "design.yaml").write_text(yaml.safe_dump(design))
+    write_reference(first, ref)
+    assert read_manifest(ref).design == design
+    assert yaml.safe_load((ref / "manifest.yaml").read_text())["design"]["cv"]["repeats"] == 3
+    other = {**design, "cv": {**design["cv"], "repeats": 1}}
+    (rest / "tables" / "design.yaml").write_text(yaml.safe_dump(other))
+    before = (ref / "datasets.tsv").read_text()
+    with pytest.raises(ValueError, match=r"its run's design \(tables/design.yaml\) is not the panel's"):
+        write_reference(rest, ref, add=True)
+    assert (ref / "datasets.tsv").read_text() == before and read_manifest(ref).design == design
+    (rest / "tables" / "design.yaml").write_text(yaml.safe_dump(design))
+    write_reference(rest, ref, add=True)  # the same design: added
+    assert set(pd.read_csv(ref / "datasets.tsv", sep="\t")["dataset"]) == {"s1", "s2", "s3", "s4"}
+    (first / "tables" / "design.yaml").write_text(yaml.safe_dump(other))
+    written = write_reference(first, ref)
+    assert read_manifest(ref).design == other
+    assert any(line.startswith("manifest.yaml: design: {") for lines in written.values() for line in lines)
+
+
 def test_reference_comparison_reports_a_one_in_a_million_change(tmp_path):
     from crocbench.reference import REFERENCE_FILES, compare_run
 

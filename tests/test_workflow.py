@@ -596,7 +596,7 @@ def test_a_development_panel_chooses_each_rankers_configuration_by_its_mean_over
     that passes the schema. The SVM's candidates (a job per fold) train on fold 0 alone."""
     from sklearn.metrics import roc_auc_score
 
-    from crocbench.config import load_config
+    from crocbench.config import check_config, load_config, study_runs
 
     config = _two_screens(tmp_path)
     config["models"] = {"random": {}, "knn": {"tune": {"k": [1, 3, 5, 9]}}}
@@ -651,6 +651,9 @@ def test_a_development_panel_chooses_each_rankers_configuration_by_its_mean_over
     (tmp_path / "test.yaml").write_text(yaml.safe_dump(test_config))
     merged = load_config([tmp_path / "test.yaml", out], ROOT)
     assert merged["models"]["knn"]["k"] == best
+    assert merged["tuning"]["chosen_on"] == ["screen", "screen_ca"]  # chosen there: testing there is refused
+    with pytest.raises(ValueError, match="chosen on screen, a campaign this run tests"):
+        check_config(merged, study_runs(merged), root=tmp_path)
     # a nested config is refused, in one line
     (tmp_path / "nested.yaml").write_text(yaml.safe_dump({**config, "tuning": {"budget": 4, "metric": "roc"}}))
     refused = subprocess.run(
@@ -789,6 +792,11 @@ def test_two_datasets_in_one_run_and_the_summary_from_their_own_scores(tmp_path)
     ranks_md = (summary / "tables" / "ranks.md").read_text()
     assert "Friedman chi2" in ranks_md and f"\n\n{SUMMARY_TESTS}.\n\n" in ranks_md  # the summary names its tests
     assert yaml.safe_load((summary / "tables" / "questions.yaml").read_text()) == questions  # declared, kept
+    design = yaml.safe_load((summary / "tables" / "design.yaml").read_text())  # what the results rest on
+    assert design["cv"] == {"split": "random", "folds": 2, "repeats": 1, "seed": 0}
+    assert design["tuning"]["design"] == "nested" and design["tuning"]["chosen_on"] is None
+    assert list(design["models"]) == ["RANDOM", "MAX-SIM", "kNN", "SVM", "IRV"]
+    assert design["models"]["kNN"]["k"] == 5 and design["models"]["SVM"]["C_grid"] == [0.1, 1]
     conover = pd.read_csv(summary / "tables" / "conover.tsv", sep="\t")
     want = conover_friedman(roc, labels)
     for row in conover[conover["metric"] == "roc"].itertuples():

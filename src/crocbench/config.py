@@ -131,7 +131,7 @@ def tuning_settings(config: dict) -> dict:
     Examples
     --------
     >>> tuning_settings({"tuning": {"budget": 4}})
-    {'budget': 4, 'metric': 'croc_exp_80', 'share': 0.2, 'seed': 0, 'design': 'nested', 'folds': None}
+    {'budget': 4, 'metric': 'croc_exp_80', 'share': 0.2, 'seed': 0, 'design': 'nested', 'folds': None, 'chosen_on': None}
     >>> tuning_settings({"summary": {"questions": {"metric_of_record": "ef_1pct"}}})["metric"]
     'ef_1pct'
     """
@@ -144,6 +144,7 @@ def tuning_settings(config: dict) -> dict:
         "seed": int(spec.get("seed", 0)),
         "design": spec.get("design", "nested"),
         "folds": None if spec.get("folds") is None else int(spec["folds"]),
+        "chosen_on": None if spec.get("chosen_on") is None else [str(d) for d in spec["chosen_on"]],
     }
 
 
@@ -383,7 +384,8 @@ def check_questions(config: dict, runs: dict) -> None:
 
 
 def check_tuning(config: dict) -> None:
-    """``tuning: folds`` only under the development design, and no more than the split's folds.
+    """``tuning: folds`` only under the development design, and no more than the split's folds; ``tuning:
+    chosen_on`` (the development panel the models were chosen on) shares no campaign with the run's datasets.
 
     Examples
     --------
@@ -395,16 +397,52 @@ def check_tuning(config: dict) -> None:
     Traceback (most recent call last):
     ...
     ValueError: tuning: folds is 6, more than the split's 5 (cv: folds)
+    >>> check_tuning({"tuning": {"chosen_on": ["hsf1_primary"]}, "cv": {"folds": 5}, "dataset": "hsf1_confirmed",
+    ...               "datasets": {"hsf1_confirmed": {}}})
+    Traceback (most recent call last):
+    ...
+    ValueError: tuning: chosen_on: the models were chosen on hsf1_primary, a campaign this run tests (hsf1)
     """
     tuning = tuning_settings(config)
-    if tuning["folds"] is None:
-        return
-    if tuning["design"] != "development":
+    if tuning["folds"] is not None and tuning["design"] != "development":
         raise ValueError("tuning: folds validates a development panel's candidates; design: nested tunes in every fold")
-    if tuning["folds"] > config["cv"]["folds"]:
+    if tuning["folds"] is not None and tuning["folds"] > config["cv"]["folds"]:
         raise ValueError(
             f"tuning: folds is {tuning['folds']}, more than the split's {config['cv']['folds']} (cv: folds)"
         )
+    if tuning["chosen_on"]:
+        from .data.pubchem import campaign_of
+
+        tested = {campaign_of(d) for d in chosen_datasets(config)}
+        for screen in tuning["chosen_on"]:
+            if campaign_of(screen) in tested:
+                raise ValueError(
+                    f"tuning: chosen_on: the models were chosen on {screen}, a campaign this run tests "
+                    f"({campaign_of(screen)})"
+                )
+
+
+def study_design(config: dict, runs: dict) -> dict:
+    """What a run's results rest on, for its reference's manifest: the split (``cv``), the tuning (``tuning``:
+    :func:`tuning_settings`) and every compared run's class and parameters by label (``models``).
+
+    Parameters
+    ----------
+    config : dict
+        The validated config.
+    runs : dict
+        ``{name: crocbench.models.Run}`` of the compared runs.
+
+    Returns
+    -------
+    dict
+        Plain YAML-ready values.
+    """
+    import json
+
+    cv = {k: config["cv"][k] for k in ("split", "folds", "repeats", "seed") if k in config["cv"]}
+    models = {run.label: json.loads(json.dumps(run.params, default=str)) for run in runs.values()}
+    return {"cv": cv, "tuning": tuning_settings(config), "models": models}
 
 
 def check_memorization(config: dict) -> None:

@@ -6,7 +6,15 @@ from pathlib import Path
 
 from crocbench._parallel import memory_budget_mb
 from crocbench._workflow import fold_groups
-from crocbench.config import SIZE_UNKNOWN, check_config, compared_models, study_runs, summary_models, tuning_settings
+from crocbench.config import (
+    SIZE_UNKNOWN,
+    check_config,
+    compared_models,
+    study_design,
+    study_runs,
+    summary_models,
+    tuning_settings,
+)
 from crocbench.config import expected_compounds as _expected_compounds
 from crocbench.data import Dataset
 from crocbench.models import SVM, irv_run

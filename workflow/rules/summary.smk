@@ -19,6 +19,7 @@ rule summary_tables:
         pairs_tsv="results/summary/tables/wilcoxon.tsv",
         conover_tsv="results/summary/tables/conover.tsv",
         questions="results/summary/tables/questions.yaml",
+        design="results/summary/tables/design.yaml",
         ranks_md="results/summary/tables/ranks.md",
         ranks_html=report(
             "results/summary/tables/ranks.html", caption="../report/summary_ranks.rst", category="Across datasets"
@@ -41,6 +42,7 @@ rule summary_tables:
         seed=config["cv"]["seed"],
         repeats=REPEATS,
         questions=config["summary"]["questions"],
+        design=study_design(config, {m: RUNS[m] for m in MODELS}),
     script:
         "../scripts/summary_tables.py"
 

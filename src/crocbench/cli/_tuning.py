@@ -21,7 +21,12 @@ def add_tuning_parser(sub) -> None:
         help="the development run's config files, comma-separated, as --configfile took them (over config.yaml): the "
         "same files, unchanged, so that each candidate's label names the configuration it ran",
     )
-    q.add_argument("--out", required=True, help="the chosen models (YAML, a `models:` to merge into a test config)")
+    q.add_argument(
+        "--out",
+        required=True,
+        help="the chosen models (YAML: a `models:` to merge into a test config, and the `tuning:` that chose them, "
+        "its screens under chosen_on)",
+    )
     q.add_argument("--table", help="every candidate's mean and SD over the screens (TSV; default: beside --out)")
     q.add_argument("--root", default=".", help="the project's root, holding config.yaml (default: the current folder)")
 
@@ -52,7 +57,8 @@ def _tuning(args) -> int:
         raise ValueError("the config's tuning: design is not development: its rankers were tuned in each fold")
     search = [p / "plugins" for p in (*(f.resolve().parent for f in files), Path(args.root).resolve())]
     entries = expand_runs(config["models"], config.get("irv_training"), tuning, [p for p in search if p.is_dir()])
-    table = choose_candidates(pd.read_csv(values_path, sep="\t"), entries, tuning["metric"])
+    values = pd.read_csv(values_path, sep="\t")
+    table = choose_candidates(values, entries, tuning["metric"])
     chosen = chosen_models(table, entries)
     screens = int(table["screens"].iloc[0])
     header = (
@@ -62,8 +68,9 @@ def _tuning(args) -> int:
     )
     table_path = Path(args.table) if args.table else Path(args.out).with_suffix(".tsv")
     write_table(table, table_path, sep="\t", index=False, float_format="%.10g")
-    with atomic_write(args.out) as tmp, open(tmp, "w") as fh:
-        fh.write(header + yaml.safe_dump({"models": chosen}, sort_keys=False))
+    record = {**tuning, "chosen_on": list(dict.fromkeys(values["dataset"]))}
+    with atomic_write(args.out) as tmp, open(tmp, "w") as fh:  # the tuning that chose them, and its screens
+        fh.write(header + yaml.safe_dump({"tuning": record, "models": chosen}, sort_keys=False))
     for row in table[table["chosen"]].itertuples():
         print(f"{row.ranker}: {row.params} ({tuning['metric']} {row.mean:.4f} over {row.screens} screens)")
     return 0

@@ -18,6 +18,10 @@ Every committed reference folder holds one. The code reads it, never the folder'
     The pages that hold its generated blocks; ``figures`` the generated figures (path: kind).
 ``questions``
     The study's declared questions (:class:`crocbench.report.findings.Questions`), for its findings.
+``design``
+    What a panel's results rest on, as its run wrote it (``tables/design.yaml``; :func:`crocbench.config.study_design`):
+    the split (``cv``: folds, repeats, seed), the tuning (``tuning``: design, budget, metric, and ``chosen_on``, the
+    development panel) and every compared run's parameters (``models``, by label).
 ``strata``
     A ``memorization`` reference's strata: ``novel`` and ``analog`` thresholds and the ``metrics`` tabulated
     (the run's ``memorization:`` config).
@@ -48,6 +52,7 @@ _KEYS = (
     "documents",
     "figures",
     "questions",
+    "design",
     "strata",
 )
 
@@ -66,6 +71,7 @@ class Manifest:
     documents: tuple = ()
     figures: dict = field(default_factory=dict, hash=False)
     questions: dict | None = field(default=None, hash=False)
+    design: dict | None = field(default=None, hash=False)
     strata: dict | None = field(default=None, hash=False)
 
     @property
@@ -85,6 +91,8 @@ class Manifest:
         }
         if self.questions is not None:
             out["questions"] = self.questions
+        if self.design is not None:
+            out["design"] = self.design
         if self.strata is not None:
             out["strata"] = self.strata
         return out
@@ -139,6 +147,7 @@ def _read(folder: Path, mtime_ns: int, size: int) -> Manifest:
         documents=tuple(spec.get("documents") or ()),
         figures=figures,
         questions=spec.get("questions"),
+        design=spec.get("design"),
         strata=spec.get("strata"),
     )
     if manifest.kind == "memorization":

@@ -107,6 +107,9 @@ def write_reference(results, reference, study: bool = False, add: bool = False) 
             raise ValueError(f"{results} is not a panel's summary: only a panel's screens are added to its reference")
         if not is_panel_reference(reference):
             raise ValueError(f"{reference}: no panel reference to add screens to (write it first, without --add)")
+        design, held = _summary_yaml(results, "design.yaml"), read_manifest(reference).design
+        if design is not None and held is not None and design != held:
+            raise ValueError(f"{results}: its run's design (tables/design.yaml) is not the panel's ({reference})")
         frames = added_screens(results, reference)
     else:
         frames = {name: reference_frame(results, name) for name in reference_files(results, study)}
@@ -122,21 +125,27 @@ def write_reference(results, reference, study: bool = False, add: bool = False) 
             if name not in frames and (reference / name).is_file():
                 (reference / name).unlink()
                 written[reference / name] = [f"{name}: removed (not merged screen by screen)"]
-    questions = _declared_questions(results)
+    questions, design = _summary_yaml(results, "questions.yaml"), _summary_yaml(results, "design.yaml")
     if manifest_kind(reference) is None:  # a new reference says what it is; the rest of its manifest is declared
         kind = "panel" if is_summary(results) else "study" if study else "paper"
-        written[write_manifest(Manifest(reference, kind=kind, questions=questions))] = ["new"]
-    elif questions is not None and read_manifest(reference).questions != questions:
-        manifest = read_manifest(reference)
-        written[write_manifest(replace(manifest, questions=questions))] = [
-            f"{MANIFEST}: questions: {manifest.questions} -> {questions}"
-        ]
+        written[write_manifest(Manifest(reference, kind=kind, questions=questions, design=design))] = ["new"]
+        return written
+    manifest, moved = read_manifest(reference), []
+    if questions is not None and manifest.questions != questions:
+        moved.append(f"{MANIFEST}: questions: {manifest.questions} -> {questions}")
+        manifest = replace(manifest, questions=questions)
+    if design is not None and manifest.design != design:
+        moved.append(f"{MANIFEST}: design: {manifest.design} -> {design}")
+        manifest = replace(manifest, design=design)
+    if moved:
+        written[write_manifest(manifest)] = moved
     return written
 
 
-def _declared_questions(results) -> dict | None:
-    """The questions a panel's run declared (``tables/questions.yaml``, written by the summary), or None."""
-    path = Path(results) / "tables" / "questions.yaml"
+def _summary_yaml(results, name: str) -> dict | None:
+    """A panel summary's YAML table (``tables/questions.yaml``: the questions its run declared; ``tables/design.yaml``:
+    its design), as its run wrote it, or None."""
+    path = Path(results) / "tables" / name
     if not path.is_file():
         return None
     from .._extras import needs
