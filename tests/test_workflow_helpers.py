@@ -153,6 +153,42 @@ def test_panel_cost_of_some_models_per_screen_and_per_compound(tmp_path):
     assert bad.returncode != 0 and "no fold jobs of knn in the screens done" in bad.stderr
 
 
+def test_the_cost_per_ranker_counts_candidates_with_their_ranker_and_every_repeat(tmp_path):
+    """benchmarks/accounting/rankers.py: a development panel's candidates (rf.c1, rf.c2) are the forest's stage, a
+    repeat's fold jobs count with the run's, the other jobs go to their stages; hours summed by hand."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    jobs = {  # screen: {benchmark file: (wall s, cpu s)}
+        "a": {"scores/rf.c1/fold_0": (100, 150), "scores/rf.c2/fold_0": (50, 90), "scores/svm/fold_0": (10, 12),
+              "neighbours_k50/chunk_0": (20, 20), "fingerprints": (5, 4)},
+        "b": {"scores/rf/fold_0": (30, 40), "repeats/1/scores/rf/fold_1": (40, 50), "scores/knn/folds": (3, 3)},
+    }  # fmt: skip
+    for screen, files in jobs.items():
+        for rel, (s, cpu) in files.items():
+            path = tmp_path / "logs" / screen / "benchmark" / f"{rel}.tsv"
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(f"s\tmax_rss\tcpu_time\n{s}\t500\t{cpu}\n")
+    script = Path(__file__).resolve().parents[1] / "benchmarks" / "accounting" / "rankers.py"
+    out = subprocess.run([sys.executable, str(script), str(tmp_path)], capture_output=True, text=True, check=True)
+    rows = {line.split("|")[1].strip(): [c.strip() for c in line.split("|")[2:-1]] for line in out.stdout.splitlines()
+            if line.startswith("| ") and not line.startswith("| stage")}  # fmt: skip
+    assert list(rows) == ["rf", "neighbours", "svm", "data", "knn"]  # by wall hours, largest first
+    assert rows["rf"] == [
+        "4",
+        f"{220 / 3600:.2f}",
+        f"{330 / 3600:.2f}",
+        "100.00",
+        f"{150 / 3600:.2f}",
+        f"{70 / 3600:.2f}",
+    ]
+    assert rows["knn"][:2] == ["1", f"{3 / 3600:.2f}"]
+    assert out.stdout.startswith(f"## {tmp_path}: 8 jobs, {258 / 3600:.2f} h of job wall time")
+    missing = subprocess.run([sys.executable, str(script), str(tmp_path / "none")], capture_output=True, text=True)
+    assert missing.returncode != 0 and "no logs folder" in missing.stderr
+
+
 def test_a_steps_log_ends_with_its_exact_peak_memory(tmp_path):
     """The peak of a step that held 400 MB for a moment and freed it long before its end (which a sampled maximum,
     such as Snakemake's benchmark after its first 15 s, misses): VmHWM, read in a fresh process."""
