@@ -169,6 +169,7 @@ def test_the_fair_reruns_configs_validate_and_tune_on_campaigns_the_test_panel_d
         "seed": 0,
         "design": "development",
         "folds": 1,
+        "cost_margin": 0.01,
         "chosen_on": None,
     }
     tuned = [m for m in compared_models(dev) if "." in m]

@@ -151,6 +151,32 @@ def test_a_development_panel_chooses_the_best_mean_over_the_screens_the_earlier_
         choose_candidates(datasets, entries, "ef_1pct")
 
 
+def test_a_cost_margin_chooses_the_cheapest_candidate_near_the_best():
+    """Means 0.75, 0.77 and 0.765 at 10, 50 and 20 s a fold (each the mean over two screens): within 0.01 of the
+    best (c2) the cheapest is c3; within 0.001 only c2 is near; within 0.03 c1, the cheapest of all. The best stays
+    marked as such, for the price of the choice."""
+    import pandas as pd
+
+    from crocbench.models._development import choose_candidates
+
+    entries = expand_runs({"knn": {"tune": {"k": [1, 5, 9]}}}, None, {**TUNING, "budget": 3, "design": "development"})
+    values = {"kNN.c1": ([0.70, 0.80], [8, 12]), "kNN.c2": ([0.78, 0.76], [40, 60]), "kNN.c3": ([0.75, 0.78], [30, 10])}
+    table = pd.DataFrame(
+        [
+            {"dataset": d, "model": m, "roc": v[0][i], "seconds": v[1][i]}
+            for i, d in enumerate(("s1", "s2"))
+            for m, v in values.items()
+        ]
+    )
+    for margin, chosen in ((0.01, "knn.c3"), (0.001, "knn.c2"), (0.03, "knn.c1"), (None, "knn.c2")):
+        out = choose_candidates(table, entries, "roc", margin)
+        assert out.loc[out["chosen"], "candidate"].tolist() == [chosen], margin
+        assert out.loc[out["best"], "candidate"].tolist() == ["knn.c2"]
+    assert out["seconds"].tolist() == pytest.approx([10, 50, 20])
+    with pytest.raises(ValueError, match="cost_margin compares the candidates' seconds"):
+        choose_candidates(table.drop(columns="seconds"), entries, "roc", 0.01)
+
+
 def test_a_ranker_that_selects_its_own_settings_is_refused():
     """config.yaml's SVM selects C by an inner CV (C_grid): tuned, every candidate would choose again."""
     with pytest.raises(ValueError, match="selects its own settings by an inner CV"):

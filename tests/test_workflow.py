@@ -623,6 +623,8 @@ def test_a_development_panel_chooses_each_rankers_configuration_by_its_mean_over
             aucs.append(roc_auc_score(scores["label"], scores["score"]))
             row = values[(values["dataset"] == dataset) & (values["model"] == f"kNN.c{i}")]
             assert row["compounds"].item() == len(scores) < len(folds)
+            bench = tmp_path / "logs" / dataset / "benchmark" / "scores" / f"knn.c{i}" / "folds.tsv"  # both folds' job
+            assert row["seconds"].item() == pytest.approx(pd.read_csv(bench, sep="\t")["s"].iloc[-1] / 2, rel=1e-6)
         means[k] = np.mean(aucs)
     assert len(set(np.round(list(means.values()), 9))) > 1  # the candidates differ: the choice is a real one
     best = max(means, key=lambda k: (means[k], -k))  # the earlier (smaller k) on a tie
@@ -663,6 +665,53 @@ def test_a_development_panel_chooses_each_rankers_configuration_by_its_mean_over
     )
     assert refused.returncode == 2 and refused.stderr.count("\n") == 1 and "design is not development" in refused.stderr
     assert not (tmp_path / "x.yaml").exists()
+
+
+def test_the_forests_cap_is_priced_by_its_chosen_candidate_refitted_with_more_trees(tmp_path):
+    """benchmarks/studies/rf_cap.py on a development panel of both screens (the forest tuned at 10 trees, fold 0):
+    refitted at the capped 10 trees the chosen forest gives back the workflow's fold-0 scores bit for bit (same
+    seeds, same trees: the replay is the fold job), so every difference is 0; at 40 trees they move."""
+    config = _two_screens(tmp_path)
+    config["models"] = {"knn": {}, "rf": {"n_estimators": 10, "tune": {"min_samples_leaf": [1, 3]}}}  # kNN: neighbours
+    config["tuning"] = {"budget": 2, "metric": "roc", "design": "development", "folds": 1}
+    (tmp_path / "dev.yaml").write_text(yaml.safe_dump(config))
+    done = _run(tmp_path, config, "--cores", "2", "tuning_values")
+    assert done.returncode == 0, done.stderr[-3000:]
+    chosen = tmp_path / "chosen.yaml"
+    cli = [
+        sys.executable,
+        "-m",
+        "crocbench.cli",
+        "tuning",
+        "choose",
+        str(tmp_path / "results" / "tuning" / "values.tsv"),
+    ]
+    subprocess.run(
+        [*cli, "--config", str(tmp_path / "dev.yaml"), "--out", str(chosen), "--root", str(ROOT)], check=True
+    )
+    script = ROOT / "benchmarks" / "studies" / "rf_cap.py"
+    tables = {}
+    for trees in (10, 40):
+        out = tmp_path / f"cap_{trees}.tsv"
+        args = [
+            "--chosen",
+            str(chosen),
+            "--config",
+            str(tmp_path / "dev.yaml"),
+            "--trees",
+            str(trees),
+            "--out",
+            str(out),
+        ]
+        cap = subprocess.run([sys.executable, str(script), str(tmp_path), *args], capture_output=True, text=True)
+        assert cap.returncode == 0, cap.stderr[-3000:]
+        tables[trees] = pd.read_csv(out, sep="\t")
+    same, more = tables[10], tables[40]
+    assert list(same["screen"]) == ["screen", "screen_ca"] and (same["capped_trees"] == 10).all()
+    for k in ("croc_exp_80", "ef_1pct", "roc"):
+        assert (same[f"difference_{k}"] == 0).all(), k
+        assert same[f"full_{k}"].tolist() == same[f"capped_{k}"].tolist() == more[f"capped_{k}"].tolist()
+    assert (more["difference_roc"] != 0).any()
 
 
 def test_two_datasets_in_one_run_and_the_summary_from_their_own_scores(tmp_path):

@@ -3,7 +3,8 @@
 Snakemake writes each job's ``benchmark:`` file under ``logs/{dataset}/benchmark/`` (wall seconds, and ``max_rss``
 sampled every 0.5 s for 15 s, then every 30 s); each step's log ends with its exact peak
 (:func:`crocbench._workflow.step`). :func:`jobs` reads both, one row per job; :func:`rule_table` sums them per rule,
-:func:`stage_of` puts a job in its stage, :func:`invocation_walls` reads each Snakemake invocation's wall time.
+:func:`stage_of` puts a job in its stage, :func:`invocation_walls` reads each Snakemake invocation's wall time,
+:func:`fold_seconds` a run's seconds per fold.
 Shared by the accounting scripts (``benchmarks/accounting/``) and the protocol study
 (``benchmarks/studies/protocol_study.py``).
 """
@@ -161,3 +162,33 @@ def invocation_walls(run: Path, since: datetime | None = None) -> list[float]:
         if len(stamps) >= 2 and " steps (" in text and (since is None or stamps[0] >= since):
             walls.append((stamps[-1] - stamps[0]).total_seconds())
     return walls
+
+
+def fold_seconds(benchmark: Path, model: str, groups: list, folds) -> float:
+    """A trained run's mean job seconds per fold over ``folds``, from its fold jobs' benchmark files under
+    ``benchmark`` (``logs/{dataset}/benchmark``): a job of several folds (``groups``: each job's folds,
+    :func:`crocbench._workflow.fold_groups`) counts its seconds over them evenly.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     p = Path(d) / "scores" / "svm"
+    ...     p.mkdir(parents=True)
+    ...     _ = (p / "folds_0.tsv").write_text("s\\n30\\n")
+    ...     _ = (p / "folds_1.tsv").write_text("s\\n12\\n")
+    ...     fold_seconds(Path(d), "svm", [[0, 1, 2], [3, 4]], [0, 3])
+    8.0
+    """
+    n_folds = sum(len(g) for g in groups)
+    folder, per_fold = Path(benchmark) / "scores" / model, {}
+    for j, group in enumerate(groups):
+        if not set(group) & set(folds):
+            continue
+        name = "folds" if len(groups) == 1 else f"fold_{group[0]}" if len(groups) == n_folds else f"folds_{j}"
+        path = folder / f"{name}.tsv"
+        if not path.is_file():
+            raise ValueError(f"{path}: no benchmark file (the run's fold job has not finished)")
+        seconds = float(pd.read_csv(path, sep="\t")["s"].iloc[-1])
+        per_fold.update({k: seconds / len(group) for k in group})
+    return float(sum(per_fold[k] for k in folds) / len(folds))

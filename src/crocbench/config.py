@@ -131,7 +131,7 @@ def tuning_settings(config: dict) -> dict:
     Examples
     --------
     >>> tuning_settings({"tuning": {"budget": 4}})
-    {'budget': 4, 'metric': 'croc_exp_80', 'share': 0.2, 'seed': 0, 'design': 'nested', 'folds': None, 'chosen_on': None}
+    {'budget': 4, 'metric': 'croc_exp_80', 'share': 0.2, 'seed': 0, 'design': 'nested', 'folds': None, 'cost_margin': None, 'chosen_on': None}
     >>> tuning_settings({"summary": {"questions": {"metric_of_record": "ef_1pct"}}})["metric"]
     'ef_1pct'
     """
@@ -144,6 +144,7 @@ def tuning_settings(config: dict) -> dict:
         "seed": int(spec.get("seed", 0)),
         "design": spec.get("design", "nested"),
         "folds": None if spec.get("folds") is None else int(spec["folds"]),
+        "cost_margin": None if spec.get("cost_margin") is None else float(spec["cost_margin"]),
         "chosen_on": None if spec.get("chosen_on") is None else [str(d) for d in spec["chosen_on"]],
     }
 
@@ -384,15 +385,15 @@ def check_questions(config: dict, runs: dict) -> None:
 
 
 def check_tuning(config: dict) -> None:
-    """``tuning: folds`` only under the development design, and no more than the split's folds; ``tuning:
-    chosen_on`` (the development panel the models were chosen on) shares no campaign with the run's datasets.
+    """``tuning: folds`` and ``cost_margin`` only under the development design, ``folds`` no more than the split's;
+    ``tuning: chosen_on`` (the development panel the models were chosen on) shares no campaign with the run's datasets.
 
     Examples
     --------
     >>> check_tuning({"tuning": {"folds": 1}, "cv": {"folds": 5}})
     Traceback (most recent call last):
     ...
-    ValueError: tuning: folds validates a development panel's candidates; design: nested tunes in every fold
+    ValueError: tuning: folds is for a development panel's candidates; design: nested tunes in every fold
     >>> check_tuning({"tuning": {"folds": 6, "design": "development"}, "cv": {"folds": 5}})
     Traceback (most recent call last):
     ...
@@ -404,8 +405,11 @@ def check_tuning(config: dict) -> None:
     ValueError: tuning: chosen_on: the models were chosen on hsf1_primary, a campaign this run tests (hsf1)
     """
     tuning = tuning_settings(config)
-    if tuning["folds"] is not None and tuning["design"] != "development":
-        raise ValueError("tuning: folds validates a development panel's candidates; design: nested tunes in every fold")
+    for key in ("folds", "cost_margin"):
+        if tuning[key] is not None and tuning["design"] != "development":
+            raise ValueError(
+                f"tuning: {key} is for a development panel's candidates; design: nested tunes in every fold"
+            )
     if tuning["folds"] is not None and tuning["folds"] > config["cv"]["folds"]:
         raise ValueError(
             f"tuning: folds is {tuning['folds']}, more than the split's {config['cv']['folds']} (cv: folds)"

@@ -4,7 +4,8 @@
 
 rule tuning_values:
     """Each compared run's summary metrics on each screen, from its scores on the validation folds (tuning: folds;
-    their test compounds pooled): the candidates' values that `crocbench tuning choose` compares."""
+    their test compounds pooled), and a validation fold's job seconds (from the fold jobs' benchmark files): the
+    candidates' values and costs that `crocbench tuning choose` compares."""
     input:
         folds=expand("results/{dataset}/folds.tsv", dataset=DATASETS),
         scores=expand(  # a trained run's validation folds
@@ -19,9 +20,9 @@ rule tuning_values:
     output:
         "results/tuning/values.tsv",
     log:
-        "logs/tuning/values.log",
+        "logs/summary/tuning_values.log",
     benchmark:
-        "logs/tuning/benchmark/values.tsv"
+        "logs/summary/benchmark/tuning_values.tsv"
     conda:
         "../../envs/crocbench.yaml"
     threads: 1
@@ -32,6 +33,7 @@ rule tuning_values:
         models=MODELS,
         imported=IMPORTED,
         labels=LABELS,
+        groups={m: FOLD_GROUPS[m] for m in MODELS if m in TRAINED},
         folds=VALIDATION_FOLDS,
     script:
         "../scripts/tuning_values.py"

@@ -1,5 +1,6 @@
 import pandas as pd
 
+from crocbench._accounting import fold_seconds
 from crocbench._io import write_table
 from crocbench._workflow import step
 from crocbench.cv import pool_scores
@@ -7,10 +8,9 @@ from crocbench.report import datasets_table
 
 with step(snakemake) as log:
     models, labels, folds = snakemake.params.models, snakemake.params.labels, snakemake.params.folds
-    scores, imported = (
-        iter(snakemake.input.scores),
-        iter(snakemake.input.imported),
-    )  # expand's order: dataset, model, fold
+    groups = snakemake.params.groups  # each trained run's fold jobs: their benchmark files give its seconds
+    scores = iter(snakemake.input.scores)  # expand's order: dataset, model, fold
+    imported = iter(snakemake.input.imported)
     parts = []
     for dataset, folds_path in zip(snakemake.params.datasets, snakemake.input.folds):
         table = pd.read_csv(folds_path, sep="\t", dtype={"id": str})
@@ -23,6 +23,11 @@ with step(snakemake) as log:
             else:
                 parts_of_run = [pd.read_parquet(next(scores)) for _ in folds]
             runs[labels[m]] = pool_scores(parts_of_run, validation)
-        parts.append(datasets_table({dataset: runs}))
+        seconds = {  # a validation fold's job seconds (an imported run's: none)
+            labels[m]: fold_seconds(f"logs/{dataset}/benchmark", m, groups[m], folds) if m in groups else float("nan")
+            for m in models
+        }
+        part = datasets_table({dataset: runs})
+        parts.append(part.assign(seconds=part["model"].map(seconds)))
         print(f"{dataset}: {len(validation):,} compounds of folds {folds}, {len(models)} runs", file=log, flush=True)
     write_table(pd.concat(parts, ignore_index=True), snakemake.output[0], sep="\t", index=False, float_format="%.10g")

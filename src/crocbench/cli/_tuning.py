@@ -58,7 +58,7 @@ def _tuning(args) -> int:
     search = [p / "plugins" for p in (*(f.resolve().parent for f in files), Path(args.root).resolve())]
     entries = expand_runs(config["models"], config.get("irv_training"), tuning, [p for p in search if p.is_dir()])
     values = pd.read_csv(values_path, sep="\t")
-    table = choose_candidates(values, entries, tuning["metric"])
+    table = choose_candidates(values, entries, tuning["metric"], tuning["cost_margin"])
     chosen = chosen_models(table, entries)
     screens = int(table["screens"].iloc[0])
     header = (
@@ -72,5 +72,7 @@ def _tuning(args) -> int:
     with atomic_write(args.out) as tmp, open(tmp, "w") as fh:  # the tuning that chose them, and its screens
         fh.write(header + yaml.safe_dump({"tuning": record, "models": chosen}, sort_keys=False))
     for row in table[table["chosen"]].itertuples():
-        print(f"{row.ranker}: {row.params} ({tuning['metric']} {row.mean:.4f} over {row.screens} screens)")
+        best = table[(table["ranker"] == row.ranker) & table["best"]].iloc[0]
+        cost = "" if best.candidate == row.candidate else f"; the best, {best.candidate}, {best['mean']:.4f}"
+        print(f"{row.ranker}: {row.params} ({tuning['metric']} {row.mean:.4f} over {row.screens} screens{cost})")
     return 0

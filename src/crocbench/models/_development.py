@@ -47,9 +47,10 @@ def candidate_runs(name: str, entry: dict, label: str) -> dict:
     }
 
 
-def choose_candidates(values: pd.DataFrame, entries: dict, metric: str) -> pd.DataFrame:
+def choose_candidates(values: pd.DataFrame, entries: dict, metric: str, margin: float | None = None) -> pd.DataFrame:
     """Each tuned ranker's configuration chosen on a development panel: the candidate with the best mean of
-    ``metric`` over the panel's screens (the earlier on a tie).
+    ``metric`` over the panel's screens (the earlier on a tie); with ``margin``, the cheapest candidate (least mean
+    seconds a validation fold over the screens) whose mean is within ``margin`` of that best (the earlier on a tie).
 
     Parameters
     ----------
@@ -61,12 +62,16 @@ def choose_candidates(values: pd.DataFrame, entries: dict, metric: str) -> pd.Da
         (:func:`candidate_runs`) among them.
     metric : str
         The metric of record (a column of ``values``).
+    margin : float, optional
+        ``tuning: cost_margin``: how far below the best mean a cheaper candidate may be; ``values`` then needs a
+        ``seconds`` column (a validation fold's job seconds on the screen).
 
     Returns
     -------
     DataFrame
         One row per candidate, in the entries' order: ``ranker``, ``candidate`` (its run), ``label``, ``params``
-        (the configuration, JSON), ``screens``, ``mean`` (of ``metric``), ``sd`` (over the screens) and ``chosen``.
+        (the configuration, JSON), ``screens``, ``mean`` (of ``metric``), ``sd`` (over the screens), ``seconds``
+        (the mean over the screens, where ``values`` has them), ``best`` (the best mean) and ``chosen``.
 
     Raises
     ------
@@ -77,8 +82,15 @@ def choose_candidates(values: pd.DataFrame, entries: dict, metric: str) -> pd.Da
 
     if metric not in values.columns:
         raise ValueError(f"the development panel's table has no metric {metric!r}")
+    if margin is not None and "seconds" not in values.columns:
+        raise ValueError("tuning: cost_margin compares the candidates' seconds: the values table has none")
     screens = list(dict.fromkeys(values["dataset"]))
     wide = values.pivot(index="dataset", columns="model", values=metric).reindex(screens)
+    seconds = (
+        values.pivot(index="dataset", columns="model", values="seconds").mean()
+        if "seconds" in values.columns
+        else pd.Series(dtype=float)
+    )
     rows = []
     for run, params in entries.items():
         match = _CANDIDATE.match(run)
@@ -97,14 +109,21 @@ def choose_candidates(values: pd.DataFrame, entries: dict, metric: str) -> pd.Da
                 "screens": len(screens),
                 "mean": float(wide[label].mean()),
                 "sd": float(wide[label].std(ddof=1)) if len(screens) > 1 else float("nan"),
+                "seconds": float(seconds.get(label, float("nan"))),
             }
         )
     if not rows:
         raise ValueError("the development config has no candidate runs (tune: with tuning: design: development)")
     table = pd.DataFrame(rows)
-    best = table.groupby("ranker", sort=False)["mean"].transform("max")
-    first = table.index.isin(table[table["mean"] == best].groupby("ranker", sort=False).head(1).index)
-    return table.assign(chosen=first)
+    top = table.groupby("ranker", sort=False)["mean"].transform("max")
+    best = table.index.isin(table[table["mean"] == top].groupby("ranker", sort=False).head(1).index)
+    if margin is None:
+        return table.assign(best=best, chosen=best)
+    if table["seconds"].isna().any():
+        raise ValueError(f"candidate {table['candidate'][table['seconds'].isna()].iloc[0]} has no seconds to compare")
+    near = table[table["mean"] >= top - margin]
+    cheapest = near.loc[near.groupby("ranker", sort=False)["seconds"].idxmin()].index  # idxmin: the earlier on a tie
+    return table.assign(best=best, chosen=table.index.isin(cheapest))
 
 
 def chosen_models(table: pd.DataFrame, entries: dict) -> dict:
