@@ -667,8 +667,8 @@ def test_a_development_panel_chooses_each_rankers_configuration_by_its_mean_over
     assert not (tmp_path / "x.yaml").exists()
 
 
-def test_the_forests_cap_is_priced_by_its_chosen_candidate_refitted_with_more_trees(tmp_path):
-    """benchmarks/studies/rf_cap.py on a development panel of both screens (the forest tuned at 10 trees, fold 0):
+def test_a_cap_is_priced_by_the_chosen_candidate_refitted_with_the_setting_changed(tmp_path):
+    """benchmarks/studies/caps.py on a development panel of both screens (the forest tuned at 10 trees, fold 0):
     refitted at the capped 10 trees the chosen forest gives back the workflow's fold-0 scores bit for bit (same
     seeds, same trees: the replay is the fold job), so every difference is 0; at 40 trees they move."""
     config = _two_screens(tmp_path)
@@ -689,29 +689,23 @@ def test_the_forests_cap_is_priced_by_its_chosen_candidate_refitted_with_more_tr
     subprocess.run(
         [*cli, "--config", str(tmp_path / "dev.yaml"), "--out", str(chosen), "--root", str(ROOT)], check=True
     )
-    script = ROOT / "benchmarks" / "studies" / "rf_cap.py"
-    tables = {}
-    for trees in (10, 40):
-        out = tmp_path / f"cap_{trees}.tsv"
-        args = [
-            "--chosen",
-            str(chosen),
-            "--config",
-            str(tmp_path / "dev.yaml"),
-            "--trees",
-            str(trees),
-            "--out",
-            str(out),
-        ]
-        cap = subprocess.run([sys.executable, str(script), str(tmp_path), *args], capture_output=True, text=True)
-        assert cap.returncode == 0, cap.stderr[-3000:]
-        tables[trees] = pd.read_csv(out, sep="\t")
-    same, more = tables[10], tables[40]
-    assert list(same["screen"]) == ["screen", "screen_ca"] and (same["capped_trees"] == 10).all()
+    script = ROOT / "benchmarks" / "studies" / "caps.py"
+    out = tmp_path / "caps.tsv"
+    args = ["--chosen", str(chosen), "--config", str(tmp_path / "dev.yaml"), "--ranker", "rf", "--out", str(out)]
+    variants = ["--variant", "same:n_estimators=10", "--variant", "more:n_estimators=40"]
+    cap = subprocess.run([sys.executable, str(script), str(tmp_path), *args, *variants], capture_output=True, text=True)
+    assert cap.returncode == 0, cap.stderr[-3000:]
+    table = pd.read_csv(out, sep="\t")
+    same, more = table[table["variant"] == "same"], table[table["variant"] == "more"]
+    assert list(same["screen"]) == list(more["screen"]) == ["screen", "screen_ca"]
     for k in ("croc_exp_80", "ef_1pct", "roc"):
         assert (same[f"difference_{k}"] == 0).all(), k
-        assert same[f"full_{k}"].tolist() == same[f"capped_{k}"].tolist() == more[f"capped_{k}"].tolist()
+        assert same[f"variant_{k}"].tolist() == same[f"chosen_{k}"].tolist() == more[f"chosen_{k}"].tolist()
     assert (more["difference_roc"] != 0).any()
+    bad = subprocess.run(
+        [sys.executable, str(script), str(tmp_path), *args, "--variant", "trees"], capture_output=True, text=True
+    )
+    assert bad.returncode != 0 and bad.stderr.strip() == "--variant: NAME:KEY=VALUE[,KEY=VALUE]; got 'trees'"
 
 
 def test_two_datasets_in_one_run_and_the_summary_from_their_own_scores(tmp_path):
