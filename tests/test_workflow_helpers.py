@@ -297,3 +297,48 @@ def test_screen_runs_pair_each_screens_files_with_its_models_and_repeats(tmp_pat
             assert [run[label]["score"].iloc[0] for label in ("kNN", "IRV")] == [base, base + 1]
     only = list(screen_runs(screens, models, labels, scores))  # one repeat: no repeat files
     assert [len(b) for _, b in only] == [1, 1] and only[1][1][0]["IRV"]["score"].iloc[0] == 201.0
+
+
+def test_the_plan_prices_a_chosen_setting_by_its_development_seconds_over_its_default(tmp_path):
+    """benchmarks/accounting/cost_model.py --plan --chosen: a chosen forest whose development fold took its priced
+    default's seconds (computed here from the measured table's log-log line at the three development screens'
+    training sets, 100 of 500 trees) keeps the plan's hours; at twice those seconds its headline hours double; a
+    ranker not chosen keeps its own."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    import numpy as np
+
+    root = Path(__file__).resolve().parents[1]
+    script = root / "benchmarks" / "accounting" / "cost_model.py"
+    measured = root / "benchmarks" / "accounting" / "measured" / "fold_seconds_2026-11-29.md"
+    counts = pd.read_csv(root / "config" / "panels" / "pubchem_hts_counts.tsv", sep="\t").set_index("dataset")
+    lines = [line for line in measured.read_text().splitlines() if line.startswith("| rf ")]
+    sizes = (41_906, 104_663, 300_971)
+    seconds = [float(c.replace(",", "")) for c in lines[0].split("|")[3:6]]
+    development = [counts.loc[d, "kept"] for d in ("GPCR_2_primary", "serine_primary", "hsf1_primary")]
+
+    def at(n):  # piecewise linear in log-log, as measured (the three sizes; hsf1 is the largest)
+        x, y = np.log(sizes), np.log(seconds)
+        i = 0 if np.log(n) < x[1] else 1
+        return np.exp(y[i] + (y[i + 1] - y[i]) / (x[i + 1] - x[i]) * (np.log(n) - x[i]))
+
+    default = np.mean([at(n * 0.8 / 0.9) * 100 / 500 for n in development])  # 5-fold training sets, 100 trees
+
+    def plan(extra=()):
+        args = ["--measured", str(measured), "--plan", "5,3,1", "--budget", "8", "--dev-screens", "3"]
+        args += ["--dev-folds", "1", "--rf-cap", "100", "--models", "svm", "rf", *extra]
+        out = subprocess.run([sys.executable, str(script), *args], capture_output=True, text=True, check=True).stdout
+        return {line.split("|")[1].strip(): line.split("|")[2:-1] for line in out.splitlines() if line.startswith("| ")}
+
+    base = plan()
+    for factor in (1.0, 2.0):
+        table = tmp_path / f"chosen_{factor}.tsv"
+        pd.DataFrame(
+            {"ranker": ["rf"], "candidate": ["rf.c1"], "seconds": [factor * default], "chosen": [True]}
+        ).to_csv(table, sep="\t", index=False)
+        rows = plan(["--chosen", str(table)])
+        for col in (1, 2):  # random and grouped split hours
+            assert float(rows["rf"][col]) == pytest.approx(factor * float(base["rf"][col]), abs=0.011)
+        assert rows["rf"][4].strip() == f"{factor:.2f}" and rows["svm"][:4] == base["svm"][:4]

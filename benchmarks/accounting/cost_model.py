@@ -2,7 +2,8 @@
 
     python benchmarks/accounting/cost_model.py [--screens dtp_aids=RESULTS ion_channel2_primary=RESULTS ...]
         [--rf-trees 50] [--seeds 3] [--models ...] [--measured TABLE.md]
-        [--plan FOLDS,REPEATS,GROUPED_REPEATS --budget B --dev-screens K --dev-folds V --rf-cap TREES]
+        [--plan FOLDS,REPEATS,GROUPED_REPEATS --budget B --dev-screens K --dev-folds V --rf-cap TREES
+         [--chosen CHOSEN.tsv]]
 
 Each ``NAME=RESULTS`` is a finished screen's results folder (``folds.tsv``, ``fingerprints.npz``, the neighbours,
 ``ecfp.npz``): by default DTP AIDS (``results/dtp_aids`` of the default run with ``ecfp.npz`` built), a
@@ -26,7 +27,11 @@ seeds), every fold's training set (F - 1) / F of the screen; tuning on a develop
 smallest campaigns the confirmed panel does not hold (their primary screens), ``--budget`` configurations per
 tuned ranker (RANDOM, MAX-SIM and kNN untuned), each validated on ``--dev-folds`` of the F folds (default all,
 one F-fold pass); the forest at ``--rf-cap`` trees (its fold
-seconds scale with its trees).
+seconds scale with its trees). With ``--chosen`` (``crocbench tuning choose``'s table, its ``seconds`` a validation
+fold's job seconds on the development screens, averaged), each tuned ranker's headline hours are scaled by its chosen
+candidate's seconds over its priced default's at the development screens' sizes (a setting that costs 3x its
+default makes its hours 3x); the development panel's seconds are its own run's, on a machine that may have been
+busier than the measured table's.
 """
 
 from __future__ import annotations
@@ -109,6 +114,7 @@ def main() -> None:
     p.add_argument("--budget", type=int, default=8, help="--plan: configurations per tuned ranker (default 8)")
     p.add_argument("--dev-screens", type=int, default=15, help="--plan: development screens (default 15)")
     p.add_argument("--dev-folds", type=int, help="--plan: validation folds per development screen (default all F)")
+    p.add_argument("--chosen", help="--plan: the chosen candidates' table (chosen.tsv): price the chosen settings")
     p.add_argument("--rf-cap", type=int, default=FULL_TREES, help="--plan: the forest's trees (default 500)")
     args = p.parse_args()
     if args.plan:
@@ -123,7 +129,13 @@ def main() -> None:
             sys.exit(f"--dev-folds: between 1 and the plan's {folds} folds; got {dev_folds}")
         sizes, rows = read_measured(args.measured)
         rows = {m: r for m, r in rows.items() if m in args.models}
-        return plan(sizes, rows, folds, repeats, grouped, args.budget, args.dev_screens, args.rf_cap, dev_folds)
+        chosen = None
+        if args.chosen:
+            import pandas as pd
+
+            table = pd.read_csv(args.chosen, sep="\t")
+            chosen = dict(zip(table.loc[table["chosen"], "ranker"], table.loc[table["chosen"], "seconds"]))
+        return plan(sizes, rows, folds, repeats, grouped, args.budget, args.dev_screens, args.rf_cap, dev_folds, chosen)
     if args.measured:
         sizes, rows = read_measured(args.measured)
         return estimate(sizes, rows, args.seeds)
@@ -203,7 +215,16 @@ def development_sizes(count: int) -> dict:
 
 
 def plan(
-    sizes, rows, folds: int, repeats: int, grouped: int, budget: int, dev_screens: int, rf_cap: int, dev_folds=None
+    sizes,
+    rows,
+    folds: int,
+    repeats: int,
+    grouped: int,
+    budget: int,
+    dev_screens: int,
+    rf_cap: int,
+    dev_folds=None,
+    chosen=None,
 ) -> None:
     """Print the hours of wall on 2 cores of a design of the fair re-run (see the module's ``--plan``)."""
     share = (folds - 1) / folds / 0.9  # a fold's training set against the measured 10-fold one
@@ -214,8 +235,11 @@ def plan(
         f"{grouped} of the grouped split; tuning on {len(development)} development screens ({dev_folds} of {folds} "
         f"folds each), {budget} configurations per tuned ranker; the forest at {rf_cap} trees\n"
     )
-    print("| ranker | tuning h | random split h | grouped split h | all h |")
-    print("|---|---:|---:|---:|---:|")
+    chosen = chosen or {}
+    print(
+        "| ranker | tuning h | random split h | grouped split h | all h |" + (" chosen / default |" if chosen else "")
+    )
+    print("|---|---:|---:|---:|---:|" + ("---:|" if chosen else ""))
     totals = np.zeros(3)
     for model, row in rows.items():
         trees = rf_cap / FULL_TREES if model == "rf" else 1.0
@@ -225,10 +249,15 @@ def plan(
             return weight * sum(fold_seconds(sizes, row["seconds"], n * share) for n in screens.values())  # noqa: B023
 
         tuning = 0.0 if model in UNTUNED else budget * hours(development) * dev_folds / folds
-        parts = np.array([tuning, repeats * hours(panel), grouped * hours(panel)])
+        ratio = 1.0
+        if model in chosen:  # the chosen candidate's seconds a development fold against its priced default's
+            default = hours(development) * 3600 / (row["threads"] / 2 * folds) / len(development)
+            ratio = float(chosen[model]) / default
+        parts = np.array([tuning, ratio * repeats * hours(panel), ratio * grouped * hours(panel)])
         totals += parts
-        print(f"| {model} | " + " | ".join(f"{h:.2f}" for h in parts) + f" | {parts.sum():.2f} |")
-    print("| all | " + " | ".join(f"{h:.2f}" for h in totals) + f" | {totals.sum():.2f} |")
+        mark = (f" {ratio:.2f} |" if model in chosen else " |") if chosen else ""
+        print(f"| {model} | " + " | ".join(f"{h:.2f}" for h in parts) + f" | {parts.sum():.2f} |" + mark)
+    print("| all | " + " | ".join(f"{h:.2f}" for h in totals) + f" | {totals.sum():.2f} |" + (" |" if chosen else ""))
     print(
         f"\nThe headline runs (both splits): {totals[1:].sum():.1f} hours of wall on 2 cores; with the tuning "
         f"{totals.sum():.1f} (the fold jobs only; features, neighbours and tables come on top)."
