@@ -154,6 +154,7 @@ def test_the_fair_reruns_configs_validate_and_tune_on_campaigns_the_test_panel_d
     panel, every tuned ranker gets 8 candidates, and each test split declares its family before the run, small
     enough for 10 screens to pass it."""
     from crocbench.config import compared_models, tuning_settings
+    from crocbench.models._development import chosen_tuning
     from crocbench.report.findings import Questions
     from crocbench.stats import screens_needed
 
@@ -171,6 +172,7 @@ def test_the_fair_reruns_configs_validate_and_tune_on_campaigns_the_test_panel_d
         "folds": 1,
         "cost_margin": 0.01,
         "chosen_on": None,
+        "chosen_by": None,
     }
     tuned = [m for m in compared_models(dev) if "." in m]
     assert len(tuned) == 8 * 8 and {m.split(".")[0] for m in tuned} == {
@@ -190,8 +192,9 @@ def test_the_fair_reruns_configs_validate_and_tune_on_campaigns_the_test_panel_d
     assert merged_config(panel, confirmed, studies / "fair_random.yaml")[0]["cv"]["repeats"] == 3  # 3 seeds
     # the chosen models' file names its development screens: the headline panel tests none of their campaigns, and a
     # panel that does is refused
-    chosen = {"tuning": {**tuning_settings(dev), "chosen_on": dev_screens}, "models": {"knn": {"k": 10}}}
+    chosen = {"tuning": chosen_tuning(tuning_settings(dev), dev_screens), "models": {"knn": {"k": 10}}}
     config, runs = merged_config(panel, confirmed, studies / "fair_random.yaml", chosen)
     assert check_config(config, runs, root=tmp_path) == screens
+    assert tuning_settings(config)["design"] == "nested" and tuning_settings(config)["chosen_by"]["folds"] == 1
     with pytest.raises(ValueError, match="chosen on hsf1_primary, a campaign this run tests \\(hsf1\\)"):
         check_config(*merged_config(panel, chosen, {"dataset": ["hsf1_confirmed", "GPCR_3_confirmed"]}), root=tmp_path)

@@ -496,6 +496,10 @@ def test_a_runs_design_goes_into_its_references_manifest_and_screens_of_another_
     written = write_reference(first, ref)
     assert read_manifest(ref).design == other
     assert any(line.startswith("manifest.yaml: design: {") for lines in written.values() for line in lines)
+    (first / "tables" / "design.yaml").unlink()  # a panel of unknown design does not take an added run's
+    write_reference(first, tmp_path / "bare")
+    write_reference(rest, tmp_path / "bare", add=True)
+    assert read_manifest(tmp_path / "bare").design is None
 
 
 def test_reference_comparison_reports_a_one_in_a_million_change(tmp_path):

@@ -654,6 +654,9 @@ def test_a_development_panel_chooses_each_rankers_configuration_by_its_mean_over
     merged = load_config([tmp_path / "test.yaml", out], ROOT)
     assert merged["models"]["knn"]["k"] == best
     assert merged["tuning"]["chosen_on"] == ["screen", "screen_ca"]  # chosen there: testing there is refused
+    assert merged["tuning"]["chosen_by"] == {"design": "development", "budget": 4, "metric": "roc", "share": 0.2,
+                                             "seed": 0, "folds": 1, "cost_margin": None}  # fmt: skip
+    assert merged["tuning"].get("design", "nested") == "nested"  # the test config's own tuning
     with pytest.raises(ValueError, match="chosen on screen, a campaign this run tests"):
         check_config(merged, study_runs(merged), root=tmp_path)
     # a nested config is refused, in one line

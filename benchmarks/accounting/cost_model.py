@@ -25,8 +25,8 @@ seconds; hours of wall on 2 cores weigh each job by its threads (a 1-thread job 
 R repeats of the random split and G of the grouped split (each repeat its own split and its own seeds, so R
 seeds), every fold's training set (F - 1) / F of the screen; tuning on a development panel of the ``--dev-screens``
 smallest campaigns the confirmed panel does not hold (their primary screens), ``--budget`` configurations per
-tuned ranker (RANDOM, MAX-SIM and kNN untuned), each validated on ``--dev-folds`` of the F folds (default all,
-one F-fold pass); the forest at ``--rf-cap`` trees (its fold
+tuned ranker (RANDOM and MAX-SIM untuned), each validated on ``--dev-folds`` of the F folds (default all, one
+F-fold pass; a ranker whose class scores all its folds in one job, ``fold_jobs = 1``, runs them all); the forest at ``--rf-cap`` trees (its fold
 seconds scale with its trees). With ``--chosen`` (``crocbench tuning choose``'s table, its ``seconds`` a validation
 fold's job seconds on the development screens, averaged), each tuned ranker's headline hours are scaled by its chosen
 candidate's seconds over its priced default's at the development screens' sizes (a setting that costs 3x its
@@ -227,8 +227,11 @@ def plan(
     chosen=None,
 ) -> None:
     """Print the hours of wall on 2 cores of a design of the fair re-run (see the module's ``--plan``)."""
+    from crocbench.models import BUILTIN
+
     share = (folds - 1) / folds / 0.9  # a fold's training set against the measured 10-fold one
     dev_folds = folds if dev_folds is None else dev_folds
+    one_job = {cls.name for cls in BUILTIN if getattr(cls, "fold_jobs", None) == 1}
     panel, development = confirmed_sizes(), development_sizes(dev_screens)
     print(
         f"## A design: {len(panel)} confirmed screens, {folds}-fold CV, {repeats} repeat(s) of the random split and "
@@ -248,7 +251,8 @@ def plan(
         def hours(screens: dict) -> float:
             return weight * sum(fold_seconds(sizes, row["seconds"], n * share) for n in screens.values())  # noqa: B023
 
-        tuning = 0.0 if model in UNTUNED else budget * hours(development) * dev_folds / folds
+        share_run = 1.0 if model in one_job else dev_folds / folds  # a one-job ranker scores every fold
+        tuning = 0.0 if model in UNTUNED else budget * hours(development) * share_run
         ratio = 1.0
         if model in chosen:  # the chosen candidate's seconds a development fold against its priced default's
             default = hours(development) * 3600 / (row["threads"] / 2 * folds) / len(development)

@@ -13,22 +13,19 @@ and each screen's hours; then the run's wall time from Snakemake's logs (each in
 from __future__ import annotations
 
 import argparse
-import re
 import sys
 from pathlib import Path
 
 import pandas as pd
 
 from crocbench._accounting import invocation_walls, jobs, stage_of
-
-#: A development panel's candidate run: its ranker, then ``.c`` and the candidate's number.
-_CANDIDATE = re.compile(r"^(?P<ranker>.+)\.c\d+$")
+from crocbench.models._development import CANDIDATE
 
 
 def ranker_of(stage: str) -> str:
     """The ranker a stage belongs to: a candidate run's (``rf.c3``: ``rf``), else the stage itself."""
-    match = _CANDIDATE.match(stage)
-    return match["ranker"] if match else stage
+    match = CANDIDATE.match(stage)
+    return match["run"] if match else stage
 
 
 def stage_table(run: Path, screens=None) -> pd.DataFrame:

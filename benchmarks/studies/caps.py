@@ -135,7 +135,7 @@ def markdown(table: pd.DataFrame, variants: dict) -> str:
         lines.append(f"| {r.screen} | {r.variant} | {cells} | {r.seconds:.0f} | {r.peak_rss_gb:.2f} |")
     for name, part in table.groupby("variant", sort=False):
         means = " | ".join(f"({part[f'difference_{k}'].mean():+.4f})" for k in METRICS)
-        lines.append(f"| mean over {len(part)} screens | {name} | {means} | {part['seconds'].sum():.0f} | |")
+        lines.append(f"| mean over {len(part)} screens | {name} | {means} | {part['seconds'].mean():.0f} | |")
     settings = "; ".join(f"{n}: {', '.join(f'{k}={v}' for k, v in c.items())}" for n, c in variants.items())
     return f"Fold 0 of each screen; the chosen candidate {table['candidate'].iloc[0]}; {settings}.\n\n" + "\n".join(
         lines

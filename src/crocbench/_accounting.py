@@ -4,7 +4,7 @@ Snakemake writes each job's ``benchmark:`` file under ``logs/{dataset}/benchmark
 sampled every 0.5 s for 15 s, then every 30 s); each step's log ends with its exact peak
 (:func:`crocbench._workflow.step`). :func:`jobs` reads both, one row per job; :func:`rule_table` sums them per rule,
 :func:`stage_of` puts a job in its stage, :func:`invocation_walls` reads each Snakemake invocation's wall time,
-:func:`fold_seconds` a run's seconds per fold.
+:func:`seconds_per_fold` a run's job seconds per fold.
 Shared by the accounting scripts (``benchmarks/accounting/``) and the protocol study
 (``benchmarks/studies/protocol_study.py``).
 """
@@ -164,31 +164,22 @@ def invocation_walls(run: Path, since: datetime | None = None) -> list[float]:
     return walls
 
 
-def fold_seconds(benchmark: Path, model: str, groups: list, folds) -> float:
-    """A trained run's mean job seconds per fold over ``folds``, from its fold jobs' benchmark files under
-    ``benchmark`` (``logs/{dataset}/benchmark``): a job of several folds (``groups``: each job's folds,
-    :func:`crocbench._workflow.fold_groups`) counts its seconds over them evenly.
+def seconds_per_fold(benchmarks, groups, folds) -> float:
+    """A trained run's mean job seconds per fold over ``folds``: each of its fold jobs' benchmark files
+    (``benchmarks``, one per job) counts its seconds over its folds (``groups``, the jobs' folds in the same order)
+    evenly.
 
     Examples
     --------
     >>> import tempfile
     >>> with tempfile.TemporaryDirectory() as d:
-    ...     p = Path(d) / "scores" / "svm"
-    ...     p.mkdir(parents=True)
-    ...     _ = (p / "folds_0.tsv").write_text("s\\n30\\n")
-    ...     _ = (p / "folds_1.tsv").write_text("s\\n12\\n")
-    ...     fold_seconds(Path(d), "svm", [[0, 1, 2], [3, 4]], [0, 3])
+    ...     paths = [Path(d) / "folds_0.tsv", Path(d) / "folds_1.tsv"]
+    ...     _ = paths[0].write_text("s\\n30\\n"), paths[1].write_text("s\\n12\\n")
+    ...     seconds_per_fold(paths, [[0, 1, 2], [3, 4]], [0, 3])
     8.0
     """
-    n_folds = sum(len(g) for g in groups)
-    folder, per_fold = Path(benchmark) / "scores" / model, {}
-    for j, group in enumerate(groups):
-        if not set(group) & set(folds):
-            continue
-        name = "folds" if len(groups) == 1 else f"fold_{group[0]}" if len(groups) == n_folds else f"folds_{j}"
-        path = folder / f"{name}.tsv"
-        if not path.is_file():
-            raise ValueError(f"{path}: no benchmark file (the run's fold job has not finished)")
+    per_fold = {}
+    for path, group in zip(benchmarks, groups, strict=True):
         seconds = float(pd.read_csv(path, sep="\t")["s"].iloc[-1])
         per_fold.update({k: seconds / len(group) for k in group})
     return float(sum(per_fold[k] for k in folds) / len(folds))

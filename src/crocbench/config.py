@@ -131,7 +131,7 @@ def tuning_settings(config: dict) -> dict:
     Examples
     --------
     >>> tuning_settings({"tuning": {"budget": 4}})
-    {'budget': 4, 'metric': 'croc_exp_80', 'share': 0.2, 'seed': 0, 'design': 'nested', 'folds': None, 'cost_margin': None, 'chosen_on': None}
+    {'budget': 4, 'metric': 'croc_exp_80', 'share': 0.2, 'seed': 0, 'design': 'nested', 'folds': None, 'cost_margin': None, 'chosen_on': None, 'chosen_by': None}
     >>> tuning_settings({"summary": {"questions": {"metric_of_record": "ef_1pct"}}})["metric"]
     'ef_1pct'
     """
@@ -146,6 +146,7 @@ def tuning_settings(config: dict) -> dict:
         "folds": None if spec.get("folds") is None else int(spec["folds"]),
         "cost_margin": None if spec.get("cost_margin") is None else float(spec["cost_margin"]),
         "chosen_on": None if spec.get("chosen_on") is None else [str(d) for d in spec["chosen_on"]],
+        "chosen_by": spec.get("chosen_by"),
     }
 
 

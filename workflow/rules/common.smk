@@ -281,6 +281,7 @@ def summary_targets(wildcards=None):
         *(["results/summary/tables/pains.md"] if config["summary"]["pains"] else []),
         "results/summary/tables/novel.md",
         "results/summary/tables/shared.md",
+        "results/summary/tables/design.yaml",
     ]
 
 
@@ -405,6 +406,16 @@ def fold_job_names(run):
     if run in PER_FOLD:
         return [f"fold_{k}" for k in range(FOLDS)]
     return [f"folds_{j}" for j in range(len(FOLD_GROUPS[run]))]
+
+
+def validation_jobs(run):
+    """A trained run's fold jobs that hold a validation fold of the development design (VALIDATION_FOLDS): each
+    job's name (its benchmark file's) and its folds."""
+    return [
+        (name, group)
+        for name, group in zip(fold_job_names(run), FOLD_GROUPS[run])
+        if set(group) & set(VALIDATION_FOLDS)
+    ]
 
 
 def power_models():

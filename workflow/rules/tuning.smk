@@ -17,6 +17,13 @@ rule tuning_values:
         imported=expand(  # an imported run's pooled scores, of which the validation folds are read
             "results/{dataset}/scores/{model}.parquet", dataset=DATASETS, model=[m for m in MODELS if m in IMPORTED]
         ),
+        benchmarks=[  # the fold jobs that scored them: their seconds
+            f"logs/{dataset}/benchmark/scores/{m}/{name}.tsv"
+            for dataset in DATASETS
+            for m in MODELS
+            if m in TRAINED
+            for name, _ in validation_jobs(m)
+        ],
     output:
         "results/tuning/values.tsv",
     log:
@@ -33,7 +40,7 @@ rule tuning_values:
         models=MODELS,
         imported=IMPORTED,
         labels=LABELS,
-        groups={m: FOLD_GROUPS[m] for m in MODELS if m in TRAINED},
+        jobs={m: [group for _, group in validation_jobs(m)] for m in MODELS if m in TRAINED},
         folds=VALIDATION_FOLDS,
     script:
         "../scripts/tuning_values.py"

@@ -63,6 +63,4 @@ with step(snakemake) as log:
     write_text(snakemake.output.ranks_html, markdown_html(text))
     # the study's declared questions (summary: questions; null where none): crocbench reference keeps them
     write_text(snakemake.output.questions, yaml.safe_dump(snakemake.params.questions, sort_keys=False))
-    # what the results rest on (split, tuning, each run's parameters): crocbench reference keeps it in its manifest
-    write_text(snakemake.output.design, yaml.safe_dump(snakemake.params.design, sort_keys=False))
     print(text, file=log)

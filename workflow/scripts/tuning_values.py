@@ -1,6 +1,6 @@
 import pandas as pd
 
-from crocbench._accounting import fold_seconds
+from crocbench._accounting import seconds_per_fold
 from crocbench._io import write_table
 from crocbench._workflow import step
 from crocbench.cv import pool_scores
@@ -8,9 +8,9 @@ from crocbench.report import datasets_table
 
 with step(snakemake) as log:
     models, labels, folds = snakemake.params.models, snakemake.params.labels, snakemake.params.folds
-    groups = snakemake.params.groups  # each trained run's fold jobs: their benchmark files give its seconds
+    jobs = snakemake.params.jobs  # each trained run's fold jobs holding a validation fold: their folds
     scores = iter(snakemake.input.scores)  # expand's order: dataset, model, fold
-    imported = iter(snakemake.input.imported)
+    imported, benchmarks = iter(snakemake.input.imported), iter(snakemake.input.benchmarks)
     parts = []
     for dataset, folds_path in zip(snakemake.params.datasets, snakemake.input.folds):
         table = pd.read_csv(folds_path, sep="\t", dtype={"id": str})
@@ -24,7 +24,9 @@ with step(snakemake) as log:
                 parts_of_run = [pd.read_parquet(next(scores)) for _ in folds]
             runs[labels[m]] = pool_scores(parts_of_run, validation)
         seconds = {  # a validation fold's job seconds (an imported run's: none)
-            labels[m]: fold_seconds(f"logs/{dataset}/benchmark", m, groups[m], folds) if m in groups else float("nan")
+            labels[m]: seconds_per_fold([next(benchmarks) for _ in jobs[m]], jobs[m], folds)
+            if m in jobs
+            else float("nan")
             for m in models
         }
         part = datasets_table({dataset: runs})

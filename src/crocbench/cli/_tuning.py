@@ -12,7 +12,7 @@ def add_tuning_parser(sub) -> None:
     q = commands.add_parser(
         "choose",
         help="from a development panel's values (tuning: design: development), each ranker's best candidate by "
-        "its mean metric of record over the panel's screens",
+        "its mean metric of record over the panel's screens (with tuning: cost_margin, the cheapest within it)",
     )
     q.add_argument("values", help="the development panel's candidate values (results/tuning/values.tsv)")
     q.add_argument(
@@ -42,7 +42,7 @@ def _tuning(args) -> int:
     from .._io import atomic_write, write_table
     from ..config import load_config, tuning_settings
     from ..models import expand_runs
-    from ..models._development import choose_candidates, chosen_models
+    from ..models._development import choose_candidates, chosen_models, chosen_tuning
 
     files = [Path(f) for f in args.config.split(",") if f.strip()]
     for f in files:
@@ -61,14 +61,20 @@ def _tuning(args) -> int:
     table = choose_candidates(values, entries, tuning["metric"], tuning["cost_margin"])
     chosen = chosen_models(table, entries)
     screens = int(table["screens"].iloc[0])
+    rule = (
+        f"best of {tuning['budget']} configurations\n# by its mean {tuning['metric']} over the screens"
+        if tuning["cost_margin"] is None
+        else f"cheapest of {tuning['budget']} configurations\n# within {tuning['cost_margin']:g} of the best mean "
+        f"{tuning['metric']} over the screens"
+    )
     header = (
         f"# Chosen on a development panel of {screens} screens ({', '.join(str(f) for f in files)}): each ranker's "
-        f"best of {tuning['budget']} configurations\n# by its mean {tuning['metric']} over the screens; every "
-        f"candidate's mean and SD: {Path(args.table or Path(args.out).with_suffix('.tsv')).name}\n"
+        f"{rule}; every candidate's mean, SD and seconds: "
+        f"{Path(args.table or Path(args.out).with_suffix('.tsv')).name}\n"
     )
     table_path = Path(args.table) if args.table else Path(args.out).with_suffix(".tsv")
     write_table(table, table_path, sep="\t", index=False, float_format="%.10g")
-    record = {**tuning, "chosen_on": list(dict.fromkeys(values["dataset"]))}
+    record = chosen_tuning(tuning, dict.fromkeys(values["dataset"]))
     with atomic_write(args.out) as tmp, open(tmp, "w") as fh:  # the tuning that chose them, and its screens
         fh.write(header + yaml.safe_dump({"tuning": record, "models": chosen}, sort_keys=False))
     for row in table[table["chosen"]].itertuples():

@@ -11,8 +11,12 @@ import pandas as pd
 
 from ._tuning import candidates
 
+_EPS = 1e-12  # a mean within the margin but for the last bits of its subtraction is within it
+
 #: A candidate run's name: the tuned entry's name, then ``.c`` and the candidate's number (from 1).
-_CANDIDATE = re.compile(r"^(?P<run>.+)\.c(?P<number>[0-9]+)$")
+CANDIDATE = re.compile(r"^(?P<run>.+)\.c(?P<number>[0-9]+)$")
+#: The development tuning's settings a chosen file records (``tuning: chosen_by``).
+CHOSEN_BY = ("design", "budget", "metric", "share", "seed", "folds", "cost_margin")
 
 
 def candidate_runs(name: str, entry: dict, label: str) -> dict:
@@ -93,7 +97,7 @@ def choose_candidates(values: pd.DataFrame, entries: dict, metric: str, margin: 
     )
     rows = []
     for run, params in entries.items():
-        match = _CANDIDATE.match(run)
+        match = CANDIDATE.match(run)
         if match is None or "label" not in params:
             continue
         label = params["label"]
@@ -121,9 +125,24 @@ def choose_candidates(values: pd.DataFrame, entries: dict, metric: str, margin: 
         return table.assign(best=best, chosen=best)
     if table["seconds"].isna().any():
         raise ValueError(f"candidate {table['candidate'][table['seconds'].isna()].iloc[0]} has no seconds to compare")
-    near = table[table["mean"] >= top - margin]
+    near = table[top - table["mean"] <= margin + _EPS]  # within the margin, a rounding below it included
     cheapest = near.loc[near.groupby("ranker", sort=False)["seconds"].idxmin()].index  # idxmin: the earlier on a tie
     return table.assign(best=best, chosen=table.index.isin(cheapest))
+
+
+def chosen_tuning(tuning: dict, screens) -> dict:
+    """The ``tuning:`` a chosen file records for its test config: the development screens (``chosen_on``: a run
+    testing one of their campaigns stops) and the development tuning's settings (``chosen_by``, for the record; the
+    test config's own tuning stays its own).
+
+    Examples
+    --------
+    >>> t = {"design": "development", "budget": 8, "metric": "roc", "share": 0.2, "seed": 0, "folds": 1,
+    ...      "cost_margin": None, "chosen_on": None}
+    >>> chosen_tuning(t, ["a_primary"])["chosen_on"], chosen_tuning(t, ["a_primary"])["chosen_by"]["folds"]
+    (['a_primary'], 1)
+    """
+    return {"chosen_on": list(screens), "chosen_by": {k: tuning[k] for k in CHOSEN_BY}}
 
 
 def chosen_models(table: pd.DataFrame, entries: dict) -> dict:

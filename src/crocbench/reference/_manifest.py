@@ -20,8 +20,9 @@ Every committed reference folder holds one. The code reads it, never the folder'
     The study's declared questions (:class:`crocbench.report.findings.Questions`), for its findings.
 ``design``
     What a panel's results rest on, as its run wrote it (``tables/design.yaml``; :func:`crocbench.config.study_design`):
-    the split (``cv``: folds, repeats, seed), the tuning (``tuning``: design, budget, metric, and ``chosen_on``, the
-    development panel) and every compared run's parameters (``models``, by label).
+    the split (``cv``: split, folds, repeats, seed), the tuning (``tuning``: its settings, with ``chosen_on``, the
+    development panel the models were chosen on, and ``chosen_by``, its settings) and every compared run's parameters
+    (``models``, by label).
 ``strata``
     A ``memorization`` reference's strata: ``novel`` and ``analog`` thresholds and the ``metrics`` tabulated
     (the run's ``memorization:`` config).

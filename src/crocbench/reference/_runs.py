@@ -134,7 +134,7 @@ def write_reference(results, reference, study: bool = False, add: bool = False) 
     if questions is not None and manifest.questions != questions:
         moved.append(f"{MANIFEST}: questions: {manifest.questions} -> {questions}")
         manifest = replace(manifest, questions=questions)
-    if design is not None and manifest.design != design:
+    if design is not None and manifest.design != design and not add:  # added screens: checked above, not adopted
         moved.append(f"{MANIFEST}: design: {manifest.design} -> {design}")
         manifest = replace(manifest, design=design)
     if moved:
