@@ -372,6 +372,52 @@ def test_repeated_splits_take_a_repeat_column_and_average_the_repeats(world, tmp
         bench.evaluate({s: f.drop(columns="repeat") for s, f in frames.items()}, name="entry")
 
 
+def test_a_repeated_splits_reference_values_are_each_rankers_mean_over_the_repeats(world, tmp_path):
+    """A benchmark whose split repeats places an entry by its mean over the repeats, so its reference rows are the
+    reference rankers' means over the repeats (datasets_repeats.tsv), not repeat 0's datasets.tsv; a reference
+    without every repeat's values is refused in one line."""
+    from crocbench.benchmark._export import reference_values
+
+    folder = tmp_path / "results" / "reference" / "toy"
+    folder.mkdir(parents=True)
+    rows = [
+        {
+            "dataset": d,
+            "model": m,
+            "repeat": r,
+            "compounds": N,
+            "actives": N_POS,
+            "roc": 0.5 + 0.1 * i + 0.01 * r + j / 100,
+        }
+        for j, d in enumerate(("s0", "s1"))
+        for i, m in enumerate(RANKERS)
+        for r in range(3)
+    ]
+    per_repeat = pd.DataFrame(rows)
+    per_repeat[per_repeat["repeat"] == 0].drop(columns="repeat").to_csv(folder / "datasets.tsv", sep="\t", index=False)
+    spec = parse_spec(
+        spec_bytes(
+            {
+                **world["spec"],
+                "split": {**world["spec"]["split"], "repeats": 3},
+                "screens": ["s0", "s1"],
+                "reference": "results/reference/toy",
+            }
+        )
+    )
+    with pytest.raises(ValueError, match="its split repeats 3 times and .* holds no datasets_repeats.tsv"):
+        reference_values(spec, tmp_path)
+    per_repeat[per_repeat["repeat"] < 2].to_csv(folder / "datasets_repeats.tsv", sep="\t", index=False)
+    with pytest.raises(ValueError, match="holds 2 repeats; the split repeats 3 times"):
+        reference_values(spec, tmp_path)
+    per_repeat.to_csv(folder / "datasets_repeats.tsv", sep="\t", index=False)
+    table = reference_values(spec, tmp_path).set_index(["dataset", "model"])
+    for j, d in enumerate(("s0", "s1")):
+        for i, m in enumerate(RANKERS):  # the mean of r = 0, 1, 2: + 0.01
+            assert table.loc[(d, m), "roc"] == pytest.approx(0.5 + 0.1 * i + 0.01 + j / 100)
+    assert table["compounds"].tolist() == [N] * 6 and table["compounds"].dtype.kind == "i"
+
+
 def test_values_equal_to_ten_digits_tie_on_one_screen(world):
     from crocbench.benchmark._evaluate import value_order
 

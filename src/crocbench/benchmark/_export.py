@@ -121,10 +121,26 @@ def _split_groups(spec: Spec, config: dict, compounds: pd.DataFrame, n_jobs: int
 
 def reference_values(spec: Spec, root=".") -> pd.DataFrame:
     """The reference rankers' values on the spec's screens and metrics: ``dataset, model, compounds, actives`` and
-    one column per metric, from the reference's ``datasets.tsv`` (a panel's) or ``areas.tsv`` (one screen's)."""
+    one column per metric, from the reference's ``datasets.tsv`` (a panel's) or ``areas.tsv`` (one screen's). A
+    split that repeats takes each value's mean over the repeats (``datasets_repeats.tsv``), as an entry's is."""
     folder = Path(root) / spec.reference
     across = folder / "datasets.tsv"
-    if across.is_file():
+    if spec.repeats > 1:
+        if not (folder / "datasets_repeats.tsv").is_file():
+            raise ValueError(
+                f"benchmark {spec.name}: its split repeats {spec.repeats} times and {folder} holds no "
+                "datasets_repeats.tsv (each repeat's values)"
+            )
+        from ..report.findings import repeat_means
+
+        per_repeat = pd.read_csv(folder / "datasets_repeats.tsv", sep="\t")
+        if per_repeat["repeat"].nunique() != spec.repeats:
+            raise ValueError(
+                f"benchmark {spec.name}: {folder}'s datasets_repeats.tsv holds {per_repeat['repeat'].nunique()} "
+                f"repeats; the split repeats {spec.repeats} times"
+            )
+        table = repeat_means(per_repeat).astype({"compounds": int, "actives": int})
+    elif across.is_file():
         table = pd.read_csv(across, sep="\t")
     elif (folder / "areas.tsv").is_file() and len(spec.screens) == 1:
         table = pd.read_csv(folder / "areas.tsv", sep="\t").assign(dataset=spec.screens[0])
