@@ -1,11 +1,12 @@
 """What each ranker and each stage of a run cost, from the run's own ``benchmark:`` files: a table per run folder.
 
-    python benchmarks/accounting/rankers.py RUN_FOLDER [--screens NAME ...]
+    python benchmarks/accounting/rankers.py RUN_FOLDER [--screens NAME ...] [--runs]
 
 RUN_FOLDER is a project folder where the workflow ran (in one or several invocations). Every job's wall seconds and
 CPU seconds are read from its benchmark file (``logs/{dataset}/benchmark/``, every repeat's); a ranker's stage is its
 fold jobs, the candidates of a development panel (``rf.c1``, ``rf.c2``, ...) counted with their ranker (``rf``);
-the other jobs by ``crocbench._accounting.stage_of`` (data, neighbours, tables, other). Prints, as Markdown, one row
+the other jobs by ``crocbench._accounting.stage_of`` (data, neighbours, tables, other); ``--runs`` keeps each
+candidate apart. Prints, as Markdown, one row
 per stage: its jobs, hours of job wall time (two jobs at once each count their own), hours of CPU, the longest job,
 and each screen's hours; then the run's wall time from Snakemake's logs (each invocation's first to last timestamp).
 """
@@ -28,8 +29,9 @@ def ranker_of(stage: str) -> str:
     return match["run"] if match else stage
 
 
-def stage_table(run: Path, screens=None) -> pd.DataFrame:
-    """One row per stage (a ranker's fold jobs, its candidates' together; or data, neighbours, tables, other):
+def stage_table(run: Path, screens=None, runs: bool = False) -> pd.DataFrame:
+    """One row per stage (a ranker's fold jobs, its candidates' together unless ``runs``; or data, neighbours,
+    tables, other):
     ``jobs``, ``wall_h`` and ``cpu_h`` (summed over the jobs), ``longest_s``, and a column of wall hours per screen;
     sorted by wall hours, largest first."""
     parts = []
@@ -39,7 +41,8 @@ def stage_table(run: Path, screens=None) -> pd.DataFrame:
             continue
         table = jobs(folder)
         cpu = [_cpu_seconds(folder / "benchmark" / f"{f}.tsv") for f in table["file"]]
-        stages = [ranker_of(stage_of(r, f)) for r, f in zip(table["rule"], table["file"])]
+        stages = [stage_of(r, f) for r, f in zip(table["rule"], table["file"])]
+        stages = stages if runs else [ranker_of(stage) for stage in stages]
         parts.append(table.assign(screen=folder.name, stage=stages, cpu_s=cpu))
     if not parts:
         raise SystemExit(
@@ -64,10 +67,11 @@ def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("run", type=Path, help="the project folder where the workflow ran")
     p.add_argument("--screens", nargs="+", help="only these screens (default: every screen with benchmark files)")
+    p.add_argument("--runs", action="store_true", help="each run apart: a development panel's candidates too")
     args = p.parse_args(argv)
     if not (args.run / "logs").is_dir():
         sys.exit(f"{args.run}: no logs folder (a project folder where the workflow ran)")
-    table = stage_table(args.run, args.screens)
+    table = stage_table(args.run, args.screens, args.runs)
     total = table[["jobs", "wall_h", "cpu_h"]].sum()
     print(
         f"## {args.run}: {int(total['jobs']):,} jobs, {total['wall_h']:.2f} h of job wall time, {total['cpu_h']:.2f} h of CPU\n"
