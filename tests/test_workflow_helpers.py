@@ -186,10 +186,12 @@ def test_the_cost_per_ranker_counts_candidates_with_their_ranker_and_every_repea
     assert rows["knn"][:2] == ["1", f"{3 / 3600:.2f}"]
     assert out.stdout.startswith(f"## {tmp_path}: 8 jobs, {258 / 3600:.2f} h of job wall time")
     apart = subprocess.run([sys.executable, str(script), str(tmp_path), "--runs"], capture_output=True, text=True)
-    runs = {line.split("|")[1].strip(): line.split("|")[2:4] for line in apart.stdout.splitlines() if "| rf" in line}
-    assert {k: [c.strip() for c in v] for k, v in runs.items()} == {
+    runs = {line.split("|")[1].strip(): line.split("|")[2:-1] for line in apart.stdout.splitlines() if "| rf" in line}
+    runs = {k: [c.strip() for c in v] for k, v in runs.items()}
+    assert {k: v[:2] for k, v in runs.items()} == {
         "rf.c1": ["1", f"{100 / 3600:.2f}"], "rf.c2": ["1", f"{50 / 3600:.2f}"], "rf": ["2", f"{70 / 3600:.2f}"]
     }  # fmt: skip
+    assert runs["rf"][-2:] == ["", "35.00"] and runs["rf.c2"][-2:] == ["50.00", ""]  # screens a, b: mean seconds
     missing = subprocess.run([sys.executable, str(script), str(tmp_path / "none")], capture_output=True, text=True)
     assert missing.returncode != 0 and "no logs folder" in missing.stderr
 

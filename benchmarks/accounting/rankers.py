@@ -6,7 +6,7 @@ RUN_FOLDER is a project folder where the workflow ran (in one or several invocat
 CPU seconds are read from its benchmark file (``logs/{dataset}/benchmark/``, every repeat's); a ranker's stage is its
 fold jobs, the candidates of a development panel (``rf.c1``, ``rf.c2``, ...) counted with their ranker (``rf``);
 the other jobs by ``crocbench._accounting.stage_of`` (data, neighbours, tables, other); ``--runs`` keeps each
-candidate apart. Prints, as Markdown, one row
+candidate apart and gives its jobs' mean seconds per screen. Prints, as Markdown, one row
 per stage: its jobs, hours of job wall time (two jobs at once each count their own), hours of CPU, the longest job,
 and each screen's hours; then the run's wall time from Snakemake's logs (each invocation's first to last timestamp).
 """
@@ -32,7 +32,8 @@ def ranker_of(stage: str) -> str:
 def stage_table(run: Path, screens=None, runs: bool = False) -> pd.DataFrame:
     """One row per stage (a ranker's fold jobs, its candidates' together unless ``runs``; or data, neighbours,
     tables, other):
-    ``jobs``, ``wall_h`` and ``cpu_h`` (summed over the jobs), ``longest_s``, and a column of wall hours per screen;
+    ``jobs``, ``wall_h`` and ``cpu_h`` (summed over the jobs), ``longest_s``, and a column per screen: its wall
+    hours (with ``runs``: its jobs' mean seconds, ``<screen> s``);
     sorted by wall hours, largest first."""
     parts = []
     folders = sorted(p for p in (run / "logs").iterdir() if (p / "benchmark").is_dir())
@@ -53,7 +54,10 @@ def stage_table(run: Path, screens=None, runs: bool = False) -> pd.DataFrame:
         jobs=("s", "size"), wall_h=("s", "sum"), cpu_h=("cpu_s", "sum"), longest_s=("s", "max")
     )
     out[["wall_h", "cpu_h"]] /= 3600
-    per_screen = every.pivot_table(index="stage", columns="screen", values="s", aggfunc="sum", fill_value=0) / 3600
+    if runs:  # a run's job on each screen, in seconds
+        per_screen = every.pivot_table(index="stage", columns="screen", values="s", aggfunc="mean").add_suffix(" s")
+    else:
+        per_screen = every.pivot_table(index="stage", columns="screen", values="s", aggfunc="sum", fill_value=0) / 3600
     return out.join(per_screen).sort_values("wall_h", ascending=False)
 
 
@@ -76,7 +80,8 @@ def main(argv=None) -> int:
     print(
         f"## {args.run}: {int(total['jobs']):,} jobs, {total['wall_h']:.2f} h of job wall time, {total['cpu_h']:.2f} h of CPU\n"
     )
-    print(table.assign(jobs=table["jobs"].map("{:,}".format)).to_markdown(floatfmt=".2f"))
+    shown = table.assign(jobs=table["jobs"].map("{:,}".format)).astype(object)
+    print(shown.where(table.notna(), None).to_markdown(floatfmt=".2f", missingval=""))  # a screen a run skipped: blank
     walls = invocation_walls(args.run)
     print(f"\nWall time of the run: {sum(walls) / 3600:.2f} h in {len(walls)} invocation(s) that finished a job.")
     return 0
