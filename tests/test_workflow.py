@@ -589,6 +589,13 @@ def _two_screens(tmp_path, second_sha=None):
     }
 
 
+def _choose(tmp_path, config_file, out):
+    """`crocbench tuning choose` on the development run in ``tmp_path`` (its results/tuning/values.tsv)."""
+    values = tmp_path / "results" / "tuning" / "values.tsv"
+    command = [sys.executable, "-m", "crocbench.cli", "tuning", "choose", str(values), "--config", str(config_file)]
+    return subprocess.run([*command, "--out", str(out), "--root", str(ROOT)], capture_output=True, text=True)
+
+
 def test_a_development_panel_chooses_each_rankers_configuration_by_its_mean_over_the_screens(tmp_path):
     """tuning: design: development: kNN's four candidates are runs of their own on both screens, validated on fold 0
     alone (tuning: folds: 1); `crocbench tuning choose` picks the one of best mean AUC[ROC] over the screens
@@ -629,19 +636,7 @@ def test_a_development_panel_chooses_each_rankers_configuration_by_its_mean_over
     assert len(set(np.round(list(means.values()), 9))) > 1  # the candidates differ: the choice is a real one
     best = max(means, key=lambda k: (means[k], -k))  # the earlier (smaller k) on a tie
     out = tmp_path / "chosen.yaml"
-    cli = [
-        sys.executable,
-        "-m",
-        "crocbench.cli",
-        "tuning",
-        "choose",
-        str(tmp_path / "results" / "tuning" / "values.tsv"),
-    ]
-    chose = subprocess.run(
-        [*cli, "--config", str(tmp_path / "dev.yaml"), "--out", str(out), "--root", str(ROOT)],
-        capture_output=True,
-        text=True,
-    )
+    chose = _choose(tmp_path, tmp_path / "dev.yaml", out)
     assert chose.returncode == 0, chose.stderr
     chosen = yaml.safe_load(out.read_text())["models"]  # with config.yaml's other knn settings (--root's)
     assert list(chosen) == ["knn"] and chosen["knn"]["k"] == best and "class" not in chosen["knn"]
@@ -661,11 +656,7 @@ def test_a_development_panel_chooses_each_rankers_configuration_by_its_mean_over
         check_config(merged, study_runs(merged), root=tmp_path)
     # a nested config is refused, in one line
     (tmp_path / "nested.yaml").write_text(yaml.safe_dump({**config, "tuning": {"budget": 4, "metric": "roc"}}))
-    refused = subprocess.run(
-        [*cli, "--config", str(tmp_path / "nested.yaml"), "--out", str(tmp_path / "x.yaml"), "--root", str(ROOT)],
-        capture_output=True,
-        text=True,
-    )
+    refused = _choose(tmp_path, tmp_path / "nested.yaml", tmp_path / "x.yaml")
     assert refused.returncode == 2 and refused.stderr.count("\n") == 1 and "design is not development" in refused.stderr
     assert not (tmp_path / "x.yaml").exists()
 
@@ -681,17 +672,7 @@ def test_a_cap_is_priced_by_the_chosen_candidate_refitted_with_the_setting_chang
     done = _run(tmp_path, config, "--cores", "2", "tuning_values")
     assert done.returncode == 0, done.stderr[-3000:]
     chosen = tmp_path / "chosen.yaml"
-    cli = [
-        sys.executable,
-        "-m",
-        "crocbench.cli",
-        "tuning",
-        "choose",
-        str(tmp_path / "results" / "tuning" / "values.tsv"),
-    ]
-    subprocess.run(
-        [*cli, "--config", str(tmp_path / "dev.yaml"), "--out", str(chosen), "--root", str(ROOT)], check=True
-    )
+    assert _choose(tmp_path, tmp_path / "dev.yaml", chosen).returncode == 0
     script = ROOT / "benchmarks" / "studies" / "caps.py"
     out = tmp_path / "caps.tsv"
     args = ["--chosen", str(chosen), "--config", str(tmp_path / "dev.yaml"), "--ranker", "rf", "--out", str(out)]
