@@ -164,10 +164,11 @@ def invocation_walls(run: Path, since: datetime | None = None) -> list[float]:
     return walls
 
 
-def seconds_per_fold(benchmarks, groups, folds) -> float:
+def seconds_per_fold(benchmarks, groups, folds, column: str = "s") -> float:
     """A trained run's mean job seconds per fold over ``folds``: each of its fold jobs' benchmark files
     (``benchmarks``, one per job) counts its seconds over its folds (``groups``, the jobs' folds in the same order)
-    evenly.
+    evenly. ``column``: the benchmark file's ``s`` (wall seconds) or ``cpu_time`` (CPU seconds, all threads: what
+    the job costs the machine, which another job's load beside it barely moves).
 
     Examples
     --------
@@ -180,6 +181,6 @@ def seconds_per_fold(benchmarks, groups, folds) -> float:
     """
     per_fold = {}
     for path, group in zip(benchmarks, groups, strict=True):
-        seconds = float(pd.read_csv(path, sep="\t")["s"].iloc[-1])
+        seconds = float(pd.read_csv(path, sep="\t")[column].iloc[-1])
         per_fold.update({k: seconds / len(group) for k in group})
     return float(sum(per_fold[k] for k in folds) / len(folds))

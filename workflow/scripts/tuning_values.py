@@ -23,13 +23,15 @@ with step(snakemake) as log:
             else:
                 parts_of_run = [pd.read_parquet(next(scores)) for _ in folds]
             runs[labels[m]] = pool_scores(parts_of_run, validation)
-        seconds = {  # a validation fold's job seconds (an imported run's: none)
-            labels[m]: seconds_per_fold([next(benchmarks) for _ in jobs[m]], jobs[m], folds)
-            if m in jobs
-            else float("nan")
-            for m in models
+        files = {m: [next(benchmarks) for _ in jobs[m]] for m in models if m in jobs}
+        costs = {  # a validation fold's job seconds, wall and CPU (an imported run's: none)
+            name: {
+                labels[m]: seconds_per_fold(files[m], jobs[m], folds, column) if m in jobs else float("nan")
+                for m in models
+            }
+            for name, column in (("seconds", "s"), ("cpu_seconds", "cpu_time"))
         }
         part = datasets_table({dataset: runs})
-        parts.append(part.assign(seconds=part["model"].map(seconds)))
+        parts.append(part.assign(**{name: part["model"].map(cost) for name, cost in costs.items()}))
         print(f"{dataset}: {len(validation):,} compounds of folds {folds}, {len(models)} runs", file=log, flush=True)
     write_table(pd.concat(parts, ignore_index=True), snakemake.output[0], sep="\t", index=False, float_format="%.10g")

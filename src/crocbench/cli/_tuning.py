@@ -69,7 +69,7 @@ def _tuning(args) -> int:
     )
     header = (
         f"# Chosen on a development panel of {screens} screens ({', '.join(str(f) for f in files)}): each ranker's "
-        f"{rule}; every candidate's mean, SD and seconds: "
+        f"{rule}; every candidate's mean, SD and seconds (wall, CPU): "
         f"{Path(args.table or Path(args.out).with_suffix('.tsv')).name}\n"
     )
     table_path = Path(args.table) if args.table else Path(args.out).with_suffix(".tsv")

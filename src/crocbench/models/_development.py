@@ -54,7 +54,8 @@ def candidate_runs(name: str, entry: dict, label: str) -> dict:
 def choose_candidates(values: pd.DataFrame, entries: dict, metric: str, margin: float | None = None) -> pd.DataFrame:
     """Each tuned ranker's configuration chosen on a development panel: the candidate with the best mean of
     ``metric`` over the panel's screens (the earlier on a tie); with ``margin``, the cheapest candidate (least mean
-    seconds a validation fold over the screens) whose mean is within ``margin`` of that best (the earlier on a tie).
+    CPU seconds a validation fold over the screens) whose mean is within ``margin`` of that best (the earlier on a
+    tie).
 
     Parameters
     ----------
@@ -68,14 +69,16 @@ def choose_candidates(values: pd.DataFrame, entries: dict, metric: str, margin: 
         The metric of record (a column of ``values``).
     margin : float, optional
         ``tuning: cost_margin``: how far below the best mean a cheaper candidate may be; ``values`` then needs a
-        ``seconds`` column (a validation fold's job seconds on the screen).
+        ``cpu_seconds`` column (a validation fold's job CPU seconds on the screen, all threads: unlike its wall
+        seconds, barely moved by other load on the machine).
 
     Returns
     -------
     DataFrame
         One row per candidate, in the entries' order: ``ranker``, ``candidate`` (its run), ``label``, ``params``
-        (the configuration, JSON), ``screens``, ``mean`` (of ``metric``), ``sd`` (over the screens), ``seconds``
-        (the mean over the screens, where ``values`` has them), ``best`` (the best mean) and ``chosen``.
+        (the configuration, JSON), ``screens``, ``mean`` (of ``metric``), ``sd`` (over the screens), ``seconds`` and
+        ``cpu_seconds`` (wall and CPU, the means over the screens, where ``values`` has them), ``best`` (the best
+        mean) and ``chosen``.
 
     Raises
     ------
@@ -86,15 +89,16 @@ def choose_candidates(values: pd.DataFrame, entries: dict, metric: str, margin: 
 
     if metric not in values.columns:
         raise ValueError(f"the development panel's table has no metric {metric!r}")
-    if margin is not None and "seconds" not in values.columns:
-        raise ValueError("tuning: cost_margin compares the candidates' seconds: the values table has none")
+    if margin is not None and "cpu_seconds" not in values.columns:
+        raise ValueError("tuning: cost_margin compares the candidates' CPU seconds: the values table has none")
     screens = list(dict.fromkeys(values["dataset"]))
     wide = values.pivot(index="dataset", columns="model", values=metric).reindex(screens)
-    seconds = (
-        values.pivot(index="dataset", columns="model", values="seconds").mean()
-        if "seconds" in values.columns
+    costs = {
+        name: values.pivot(index="dataset", columns="model", values=name).mean()
+        if name in values.columns
         else pd.Series(dtype=float)
-    )
+        for name in ("seconds", "cpu_seconds")
+    }
     rows = []
     for run, params in entries.items():
         match = CANDIDATE.match(run)
@@ -113,7 +117,7 @@ def choose_candidates(values: pd.DataFrame, entries: dict, metric: str, margin: 
                 "screens": len(screens),
                 "mean": float(wide[label].mean()),
                 "sd": float(wide[label].std(ddof=1)) if len(screens) > 1 else float("nan"),
-                "seconds": float(seconds.get(label, float("nan"))),
+                **{name: float(cost.get(label, float("nan"))) for name, cost in costs.items()},
             }
         )
     if not rows:
@@ -123,10 +127,11 @@ def choose_candidates(values: pd.DataFrame, entries: dict, metric: str, margin: 
     best = table.index.isin(table[table["mean"] == top].groupby("ranker", sort=False).head(1).index)
     if margin is None:
         return table.assign(best=best, chosen=best)
-    if table["seconds"].isna().any():
-        raise ValueError(f"candidate {table['candidate'][table['seconds'].isna()].iloc[0]} has no seconds to compare")
+    missing = table["cpu_seconds"].isna()
+    if missing.any():
+        raise ValueError(f"candidate {table['candidate'][missing].iloc[0]} has no CPU seconds to compare")
     near = table[top - table["mean"] <= margin + _EPS]  # within the margin, a rounding below it included
-    cheapest = near.loc[near.groupby("ranker", sort=False)["seconds"].idxmin()].index  # idxmin: the earlier on a tie
+    cheapest = near.loc[near.groupby("ranker", sort=False)["cpu_seconds"].idxmin()].index  # the earlier on a tie
     return table.assign(best=best, chosen=table.index.isin(cheapest))
 
 
