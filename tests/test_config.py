@@ -151,8 +151,8 @@ def test_the_ecfp_studys_configs_validate_and_name_their_rankers(tmp_path, path)
 
 def test_the_fair_reruns_configs_validate_and_tune_on_campaigns_the_test_panel_does_not_hold(tmp_path):
     """config/studies/fair_*.yaml: the development panel's three screens come from campaigns outside the confirmed
-    panel, every tuned ranker gets 8 candidates, and each test split declares its family before the run, small
-    enough for 10 screens to pass it."""
+    panel, every tuned ranker gets 8 candidates, each test split declares its family before the run, small
+    enough for 10 screens to pass it, and all three keep neighbour lists deep enough for kNN's and the IRV's spaces."""
     from crocbench.config import compared_models, tuning_settings
     from crocbench.models._development import chosen_tuning
     from crocbench.report.findings import Questions
@@ -189,6 +189,15 @@ def test_the_fair_reruns_configs_validate_and_tune_on_campaigns_the_test_panel_d
         assert questions.size == 18 and screens_needed(tests=questions.size) <= len(screens)
         assert config["summary"]["pains"] and config["cv"]["folds"] == 5
         assert config["models"]["rf"]["n_estimators"] == 100  # the declared cap, as on the development panel
+        assert config["similarity"]["k"] == dev["similarity"]["k"]
+    # kNN's and the IRV's spaces read their training neighbours from the lists: at the largest k, a list in which
+    # fewer than k of the others train (each one does with probability 1 - 1/folds) is all but impossible
+    from scipy.stats import binom
+
+    from crocbench.models import IRV, KNN
+
+    largest = max(max(cls.search_space["k"]) for cls in (KNN, IRV))
+    assert binom.cdf(largest - 1, dev["similarity"]["k"], 1 - 1 / dev["cv"]["folds"]) < 1e-9
     assert merged_config(panel, confirmed, studies / "fair_random.yaml")[0]["cv"]["repeats"] == 3  # 3 seeds
     # the chosen models' file names its development screens: the headline panel tests none of their campaigns, and a
     # panel that does is refused
