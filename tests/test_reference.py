@@ -116,37 +116,54 @@ def test_write_reference_then_compare_run_and_check(tmp_path, capsys):
 # --- a panel's reference screen by screen (--add) -----------------------------------------------------------
 
 
-def _panel_summary(folder, screens, seed=0, shift=0.0):
+def _panel_summary(folder, screens, seed=0, shift=0.0, repeats=1, pains=False):
     """A panel's summary of real tables: each screen's pooled values of the paper's five rankers on scores drawn
     per screen (``shift`` moves the IRV's scores), its claims on its table 1, and the tables across its screens
     computed as the summary rules compute them (ranks, Wilcoxon and Conover from the datasets table; here from its
     10 digits, so that a tie of two differences is one in every run: the committed reference's own tables are
-    recomputed from its 10 digits below)."""
+    recomputed from its 10 digits below). With ``repeats`` above 1, each repeat's values drawn anew
+    (``datasets_repeats.tsv``; ``datasets.tsv`` is repeat 0's) and the ranks and tests on their means; with
+    ``pains``, each screen's PAINS counts and its values without them (here: repeat 0's values less 0.01)."""
     from crocbench.models import LABELS
     from crocbench.paper import PAPER_MODELS, claims_across, screen_claims
     from crocbench.report import areas_table, conover_table, datasets_table, panel_for, ranks_table
+    from crocbench.report.findings import repeat_means
 
     names = {m: LABELS[m] for m in PAPER_MODELS}
-    tables, areas = [], {}
+    tables, areas, per_repeat = [], {}, []
     for screen in screens:
-        rng = np.random.default_rng([seed, int(screen[1:])])
-        y = (np.arange(300) < 30).astype(int)
-        run = {}
-        for k, m in enumerate(PAPER_MODELS):
-            score = rng.normal(size=300) + y * (0.4 * k + (shift if m == "irv" else 0.0))
-            run[names[m]] = pd.DataFrame({"id": np.arange(300), "label": y, "score": score})
-        tables.append(datasets_table({screen: run}))
-        areas[screen] = areas_table(run, panel_for(run[names["irv"]], 10))
+        for r in range(repeats):
+            rng = np.random.default_rng([seed, int(screen[1:]), *([r] if r else [])])
+            y = (np.arange(300) < 30).astype(int)
+            run = {}
+            for k, m in enumerate(PAPER_MODELS):
+                score = rng.normal(size=300) + y * (0.4 * k + (shift if m == "irv" else 0.0))
+                run[names[m]] = pd.DataFrame({"id": np.arange(300), "label": y, "score": score})
+            table = datasets_table({screen: run})
+            per_repeat.append(table.assign(repeat=r))
+            if r == 0:
+                tables.append(table)
+                areas[screen] = areas_table(run, panel_for(run[names["irv"]], 10))
     (folder / "tables").mkdir(parents=True, exist_ok=True)  # the values as the summary writes them (10 digits)
     pd.concat(tables, ignore_index=True).to_csv(folder / "tables" / "datasets.tsv", sep="\t", float_format="%.10g")
     datasets = pd.read_csv(folder / "tables" / "datasets.tsv", sep="\t", index_col=0)
+    values = datasets
+    if repeats > 1:
+        path = folder / "tables" / "datasets_repeats.tsv"
+        pd.concat(per_repeat, ignore_index=True).to_csv(path, sep="\t", index=False, float_format="%.10g")
+        values = repeat_means(pd.read_csv(path, sep="\t"))
+    if pains:
+        counts = pd.DataFrame({"dataset": screens, "compounds": 300, "flagged": 7, "actives": 30, "flagged_actives": 1})
+        counts.to_csv(folder / "tables" / "pains.tsv", sep="\t", index=False)
+        kept = datasets.assign(repeat=0, roc=datasets["roc"] - 0.01)
+        kept.to_csv(folder / "tables" / "datasets_without_pains.tsv", sep="\t", index=False, float_format="%.10g")
     per_screen = screen_claims(areas, {}, names)
-    ranks, pairs = ranks_table(datasets)
+    ranks, pairs = ranks_table(values)
     out = {
         "datasets.tsv": datasets,
         "ranks.tsv": ranks,
         "wilcoxon.tsv": pairs,
-        "conover.tsv": conover_table(datasets),
+        "conover.tsv": conover_table(values),
         "claims.tsv": claims_across(per_screen, datasets, names),
         "claims_per_screen.tsv": per_screen,
     }
@@ -636,8 +653,45 @@ def test_a_panels_optional_tables_are_kept_where_the_summary_has_them_and_never_
     written = write_reference(summary, tmp_path / "ref")
     assert {p.name for p in written} >= {"datasets_repeats.tsv", "pains.tsv", "datasets_without_pains.tsv"}
     assert pd.read_csv(tmp_path / "ref" / "datasets_repeats.tsv", sep="\t")["repeat"].tolist() == [0] * 15 + [1] * 15
-    with pytest.raises(ValueError, match="datasets_repeats.tsv \\(repeats or PAINS\\) is not merged screen by screen"):
-        added_screens(summary, tmp_path / "ref")
+
+
+def test_a_panel_with_repeats_and_pains_grows_screen_by_screen_into_the_reference_of_one_run(tmp_path, capsys):
+    """`--add` with `cv: repeats` and `summary: pains`: each repeat's values and the PAINS tables merge screen by
+    screen, and the ranks and tests are those of one run of all the screens (on each screen's mean over the
+    repeats); a summary of another design (no repeats, other repeats, no PAINS) is refused in one line."""
+    whole = _panel_summary(tmp_path / "whole" / "summary", ["s1", "s2", "s3", "s4", "s5"], repeats=3, pains=True, shift=-1.4)
+    first = _panel_summary(tmp_path / "first" / "summary", ["s1", "s2", "s3"], repeats=3, pains=True, shift=-1.4)
+    rest = _panel_summary(tmp_path / "rest" / "summary", ["s4", "s5"], repeats=3, pains=True, shift=-1.4)
+    one, grown = tmp_path / "one", tmp_path / "grown"
+    write_reference(whole, one)
+    write_reference(first, grown)
+    assert main(["reference", str(rest), "--out", str(grown), "--add"]) == 0
+    names = (*SUMMARY_FILES, "datasets_repeats.tsv", "pains.tsv", "datasets_without_pains.tsv")
+    for name in names:
+        assert compare(pd.read_csv(grown / name, sep="\t"), pd.read_csv(one / name, sep="\t"), name) == [], name
+    repeats = pd.read_csv(grown / "datasets_repeats.tsv", sep="\t")
+    assert list(dict.fromkeys(repeats["dataset"])) == ["s1", "s2", "s3", "s4", "s5"]
+    # by hand: each ranker's mean rank on AUC[ROC] is over each screen's mean of its 3 repeats, not over repeat 0's
+    # (the IRV's scores moved between RANDOM's and MAX-SIM's, so their order changes from repeat to repeat)
+    means = repeats.groupby(["dataset", "model"])["roc"].mean().unstack()
+    ranks = pd.read_csv(grown / "ranks.tsv", sep="\t").query("metric == 'roc'").set_index("model")["mean_rank"]
+    by_hand = means.rank(axis=1, ascending=False).mean()
+    assert ranks.to_dict() == pytest.approx(by_hand.to_dict())
+    first_only = pd.read_csv(grown / "datasets.tsv", sep="\t").pivot(index="dataset", columns="model", values="roc")
+    assert ranks.to_dict() != pytest.approx(first_only.rank(axis=1, ascending=False).mean().to_dict())
+    # another design is refused, and nothing is written
+    before = {n: (grown / n).read_text() for n in names}
+    capsys.readouterr()
+    plain = _panel_summary(tmp_path / "plain" / "summary", ["s6", "s7"])
+    assert main(["reference", str(plain), "--out", str(grown), "--add"]) == 2
+    assert "holds datasets_repeats.tsv and " in capsys.readouterr().err
+    two = _panel_summary(tmp_path / "two" / "summary", ["s6", "s7"], repeats=2, pains=True)
+    assert main(["reference", str(two), "--out", str(grown), "--add"]) == 2
+    assert "holds repeats [0, 1]; " in capsys.readouterr().err
+    bare = _panel_summary(tmp_path / "bare" / "summary", ["s6", "s7"], repeats=3)
+    assert main(["reference", str(bare), "--out", str(grown), "--add"]) == 2
+    assert "holds pains.tsv and " in capsys.readouterr().err
+    assert {n: (grown / n).read_text() for n in names} == before
 
 
 def test_a_panel_grown_screen_by_screen_merges_its_novel_actives_and_drops_the_shared_structures(tmp_path, capsys):
