@@ -659,7 +659,9 @@ def test_a_panel_with_repeats_and_pains_grows_screen_by_screen_into_the_referenc
     """`--add` with `cv: repeats` and `summary: pains`: each repeat's values and the PAINS tables merge screen by
     screen, and the ranks and tests are those of one run of all the screens (on each screen's mean over the
     repeats); a summary of another design (no repeats, other repeats, no PAINS) is refused in one line."""
-    whole = _panel_summary(tmp_path / "whole" / "summary", ["s1", "s2", "s3", "s4", "s5"], repeats=3, pains=True, shift=-1.4)
+    whole = _panel_summary(
+        tmp_path / "whole" / "summary", ["s1", "s2", "s3", "s4", "s5"], repeats=3, pains=True, shift=-1.4
+    )
     first = _panel_summary(tmp_path / "first" / "summary", ["s1", "s2", "s3"], repeats=3, pains=True, shift=-1.4)
     rest = _panel_summary(tmp_path / "rest" / "summary", ["s4", "s5"], repeats=3, pains=True, shift=-1.4)
     one, grown = tmp_path / "one", tmp_path / "grown"

@@ -67,7 +67,7 @@ def added_screens(results, reference) -> dict:
     all (:func:`across_screens`; with repeats, from each screen's mean over them). A summary of every screen the
     reference holds is taken as it is. The novel actives' values (``novel.tsv``) merge like a table of one screen
     each where both hold them; the structures the screens share are left out of a merged panel (the caller removes
-    the reference's). Each repeat's values and the PAINS tables (:data:`SAME_DESIGN`) merge screen by screen; a
+    the reference's). Each repeat's values and the PAINS tables (``SAME_DESIGN``) merge screen by screen; a
     summary that holds one the reference does not, or the other way round, or other repeats, is refused.
 
     Parameters
