@@ -105,17 +105,63 @@ def test_readme_plugin_example_runs_as_declared(tmp_path):
     assert scores.loc[scores["label"] == 1, "score"].min() > scores.loc[scores["label"] == 0, "score"].max()
 
 
+def _study(name):
+    """benchmarks/studies/NAME.py as a module."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(f"{name}_study", ROOT / "benchmarks" / "studies" / f"{name}.py")
+    study = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(study)
+    return study
+
+
 def test_the_svm_subsample_table_is_the_committed_studys():
     """docs/studies/ecfp_panel.md, question (d): the table is benchmarks/studies/svm_subsample.py's rendering of
     results/reference/svm_subsample.tsv."""
-    import importlib.util
-    import re
-
-    path = ROOT / "benchmarks" / "studies" / "svm_subsample.py"
-    spec = importlib.util.spec_from_file_location("svm_subsample_study", path)
-    study = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(study)
+    study = _study("svm_subsample")
     table = pd.read_csv(ROOT / "results" / "reference" / "svm_subsample.tsv", sep="\t")
     page = (ROOT / "docs" / "studies" / "ecfp_panel.md").read_text()
     block = re.search(r"<!-- study:svm_subsample -->\n(.*?)\n<!-- /study:svm_subsample -->", page, flags=re.S)
     assert block and block.group(1) == study.markdown(table)
+
+
+@pytest.mark.parametrize("ranker", ["svm", "rf"])
+def test_the_caps_tables_are_the_committed_studys(ranker):
+    """docs/studies/ecfp_panel.md: each cap's table and reading is benchmarks/studies/caps.py's rendering of
+    results/reference/caps_RANKER.tsv."""
+    study = _study("caps")
+    table = pd.read_csv(ROOT / "results" / "reference" / f"caps_{ranker}.tsv", sep="\t")
+    page = (ROOT / "docs" / "studies" / "ecfp_panel.md").read_text()
+    block = re.search(rf"<!-- study:caps_{ranker} -->\n(.*?)\n<!-- /study:caps_{ranker} -->", page, flags=re.S)
+    assert block and block.group(1) == study.markdown(table)
+
+
+def test_the_caps_reading_by_hand():
+    """Two screens; the chosen candidate and two redraws span [0.10, 0.13] on A and [0.20, 0.21] on B (ranges 0.03 and
+    0.01, mean 0.02); the variant moves by +0.04 on A (0.16: outside) and -0.005 on B (0.195: outside), mean
+    +0.0175."""
+    study = _study("caps")
+    rows = []
+    for screen, chosen, draws, variant in (("A", 0.12, (0.10, 0.13), 0.16), ("B", 0.20, (0.21, 0.205), 0.195)):
+        for name, settings, value in (
+            ("seed1", "subsample_seed=1", draws[0]),
+            ("seed2", "subsample_seed=2", draws[1]),
+            ("big", "max_kernel_gb=16", variant),
+        ):
+            rows.append(
+                {
+                    "screen": screen,
+                    "variant": name,
+                    "settings": settings,
+                    "chosen_croc_exp_80": chosen,
+                    "variant_croc_exp_80": value,
+                    "difference_croc_exp_80": value - chosen,
+                }
+            )
+    text = study.reading(pd.DataFrame(rows))
+    assert text.splitlines() == [
+        "- Redraws (seed1, seed2, with the chosen candidate: 3 draws a screen): AUC[CROC(exp)] a=80 spans 0.0200 on "
+        "mean over 2 screens, at most 0.0300 (A).",
+        "- big: AUC[CROC(exp)] a=80 moves by +0.0175 on mean over 2 screens (from -0.0050 to +0.0400); outside the "
+        "redraws' spread on 2 of 2 screens.",
+    ]

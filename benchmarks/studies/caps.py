@@ -16,7 +16,11 @@ bit for bit, and scikit-learn's forest at more trees holds the capped forest's t
 under ``DEV_RUN/results/SCREEN/caps/`` (named by the settings' signature: a rerun skips what is done). Prints, per
 screen and variant, the metrics of the chosen candidate and of the variant on fold 0 (a fold's own values), their
 difference, the variant's fold job seconds and peak RSS, and the mean difference over the screens; writes them as
-TSV (``--out``).
+TSV (``--out``, each row's settings with it, so ``markdown`` renders the table from the file alone).
+
+A variant that changes only a seed (``subsample_seed``, ``seed``) is a redraw: the chosen candidate and its redraws
+give each screen's spread of the metric of record (the range of their values), and the reading under the table
+says whether each other variant's values leave that spread.
 """
 
 from __future__ import annotations
@@ -36,7 +40,8 @@ from _harness import measure  # noqa: E402
 
 FOLD_JOB = ROOT / "benchmarks" / "accounting" / "fold_job.py"
 CONFIGS = (ROOT / "config" / "panels" / "pubchem_hts.yaml", ROOT / "config" / "studies" / "fair_development.yaml")
-METRICS = ("croc_exp_80", "ef_1pct", "roc")
+METRICS = ("croc_exp_80", "ef_1pct", "roc")  # the first is the metric of record of the reading
+SEED_KEYS = {"subsample_seed", "seed"}  # a variant that changes only these is a redraw
 
 
 def chosen_entry(chosen: Path, ranker: str) -> tuple[dict, str]:
@@ -105,7 +110,7 @@ def main() -> None:
                     r = measure(str(FOLD_JOB), "fold", results, run, 0, config, saved)
                     cost.write_text(json.dumps({"seconds": r["seconds"], "peak_rss_gb": r["peak_rss_gb"]}))
                 spent, values = json.loads(cost.read_text()), fold_values(saved)
-                row = {"screen": screen, "candidate": candidate, "variant": name}
+                row = {"screen": screen, "candidate": candidate, "variant": name, "settings": described(variants[name])}
                 row.update({f"chosen_{k}": base[k] for k in METRICS})
                 row.update({f"variant_{k}": values[k] for k in METRICS})
                 row.update({f"difference_{k}": values[k] - base[k] for k in METRICS})
@@ -118,13 +123,19 @@ def main() -> None:
                 )
     table = pd.DataFrame(rows)
     if args.out is not None:
-        table.to_csv(args.out, sep="\t", index=False, float_format="%.6g")
-    print(markdown(table, variants))
+        table.to_csv(args.out, sep="\t", index=False, float_format="%.10g")
+    print(markdown(table))
 
 
-def markdown(table: pd.DataFrame, variants: dict) -> str:
+def described(settings: dict) -> str:
+    """A variant's settings as ``key=value, key=value`` (the file's and the page's)."""
+    return ", ".join(f"{key}={value}" for key, value in settings.items())
+
+
+def markdown(table: pd.DataFrame) -> str:
     """Per screen and variant, each metric of the chosen candidate and of the variant (their difference), the
-    variant's fold job seconds and peak RSS; then each variant's mean difference over the screens."""
+    variant's fold job seconds and peak RSS; then each variant's mean difference over the screens, and the
+    reading (:func:`reading`)."""
     head = " | ".join(f"{k}: chosen / variant (difference)" for k in METRICS)
     lines = [f"| screen | variant | {head} | fold job s | peak RSS GB |", "|---|---|" + "---:|" * (len(METRICS) + 2)]
     for r in table.itertuples():
@@ -136,10 +147,50 @@ def markdown(table: pd.DataFrame, variants: dict) -> str:
     for name, part in table.groupby("variant", sort=False):
         means = " | ".join(f"({part[f'difference_{k}'].mean():+.4f})" for k in METRICS)
         lines.append(f"| mean over {len(part)} screens | {name} | {means} | {part['seconds'].mean():.0f} | |")
-    settings = "; ".join(f"{n}: {', '.join(f'{k}={v}' for k, v in c.items())}" for n, c in variants.items())
-    return f"Fold 0 of each screen; the chosen candidate {table['candidate'].iloc[0]}; {settings}.\n\n" + "\n".join(
-        lines
-    )
+    settings = "; ".join(f"{n}: {s}" for n, s in table.drop_duplicates("variant")[["variant", "settings"]].values)
+    head = f"Fold 0 of each screen; the chosen candidate {table['candidate'].iloc[0]}; {settings}."
+    return head + "\n\n" + "\n".join(lines) + "\n\n" + reading(table)
+
+
+def reading(table: pd.DataFrame) -> str:
+    """What the table says on the metric of record (``METRICS[0]``), as sentences: where there are redraws (variants
+    that change only a seed), each screen's spread over the chosen candidate and its redraws (the range of their
+    values), its mean and largest over the screens; and for each other variant its mean difference from the chosen
+    candidate (smallest and largest over the screens) and on how many screens its value lies outside the spread."""
+    from crocbench.metrics import parse_metric
+
+    key = METRICS[0]
+    label = parse_metric(key).label
+    redraw = table["settings"].map(lambda s: {p.partition("=")[0] for p in s.split(", ")} <= SEED_KEYS)
+    screens = list(dict.fromkeys(table["screen"]))
+    out = []
+    spread = {}
+    if redraw.any():
+        for screen in screens:
+            part = table[(table["screen"] == screen) & redraw]
+            values = [part[f"chosen_{key}"].iloc[0], *part[f"variant_{key}"]]
+            spread[screen] = (min(values), max(values))
+        ranges = pd.Series({s: high - low for s, (low, high) in spread.items()})
+        names = ", ".join(dict.fromkeys(table.loc[redraw, "variant"]))
+        out.append(
+            f"- Redraws ({names}, with the chosen candidate: {1 + redraw.groupby(table['screen']).sum().min()} draws a "
+            f"screen): {label} spans {ranges.mean():.4f} on mean over {len(screens)} screens, at most "
+            f"{ranges.max():.4f} ({ranges.idxmax()})."
+        )
+    for name, part in table[~redraw].groupby("variant", sort=False):
+        d = part[f"difference_{key}"]
+        line = (
+            f"- {name}: {label} moves by {d.mean():+.4f} on mean over {len(part)} screens "
+            f"(from {d.min():+.4f} to {d.max():+.4f})"
+        )
+        if spread:
+            outside = sum(
+                not spread[r.screen][0] <= getattr(r, f"variant_{key}") <= spread[r.screen][1]
+                for r in part.itertuples()
+            )
+            line += f"; outside the redraws' spread on {outside} of {len(part)} screens"
+        out.append(line + ".")
+    return "\n".join(out)
 
 
 if __name__ == "__main__":
