@@ -634,7 +634,7 @@ def test_a_memorization_reference_is_written_compared_and_published(tmp_path, ca
     assert "a memorization reference needs a folder of its own" in capsys.readouterr().err
 
 
-def test_a_panels_optional_tables_are_kept_where_the_summary_has_them_and_never_added_screen_by_screen(tmp_path):
+def test_a_panels_optional_tables_are_kept_where_the_summary_has_them(tmp_path):
     from crocbench.reference import write_reference
     from crocbench.reference._tables import optional_summary_files
 

@@ -148,8 +148,8 @@ def markdown(table: pd.DataFrame) -> str:
         means = " | ".join(f"({part[f'difference_{k}'].mean():+.4f})" for k in METRICS)
         lines.append(f"| mean over {len(part)} screens | {name} | {means} | {part['seconds'].mean():.0f} | |")
     settings = "; ".join(f"{n}: {s}" for n, s in table.drop_duplicates("variant")[["variant", "settings"]].values)
-    head = f"Fold 0 of each screen; the chosen candidate {table['candidate'].iloc[0]}; {settings}."
-    return head + "\n\n" + "\n".join(lines) + "\n\n" + reading(table)
+    first = f"Fold 0 of each screen; the chosen candidate {table['candidate'].iloc[0]}; {settings}."
+    return first + "\n\n" + "\n".join(lines) + "\n\n" + reading(table)
 
 
 def reading(table: pd.DataFrame) -> str:
