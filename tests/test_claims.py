@@ -251,3 +251,32 @@ def test_claims_across_takes_the_direction_of_the_signed_rank_test_not_of_the_me
     out = claims_across(screen_claims(areas, significance, names), table, names, significance).set_index("id")
     assert out.loc["svm_best_roc_irv_best_croc", "holds_in"] == 1  # the one screen where the SVM leads
     assert not out.loc["svm_best_roc_irv_best_croc", "supported_across"]
+
+
+def test_the_order_claims_evidence_lists_tied_rankers_in_the_papers_order_in_every_process():
+    """Ties in the evidence of the order claim come in the paper's order (RANDOM, MAX-SIM, kNN, SVM, IRV), not in
+    the order of a set of names, which changes with the process's hash seed: the claims table is byte-identical
+    from run to run. Checked in two processes of different hash seeds."""
+    import subprocess
+    import sys
+
+    code = (
+        "import pandas as pd\n"
+        "from crocbench.paper import check_claims\n"
+        f"names = {NAMES!r}\n"
+        "t = pd.DataFrame({'model': list(names.values()), 'roc': [0.5, 0.6, 0.6, 0.6, 0.6]})\n"
+        "for k in ('croc_exp_7', 'croc_exp_14', 'croc_exp_80'): t[k] = [0.1, 0.3, 0.3, 0.3, 0.3]\n"
+        "print({c.id: c for c in check_claims(t, None, names)}['croc_order'].evidence)\n"
+    )
+    out = {
+        seed: subprocess.run(
+            [sys.executable, "-c", code],
+            capture_output=True,
+            text=True,
+            env={**__import__("os").environ, "PYTHONHASHSEED": seed},
+        )
+        for seed in ("1", "2", "3")
+    }
+    assert {r.stdout.strip() for r in out.values()} == {
+        "maxsim 0.3000, knn 0.3000, svm 0.3000, irv 0.3000, random 0.1000"
+    }, [r.stderr[-500:] for r in out.values()]

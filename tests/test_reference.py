@@ -2,11 +2,13 @@
 the ``<!-- reference:NAME -->`` blocks, on small tables written here."""
 
 import json
+import shutil
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
+import yaml
 
 from crocbench.cli import main
 from crocbench.pages import readme_tables, reference_blocks, update_readme
@@ -116,14 +118,16 @@ def test_write_reference_then_compare_run_and_check(tmp_path, capsys):
 # --- a panel's reference screen by screen (--add) -----------------------------------------------------------
 
 
-def _panel_summary(folder, screens, seed=0, shift=0.0, repeats=1, pains=False):
+def _panel_summary(folder, screens, seed=0, shift=0.0, repeats=1, pains=False, across=True):
     """A panel's summary of real tables: each screen's pooled values of the paper's five rankers on scores drawn
     per screen (``shift`` moves the IRV's scores), its claims on its table 1, and the tables across its screens
     computed as the summary rules compute them (ranks, Wilcoxon and Conover from the datasets table; here from its
     10 digits, so that a tie of two differences is one in every run: the committed reference's own tables are
     recomputed from its 10 digits below). With ``repeats`` above 1, each repeat's values drawn anew
     (``datasets_repeats.tsv``; ``datasets.tsv`` is repeat 0's) and the ranks and tests on their means; with
-    ``pains``, each screen's PAINS counts and its values without them (here: repeat 0's values less 0.01)."""
+    ``pains``, each screen's PAINS counts and its values without them (here: repeat 0's values less 0.01). Without
+    ``across``, a summary of its screens only (the target ``screen_tables``): no tables across the screens, and a
+    design naming the ranked runs."""
     from crocbench.models import LABELS
     from crocbench.paper import PAPER_MODELS, claims_across, screen_claims
     from crocbench.report import areas_table, conover_table, datasets_table, panel_for, ranks_table
@@ -158,6 +162,11 @@ def _panel_summary(folder, screens, seed=0, shift=0.0, repeats=1, pains=False):
         kept = datasets.assign(repeat=0, roc=datasets["roc"] - 0.01)
         kept.to_csv(folder / "tables" / "datasets_without_pains.tsv", sep="\t", index=False, float_format="%.10g")
     per_screen = screen_claims(areas, {}, names)
+    if not across:
+        per_screen.to_csv(folder / "tables" / "claims_per_screen.tsv", sep="\t", index=False)
+        datasets.to_csv(folder / "tables" / "datasets.tsv", sep="\t", index=False, float_format="%.10g")
+        (folder / "tables" / "design.yaml").write_text(yaml.safe_dump({"ranked": list(names.values())}))
+        return folder
     ranks, pairs = ranks_table(values)
     out = {
         "datasets.tsv": datasets,
@@ -426,7 +435,6 @@ def test_a_panels_tables_add_the_top_training_pairs_and_max_sim_where_it_has_tod
     """The committed panel reference (the paper's five) has no table of the ECFP rankers; the same folder with
     ranks and Wilcoxon tests over RANDOM, MAX-SIM, kNN, GBM and GBM-rank has GBM-rank against GBM (the MLP pair
     is absent: no MLP) and MAX-SIM against every ranker but RANDOM, in the models' order."""
-    import shutil
 
     from crocbench.pages import document_tables
     from crocbench.report import SUMMARY_RANK_METRICS, ranks_table
@@ -694,6 +702,52 @@ def test_a_panel_with_repeats_and_pains_grows_screen_by_screen_into_the_referenc
     assert main(["reference", str(bare), "--out", str(grown), "--add"]) == 2
     assert "holds pains.tsv and " in capsys.readouterr().err
     assert {n: (grown / n).read_text() for n in names} == before
+
+
+def test_a_panel_grows_one_screen_at_a_time_from_summaries_of_their_screens_only(tmp_path, capsys):
+    """The target `screen_tables` on one screen: its summary has only the tables of one screen each. The first
+    starts the panel's reference (no tables across the screens: one screen has no ranks); each next `--add` merges
+    its screen, and from two screens on the tables across the screens are recomputed, until the reference is the
+    one of a run of all five, repeats and PAINS included. A stale ranks table beside one screen's, or a summary
+    that does not say which runs are ranked, is refused in one line; a summary of its screens only written over a
+    panel's reference leaves no table across the screens behind."""
+    screens = ["s1", "s2", "s3", "s4", "s5"]
+    whole = _panel_summary(tmp_path / "whole" / "summary", screens, repeats=3, pains=True, shift=-1.4)
+    one, grown = tmp_path / "one", tmp_path / "grown"
+    write_reference(whole, one)
+    single = {
+        s: _panel_summary(tmp_path / s / "summary", [s], repeats=3, pains=True, shift=-1.4, across=False)
+        for s in screens
+    }
+    assert not (single["s1"] / "tables" / "ranks.tsv").exists()
+    assert main(["reference", str(single["s1"]), "--out", str(grown)]) == 0
+    held = sorted(p.name for p in grown.iterdir())
+    assert held == sorted(["datasets.tsv", "claims_per_screen.tsv", "datasets_repeats.tsv", "pains.tsv",
+                           "datasets_without_pains.tsv", "manifest.yaml"])  # fmt: skip
+    assert main(["reference", str(single["s2"]), "--out", str(grown), "--add"]) == 0
+    assert pd.read_csv(grown / "ranks.tsv", sep="\t")["datasets"].eq(2).all()  # two screens: ranked
+    for s in screens[2:]:
+        assert main(["reference", str(single[s]), "--out", str(grown), "--add"]) == 0
+    names = (*SUMMARY_FILES, "datasets_repeats.tsv", "pains.tsv", "datasets_without_pains.tsv")
+    for name in names:
+        assert compare(pd.read_csv(grown / name, sep="\t"), pd.read_csv(one / name, sep="\t"), name) == [], name
+    assert list(dict.fromkeys(pd.read_csv(grown / "datasets.tsv", sep="\t")["dataset"])) == screens
+    capsys.readouterr()
+    stale = _panel_summary(tmp_path / "stale" / "summary", ["s6"], repeats=3, pains=True, across=False)
+    for name in ("ranks.tsv", "wilcoxon.tsv", "conover.tsv", "claims.tsv"):  # left by a run of five screens
+        shutil.copy(whole / "tables" / name, stale / "tables" / name)
+    before = {n: (grown / n).read_text() for n in names}
+    assert main(["reference", str(stale), "--out", str(grown), "--add"]) == 2
+    err = capsys.readouterr().err
+    assert "its ranks.tsv is left from another run (its datasets.tsv holds one screen)" in err and err.count("\n") == 1
+    for name in ("ranks.tsv", "wilcoxon.tsv", "conover.tsv", "claims.tsv"):
+        (stale / "tables" / name).unlink()
+    (stale / "tables" / "design.yaml").unlink()  # nothing says which runs it ranks
+    assert main(["reference", str(stale), "--out", str(grown), "--add"]) == 2
+    assert "no ranks table and no design naming the ranked runs" in capsys.readouterr().err
+    assert {n: (grown / n).read_text() for n in names} == before
+    write_reference(single["s1"], one)  # written over, not added: the tables across the screens go
+    assert not any((one / n).exists() for n in ("ranks.tsv", "wilcoxon.tsv", "conover.tsv", "claims.tsv"))
 
 
 def test_a_panel_grown_screen_by_screen_merges_its_novel_actives_and_drops_the_shared_structures(tmp_path, capsys):

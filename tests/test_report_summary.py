@@ -98,36 +98,48 @@ def test_conover_table_by_hand():
 
 
 def test_the_mean_over_repeats_is_the_repeats_tables_mean():
-    """With repeats, the summary ranks each model's mean over them: the ``mean`` of repeats_table (the dataset's
-    tables/repeats.tsv), each repeat's value on its own pooled ranking; one repeat is datasets_table itself."""
+    """With repeats, the summary ranks each model's mean over them, read from each repeat's values as
+    datasets_repeats.tsv keeps them (10 digits): the ``mean`` of repeats_table (the dataset's tables/repeats.tsv),
+    each repeat's value on its own pooled ranking, to the digits kept."""
+    import io
+
     from crocbench.report import (
         SUMMARY_RANK_METRICS,
         conover_table,
         datasets_table,
         ranks_table,
-        repeats_datasets_table,
         repeats_table,
+        tests_across_screens,
     )
     from crocbench.report import summary_calls as calls_for
+    from crocbench.report.findings import repeat_means
 
     def repeat(r, dataset):
         seed = 10 * r + dataset
         return {"A": _scores(seed, 1.2), "B": _scores(seed, 1.0), "C": _scores(seed + 100, 0.2)}
 
     runs = {f"d{d}": [repeat(r, d) for r in range(3)] for d in range(4)}
-    means = repeats_datasets_table(runs)
-    assert list(means.columns[:-1]) == list(datasets_table({"d0": runs["d0"][0]}).columns)
-    assert means["repeats"].eq(3).all() and means["dataset"].tolist() == [f"d{d}" for d in range(4) for _ in "ABC"]
+    per_repeat = pd.concat(
+        [
+            datasets_table({d: pooled}).assign(repeat=r)
+            for d, by_repeat in runs.items()
+            for r, pooled in enumerate(by_repeat)
+        ],
+        ignore_index=True,
+    )
+    kept = pd.read_csv(io.StringIO(per_repeat.to_csv(sep="\t", index=False, float_format="%.10g")), sep="\t")
+    means = repeat_means(kept)
+    assert means["dataset"].tolist() == [f"d{d}" for d in range(4) for _ in "ABC"]
     for dataset, by_repeat in runs.items():
         want = repeats_table(by_repeat, calls_for(3000)).set_index(["model", "key"])["mean"]
         got = means[means["dataset"] == dataset].set_index("model")
         for c in calls_for(3000):
             for model in "ABC":
-                assert got.at[model, c.key] == want[(model, c.key)]
-                values = [datasets_table({dataset: pooled}).set_index("model").at[model, c.key] for pooled in by_repeat]
-                assert got.at[model, c.key] == pytest.approx(np.mean(values), rel=1e-12)
-    one = repeats_datasets_table({d: by_repeat[:1] for d, by_repeat in runs.items()})
-    alone = pd.concat([datasets_table({d: by_repeat[0]}) for d, by_repeat in runs.items()], ignore_index=True)
-    pd.testing.assert_frame_equal(one.drop(columns="repeats"), alone)
-    ranks, _ = ranks_table(means)  # what the summary ranks and tests with repeats
-    assert len(ranks) == len(SUMMARY_RANK_METRICS) * 3 and len(conover_table(means)) == len(SUMMARY_RANK_METRICS) * 3
+                assert got.at[model, c.key] == pytest.approx(want[(model, c.key)], rel=1e-9)
+    first = kept[kept["repeat"] == 0].drop(columns="repeat")
+    ranks, pairs, conover = tests_across_screens(first, ["A", "B", "C"], kept)  # what the summary tests
+    pd.testing.assert_frame_equal(ranks, ranks_table(means)[0])
+    pd.testing.assert_frame_equal(conover, conover_table(means))
+    pd.testing.assert_frame_equal(pairs, ranks_table(means)[1])
+    assert not pairs["mean_difference"].equals(ranks_table(first)[1]["mean_difference"])  # not repeat 0's alone
+    assert len(ranks) == len(SUMMARY_RANK_METRICS) * 3 and len(pairs) == len(SUMMARY_RANK_METRICS) * 3

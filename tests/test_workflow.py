@@ -863,6 +863,29 @@ def test_two_datasets_in_one_run_and_the_summary_from_their_own_scores(tmp_path)
     text = (summary / "tables" / "claims.md").read_text()
     assert "of 2" in text and "critical difference of mean ranks is 4.31" in text  # 2.728 sqrt(5 6 / 12)
     assert "from 9 screens on" in text  # 10 pairs x 2 / 2^9 < 0.05 <= 10 x 2 / 2^8
+    # the target screen_tables, one screen a run (into results/screens/, never beside the summary's tables across
+    # the screens), grows a panel's reference screen by screen into the reference of this two-screen run: each
+    # screen's rows are the summary's, and the tables across the screens, recomputed from them, its own (but the
+    # paired tests' claim, which pools each screen's table 2, and a reference does not keep it)
+    from crocbench.cli import main
+    from crocbench.reference import SUMMARY_FILES, compare
+
+    whole, grown, screens = tmp_path / "whole", tmp_path / "grown", tmp_path / "results" / "screens"
+    assert main(["reference", str(summary), "--out", str(whole)]) == 0
+    for n, dataset in enumerate(("screen", "screen_ca")):
+        done = _run(tmp_path, {**config, "dataset": dataset}, "--cores", "2", "screen_tables")
+        assert done.returncode == 0, done.stderr[-3000:]
+        assert (
+            "rule screen_datasets:" in done.stdout + done.stderr and "rule score_fold" not in done.stdout + done.stderr
+        )
+        assert pd.read_csv(screens / "tables" / "datasets.tsv", sep="\t")["dataset"].eq(dataset).all()
+        assert not (screens / "tables" / "ranks.tsv").exists()
+        assert main(["reference", str(screens), "--out", str(grown), *(["--add"] if n else [])]) == 0
+    for name in (*SUMMARY_FILES, "pains.tsv", "datasets_without_pains.tsv", "novel.tsv"):
+        got, want = (pd.read_csv(folder / name, sep="\t") for folder in (grown, whole))
+        if name == "claims.tsv":
+            got, want = (t[t["id"] != "paired_more_powerful"] for t in (got, want))
+        assert compare(got, want, name) == [], name
     # benchmarks/accounting/fold_job.py replays a fold job as the workflow ran it: the same scores, with the job's own threads
     replay = subprocess.run(
         [

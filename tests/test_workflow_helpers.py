@@ -67,6 +67,7 @@ def test_every_rules_benchmark_file_is_attributed_to_that_rule():
         "variant": "paper",
         "archive": "x.whl",
         "kind": "generic",
+        "summary": "summary",  # results/summary/ (or results/screens/: the target screen_tables)
     }
     for rule, path in found.items():
         for repeat in ("", "/repeats/2"):  # the run itself, and a repeat of cv: repeats

@@ -427,9 +427,10 @@ def check_tuning(config: dict) -> None:
                 )
 
 
-def study_design(config: dict, runs: dict) -> dict:
+def study_design(config: dict, runs: dict, ranked=None) -> dict:
     """What a run's results rest on, for its reference's manifest: the split (``cv``), the tuning (``tuning``:
-    :func:`tuning_settings`) and every compared run's class and parameters by label (``models``).
+    :func:`tuning_settings`), every compared run's class and parameters by label (``models``) and, for a panel, the
+    labels of the runs its ranks and tests compare (``ranked``: ``summary: models``).
 
     Parameters
     ----------
@@ -437,6 +438,8 @@ def study_design(config: dict, runs: dict) -> dict:
         The validated config.
     runs : dict
         ``{name: crocbench.models.Run}`` of the compared runs.
+    ranked : sequence of str, optional
+        The labels of the runs the panel's ranks and tests compare.
 
     Returns
     -------
@@ -447,7 +450,8 @@ def study_design(config: dict, runs: dict) -> dict:
 
     cv = {k: config["cv"][k] for k in ("split", "folds", "repeats", "seed") if k in config["cv"]}
     models = {run.label: json.loads(json.dumps(run.params, default=str)) for run in runs.values()}
-    return {"cv": cv, "tuning": tuning_settings(config), "models": models}
+    design = {"cv": cv, "tuning": tuning_settings(config), "models": models}
+    return design if ranked is None else {**design, "ranked": list(ranked)}
 
 
 def check_memorization(config: dict) -> None:

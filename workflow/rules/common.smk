@@ -285,6 +285,23 @@ def summary_targets(wildcards=None):
     ]
 
 
+def screen_targets(wildcards=None):
+    """The summary's tables of one screen each (any number of datasets, one included), with the design and the
+    declared questions, in results/screens/: what `crocbench reference --add` merges into a panel's reference run
+    screen by screen."""
+    return [
+        "results/screens/tables/datasets.tsv",
+        *(["results/screens/tables/claims_per_screen.tsv"] if set(PAPER_MODELS) <= set(MODELS) else []),
+        *(
+            ["results/screens/tables/pains.tsv", "results/screens/tables/datasets_without_pains.tsv"]
+            if config["summary"]["pains"]
+            else []
+        ),
+        "results/screens/tables/novel.tsv",
+        "results/screens/tables/design.yaml",
+    ]
+
+
 def summary_dataset_tables(name):
     """An input function: every dataset's ``tables/{name}.tsv`` (the claims read tables 1 and 2)."""
     return lambda wildcards: [f"results/{dataset}/tables/{name}.tsv" for dataset in DATASETS]

@@ -1,24 +1,59 @@
 # Across datasets (with two or more under `dataset:`): which ranker wins, from every dataset's pooled scores (with
-# `cv: repeats` above 1, the ranks and tests read each model's mean over the repeats).
+# `cv: repeats` above 1, the ranks and tests read each model's mean over the repeats). The screen_* rules write the
+# summary's tables of one screen each, which also run on one dataset (the target `screen_tables`); the summary_*
+# rules, the tables across the screens. The tables of one screen each go to results/summary/ in a run of the summary,
+# and to results/screens/ (the target screen_tables), never beside tables across other screens.
 
 
-rule summary_tables:
+wildcard_constraints:
+    summary="summary|screens",
+
+
+rule screen_datasets:
+    """Each screen's values of every model (one row per screen and model; with repeats, one per repeat too): a table
+    of one screen each, which `crocbench reference --add` merges screen by screen."""
     input:
         scores=summary_scores,
         repeat_scores=summary_repeat_scores,
     output:
-        datasets_tsv="results/summary/tables/datasets.tsv",
-        repeats_tsv="results/summary/tables/datasets_repeats.tsv",
-        datasets_md="results/summary/tables/datasets.md",
+        datasets_tsv="results/{summary}/tables/datasets.tsv",
+        repeats_tsv="results/{summary}/tables/datasets_repeats.tsv",
+        datasets_md="results/{summary}/tables/datasets.md",
         datasets_html=report(
-            "results/summary/tables/datasets.html",
+            "results/{summary}/tables/datasets.html",
             caption="../report/summary_datasets.rst",
             category="Across datasets",
         ),
+    log:
+        "logs/{summary}/screen_datasets.log",
+    benchmark:
+        "logs/{summary}/benchmark/screen_datasets.tsv"
+    conda:
+        "../../envs/crocbench.yaml"
+    threads: 1
+    resources:
+        mem_mb=2000,
+    params:
+        datasets=DATASETS,
+        models=MODELS,
+        labels=LABELS,
+        resamples=config["intervals"]["resamples"],
+        seed=config["cv"]["seed"],
+        repeats=REPEATS,
+    script:
+        "../scripts/screen_datasets.py"
+
+
+rule summary_tables:
+    """The ranks and tests across the screens, on each screen's values as its tables keep them (with repeats,
+    each model's mean over them)."""
+    input:
+        datasets="results/summary/tables/datasets.tsv",
+        repeats="results/summary/tables/datasets_repeats.tsv",
+    output:
         ranks_tsv="results/summary/tables/ranks.tsv",
         pairs_tsv="results/summary/tables/wilcoxon.tsv",
         conover_tsv="results/summary/tables/conover.tsv",
-        questions="results/summary/tables/questions.yaml",
         ranks_md="results/summary/tables/ranks.md",
         ranks_html=report(
             "results/summary/tables/ranks.html", caption="../report/summary_ranks.rst", category="Across datasets"
@@ -34,51 +69,47 @@ rule summary_tables:
         mem_mb=2000,
     params:
         datasets=DATASETS,
-        models=MODELS,
-        labels=LABELS,
         ranked=[LABELS[m] for m in SUMMARY_MODELS],
-        resamples=config["intervals"]["resamples"],
-        seed=config["cv"]["seed"],
         repeats=REPEATS,
-        questions=config["summary"]["questions"],
     script:
         "../scripts/summary_tables.py"
 
 
 rule summary_design:
-    """What the panel's results rest on (crocbench.config.study_design): the split, the tuning and every compared
-    run's parameters; `crocbench reference` keeps it in the manifest. A job of its own: a change here moves no
-    table."""
+    """What the panel's results rest on (crocbench.config.study_design): the split, the tuning, every compared
+    run's parameters and the ranked runs; and the study's declared questions (summary: questions). `crocbench
+    reference` keeps both in the manifest. A job of its own: a change here moves no table."""
     output:
-        "results/summary/tables/design.yaml",
+        design="results/{summary}/tables/design.yaml",
+        questions="results/{summary}/tables/questions.yaml",
     log:
-        "logs/summary/summary_design.log",
+        "logs/{summary}/summary_design.log",
     benchmark:
-        "logs/summary/benchmark/summary_design.tsv"
+        "logs/{summary}/benchmark/summary_design.tsv"
     conda:
         "../../envs/crocbench.yaml"
     threads: 1
     params:
-        design=study_design(config, {m: RUNS[m] for m in MODELS}),
+        design=study_design(config, {m: RUNS[m] for m in MODELS}, [LABELS[m] for m in SUMMARY_MODELS]),
+        questions=config["summary"]["questions"],
     script:
         "../scripts/summary_design.py"
 
 
-rule summary_pains:
-    """The summary again without each screen's PAINS compounds (summary: pains): the flagged compounds and actives
-    per screen, each model's values without them, and the declared family's tests on those values."""
+rule screen_pains:
+    """Each screen's PAINS compounds and actives (summary: pains), and each model's values without them, repeat by
+    repeat: tables of one screen each."""
     input:
         scores=summary_scores,
         repeat_scores=summary_repeat_scores,
         pains=lambda wildcards: [f"results/{dataset}/pains.parquet" for dataset in DATASETS],
     output:
-        counts="results/summary/tables/pains.tsv",
-        datasets="results/summary/tables/datasets_without_pains.tsv",
-        md="results/summary/tables/pains.md",
+        counts="results/{summary}/tables/pains.tsv",
+        datasets="results/{summary}/tables/datasets_without_pains.tsv",
     log:
-        "logs/summary/summary_pains.log",
+        "logs/{summary}/screen_pains.log",
     benchmark:
-        "logs/summary/benchmark/summary_pains.tsv"
+        "logs/{summary}/benchmark/screen_pains.tsv"
     conda:
         "../../envs/crocbench.yaml"
     threads: 1
@@ -89,18 +120,60 @@ rule summary_pains:
         models=MODELS,
         labels=LABELS,
         repeats=REPEATS,
+    script:
+        "../scripts/screen_pains.py"
+
+
+rule summary_pains:
+    """The summary again without each screen's PAINS compounds: the declared family's tests on the values without
+    them."""
+    input:
+        counts="results/summary/tables/pains.tsv",
+        datasets="results/summary/tables/datasets_without_pains.tsv",
+    output:
+        "results/summary/tables/pains.md",
+    log:
+        "logs/summary/summary_pains.log",
+    benchmark:
+        "logs/summary/benchmark/summary_pains.tsv"
+    conda:
+        "../../envs/crocbench.yaml"
+    threads: 1
+    resources:
+        mem_mb=1000,
+    params:
         questions=config["summary"]["questions"],
     script:
         "../scripts/summary_pains.py"
 
 
-rule summary_novel:
-    """Which ranker is best on each screen's novel actives (its memorization strata), across the screens."""
+rule screen_novel:
+    """Each screen's values on its novel actives (its memorization strata): a table of one screen each."""
     input:
         tables=summary_dataset_tables("memorization"),
     output:
-        tsv="results/summary/tables/novel.tsv",
-        md="results/summary/tables/novel.md",
+        "results/{summary}/tables/novel.tsv",
+    log:
+        "logs/{summary}/screen_novel.log",
+    benchmark:
+        "logs/{summary}/benchmark/screen_novel.tsv"
+    conda:
+        "../../envs/crocbench.yaml"
+    threads: 1
+    resources:
+        mem_mb=1000,
+    params:
+        datasets=DATASETS,
+    script:
+        "../scripts/screen_novel.py"
+
+
+rule summary_novel:
+    """Which ranker is best on each screen's novel actives, across the screens."""
+    input:
+        "results/summary/tables/novel.tsv",
+    output:
+        "results/summary/tables/novel.md",
     log:
         "logs/summary/summary_novel.log",
     benchmark:
@@ -111,7 +184,6 @@ rule summary_novel:
     resources:
         mem_mb=1000,
     params:
-        datasets=DATASETS,
         questions=config["summary"]["questions"],
     script:
         "../scripts/summary_novel.py"
@@ -140,15 +212,38 @@ rule summary_shared:
         "../scripts/summary_shared.py"
 
 
-rule summary_claims:
-    """The paper's claims on each screen (its tables 1 and 2) and across the screens (Friedman, Wilcoxon-Holm)."""
+rule screen_claims:
+    """The paper's claims on each screen, as on the paper's one (its tables 1 and 2): a table of one screen each."""
     input:
-        datasets="results/summary/tables/datasets.tsv",
         areas=summary_dataset_tables("areas"),
         significance=summary_dataset_tables("significance"),
     output:
-        tsv="results/summary/tables/claims.tsv",
+        "results/{summary}/tables/claims_per_screen.tsv",
+    log:
+        "logs/{summary}/screen_claims.log",
+    benchmark:
+        "logs/{summary}/benchmark/screen_claims.tsv"
+    conda:
+        "../../envs/crocbench.yaml"
+    threads: 1
+    resources:
+        mem_mb=1000,
+    params:
+        datasets=DATASETS,
+        labels=LABELS,
+    script:
+        "../scripts/screen_claims.py"
+
+
+rule summary_claims:
+    """The paper's claims across the screens (Friedman, Wilcoxon-Holm; the paired tests' share pools every
+    screen's table 2)."""
+    input:
+        datasets="results/summary/tables/datasets.tsv",
         per_screen="results/summary/tables/claims_per_screen.tsv",
+        significance=summary_dataset_tables("significance"),
+    output:
+        tsv="results/summary/tables/claims.tsv",
         md="results/summary/tables/claims.md",
         html=report(
             "results/summary/tables/claims.html", caption="../report/summary_claims.rst", category="Across datasets"
@@ -202,3 +297,12 @@ rule summary:
     power study and report figures."""
     input:
         summary_targets,
+
+
+rule screen_tables:
+    """The optional target `snakemake --cores 2 screen_tables`: the summary's tables of one screen each, on any
+    number of datasets (one included), in results/screens/. A panel run some screens at a time adds each run's to
+    its reference with `crocbench reference results/screens --out DIR --add`, which recomputes the tables across
+    the screens."""
+    input:
+        screen_targets,

@@ -2,18 +2,16 @@ import pandas as pd
 
 from crocbench._io import write_table, write_text
 from crocbench._workflow import step
-from crocbench.paper import PAPER_MODELS, claims_across, screen_claims
+from crocbench.paper import PAPER_MODELS, claims_across
 from crocbench.report import claims_across_markdown, markdown_html
 from crocbench.stats import nemenyi_critical_difference, screens_needed
 
 with step(snakemake) as log:
     datasets, labels = snakemake.params.datasets, snakemake.params.labels
     names = {m: labels[m] for m in PAPER_MODELS}
-    areas = {d: pd.read_csv(p, sep="\t") for d, p in zip(datasets, snakemake.input.areas)}
     significance = {d: pd.read_csv(p, sep="\t") for d, p in zip(datasets, snakemake.input.significance)}
-    screens = screen_claims(areas, significance, names)
+    screens = pd.read_csv(snakemake.input.per_screen, sep="\t")
     table = claims_across(screens, pd.read_csv(snakemake.input.datasets, sep="\t"), names, significance)
-    write_table(screens, snakemake.output.per_screen, sep="\t", index=False)
     write_table(table, snakemake.output.tsv, sep="\t", index=False)
     text = (
         f"# The paper's claims across {len(datasets)} screens\n\n"

@@ -1,51 +1,16 @@
 import pandas as pd
-import yaml
 
 from crocbench._io import write_table, write_text
-from crocbench._workflow import screen_runs, step
-from crocbench.report import (
-    datasets_markdown,
-    datasets_table,
-    markdown_html,
-    ranks_markdown,
-    repeats_datasets_table,
-    tests_across_screens,
-)
+from crocbench._workflow import step
+from crocbench.report import markdown_html, ranks_markdown, tests_across_screens
 
 with step(snakemake) as log:
-    datasets, models, labels = snakemake.params.datasets, snakemake.params.models, snakemake.params.labels
-    repeats = snakemake.params.repeats
-    parts, means, per_repeat = [], [], []
-    runs = screen_runs(datasets, models, labels, snakemake.input.scores, snakemake.input.repeat_scores, repeats)
-    for d, by_repeat in runs:
-        run = by_repeat[0]
-        part = datasets_table({d: run}, n_resamples=snakemake.params.resamples, seed=snakemake.params.seed)
-        parts.append(part)
-        if repeats > 1:  # the ranks and tests read each model's mean over the repeats (tables/repeats.tsv's mean)
-            means.append(repeats_datasets_table({d: by_repeat}))
-        intervals = [f"{c}_{end}" for c in part.columns for end in ("low", "high") if f"{c}_{end}" in part.columns]
-        per_repeat.append(part.drop(columns=intervals).assign(repeat=0))  # repeat 0's values, computed once
-        per_repeat += [datasets_table({d: r}).assign(repeat=i) for i, r in enumerate(by_repeat[1:], 1)]
-        print(f"{d}: {len(run[labels[models[0]]]):,} compounds, {len(models)} models", file=log, flush=True)
-    table = pd.concat(parts, ignore_index=True)
-    write_table(table, snakemake.output.datasets_tsv, sep="\t", index=False, float_format="%.10g")
-    # each repeat's values (the declared family is tested on their means, and in each repeat on its own)
-    write_table(
-        pd.concat(per_repeat, ignore_index=True),
-        snakemake.output.repeats_tsv,
-        sep="\t",
-        index=False,
-        float_format="%.10g",
-    )
-    text = (
-        f"# Datasets: {len(datasets)} screens, each model's pooled out-of-fold ranking; in brackets the 95% "
-        f"stratified bootstrap interval ({snakemake.params.resamples} resamples)\n\n" + datasets_markdown(table) + "\n"
-    )
-    write_text(snakemake.output.datasets_md, text)
-    write_text(snakemake.output.datasets_html, markdown_html(text))
+    datasets, repeats = snakemake.params.datasets, snakemake.params.repeats
+    # the values as the tables of one screen each keep them, as a panel's reference recomputes these tables
+    table = pd.read_csv(snakemake.input.datasets, sep="\t")
+    per_repeat = pd.read_csv(snakemake.input.repeats, sep="\t") if repeats > 1 else None
     ranked = snakemake.params.ranked  # summary: models (default: every model)
-    values = pd.concat(means, ignore_index=True) if repeats > 1 else table
-    ranks, pairs, conover = tests_across_screens(values, ranked)
+    ranks, pairs, conover = tests_across_screens(table, ranked, per_repeat)
     write_table(ranks, snakemake.output.ranks_tsv, sep="\t", index=False, float_format="%.10g")
     write_table(pairs, snakemake.output.pairs_tsv, sep="\t", index=False, float_format="%.10g")
     write_table(conover, snakemake.output.conover_tsv, sep="\t", index=False, float_format="%.10g")
@@ -61,6 +26,4 @@ with step(snakemake) as log:
     )
     write_text(snakemake.output.ranks_md, text)
     write_text(snakemake.output.ranks_html, markdown_html(text))
-    # the study's declared questions (summary: questions; null where none): crocbench reference keeps them
-    write_text(snakemake.output.questions, yaml.safe_dump(snakemake.params.questions, sort_keys=False))
     print(text, file=log)

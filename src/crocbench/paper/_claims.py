@@ -69,7 +69,9 @@ class CrocOrder(Check):
     def on_screen(self, s: OnScreen):
         m, v = self.metric, s.value
         ok = all(v(a, m) > v(b, m) for a, b in self.steps)
-        return ok, ", ".join(f"{k} {v(k, m):.4f}" for k in sorted(s.have, key=lambda k: -v(k, m)))
+        # best first, ties in the paper's order (``have`` is a set: its order changes from process to process)
+        have = [k for k in PAPER_MODELS if k in s.have]
+        return ok, ", ".join(f"{k} {v(k, m):.4f}" for k in sorted(have, key=lambda k: -v(k, m)))
 
     def across(self, s: Across):
         p, ranks = s.friedman(self.metric)

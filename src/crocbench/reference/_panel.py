@@ -7,14 +7,11 @@ from pathlib import Path
 
 import pandas as pd
 
-from ._tables import SUMMARY_FILES, compare, reference_frame
+from ._tables import PER_SCREEN, SUMMARY_FILES, compare, holds_across, reference_files, reference_frame
 
-#: The tables of one screen each (rows named by ``dataset``); the other summary tables are across the screens.
-PER_SCREEN = ("datasets.tsv", "claims_per_screen.tsv")
 #: Optional summary tables of one screen each that the summary and the reference hold both or neither of (the same
 #: design): each repeat's values (``cv: repeats`` above 1) and PAINS (``summary: pains``); merged screen by screen.
 SAME_DESIGN = ("datasets_repeats.tsv", "pains.tsv", "datasets_without_pains.tsv")
-ACROSS = tuple(n for n in SUMMARY_FILES if n not in PER_SCREEN)
 
 
 def across_screens(datasets: pd.DataFrame, per_screen: pd.DataFrame, ranked: list, repeats=None) -> dict:
@@ -44,13 +41,7 @@ def across_screens(datasets: pd.DataFrame, per_screen: pd.DataFrame, ranked: lis
     from ..paper import PAPER_MODELS, claims_across
     from ..report import tests_across_screens
 
-    if repeats is None:
-        values = datasets
-    else:
-        from ..report.findings import repeat_means
-
-        values = repeat_means(repeats)
-    ranks, pairs, conover = tests_across_screens(values, ranked)
+    ranks, pairs, conover = tests_across_screens(datasets, ranked, repeats)
     claims = claims_across(per_screen, datasets, {m: LABELS[m] for m in PAPER_MODELS})
     return {"ranks.tsv": ranks, "wilcoxon.tsv": pairs, "conover.tsv": conover, "claims.tsv": claims}
 
@@ -59,16 +50,19 @@ def _screens(frame: pd.DataFrame) -> list:
     return list(dict.fromkeys(frame["dataset"]))
 
 
-def added_screens(results, reference) -> dict:
+def added_screens(results, reference, design=None, held_design=None) -> dict:
     """A panel's reference with a summary's screens added: ``{table name: DataFrame}`` of :data:`SUMMARY_FILES`.
 
     The reference's tables of one screen each keep its other screens and take the summary's (a screen it already
     holds is replaced in place; new screens follow), and the tables across the screens are recomputed from them
-    all (:func:`across_screens`; with repeats, from each screen's mean over them). A summary of every screen the
-    reference holds is taken as it is. The novel actives' values (``novel.tsv``) merge like a table of one screen
-    each where both hold them; the structures the screens share are left out of a merged panel (the caller removes
-    the reference's). Each repeat's values and the PAINS tables (``SAME_DESIGN``) merge screen by screen; a
-    summary that holds one the reference does not, or the other way round, or other repeats, is refused.
+    all (:func:`across_screens`; with repeats, from each screen's mean over them) once there are two screens. A
+    summary of every screen the reference holds, with its tables across them, is taken as it is. A summary of its
+    screens only (the target ``screen_tables``, on one screen or more) adds them the same way; its design names
+    the ranked runs (``design.yaml``'s ``ranked``) where no ranks table does. The novel actives' values
+    (``novel.tsv``) merge like a table of one screen each where both hold them; the structures the screens share
+    are left out of a merged panel (the caller removes the reference's). Each repeat's values and the PAINS tables
+    (``SAME_DESIGN``) merge screen by screen; a summary that holds one the reference does not, or the other way
+    round, or other repeats, is refused.
 
     Parameters
     ----------
@@ -76,6 +70,9 @@ def added_screens(results, reference) -> dict:
         A panel's summary folder (``results/summary``).
     reference : path
         The panel's reference folder (``results/reference/<panel>``).
+    design, held_design : dict or None
+        The summary's design (``tables/design.yaml``) and the reference's (its manifest's): where no ranks table
+        says which runs are ranked, their ``ranked`` does.
 
     Returns
     -------
@@ -98,9 +95,10 @@ def added_screens(results, reference) -> dict:
                 f"{held} holds {name} and {lacks} does not: screens are added to a panel of the same design "
                 "(repeats, PAINS)"
             )
-    new = {n: reference_frame(results, n) for n in (*SUMMARY_FILES, *extra)}
-    old = {n: pd.read_csv(Path(reference) / n, sep="\t") for n in SUMMARY_FILES}
-    if set(_screens(new["datasets.tsv"])) >= set(_screens(old["datasets.tsv"])):
+    across = holds_across(results)
+    new = {n: reference_frame(results, n) for n in reference_files(results)}
+    old = {n: pd.read_csv(Path(reference) / n, sep="\t") for n in _held_files(reference)}
+    if across and set(_screens(new["datasets.tsv"])) >= set(_screens(old["datasets.tsv"])):
         return new
     # the novel actives' values merge screen by screen where both hold them; the structures the screens share
     # cannot (a new screen's with the old ones are not known) and are left out
@@ -122,22 +120,16 @@ def added_screens(results, reference) -> dict:
         if list(new[name].columns) != list(old[name].columns):
             raise ValueError(f"{results}: its {name} has other columns than {reference}'s")
     models = [list(dict.fromkeys(t["datasets.tsv"]["model"])) for t in (new, old)]
-    ranked = [list(dict.fromkeys(t["ranks.tsv"]["model"])) for t in (new, old)]
+    ranked = [_ranked(t, d, f) for t, d, f in ((new, design, results), (old, held_design, reference))]
     if models[0] != models[1] or ranked[0] != ranked[1]:
         raise ValueError(
             f"{results} ranks {', '.join(ranked[0])} of {', '.join(models[0])}; {reference} ranks "
             f"{', '.join(ranked[1])} of {', '.join(models[1])}: a screen is added to a panel of the same rankers"
         )
-    source = "datasets_repeats.tsv" if "datasets_repeats.tsv" in extra else "datasets.tsv"
-    own = across_screens(new["datasets.tsv"], new["claims_per_screen.tsv"], ranked[0], new.get("datasets_repeats.tsv"))
-    for name in ("ranks.tsv", "wilcoxon.tsv", "conover.tsv"):
-        # recomputed from the 10 significant digits of the values it was computed from (a difference of two close
-        # values keeps fewer)
-        if compare(own[name], new[name], name, rtol=1e-6, atol=1e-8):
-            raise ValueError(
-                f"{results}: its {name} is not what its {source} gives: screens are added from summaries whose "
-                "tables across the screens are their screens' own"
-            )
+    if across:
+        _check_own(
+            results, new, ranked[0], "datasets_repeats.tsv" if "datasets_repeats.tsv" in extra else "datasets.tsv"
+        )
     screens = set(_screens(new["datasets.tsv"]))
     merged = {}
     for name in per_screen:
@@ -146,7 +138,48 @@ def added_screens(results, reference) -> dict:
         rows.update({d: new[name][new[name]["dataset"] == d] for d in screens})  # replaced in place ...
         order = held + [d for d in _screens(new[name]) if d not in held]  # ... and new screens follow
         merged[name] = pd.concat([rows[d] for d in order], ignore_index=True)
-    across = across_screens(
+    if len(_screens(merged["datasets.tsv"])) < 2:  # one screen: no tables across the screens yet
+        return merged
+    across_tables = across_screens(
         merged["datasets.tsv"], merged["claims_per_screen.tsv"], ranked[0], merged.get("datasets_repeats.tsv")
     )
-    return {**merged, **across}
+    return {**merged, **across_tables}
+
+
+def _held_files(reference) -> tuple:
+    """The summary tables a panel's reference folder holds that :func:`added_screens` merges or checks: its tables
+    of one screen each, and those across its screens once it has two screens or more."""
+    return SUMMARY_FILES if holds_across(reference) else PER_SCREEN
+
+
+def _ranked(tables: dict, design, folder) -> list:
+    """The labels a summary's or reference's ranks and tests compare: its ranks table's, else its design's."""
+    if "ranks.tsv" in tables:
+        return list(dict.fromkeys(tables["ranks.tsv"]["model"]))
+    if design and design.get("ranked"):
+        return list(design["ranked"])
+    raise ValueError(
+        f"{folder}: no ranks table and no design naming the ranked runs (design.yaml: ranked): the screens' tables "
+        "are added from a summary whose run wrote its design"
+    )
+
+
+def _check_own(results, tables: dict, ranked: list, source: str) -> None:
+    """Refuse a summary whose tables across its screens are not what its own screens give (e.g. left from another
+    run in the same folder)."""
+    if len(_screens(tables["datasets.tsv"])) < 2:
+        raise ValueError(
+            f"{results}: its ranks.tsv is left from another run (its datasets.tsv holds one screen): rerun the "
+            "summary, or remove its tables across the screens"
+        )
+    own = across_screens(
+        tables["datasets.tsv"], tables["claims_per_screen.tsv"], ranked, tables.get("datasets_repeats.tsv")
+    )
+    for name in ("ranks.tsv", "wilcoxon.tsv", "conover.tsv"):
+        # recomputed from the 10 significant digits of the values it was computed from (a difference of two close
+        # values keeps fewer)
+        if compare(own[name], tables[name], name, rtol=1e-6, atol=1e-8):
+            raise ValueError(
+                f"{results}: its {name} is not what its {source} gives: screens are added from summaries whose "
+                "tables across the screens are their screens' own (one left from another run?)"
+            )

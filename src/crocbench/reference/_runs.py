@@ -110,7 +110,7 @@ def write_reference(results, reference, study: bool = False, add: bool = False) 
         design, held = _summary_yaml(results, "design.yaml"), read_manifest(reference).design
         if design is not None and held is not None and design != held:
             raise ValueError(f"{results}: its run's design (tables/design.yaml) is not the panel's ({reference})")
-        frames = added_screens(results, reference)
+        frames = added_screens(results, reference, design, held)
     else:
         frames = {name: reference_frame(results, name) for name in reference_files(results, study)}
     reference.mkdir(parents=True, exist_ok=True)
@@ -120,11 +120,13 @@ def write_reference(results, reference, study: bool = False, add: bool = False) 
         moved = compare(frame, pd.read_csv(path, sep="\t"), name) if path.is_file() else ["new"]
         write_table(frame, path, sep="\t", index=False, float_format="%.12g")
         written[path] = moved
-    if add:  # an optional table the merged panel does not hold would be stale (e.g. the structures shared)
-        for name in SUMMARY_OPTIONAL:
+    if is_summary(results):  # a summary table the panel's reference now lacks would be stale (e.g. the structures
+        # shared, not merged screen by screen; the tables across the screens, of a summary of its screens only)
+        for name in (*SUMMARY_FILES, *SUMMARY_OPTIONAL):
             if name not in frames and (reference / name).is_file():
                 (reference / name).unlink()
-                written[reference / name] = [f"{name}: removed (not merged screen by screen)"]
+                why = "not merged screen by screen" if add else "the summary does not hold it"
+                written[reference / name] = [f"{name}: removed ({why})"]
     questions, design = _summary_yaml(results, "questions.yaml"), _summary_yaml(results, "design.yaml")
     if manifest_kind(reference) is None:  # a new reference says what it is; the rest of its manifest is declared
         kind = "panel" if is_summary(results) else "study" if study else "paper"

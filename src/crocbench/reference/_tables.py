@@ -22,6 +22,9 @@ REFERENCE_FILES = (
 )
 #: The summary tables of a panel run (``results/summary/tables/``) kept in the panel's reference folder.
 SUMMARY_FILES = ("datasets.tsv", "ranks.tsv", "wilcoxon.tsv", "conover.tsv", "claims.tsv", "claims_per_screen.tsv")
+#: Those of one screen each (rows named by ``dataset``): all a summary of its screens only holds (the target
+#: ``screen_tables``, on any number of screens); the others are across the screens.
+PER_SCREEN = ("datasets.tsv", "claims_per_screen.tsv")
 #: Summary tables a panel run writes for a repeated cross-validation, ``summary: pains``, the novel actives and the
 #: structures its screens share: kept where the run has them (each repeat's values only where there are two or more
 #: repeats).
@@ -33,6 +36,8 @@ SUMMARY_OPTIONAL = (
     "shared.tsv",
     "shared_pairs.tsv",
 )
+#: Those across the screens (the structures the screens share): not merged screen by screen.
+OPTIONAL_ACROSS = ("shared.tsv", "shared_pairs.tsv")
 #: The tables a study of rankers on one dataset keeps (its folder holds ``intervals.tsv``): table 1 and the other
 #: metrics, with intervals, and the six tests of every pair.
 STUDY_FILES = ("areas.tsv", "other_metrics.tsv", "intervals.tsv", "significance.tsv")
@@ -108,15 +113,22 @@ def is_summary(results) -> bool:
 
 
 def reference_files(results, study: bool = False, memorization: bool = False) -> tuple:
-    """The tables kept in a reference of the run at ``results``: :data:`SUMMARY_FILES` for a panel's summary (and
-    the ``optional_summary_files`` it holds),
-    :data:`STUDY_FILES` for a study (``study``), ``MEMORIZATION_FILES`` for a memorization reference
+    """The tables kept in a reference of the run at ``results``: :data:`SUMMARY_FILES` for a panel's summary (only
+    :data:`PER_SCREEN` for a summary of its screens only: :func:`holds_across`), and the ``optional_summary_files``
+    it holds; :data:`STUDY_FILES` for a study (``study``), ``MEMORIZATION_FILES`` for a memorization reference
     (``memorization``), :data:`REFERENCE_FILES` for one dataset."""
     if memorization:
         return MEMORIZATION_FILES
     if is_summary(results):
-        return SUMMARY_FILES + optional_summary_files(results)
+        return (SUMMARY_FILES if holds_across(results) else PER_SCREEN) + optional_summary_files(results)
     return STUDY_FILES if study else REFERENCE_FILES
+
+
+def holds_across(folder) -> bool:
+    """Whether a panel's summary folder (its ``tables/``) or reference folder holds the tables across its screens
+    (``ranks.tsv`` and the others of :data:`SUMMARY_FILES`), or only its tables of one screen each."""
+    folder = Path(folder)
+    return (folder / "tables" / "ranks.tsv").is_file() or (folder / "ranks.tsv").is_file()
 
 
 def optional_summary_files(results) -> tuple:
@@ -124,8 +136,11 @@ def optional_summary_files(results) -> tuple:
     with two or more repeats)."""
     tables = Path(results) / "tables"
     kept = []
+    across = holds_across(results)
     for name in SUMMARY_OPTIONAL:
         path = tables / name
+        if name in OPTIONAL_ACROSS and not across:  # left from another run: a summary of its screens has none
+            continue
         if path.is_file() and (name != "datasets_repeats.tsv" or pd.read_csv(path, sep="\t")["repeat"].nunique() > 1):
             kept.append(name)
     return tuple(kept)

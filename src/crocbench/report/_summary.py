@@ -13,7 +13,6 @@ import pandas as pd
 from ..metrics import HEADLINE_BEDROC, MetricCall, Ranking, benchmark_metrics, paper_metrics, top_cutoff
 from ..stats import bootstrap, conover_friedman, friedman_test, nemenyi_critical_difference, pairwise_wilcoxon
 from ._claims import metric_matrix
-from ._protocol import repeats_table
 from ._tables import named_calls
 
 #: The summary's "actives in the top k": 1% of each dataset's list.
@@ -133,35 +132,6 @@ def datasets_table(runs: dict, n_resamples: int | None = None, seed: int = 0) ->
     return pd.DataFrame(rows)
 
 
-def repeats_datasets_table(runs_by_repeat: dict) -> pd.DataFrame:
-    """One row per (dataset, model): the summary's metrics, each the mean over the repeats of a repeated
-    cross-validation of its value on that repeat's pooled ranking (the ``mean`` of
-    :func:`crocbench.report.repeats_table`, which ``tables/repeats.tsv`` reports per dataset).
-
-    Parameters
-    ----------
-    runs_by_repeat : dict
-        ``{dataset: [repeat 0's {model label: pooled scores (id, label, score)}, repeat 1's, ...]}``; a
-        dataset's models all score the same compounds.
-
-    Returns
-    -------
-    DataFrame
-        :func:`datasets_table`'s columns without intervals, each metric the mean over the repeats, and
-        ``repeats`` (their number): what :func:`ranks_table` and :func:`conover_table` rank.
-    """
-    parts = []
-    for dataset, by_repeat in runs_by_repeat.items():
-        first = datasets_table({dataset: by_repeat[0]})
-        calls = summary_calls(int(first["compounds"].iloc[0]))
-        means = repeats_table(list(by_repeat), calls).set_index(["model", "key"])["mean"]
-        for c in calls:
-            first[c.key] = [float(means[(model, c.key)]) for model in first["model"]]
-        first["repeats"] = len(by_repeat)
-        parts.append(first)
-    return pd.concat(parts, ignore_index=True)
-
-
 def _ranked(table: pd.DataFrame, metric: str) -> tuple:
     """``metric_matrix`` of a metric, refused with fewer than 2 datasets or models."""
     values, datasets, models = metric_matrix(table, metric)
@@ -178,7 +148,7 @@ def ranks_table(table: pd.DataFrame, alpha: float = 0.05) -> tuple[pd.DataFrame,
     Parameters
     ----------
     table : DataFrame
-        :func:`datasets_table`'s or :func:`repeats_datasets_table`'s output (at least 2 datasets and 2 models).
+        :func:`datasets_table`'s output, or each screen's mean over the repeats (:func:`crocbench.report.findings.repeat_means`) (at least 2 datasets and 2 models).
     alpha : float
         The level of the Nemenyi critical difference.
 
@@ -216,21 +186,34 @@ def ranks_table(table: pd.DataFrame, alpha: float = 0.05) -> tuple[pd.DataFrame,
     return pd.DataFrame(rank_rows), pd.DataFrame(pair_rows)
 
 
-def tests_across_screens(table: pd.DataFrame, ranked) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
+def tests_across_screens(
+    table: pd.DataFrame, ranked, repeats: pd.DataFrame | None = None
+) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
     """The summary's tests across the screens, of the models ``ranked`` only: :func:`ranks_table`'s ranks and
     pairs, and :func:`conover_table`.
+
+    The summary and a panel's reference (:func:`crocbench.reference.across_screens`) both test the values as the
+    tables of one screen each keep them (10 significant digits), so that a panel grown screen by screen has the
+    tests of one run of all its screens, ties included.
 
     Parameters
     ----------
     table : DataFrame
-        :func:`datasets_table`'s or :func:`repeats_datasets_table`'s output.
+        :func:`datasets_table`'s output (``datasets.tsv``).
     ranked : sequence of str
         The labels of the models ranked and tested (the summary's ``models``); the table's other rows are left out.
+    repeats : DataFrame or None
+        Each repeat's values of a repeated cross-validation (``datasets_repeats.tsv``): the tests then read each
+        screen's mean over the repeats (:func:`crocbench.report.findings.repeat_means`) instead of ``table``.
 
     Returns
     -------
     ranks, pairs, conover : DataFrame
     """
+    if repeats is not None:
+        from .findings import repeat_means
+
+        table = repeat_means(repeats)
     values = table[table["model"].isin(list(ranked))]
     ranks, pairs = ranks_table(values)
     return ranks, pairs, conover_table(values)
@@ -243,7 +226,7 @@ def conover_table(table: pd.DataFrame) -> pd.DataFrame:
     Parameters
     ----------
     table : DataFrame
-        :func:`datasets_table`'s or :func:`repeats_datasets_table`'s output (at least 2 datasets and 2 models).
+        :func:`datasets_table`'s output, or each screen's mean over the repeats (:func:`crocbench.report.findings.repeat_means`) (at least 2 datasets and 2 models).
 
     Returns
     -------
