@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import pandas as pd
+import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -172,3 +173,22 @@ def test_a_panel_with_repeats_states_its_family_on_their_means_and_each_rankers_
     assert len(irv) == 1 and match and match.group(1) in set(datasets["dataset"])  # equal SDs: any screen (rounding)
     others = [line for line in spread[2:] if not line.startswith("| IRV | AUC[CROC(exp)]")]
     assert len(others) == len(spread) - 3 and all(line.endswith("| 0 |") for line in others)
+
+
+def test_a_reference_that_names_no_page_is_not_published_and_one_that_names_a_page_needs_its_blocks(tmp_path):
+    """A panel growing screen by screen (its manifest names no document and no figure) is left out of the pages;
+    once its manifest names a page, each of its tables needs a block there (one line, naming the first)."""
+    from crocbench.pages import regenerate_documents
+    from crocbench.reference import Manifest, write_manifest
+
+    root = tmp_path / "repo"
+    (root / "docs").mkdir(parents=True)
+    (root / "README.md").write_text("# A page with no blocks\n")
+    folder = root / "results" / "reference" / "growing"
+    folder.mkdir(parents=True)
+    pd.DataFrame({"dataset": ["s1"], "value": [0.5]}).to_csv(folder / "values.tsv", sep="\t", index=False)
+    write_manifest(Manifest(folder, kind="tables"))
+    assert regenerate_documents(root, check=True) == []
+    write_manifest(Manifest(folder, kind="tables", documents=["README.md"]))
+    with pytest.raises(ValueError, match=r"^no <!-- reference:growing/values --> block in README.md or docs/$"):
+        regenerate_documents(root, check=True)

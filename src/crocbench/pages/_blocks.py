@@ -82,7 +82,8 @@ def documents_of(root) -> list:
 def regenerate_documents(root, check: bool = False) -> list:
     """Rewrite every generated block of the README and the docs, and every generated figure, from the committed
     references (``root/results/reference``, each with its manifest): the one command behind
-    ``crocbench reference --regenerate``.
+    ``crocbench reference --regenerate``. A reference whose manifest names no document and no figure (a panel still
+    growing screen by screen) is not published yet, and no page holds its blocks.
 
     Parameters
     ----------
@@ -104,7 +105,7 @@ def regenerate_documents(root, check: bool = False) -> list:
         from matplotlib.image import imread
 
     root = Path(root)
-    manifests = references(root / "results" / "reference")
+    manifests = [m for m in references(root / "results" / "reference") if m.documents or m.figures]
     tables = {}
     for manifest in manifests:
         tables.update(document_tables(manifest.folder))
