@@ -165,6 +165,7 @@ def test_the_cost_per_ranker_counts_candidates_with_their_ranker_and_every_repea
         "a": {"scores/rf.c1/fold_0": (100, 150), "scores/rf.c2/fold_0": (50, 90), "scores/svm/fold_0": (10, 12),
               "neighbours_k50/chunk_0": (20, 20), "fingerprints": (5, 4)},
         "b": {"scores/rf/fold_0": (30, 40), "repeats/1/scores/rf/fold_1": (40, 50), "scores/knn/folds": (3, 3)},
+        "summary": {"summary_tables": (8, 7)}, "screens": {"screen_datasets": (4, 4)},  # the summary's: one column
     }  # fmt: skip
     for screen, files in jobs.items():
         for rel, (s, cpu) in files.items():
@@ -175,7 +176,10 @@ def test_the_cost_per_ranker_counts_candidates_with_their_ranker_and_every_repea
     out = subprocess.run([sys.executable, str(script), str(tmp_path)], capture_output=True, text=True, check=True)
     rows = {line.split("|")[1].strip(): [c.strip() for c in line.split("|")[2:-1]] for line in out.stdout.splitlines()
             if line.startswith("| ") and not line.startswith("| stage")}  # fmt: skip
-    assert list(rows) == ["rf", "neighbours", "svm", "data", "knn"]  # by wall hours, largest first
+    assert list(rows) == ["rf", "neighbours", "other", "svm", "data", "knn"]  # by wall hours, largest first
+    header = next(line for line in out.stdout.splitlines() if line.startswith("| stage"))
+    assert [c.strip() for c in header.split("|")[-4:-1]] == ["a", "b", "summary"]
+    assert rows["other"] == ["2", f"{12 / 3600:.2f}", f"{11 / 3600:.2f}", "8.00", "0.00", "0.00", f"{12 / 3600:.2f}"]
     assert rows["rf"] == [
         "4",
         f"{220 / 3600:.2f}",
@@ -183,16 +187,17 @@ def test_the_cost_per_ranker_counts_candidates_with_their_ranker_and_every_repea
         "100.00",
         f"{150 / 3600:.2f}",
         f"{70 / 3600:.2f}",
+        "0.00",
     ]
     assert rows["knn"][:2] == ["1", f"{3 / 3600:.2f}"]
-    assert out.stdout.startswith(f"## {tmp_path}: 8 jobs, {258 / 3600:.2f} h of job wall time")
+    assert out.stdout.startswith(f"## {tmp_path}: 10 jobs, {270 / 3600:.2f} h of job wall time")
     apart = subprocess.run([sys.executable, str(script), str(tmp_path), "--runs"], capture_output=True, text=True)
     runs = {line.split("|")[1].strip(): line.split("|")[2:-1] for line in apart.stdout.splitlines() if "| rf" in line}
     runs = {k: [c.strip() for c in v] for k, v in runs.items()}
     assert {k: v[:2] for k, v in runs.items()} == {
         "rf.c1": ["1", f"{100 / 3600:.2f}"], "rf.c2": ["1", f"{50 / 3600:.2f}"], "rf": ["2", f"{70 / 3600:.2f}"]
     }  # fmt: skip
-    assert runs["rf"][-2:] == ["", "35.00"] and runs["rf.c2"][-2:] == ["50.00", ""]  # screens a, b: mean seconds
+    assert runs["rf"][-3:-1] == ["", "35.00"] and runs["rf.c2"][-3:-1] == ["50.00", ""]  # screens a, b: mean seconds
     missing = subprocess.run([sys.executable, str(script), str(tmp_path / "none")], capture_output=True, text=True)
     assert missing.returncode != 0 and "no logs folder" in missing.stderr
 

@@ -8,7 +8,8 @@ fold jobs, the candidates of a development panel (``rf.c1``, ``rf.c2``, ...) cou
 the other jobs by ``crocbench._accounting.stage_of`` (data, neighbours, tables, other); ``--runs`` keeps each
 candidate apart and gives its jobs' mean seconds per screen. Prints, as Markdown, one row
 per stage: its jobs, hours of job wall time (two jobs at once each count their own), hours of CPU, the longest job,
-and each screen's hours; then the run's wall time from Snakemake's logs (each invocation's first to last timestamp).
+and each screen's hours (the summary's jobs, of ``results/summary`` and ``results/screens``, in a column
+``summary``); then the run's wall time from Snakemake's logs (each invocation's first to last timestamp).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from crocbench._accounting import invocation_walls, jobs, stage_of
+from crocbench._accounting import SUMMARY_LOGS, invocation_walls, jobs, stage_of
 from crocbench.models._development import CANDIDATE
 
 
@@ -44,7 +45,8 @@ def stage_table(run: Path, screens=None, runs: bool = False) -> pd.DataFrame:
         cpu = [_cpu_seconds(folder / "benchmark" / f"{f}.tsv") for f in table["file"]]
         stages = [stage_of(r, f) for r, f in zip(table["rule"], table["file"])]
         stages = stages if runs else [ranker_of(stage) for stage in stages]
-        parts.append(table.assign(screen=folder.name, stage=stages, cpu_s=cpu))
+        screen = "summary" if folder.name in SUMMARY_LOGS else folder.name  # the summary's jobs: one column
+        parts.append(table.assign(screen=screen, stage=stages, cpu_s=cpu))
     if not parts:
         raise SystemExit(
             f"{run}: no benchmark files under logs/*/benchmark (of {', '.join(screens or ['any screen'])})"

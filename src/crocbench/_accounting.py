@@ -133,6 +133,9 @@ STAGES = {
     "neighbours": ("neighbours_chunk", "neighbours"),
     "tables": ("pool_scores", "areas_table", "figures", "intervals_table", "irv_training_table", "significance_table"),
 }
+#: Log folders (``logs/<name>``) of the summary's jobs, not of one screen: ``results/summary``'s and
+#: ``results/screens``'s (the target ``screen_tables``).
+SUMMARY_LOGS = ("summary", "screens")
 #: The stages whose cost grows with the pairs of compounds, not with their number.
 PAIR_STAGES = ("neighbours",)
 _STAMP = re.compile(r"^\[(\w{3} \w{3} +\d+ \d\d:\d\d:\d\d \d{4})\]")
