@@ -721,10 +721,14 @@ def test_a_panel_grows_one_screen_at_a_time_from_summaries_of_their_screens_only
     }
     assert not (single["s1"] / "tables" / "ranks.tsv").exists()
     assert main(["reference", str(single["s1"]), "--out", str(grown)]) == 0
+    assert capsys.readouterr().out.endswith(
+        f"{grown} holds 1 screen(s): s1 (the tables across the screens come with a second)\n"
+    )
     held = sorted(p.name for p in grown.iterdir())
     assert held == sorted(["datasets.tsv", "claims_per_screen.tsv", "datasets_repeats.tsv", "pains.tsv",
                            "datasets_without_pains.tsv", "manifest.yaml"])  # fmt: skip
     assert main(["reference", str(single["s2"]), "--out", str(grown), "--add"]) == 0
+    assert capsys.readouterr().out.endswith(f"{grown} holds 2 screen(s): s1, s2, and the tables across them\n")
     assert pd.read_csv(grown / "ranks.tsv", sep="\t")["datasets"].eq(2).all()  # two screens: ranked
     for s in screens[2:]:
         assert main(["reference", str(single[s]), "--out", str(grown), "--add"]) == 0

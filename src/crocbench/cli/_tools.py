@@ -130,6 +130,16 @@ def _reference(args) -> int:
         print(
             f"wrote {path}: " + ("unchanged" if not moved else "new" if moved == ["new"] else "\n" + "\n".join(moved))
         )
+    if is_summary(args.results):  # a panel grown screen by screen: where it stands
+        import pandas as pd
+
+        screens = list(dict.fromkeys(pd.read_csv(Path(args.out) / "datasets.tsv", sep="\t")["dataset"]))
+        across = (
+            ", and the tables across them"
+            if (Path(args.out) / "ranks.tsv").is_file()
+            else " (the tables across the screens come with a second)"
+        )
+        print(f"{args.out} holds {len(screens)} screen(s): {', '.join(screens)}{across}")
     if args.readme:
         changed = update_readme(args.readme, args.out)
         done = ", ".join(f"{name} in {document}" for document, name in changed)
