@@ -749,6 +749,10 @@ def test_a_panel_grows_one_screen_at_a_time_from_summaries_of_their_screens_only
     (stale / "tables" / "design.yaml").unlink()  # nothing says which runs it ranks
     assert main(["reference", str(stale), "--out", str(grown), "--add"]) == 2
     assert "no ranks table and no design naming the ranked runs" in capsys.readouterr().err
+    mixed = _panel_summary(tmp_path / "mixed" / "summary", ["s7"], repeats=3, pains=True, across=False)
+    shutil.copy(stale / "tables" / "pains.tsv", mixed / "tables" / "pains.tsv")  # a run of s6 left it behind
+    assert main(["reference", str(mixed), "--out", str(grown), "--add"]) == 2
+    assert "pains.tsv holds s6; its datasets.tsv holds s7: tables of another run" in capsys.readouterr().err
     assert {n: (grown / n).read_text() for n in names} == before
     write_reference(single["s1"], one)  # written over, not added: the tables across the screens go
     assert not any((one / n).exists() for n in ("ranks.tsv", "wilcoxon.tsv", "conover.tsv", "claims.tsv"))

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from ._tables import PER_SCREEN, SUMMARY_FILES, compare, holds_across, reference_files, reference_frame
+from ._tables import PER_SCREEN, ROW_KEYS, SUMMARY_FILES, compare, holds_across, reference_files, reference_frame
 
 #: Optional summary tables of one screen each that the summary and the reference hold both or neither of (the same
 #: design): each repeat's values (``cv: repeats`` above 1) and PAINS (``summary: pains``); merged screen by screen.
@@ -144,6 +144,40 @@ def added_screens(results, reference, design=None, held_design=None) -> dict:
         merged["datasets.tsv"], merged["claims_per_screen.tsv"], ranked[0], merged.get("datasets_repeats.tsv")
     )
     return {**merged, **across_tables}
+
+
+def check_screens(results) -> None:
+    r"""Refuse a panel's summary whose tables of one screen each do not all hold the screens of its ``datasets.tsv``
+    (e.g. some left from a run of other screens that stopped before it rewrote them): one line naming the table.
+
+    Examples
+    --------
+    A summary folder whose PAINS counts are another run's:
+
+    >>> import tempfile
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> (folder / "tables").mkdir()
+    >>> pd.DataFrame({"dataset": ["b"], "model": ["IRV"]}).to_csv(folder / "tables" / "datasets.tsv", sep="\t")
+    >>> pd.DataFrame({"dataset": ["a"], "flagged": [3]}).to_csv(folder / "tables" / "pains.tsv", sep="\t")
+    >>> check_screens(folder)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: .../tables/pains.tsv holds a; its datasets.tsv holds b: tables of another run (run the summary's target again)
+    """
+    from ._tables import optional_summary_files
+
+    tables = Path(results) / "tables"
+    held = _screens(pd.read_csv(tables / "datasets.tsv", sep="\t", usecols=["dataset"]))
+    for name in (*PER_SCREEN[1:], *optional_summary_files(results)):
+        path = tables / name
+        if not path.is_file() or name not in ROW_KEYS or ROW_KEYS[name][0] != "dataset":
+            continue
+        screens = _screens(pd.read_csv(path, sep="\t", usecols=["dataset"]))
+        if set(screens) != set(held):
+            raise ValueError(
+                f"{path} holds {', '.join(screens)}; its datasets.tsv holds {', '.join(held)}: tables of another run "
+                "(run the summary's target again)"
+            )
 
 
 def _held_files(reference) -> tuple:

@@ -17,7 +17,7 @@ from ._manifest import (
     read_manifest,
     write_manifest,
 )
-from ._panel import added_screens
+from ._panel import added_screens, check_screens
 from ._tables import (
     MEMORIZATION_FILES,
     OPTIONAL_FILES,
@@ -102,6 +102,8 @@ def write_reference(results, reference, study: bool = False, add: bool = False) 
     if mixed:
         kind = "a panel's summary" if is_summary(results) else "a dataset's run"
         raise ValueError(f"{reference} holds another kind of reference ({mixed[0]}): {kind} needs a folder of its own")
+    if is_summary(results):
+        check_screens(results)
     if add:
         if not is_summary(results):
             raise ValueError(f"{results} is not a panel's summary: only a panel's screens are added to its reference")
