@@ -256,7 +256,7 @@ def test_claims_across_takes_the_direction_of_the_signed_rank_test_not_of_the_me
 def test_the_order_claims_evidence_lists_tied_rankers_in_the_papers_order_in_every_process():
     """Ties in the evidence of the order claim come in the paper's order (RANDOM, MAX-SIM, kNN, SVM, IRV), not in
     the order of a set of names, which changes with the process's hash seed: the claims table is byte-identical
-    from run to run. Checked in two processes of different hash seeds."""
+    from run to run. Checked in three processes of different hash seeds."""
     import subprocess
     import sys
 

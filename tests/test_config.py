@@ -207,3 +207,15 @@ def test_the_fair_reruns_configs_validate_and_tune_on_campaigns_the_test_panel_d
     assert tuning_settings(config)["design"] == "nested" and tuning_settings(config)["chosen_by"]["folds"] == 1
     with pytest.raises(ValueError, match="chosen on hsf1_primary, a campaign this run tests \\(hsf1\\)"):
         check_config(*merged_config(panel, chosen, {"dataset": ["hsf1_confirmed", "GPCR_3_confirmed"]}), root=tmp_path)
+
+
+@pytest.mark.parametrize("name", ["summary", "screens", "archives"])
+def test_a_dataset_may_not_take_the_name_of_a_folder_the_workflow_writes_beside_the_datasets(name):
+    """results/summary/ (the summary), results/screens/ (its tables of one screen each) and data/archives/: a dataset
+    of that name would write into them."""
+    from crocbench.config import load_config
+
+    screen = CONFIG["datasets"]["dtp_aids"]
+    with pytest.raises(ValueError, match=rf"^config: datasets: '{name}' should not be valid under "):
+        load_config([{"datasets": {name: screen}}], ROOT)
+    assert f"{name}_1" in load_config([{"datasets": {f"{name}_1": screen}}], ROOT)["datasets"]

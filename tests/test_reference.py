@@ -82,32 +82,26 @@ def test_the_svm_folds_inner_values_have_their_own_absolute_tolerance():
 # --- a panel's reference: written, compared, --check ---------------------------------------------------------
 
 
-def _summary(folder, value=0.5):
-    """A panel's summary folder whose five tables hold one row each."""
-    (folder / "tables").mkdir(parents=True, exist_ok=True)
-    for name in SUMMARY_FILES:
-        pd.DataFrame({"dataset": ["s0"], "model": ["IRV"], "value": [value]}).to_csv(
-            folder / "tables" / name, sep="\t", index=False
-        )
-
-
 def test_write_reference_then_compare_run_and_check(tmp_path, capsys):
+    """A panel's summary written into a new reference, compared with it (equal), then a summary of the same screens
+    whose IRV scored higher (shift): compare_run and --check name what moved (the IRV's rows of datasets.tsv: 2 of
+    its 10), --check writes nothing, and a refresh says the same and writes a table the reference lacked."""
     summary, ref = tmp_path / "summary", tmp_path / "ref"
-    _summary(summary)
+    _panel_summary(summary, ["s1", "s2"])
     written = write_reference(summary, ref)
     assert sorted(p.name for p in written) == sorted([*SUMMARY_FILES, "manifest.yaml"])
     assert all(v == ["new"] for v in written.values())
     assert compare_run(summary, ref) == dict.fromkeys(SUMMARY_FILES, [])
     assert main(["reference", str(summary), "--out", str(ref), "--check"]) == 0
-    _summary(summary, value=0.75)
+    _panel_summary(summary, ["s1", "s2"], shift=0.5)
     moved = compare_run(summary, ref)
-    assert moved["datasets.tsv"] == ["datasets.tsv: value moved in 1 of 1 rows", "  s0 / IRV: 0.5 -> 0.75"]
-    assert moved["claims.tsv"][1] == "  row 1: 0.5 -> 0.75"  # claims.tsv's rows are named by an id column
+    assert moved["datasets.tsv"][0] == "datasets.tsv: roc moved in 2 of 10 rows"
+    assert all(line.startswith(("  s1 / IRV: ", "  s2 / IRV: ")) for line in moved["datasets.tsv"][1:3])
     capsys.readouterr()
+    before = (ref / "datasets.tsv").read_text()
     assert main(["reference", str(summary), "--out", str(ref), "--check"]) == 1
-    out = capsys.readouterr().out
-    assert all(f"{name}: value moved in 1 of 1 rows" in out for name in SUMMARY_FILES)
-    assert pd.read_csv(ref / "datasets.tsv", sep="\t")["value"].tolist() == [0.5]  # --check wrote nothing
+    assert "datasets.tsv: roc moved in 2 of 10 rows" in capsys.readouterr().out
+    assert (ref / "datasets.tsv").read_text() == before  # --check wrote nothing
     (ref / "ranks.tsv").unlink()
     assert compare_run(summary, ref)["ranks.tsv"] == [f"ranks.tsv: not in the reference {ref}"]
     again = write_reference(summary, ref)  # a refresh says what moved
@@ -215,9 +209,14 @@ def test_a_panels_reference_grows_screen_by_screen_into_the_reference_of_one_run
     moved.to_csv(again / "tables" / "ranks.tsv", sep="\t", index=False)
     assert main(["reference", str(again), "--out", str(grown), "--add"]) == 2
     assert "its ranks.tsv is not what its datasets.tsv gives" in capsys.readouterr().err
-    fewer = pd.read_csv(rest / "tables" / "datasets.tsv", sep="\t").query("model != 'kNN'")
-    fewer.to_csv(rest / "tables" / "datasets.tsv", sep="\t", index=False)
-    assert main(["reference", str(rest), "--out", str(grown), "--add"]) == 2
+    assert main(["reference", str(again), "--out", str(tmp_path / "fresh")]) == 2  # nor written as it is
+    assert "its ranks.tsv is not what its datasets.tsv gives" in capsys.readouterr().err
+    assert not (tmp_path / "fresh").exists()
+    fewer = _panel_summary(tmp_path / "fewer" / "summary", ["s7"], across=False)  # a screen of four rankers
+    table = pd.read_csv(fewer / "tables" / "datasets.tsv", sep="\t").query("model != 'kNN'")
+    table.to_csv(fewer / "tables" / "datasets.tsv", sep="\t", index=False)
+    (fewer / "tables" / "design.yaml").write_text(yaml.safe_dump({"ranked": ["RANDOM", "MAX-SIM", "SVM", "IRV"]}))
+    assert main(["reference", str(fewer), "--out", str(grown), "--add"]) == 2
     assert "a screen is added to a panel of the same rankers" in capsys.readouterr().err
     assert main(["reference", str(rest), "--out", str(tmp_path / "none"), "--add"]) == 2
     assert "no panel reference to add screens to" in capsys.readouterr().err
@@ -470,7 +469,7 @@ def test_a_runs_declared_questions_go_into_its_references_manifest_and_a_change_
     from crocbench.reference import read_manifest
 
     summary, ref = tmp_path / "summary", tmp_path / "ref"
-    _summary(summary)
+    _panel_summary(summary, ["s1", "s2"])
     q = {"declared": "before the run", "metric_of_record": "roc", "pairs": [["IRV", "SVM"]], "metrics": ["roc"],
          "thresholds": {"roc": 0.01}}  # fmt: skip
     (summary / "tables" / "questions.yaml").write_text(yaml.safe_dump(q))
@@ -511,7 +510,9 @@ def test_a_runs_design_goes_into_its_references_manifest_and_screens_of_another_
     other = {**design, "cv": {**design["cv"], "repeats": 1}}
     (rest / "tables" / "design.yaml").write_text(yaml.safe_dump(other))
     before = (ref / "datasets.tsv").read_text()
-    with pytest.raises(ValueError, match=r"its run's design \(tables/design.yaml\) is not the panel's"):
+    with pytest.raises(
+        ValueError, match=r"its run's design \(tables/design.yaml\) is not the panel's \(.*\): cv differ$"
+    ):
         write_reference(rest, ref, add=True)
     assert (ref / "datasets.tsv").read_text() == before and read_manifest(ref).design == design
     (rest / "tables" / "design.yaml").write_text(yaml.safe_dump(design))
@@ -736,6 +737,14 @@ def test_a_panel_grows_one_screen_at_a_time_from_summaries_of_their_screens_only
     for name in names:
         assert compare(pd.read_csv(grown / name, sep="\t"), pd.read_csv(one / name, sep="\t"), name) == [], name
     assert list(dict.fromkeys(pd.read_csv(grown / "datasets.tsv", sep="\t")["dataset"])) == screens
+    # a run of two screens at once, written without --add: the tables across them too, as one run of the two gives
+    pair = _panel_summary(tmp_path / "pair" / "summary", screens[:2], repeats=3, pains=True, shift=-1.4, across=False)
+    both = _panel_summary(tmp_path / "both" / "summary", screens[:2], repeats=3, pains=True, shift=-1.4)
+    write_reference(pair, tmp_path / "pair_ref")
+    write_reference(both, tmp_path / "both_ref")
+    for name in names:
+        got, want = (pd.read_csv(tmp_path / f / name, sep="\t") for f in ("pair_ref", "both_ref"))
+        assert compare(got, want, name) == [], name
     capsys.readouterr()
     stale = _panel_summary(tmp_path / "stale" / "summary", ["s6"], repeats=3, pains=True, across=False)
     for name in ("ranks.tsv", "wilcoxon.tsv", "conover.tsv", "claims.tsv"):  # left by a run of five screens

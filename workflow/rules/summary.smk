@@ -301,8 +301,8 @@ rule summary:
 
 rule screen_tables:
     """The optional target `snakemake --cores 2 screen_tables`: the summary's tables of one screen each, on any
-    number of datasets (one included), in results/screens/. A panel run some screens at a time adds each run's to
-    its reference with `crocbench reference results/screens --out DIR --add`, which recomputes the tables across
-    the screens."""
+    number of datasets (one included), in results/screens/. A panel run some screens at a time starts its reference
+    with the first run's (`crocbench reference results/screens --out DIR`) and adds each later run's with `--add`,
+    which recomputes the tables across the screens."""
     input:
         screen_targets,

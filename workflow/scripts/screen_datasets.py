@@ -29,7 +29,8 @@ with step(snakemake) as log:
         float_format="%.10g",
     )
     text = (
-        f"# Datasets: {len(datasets)} screens, each model's pooled out-of-fold ranking; in brackets the 95% "
+        f"# Datasets: {len(datasets)} screen{'s' if len(datasets) > 1 else ''}, each model's pooled out-of-fold "
+        "ranking; in brackets the 95% "
         f"stratified bootstrap interval ({snakemake.params.resamples} resamples)\n\n" + datasets_markdown(table) + "\n"
     )
     write_text(snakemake.output.datasets_md, text)

@@ -91,6 +91,7 @@ def _reference(args) -> int:
     from ..pages import update_readme
     from ..reference import (
         compare_run,
+        holds_across,
         is_study_reference,
         is_summary,
         manifest_kind,
@@ -136,7 +137,7 @@ def _reference(args) -> int:
         screens = list(dict.fromkeys(pd.read_csv(Path(args.out) / "datasets.tsv", sep="\t")["dataset"]))
         across = (
             ", and the tables across them"
-            if (Path(args.out) / "ranks.tsv").is_file()
+            if holds_across(args.out)
             else " (the tables across the screens come with a second)"
         )
         print(f"{args.out} holds {len(screens)} screen(s): {', '.join(screens)}{across}")

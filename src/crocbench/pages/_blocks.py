@@ -82,7 +82,7 @@ def documents_of(root) -> list:
 def regenerate_documents(root, check: bool = False) -> list:
     """Rewrite every generated block of the README and the docs, and every generated figure, from the committed
     references (``root/results/reference``, each with its manifest): the one command behind
-    ``crocbench reference --regenerate``. A reference whose manifest names no document and no figure (a panel still
+    ``crocbench regenerate``. A reference whose manifest names no document and no figure (a panel still
     growing screen by screen) is not published yet, and no page holds its blocks.
 
     Parameters

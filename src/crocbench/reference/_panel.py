@@ -95,10 +95,9 @@ def added_screens(results, reference, design=None, held_design=None) -> dict:
                 f"{held} holds {name} and {lacks} does not: screens are added to a panel of the same design "
                 "(repeats, PAINS)"
             )
-    across = holds_across(results)
-    new = {n: reference_frame(results, n) for n in reference_files(results)}
+    new = summary_frames(results, design)
     old = {n: pd.read_csv(Path(reference) / n, sep="\t") for n in _held_files(reference)}
-    if across and set(_screens(new["datasets.tsv"])) >= set(_screens(old["datasets.tsv"])):
+    if holds_across(results) and set(_screens(new["datasets.tsv"])) >= set(_screens(old["datasets.tsv"])):
         return new
     # the novel actives' values merge screen by screen where both hold them; the structures the screens share
     # cannot (a new screen's with the old ones are not known) and are left out
@@ -126,10 +125,6 @@ def added_screens(results, reference, design=None, held_design=None) -> dict:
             f"{results} ranks {', '.join(ranked[0])} of {', '.join(models[0])}; {reference} ranks "
             f"{', '.join(ranked[1])} of {', '.join(models[1])}: a screen is added to a panel of the same rankers"
         )
-    if across:
-        _check_own(
-            results, new, ranked[0], "datasets_repeats.tsv" if "datasets_repeats.tsv" in extra else "datasets.tsv"
-        )
     screens = set(_screens(new["datasets.tsv"]))
     merged = {}
     for name in per_screen:
@@ -138,12 +133,57 @@ def added_screens(results, reference, design=None, held_design=None) -> dict:
         rows.update({d: new[name][new[name]["dataset"] == d] for d in screens})  # replaced in place ...
         order = held + [d for d in _screens(new[name]) if d not in held]  # ... and new screens follow
         merged[name] = pd.concat([rows[d] for d in order], ignore_index=True)
-    if len(_screens(merged["datasets.tsv"])) < 2:  # one screen: no tables across the screens yet
-        return merged
-    across_tables = across_screens(
-        merged["datasets.tsv"], merged["claims_per_screen.tsv"], ranked[0], merged.get("datasets_repeats.tsv")
+    return _with_across(merged, ranked[0])
+
+
+def summary_frames(results, design=None) -> dict:
+    """A panel's summary's tables as its reference keeps them (``{table name: DataFrame}``), checked: each table of
+    one screen each holds the screens of its ``datasets.tsv`` (:func:`check_screens`), and its tables across the
+    screens are what its screens' values give. A summary of its screens only (the target ``screen_tables``) gets
+    them here, from two screens on, for the runs its design ranks (``design.yaml``'s ``ranked``).
+
+    Raises
+    ------
+    ValueError
+        In one line, for tables of another run, or a summary of its screens only whose design names no ranked runs.
+    """
+    check_screens(results)
+    tables = {n: reference_frame(results, n) for n in reference_files(results)}
+    ranked = _ranked(tables, design, results)
+    if not holds_across(results):
+        return _with_across(tables, ranked)
+    if len(_screens(tables["datasets.tsv"])) < 2:
+        raise ValueError(
+            f"{results}: its ranks.tsv is left from another run (its datasets.tsv holds one screen): run the "
+            "summary's target again, or remove its tables across the screens"
+        )
+    own = across_screens(
+        tables["datasets.tsv"], tables["claims_per_screen.tsv"], ranked, tables.get("datasets_repeats.tsv")
     )
-    return {**merged, **across_tables}
+    source = "datasets_repeats.tsv" if "datasets_repeats.tsv" in tables else "datasets.tsv"
+    paired = "paired_more_powerful"  # it pools every screen's table 2, which a reference does not keep
+    own["claims.tsv"] = own["claims.tsv"][own["claims.tsv"]["id"] != paired]
+    held = {**tables, "claims.tsv": tables["claims.tsv"][tables["claims.tsv"]["id"] != paired]}
+    for name in ("ranks.tsv", "wilcoxon.tsv", "conover.tsv", "claims.tsv"):
+        # recomputed from the 10 significant digits of the values it was computed from (a difference of two close
+        # values keeps fewer)
+        if compare(own[name], held[name], name, rtol=1e-6, atol=1e-8):
+            raise ValueError(
+                f"{results}: its {name} is not what its {source} gives: a table across the screens left from "
+                "another run (run the summary's target again)"
+            )
+    return tables
+
+
+def _with_across(tables: dict, ranked: list) -> dict:
+    """A panel's tables of one screen each, with the tables across the screens recomputed from them once they hold
+    two screens or more (one screen has no ranks)."""
+    if len(_screens(tables["datasets.tsv"])) < 2:
+        return tables
+    across = across_screens(
+        tables["datasets.tsv"], tables["claims_per_screen.tsv"], ranked, tables.get("datasets_repeats.tsv")
+    )
+    return {**tables, **across}
 
 
 def check_screens(results) -> None:
@@ -168,7 +208,7 @@ def check_screens(results) -> None:
 
     tables = Path(results) / "tables"
     held = _screens(pd.read_csv(tables / "datasets.tsv", sep="\t", usecols=["dataset"]))
-    for name in (*PER_SCREEN[1:], *optional_summary_files(results)):
+    for name in ("claims_per_screen.tsv", *optional_summary_files(results)):
         path = tables / name
         if not path.is_file() or name not in ROW_KEYS or ROW_KEYS[name][0] != "dataset":
             continue
@@ -196,24 +236,3 @@ def _ranked(tables: dict, design, folder) -> list:
         f"{folder}: no ranks table and no design naming the ranked runs (design.yaml: ranked): the screens' tables "
         "are added from a summary whose run wrote its design"
     )
-
-
-def _check_own(results, tables: dict, ranked: list, source: str) -> None:
-    """Refuse a summary whose tables across its screens are not what its own screens give (e.g. left from another
-    run in the same folder)."""
-    if len(_screens(tables["datasets.tsv"])) < 2:
-        raise ValueError(
-            f"{results}: its ranks.tsv is left from another run (its datasets.tsv holds one screen): rerun the "
-            "summary, or remove its tables across the screens"
-        )
-    own = across_screens(
-        tables["datasets.tsv"], tables["claims_per_screen.tsv"], ranked, tables.get("datasets_repeats.tsv")
-    )
-    for name in ("ranks.tsv", "wilcoxon.tsv", "conover.tsv"):
-        # recomputed from the 10 significant digits of the values it was computed from (a difference of two close
-        # values keeps fewer)
-        if compare(own[name], tables[name], name, rtol=1e-6, atol=1e-8):
-            raise ValueError(
-                f"{results}: its {name} is not what its {source} gives: screens are added from summaries whose "
-                "tables across the screens are their screens' own (one left from another run?)"
-            )

@@ -17,7 +17,7 @@ from ._manifest import (
     read_manifest,
     write_manifest,
 )
-from ._panel import added_screens, check_screens
+from ._panel import added_screens, summary_frames
 from ._tables import (
     MEMORIZATION_FILES,
     OPTIONAL_FILES,
@@ -102,8 +102,6 @@ def write_reference(results, reference, study: bool = False, add: bool = False) 
     if mixed:
         kind = "a panel's summary" if is_summary(results) else "a dataset's run"
         raise ValueError(f"{reference} holds another kind of reference ({mixed[0]}): {kind} needs a folder of its own")
-    if is_summary(results):
-        check_screens(results)
     if add:
         if not is_summary(results):
             raise ValueError(f"{results} is not a panel's summary: only a panel's screens are added to its reference")
@@ -111,8 +109,14 @@ def write_reference(results, reference, study: bool = False, add: bool = False) 
             raise ValueError(f"{reference}: no panel reference to add screens to (write it first, without --add)")
         design, held = _summary_yaml(results, "design.yaml"), read_manifest(reference).design
         if design is not None and held is not None and design != held:
-            raise ValueError(f"{results}: its run's design (tables/design.yaml) is not the panel's ({reference})")
+            keys = [k for k in dict.fromkeys([*design, *held]) if design.get(k) != held.get(k)]
+            raise ValueError(
+                f"{results}: its run's design (tables/design.yaml) is not the panel's ({reference}): "
+                f"{', '.join(keys)} differ"
+            )
         frames = added_screens(results, reference, design, held)
+    elif is_summary(results):
+        frames = summary_frames(results, _summary_yaml(results, "design.yaml"))
     else:
         frames = {name: reference_frame(results, name) for name in reference_files(results, study)}
     reference.mkdir(parents=True, exist_ok=True)
