@@ -772,7 +772,10 @@ def test_a_panel_grown_screen_by_screen_merges_its_novel_actives_and_drops_the_s
     screens, the new ones with the old unknown) are removed from the reference, and it says so."""
 
     def extras(summary, screens):
-        novel = pd.DataFrame({"dataset": screens, "model": "IRV", "actives": 3, "roc": [0.6] * len(screens)})
+        # each screen's top count is a key of its own (top30, top31, ...): the panel's table has every one
+        parts = [pd.DataFrame({"dataset": [d], "model": "IRV", "actives": 3, "roc": 0.6, f"top{30 + i}": 5.0})
+                 for i, d in enumerate(screens, int(screens[0][1:]))]  # fmt: skip
+        novel = pd.concat(parts, ignore_index=True)
         novel.to_csv(summary / "tables" / "novel.tsv", sep="\t", index=False)
         pd.DataFrame({"screens": [1, 2], "structures": [10, 5]}).to_csv(
             summary / "tables" / "shared.tsv", sep="\t", index=False
@@ -780,15 +783,18 @@ def test_a_panel_grown_screen_by_screen_merges_its_novel_actives_and_drops_the_s
         pd.DataFrame({"a": [screens[0]], "b": [screens[1]], "structures_a": 8, "structures_b": 7, "shared": 5}).to_csv(
             summary / "tables" / "shared_pairs.tsv", sep="\t", index=False
         )
+        return novel
 
     first = _panel_summary(tmp_path / "first" / "summary", ["s1", "s2", "s3"])
     rest = _panel_summary(tmp_path / "rest" / "summary", ["s4", "s5"])
     extras(first, ["s1", "s2", "s3"])
     extras(rest, ["s4", "s5"])
+    (tmp_path / "whole" / "tables").mkdir(parents=True)
+    whole = extras(tmp_path / "whole", ["s1", "s2", "s3", "s4", "s5"])  # one run's table of the five
     grown = tmp_path / "grown"
     write_reference(first, grown)
     assert (grown / "novel.tsv").is_file() and (grown / "shared.tsv").is_file()
     assert main(["reference", str(rest), "--out", str(grown), "--add"]) == 0
     assert "shared.tsv: removed (not merged screen by screen)" in capsys.readouterr().out
-    assert pd.read_csv(grown / "novel.tsv", sep="\t")["dataset"].tolist() == ["s1", "s2", "s3", "s4", "s5"]
+    assert pd.read_csv(grown / "novel.tsv", sep="\t").equals(whole)  # rows, columns and their order
     assert not (grown / "shared.tsv").exists() and not (grown / "shared_pairs.tsv").exists()
