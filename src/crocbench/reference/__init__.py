@@ -49,6 +49,7 @@ from ._runs import compare_run, write_memorization_reference, write_reference
 from ._tables import (
     ABSOLUTE_FLOOR,
     COLUMN_TOLERANCES,
+    PER_SCREEN,
     REFERENCE_FILES,
     RELATIVE_TOLERANCE,
     ROW_KEYS,
@@ -72,6 +73,7 @@ __all__ = [
     "references",
     "write_manifest",
     "COLUMN_TOLERANCES",
+    "PER_SCREEN",
     "REFERENCE_FILES",
     "RELATIVE_TOLERANCE",
     "ROW_KEYS",
