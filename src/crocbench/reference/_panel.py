@@ -159,9 +159,7 @@ def summary_frames(results, design=None) -> dict:
             f"{results}: its ranks.tsv is left from another run (its datasets.tsv holds one screen): run the "
             "summary's target again, or remove its tables across the screens"
         )
-    own = across_screens(
-        tables["datasets.tsv"], tables["claims_per_screen.tsv"], ranked, tables.get("datasets_repeats.tsv")
-    )
+    own = _across(tables, ranked)
     source = "datasets_repeats.tsv" if "datasets_repeats.tsv" in tables else "datasets.tsv"
     paired = "paired_more_powerful"  # it pools every screen's table 2, which a reference does not keep
     own["claims.tsv"] = own["claims.tsv"][own["claims.tsv"]["id"] != paired]
@@ -182,10 +180,14 @@ def _with_across(tables: dict, ranked: list) -> dict:
     two screens or more (one screen has no ranks)."""
     if len(_screens(tables["datasets.tsv"])) < 2:
         return tables
-    across = across_screens(
+    return {**tables, **_across(tables, ranked)}
+
+
+def _across(tables: dict, ranked: list) -> dict:
+    """:func:`across_screens` of a panel's tables of one screen each, by table name."""
+    return across_screens(
         tables["datasets.tsv"], tables["claims_per_screen.tsv"], ranked, tables.get("datasets_repeats.tsv")
     )
-    return {**tables, **across}
 
 
 def check_screens(results) -> None:
