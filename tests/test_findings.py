@@ -108,6 +108,18 @@ def test_a_threshold_met_exactly_counts_and_the_ranker_behind_is_the_b_side():
     assert r["verdict"] == VERDICTS[0]
 
 
+def test_a_test_that_fails_says_not_significant_and_never_claims_no_difference():
+    """Two screens cannot pass a Wilcoxon test at 0.05 (its smallest p is 0.5), however far apart: B is 0.2 ahead
+    on both, its cell says "not significant" (absence of evidence) and never "no difference"."""
+    panel = _panel({"A": {"roc": np.array([0.5, 0.55])}, "B": {"roc": np.array([0.7, 0.75])}})
+    q = Questions.from_dict({**SPEC, "metric_of_record": "roc", "pairs": [["A", "B"]], "metrics": ["roc"],
+                             "thresholds": {"roc": 0.01}})  # fmt: skip
+    table = family_table(panel, q)
+    assert table.iloc[0]["verdict"] == VERDICTS[2]
+    row = family_markdown(table, q).splitlines()[2]
+    assert row.endswith("| not significant |") and "no difference" not in row
+
+
 def test_the_answers_follow_the_numbers_with_no_code_edit(noisy):
     q = Questions.from_dict(SPEC)
     ranks = _ranks(noisy, q.metrics)
