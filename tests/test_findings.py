@@ -118,6 +118,18 @@ def test_a_test_that_fails_says_not_significant_and_never_claims_no_difference()
     assert table.iloc[0]["verdict"] == VERDICTS[2]
     row = family_markdown(table, q).splitlines()[2]
     assert row.endswith("| not significant |") and "no difference" not in row
+    # one test: a unanimous Wilcoxon record passes at 0.05 from 6 screens (2/2**6 < 0.05 < 2/2**5), so the answers
+    # and the headline say that 2 are too few for any test to pass; from 6 on they do not
+    ranks = _ranks(panel, q.metrics)
+    assert "and this panel has 2, too few for any of its tests to pass." in answers_markdown(ranks, table, q)
+    assert headline_markdown(ranks, table, q).endswith(
+        "(confirmatory; no test of the family can pass on fewer than 6 screens)."
+    )
+    six = _panel({"A": {"roc": np.linspace(0.5, 0.55, 6)}, "B": {"roc": np.linspace(0.7, 0.75, 6)}})
+    ranks6, table6 = _ranks(six, q.metrics), family_table(six, q)
+    assert table6.iloc[0]["verdict"] == VERDICTS[0]  # 0-6, p 2/64 = 0.03125
+    assert "too few" not in answers_markdown(ranks6, table6, q)
+    assert headline_markdown(ranks6, table6, q).endswith("(confirmatory).")
 
 
 def test_the_answers_follow_the_numbers_with_no_code_edit(noisy):

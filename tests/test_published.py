@@ -74,3 +74,15 @@ def test_published_file_is_complete():
     )
     assert (values["irv_top1000"], values["svm_top1000"], values["knn_top1000"]) == (645, 616, 603)
     assert (values["irv_epochs_none"], values["irv_epochs_power"], values["irv_epochs_power_density"]) == (101, 42, 33)
+
+
+def test_the_published_numbers_are_a_fresh_copy_each_call():
+    """published.yaml is parsed once a process; a caller that edits its copy changes no later caller's."""
+    from crocbench.paper import load_published
+
+    first = load_published()
+    kept = first["anchors"][0]["published"]
+    first["anchors"][0]["published"] = -1.0
+    first["claims"].clear()
+    again = load_published()
+    assert again["anchors"][0]["published"] == kept and again["claims"]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 import pandas as pd
 
@@ -16,7 +18,16 @@ PAPER_MODELS = ("random", "maxsim", "knn", "svm", "irv")
 
 
 def load_published() -> dict:
-    """The paper's published numbers and claims (``crocbench/published.yaml``)."""
+    """The paper's published numbers and claims (``crocbench/published.yaml``): a fresh copy, the caller's to
+    change."""
+    import copy
+
+    return copy.deepcopy(_published())
+
+
+@functools.lru_cache(maxsize=1)
+def _published() -> dict:
+    """``published.yaml`` parsed once a process: it ships with the package, and a page reads it for every panel."""
     from importlib.resources import files
 
     with needs("crocbench.paper"):

@@ -173,10 +173,11 @@ def pairs_markdown(pairs: pd.DataFrame, metrics=None, alpha: float = 0.05, only=
     metrics = list(metrics or dict.fromkeys(pairs["metric"]))
     lines = ["| pair | " + " | ".join(labels[m] for m in metrics) + " |", "|---" * (1 + len(metrics)) + "|"]
     first = pairs[pairs["metric"] == metrics[0]]
+    tests = {metric: _by_pair(pairs[pairs["metric"] == metric]) for metric in metrics}
     for a, b in only if only is not None else zip(first["a"], first["b"]):
         cells = []
         for metric in metrics:
-            row = _oriented(pairs[pairs["metric"] == metric], a, b)
+            row = _oriented(tests[metric], a, b)
             diff = _value_cell(metric, row["mean_difference"])
             record = _wins_losses(row)
             p = f"{row['p_holm']:.2g}"
@@ -188,15 +189,20 @@ def pairs_markdown(pairs: pd.DataFrame, metrics=None, alpha: float = 0.05, only=
     return "\n".join(lines)
 
 
-def _oriented(pairs: pd.DataFrame, a: str, b: str) -> dict:
-    """The one test of models ``a`` and ``b`` in ``pairs`` (one metric's rows), as ``a`` against ``b``."""
-    same = pairs[(pairs["a"] == a) & (pairs["b"] == b)]
-    if len(same):
-        return same.iloc[0].to_dict()
-    turned = pairs[(pairs["a"] == b) & (pairs["b"] == a)]
-    if not len(turned):
+def _by_pair(pairs: pd.DataFrame) -> dict:
+    """One metric's tests by pair: ``(a, b) -> row``."""
+    return {(r["a"], r["b"]): r for r in pairs.to_dict("records")}
+
+
+def _oriented(pairs, a: str, b: str) -> dict:
+    """The one test of models ``a`` and ``b`` in ``pairs`` (one metric's rows, or :func:`_by_pair`'s dict of
+    them), as ``a`` against ``b``."""
+    where = _by_pair(pairs) if isinstance(pairs, pd.DataFrame) else pairs
+    if (a, b) in where:
+        return dict(where[(a, b)])
+    if (b, a) not in where:
         raise ValueError(f"no test of {a} against {b}")
-    return turned_pair(turned.iloc[0].to_dict())
+    return turned_pair(dict(where[(b, a)]))
 
 
 def claims_across_markdown(table: pd.DataFrame) -> str:

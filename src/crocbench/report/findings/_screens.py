@@ -266,8 +266,9 @@ def answers_markdown(ranks: pd.DataFrame, table: pd.DataFrame, questions: Questi
     lines.append(
         f"- The declared family: {len(questions.pairs)} pairs x {len(questions.metrics)} metrics = {questions.size} "
         f"tests, Holm-adjusted together at {questions.alpha:g}; a unanimous record can pass from {needed} screens "
-        f"(`crocbench.stats.screens_needed(tests={questions.size})`), and this panel has {screens}. The answers are "
-        f"{_status(questions)}."
+        f"(`crocbench.stats.screens_needed(tests={questions.size})`), and this panel has {screens}"
+        + (", too few for any of its tests to pass" if screens < needed else "")
+        + f". The answers are {_status(questions)}."
     )
     lines += verdict_lines(table, _difference, "Significant, but the interval reaches within the practical threshold")
     return "\n".join(lines)
@@ -280,9 +281,11 @@ def headline_markdown(ranks: pd.DataFrame, table: pd.DataFrame, questions: Quest
     screens = int(table["screens"].iloc[0])
     counts = table["verdict"].value_counts()
     beyond, below = int(counts.get(VERDICTS[0], 0)), int(counts.get(VERDICTS[1], 0))
+    needed = screens_needed(tests=questions.size, alpha=questions.alpha)
+    few = f"; no test of the family can pass on fewer than {needed} screens" if screens < needed else ""
     return (
         (f"{what}, " if what else "")
         + f"{screens} screens: first by mean rank on the metric of record, {_label(questions.metric_of_record)}, "
         f"{_listed(leaders)}; {beyond} of the {questions.size} declared tests show a difference beyond the practical "
-        f"threshold, {below} a significant one within it ({_status(questions)})."
+        f"threshold, {below} a significant one within it ({_status(questions)}{few})."
     )
