@@ -96,6 +96,7 @@ def _reference(args) -> int:
         is_summary,
         manifest_kind,
         missing_tables,
+        panel_screens,
         write_memorization_reference,
         write_reference,
     )
@@ -132,9 +133,7 @@ def _reference(args) -> int:
             f"wrote {path}: " + ("unchanged" if not moved else "new" if moved == ["new"] else "\n" + "\n".join(moved))
         )
     if is_summary(args.results):  # a panel grown screen by screen: where it stands
-        import pandas as pd
-
-        screens = list(dict.fromkeys(pd.read_csv(Path(args.out) / "datasets.tsv", sep="\t")["dataset"]))
+        screens = panel_screens(args.out)
         across = (
             ", and the tables across them"
             if holds_across(args.out)

@@ -44,7 +44,7 @@ from ._manifest import (
     references,
     write_manifest,
 )
-from ._panel import across_screens, added_screens
+from ._panel import across_screens, added_screens, panel_screens
 from ._runs import compare_run, write_memorization_reference, write_reference
 from ._tables import (
     ABSOLUTE_FLOOR,
@@ -90,6 +90,7 @@ __all__ = [
     "manifest_kind",
     "is_summary",
     "missing_tables",
+    "panel_screens",
     "reference_files",
     "reference_frame",
     "svm_folds_frame",

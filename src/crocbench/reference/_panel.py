@@ -50,6 +50,11 @@ def _screens(frame: pd.DataFrame) -> list:
     return list(dict.fromkeys(frame["dataset"]))
 
 
+def panel_screens(folder) -> list:
+    """The screens a panel's reference (or summary) holds, in its ``datasets.tsv``'s order."""
+    return _screens(pd.read_csv(Path(folder) / "datasets.tsv", sep="\t", usecols=["dataset"]))
+
+
 def added_screens(results, reference, design=None, held_design=None) -> dict:
     """A panel's reference with a summary's screens added: ``{table name: DataFrame}`` of :data:`SUMMARY_FILES`.
 
