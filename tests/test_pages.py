@@ -7,6 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -181,6 +182,25 @@ def test_a_panel_with_repeats_states_its_family_on_their_means_and_each_rankers_
     assert len(irv) == 1 and match and match.group(1) in set(datasets["dataset"])  # equal SDs: any screen (rounding)
     others = [line for line in spread[2:] if not line.startswith("| IRV | AUC[CROC(exp)]")]
     assert len(others) == len(spread) - 3 and all(line.endswith("| 0 |") for line in others)
+    # each screen's value is the mean over the repeats, bracketed by the lowest and the highest repeat's value
+    croc = tables["pubchem_hts/croc_exp_80"].splitlines()
+    assert croc[0] == "Each screen's mean over its 2 repeats [the lowest repeat, the highest]."
+    models = [c.strip() for c in croc[2].strip("|").split("|")][3:]
+    screen = datasets["dataset"].iloc[0]
+    row = [c.strip() for c in next(line for line in croc if line.startswith(f"| {screen} |")).strip("|").split("|")]
+    value = datasets.set_index(["dataset", "model"])["croc_exp_80"]
+    irv, svm = value[(screen, "IRV")], value[(screen, "SVM")]
+    assert row[3 + models.index("IRV")] == f"{irv + 0.01:.3f} [{irv:.3f}, {irv + 0.02:.3f}]"
+    assert row[3 + models.index("SVM")] == f"{svm:.3f} [{svm:.3f}, {svm:.3f}]"
+    # and the panel is compared with others on those means: the IRV's mean over the screens moved by 0.01
+    from crocbench.pages._tables import panel_values
+
+    means = panel_values(ref).set_index(["dataset", "model"])["croc_exp_80"]
+    assert np.allclose(means.xs("IRV", level="model"), value.xs("IRV", level="model") + 0.01)
+    assert np.allclose(means.xs("SVM", level="model"), value.xs("SVM", level="model"))
+    assert list(panel_values(ref)[["dataset", "model"]].itertuples(index=False)) == list(
+        datasets[["dataset", "model"]].itertuples(index=False)
+    )
 
 
 def test_a_reference_that_names_no_page_is_not_published_and_one_that_names_a_page_needs_its_blocks(tmp_path):

@@ -73,7 +73,7 @@ def readme_tables(reference) -> dict:
 def panel_tables(reference) -> dict:
     """The docs' tables of a panel, as Markdown, from its reference folder (``results/reference/<panel>``), named
     ``<panel>/<table>``: per metric of :data:`crocbench.report.SUMMARY_FIGURE_METRICS` (``<panel>/roc``, ...)
-    every screen's value per model with its interval; over the metrics of
+    every screen's value per model with its interval (with repeats, the mean over them and their range); over the metrics of
     :data:`crocbench.report.SUMMARY_TABLE_METRICS` the reference holds, ``<panel>/ranks`` (mean ranks, Friedman,
     Nemenyi) and ``<panel>/pairs`` (every pair's Wilcoxon test, Holm-adjusted), and where the panel has the ECFP
     rankers ``<panel>/top_training`` (the pairs of :data:`TRAINED_FOR_THE_TOP`, each trained for the top against
@@ -120,7 +120,9 @@ def panel_tables(reference) -> dict:
     folder = Path(reference)
     read = {name: pd.read_csv(folder / name, sep="\t") for name in ("datasets.tsv", "ranks.tsv", "wilcoxon.tsv")}
     claims = pd.read_csv(folder / "claims.tsv", sep="\t")
-    tables = {m: screens_markdown(read["datasets.tsv"], m) for m in SUMMARY_FIGURE_METRICS}
+    repeated = folder / "datasets_repeats.tsv"
+    per_repeat = pd.read_csv(repeated, sep="\t") if repeated.is_file() else None
+    tables = {m: screens_markdown(read["datasets.tsv"], m, per_repeat) for m in SUMMARY_FIGURE_METRICS}
     held = set(read["ranks.tsv"]["metric"])
     metrics = [m for m in SUMMARY_TABLE_METRICS if m in held]
     tables["ranks"] = ranks_overview_markdown(read["ranks.tsv"], metrics)
@@ -143,8 +145,7 @@ def panel_tables(reference) -> dict:
     questions = manifest.questions
     if questions is not None:  # the study's declared questions: its answers, written from the per-screen values
         declared = Questions.from_dict(questions)
-        if (folder / "datasets_repeats.tsv").is_file():  # repeats: the family on their means, and in each alone
-            per_repeat = pd.read_csv(folder / "datasets_repeats.tsv", sep="\t")
+        if per_repeat is not None:  # repeats: the family on their means, and in each alone
             family = repeats_agreeing(per_repeat, declared, family_table(repeat_means(per_repeat), declared))
             tables["spread"] = spread_markdown(repeat_spread(per_repeat, declared.metrics))
         else:
@@ -209,6 +210,20 @@ def compared_panels(reference) -> list:
     ]
 
 
+def panel_values(reference) -> pd.DataFrame:
+    """A panel reference's value of each model on each screen: its ``datasets.tsv``, or where the panel repeats
+    its cross-validation (``datasets_repeats.tsv``), each value's mean over the repeats, as its tests take them."""
+    from ..report.findings import repeat_means
+
+    folder = Path(reference)
+    table = pd.read_csv(folder / "datasets.tsv", sep="\t")
+    if not (folder / "datasets_repeats.tsv").is_file():
+        return table
+    per_repeat = pd.read_csv(folder / "datasets_repeats.tsv", sep="\t").drop(columns=["compounds", "actives"])
+    keys = ["dataset", "model", "compounds", "actives"]
+    return table[keys].merge(repeat_means(per_repeat), on=["dataset", "model"], how="left", validate="one_to_one")
+
+
 def _rankers(reference) -> set:
     return set(pd.read_csv(Path(reference) / "datasets.tsv", sep="\t", usecols=["model"])["model"])
 
@@ -219,16 +234,15 @@ def comparison_markdown(reference, other) -> str:
     rankers beside them) are compared on every ranker both rank, over the metrics of
     :data:`crocbench.report.SUMMARY_TABLE_METRICS` both rank, with the records of the pairs of
     :data:`TRAINED_FOR_THE_TOP`; otherwise on the paper's five over
-    :data:`crocbench.report.SUMMARY_FIGURE_METRICS`."""
+    :data:`crocbench.report.SUMMARY_FIGURE_METRICS`. A panel that repeats its cross-validation is read on each
+    value's mean over the repeats (:func:`panel_values`); the claims per screen are its first repeat's."""
     from ..data.pubchem import campaign_of
     from ..models import LABELS
     from ..paper import PAPER_MODELS, claims_across
     from ..report import SUMMARY_FIGURE_METRICS, SUMMARY_TABLE_METRICS, markdown_table, panels_compared
 
     folders = (Path(reference), Path(other))
-    panels = {
-        f.name: tuple(pd.read_csv(f / n, sep="\t") for n in ("datasets.tsv", "claims_per_screen.tsv")) for f in folders
-    }
+    panels = {f.name: (panel_values(f), pd.read_csv(f / "claims_per_screen.tsv", sep="\t")) for f in folders}
     ranks = [pd.read_csv(f / "ranks.tsv", sep="\t") for f in folders]
     paper = {m: LABELS[m] for m in PAPER_MODELS}
     both = [m for m in dict.fromkeys(ranks[1]["model"]) if m in set(ranks[0]["model"])]
