@@ -10,7 +10,8 @@ workflow ran the reference's screens in (``RUN/results/<screen>/``; a repeated s
 For every screen and repeat it checks the exported ids, labels and fold column against the run's ``folds.tsv``;
 then for each ranker (default: every one the spec names and the run scored) it writes the run's scores as a
 submission (``id, score``, and ``repeat`` where the split repeats), evaluates it, and compares each metric with
-the reference's ``datasets.tsv`` within the reference's tolerance. Prints one row per ranker: the largest
+the reference's values within the reference's tolerance (``datasets.tsv``; where the split repeats, each
+value's mean over ``datasets_repeats.tsv``). Prints one row per ranker: the largest
 difference over screens and metrics, and whether every value is within tolerance. Exits 1 on any mismatch.
 """
 
@@ -83,7 +84,11 @@ def main(argv=None) -> int:
     missing = [k for k in keys if k not in labels]
     if missing:
         raise SystemExit(f"round_trip: {missing[0]!r} is no model of {spec.name}'s config ({', '.join(labels)})")
-    committed = pd.read_csv(ROOT / spec.reference / "datasets.tsv", sep="\t").set_index(["dataset", "model"])
+    if spec.repeats > 1:  # the committed values an entry is placed among: each one's mean over the repeats
+        per_repeat = pd.read_csv(ROOT / spec.reference / "datasets_repeats.tsv", sep="\t")
+        committed = per_repeat.groupby(["dataset", "model"])[list(spec.metrics)].mean()
+    else:
+        committed = pd.read_csv(ROOT / spec.reference / "datasets.tsv", sep="\t").set_index(["dataset", "model"])
 
     with tempfile.TemporaryDirectory(prefix="round-trip-") as tmp:
         export = Path(args.export or Path(tmp) / "export")
