@@ -203,6 +203,37 @@ def test_a_panel_with_repeats_states_its_family_on_their_means_and_each_rankers_
     )
 
 
+def test_a_repeated_panel_is_compared_on_its_means_and_its_claims_on_its_first_repeat(tmp_path):
+    """pubchem_hts with a second repeat in which the IRV's CROC values rise by 0.5 and the SVM's AUC[ROC] by 0.3 on
+    every screen: compared with the scaffold panel, its mean CROC(exp) a=80 rises by 0.25 (the mean of the two
+    repeats), while every claim's row (its counts per screen and its test across the
+    screens) stays the first repeat's, word for word; on the means, the first claim would read "supported"."""
+    from crocbench.pages._tables import comparison_markdown
+
+    other = ROOT / "results" / "reference" / "pubchem_hts_scaffold"
+    plain, repeated = tmp_path / "plain" / "pubchem_hts", tmp_path / "repeated" / "pubchem_hts"
+    for folder in (plain, repeated):
+        shutil.copytree(ROOT / "results" / "reference" / "pubchem_hts", folder)
+    datasets = pd.read_csv(repeated / "datasets.tsv", sep="\t")
+    second = datasets.copy()
+    croc = [c for c in second.columns if c.startswith("croc_exp_") and "_" not in c.removeprefix("croc_exp_")]
+    second.loc[second["model"] == "IRV", croc] += 0.5
+    second.loc[second["model"] == "SVM", "roc"] += 0.3
+    pd.concat([datasets.assign(repeat=0), second.assign(repeat=1)]).to_csv(
+        repeated / "datasets_repeats.tsv", sep="\t", index=False
+    )
+    before, after = (comparison_markdown(f, other).splitlines() for f in (plain, repeated))
+    claims = [i for i, line in enumerate(before) if "holds in" in line]
+    assert claims and [after[i] for i in claims] == [before[i] for i in claims]
+    row = next(i for i, line in enumerate(before) if line.startswith("| mean AUC[CROC(exp)] a=80 |"))
+
+    def irv(line):
+        return float(re.search(r"IRV (-?[0-9.]+)", line.split("|")[2]).group(1))
+
+    assert irv(after[row]) == pytest.approx(irv(before[row]) + 0.25, abs=1e-3)
+    assert after[row].split("|")[3] == before[row].split("|")[3]  # the other panel as it was
+
+
 def test_a_reference_that_names_no_page_is_not_published_and_one_that_names_a_page_needs_its_blocks(tmp_path):
     """A panel growing screen by screen (its manifest names no document and no figure) is left out of the pages;
     once its manifest names a page, each of its tables needs a block there (one line, naming the first)."""

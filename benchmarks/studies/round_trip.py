@@ -8,10 +8,10 @@ SPEC is a spec file (``results/benchmarks/<name>.json``, or a draft frozen elsew
 workflow ran the reference's screens in (``RUN/results/<screen>/``; a repeated split's repeat r > 0 under
 ``repeats/<r>/``). The export goes to ``--export`` (default: a temporary folder; an interrupted export resumes).
 For every screen and repeat it checks the exported ids, labels and fold column against the run's ``folds.tsv``;
-then for each ranker (default: every one the spec names and the run scored) it writes the run's scores as a
+then for each ranker (default: every one the spec names) it writes the run's scores as a
 submission (``id, score``, and ``repeat`` where the split repeats), evaluates it, and compares each metric with
-the reference's values within the reference's tolerance (``datasets.tsv``; where the split repeats, each
-value's mean over ``datasets_repeats.tsv``). Prints one row per ranker: the largest
+the values the benchmark places it among (its reference's; where the split repeats, each one's mean over the
+repeats) within the reference's tolerance. Prints one row per ranker: the largest
 difference over screens and metrics, and whether every value is within tolerance. Exits 1 on any mismatch.
 """
 
@@ -25,6 +25,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+import crocbench.benchmark as bm
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -37,7 +39,7 @@ def check_folds(export: Path, run: Path, screens, repeats: int) -> None:
     """The export's ids, labels and folds are the run's, repeat by repeat; raises one line naming the first
     difference."""
     for screen in screens:
-        table = pd.read_csv(export / f"{screen}.csv", dtype={"id": str}, keep_default_na=False)
+        table = pd.read_csv(export / bm.screen_file(screen), dtype={"id": str}, keep_default_na=False)
         for r in range(repeats):
             folds = pd.read_csv(_repeat_dir(run, screen, r) / "folds.tsv", sep="\t", dtype={"id": str})
             column = "fold" if repeats == 1 else f"fold_{r}"
@@ -53,7 +55,10 @@ def submission(run: Path, key: str, screens, repeats: int, spec_file: Path, out:
     for screen in screens:
         parts = []
         for r in range(repeats):
-            scores = pd.read_parquet(_repeat_dir(run, screen, r) / "scores" / f"{key}.parquet", columns=["id", "score"])
+            path = _repeat_dir(run, screen, r) / "scores" / f"{key}.parquet"
+            if not path.is_file():
+                raise SystemExit(f"round_trip: {path}: no scores of {key} (did the run score it?)")
+            scores = pd.read_parquet(path, columns=["id", "score"])
             parts.append(scores.assign(repeat=r) if repeats > 1 else scores)
         pd.concat(parts).to_csv(out / f"{screen}.csv", index=False)
     (out / "benchmark.json").write_bytes(spec_file.read_bytes())
@@ -61,7 +66,6 @@ def submission(run: Path, key: str, screens, repeats: int, spec_file: Path, out:
 
 
 def main(argv=None) -> int:
-    import crocbench.benchmark as bm
     from crocbench.config import load_config, study_runs
     from crocbench.reference import ABSOLUTE_FLOOR, RELATIVE_TOLERANCE
 
@@ -84,11 +88,6 @@ def main(argv=None) -> int:
     missing = [k for k in keys if k not in labels]
     if missing:
         raise SystemExit(f"round_trip: {missing[0]!r} is no model of {spec.name}'s config ({', '.join(labels)})")
-    if spec.repeats > 1:  # the committed values an entry is placed among: each one's mean over the repeats
-        per_repeat = pd.read_csv(ROOT / spec.reference / "datasets_repeats.tsv", sep="\t")
-        committed = per_repeat.groupby(["dataset", "model"])[list(spec.metrics)].mean()
-    else:
-        committed = pd.read_csv(ROOT / spec.reference / "datasets.tsv", sep="\t").set_index(["dataset", "model"])
 
     with tempfile.TemporaryDirectory(prefix="round-trip-") as tmp:
         export = Path(args.export or Path(tmp) / "export")
@@ -97,6 +96,8 @@ def main(argv=None) -> int:
         print(f"{spec.name}: the export's ids, labels and folds are the run's on {len(screens)} screen(s), "
               f"{spec.repeats} repeat(s) each")  # fmt: skip
         bench = bm.load(export, screens=screens, progress=None)
+        # the values the benchmark places an entry among (a repeated split's: each one's mean over the repeats)
+        committed = bench.reference.set_index(["dataset", "model"])
         rows, bad = [], 0
         for key in keys:
             sub = submission(run, key, screens, spec.repeats, export / bm.SPEC_FILE, Path(tmp) / key)

@@ -235,14 +235,22 @@ def comparison_markdown(reference, other) -> str:
     :data:`crocbench.report.SUMMARY_TABLE_METRICS` both rank, with the records of the pairs of
     :data:`TRAINED_FOR_THE_TOP`; otherwise on the paper's five over
     :data:`crocbench.report.SUMMARY_FIGURE_METRICS`. A panel that repeats its cross-validation is read on each
-    value's mean over the repeats (:func:`panel_values`); the claims per screen are its first repeat's."""
+    value's mean over the repeats (:func:`panel_values`); its claims, per screen and across the screens, on its
+    first repeat's, as its own claims table."""
     from ..data.pubchem import campaign_of
     from ..models import LABELS
     from ..paper import PAPER_MODELS, claims_across
     from ..report import SUMMARY_FIGURE_METRICS, SUMMARY_TABLE_METRICS, markdown_table, panels_compared
 
     folders = (Path(reference), Path(other))
-    panels = {f.name: (panel_values(f), pd.read_csv(f / "claims_per_screen.tsv", sep="\t")) for f in folders}
+    panels = {
+        f.name: (
+            panel_values(f),
+            pd.read_csv(f / "claims_per_screen.tsv", sep="\t"),
+            pd.read_csv(f / "datasets.tsv", sep="\t"),  # the claims: per screen and across, the first repeat's
+        )
+        for f in folders
+    }
     ranks = [pd.read_csv(f / "ranks.tsv", sep="\t") for f in folders]
     paper = {m: LABELS[m] for m in PAPER_MODELS}
     both = [m for m in dict.fromkeys(ranks[1]["model"]) if m in set(ranks[0]["model"])]

@@ -22,7 +22,9 @@ def panels_compared(
     ----------
     panels : dict
         ``{panel name: (datasets table, claims per screen)}``: :func:`crocbench.report.datasets_table`'s and :func:`crocbench.paper.screen_claims`'s
-        outputs (a panel reference's ``datasets.tsv`` and ``claims_per_screen.tsv``).
+        outputs (a panel reference's ``datasets.tsv`` and ``claims_per_screen.tsv``); a third item, where given, is
+        the values the claims are tested on across the screens (a repeated panel's first repeat, as its claims per
+        screen), in place of the datasets table.
     names : dict
         The model keys compared -> the labels of the tables; other models are left out (none given: every model).
     key : callable, optional
@@ -61,10 +63,15 @@ def panels_compared(
     """
     key = key or (lambda screen: screen)
     labels = list(names.values())
-    shared = set.intersection(*({key(d) for d in table["dataset"]} for table, _ in panels.values()))
+    shared = set.intersection(*({key(d) for d in entry[0]["dataset"]} for entry in panels.values()))
     columns = {}
-    for panel, (table, per_screen) in panels.items():
-        table = table[table["dataset"].map(key).isin(shared) & (table["model"].isin(labels) if labels else True)]
+    for panel, (table, per_screen, *claimed) in panels.items():
+
+        def kept(frame):
+            return frame[frame["dataset"].map(key).isin(shared) & (frame["model"].isin(labels) if labels else True)]
+
+        table = kept(table)
+        claimed = kept(claimed[0]) if claimed else table
         per_screen = per_screen[per_screen["dataset"].map(key).isin(shared)]
         cells = {"screens": str(table["dataset"].nunique())}
         matrices = {metric: metric_matrix(table, metric) for metric in metrics}
@@ -86,7 +93,7 @@ def panels_compared(
                 records.append(f"{summary_labels()[metric]} {_wins_losses(counts)}")
             cells[f"record, {a} vs {b}"] = ", ".join(records)
         if across is not None:
-            counted = across(per_screen, table).to_dict("records")
+            counted = across(per_screen, claimed).to_dict("records")
         else:  # no test across the screens: the counts only
             counted = holds_per_claim(per_screen)
         mark = {True: "; supported", False: "; not supported", None: ""}

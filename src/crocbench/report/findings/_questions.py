@@ -178,7 +178,7 @@ def describe(split: str | None, labels: str | None) -> str:
 def verdict_cell(row) -> str:
     """A test's verdict in a table cell: who is ahead and how far, against the threshold (``>=``: beyond it)."""
     if row.verdict == VERDICTS[2]:
-        return "not significant"
+        return VERDICTS[2]
     side = ">=" if row.verdict == VERDICTS[0] else "<"
     return f"{row.ahead} ahead, {side} {_number(row.threshold)}"
 

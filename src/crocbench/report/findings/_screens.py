@@ -239,6 +239,11 @@ def _difference(r) -> str:
     )
 
 
+def _needed(questions: Questions) -> int:
+    """The fewest screens on which a unanimous record passes the declared family's Holm adjustment."""
+    return screens_needed(tests=questions.size, alpha=questions.alpha)
+
+
 def answers_markdown(ranks: pd.DataFrame, table: pd.DataFrame, questions: Questions) -> str:
     """The study's answers in a few lines: the metric of record's leader, and each verdict of the family.
 
@@ -262,7 +267,7 @@ def answers_markdown(ranks: pd.DataFrame, table: pd.DataFrame, questions: Questi
             else "."
         )
     ]
-    needed = screens_needed(tests=questions.size, alpha=questions.alpha)
+    needed = _needed(questions)
     lines.append(
         f"- The declared family: {len(questions.pairs)} pairs x {len(questions.metrics)} metrics = {questions.size} "
         f"tests, Holm-adjusted together at {questions.alpha:g}; a unanimous record can pass from {needed} screens "
@@ -281,7 +286,7 @@ def headline_markdown(ranks: pd.DataFrame, table: pd.DataFrame, questions: Quest
     screens = int(table["screens"].iloc[0])
     counts = table["verdict"].value_counts()
     beyond, below = int(counts.get(VERDICTS[0], 0)), int(counts.get(VERDICTS[1], 0))
-    needed = screens_needed(tests=questions.size, alpha=questions.alpha)
+    needed = _needed(questions)
     few = f"; no test of the family can pass on fewer than {needed} screens" if screens < needed else ""
     return (
         (f"{what}, " if what else "")
