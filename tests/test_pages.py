@@ -46,6 +46,12 @@ def test_a_panel_reference_is_compared_with_the_panels_beside_it_that_hold_its_c
     assert compared_panels(tmp_path / "few_confirmed") == [tmp_path / "all", tmp_path / "confirmed", tmp_path / "other"]
     panel("few_scaffold", ["X_primary"])
     assert compared_panels(tmp_path / "few_scaffold") == [tmp_path / "all", tmp_path / "other", tmp_path / "scaffold"]
+    # a panel growing screen by screen is compared with the one it overlays on the campaigns they share, though
+    # it holds one the other does not yet; with none shared, it is not
+    panel("grown_scaffold", ["X_primary", "V_primary"])
+    assert compared_panels(tmp_path / "grown_scaffold") == [tmp_path / "all"]
+    panel("apart_scaffold", ["U_primary"])
+    assert compared_panels(tmp_path / "apart_scaffold") == []
 
 
 def test_two_references_of_todays_rankers_are_compared_on_every_ranker_and_metric_they_share():

@@ -731,6 +731,10 @@ def test_a_panel_grows_one_screen_at_a_time_from_summaries_of_their_screens_only
     assert main(["reference", str(single["s2"]), "--out", str(grown), "--add"]) == 0
     assert capsys.readouterr().out.endswith(f"{grown} holds 2 screen(s): s1, s2, and the tables across them\n")
     assert pd.read_csv(grown / "ranks.tsv", sep="\t")["datasets"].eq(2).all()  # two screens: ranked
+    # a run's design names its ranked runs in its config's order, the reference's ranks table in its rows' (the
+    # datasets table's): the same runs in another order are the same panel
+    ranks = pd.read_csv(grown / "ranks.tsv", sep="\t")
+    ranks.iloc[::-1].to_csv(grown / "ranks.tsv", sep="\t", index=False)
     for s in screens[2:]:
         assert main(["reference", str(single[s]), "--out", str(grown), "--add"]) == 0
     names = (*SUMMARY_FILES, "datasets_repeats.tsv", "pains.tsv", "datasets_without_pains.tsv")

@@ -196,16 +196,17 @@ def compared_panels(reference) -> list:
     panel is compared with the panel) and no ranker it lacks (a run of the paper's five is not compared with a run
     of more rankers; that run is compared with it), and no overlay of another kind: the other overlays nothing,
     or it changes the same thing (its manifest's split and labels are this one's; a scaffold split against
-    confirmed actives would change two things at once)."""
+    confirmed actives would change two things at once). The panel it overlays (its manifest's ``overlays``) is
+    compared with it on the campaigns they share, while either is still growing screen by screen."""
     folder = Path(reference)
-    mine, rankers = _campaigns(folder), _rankers(folder)
+    mine, rankers, overlaid = _campaigns(folder), _rankers(folder), read_manifest(folder).overlays
     return [
         other
         for other in sorted(folder.parent.iterdir())
         if other != folder
         and is_panel_reference(other)
         and (read_manifest(other).overlays is None or _variant(other) == _variant(folder))
-        and mine <= _campaigns(other)
+        and (mine <= _campaigns(other) or (other.name == overlaid and bool(mine & _campaigns(other))))
         and _rankers(other) <= rankers
     ]
 

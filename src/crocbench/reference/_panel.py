@@ -127,7 +127,7 @@ def added_screens(results, reference, design=None, held_design=None) -> dict:
             raise ValueError(f"{results}: its {name} has other columns than {reference}'s")
     models = [list(dict.fromkeys(t["datasets.tsv"]["model"])) for t in (new, old)]
     ranked = [_ranked(t, d, f) for t, d, f in ((new, design, results), (old, held_design, reference))]
-    if models[0] != models[1] or ranked[0] != ranked[1]:
+    if models[0] != models[1] or set(ranked[0]) != set(ranked[1]):  # ranked: the same runs, in any order
         raise ValueError(
             f"{results} ranks {', '.join(ranked[0])} of {', '.join(models[0])}; {reference} ranks "
             f"{', '.join(ranked[1])} of {', '.join(models[1])}: a screen is added to a panel of the same rankers"
