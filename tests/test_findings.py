@@ -286,6 +286,22 @@ def test_findings_name_every_ranker_tied_at_the_best_mean_rank():
     assert len(exploratory_markdown(ranks, pairs, no_ef, baseline="MAX-SIM").splitlines()) == 2
 
 
+def test_repeat_means_bounds_are_the_lowest_and_highest_repeat_in_place_of_the_intervals():
+    """Three repeats of one screen and ranker, each with its own 95% interval: with bounds, the value is the mean
+    (0.7, 0.9, 0.8 give 0.8) and its bounds the lowest and highest repeat (0.7, 0.9), not any repeat's interval."""
+    from crocbench.report.findings import repeat_means
+
+    per_repeat = pd.DataFrame(
+        {"dataset": ["s"] * 3, "model": ["A"] * 3, "repeat": [0, 1, 2], "roc": [0.7, 0.9, 0.8],
+         "roc_low": [0.6, 0.85, 0.75], "roc_high": [0.75, 0.95, 0.85], "ef": [2.0, 4.0, 3.0]}
+    )  # fmt: skip
+    row = repeat_means(per_repeat, bounds=True).iloc[0]
+    assert list(row.index) == ["dataset", "model", "roc", "roc_low", "roc_high", "ef", "ef_low", "ef_high"]
+    assert [row[c] for c in row.index[2:]] == pytest.approx([0.8, 0.7, 0.9, 3.0, 2.0, 4.0])
+    plain = repeat_means(per_repeat).iloc[0]  # without bounds, every column's mean, the intervals' too
+    assert [plain[c] for c in ("roc", "roc_low", "roc_high")] == pytest.approx([0.8, 0.7333333, 0.85])
+
+
 def test_with_repeats_the_family_is_tested_on_their_means_and_each_repeat_counted_on_its_own():
     """Nine screens, three repeats. Repeats 0 and 2: A ahead of B by 0.05 on every screen; repeat 1: by 0.03 on five
     and behind by 0.01 on four. Their means, A ahead by 0.13 / 3 or 0.09 / 3 on every screen: 9-0, Wilcoxon p =

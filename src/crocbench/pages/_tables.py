@@ -118,11 +118,12 @@ def panel_tables(reference) -> dict:
     )
 
     folder = Path(reference)
-    read = {name: pd.read_csv(folder / name, sep="\t") for name in ("datasets.tsv", "ranks.tsv", "wilcoxon.tsv")}
+    read = {name: pd.read_csv(folder / name, sep="\t") for name in ("ranks.tsv", "wilcoxon.tsv")}
     claims = pd.read_csv(folder / "claims.tsv", sep="\t")
-    repeated = folder / "datasets_repeats.tsv"
-    per_repeat = pd.read_csv(repeated, sep="\t") if repeated.is_file() else None
-    tables = {m: screens_markdown(read["datasets.tsv"], m, per_repeat) for m in SUMMARY_FIGURE_METRICS}
+    read["datasets.tsv"], per_repeat = _read_values(folder)
+    values = _values(read["datasets.tsv"], per_repeat, bounds=True)
+    repeats = None if per_repeat is None else per_repeat["repeat"].nunique()
+    tables = {m: screens_markdown(values, m, repeats) for m in SUMMARY_FIGURE_METRICS}
     held = set(read["ranks.tsv"]["metric"])
     metrics = [m for m in SUMMARY_TABLE_METRICS if m in held]
     tables["ranks"] = ranks_overview_markdown(read["ranks.tsv"], metrics)
@@ -214,15 +215,26 @@ def compared_panels(reference) -> list:
 def panel_values(reference) -> pd.DataFrame:
     """A panel reference's value of each model on each screen: its ``datasets.tsv``, or where the panel repeats
     its cross-validation (``datasets_repeats.tsv``), each value's mean over the repeats, as its tests take them."""
+    return _values(*_read_values(Path(reference)))
+
+
+def _read_values(folder: Path):
+    """A panel reference's ``datasets.tsv``, and its ``datasets_repeats.tsv`` or None."""
+    repeated = folder / "datasets_repeats.tsv"
+    per_repeat = pd.read_csv(repeated, sep="\t") if repeated.is_file() else None
+    return pd.read_csv(folder / "datasets.tsv", sep="\t"), per_repeat
+
+
+def _values(table: pd.DataFrame, per_repeat: pd.DataFrame | None, bounds: bool = False) -> pd.DataFrame:
+    """:func:`panel_values` of tables read; with ``bounds``, a repeated panel's values bounded by the lowest and
+    the highest repeat's (:func:`crocbench.report.findings.repeat_means`)."""
     from ..report.findings import repeat_means
 
-    folder = Path(reference)
-    table = pd.read_csv(folder / "datasets.tsv", sep="\t")
-    if not (folder / "datasets_repeats.tsv").is_file():
+    if per_repeat is None:
         return table
-    per_repeat = pd.read_csv(folder / "datasets_repeats.tsv", sep="\t").drop(columns=["compounds", "actives"])
+    means = repeat_means(per_repeat.drop(columns=["compounds", "actives"]), bounds=bounds)
     keys = ["dataset", "model", "compounds", "actives"]
-    return table[keys].merge(repeat_means(per_repeat), on=["dataset", "model"], how="left", validate="one_to_one")
+    return table[keys].merge(means, on=["dataset", "model"], how="left", validate="one_to_one")
 
 
 def _rankers(reference) -> set:
@@ -244,14 +256,11 @@ def comparison_markdown(reference, other) -> str:
     from ..report import SUMMARY_FIGURE_METRICS, SUMMARY_TABLE_METRICS, markdown_table, panels_compared
 
     folders = (Path(reference), Path(other))
-    panels = {
-        f.name: (
-            panel_values(f),
-            pd.read_csv(f / "claims_per_screen.tsv", sep="\t"),
-            pd.read_csv(f / "datasets.tsv", sep="\t"),  # the claims: per screen and across, the first repeat's
-        )
-        for f in folders
-    }
+    panels = {}
+    for f in folders:
+        table, per_repeat = _read_values(f)
+        # the claims: per screen and across, on the first repeat's values (table)
+        panels[f.name] = (_values(table, per_repeat), pd.read_csv(f / "claims_per_screen.tsv", sep="\t"), table)
     ranks = [pd.read_csv(f / "ranks.tsv", sep="\t") for f in folders]
     paper = {m: LABELS[m] for m in PAPER_MODELS}
     both = [m for m in dict.fromkeys(ranks[1]["model"]) if m in set(ranks[0]["model"])]

@@ -116,12 +116,13 @@ def _value_cell(key: str, value, low=None, high=None) -> str:
     return text if low is None or pd.isna(low) else f"{text} [{low:.{digits}f}, {high:.{digits}f}]"
 
 
-def screens_markdown(table: pd.DataFrame, metric: str, repeats: pd.DataFrame | None = None) -> str:
+def screens_markdown(table: pd.DataFrame, metric: str, repeats: int | None = None) -> str:
     """One metric of :func:`datasets_table` as Markdown: a row per screen (its compounds and actives), a column
     per model, each cell the value and, where the table has them, its 95% interval.
 
-    With ``repeats`` (a repeated cross-validation's values, a row per screen, model and ``repeat``), each cell is
-    the mean over the repeats and, in brackets, the lowest and the highest repeat's value; a first line says so.
+    With ``repeats`` (their number), ``table`` holds each value's mean over the repeats of a repeated
+    cross-validation and, as its bounds, the lowest and the highest repeat's value
+    (:func:`crocbench.report.findings.repeat_means` with ``bounds``); a first line says so.
 
     Examples
     --------
@@ -135,13 +136,7 @@ def screens_markdown(table: pd.DataFrame, metric: str, repeats: pd.DataFrame | N
     models = list(dict.fromkeys(table["model"]))
     lines = ["| screen | compounds | actives | " + " | ".join(models) + " |", "|---" * (3 + len(models)) + "|"]
     if repeats is not None:
-        n = repeats["repeat"].nunique()
-        spread = repeats.groupby(["dataset", "model"], sort=False)[metric].agg(["mean", "min", "max"])
-        table = table[["dataset", "model", "compounds", "actives"]].join(
-            spread.rename(columns={"mean": metric, "min": f"{metric}_low", "max": f"{metric}_high"}),
-            on=["dataset", "model"],
-        )
-        lines.insert(0, f"Each screen's mean over its {n} repeats [the lowest repeat, the highest].\n")
+        lines.insert(0, f"Each screen's mean over its {repeats} repeats [the lowest repeat, the highest].\n")
     bounds = f"{metric}_low" in table
     for dataset, part in table.groupby("dataset", sort=False):
         by = part.set_index("model")
