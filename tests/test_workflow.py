@@ -886,6 +886,14 @@ def test_two_datasets_in_one_run_and_the_summary_from_their_own_scores(tmp_path)
         if name == "claims.tsv":
             got, want = (t[t["id"] != "paired_more_powerful"] for t in (got, want))
         assert compare(got, want, name) == [], name
+    # summary: pains switched off: the next run of screen_tables removes the PAINS tables the earlier one left, and a
+    # reference of its tables keeps none
+    off = {**config, "dataset": "screen_ca", "summary": {**config["summary"], "pains": False}}
+    done = _run(tmp_path, off, "--cores", "2", "screen_tables")
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert not any((screens / "tables" / n).exists() for n in ("pains.tsv", "datasets_without_pains.tsv"))
+    assert main(["reference", str(screens), "--out", str(tmp_path / "without")]) == 0
+    assert not (tmp_path / "without" / "pains.tsv").exists() and (tmp_path / "without" / "datasets.tsv").is_file()
     # benchmarks/accounting/fold_job.py replays a fold job as the workflow ran it: the same scores, with the job's own threads
     replay = subprocess.run(
         [

@@ -302,6 +302,15 @@ def screen_targets(wildcards=None):
     ]
 
 
+def stale_pains(wildcards):
+    """The PAINS tables an earlier run may have left in results/{summary}/tables/ while `summary: pains` is off (none
+    while it is on): screen_datasets removes them, so no reference keeps another run's."""
+    if config["summary"]["pains"]:
+        return []
+    names = ["pains.tsv", "datasets_without_pains.tsv"] + (["pains.md"] if wildcards.summary == "summary" else [])
+    return [f"results/{wildcards.summary}/tables/{name}" for name in names]
+
+
 def summary_dataset_tables(name):
     """An input function: every dataset's ``tables/{name}.tsv`` (the claims read tables 1 and 2)."""
     return lambda wildcards: [f"results/{dataset}/tables/{name}.tsv" for dataset in DATASETS]

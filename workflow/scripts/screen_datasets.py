@@ -1,3 +1,5 @@
+from pathlib import Path
+
 import pandas as pd
 
 from crocbench._io import write_table, write_text
@@ -36,3 +38,7 @@ with step(snakemake) as log:
     write_text(snakemake.output.datasets_md, text)
     write_text(snakemake.output.datasets_html, markdown_html(text))
     print(text, file=log)
+    for path in map(Path, snakemake.params.stale):  # summary: pains is off: no PAINS table of an earlier run stays
+        if path.exists():
+            path.unlink()
+            print(f"removed {path}: summary: pains is off", file=log)
