@@ -199,7 +199,7 @@ def test_a_panel_with_repeats_states_its_family_on_their_means_and_each_rankers_
     assert row[3 + models.index("IRV")] == f"{irv + 0.01:.3f} [{irv:.3f}, {irv + 0.02:.3f}]"
     assert row[3 + models.index("SVM")] == f"{svm:.3f} [{svm:.3f}, {svm:.3f}]"
     # and the panel is compared with others on those means: the IRV's mean over the screens moved by 0.01
-    from crocbench.pages._tables import panel_values
+    from crocbench.pages import panel_values
 
     means = panel_values(ref).set_index(["dataset", "model"])["croc_exp_80"]
     assert np.allclose(means.xs("IRV", level="model"), value.xs("IRV", level="model") + 0.01)
@@ -214,7 +214,7 @@ def test_a_repeated_panel_is_compared_on_its_means_and_its_claims_on_its_first_r
     every screen: compared with the scaffold panel, its mean CROC(exp) a=80 rises by 0.25 (the mean of the two
     repeats), while every claim's row (its counts per screen and its test across the
     screens) stays the first repeat's, word for word; on the means, the first claim would read "supported"."""
-    from crocbench.pages._tables import comparison_markdown
+    from crocbench.pages import comparison_markdown
 
     other = ROOT / "results" / "reference" / "pubchem_hts_scaffold"
     plain, repeated = tmp_path / "plain" / "pubchem_hts", tmp_path / "repeated" / "pubchem_hts"

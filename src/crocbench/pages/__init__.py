@@ -11,20 +11,18 @@ holds and compares a run with it). A page holds generated blocks::
 one reference's blocks (``crocbench reference ... --readme``); :func:`regenerate_documents` rewrites every block and
 figure of the README and the docs from the committed references alone (``crocbench regenerate``).
 
-Two modules: ``_tables`` (what each kind of reference writes) and ``_blocks`` (the blocks and their regeneration).
+Three modules: ``_tables`` (what each kind of reference writes), ``_compare`` (which panels a panel is set beside,
+and their comparison) and ``_blocks`` (the blocks and their regeneration).
 """
 
 from ._blocks import documents_of, reference_blocks, regenerate_documents, update_readme
+from ._compare import TRAINED_FOR_THE_TOP, compared_panels, comparison_markdown, panel_values
 from ._tables import (
-    TRAINED_FOR_THE_TOP,
-    compared_panels,
-    comparison_markdown,
     critical_difference_figure,
     document_tables,
     kept_tables,
     memorization_tables,
     panel_tables,
-    panel_values,
     readme_tables,
     reference_figure,
     study_tables,
