@@ -200,10 +200,9 @@ def _by_pair(pairs: pd.DataFrame) -> dict:
     return {(r["a"], r["b"]): r for r in pairs.to_dict("records")}
 
 
-def _oriented(pairs, a: str, b: str) -> dict:
-    """The one test of models ``a`` and ``b`` in ``pairs`` (one metric's rows, or :func:`_by_pair`'s dict of
-    them), as ``a`` against ``b``."""
-    where = _by_pair(pairs) if isinstance(pairs, pd.DataFrame) else pairs
+def _oriented(where: dict, a: str, b: str) -> dict:
+    """The one test of models ``a`` and ``b`` in ``where`` (one metric's tests, :func:`_by_pair`), as ``a`` against
+    ``b``."""
     if (a, b) in where:
         return dict(where[(a, b)])
     if (b, a) not in where:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pandas as pd
 
 from .._summary import SUMMARY_EF_KEY, summary_labels
-from .._summary_markdown import _oriented, _wins_losses
+from .._summary_markdown import _by_pair, _oriented, _wins_losses
 
 
 def _pair_record(row: dict, alpha: float) -> str:
@@ -42,6 +42,7 @@ def exploratory_markdown(
     labels = summary_labels()
     metrics = list(metrics)
     by_metric = {m: ranks[ranks["metric"] == m].sort_values("mean_rank", kind="stable") for m in metrics}
+    tests = {m: _by_pair(pairs[pairs["metric"] == m]) for m in metrics}
     screens = int(by_metric[metrics[0]]["datasets"].iloc[0])
     best = {m: list(t["model"][t["mean_rank"] == t["mean_rank"].iloc[0]]) for m, t in by_metric.items()}
     named = {m: f"{' and '.join(best[m])} ({by_metric[m]['mean_rank'].iloc[0]:.2f})" for m in metrics}
@@ -54,14 +55,12 @@ def exploratory_markdown(
     for m in metrics[1:]:
         if not set(best[m]) & set(best[first]):  # the metric's pick is not the first's: the two tested
             top, picked = best[m][0], best[first][0]
-            row = _oriented(pairs[pairs["metric"] == m], top, picked)
+            row = _oriented(tests[m], top, picked)
             lines.append(
                 f"- By {labels[m]}, {top} against {labels[first]}'s pick {picked}: {_pair_record(row, alpha)}."
             )
     for fancy, plain in trained:
-        cells = [
-            f"{labels[m]} {_pair_record(_oriented(pairs[pairs['metric'] == m], fancy, plain), alpha)}" for m in metrics
-        ]
+        cells = [f"{labels[m]} {_pair_record(_oriented(tests[m], fancy, plain), alpha)}" for m in metrics]
         lines.append(f"- {fancy} against {plain}: " + "; ".join(cells) + ".")
     if baseline is not None and baseline in set(ranks["model"]):
         places = []
@@ -74,9 +73,8 @@ def exploratory_markdown(
             places.append(f"{labels[m]} {low if low == high else f'{low}-{high} (tied)'} of {len(by_metric[m])}")
         lines.append(f"- {baseline}'s place by mean rank: " + "; ".join(places) + ".")
         if SUMMARY_EF_KEY in metrics:
-            ef = pairs[pairs["metric"] == SUMMARY_EF_KEY]
             others = [m for m in by_metric[first]["model"] if m != baseline and m not in left_out]
-            rows = {m: _oriented(ef, baseline, m) for m in others}
+            rows = {m: _oriented(tests[SUMMARY_EF_KEY], baseline, m) for m in others}
             below = [m for m, r in rows.items() if r["signed_rank_sum"] < 0 and r["p_holm"] < alpha]
             above = [m for m, r in rows.items() if r["signed_rank_sum"] > 0 and r["p_holm"] < alpha]
             lines.append(
