@@ -121,7 +121,15 @@ def test_a_test_that_fails_says_not_significant_and_never_claims_no_difference()
     # one test: a unanimous Wilcoxon record passes at 0.05 from 6 screens (2/2**6 < 0.05 < 2/2**5), so the answers
     # and the headline say that 2 are too few for any test to pass; from 6 on they do not
     ranks = _ranks(panel, q.metrics)
-    assert "and this panel has 2, too few for any of its tests to pass." in answers_markdown(ranks, table, q)
+    answers = answers_markdown(ranks, table, q)
+    assert "and this panel has 2, too few for any of its tests to pass." in answers
+    # the answers give the failed test its effect and interval too: A - B is -0.2 on both screens, so the mean and
+    # every bootstrap resample's mean are -0.2; 0-2, Wilcoxon p 0.5 (the smallest on two screens), one test
+    assert answers.splitlines()[-2:] == [
+        "- Not significant (no evidence either way); the mean difference, first named minus second, with its 95% "
+        "interval over the screens:",
+        "  - A vs B on AUC[ROC]: -0.2 (-0.2 to -0.2; 0-2, Holm p 0.5)",
+    ]
     assert headline_markdown(ranks, table, q).endswith(
         "(confirmatory; no test of the family can pass on fewer than 6 screens)."
     )

@@ -183,16 +183,24 @@ def verdict_cell(row) -> str:
     return f"{row.ahead} ahead, {side} {_number(row.threshold)}"
 
 
-def verdict_lines(table, difference, within: str) -> list[str]:
+def verdict_lines(table, difference, within: str, undecided=None) -> list[str]:
     """The answers' verdict bullets of a family table: the differences beyond the threshold and those within it,
-    each as ``difference(row)`` words it, then the tests that found none. ``within`` words the second group."""
+    each as ``difference(row)`` words it, then the tests that found none. ``within`` words the second group.
+    ``undecided``, ``(words, wording)``: the tests that found none as a bullet each, ``wording(row)``, under
+    ``words``; without it, named in one line."""
     lines = []
-    for verdict, words in ((VERDICTS[0], "Differences beyond the practical threshold"), (VERDICTS[1], within)):
+    groups = [
+        (VERDICTS[0], "Differences beyond the practical threshold", difference),
+        (VERDICTS[1], within, difference),
+    ]
+    if undecided is not None:
+        groups.append((VERDICTS[2], *undecided))
+    for verdict, words, wording in groups:
         hits = [r for r in table.itertuples() if r.verdict == verdict]
         if hits:
-            lines.append(f"- {words}:" + "".join(f"\n  - {difference(r)}" for r in hits))
+            lines.append(f"- {words}:" + "".join(f"\n  - {wording(r)}" for r in hits))
     none = table[table["verdict"] == VERDICTS[2]]
-    if len(none):
+    if len(none) and undecided is None:
         cells = [f"{a} vs {b} on {_label(m)}" for a, b, m in zip(none["a"], none["b"], none["metric"])]
         lines.append(f"- No significant difference: {_listed(cells)}.")
     return lines

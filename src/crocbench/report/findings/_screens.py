@@ -242,13 +242,27 @@ def _leaders(ranks: pd.DataFrame, metric: str) -> tuple:
 
 def _difference(r) -> str:
     winner, loser, sign = (r.a, r.b, 1) if r.ahead == r.a else (r.b, r.a, -1)
-    record = f"{r.wins}-{r.losses}" if sign == 1 else f"{r.losses}-{r.wins}"
+    low, high = sorted((sign * r.low, sign * r.high))
     return (
         f"{winner} over {loser} on {_label(r.metric)} by {_number(sign * r.effect)} "
-        f"({_number(min(sign * r.low, sign * r.high))} to {_number(max(sign * r.low, sign * r.high))}; "
-        f"{record}{f'-{r.ties}' if r.ties else ''}, Holm p {r.p_holm:.2g}"
-        + (f"; the same in {r.agreeing} of {r.repeats} repeats on their own" if hasattr(r, "agreeing") else "")
-        + ")"
+        f"({_number(low)} to {_number(high)}; {_tested(r, turned=sign == -1)})"
+    )
+
+
+def _undecided(r) -> str:
+    return (
+        f"{r.a} vs {r.b} on {_label(r.metric)}: {_signed(r.effect)} ({_number(r.low)} to {_number(r.high)}; "
+        f"{_tested(r, repeats=False)})"
+    )
+
+
+def _tested(r, turned: bool = False, repeats: bool = True) -> str:
+    """A test's record (of the second named, when ``turned``), its Holm p and, with ``repeats`` where the table has
+    them, in how many repeats on their own it gives the same verdict."""
+    wins, losses = (r.losses, r.wins) if turned else (r.wins, r.losses)
+    agreeing = repeats and hasattr(r, "agreeing")
+    return f"{wins}-{losses}{f'-{r.ties}' if r.ties else ''}, Holm p {r.p_holm:.2g}" + (
+        f"; the same in {r.agreeing} of {r.repeats} repeats on their own" if agreeing else ""
     )
 
 
@@ -288,7 +302,14 @@ def answers_markdown(ranks: pd.DataFrame, table: pd.DataFrame, questions: Questi
         + (", too few for any of its tests to pass" if screens < needed else "")
         + f". The answers are {_status(questions)}."
     )
-    lines += verdict_lines(table, _difference, "Significant, but the interval reaches within the practical threshold")
+    undecided = (
+        f"Not significant (no evidence either way); the mean difference, first named minus second, with its "
+        f"{questions.level:.0%} interval over the screens",
+        _undecided,
+    )
+    lines += verdict_lines(
+        table, _difference, "Significant, but the interval reaches within the practical threshold", undecided
+    )
     return "\n".join(lines)
 
 
