@@ -771,6 +771,44 @@ def test_a_panel_grows_one_screen_at_a_time_from_summaries_of_their_screens_only
     assert not any((one / n).exists() for n in ("ranks.tsv", "wilcoxon.tsv", "conover.tsv", "claims.tsv"))
 
 
+def test_a_panel_without_the_papers_five_has_no_claims_and_grows_and_is_published_without_them(tmp_path, capsys):
+    """A panel whose run does not rank the paper's five writes no claims tables: its reference is written and grown
+    screen by screen without them, into the reference of one run of its three screens; a screen with claims is not
+    added to it; its page tables have no claims block, and compared with a panel that has them, its claims' cells
+    read "not run"."""
+    from crocbench.pages import panel_tables
+    from crocbench.reference import CLAIMS_FILES
+    from crocbench.report import panels_compared
+
+    def without_claims(folder):
+        for name in CLAIMS_FILES:
+            (folder / "tables" / name).unlink(missing_ok=True)
+        return folder
+
+    screens = ["s1", "s2", "s3"]
+    whole = without_claims(_panel_summary(tmp_path / "whole" / "summary", screens))
+    one, grown = tmp_path / "one", tmp_path / "grown"
+    write_reference(whole, one)
+    for n, screen in enumerate(screens):
+        single = without_claims(_panel_summary(tmp_path / screen / "summary", [screen], across=False))
+        assert main(["reference", str(single), "--out", str(grown), *(["--add"] if n else [])]) == 0
+    for name in ("datasets.tsv", "ranks.tsv", "wilcoxon.tsv", "conover.tsv"):
+        assert compare(pd.read_csv(grown / name, sep="\t"), pd.read_csv(one / name, sep="\t"), name) == [], name
+    assert not any((folder / name).exists() for folder in (one, grown) for name in CLAIMS_FILES)
+    capsys.readouterr()
+    claimed = _panel_summary(tmp_path / "s4" / "summary", ["s4"], across=False)
+    assert main(["reference", str(claimed), "--out", str(grown), "--add"]) == 2
+    assert "holds the paper's claims and" in capsys.readouterr().err
+    tables = panel_tables(grown)
+    assert "grown/ranks" in tables and not any(key.endswith("/claims") for key in tables)
+    datasets = pd.read_csv(grown / "datasets.tsv", sep="\t")
+    per_screen = pd.read_csv(tmp_path / "s4" / "summary" / "tables" / "claims_per_screen.tsv", sep="\t")
+    compared = panels_compared({"without": (datasets, None), "with": (datasets, per_screen.assign(dataset="s1"))}, {})
+    claims = compared[compared["what"].isin(set(per_screen["text"]))]
+    assert len(claims) == per_screen["id"].nunique() and claims["without"].eq("not run").all()
+    assert claims["with"].str.startswith("holds in ").all()
+
+
 def test_a_panel_grown_screen_by_screen_merges_its_novel_actives_and_drops_the_shared_structures(tmp_path, capsys):
     """`--add`: novel.tsv merges screen by screen like datasets.tsv; shared.tsv and shared_pairs.tsv (each pair of
     screens, the new ones with the old unknown) are removed from the reference, and it says so."""

@@ -4,7 +4,7 @@ import pandas as pd
 import pytest
 
 from crocbench import _accounting
-from crocbench._workflow import remove_parts, resumable, screen_runs, signature
+from crocbench._workflow import remove_parts, resumable, screen_runs, signature, stale_summary_tables
 
 
 def test_signature_follows_file_bytes_and_parameters(tmp_path):
@@ -355,3 +355,16 @@ def test_the_plan_prices_a_chosen_setting_by_its_development_seconds_over_its_de
         for col in (1, 2):  # random and grouped split hours
             assert float(rows["rf"][col]) == pytest.approx(factor * float(base["rf"][col]), abs=0.011)
         assert rows["rf"][4].strip() == f"{factor:.2f}" and rows["svm"][:4] == base["svm"][:4]
+
+
+def test_the_stale_summary_tables_are_those_a_run_does_not_write():
+    """Without PAINS and without the paper's five: both kinds, the Markdown and HTML of the summary's only where it
+    writes its tables across the screens; with both, none."""
+    assert stale_summary_tables("summary", pains=True, claims=True) == []
+    tables = "results/summary/tables/"
+    assert stale_summary_tables("summary", pains=False, claims=False) == [
+        tables + name
+        for name in ("pains.tsv", "datasets_without_pains.tsv", "pains.md", "claims_per_screen.tsv", "claims.tsv",
+                     "claims.md", "claims.html")
+    ]  # fmt: skip
+    assert stale_summary_tables("screens", pains=True, claims=False) == ["results/screens/tables/claims_per_screen.tsv"]

@@ -267,3 +267,22 @@ def screen_runs(datasets, models, labels: dict, scores, repeat_scores=(), repeat
         by_repeat = [{labels[m]: read(next(paths)) for m in models}]
         by_repeat += [{labels[m]: read(next(repeat_paths)) for m in models} for _ in range(1, repeats)]
         yield screen, by_repeat
+
+
+def stale_summary_tables(summary: str, pains: bool, claims: bool) -> list[str]:
+    """The summary tables an earlier run may have left in ``results/{summary}/tables/`` that a run does not write:
+    the PAINS tables without ``summary: pains``, the paper's claims where it does not rank the paper's five
+    (``claims``: it does). ``summary`` is ``summary`` (the tables across the screens too) or ``screens``.
+
+    Examples
+    --------
+    >>> stale_summary_tables("screens", pains=False, claims=True)
+    ['results/screens/tables/pains.tsv', 'results/screens/tables/datasets_without_pains.tsv']
+    """
+    across = summary == "summary"
+    names = []
+    if not pains:
+        names += ["pains.tsv", "datasets_without_pains.tsv"] + (["pains.md"] if across else [])
+    if not claims:
+        names += ["claims_per_screen.tsv"] + (["claims.tsv", "claims.md", "claims.html"] if across else [])
+    return [f"results/{summary}/tables/{name}" for name in names]

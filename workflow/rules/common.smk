@@ -5,7 +5,7 @@ import re
 from pathlib import Path
 
 from crocbench._parallel import memory_budget_mb
-from crocbench._workflow import fold_groups
+from crocbench._workflow import fold_groups, stale_summary_tables
 from crocbench.config import (
     SIZE_UNKNOWN,
     check_config,
@@ -302,13 +302,10 @@ def screen_targets(wildcards=None):
     ]
 
 
-def stale_pains(wildcards):
-    """The PAINS tables an earlier run may have left in results/{summary}/tables/ while `summary: pains` is off (none
-    while it is on): screen_datasets removes them, so no reference keeps another run's."""
-    if config["summary"]["pains"]:
-        return []
-    names = ["pains.tsv", "datasets_without_pains.tsv"] + (["pains.md"] if wildcards.summary == "summary" else [])
-    return [f"results/{wildcards.summary}/tables/{name}" for name in names]
+def stale_tables(wildcards):
+    """The summary tables an earlier run may have left that this run does not write (crocbench._workflow.
+    stale_summary_tables): screen_datasets removes them, so no reference keeps another run's."""
+    return stale_summary_tables(wildcards.summary, config["summary"]["pains"], set(PAPER_MODELS) <= set(MODELS))
 
 
 def summary_dataset_tables(name):

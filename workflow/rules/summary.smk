@@ -11,8 +11,8 @@ wildcard_constraints:
 
 rule screen_datasets:
     """Each screen's values of every model (one row per screen and model; with repeats, one per repeat too): a table
-    of one screen each, which `crocbench reference --add` merges screen by screen. With `summary: pains` off, it
-    removes the PAINS tables an earlier run left beside it."""
+    of one screen each, which `crocbench reference --add` merges screen by screen. It removes the tables an earlier
+    run left beside it that this run does not write (stale_tables)."""
     input:
         scores=summary_scores,
         repeat_scores=summary_repeat_scores,
@@ -41,7 +41,7 @@ rule screen_datasets:
         resamples=config["intervals"]["resamples"],
         seed=config["cv"]["seed"],
         repeats=REPEATS,
-        stale=stale_pains,
+        stale=stale_tables,
     script:
         "../scripts/screen_datasets.py"
 

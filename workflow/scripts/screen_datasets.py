@@ -38,7 +38,7 @@ with step(snakemake) as log:
     write_text(snakemake.output.datasets_md, text)
     write_text(snakemake.output.datasets_html, markdown_html(text))
     print(text, file=log)
-    for path in map(Path, snakemake.params.stale):  # summary: pains is off: no PAINS table of an earlier run stays
+    for path in map(Path, snakemake.params.stale):  # no table of an earlier run stays that this run does not write
         if path.exists():
             path.unlink()
-            print(f"removed {path}: summary: pains is off", file=log)
+            print(f"removed {path}: this run does not write it", file=log)

@@ -98,7 +98,7 @@ def comparison_markdown(reference, other) -> str:
         # the claims: per screen and across, on the first repeat's values (table)
         panels[f.name] = (
             panel_values_from(table, per_repeat),
-            pd.read_csv(f / "claims_per_screen.tsv", sep="\t"),
+            _claims_per_screen(f),
             table,
         )
     ranks = [pd.read_csv(f / "ranks.tsv", sep="\t") for f in folders]
@@ -120,3 +120,9 @@ def comparison_markdown(reference, other) -> str:
         pairs=pairs,
     )
     return markdown_table(compared.rename(columns={"what": ""}))
+
+
+def _claims_per_screen(folder: Path) -> pd.DataFrame | None:
+    """A panel reference's paper's claims per screen, or None where it does not rank the paper's five."""
+    path = folder / "claims_per_screen.tsv"
+    return pd.read_csv(path, sep="\t") if path.is_file() else None

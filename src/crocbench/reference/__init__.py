@@ -48,6 +48,7 @@ from ._panel import across_screens, added_screens, panel_screens
 from ._runs import compare_run, write_memorization_reference, write_reference
 from ._tables import (
     ABSOLUTE_FLOOR,
+    CLAIMS_FILES,
     COLUMN_TOLERANCES,
     PER_SCREEN,
     REFERENCE_FILES,
@@ -58,6 +59,7 @@ from ._tables import (
     TIMING_COLUMNS,
     compare,
     holds_across,
+    holds_claims,
     is_summary,
     missing_tables,
     reference_files,
@@ -72,6 +74,7 @@ __all__ = [
     "read_manifest",
     "references",
     "write_manifest",
+    "CLAIMS_FILES",
     "COLUMN_TOLERANCES",
     "PER_SCREEN",
     "REFERENCE_FILES",
@@ -85,6 +88,7 @@ __all__ = [
     "compare",
     "compare_run",
     "holds_across",
+    "holds_claims",
     "is_panel_reference",
     "is_study_reference",
     "manifest_kind",

@@ -7,14 +7,23 @@ from pathlib import Path
 
 import pandas as pd
 
-from ._tables import PER_SCREEN, ROW_KEYS, SUMMARY_FILES, compare, holds_across, reference_files, reference_frame
+from ._tables import (
+    PER_SCREEN,
+    ROW_KEYS,
+    compare,
+    holds_across,
+    holds_claims,
+    panel_files,
+    reference_files,
+    reference_frame,
+)
 
 #: Optional summary tables of one screen each that the summary and the reference hold both or neither of (the same
 #: design): each repeat's values (``cv: repeats`` above 1) and PAINS (``summary: pains``); merged screen by screen.
 SAME_DESIGN = ("datasets_repeats.tsv", "pains.tsv", "datasets_without_pains.tsv")
 
 
-def across_screens(datasets: pd.DataFrame, per_screen: pd.DataFrame, ranked: list, repeats=None) -> dict:
+def across_screens(datasets: pd.DataFrame, per_screen: pd.DataFrame | None, ranked: list, repeats=None) -> dict:
     """The summary's tables across the screens, from its tables of one screen each.
 
     Parameters
@@ -22,8 +31,8 @@ def across_screens(datasets: pd.DataFrame, per_screen: pd.DataFrame, ranked: lis
     datasets : DataFrame
         :func:`crocbench.report.datasets_table`'s output (each screen's pooled values; with repeats, the first
         repeat's).
-    per_screen : DataFrame
-        :func:`crocbench.paper.screen_claims`'s output.
+    per_screen : DataFrame or None
+        :func:`crocbench.paper.screen_claims`'s output; None for a panel without the paper's five rankers.
     ranked : list
         The labels of the models the ranks and tests compare (the summary's ``models``).
     repeats : DataFrame or None
@@ -33,7 +42,8 @@ def across_screens(datasets: pd.DataFrame, per_screen: pd.DataFrame, ranked: lis
     Returns
     -------
     dict
-        ``{table name: DataFrame}`` for ``ranks.tsv``, ``wilcoxon.tsv``, ``conover.tsv`` and ``claims.tsv``. The
+        ``{table name: DataFrame}`` for ``ranks.tsv``, ``wilcoxon.tsv``, ``conover.tsv`` and ``claims.tsv`` (with
+        ``per_screen``). The
         paired tests' claim pools every screen's table 2, which a reference does not keep: it reads "not checked"
         (each screen's share is in ``per_screen``).
     """
@@ -42,8 +52,10 @@ def across_screens(datasets: pd.DataFrame, per_screen: pd.DataFrame, ranked: lis
     from ..report import tests_across_screens
 
     ranks, pairs, conover = tests_across_screens(datasets, ranked, repeats)
-    claims = claims_across(per_screen, datasets, {m: LABELS[m] for m in PAPER_MODELS})
-    return {"ranks.tsv": ranks, "wilcoxon.tsv": pairs, "conover.tsv": conover, "claims.tsv": claims}
+    tables = {"ranks.tsv": ranks, "wilcoxon.tsv": pairs, "conover.tsv": conover}
+    if per_screen is not None:
+        tables["claims.tsv"] = claims_across(per_screen, datasets, {m: LABELS[m] for m in PAPER_MODELS})
+    return tables
 
 
 def _screens(frame: pd.DataFrame) -> list:
@@ -93,6 +105,11 @@ def added_screens(results, reference, design=None, held_design=None) -> dict:
     from ._tables import optional_summary_files
 
     extra = optional_summary_files(results)
+    if holds_claims(results) != holds_claims(reference):
+        held, lacks = (results, reference) if holds_claims(results) else (reference, results)
+        raise ValueError(
+            f"{held} holds the paper's claims and {lacks} does not: screens are added to a panel of the same rankers"
+        )
     for name in SAME_DESIGN:
         if (name in extra) != (Path(reference) / name).is_file():
             held, lacks = (results, reference) if name in extra else (reference, results)
@@ -101,17 +118,18 @@ def added_screens(results, reference, design=None, held_design=None) -> dict:
                 "(repeats, PAINS)"
             )
     new = summary_frames(results, design)
-    old = {n: pd.read_csv(Path(reference) / n, sep="\t") for n in _held_files(reference)}
+    old = {n: pd.read_csv(Path(reference) / n, sep="\t") for n in panel_files(reference)}
     if holds_across(results) and set(_screens(new["datasets.tsv"])) >= set(_screens(old["datasets.tsv"])):
         return new
     # the novel actives' values merge screen by screen where both hold them; the structures the screens share
     # cannot (a new screen's with the old ones are not known) and are left out
+    held = [n for n in PER_SCREEN if n in panel_files(reference)]  # the claims only where it ranks the paper's five
     per_screen = [
-        *PER_SCREEN,
+        *held,
         *(n for n in SAME_DESIGN if n in extra),
         *(["novel.tsv"] if "novel.tsv" in new and (Path(reference) / "novel.tsv").is_file() else []),
     ]
-    for name in per_screen[len(PER_SCREEN) :]:
+    for name in per_screen[len(held) :]:
         old[name] = pd.read_csv(Path(reference) / name, sep="\t")
     if "datasets_repeats.tsv" in extra:
         counts = [sorted(set(t["datasets_repeats.tsv"]["repeat"])) for t in (new, old)]
@@ -167,9 +185,11 @@ def summary_frames(results, design=None) -> dict:
     own = _across(tables, ranked)
     source = "datasets_repeats.tsv" if "datasets_repeats.tsv" in tables else "datasets.tsv"
     paired = "paired_more_powerful"  # it pools every screen's table 2, which a reference does not keep
-    own["claims.tsv"] = own["claims.tsv"][own["claims.tsv"]["id"] != paired]
-    held = {**tables, "claims.tsv": tables["claims.tsv"][tables["claims.tsv"]["id"] != paired]}
-    for name in ("ranks.tsv", "wilcoxon.tsv", "conover.tsv", "claims.tsv"):
+    held = dict(tables)
+    if "claims.tsv" in own:
+        own["claims.tsv"] = own["claims.tsv"][own["claims.tsv"]["id"] != paired]
+        held["claims.tsv"] = tables["claims.tsv"][tables["claims.tsv"]["id"] != paired]
+    for name in own:
         # recomputed from the 10 significant digits of the values it was computed from (a difference of two close
         # values keeps fewer)
         if compare(own[name], held[name], name, rtol=1e-6, atol=1e-8):
@@ -191,7 +211,7 @@ def _with_across(tables: dict, ranked: list) -> dict:
 def _across(tables: dict, ranked: list) -> dict:
     """:func:`across_screens` of a panel's tables of one screen each, by table name."""
     return across_screens(
-        tables["datasets.tsv"], tables["claims_per_screen.tsv"], ranked, tables.get("datasets_repeats.tsv")
+        tables["datasets.tsv"], tables.get("claims_per_screen.tsv"), ranked, tables.get("datasets_repeats.tsv")
     )
 
 
@@ -227,12 +247,6 @@ def check_screens(results) -> None:
                 f"{path} holds {', '.join(screens)}; its datasets.tsv holds {', '.join(held)}: tables of another run "
                 "(run the summary's target again)"
             )
-
-
-def _held_files(reference) -> tuple:
-    """The summary tables a panel's reference folder holds that :func:`added_screens` merges or checks: its tables
-    of one screen each, and those across its screens once it has two screens or more."""
-    return SUMMARY_FILES if holds_across(reference) else PER_SCREEN
 
 
 def _ranked(tables: dict, design, folder) -> list:

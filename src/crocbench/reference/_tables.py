@@ -25,6 +25,9 @@ SUMMARY_FILES = ("datasets.tsv", "ranks.tsv", "wilcoxon.tsv", "conover.tsv", "cl
 #: Those of one screen each (rows named by ``dataset``): all a summary of its screens only holds (the target
 #: ``screen_tables``, on any number of screens); the others are across the screens.
 PER_SCREEN = ("datasets.tsv", "claims_per_screen.tsv")
+#: The paper's claims, per screen and across the screens: a summary holds them only where its run ranks the paper's
+#: five rankers (:func:`holds_claims`).
+CLAIMS_FILES = ("claims.tsv", "claims_per_screen.tsv")
 #: Summary tables a panel run writes for a repeated cross-validation, ``summary: pains``, the novel actives and the
 #: structures its screens share: kept where the run has them (each repeat's values only where there are two or more
 #: repeats).
@@ -120,8 +123,23 @@ def reference_files(results, study: bool = False, memorization: bool = False) ->
     if memorization:
         return MEMORIZATION_FILES
     if is_summary(results):
-        return (SUMMARY_FILES if holds_across(results) else PER_SCREEN) + optional_summary_files(results)
+        return panel_files(results) + optional_summary_files(results)
     return STUDY_FILES if study else REFERENCE_FILES
+
+
+def panel_files(folder) -> tuple:
+    """The :data:`SUMMARY_FILES` a panel's summary folder or reference folder holds: all of them, or only its tables
+    of one screen each (:data:`PER_SCREEN`, :func:`holds_across`); the paper's claims only where it ranks the
+    paper's five (:func:`holds_claims`)."""
+    names = SUMMARY_FILES if holds_across(folder) else PER_SCREEN
+    return names if holds_claims(folder) else tuple(n for n in names if n not in CLAIMS_FILES)
+
+
+def holds_claims(folder) -> bool:
+    """Whether a panel's summary folder (its ``tables/``) or reference folder holds the paper's claims
+    (``claims_per_screen.tsv``: its run ranks the paper's five rankers; the workflow removes an earlier run's)."""
+    folder = Path(folder)
+    return (folder / "tables" / "claims_per_screen.tsv").is_file() or (folder / "claims_per_screen.tsv").is_file()
 
 
 def holds_across(folder) -> bool:

@@ -22,7 +22,8 @@ def panels_compared(
     ----------
     panels : dict
         ``{panel name: (datasets table, claims per screen)}``: :func:`crocbench.report.datasets_table`'s and :func:`crocbench.paper.screen_claims`'s
-        outputs (a panel reference's ``datasets.tsv`` and ``claims_per_screen.tsv``); a third item, where given, is
+        outputs (a panel reference's ``datasets.tsv`` and ``claims_per_screen.tsv``, or None for a panel without the
+        paper's five: its claims' cells read "not run"); a third item, where given, is
         the values the claims are tested on across the screens (a repeated panel's first repeat, as its claims per
         screen), in place of the datasets table.
     names : dict
@@ -72,7 +73,7 @@ def panels_compared(
 
         table = kept(table)
         claimed = kept(claimed[0]) if claimed else table
-        per_screen = per_screen[per_screen["dataset"].map(key).isin(shared)]
+        per_screen = None if per_screen is None else per_screen[per_screen["dataset"].map(key).isin(shared)]
         cells = {"screens": str(table["dataset"].nunique())}
         matrices = {metric: metric_matrix(table, metric) for metric in metrics}
         for metric in metrics:
@@ -92,7 +93,9 @@ def panels_compared(
                 counts = {"wins": int((x > y).sum()), "losses": int((x < y).sum()), "ties": int((x == y).sum())}
                 records.append(f"{summary_labels()[metric]} {_wins_losses(counts)}")
             cells[f"record, {a} vs {b}"] = ", ".join(records)
-        if across is not None:
+        if per_screen is None:  # the paper's five not run: no claim to count
+            counted = []
+        elif across is not None:
             counted = across(per_screen, claimed).to_dict("records")
         else:  # no test across the screens: the counts only
             counted = holds_per_claim(per_screen)
@@ -100,6 +103,6 @@ def panels_compared(
         for row in counted:
             cells[row["text"]] = f"holds in {row['holds_in']} of {row['screens']}" + mark[row.get("supported_across")]
         columns[panel] = cells
-    frame = pd.DataFrame(columns)
+    frame = pd.DataFrame(columns).fillna("not run")  # a claim of a panel without the paper's five
     frame.index.name = "what"
     return frame.reset_index()
