@@ -310,6 +310,21 @@ def test_repeat_means_bounds_are_the_lowest_and_highest_repeat_in_place_of_the_i
     assert [plain[c] for c in ("roc", "roc_low", "roc_high")] == pytest.approx([0.8, 0.7333333, 0.85])
 
 
+def test_the_spread_of_a_ranker_equal_in_every_repeat_is_exactly_zero():
+    """A deterministic ranker (the same values in each of 3 repeats: 0.7 and 0.1, whose SD about their float mean is
+    1.4e-16 and 1.7e-17) has an SD of exactly 0 on every screen and over the panel; a ranker that moves keeps its
+    SD: 0.6, 0.8, 0.7 give 0.1."""
+    from crocbench.report.findings import repeat_spread
+
+    rows = [
+        {"dataset": d, "model": "fixed", "repeat": r, "roc": v} for r in range(3) for d, v in (("s", 0.7), ("t", 0.1))
+    ]
+    rows += [{"dataset": d, "model": "moving", "repeat": r, "roc": 0.6 + 0.1 * r} for r in (0, 2, 1) for d in "st"]
+    spread = repeat_spread(pd.DataFrame(rows), ["roc"]).set_index("model")
+    assert spread.loc["fixed", ["sd_mean", "sd_max", "panel_sd"]].tolist() == [0.0, 0.0, 0.0]
+    assert spread.loc["moving", ["sd_mean", "sd_max", "panel_sd"]].tolist() == pytest.approx([0.1, 0.1, 0.1])
+
+
 def test_with_repeats_the_family_is_tested_on_their_means_and_each_repeat_counted_on_its_own():
     """Nine screens, three repeats. Repeats 0 and 2: A ahead of B by 0.05 on every screen; repeat 1: by 0.03 on five
     and behind by 0.01 on four. Their means, A ahead by 0.13 / 3 or 0.09 / 3 on every screen: 9-0, Wilcoxon p =
