@@ -314,7 +314,7 @@ def test_the_spread_of_a_ranker_equal_in_every_repeat_is_exactly_zero():
     """A deterministic ranker (the same values in each of 3 repeats: 0.7 and 0.1, whose SD about their float mean is
     1.4e-16 and 1.7e-17) has an SD of exactly 0 on every screen and over the panel; a ranker that moves keeps its
     SD: 0.6, 0.8, 0.7 give 0.1."""
-    from crocbench.report.findings import repeat_spread
+    from crocbench.report.findings import repeat_spread, spread_markdown
 
     rows = [
         {"dataset": d, "model": "fixed", "repeat": r, "roc": v} for r in range(3) for d, v in (("s", 0.7), ("t", 0.1))
@@ -323,6 +323,8 @@ def test_the_spread_of_a_ranker_equal_in_every_repeat_is_exactly_zero():
     spread = repeat_spread(pd.DataFrame(rows), ["roc"]).set_index("model")
     assert spread.loc["fixed", ["sd_mean", "sd_max", "panel_sd"]].tolist() == [0.0, 0.0, 0.0]
     assert spread.loc["moving", ["sd_mean", "sd_max", "panel_sd"]].tolist() == pytest.approx([0.1, 0.1, 0.1])
+    lines = spread_markdown(spread.reset_index()).splitlines()
+    assert lines[2:] == ["| fixed | AUC[ROC] | 0 | 0 | 0 |", "| moving | AUC[ROC] | 0.1 | 0.1 (s) | 0.1 |"]
 
 
 def test_with_repeats_the_family_is_tested_on_their_means_and_each_repeat_counted_on_its_own():

@@ -209,10 +209,8 @@ def spread_markdown(table: pd.DataFrame) -> str:
         "|---|---|---:|---|---:|",
     ]
     for r in table.itertuples():
-        lines.append(
-            f"| {r.model} | {_label(r.metric)} | {_number(r.sd_mean)} | {_number(r.sd_max)} ({r.sd_max_screen}) "
-            f"| {_number(r.panel_sd)} |"
-        )
+        largest = f"{_number(r.sd_max)} ({r.sd_max_screen})" if r.sd_max > 0 else "0"  # no screen: all are 0
+        lines.append(f"| {r.model} | {_label(r.metric)} | {_number(r.sd_mean)} | {largest} | {_number(r.panel_sd)} |")
     return "\n".join(lines)
 
 
