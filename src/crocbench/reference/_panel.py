@@ -42,10 +42,9 @@ def across_screens(datasets: pd.DataFrame, per_screen: pd.DataFrame | None, rank
     Returns
     -------
     dict
-        ``{table name: DataFrame}`` for ``ranks.tsv``, ``wilcoxon.tsv``, ``conover.tsv`` and ``claims.tsv`` (with
-        ``per_screen``). The
-        paired tests' claim pools every screen's table 2, which a reference does not keep: it reads "not checked"
-        (each screen's share is in ``per_screen``).
+        ``{table name: DataFrame}`` for ``ranks.tsv``, ``wilcoxon.tsv``, ``conover.tsv`` and, with ``per_screen``,
+        ``claims.tsv``. The paired tests' claim pools every screen's table 2, which a reference does not keep: it
+        reads "not checked" (each screen's share is in ``per_screen``).
     """
     from ..models import LABELS
     from ..paper import PAPER_MODELS, claims_across
