@@ -104,8 +104,9 @@ def added_screens(results, reference, design=None, held_design=None) -> dict:
     from ._tables import optional_summary_files
 
     extra = optional_summary_files(results)
-    if holds_claims(results) != holds_claims(reference):
-        held, lacks = (results, reference) if holds_claims(results) else (reference, results)
+    claims = holds_claims(results)
+    if claims != holds_claims(reference):
+        held, lacks = (results, reference) if claims else (reference, results)
         raise ValueError(
             f"{held} holds the paper's claims and {lacks} does not: screens are added to a panel of the same rankers"
         )
@@ -117,12 +118,13 @@ def added_screens(results, reference, design=None, held_design=None) -> dict:
                 "(repeats, PAINS)"
             )
     new = summary_frames(results, design)
-    old = {n: pd.read_csv(Path(reference) / n, sep="\t") for n in panel_files(reference)}
+    kept = panel_files(reference)
+    old = {n: pd.read_csv(Path(reference) / n, sep="\t") for n in kept}
     if holds_across(results) and set(_screens(new["datasets.tsv"])) >= set(_screens(old["datasets.tsv"])):
         return new
     # the novel actives' values merge screen by screen where both hold them; the structures the screens share
     # cannot (a new screen's with the old ones are not known) and are left out
-    held = [n for n in PER_SCREEN if n in panel_files(reference)]  # the claims only where it ranks the paper's five
+    held = [n for n in PER_SCREEN if n in kept]  # the claims only where it ranks the paper's five
     per_screen = [
         *held,
         *(n for n in SAME_DESIGN if n in extra),

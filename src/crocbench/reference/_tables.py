@@ -138,15 +138,19 @@ def panel_files(folder) -> tuple:
 def holds_claims(folder) -> bool:
     """Whether a panel's summary folder (its ``tables/``) or reference folder holds the paper's claims
     (``claims_per_screen.tsv``: its run ranks the paper's five rankers; the workflow removes an earlier run's)."""
-    folder = Path(folder)
-    return (folder / "tables" / "claims_per_screen.tsv").is_file() or (folder / "claims_per_screen.tsv").is_file()
+    return _holds(folder, "claims_per_screen.tsv")
 
 
 def holds_across(folder) -> bool:
     """Whether a panel's summary folder (its ``tables/``) or reference folder holds the tables across its screens
     (``ranks.tsv`` and the others of :data:`SUMMARY_FILES`), or only its tables of one screen each."""
+    return _holds(folder, "ranks.tsv")
+
+
+def _holds(folder, name: str) -> bool:
+    """Whether a summary folder (in its ``tables/``) or a reference folder (at its top) holds the table ``name``."""
     folder = Path(folder)
-    return (folder / "tables" / "ranks.tsv").is_file() or (folder / "ranks.tsv").is_file()
+    return (folder / "tables" / name).is_file() or (folder / name).is_file()
 
 
 def optional_summary_files(results) -> tuple:
