@@ -14,6 +14,7 @@ from crocbench.report.findings import (
     family_markdown,
     family_table,
     headline_markdown,
+    verdict_counts,
 )
 
 SPEC = {
@@ -166,7 +167,23 @@ def test_the_family_table_and_headline_carry_every_test_and_the_counts(noisy):
     head = headline_markdown(_ranks(noisy, q.metrics), table, q, "Primary hits, random split")
     counts = table["verdict"].value_counts()
     assert head.startswith("Primary hits, random split, 12 screens: first by mean rank")
-    assert f"{counts.get(VERDICTS[0], 0)} of the 4 declared tests show a difference beyond" in head
+    beyond = counts.get(VERDICTS[0], 0)
+    verb = "shows" if beyond == 1 else "show"
+    assert f"{beyond} of the 4 declared tests {verb} a difference beyond" in head
+
+
+@pytest.mark.parametrize(
+    "verdicts, words",
+    [
+        ([2, 2, 2, 2], "0 of the 4 declared tests show a difference beyond the practical threshold, 0 a significant"),
+        ([0, 1, 2, 2], "1 of the 4 declared tests shows a difference beyond the practical threshold, 1 a significant"),
+        ([0, 0, 1, 1], "2 of the 4 declared tests show a difference beyond the practical threshold, 2 a significant"),
+    ],
+)
+def test_the_verdict_count_agrees_with_its_number(verdicts, words):
+    q = Questions.from_dict(SPEC)
+    assert q.size == 4
+    assert verdict_counts(pd.DataFrame({"verdict": [VERDICTS[v] for v in verdicts]}), q) == words + " one within it"
 
 
 @pytest.mark.parametrize(

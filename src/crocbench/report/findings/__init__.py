@@ -13,7 +13,7 @@ A family declared after the run (``declared: after the run``) is tested the same
 exploratory. No function here asserts a result: when a number moves, the words follow. A study on one dataset
 has its own family table (:func:`study_family_table`: the paper's paired permutation test, each ranker's interval).
 
-Modules: ``_questions`` (:class:`Questions`, :data:`VERDICTS`, :func:`describe`), ``_screens`` (across screens,
+Modules: ``_questions`` (:class:`Questions`, :data:`VERDICTS`, :func:`describe`, :func:`verdict_counts`), ``_screens`` (across screens,
 and each ranker's spread over the repeats: :func:`repeat_spread`), ``_one_dataset`` (a study on one dataset),
 ``_exploratory`` (beyond the family) and ``_memorization`` (the strata of the test actives: best on novel actives,
 the analogs' share of each gain).
@@ -27,7 +27,7 @@ from ._memorization import (
     stratum_datasets,
 )
 from ._one_dataset import study_answers_markdown, study_family_markdown, study_family_table, study_headline_markdown
-from ._questions import DECLARED, VERDICTS, Questions, describe
+from ._questions import DECLARED, VERDICTS, Questions, describe, verdict_counts
 from ._screens import (
     answers_markdown,
     family_markdown,
@@ -61,4 +61,5 @@ __all__ = [
     "study_family_markdown",
     "study_family_table",
     "study_headline_markdown",
+    "verdict_counts",
 ]

@@ -7,7 +7,18 @@ import numpy as np
 import pandas as pd
 
 from ...stats import holm
-from ._questions import VERDICTS, Questions, _label, _listed, _number, _signed, _status, verdict_cell, verdict_lines
+from ._questions import (
+    VERDICTS,
+    Questions,
+    _label,
+    _listed,
+    _number,
+    _signed,
+    _status,
+    verdict_cell,
+    verdict_counts,
+    verdict_lines,
+)
 
 
 def study_family_table(significance: pd.DataFrame, intervals: pd.DataFrame, questions: Questions) -> pd.DataFrame:
@@ -126,11 +137,8 @@ def study_headline_markdown(intervals: pd.DataFrame, table: pd.DataFrame, questi
     verdicts, after ``what`` (the study, as :func:`describe` words it)."""
     values = intervals.pivot(index="model", columns="key", values="value")[questions.metric_of_record]
     leaders = sorted(values.index[values == values.max()])
-    counts = table["verdict"].value_counts()
-    beyond, below = int(counts.get(VERDICTS[0], 0)), int(counts.get(VERDICTS[1], 0))
     return (
         (f"{what}, one dataset" if what else "One dataset")
-        + f": first on the metric of record, {_label(questions.metric_of_record)}, {_listed(leaders)}; {beyond} of the "
-        f"{questions.size} declared tests show a difference beyond the practical threshold, {below} a significant one "
-        f"within it ({_status(questions)})."
+        + f": first on the metric of record, {_label(questions.metric_of_record)}, {_listed(leaders)}; "
+        f"{verdict_counts(table, questions)} ({_status(questions)})."
     )

@@ -160,6 +160,27 @@ def _listed(words) -> str:
     return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
 
 
+def verdict_counts(table, questions: Questions) -> str:
+    """The count of a family's verdicts in a sentence: how many of its declared tests show a difference beyond the
+    practical threshold, and how many a significant one within it.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> table = pd.DataFrame({"verdict": [VERDICTS[0], VERDICTS[2], VERDICTS[1]]})
+    >>> pairs = (("a", "b"), ("a", "c"), ("b", "c"))
+    >>> verdict_counts(table, Questions("roc", pairs, ("roc",), {"roc": 0.01}, DECLARED[0]))
+    '1 of the 3 declared tests shows a difference beyond the practical threshold, 1 a significant one within it'
+    """
+    counts = table["verdict"].value_counts()
+    beyond, below = int(counts.get(VERDICTS[0], 0)), int(counts.get(VERDICTS[1], 0))
+    verb = "shows" if beyond == 1 else "show"
+    return (
+        f"{beyond} of the {questions.size} declared tests {verb} a difference beyond the practical threshold, "
+        f"{below} a significant one within it"
+    )
+
+
 def describe(split: str | None, labels: str | None) -> str:
     """A panel's split and labels in words, capitalized ("Primary hits, random split").
 

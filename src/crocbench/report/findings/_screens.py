@@ -8,7 +8,18 @@ import pandas as pd
 
 from ...stats import holm, paired_effect, pairwise_wilcoxon, screens_needed
 from .._summary_markdown import _wins_losses
-from ._questions import VERDICTS, Questions, _label, _listed, _number, _signed, _status, verdict_cell, verdict_lines
+from ._questions import (
+    VERDICTS,
+    Questions,
+    _label,
+    _listed,
+    _number,
+    _signed,
+    _status,
+    verdict_cell,
+    verdict_counts,
+    verdict_lines,
+)
 
 
 def family_table(datasets: pd.DataFrame, questions: Questions) -> pd.DataFrame:
@@ -322,13 +333,10 @@ def headline_markdown(ranks: pd.DataFrame, table: pd.DataFrame, questions: Quest
     ``what`` (the panel, as :func:`describe` words it)."""
     leaders, _ = _leaders(ranks, questions.metric_of_record)
     screens = int(table["screens"].iloc[0])
-    counts = table["verdict"].value_counts()
-    beyond, below = int(counts.get(VERDICTS[0], 0)), int(counts.get(VERDICTS[1], 0))
     needed = _needed(questions)
     few = f"; no test of the family can pass on fewer than {needed} screens" if screens < needed else ""
     return (
         (f"{what}, " if what else "")
         + f"{screens} screens: first by mean rank on the metric of record, {_label(questions.metric_of_record)}, "
-        f"{_listed(leaders)}; {beyond} of the {questions.size} declared tests show a difference beyond the practical "
-        f"threshold, {below} a significant one within it ({_status(questions)}{few})."
+        f"{_listed(leaders)}; {verdict_counts(table, questions)} ({_status(questions)}{few})."
     )
