@@ -1,0 +1,250 @@
+"""The config's cross-field checks: what the JSON schema cannot say, checked before any job runs.
+
+The schema (``workflow/schemas/config.schema.yaml``) checks each key alone; these check keys against each other
+(the datasets chosen against those declared, the summary's models against the models, imports with folds against
+repeats, an archive declared twice) and each model against each dataset's size. The workflow's ``common.smk``
+calls :func:`check_config` once and wires; every message is one line that names the key.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from ._load import chosen_datasets, expected_compounds, summary_models, tuning_settings
+
+
+def check_repeats(config: dict, runs: dict) -> None:
+    """Scores imported with their folds were computed on one split: repeats' other folds would not match them.
+
+    Parameters
+    ----------
+    config : dict
+        The validated config (``cv: repeats``).
+    runs : dict
+        ``{name: crocbench.models.Run}``.
+
+    Returns
+    -------
+    None
+
+    Raises
+    ------
+    ValueError
+        ``cv: repeats`` above 1 with an import that has a ``fold`` column.
+    """
+    repeats = config["cv"]["repeats"]
+    on_one_split = [name for name, run in runs.items() if run.imported and run.params.get("fold")]
+    if repeats > 1 and on_one_split:
+        raise ValueError(
+            f"models: {', '.join(on_one_split)} import scores with their folds (fold: column), computed on one "
+            f"split; cv: repeats {repeats} needs scores without folds (a fixed score) or repeats: 1"
+        )
+
+
+def check_archives(config: dict) -> None:
+    """One archive name must mean one archive: every archive is kept as ``data/archives/{name}``, whichever
+    datasets read members of it.
+
+    Parameters
+    ----------
+    config : dict
+        The validated config (``datasets: ... files: ... archive``).
+
+    Returns
+    -------
+    None
+
+    Raises
+    ------
+    ValueError
+        Two datasets declare the same archive name differently.
+    """
+    found = {}
+    for name, entry in config["datasets"].items():
+        for f in entry.get("files", ()):
+            archive = f.get("archive")
+            if archive is None:
+                continue
+            if archive["name"] in found and found[archive["name"]] != archive:
+                raise ValueError(
+                    f"dataset {name}: archive {archive['name']!r} is declared twice, differently: "
+                    f"{found[archive['name']]} and {archive}"
+                )
+            found[archive["name"]] = archive
+
+
+def check_sizes(datasets, config: dict, runs: dict, expected: Callable[[str], int | None]) -> None:
+    """Every dataset can be split into the folds, and every trained model can run at its size.
+
+    Parameters
+    ----------
+    datasets : list of str
+        The datasets chosen.
+    config : dict
+        The validated config.
+    runs : dict
+        ``{name: crocbench.models.Run}``.
+    expected : callable
+        ``expected(name)``: the dataset's number of compounds, or None when unknown (nothing is checked).
+
+    Returns
+    -------
+    None
+
+    Raises
+    ------
+    ValueError
+        A dataset has fewer positives than folds, or a model's ``resources`` refuses the size (e.g. an SVM
+        kernel above ``max_kernel_gb`` with ``large: error``): its message, naming the dataset.
+    """
+    from ..data import Dataset
+
+    folds = config["cv"]["folds"]
+    for name in datasets:
+        Dataset.from_config(name, config["datasets"][name]).check_folds(folds)
+        n = expected(name)
+        if n is None:
+            continue
+        for run in runs.values():
+            if not run.imported:
+                try:
+                    run.resources(n, folds)
+                except ValueError as exc:
+                    raise ValueError(f"dataset {name}: {exc}") from None
+
+
+def check_questions(config: dict, runs: dict) -> None:
+    """``summary: questions``, where declared: well formed (:meth:`crocbench.report.findings.Questions.from_dict`),
+    each pair's rankers among the compared models' labels, each metric one the summary computes.
+
+    Examples
+    --------
+    >>> from crocbench.models import declared_runs
+    >>> q = {"declared": "before the run", "metric_of_record": "roc", "pairs": [["IRV", "kNN"]], "metrics": ["roc"],
+    ...      "thresholds": {"roc": 0.01}}
+    >>> runs = declared_runs({"irv": {}, "svm": {}})
+    >>> check_questions({"summary": {"questions": q}}, runs)
+    Traceback (most recent call last):
+    ...
+    ValueError: summary: questions: 'kNN' is not a compared model's label (IRV, SVM)
+    """
+    spec = (config.get("summary") or {}).get("questions")
+    if spec is None:
+        return
+    from ..report import SUMMARY_RANK_METRICS
+    from ..report.findings import Questions
+
+    questions = Questions.from_dict(spec)
+    compared = (config.get("summary") or {}).get("models") or list(runs)
+    labels = [runs[m].label for m in compared if m in runs]
+    for pair in questions.pairs:
+        for label in pair:
+            if label not in labels:
+                raise ValueError(f"summary: questions: {label!r} is not a compared model's label ({', '.join(labels)})")
+    for metric in questions.metrics:
+        if metric not in SUMMARY_RANK_METRICS:
+            raise ValueError(
+                f"summary: questions: {metric!r} is not a metric of the summary ({', '.join(SUMMARY_RANK_METRICS)})"
+            )
+
+
+def check_tuning(config: dict) -> None:
+    """``tuning: folds`` and ``cost_margin`` only under the development design, ``folds`` no more than the split's;
+    ``tuning: chosen_on`` (the development panel the models were chosen on) shares no campaign with the run's datasets.
+
+    Examples
+    --------
+    >>> check_tuning({"tuning": {"folds": 1}, "cv": {"folds": 5}})
+    Traceback (most recent call last):
+    ...
+    ValueError: tuning: folds is for a development panel's candidates; design: nested tunes in every fold
+    >>> check_tuning({"tuning": {"folds": 6, "design": "development"}, "cv": {"folds": 5}})
+    Traceback (most recent call last):
+    ...
+    ValueError: tuning: folds is 6, more than the split's 5 (cv: folds)
+    >>> check_tuning({"tuning": {"chosen_on": ["hsf1_primary"]}, "cv": {"folds": 5}, "dataset": "hsf1_confirmed",
+    ...               "datasets": {"hsf1_confirmed": {}}})
+    Traceback (most recent call last):
+    ...
+    ValueError: tuning: chosen_on: the models were chosen on hsf1_primary, a campaign this run tests (hsf1)
+    """
+    tuning = tuning_settings(config)
+    for key in ("folds", "cost_margin"):
+        if tuning[key] is not None and tuning["design"] != "development":
+            raise ValueError(
+                f"tuning: {key} is for a development panel's candidates; design: nested tunes in every fold"
+            )
+    if tuning["folds"] is not None and tuning["folds"] > config["cv"]["folds"]:
+        raise ValueError(
+            f"tuning: folds is {tuning['folds']}, more than the split's {config['cv']['folds']} (cv: folds)"
+        )
+    if tuning["chosen_on"]:
+        from ..data.pubchem import campaign_of
+
+        tested = {campaign_of(d) for d in chosen_datasets(config)}
+        for screen in tuning["chosen_on"]:
+            if campaign_of(screen) in tested:
+                raise ValueError(
+                    f"tuning: chosen_on: the models were chosen on {screen}, a campaign this run tests "
+                    f"({campaign_of(screen)})"
+                )
+
+
+def check_memorization(config: dict) -> None:
+    """``memorization``: ``novel <= analog``, and each of its metrics a key of table 1 or of the benchmark metrics.
+
+    Examples
+    --------
+    >>> check_memorization({"memorization": {"novel": 0.4, "analog": 0.7, "metrics": ["croc_exp_80", "ef_2pct"]}})
+    Traceback (most recent call last):
+    ...
+    ValueError: memorization: metrics: 'ef_2pct' is not a key of table 1 or of the benchmark metrics (croc_exp_80, ef_1pct, ...)
+    """
+    spec = config.get("memorization") or {}
+    from ..cv import check_strata_thresholds
+    from ..metrics import benchmark_metrics, paper_metrics
+
+    try:
+        check_strata_thresholds(spec.get("novel", 0.4), spec.get("analog", 0.7))
+    except ValueError as exc:
+        raise ValueError(f"memorization: {exc}") from None
+    keys = [c.key for c in paper_metrics() + benchmark_metrics()]
+    for key in spec.get("metrics", ()):
+        if key not in keys:
+            raise ValueError(
+                f"memorization: metrics: {key!r} is not a key of table 1 or of the benchmark metrics "
+                "(croc_exp_80, ef_1pct, ...)"
+            )
+
+
+def check_config(config: dict, runs: dict, root=".") -> list[str]:
+    """Every cross-field check, in the order a user would fix them; returns the chosen datasets.
+
+    Parameters
+    ----------
+    config : dict
+        The validated config.
+    runs : dict
+        ``{name: crocbench.models.Run}`` (:func:`crocbench.models.declared_runs`: each entry already checked).
+    root : str or Path, default="."
+        The project folder.
+
+    Returns
+    -------
+    list of str
+        The datasets the run builds.
+
+    Raises
+    ------
+    ValueError
+        The first check that fails, in one line.
+    """
+    datasets = chosen_datasets(config)
+    summary_models(config)
+    check_questions(config, runs)
+    check_memorization(config)
+    check_tuning(config)
+    check_repeats(config, runs)
+    check_archives(config)
+    check_sizes(datasets, config, runs, lambda name: expected_compounds(name, config, root))
+    return datasets
