@@ -241,6 +241,39 @@ def test_a_studys_family_reads_its_paired_permutation_tests_and_intervals():
                                                          "thresholds": {"ef_1pct": 1}}))  # fmt: skip
 
 
+def test_a_studys_answers_give_every_test_both_intervals():
+    """Two tests written out by hand: one beyond the threshold (B ahead, so B's values come first), one not
+    significant (in declared order); each names both rankers' values with their intervals and its Holm p."""
+    from crocbench.report.findings import study_answers_markdown
+
+    iv = pd.DataFrame(
+        [
+            ("A", "croc_exp_80", 0.30, 0.28, 0.32),
+            ("B", "croc_exp_80", 0.35, 0.33, 0.37),
+            ("A", "roc", 0.80, 0.79, 0.81),
+            ("B", "roc", 0.799, 0.789, 0.809),
+        ],
+        columns=["model", "key", "value", "low", "high"],
+    )
+    table = pd.DataFrame(
+        [
+            ("A", "B", "croc_exp_80", 0.30, 0.28, 0.32, 0.35, 0.33, 0.37, -0.05, 0.001, 0.002, 0.01, "B", VERDICTS[0]),
+            ("A", "B", "roc", 0.80, 0.79, 0.81, 0.799, 0.789, 0.809, 0.001, 0.4, 0.4, 0.02, "A", VERDICTS[2]),
+        ],
+        columns=["a", "b", "metric", "value_a", "low_a", "high_a", "value_b", "low_b", "high_b", "effect",
+                 "p_value", "p_holm", "threshold", "ahead", "verdict"],
+    )  # fmt: skip
+    q = Questions.from_dict({**SPEC, "pairs": [["A", "B"]]})
+    lines = study_answers_markdown(iv, table, q).splitlines()
+    assert (
+        lines[3]
+        == "  - B over A on AUC[CROC(exp)] a=80 by 0.05 (B 0.35 [0.33, 0.37], A 0.3 [0.28, 0.32]; Holm p 0.002)"
+    )
+    assert lines[4].startswith("- Not significant (no evidence either way)") and "95% interval" in lines[4]
+    assert lines[5] == "  - A vs B on AUC[ROC]: +0.001 (A 0.8 [0.79, 0.81], B 0.799 [0.789, 0.809]; Holm p 0.4)"
+    assert len(lines) == 6
+
+
 def test_findings_read_the_ranks_and_the_holm_tests_as_computed_by_hand():
     """Twelve screens where the SVM leads on ROC and GBM-rank on every other metric, each ranker in the same order
     on every screen: every pair's record is 12-0, its exact two-sided signed-rank p 2/2^12 (scipy's, without ties),

@@ -83,9 +83,20 @@ def study_family_table(significance: pd.DataFrame, intervals: pd.DataFrame, ques
     return table[[*order, "p_holm", "threshold", "ahead", "verdict"]]
 
 
+def _each(r, first: str) -> str:
+    """Both rankers' values with their intervals, side ``first`` (``"a"`` or ``"b"``) first, and the Holm p."""
+    sides = (first, "b" if first == "a" else "a")
+    values = [f"{getattr(r, s)} {_valued(*(getattr(r, f'{k}_{s}') for k in ('value', 'low', 'high')))}" for s in sides]
+    return f"{', '.join(values)}; Holm p {r.p_holm:.2g}"
+
+
 def _difference(r) -> str:
-    win, lose = (r.a, r.b) if r.ahead == r.a else (r.b, r.a)
-    return f"{win} over {lose} on {_label(r.metric)} by {_number(abs(r.effect))} (Holm p {r.p_holm:.2g})"
+    win, lose, first = (r.a, r.b, "a") if r.ahead == r.a else (r.b, r.a, "b")
+    return f"{win} over {lose} on {_label(r.metric)} by {_number(abs(r.effect))} ({_each(r, first)})"
+
+
+def _undecided(r) -> str:
+    return f"{r.a} vs {r.b} on {_label(r.metric)}: {_signed(r.effect)} ({_each(r, 'a')})"
 
 
 def _valued(value: float, low: float, high: float) -> str:
@@ -128,7 +139,12 @@ def study_answers_markdown(intervals: pd.DataFrame, table: pd.DataFrame, questio
         f"tests, the paired permutation test (one-sided in the observed direction), Holm-adjusted together at "
         f"{questions.alpha:g}. The answers are {_status(questions)}."
     )
-    lines += verdict_lines(table, _difference, "Significant, but within the practical threshold")
+    undecided = (
+        f"Not significant (no evidence either way); the difference, first named minus second, and each ranker's "
+        f"{questions.level:.0%} interval over compounds",
+        _undecided,
+    )
+    lines += verdict_lines(table, _difference, "Significant, but within the practical threshold", undecided)
     return "\n".join(lines)
 
 
