@@ -108,7 +108,6 @@ def panel_tables(reference) -> dict:
         family_table,
         headline_markdown,
         novel_markdown,
-        repeat_means,
         repeat_spread,
         repeats_agreeing,
         spread_markdown,
@@ -143,7 +142,7 @@ def panel_tables(reference) -> dict:
     if questions is not None:  # the study's declared questions: its answers, written from the per-screen values
         declared = Questions.from_dict(questions)
         if per_repeat is not None:  # repeats: the family on their means, and in each alone
-            family = repeats_agreeing(per_repeat, declared, family_table(repeat_means(per_repeat), declared))
+            family = repeats_agreeing(per_repeat, declared, family_table(values, declared))
             tables["spread"] = spread_markdown(repeat_spread(per_repeat, declared.metrics))
         else:
             family = family_table(read["datasets.tsv"], declared)
