@@ -1,6 +1,8 @@
 """crocbench.pains: PAINS flags of compounds Baell and Holloway name, the scores without them, the counts, and
 their Markdown."""
 
+import io
+
 import pandas as pd
 import pytest
 
@@ -27,6 +29,28 @@ def test_the_named_families_are_flagged_and_plain_drugs_are_not():
     assert table["alerts"][4:].tolist() == [""] * 4 and all(table["alerts"][:4].str.len() > 0)
     with pytest.raises(ValueError, match="does not parse"):
         pains_alerts(["C1CC"])
+
+
+def test_chunks_on_two_processes_give_what_rdkit_gives_in_order(monkeypatch):
+    """Chunks of 3 on two processes: each compound's alerts in input order, flagged where RDKit's own PAINS catalog
+    has a match, and the same alerts as one process; a bad SMILES in a worker's chunk still stops it."""
+    from rdkit import Chem
+    from rdkit.Chem import FilterCatalog
+
+    import crocbench.pains as pains
+
+    params = FilterCatalog.FilterCatalogParams()
+    params.AddCatalog(FilterCatalog.FilterCatalogParams.FilterCatalogs.PAINS)
+    catalog = FilterCatalog.FilterCatalog(params)
+    smiles = [*PAINS, *CLEAN, *reversed(list(PAINS)), "Oc1ccc(O)cc1"]  # 13 compounds: 5 chunks
+    monkeypatch.setattr(pains, "CHUNK", 3)
+    lines = io.StringIO()
+    two = pains_alerts(smiles, progress=lines, n_jobs=2)
+    assert [bool(a) for a in two] == [catalog.HasMatch(Chem.MolFromSmiles(s)) for s in smiles]
+    assert two == pains_alerts(smiles) and two[8:12] == two[:4][::-1]
+    assert lines.getvalue().splitlines()[-1] == "compounds checked for PAINS: 13/13"
+    with pytest.raises(ValueError, match="SMILES 'C1CC' does not parse"):
+        pains_alerts([*CLEAN, "C1CC"], n_jobs=2)
 
 
 def test_scores_without_the_flagged_compounds_and_the_counts():

@@ -8,15 +8,22 @@ verdict with the flagged compounds removed, so that no ranker leads by finding a
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Sequence
+
 import numpy as np
 import pandas as pd
 
 from ._extras import needs
+from ._parallel import map_chunks
 
 #: The separator of a compound's alert names in :func:`pains_table`.
 SEPARATOR = ";"
+#: Compounds a process checks at a time (and a progress line each).
+CHUNK = 20_000
 
 
+@functools.cache
 def _catalog():
     with needs("crocbench.pains"):
         from rdkit.Chem import FilterCatalog
@@ -26,7 +33,23 @@ def _catalog():
     return FilterCatalog.FilterCatalog(params)
 
 
-def pains_alerts(smiles, progress=None) -> list:
+def _alerts(smiles: Sequence[str]) -> list:
+    """:func:`pains_alerts` of one chunk, in one process (each builds its catalog once)."""
+    with needs("crocbench.pains"):
+        from rdkit import Chem, RDLogger
+
+    RDLogger.DisableLog("rdApp.*")  # the compounds were standardized: RDKit's warnings would be noise
+    catalog = _catalog()
+    out = []
+    for s in smiles:
+        mol = Chem.MolFromSmiles(s)
+        if mol is None:
+            raise ValueError(f"SMILES {s!r} does not parse")
+        out.append(tuple(sorted({m.GetDescription() for m in catalog.GetMatches(mol)})))
+    return out
+
+
+def pains_alerts(smiles, progress=None, n_jobs: int = 1) -> list:
     """The PAINS alerts of each compound: a tuple of the matching filters' names (e.g. ``ene_rhod_A(235)``), empty
     for none.
 
@@ -35,7 +58,9 @@ def pains_alerts(smiles, progress=None) -> list:
     smiles : iterable of str
         The compounds, standardized.
     progress : file-like, default=None
-        Gets a line every 100,000 compounds.
+        Gets a line every :data:`CHUNK` compounds.
+    n_jobs : int, default=1
+        Processes that check chunks of :data:`CHUNK` compounds at once; the result does not depend on it.
 
     Returns
     -------
@@ -51,31 +76,20 @@ def pains_alerts(smiles, progress=None) -> list:
     >>> pains_alerts(["O=C1NC(=S)SC1=Cc1ccccc1", "c1ccccc1O"])
     [('ene_rhod_A(235)',), ()]
     """
-    with needs("crocbench.pains"):
-        from rdkit import Chem, RDLogger
-
-    RDLogger.DisableLog("rdApp.*")  # the compounds were standardized: RDKit's warnings would be noise
-    catalog = _catalog()
-    out = []
-    for i, s in enumerate(smiles):
-        mol = Chem.MolFromSmiles(s)
-        if mol is None:
-            raise ValueError(f"SMILES {s!r} does not parse")
-        out.append(tuple(sorted({m.GetDescription() for m in catalog.GetMatches(mol)})))
-        if progress is not None and (i + 1) % 100_000 == 0:
-            print(f"{i + 1:,} compounds checked for PAINS", file=progress, flush=True)
-    return out
+    parts = map_chunks(_alerts, list(smiles), n_jobs, CHUNK, progress, "compounds checked for PAINS")
+    return [alerts for part in parts for alerts in part]
 
 
-def pains_table(ids, smiles, progress=None) -> pd.DataFrame:
-    """``id``, ``pains`` (flagged: any alert) and ``alerts`` (their names, ``;``-separated) of each compound.
+def pains_table(ids, smiles, progress=None, n_jobs: int = 1) -> pd.DataFrame:
+    """``id``, ``pains`` (flagged: any alert) and ``alerts`` (their names, ``;``-separated) of each compound
+    (:func:`pains_alerts`, on ``n_jobs`` processes).
 
     Examples
     --------
     >>> pains_table(["a", "b"], ["Oc1ccccc1O", "CCO"]).to_dict("records")
     [{'id': 'a', 'pains': True, 'alerts': 'catechol_A(92)'}, {'id': 'b', 'pains': False, 'alerts': ''}]
     """
-    alerts = pains_alerts(smiles, progress)
+    alerts = pains_alerts(smiles, progress, n_jobs)
     return pd.DataFrame(
         {
             "id": np.asarray(ids, dtype=str),

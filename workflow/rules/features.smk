@@ -119,7 +119,7 @@ rule pains:
         "logs/{dataset}/benchmark/pains.tsv"
     conda:
         "../../envs/crocbench.yaml"
-    threads: 1
+    threads: 2
     resources:
         mem_mb=2000,
     script:

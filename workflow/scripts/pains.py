@@ -6,7 +6,7 @@ from crocbench.pains import pains_table
 
 with step(snakemake) as log:
     compounds = pd.read_parquet(snakemake.input[0], columns=["id", "smiles"])
-    table = pains_table(compounds["id"], compounds["smiles"], progress=log)
+    table = pains_table(compounds["id"], compounds["smiles"], progress=log, n_jobs=snakemake.threads)
     write_table(table, snakemake.output[0], index=False)
     alerts = table["alerts"][table["pains"]].str.split(";").explode()
     print(
