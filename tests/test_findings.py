@@ -243,7 +243,8 @@ def test_a_studys_family_reads_its_paired_permutation_tests_and_intervals():
 
 def test_a_studys_answers_give_every_test_both_intervals():
     """Two tests written out by hand: one beyond the threshold (B ahead, so B's values come first), one not
-    significant (in declared order); each names both rankers' values with their intervals and its Holm p."""
+    significant (in declared order); each names both rankers' values with their intervals (95% over compounds,
+    whatever the family's level over screens) and its Holm p."""
     from crocbench.report.findings import study_answers_markdown
 
     iv = pd.DataFrame(
@@ -263,7 +264,7 @@ def test_a_studys_answers_give_every_test_both_intervals():
         columns=["a", "b", "metric", "value_a", "low_a", "high_a", "value_b", "low_b", "high_b", "effect",
                  "p_value", "p_holm", "threshold", "ahead", "verdict"],
     )  # fmt: skip
-    q = Questions.from_dict({**SPEC, "pairs": [["A", "B"]]})
+    q = Questions.from_dict({**SPEC, "pairs": [["A", "B"]], "level": 0.9})  # the screens' level, not the compounds'
     lines = study_answers_markdown(iv, table, q).splitlines()
     assert (
         lines[3]

@@ -100,6 +100,6 @@ def map_chunks(
         nonlocal count
         count += len(chunks[i])
         if progress is not None:
-            print(f"{what or 'items'}: {count}/{len(items)}", file=progress, flush=True)
+            print(f"{what or 'items'}: {count:,}/{len(items):,}", file=progress, flush=True)
 
     return map_processes(fn, chunks, n_jobs, done=report)

@@ -20,7 +20,7 @@ from ._parallel import map_chunks
 #: The separator of a compound's alert names in :func:`pains_table`.
 SEPARATOR = ";"
 #: Compounds a process checks at a time (and a progress line each).
-CHUNK = 20_000
+CHUNK = 5_000
 
 
 @functools.cache
@@ -34,7 +34,7 @@ def _catalog():
 
 
 def _alerts(smiles: Sequence[str]) -> list:
-    """:func:`pains_alerts` of one chunk, in one process (each builds its catalog once)."""
+    """:func:`pains_alerts` of one chunk, in one process (its catalog built once, or inherited from the parent)."""
     with needs("crocbench.pains"):
         from rdkit import Chem, RDLogger
 

@@ -66,8 +66,13 @@ def folds_markdown(tables: list, split: str, scaffold: str, seed: int, cluster_t
 
 # --- table 1 with intervals ----------------------------------------------------------------------
 
+#: The coverage of a study's intervals over compounds (``intervals.tsv``; the workflow's ``intervals_table`` job).
+INTERVAL_LEVEL = 0.95
 
-def intervals_table(pooled: dict, calls, *, n_resamples: int, seed: int = 0, level: float = 0.95) -> pd.DataFrame:
+
+def intervals_table(
+    pooled: dict, calls, *, n_resamples: int, seed: int = 0, level: float = INTERVAL_LEVEL
+) -> pd.DataFrame:
     """Every metric of ``calls`` on each model's pooled ranking with its ``level`` bootstrap interval
     (:func:`crocbench.stats.bootstrap`): long format, model, key, label, value, low, high, se."""
     rows = []

@@ -7,6 +7,7 @@ import numpy as np
 import pandas as pd
 
 from ...stats import holm
+from .._protocol import INTERVAL_LEVEL
 from ._questions import (
     VERDICTS,
     Questions,
@@ -106,7 +107,7 @@ def _valued(value: float, low: float, high: float) -> str:
 def study_family_markdown(table: pd.DataFrame, questions: Questions) -> str:
     """:func:`study_family_table` as a Markdown table: each ranker's value with its interval, the difference, its
     Holm p and the verdict against the metric's threshold."""
-    level = f"{questions.level:.0%}"
+    level = f"{INTERVAL_LEVEL:.0%}"
     lines = [
         f"| pair | metric | first [{level}] | second [{level}] | difference | Holm p ({len(table)} tests) | verdict |",
         "|---|---|---|---|---|---|---|",
@@ -141,7 +142,7 @@ def study_answers_markdown(intervals: pd.DataFrame, table: pd.DataFrame, questio
     )
     undecided = (
         f"Not significant (no evidence either way); the difference, first named minus second, and each ranker's "
-        f"{questions.level:.0%} interval over compounds",
+        f"{INTERVAL_LEVEL:.0%} interval over compounds",
         _undecided,
     )
     lines += verdict_lines(table, _difference, "Significant, but within the practical threshold", undecided)
