@@ -117,7 +117,7 @@ def added_screens(results, reference, design=None, held_design=None) -> dict:
                 f"{held} holds {name} and {lacks} does not: screens are added to a panel of the same design "
                 "(repeats, PAINS)"
             )
-    new = summary_frames(results, design)
+    new = summary_frames(results, design, across=False)
     kept = panel_files(reference)
     old = {n: pd.read_csv(Path(reference) / n, sep="\t") for n in kept}
     if holds_across(results) and set(_screens(new["datasets.tsv"])) >= set(_screens(old["datasets.tsv"])):
@@ -162,11 +162,12 @@ def added_screens(results, reference, design=None, held_design=None) -> dict:
     return _with_across(merged, ranked[0])
 
 
-def summary_frames(results, design=None) -> dict:
+def summary_frames(results, design=None, across: bool = True) -> dict:
     """A panel's summary's tables as its reference keeps them (``{table name: DataFrame}``), checked: each table of
     one screen each holds the screens of its ``datasets.tsv`` (:func:`check_screens`), and its tables across the
     screens are what its screens' values give. A summary of its screens only (the target ``screen_tables``) gets
-    them here, from two screens on, for the runs its design ranks (``design.yaml``'s ``ranked``).
+    them here, from two screens on, for the runs its design ranks (``design.yaml``'s ``ranked``); without
+    ``across`` (its screens are added to a reference, which computes them over all its screens), it does not.
 
     Raises
     ------
@@ -177,7 +178,7 @@ def summary_frames(results, design=None) -> dict:
     tables = {n: reference_frame(results, n) for n in reference_files(results)}
     ranked = _ranked(tables, design, results)
     if not holds_across(results):
-        return _with_across(tables, ranked)
+        return _with_across(tables, ranked) if across else tables
     if len(_screens(tables["datasets.tsv"])) < 2:
         raise ValueError(
             f"{results}: its ranks.tsv is left from another run (its datasets.tsv holds one screen): run the "
