@@ -76,7 +76,7 @@ def pains_alerts(smiles, progress=None, n_jobs: int = 1) -> list:
     >>> pains_alerts(["O=C1NC(=S)SC1=Cc1ccccc1", "c1ccccc1O"])
     [('ene_rhod_A(235)',), ()]
     """
-    parts = map_chunks(_alerts, list(smiles), n_jobs, CHUNK, progress, "compounds checked for PAINS")
+    parts = map_chunks(_alerts, smiles, n_jobs, CHUNK, progress, "compounds checked for PAINS")
     return [alerts for part in parts for alerts in part]
 
 
