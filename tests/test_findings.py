@@ -1,6 +1,8 @@
 """crocbench.report.findings: the declared family's tests, effects and verdicts, checked against scipy and
 statsmodels, and the answers' words following the numbers."""
 
+import re
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -299,6 +301,17 @@ def test_findings_read_the_ranks_and_the_holm_tests_as_computed_by_hand():
     )
     holm = f"{min(1.0, wilcoxon(np.arange(1.0, 13.0)).pvalue * 10):.2g}"
     assert holm == "0.0049"
+    # each pair's record follows its mean difference and 95% interval: "+0.199 (0.198 to 0.2; 12-0, Holm p ...)"
+    effect = re.compile(r"([+-][0-9.e-]+) \((-?[0-9.e-]+) to (-?[0-9.e-]+); (\d+-\d+(?:-\d+)?), ")
+    effects = effect.findall(text)
+    assert len(effects) == 5 + 6 + 3  # the early metrics against ROC's pick, the pair per metric, MAX-SIM's three
+    for mean, low, high, _ in effects:  # the interval (3 significant digits, as the mean) holds the mean
+        assert float(low) <= float(mean) <= float(high)
+    # GBM-rank - SVM at AUC[CROC(exp)] a=80: two places of 0.1 - d / 10,000 apart on screen d: 0.2 - d / 5,000,
+    # a mean of 0.1989 over d = 0..11; every resample's mean lies between the smallest (0.1978) and the largest (0.2)
+    mean, low, high, record = effects[0]
+    assert (mean, record) == ("+0.199", "12-0") and 0.198 <= float(low) <= 0.199 <= float(high) <= 0.2
+    text = effect.sub(r"\4 (", text)  # the records and Holm p as computed by hand, below
     lines = text.splitlines()
     assert lines[0] == (
         "- Best by mean rank over 12 screens: by AUC[ROC] SVM (1.00); by AUC[CROC(exp)] a=80 GBM-rank (1.00); "

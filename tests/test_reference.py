@@ -2,6 +2,7 @@
 the ``<!-- reference:NAME -->`` blocks, on small tables written here."""
 
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -243,6 +244,89 @@ def test_the_ecfp_panels_tables_across_the_screens_are_what_its_screens_rows_giv
     rest = [c for c in read("claims.tsv")["id"] if c != "paired_more_powerful"]
     assert (
         compare(claims.loc[rest].reset_index(), read("claims.tsv").set_index("id").loc[rest].reset_index(), "c") == []
+    )
+
+
+@pytest.mark.parametrize("panel", ["fair_random", "pubchem_hts_confirmed"])
+def test_recompute_gives_an_older_references_pairs_their_intervals_and_leaves_the_rest(tmp_path, capsys, panel):
+    """A committed reference's wilcoxon.tsv without its interval columns (as written before they joined):
+    ``--recompute`` writes them back, from each screen's mean over the repeats where it has repeats (fair_random:
+    3) and its values where not (pubchem_hts_confirmed: the paper's five, with the claims). Each pair's mean
+    difference is the mean over the screens of the two rankers' values, computed here with pandas; its interval is
+    :func:`crocbench.stats.paired_effect`'s of those values. The other tables across the screens are left as they
+    are, byte for byte. One claim's evidence made stale is written again, its interval the same paired_effect's
+    (of the first repeat's values, which the claims read), and the paired claim's pooled evidence (which a reference cannot recompute) stays."""
+    from crocbench.stats import paired_effect
+
+    ref = tmp_path / panel
+    shutil.copytree(Path(__file__).resolve().parents[1] / "results" / "reference" / panel, ref)
+    pairs = pd.read_csv(ref / "wilcoxon.tsv", sep="\t")
+    pairs.drop(columns=["low", "high"]).to_csv(ref / "wilcoxon.tsv", sep="\t", index=False)
+    others = {n: (ref / n).read_bytes() for n in ("ranks.tsv", "conover.tsv") if (ref / n).is_file()}
+    claims = pd.read_csv(ref / "claims.tsv", sep="\t").set_index("id")
+    paired = claims.loc["paired_more_powerful"].copy()
+    claims.loc["croc_significant_roc_not", "evidence"] = "stale"
+    claims.reset_index().to_csv(ref / "claims.tsv", sep="\t", index=False)
+    assert main(["reference", str(ref), "--recompute"]) == 0
+    out = capsys.readouterr().out
+    assert f"wrote {ref / 'wilcoxon.tsv'}:\nwilcoxon.tsv: columns changed (missing: none; new: low, high)" in out
+    assert all((ref / n).read_bytes() == held for n, held in others.items())
+    got = pd.read_csv(ref / "wilcoxon.tsv", sep="\t")
+    assert list(got.columns[6:9]) == ["mean_difference", "low", "high"]
+    repeats = ref / "datasets_repeats.tsv"
+    values = pd.read_csv(repeats if repeats.is_file() else ref / "datasets.tsv", sep="\t")
+    means = values.groupby(["dataset", "model"], sort=False).mean(numeric_only=True)
+    for row in got.sample(12, random_state=0).itertuples():
+        wide = means[row.metric].unstack("model")
+        effect = paired_effect(wide[row.a].to_numpy(), wide[row.b].to_numpy())
+        assert row.mean_difference == pytest.approx((wide[row.a] - wide[row.b]).mean(), rel=1e-8, abs=1e-10)
+        assert (row.low, row.high) == pytest.approx((effect.low, effect.high), rel=1e-9, abs=1e-12)
+    claims = pd.read_csv(ref / "claims.tsv", sep="\t").set_index("id")
+    assert claims.loc["paired_more_powerful"].equals(paired)
+    first = pd.read_csv(ref / "datasets.tsv", sep="\t")  # the claims read the first repeat's values
+    wide = first.pivot(index="dataset", columns="model", values="croc_exp_80").loc[first["dataset"].unique()]
+    irv, svm = wide["IRV"].to_numpy(), wide["SVM"].to_numpy()
+    models = list(dict.fromkeys(first["model"]))
+    # the tests run in the table's order of screens and of rankers (SVM before IRV: SVM - IRV, turned round)
+    if models.index("SVM") < models.index("IRV"):
+        e = paired_effect(svm, irv)
+        effect = (-e.mean, -e.high, -e.low)
+    else:
+        effect = paired_effect(irv, svm)[:3]
+    stated = re.match(
+        r"IRV - SVM croc_exp_80 (\S+) \[(\S+), (\S+)\], (\d+)/(\d+) screens, Holm p ",
+        claims.loc["croc_significant_roc_not", "evidence"],
+    )
+    assert [float(v) for v in stated.groups()[:3]] == pytest.approx(list(effect), abs=0.00006)  # 4 decimals
+    assert stated.groups()[3:] == (str(int((irv > svm).sum())), str(len(irv)))
+    assert main(["reference", str(ref), "--recompute"]) == 0  # done: nothing moves
+    assert "wrote" not in capsys.readouterr().out
+
+
+def test_recompute_refuses_a_folder_without_tables_across_screens_and_extra_flags(tmp_path, capsys):
+    assert main(["reference", str(tmp_path), "--recompute"]) == 2
+    assert capsys.readouterr().err == (
+        f"crocbench: error: {tmp_path}: no panel reference with tables across its screens (ranks.tsv) to recompute\n"
+    )
+    assert main(["reference", str(tmp_path), "--recompute", "--out", "x"]) == 2
+    assert "leave out --out" in capsys.readouterr().err
+    assert main(["reference", str(tmp_path), "--recompute", "--readme", "README.md"]) == 2
+    assert "leave out --readme" in capsys.readouterr().err
+
+
+def test_a_panels_pages_refuse_a_wilcoxon_table_without_intervals_in_one_line(tmp_path):
+    """A reference written before the pairs' intervals joined: its pages would state p-values without them."""
+    from crocbench.pages._tables import document_tables
+
+    ref = tmp_path / "pubchem_hts"
+    shutil.copytree(Path(__file__).resolve().parents[1] / "results" / "reference" / "pubchem_hts", ref)
+    pairs = pd.read_csv(ref / "wilcoxon.tsv", sep="\t").drop(columns=["low", "high"])
+    pairs.to_csv(ref / "wilcoxon.tsv", sep="\t", index=False)
+    with pytest.raises(ValueError) as info:
+        document_tables(ref)
+    assert str(info.value) == (
+        f"{ref / 'wilcoxon.tsv'} has no interval of its differences (low, high): run crocbench reference {ref} "
+        "--recompute"
     )
 
 

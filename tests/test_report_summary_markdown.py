@@ -28,14 +28,20 @@ def test_the_summary_names_its_tests_and_gives_conover_beside_wilcoxon():
 def test_pairs_markdown_turns_a_pair_round_and_keeps_its_p():
     """``only`` gives the pairs in the order and orientation asked: z vs x is the table's x vs z turned round (by
     hand: x beats z on all 4 datasets by 0.2, 0.1, 0.1 and 0.45, a mean of 0.2125; p = 2/2^4 = 0.125, Holm over
-    3 pairs 0.375; x against y: 0.1, 0.3, -0.1, 0.05, a mean of 0.0875, 3 wins and 1 loss)."""
+    3 pairs 0.375; x against y: 0.1, 0.3, -0.1, 0.05, a mean of 0.0875, 3 wins and 1 loss).
+
+    The interval of x - z, by hand from the bootstrap's exact distribution (the mean of 4 draws from the 4
+    differences, 256 equally likely): its lowest value, 0.1 (all four draws 0.1), has probability 16/256 = 6.25%,
+    so it is the 2.5% bound; from the top, 0.45 has 1/256, 0.3875 (three 0.45 and the 0.2) 4/256 and 0.3625 (three
+    0.45 and a 0.1) 8/256, so the 97.5% bound falls on 0.3625 (1.95% lies above it, 5.08% at or above). Turned
+    round: [-0.3625, -0.1], shown to 3 decimals (EF 1%, ten times, to 2)."""
     from crocbench.report import pairs_markdown, ranks_table
 
     _, pairs = ranks_table(_ranked_by_hand())
     table = pairs_markdown(pairs, ["roc", "ef_1pct"], only=[("z", "x"), ("x", "y")])
     lines = table.splitlines()
     assert lines[0] == "| pair | AUC[ROC] | EF 1% |" and len(lines) == 4
-    assert lines[2] == "| z vs x | -0.212, 0-4, p 0.38 | -2.12, 0-4, p 0.38 |"
+    assert lines[2] == "| z vs x | -0.212 [-0.362, -0.100], 0-4, p 0.38 | -2.12 [-3.62, -1.00], 0-4, p 0.38 |"
     assert lines[3].startswith("| x vs y | +0.08") and ", 3-1, p " in lines[3]
     assert (
         pairs_markdown(pairs, ["roc"]).splitlines()[2:]

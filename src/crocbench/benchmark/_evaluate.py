@@ -24,8 +24,7 @@ ALPHA = 0.05
 #: Significant digits at which the placement compares values: the precision of the committed references'
 #: tables (``datasets.tsv``). Values that agree to it tie, so a reference ranker's own scores tie with its row.
 VALUE_DIGITS = 10
-#: Resamples of the effect sizes' intervals, seeded by ``SEED``.
-EFFECT_RESAMPLES = 10_000
+#: The seed of the effect sizes' intervals (:data:`crocbench.stats.EFFECT_RESAMPLES` resamples).
 SEED = 0
 CONFIRMATORY, EXPLORATORY = "confirmatory", "exploratory"
 
@@ -119,9 +118,7 @@ def placement(
         friedman_test,
         holm,
         nemenyi_critical_difference,
-        paired_effect,
         pairwise_wilcoxon,
-        turned_pair,
     )
 
     table = _ranked_table(values, reference, spec, entry)
@@ -144,12 +141,11 @@ def placement(
                 }
             )
         conover = conover_friedman(matrix, models, p_adjust="holm")
-        pairs = [turned_pair(r) for r in pairwise_wilcoxon(matrix, models) if r["b"] == entry]
+        first = [models.index(entry)] + [i for i, m in enumerate(models) if m != entry]  # entry - ranker rows
+        tests = pairwise_wilcoxon(matrix[:, first], [models[i] for i in first], seed=SEED)
+        pairs = [r for r in tests if r["a"] == entry]
         adjusted = holm([r["p_value"] for r in pairs])
-        column = models.index(entry)
         for row, p_holm in zip(pairs, adjusted):
-            j = models.index(row["b"])
-            effect = paired_effect(matrix[:, column], matrix[:, j], n_resamples=EFFECT_RESAMPLES, seed=SEED)
             versus_rows.append(
                 {
                     "metric": metric,
@@ -159,9 +155,9 @@ def placement(
                     "losses": row["losses"],
                     "ties": row["ties"],
                     "signed_rank_sum": row["signed_rank_sum"],
-                    "mean_difference": effect.mean,
-                    "low": effect.low,
-                    "high": effect.high,
+                    "mean_difference": row["mean_difference"],
+                    "low": row["low"],
+                    "high": row["high"],
                     "p_value": row["p_value"],
                     "p_holm": float(p_holm),
                     "conover_p_holm": float(conover.loc[entry, row["b"]]),

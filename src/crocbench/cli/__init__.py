@@ -230,6 +230,12 @@ def _parser() -> argparse.ArgumentParser:
         "recompute the tables across the screens from all of them: a panel run some screens at a time",
     )
     p.add_argument(
+        "--recompute",
+        action="store_true",
+        help="RESULTS is a panel's reference: recompute its tables across the screens from its own tables of one "
+        "screen each, in place (after a change to what they hold)",
+    )
+    p.add_argument(
         "--study",
         action="store_true",
         help="a study of rankers (e.g. config/examples/ecfp_rankers.yaml's run): keep its areas, other metrics, intervals "

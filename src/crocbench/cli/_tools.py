@@ -98,9 +98,19 @@ def _reference(args) -> int:
         missing_tables,
         panel_screens,
         write_memorization_reference,
+        write_recomputed,
         write_reference,
     )
 
+    if args.recompute:
+        given = {"--out": args.out, "--check": args.check, "--add": args.add, "--study": args.study}
+        given |= {"--memorization": args.memorization, "--readme": args.readme}
+        extra = [flag for flag, on in given.items() if on]
+        if extra:
+            raise ValueError(f"--recompute rewrites RESULTS, a panel's reference, in place: leave out {extra[0]}")
+        for path, moved in write_recomputed(args.results).items():
+            print(f"{path}: unchanged" if not moved else f"wrote {path}:\n" + "\n".join(moved))
+        return 0
     if args.out is None:
         if is_summary(args.results):
             raise ValueError(f"{args.results} is a panel's summary: name its reference folder with --out")

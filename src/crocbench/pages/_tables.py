@@ -115,6 +115,11 @@ def panel_tables(reference) -> dict:
 
     folder = Path(reference)
     read = {name: pd.read_csv(folder / name, sep="\t") for name in ("ranks.tsv", "wilcoxon.tsv")}
+    if not {"low", "high"} <= set(read["wilcoxon.tsv"].columns):
+        raise ValueError(
+            f"{folder / 'wilcoxon.tsv'} has no interval of its differences (low, high): run crocbench reference "
+            f"{folder} --recompute"
+        )
     read["datasets.tsv"], per_repeat = read_panel_tables(folder)
     values = panel_values_from(read["datasets.tsv"], per_repeat, bounds=True)
     repeats = None if per_repeat is None else per_repeat["repeat"].nunique()

@@ -23,7 +23,8 @@ An overlay's reference (the panel under a scaffold split, or its confirmed defin
 panel beside it, on the campaigns they share (:func:`crocbench.pages.compared_panels`; block ``<panel>/vs_<other panel>``).
 A panel run in parts (some screens a run) grows its reference screen by screen: :func:`added_screens` keeps
 each screen's rows and recomputes the tables across the screens from all of them (``crocbench reference
-results/summary --out DIR --add``).
+results/summary --out DIR --add``); ``crocbench reference DIR --recompute`` recomputes them from the screens a
+reference holds (:func:`recomputed_across`), after a change to what they hold.
 
 Each reference says what it is in its ``manifest.yaml`` (:func:`read_manifest`: kind, split, labels, the panel it
 overlays, its documents and figures, its declared questions); the code reads it, never a folder's name. The pages
@@ -44,8 +45,8 @@ from ._manifest import (
     references,
     write_manifest,
 )
-from ._panel import across_screens, added_screens, panel_screens
-from ._runs import compare_run, write_memorization_reference, write_reference
+from ._panel import across_screens, added_screens, panel_screens, recomputed_across
+from ._runs import compare_run, write_memorization_reference, write_recomputed, write_reference
 from ._tables import (
     ABSOLUTE_FLOOR,
     CLAIMS_FILES,
@@ -95,9 +96,11 @@ __all__ = [
     "is_summary",
     "missing_tables",
     "panel_screens",
+    "recomputed_across",
     "reference_files",
     "reference_frame",
     "svm_folds_frame",
     "write_memorization_reference",
+    "write_recomputed",
     "write_reference",
 ]

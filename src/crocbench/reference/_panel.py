@@ -8,6 +8,7 @@ from pathlib import Path
 import pandas as pd
 
 from ._tables import (
+    CLAIMS_FILES,
     PER_SCREEN,
     ROW_KEYS,
     compare,
@@ -21,6 +22,8 @@ from ._tables import (
 #: Optional summary tables of one screen each that the summary and the reference hold both or neither of (the same
 #: design): each repeat's values (``cv: repeats`` above 1) and PAINS (``summary: pains``); merged screen by screen.
 SAME_DESIGN = ("datasets_repeats.tsv", "pains.tsv", "datasets_without_pains.tsv")
+#: The paper's claim that a reference cannot check (it pools every screen's table 2, which a reference does not keep).
+PAIRED_CLAIM = "paired_more_powerful"
 
 
 def across_screens(datasets: pd.DataFrame, per_screen: pd.DataFrame | None, ranked: list, repeats=None) -> dict:
@@ -162,6 +165,36 @@ def added_screens(results, reference, design=None, held_design=None) -> dict:
     return _with_across(merged, ranked[0])
 
 
+def recomputed_across(reference) -> dict:
+    """A panel's reference's tables across the screens, recomputed from its tables of one screen each (with
+    repeats, from each screen's mean over them) for the runs its ranks table ranks: ``{table name: DataFrame}`` of
+    those it holds. After a change to what those tables hold, the reference takes them without a run of its screens.
+
+    The paper's claim that the paired test is the more powerful pools every screen's table 2, which a reference
+    does not keep: its row stays the reference's.
+
+    Raises
+    ------
+    ValueError
+        In one line, for a folder that holds no panel's tables across two screens or more.
+    """
+    folder = Path(reference)
+    if not (folder / "ranks.tsv").is_file() or not (folder / "datasets.tsv").is_file():  # a reference's, at its top
+        raise ValueError(f"{reference}: no panel reference with tables across its screens (ranks.tsv) to recompute")
+    names = [n for n in PER_SCREEN if holds_claims(folder) or n not in CLAIMS_FILES]
+    names += [n for n in ("datasets_repeats.tsv",) if (folder / n).is_file()]
+    tables = {n: pd.read_csv(folder / n, sep="\t") for n in names}
+    ranks = {"ranks.tsv": pd.read_csv(folder / "ranks.tsv", sep="\t")}  # the runs the reference ranks
+    new = {n: t for n, t in _across(tables, _ranked(ranks, None, folder)).items() if (folder / n).is_file()}
+    if "claims.tsv" in new:
+        held = pd.read_csv(folder / "claims.tsv", sep="\t").set_index("id")
+        claims = new["claims.tsv"].set_index("id")
+        if PAIRED_CLAIM in held.index and set(claims.columns) <= set(held.columns):
+            claims.loc[PAIRED_CLAIM] = held.loc[PAIRED_CLAIM, claims.columns]
+        new["claims.tsv"] = claims.reset_index()[new["claims.tsv"].columns]
+    return new
+
+
 def summary_frames(results, design=None, across: bool = True) -> dict:
     """A panel's summary's tables as its reference keeps them (``{table name: DataFrame}``), checked: each table of
     one screen each holds the screens of its ``datasets.tsv`` (:func:`check_screens`), and its tables across the
@@ -186,7 +219,7 @@ def summary_frames(results, design=None, across: bool = True) -> dict:
         )
     own = _across(tables, ranked)
     source = "datasets_repeats.tsv" if "datasets_repeats.tsv" in tables else "datasets.tsv"
-    paired = "paired_more_powerful"  # it pools every screen's table 2, which a reference does not keep
+    paired = PAIRED_CLAIM  # it pools every screen's table 2, which a reference does not keep
     held = dict(tables)
     if "claims.tsv" in own:
         own["claims.tsv"] = own["claims.tsv"][own["claims.tsv"]["id"] != paired]

@@ -17,7 +17,7 @@ from ._manifest import (
     read_manifest,
     write_manifest,
 )
-from ._panel import added_screens, summary_frames
+from ._panel import added_screens, recomputed_across, summary_frames
 from ._tables import (
     MEMORIZATION_FILES,
     OPTIONAL_FILES,
@@ -81,6 +81,25 @@ def write_memorization_reference(results, reference) -> dict:
     return written
 
 
+def _write_frames(frames: dict, reference: Path, unchanged: bool = True) -> dict:
+    """Write each table into the reference folder: ``{path: lines saying what moved}`` (``["new"]`` for a table it
+    did not hold); without ``unchanged``, a table within the tolerances of the one held is left as it is."""
+    written = {}
+    for name, frame in frames.items():
+        path = reference / name
+        moved = compare(frame, pd.read_csv(path, sep="\t"), name) if path.is_file() else ["new"]
+        if moved or unchanged:
+            write_table(frame, path, sep="\t", index=False, float_format="%.12g")
+        written[path] = moved
+    return written
+
+
+def write_recomputed(reference) -> dict:
+    """Rewrite a panel's reference's tables across the screens from its own tables of one screen each
+    (:func:`crocbench.reference.recomputed_across`), those that moved: ``{path: lines saying what moved}``."""
+    return _write_frames(recomputed_across(reference), Path(reference), unchanged=False)
+
+
 def write_reference(results, reference, study: bool = False, add: bool = False) -> dict:
     """Copy a run's tables into the reference folder (the documented way to refresh it on purpose).
 
@@ -120,12 +139,7 @@ def write_reference(results, reference, study: bool = False, add: bool = False) 
     else:
         frames = {name: reference_frame(results, name) for name in reference_files(results, study)}
     reference.mkdir(parents=True, exist_ok=True)
-    written = {}
-    for name, frame in frames.items():
-        path = reference / name
-        moved = compare(frame, pd.read_csv(path, sep="\t"), name) if path.is_file() else ["new"]
-        write_table(frame, path, sep="\t", index=False, float_format="%.12g")
-        written[path] = moved
+    written = _write_frames(frames, reference)
     if is_summary(results):  # a summary table the panel's reference now lacks would be stale (e.g. the structures
         # shared, not merged screen by screen; the tables across the screens, of a summary of its screens only)
         for name in (*SUMMARY_FILES, *SUMMARY_OPTIONAL):

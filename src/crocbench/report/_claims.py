@@ -253,8 +253,8 @@ class Across:
         """
         return check.across(self)
 
-    def pair(self, metric: str, a: str, b: str) -> tuple:
-        """The Wilcoxon row of models ``a`` and ``b``, with ``a``'s mean lead, wins and signed-rank sum.
+    def pair(self, metric: str, a: str, b: str) -> dict:
+        """The Wilcoxon test of models ``a`` and ``b``, as ``a`` against ``b``.
 
         Parameters
         ----------
@@ -264,23 +264,26 @@ class Across:
 
         Returns
         -------
-        row : dict
-            :func:`crocbench.stats.pairwise_wilcoxon`'s row.
-        lead : float
-            ``a``'s mean difference over ``b``.
-        wins : int
-            The screens where ``a`` is above ``b``.
-        signed : float
-            W+ - W- with ``a`` first.
+        dict
+            :func:`crocbench.stats.pairwise_wilcoxon`'s row with ``a`` first (turned round where the table holds
+            ``b`` first): ``a``'s mean lead with its interval, its wins, its signed-rank sum and the Holm p.
         """
         la, lb = self.names[a], self.names[b]
         row = self.pairs.get((metric, la, lb)) or self.pairs[(metric, lb, la)]
-        own = row if row["a"] == la else turned_pair(row)
-        return row, own["mean_difference"], own["wins"], own["signed_rank_sum"]
+        return row if row["a"] == la else turned_pair(row)
+
+    def stated(self, metric: str, a: str, b: str) -> str:
+        """The test of ``a`` against ``b`` as evidence: the mean difference with its 95% interval over the screens,
+        the screens where ``a`` is above ``b``, and the Holm p."""
+        row = self.pair(metric, a, b)
+        return (
+            f"{self.names[a]} - {self.names[b]} {metric} {row['mean_difference']:+.4f} [{row['low']:+.4f}, "
+            f"{row['high']:+.4f}], {row['wins']}/{self.n_screens} screens, Holm p {row['p_holm']:.2g}"
+        )
 
     def beats(self, metric: str, a: str, b: str) -> tuple:
         """Whether ``a`` is significantly above ``b`` across the screens (the signed-rank test's own direction,
-        W+ > W-, not the mean's, which one outlying screen can flip), and the evidence.
+        W+ > W-, not the mean's, which one outlying screen can flip), and the evidence (:meth:`stated`).
 
         Parameters
         ----------
@@ -293,12 +296,8 @@ class Across:
         holds : bool
         evidence : str
         """
-        row, diff, wins, signed = self.pair(metric, a, b)
-        evidence = (
-            f"{self.names[a]} - {self.names[b]} {metric} {diff:+.4f}, {wins}/{self.n_screens} screens, "
-            f"Holm p {row['p_holm']:.2g}"
-        )
-        return signed > 0 and row["p_holm"] < self.alpha, evidence
+        row = self.pair(metric, a, b)
+        return row["signed_rank_sum"] > 0 and row["p_holm"] < self.alpha, self.stated(metric, a, b)
 
     def friedman(self, metric: str) -> tuple:
         """The Friedman test of every model's ranks across the screens.

@@ -11,7 +11,13 @@ import numpy as np
 import pandas as pd
 
 from ..metrics import HEADLINE_BEDROC, MetricCall, Ranking, benchmark_metrics, paper_metrics, top_cutoff
-from ..stats import bootstrap, conover_friedman, friedman_test, nemenyi_critical_difference, pairwise_wilcoxon
+from ..stats import (
+    bootstrap,
+    conover_friedman,
+    friedman_test,
+    nemenyi_critical_difference,
+    pairwise_wilcoxon,
+)
 from ._claims import metric_matrix
 from ._tables import named_calls
 
@@ -142,8 +148,15 @@ def _ranked(table: pd.DataFrame, metric: str) -> tuple:
     return values, datasets, models
 
 
+def held_metrics(table: pd.DataFrame) -> list:
+    """The metrics of :data:`SUMMARY_RANK_METRICS` that a table of per-screen values holds, in that order: all of
+    them for a run of this version; fewer for a panel's reference written before a metric joined them."""
+    return [m for m in SUMMARY_RANK_METRICS if m in table.columns]
+
+
 def ranks_table(table: pd.DataFrame, alpha: float = 0.05) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Which model wins across datasets, per metric of :data:`SUMMARY_RANK_METRICS` (Demsar 2006).
+    """Which model wins across datasets, per metric of :data:`SUMMARY_RANK_METRICS` the table holds
+    (:func:`held_metrics`; Demsar 2006).
 
     Parameters
     ----------
@@ -159,12 +172,14 @@ def ranks_table(table: pd.DataFrame, alpha: float = 0.05) -> tuple[pd.DataFrame,
         and per metric: datasets, friedman_chi2, friedman_p, iman_davenport_f,
         iman_davenport_p, nemenyi_cd (at ``alpha``).
     pairs : DataFrame
-        Per (metric, pair of models): wins, losses, ties over the datasets,
-        mean_difference, the two-sided paired Wilcoxon signed-rank p_value and
-        p_holm (Holm-adjusted over the metric's pairs).
+        Per (metric, pair of models): :func:`crocbench.stats.pairwise_wilcoxon`'s
+        rows (wins, losses, ties over the datasets, mean_difference with its
+        95% interval low and high, signed_rank_sum, the two-sided paired
+        Wilcoxon signed-rank p_value and p_holm, Holm-adjusted over the
+        metric's pairs).
     """
     rank_rows, pair_rows = [], []
-    for metric in SUMMARY_RANK_METRICS:
+    for metric in held_metrics(table):
         values, datasets, models = _ranked(table, metric)
         friedman = friedman_test(values)
         cd = nemenyi_critical_difference(len(models), len(datasets), alpha)
@@ -221,7 +236,7 @@ def tests_across_screens(
 
 def conover_table(table: pd.DataFrame) -> pd.DataFrame:
     """Conover's post-hoc test after Friedman's for every pair of models, per metric of
-    :data:`SUMMARY_RANK_METRICS` (:func:`crocbench.stats.conover_friedman`).
+    :data:`SUMMARY_RANK_METRICS` the table holds (:func:`held_metrics`; :func:`crocbench.stats.conover_friedman`).
 
     Parameters
     ----------
@@ -236,7 +251,7 @@ def conover_table(table: pd.DataFrame) -> pd.DataFrame:
         metric's pairs).
     """
     rows = []
-    for metric in SUMMARY_RANK_METRICS:
+    for metric in held_metrics(table):
         values, _, models = _ranked(table, metric)
         ranks = friedman_test(values).mean_ranks
         p = conover_friedman(values, models).to_numpy()

@@ -87,7 +87,10 @@ def ranks_markdown(ranks: pd.DataFrame, pairs: pd.DataFrame, alpha: float = 0.05
                 "wins-losses-ties": [
                     f"{w}-{lost}-{t}" for w, lost, t in zip(pair["wins"], pair["losses"], pair["ties"])
                 ],
-                "mean difference": pair["mean_difference"],
+                "mean difference [95%]": [
+                    _value_cell(metric, d, lo, hi)
+                    for d, lo, hi in zip(pair["mean_difference"], pair["low"], pair["high"])
+                ],
                 "Wilcoxon p": pair["p_value"],
                 "Holm p": pair["p_holm"],
             }
@@ -172,7 +175,8 @@ def ranks_overview_markdown(ranks: pd.DataFrame, metrics=None) -> str:
 
 def pairs_markdown(pairs: pd.DataFrame, metrics=None, alpha: float = 0.05, only=None) -> str:
     """:func:`ranks_table`'s Wilcoxon tests in one Markdown table: a row per pair of models, a column per metric,
-    each cell the mean difference (a - b), wins-losses(-ties) of a and the Holm-adjusted p-value, bold below
+    each cell the mean difference (a - b) with its 95% interval over the screens (the pair's own, not adjusted for
+    the others), wins-losses(-ties) of a and the Holm-adjusted p-value, bold below
     ``alpha``. ``only``: these ``(a, b)`` pairs, in this order and orientation (a pair the table holds as
     ``(b, a)`` is turned round: the difference negated, wins and losses swapped; the p-values are the same)."""
     labels = summary_labels()
@@ -184,7 +188,7 @@ def pairs_markdown(pairs: pd.DataFrame, metrics=None, alpha: float = 0.05, only=
         cells = []
         for metric in metrics:
             row = _oriented(tests[metric], a, b)
-            diff = _value_cell(metric, row["mean_difference"])
+            diff = _value_cell(metric, row["mean_difference"], row["low"], row["high"])
             record = _wins_losses(row)
             p = f"{row['p_holm']:.2g}"
             cells.append(

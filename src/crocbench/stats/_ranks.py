@@ -14,6 +14,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from ._effects import EFFECT_RESAMPLES, paired_effect
 from ._scipy import scipy_stats as _sps
 from ._ties import _paired_differences
 
@@ -230,7 +231,7 @@ def holm(p_values) -> np.ndarray:
     return out
 
 
-def pairwise_wilcoxon(values, names) -> list[dict]:
+def pairwise_wilcoxon(values, names, *, level: float = 0.95, n_resamples: int = EFFECT_RESAMPLES, seed=0) -> list[dict]:
     """Two-sided paired Wilcoxon signed-rank tests across datasets for every pair of rankers, Holm-adjusted.
 
     Parameters
@@ -239,12 +240,16 @@ def pairwise_wilcoxon(values, names) -> list[dict]:
         A metric per dataset (rows) and ranker (columns), higher is better.
     names : sequence of str
         The rankers, in column order.
+    level, n_resamples, seed
+        The mean difference's interval: :func:`paired_effect`'s.
 
     Returns
     -------
     list of dict
         One per pair (a before b in ``names`` order): a, b, wins (datasets where
-        a is higher), losses, ties, mean_difference (a - b), signed_rank_sum
+        a is higher), losses, ties, mean_difference (a - b), low and high (its
+        percentile bootstrap interval over the datasets, at ``level``; not
+        adjusted for the other pairs), signed_rank_sum
         (W+ - W-: positive when the test's evidence is for a), p_value (the
         signed-rank test, zero differences dropped, exact by enumerating the
         signs when there are at most 13 datasets even with tied differences, as
@@ -268,6 +273,12 @@ def pairwise_wilcoxon(values, names) -> list[dict]:
                     "losses": int((d < 0).sum()),
                     "ties": int((~nonzero).sum()),
                     "mean_difference": float(d.mean()),
+                    **dict(
+                        zip(
+                            ("low", "high"),
+                            paired_effect(d, np.zeros_like(d), level=level, n_resamples=n_resamples, seed=seed)[1:3],
+                        )
+                    ),
                     "signed_rank_sum": float((np.sign(d[nonzero]) * ranks).sum()),
                     "p_value": float(p),
                 }
@@ -311,7 +322,8 @@ def cd_cliques(ranks: dict, cd: float) -> list[tuple]:
 
 def turned_pair(row: dict) -> dict:
     """A row of :func:`pairwise_wilcoxon` (the summary's ``wilcoxon.tsv``) turned round, ``b`` against ``a``: the
-    mean difference and the signed-rank sum negated, wins and losses swapped; the p-values are the same.
+    mean difference and the signed-rank sum negated, wins and losses swapped, and an interval of the difference
+    (``low``, ``high``, where the row has one) negated and swapped; the p-values are the same.
 
     Parameters
     ----------
@@ -338,4 +350,5 @@ def turned_pair(row: dict) -> dict:
         "losses": row["wins"],
         "mean_difference": 0.0 - row["mean_difference"],  # 0.0 - x: a tie stays 0.0, not -0.0
         "signed_rank_sum": 0.0 - row["signed_rank_sum"],
+        **({"low": 0.0 - row["high"], "high": 0.0 - row["low"]} if "low" in row else {}),
     }

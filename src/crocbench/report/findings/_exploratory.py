@@ -6,12 +6,15 @@ import pandas as pd
 
 from .._summary import SUMMARY_EF_KEY, summary_labels
 from .._summary_markdown import _by_pair, _oriented, _wins_losses
+from ._questions import _number, _signed
 
 
 def _pair_record(row: dict, alpha: float) -> str:
-    """A pair's wins-losses(-ties) over the screens and its Holm p (over all pairs of the metric), as prose."""
+    """A pair's mean difference (first named minus second) with its 95% interval over the screens, its
+    wins-losses(-ties) and its Holm p (over all pairs of the metric), as prose."""
     return (
-        f"{_wins_losses(row)} ({'Holm p' if row['p_holm'] < alpha else 'not significant, Holm p'} {row['p_holm']:.2g})"
+        f"{_signed(row['mean_difference'])} ({_number(row['low'])} to {_number(row['high'])}; {_wins_losses(row)}, "
+        f"{'Holm p' if row['p_holm'] < alpha else 'not significant, Holm p'} {row['p_holm']:.2g})"
     )
 
 
@@ -37,7 +40,9 @@ def exploratory_markdown(
       where the metrics hold the enrichment factor at 1%, its record there against every ranker but itself and
       ``left_out``; the direction of a significant difference is the signed-rank test's (its signed-rank sum).
 
-    A pair's record is the first named against the second: wins-losses(-ties) over the screens.
+    A pair's record is the first named against the second: the mean difference with its 95% percentile bootstrap
+    interval over the screens (``pairs``' ``low`` and ``high``: the pair's own, not adjusted for the other pairs as
+    its p-value is), and wins-losses(-ties) over the screens.
     """
     labels = summary_labels()
     metrics = list(metrics)

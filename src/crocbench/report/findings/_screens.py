@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ...stats import holm, paired_effect, pairwise_wilcoxon, screens_needed
+from ...stats import holm, pairwise_wilcoxon, screens_needed
 from .._summary_markdown import _wins_losses
 from ._questions import (
     VERDICTS,
@@ -55,24 +55,22 @@ def family_table(datasets: pd.DataFrame, questions: Questions) -> pd.DataFrame:
             wide = datasets.pivot(index="dataset", columns="model", values=m)[[a, b]]
             if wide.isna().any().any():
                 raise ValueError(f"questions: {a} or {b} lacks {m} on a screen of the panel")
-            test = pairwise_wilcoxon(wide.to_numpy(), [a, b])[0]
-            effect = paired_effect(
-                wide[a].to_numpy(), wide[b].to_numpy(), level=questions.level, n_resamples=questions.resamples,
-                seed=questions.seed,
-            )  # fmt: skip
+            test = pairwise_wilcoxon(
+                wide.to_numpy(), [a, b], level=questions.level, n_resamples=questions.resamples, seed=questions.seed
+            )[0]
             ahead = a if test["signed_rank_sum"] > 0 else b if test["signed_rank_sum"] < 0 else ""
             rows.append(
                 {
                     "a": a,
                     "b": b,
                     "metric": m,
-                    "screens": effect.screens,
+                    "screens": len(wide),
                     "wins": test["wins"],
                     "losses": test["losses"],
                     "ties": test["ties"],
-                    "effect": effect.mean,
-                    "low": effect.low,
-                    "high": effect.high,
+                    "effect": test["mean_difference"],
+                    "low": test["low"],
+                    "high": test["high"],
                     "p_value": test["p_value"],
                     "threshold": float(questions.thresholds[m]),
                     "ahead": ahead,
