@@ -816,6 +816,9 @@ def test_two_datasets_in_one_run_and_the_summary_from_their_own_scores(tmp_path)
     d = roc[:, 0] - roc[:, 3]
     assert (rs["wins"], rs["losses"]) == ((d > 0).sum(), (d < 0).sum())
     assert rs["p_value"] == pytest.approx(0.5 if (d != 0).all() else 1.0)  # 2 datasets: 2 of 4 sign patterns
+    # its interval: a resample of 2 screens has mean d0, (d0 + d1) / 2 or d1 (1/4, 1/2, 1/4): the 2.5% and 97.5%
+    # bounds are the two differences themselves
+    assert (rs["low"], rs["high"]) == pytest.approx((d.min(), d.max()), rel=1e-9)
     for name in ("critical_difference", "datasets"):
         assert all((summary / "figures" / f"{name}.{ext}").stat().st_size > 10_000 for ext in ("png", "pdf"))
     ranks_md = (summary / "tables" / "ranks.md").read_text()
