@@ -156,7 +156,7 @@ def held_metrics(table: pd.DataFrame) -> list:
 
 def ranks_table(table: pd.DataFrame, alpha: float = 0.05) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Which model wins across datasets, per metric of :data:`SUMMARY_RANK_METRICS` the table holds
-    (:func:`held_metrics`; Demsar 2006).
+    (``held_metrics``; Demsar 2006).
 
     Parameters
     ----------
@@ -236,7 +236,7 @@ def tests_across_screens(
 
 def conover_table(table: pd.DataFrame) -> pd.DataFrame:
     """Conover's post-hoc test after Friedman's for every pair of models, per metric of
-    :data:`SUMMARY_RANK_METRICS` the table holds (:func:`held_metrics`; :func:`crocbench.stats.conover_friedman`).
+    :data:`SUMMARY_RANK_METRICS` the table holds (``held_metrics``; :func:`crocbench.stats.conover_friedman`).
 
     Parameters
     ----------
