@@ -88,6 +88,23 @@ def test_the_family_is_wilcoxon_per_test_holm_over_all_and_the_mean_difference(n
     assert np.allclose(table["p_holm"], multipletests(table["p_value"], method="holm")[1], rtol=1e-12)
 
 
+def test_a_declared_pairs_interval_is_the_summarys_wilcoxon_rows_turned_where_declared_the_other_way(noisy):
+    """One bootstrap per pair: the family states the interval that the every-pair table beside it states (the same
+    screens' order, the same draws), negated and swapped for a pair declared against the table's order."""
+    from crocbench.report import ranks_table
+
+    table = family_table(noisy, Questions.from_dict(SPEC))
+    _, pairs = ranks_table(noisy)
+    turned = 0
+    for r in table.itertuples():
+        mine = pairs["metric"] == r.metric
+        row = pairs[mine & (((pairs["a"] == r.a) & (pairs["b"] == r.b)) | ((pairs["a"] == r.b) & (pairs["b"] == r.a)))]
+        row = row.iloc[0]
+        turned += row["a"] != r.a
+        assert (r.low, r.high) == ((row["low"], row["high"]) if row["a"] == r.a else (-row["high"], -row["low"]))
+    assert turned == 2  # C vs B: the table holds B before C
+
+
 def test_verdicts_need_holm_and_the_whole_interval_beyond_the_threshold(noisy):
     table = family_table(noisy, Questions.from_dict(SPEC)).set_index(["a", "metric"])
     assert table.loc[("A", "croc_exp_80"), "verdict"] == VERDICTS[0]  # 0.05 ahead, threshold 0.01

@@ -6,7 +6,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ...stats import holm, pairwise_wilcoxon, screens_needed
+from ...stats import holm, pairwise_wilcoxon, screens_needed, turned_pair
+from .._claims import metric_matrix
 from .._summary_markdown import _wins_losses
 from ._questions import (
     VERDICTS,
@@ -52,19 +53,23 @@ def family_table(datasets: pd.DataFrame, questions: Questions) -> pd.DataFrame:
     rows = []
     for a, b in questions.pairs:
         for m in questions.metrics:
-            wide = datasets.pivot(index="dataset", columns="model", values=m)[[a, b]]
-            if wide.isna().any().any():
+            values, screens, ranked = metric_matrix(datasets, m)
+            i, j = sorted((ranked.index(a), ranked.index(b)))  # the summary's order: its row, turned where need be
+            pair = values[:, [i, j]]
+            if np.isnan(pair).any():
                 raise ValueError(f"questions: {a} or {b} lacks {m} on a screen of the panel")
             test = pairwise_wilcoxon(
-                wide.to_numpy(), [a, b], level=questions.level, n_resamples=questions.resamples, seed=questions.seed
-            )[0]
+                pair, [ranked[i], ranked[j]], level=questions.level, n_resamples=questions.resamples,
+                seed=questions.seed,
+            )[0]  # fmt: skip
+            test = test if test["a"] == a else turned_pair(test)
             ahead = a if test["signed_rank_sum"] > 0 else b if test["signed_rank_sum"] < 0 else ""
             rows.append(
                 {
                     "a": a,
                     "b": b,
                     "metric": m,
-                    "screens": len(wide),
+                    "screens": len(screens),
                     "wins": test["wins"],
                     "losses": test["losses"],
                     "ties": test["ties"],
