@@ -31,6 +31,18 @@ def test_the_interval_agrees_with_scipys_percentile_bootstrap_and_is_seeded():
     assert paired_effect(a, b, seed=7) == paired_effect(a, b, seed=7) != paired_effect(a, b, seed=8)
 
 
+def test_an_integer_seed_draws_what_a_generator_of_that_seed_draws_in_one_chunk_or_many():
+    """Every pair of a panel draws the same screens with one seed (drawn once, kept read-only): the interval is the
+    one a fresh generator of that seed gives, for a panel and for differences too many for one draw."""
+    from crocbench.stats._effects import DRAWN_AT_ONCE, _draws
+
+    rng = np.random.default_rng(4)
+    for n in (7, 25, DRAWN_AT_ONCE // 2_000 + 1):  # the last: 10,000 resamples of it take two chunks
+        a, b = rng.random(n), rng.random(n)
+        assert paired_effect(a, b, seed=3) == paired_effect(a, b, seed=np.random.default_rng(3))
+    assert not _draws(3, 7, 10_000).flags.writeable
+
+
 def test_a_wider_level_gives_a_wider_interval_and_constant_differences_a_point():
     rng = np.random.default_rng(1)
     a, b = rng.random(10), rng.random(10)

@@ -447,6 +447,21 @@ def test_pairwise_wilcoxon_gives_each_pair_the_bootstrap_interval_of_its_mean_di
     assert (turned["low"], turned["high"]) == (-rows[0]["high"], -rows[0]["low"])
 
 
+def test_the_signed_rank_p_with_ties_or_zeros_is_scipys_permutation_tests():
+    """With tied magnitudes or zero differences among at most 13 datasets scipy enumerates every sign pattern
+    (its permutation test); crocbench enumerates them at once. The p-values agree to the last bits on samples
+    with ties, zeros, both and neither, up to 13 datasets and past them (where both take scipy's approximation)."""
+    from scipy.stats import wilcoxon
+
+    from crocbench.stats._ranks import ENUMERATED_SIGNS, _signed_rank_p
+
+    rng = np.random.default_rng(8)
+    cases = [np.array([0.5, 0.5, -0.2, 0.0, 1.0, 0.5]), np.array([0.3, -0.3, 0.3]), rng.random(9) - 0.3]
+    cases += [rng.choice([-1.5, -1.0, 0.0, 0.5, 1.0, 2.0], size=n) for n in (4, 7, 10, ENUMERATED_SIGNS, 16)]
+    for d in cases:
+        assert _signed_rank_p(d) == pytest.approx(wilcoxon(d, zero_method="wilcox").pvalue, rel=1e-12, abs=0), d
+
+
 def test_pairwise_wilcoxon_counts_differences_equal_but_for_their_last_bits_as_ties():
     """Across datasets as within one: a difference of 0.1 + 0.2 and one of -0.3 are tied in magnitude (scipy's exact
     p of the differences written exactly, 0.3 and -0.3, not of the unsnapped ones)."""

@@ -8,6 +8,7 @@ the screens are the unit, as in the paired Wilcoxon test beside it).
 
 from __future__ import annotations
 
+import functools
 from typing import NamedTuple
 
 import numpy as np
@@ -33,6 +34,19 @@ class Effect(NamedTuple):
     low: float
     high: float
     screens: int
+
+
+#: The most resampled indices drawn at once (a chunk of resamples).
+DRAWN_AT_ONCE = 5_000_000
+
+
+@functools.lru_cache(maxsize=8)
+def _draws(seed: int, screens: int, n_resamples: int) -> np.ndarray:
+    """The resamples' indices of one chunk, read-only: every pair of a panel tested with one seed draws the same
+    screens, so they are drawn once (as :func:`paired_effect`'s generator would draw them)."""
+    draws = np.random.default_rng(seed).integers(0, screens, size=(n_resamples, screens))
+    draws.flags.writeable = False
+    return draws
 
 
 def paired_effect(a, b, *, level: float = 0.95, n_resamples: int = EFFECT_RESAMPLES, seed=0) -> Effect:
@@ -73,11 +87,14 @@ def paired_effect(a, b, *, level: float = 0.95, n_resamples: int = EFFECT_RESAMP
     d = x - y
     if np.ptp(d) == 0:  # every resample has the same mean: no rounding noise in the bounds
         return Effect(float(d[0]), float(d[0]), float(d[0]), d.size)
-    rng = np.random.default_rng(seed)
-    means = np.empty(int(n_resamples))
-    chunk = max(1, 5_000_000 // d.size)
-    for start in range(0, means.size, chunk):
-        stop = min(means.size, start + chunk)
-        means[start:stop] = d[rng.integers(0, d.size, size=(stop - start, d.size))].mean(axis=1)
+    chunk = max(1, DRAWN_AT_ONCE // d.size)
+    if isinstance(seed, (int, np.integer)) and n_resamples <= chunk:  # one draw, the same for every pair of a panel
+        means = d[_draws(int(seed), d.size, int(n_resamples))].mean(axis=1)
+    else:
+        rng = np.random.default_rng(seed)
+        means = np.empty(int(n_resamples))
+        for start in range(0, means.size, chunk):
+            stop = min(means.size, start + chunk)
+            means[start:stop] = d[rng.integers(0, d.size, size=(stop - start, d.size))].mean(axis=1)
     low, high = np.quantile(means, [(1 - level) / 2, (1 + level) / 2])
     return Effect(float(d.mean()), float(low), float(high), d.size)
