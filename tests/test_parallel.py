@@ -37,6 +37,24 @@ def test_serial_starts_in_the_order_asked():
     assert seen == [1, 2, 0]
 
 
+def _fail_first(item):
+    i, folder = item
+    if i == 0:
+        raise ValueError("item 0 is bad")
+    sum(range(20_000))  # some work, as a chunk of compounds has
+    (folder / str(i)).touch()
+
+
+def test_an_items_error_cancels_the_items_not_started(tmp_path):
+    """The first item fails at once: the error reaches the caller, and the hundreds queued behind it do not run first
+    (each that runs leaves a file). Without the cancellation every other item runs before the error is raised."""
+    items = [(i, tmp_path) for i in range(400)]
+    with pytest.raises(ValueError, match="item 0 is bad"):
+        map_processes(_fail_first, items, 2)
+    ran = len(list(tmp_path.iterdir()))
+    assert ran < 200, ran
+
+
 def test_workers_run_one_blas_thread():
     pools = map_processes(_blas_threads, range(2), 2)
     assert all(threads and set(threads) == {1} for threads in pools), pools

@@ -269,7 +269,8 @@ def test_recompute_gives_an_older_references_pairs_their_intervals_and_leaves_th
     claims.reset_index().to_csv(ref / "claims.tsv", sep="\t", index=False)
     assert main(["reference", str(ref), "--recompute"]) == 0
     out = capsys.readouterr().out
-    assert f"wrote {ref / 'wilcoxon.tsv'}:\nwilcoxon.tsv: columns changed (missing: none; new: low, high)" in out
+    assert f"wrote {ref / 'wilcoxon.tsv'}: \nwilcoxon.tsv: columns changed (missing: none; new: low, high)" in out
+    assert f"{ref / 'ranks.tsv'}: unchanged (left as it is)" in out
     assert all((ref / n).read_bytes() == held for n, held in others.items())
     got = pd.read_csv(ref / "wilcoxon.tsv", sep="\t")
     assert list(got.columns[6:9]) == ["mean_difference", "low", "high"]

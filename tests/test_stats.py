@@ -453,13 +453,18 @@ def test_the_signed_rank_p_with_ties_or_zeros_is_scipys_permutation_tests():
     with ties, zeros, both and neither, up to 13 datasets and past them (where both take scipy's approximation)."""
     from scipy.stats import wilcoxon
 
-    from crocbench.stats._ranks import ENUMERATED_SIGNS, _signed_rank_p
+    from crocbench.stats._ranks import ENUMERATED_SIGNS, _signed_rank_test
 
     rng = np.random.default_rng(8)
     cases = [np.array([0.5, 0.5, -0.2, 0.0, 1.0, 0.5]), np.array([0.3, -0.3, 0.3]), rng.random(9) - 0.3]
     cases += [rng.choice([-1.5, -1.0, 0.0, 0.5, 1.0, 2.0], size=n) for n in (4, 7, 10, ENUMERATED_SIGNS, 16)]
     for d in cases:
-        assert _signed_rank_p(d) == pytest.approx(wilcoxon(d, zero_method="wilcox").pvalue, rel=1e-12, abs=0), d
+        statistic, p = _signed_rank_test(d)
+        assert p == pytest.approx(wilcoxon(d, zero_method="wilcox").pvalue, rel=1e-12, abs=0), d
+        # W+ - W- = 2 W+ - n(n+1)/2 over the nonzero differences, W+ scipy's two-sided statistic's complement
+        m = int((d != 0).sum())
+        w_plus = wilcoxon(d, zero_method="wilcox", alternative="greater").statistic
+        assert statistic == pytest.approx(2 * w_plus - m * (m + 1) / 2, abs=1e-9), d
 
 
 def test_pairwise_wilcoxon_counts_differences_equal_but_for_their_last_bits_as_ties():

@@ -64,6 +64,11 @@ def map_processes(fn: Callable, items: Sequence, n_jobs: int = 1, *, first=None,
     -------
     list
         The results, in input order.
+
+    Raises
+    ------
+    Exception
+        The first item's error to reach this process; the items not yet started are then not run.
     """
     items = list(items)
     order = sorted(range(len(items)), key=lambda i: first(items[i])) if first else range(len(items))
@@ -77,8 +82,12 @@ def map_processes(fn: Callable, items: Sequence, n_jobs: int = 1, *, first=None,
     if n_jobs > 1 and len(items) > 1:
         with ProcessPoolExecutor(max_workers=n_jobs, initializer=one_blas_thread) as pool:
             futures = {pool.submit(fn, items[i]): i for i in order}
-            for future in as_completed(futures):
-                finish(futures[future], future.result())
+            try:
+                for future in as_completed(futures):
+                    finish(futures[future], future.result())
+            except BaseException:  # an item failed, or the run was interrupted: the items not started never start
+                pool.shutdown(wait=True, cancel_futures=True)
+                raise
     else:
         for i in order:
             finish(i, fn(items[i]))

@@ -86,6 +86,16 @@ def _synthesize(args) -> int:
     return 0
 
 
+def _print_written(written: dict, rewrites_unchanged: bool = True) -> None:
+    """One line per table a reference command wrote (``{path: lines saying what moved}``), with what moved below it;
+    without ``rewrites_unchanged``, a table that did not move was left as it is, and says so."""
+    for path, moved in written.items():
+        if not moved:
+            print(f"wrote {path}: unchanged" if rewrites_unchanged else f"{path}: unchanged (left as it is)")
+        else:
+            print(f"wrote {path}: " + ("new" if moved == ["new"] else "\n" + "\n".join(moved)))
+
+
 def _reference(args) -> int:
     require("crocbench reference", "yaml")
     from ..pages import update_readme
@@ -108,8 +118,7 @@ def _reference(args) -> int:
         extra = [flag for flag, on in given.items() if on]
         if extra:
             raise ValueError(f"--recompute rewrites RESULTS, a panel's reference, in place: leave out {extra[0]}")
-        for path, moved in write_recomputed(args.results).items():
-            print(f"{path}: unchanged" if not moved else f"wrote {path}:\n" + "\n".join(moved))
+        _print_written(write_recomputed(args.results), rewrites_unchanged=False)
         return 0
     if args.out is None:
         if is_summary(args.results):
@@ -138,10 +147,7 @@ def _reference(args) -> int:
         if memorization
         else write_reference(args.results, args.out, study, add=args.add)
     )
-    for path, moved in writing.items():
-        print(
-            f"wrote {path}: " + ("unchanged" if not moved else "new" if moved == ["new"] else "\n" + "\n".join(moved))
-        )
+    _print_written(writing)
     if is_summary(args.results):  # a panel grown screen by screen: where it stands
         screens = panel_screens(args.out)
         across = (

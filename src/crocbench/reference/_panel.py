@@ -182,10 +182,9 @@ def recomputed_across(reference) -> dict:
     if not (folder / "ranks.tsv").is_file() or not (folder / "datasets.tsv").is_file():  # a reference's, at its top
         raise ValueError(f"{reference}: no panel reference with tables across its screens (ranks.tsv) to recompute")
     names = [n for n in PER_SCREEN if holds_claims(folder) or n not in CLAIMS_FILES]
-    names += [n for n in ("datasets_repeats.tsv",) if (folder / n).is_file()]
+    names += [n for n in ("datasets_repeats.tsv", "ranks.tsv") if (folder / n).is_file()]  # ranks: the runs ranked
     tables = {n: pd.read_csv(folder / n, sep="\t") for n in names}
-    ranks = {"ranks.tsv": pd.read_csv(folder / "ranks.tsv", sep="\t")}  # the runs the reference ranks
-    new = {n: t for n, t in _across(tables, _ranked(ranks, None, folder)).items() if (folder / n).is_file()}
+    new = {n: t for n, t in _across(tables, _ranked(tables, None, folder)).items() if (folder / n).is_file()}
     if "claims.tsv" in new:
         held = pd.read_csv(folder / "claims.tsv", sep="\t").set_index("id")
         claims = new["claims.tsv"].set_index("id")

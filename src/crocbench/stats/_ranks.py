@@ -235,31 +235,36 @@ def holm(p_values) -> np.ndarray:
 ENUMERATED_SIGNS = 13
 
 
-def _signed_rank_p(d: np.ndarray) -> float:
-    """:func:`scipy.stats.wilcoxon`'s two-sided p-value of the differences ``d`` (``zero_method="wilcox"``,
-    ``method="auto"``), with its permutation test (ties or zeros among at most 13) done here by enumerating the 2^n
-    sign patterns at once: the same counts, tolerance and p as scipy's, without its batches of resamples.
+def _signed_rank_test(d: np.ndarray) -> tuple[float, float]:
+    """The signed-rank statistic and :func:`scipy.stats.wilcoxon`'s two-sided p-value of the differences ``d``
+    (``zero_method="wilcox"``, ``method="auto"``): ``(W+ - W-, p)``, with zeros dropped and ``(0.0, 1.0)`` where
+    every difference is zero. scipy's permutation test (ties or zeros among at most 13) is done here by enumerating
+    the 2^n sign patterns at once: the same counts, tolerance and p as scipy's, without its batches of resamples.
 
     Examples
     --------
     >>> from scipy.stats import wilcoxon
     >>> d = np.array([0.5, 0.5, -0.2, 0.0, 1.0, 0.5])  # tied magnitudes and a zero
-    >>> float(_signed_rank_p(d)) == float(wilcoxon(d).pvalue)
-    True
+    >>> statistic, p = _signed_rank_test(d)
+    >>> statistic, p == float(wilcoxon(d).pvalue)
+    (13.0, True)
     """
     n = d.size
     nonzero = d != 0
+    if not nonzero.any():
+        return 0.0, 1.0
     ranks = np.zeros(n)
     ranks[nonzero] = _sps().rankdata(np.abs(d[nonzero]))
+    statistic = float((np.sign(d) * ranks).sum())
     tied = len(np.unique(np.abs(d[nonzero]))) < nonzero.sum()
     if n > ENUMERATED_SIGNS or not (tied or (~nonzero).any()):
-        return float(_sps().wilcoxon(d, zero_method="wilcox", method="auto").pvalue)
+        return statistic, float(_sps().wilcoxon(d, zero_method="wilcox", method="auto").pvalue)
     observed = ranks[d > 0].sum()
     signs = (np.arange(2**n)[:, None] >> np.arange(n)) & 1  # every sign pattern: 1 keeps an entry positive
     null = (signs * ranks).sum(axis=1)  # W+ of each pattern (a zero has no rank)
     gamma = abs(np.finfo(float).eps * 100 * observed)  # scipy's tolerance for theoretically equal sums
     less, greater = (null <= observed + gamma).mean(), (null >= observed - gamma).mean()
-    return float(min(1.0, 2 * min(less, greater)))
+    return statistic, float(min(1.0, 2 * min(less, greater)))
 
 
 def pairwise_wilcoxon(values, names, *, level: float = 0.95, n_resamples: int = EFFECT_RESAMPLES, seed=0) -> list[dict]:
@@ -293,25 +298,20 @@ def pairwise_wilcoxon(values, names, *, level: float = 0.95, n_resamples: int = 
     for i in range(v.shape[1]):
         for j in range(i + 1, v.shape[1]):
             d = _paired_differences(v[None, :, i], v[None, :, j])[0]  # one comparison: a row over the datasets
-            nonzero = d != 0
-            p = _signed_rank_p(d) if nonzero.any() else 1.0
-            ranks = _sps().rankdata(np.abs(d[nonzero]))
+            statistic, p = _signed_rank_test(d)
+            effect = paired_effect(d, np.zeros_like(d), level=level, n_resamples=n_resamples, seed=seed)
             rows.append(
                 {
                     "a": names[i],
                     "b": names[j],
                     "wins": int((d > 0).sum()),
                     "losses": int((d < 0).sum()),
-                    "ties": int((~nonzero).sum()),
+                    "ties": int((d == 0).sum()),
                     "mean_difference": float(d.mean()),
-                    **dict(
-                        zip(
-                            ("low", "high"),
-                            paired_effect(d, np.zeros_like(d), level=level, n_resamples=n_resamples, seed=seed)[1:3],
-                        )
-                    ),
-                    "signed_rank_sum": float((np.sign(d[nonzero]) * ranks).sum()),
-                    "p_value": float(p),
+                    "low": effect.low,
+                    "high": effect.high,
+                    "signed_rank_sum": statistic,
+                    "p_value": p,
                 }
             )
     for row, adjusted in zip(rows, holm([r["p_value"] for r in rows]) if rows else []):
