@@ -185,7 +185,7 @@ def test_a_panels_reference_grows_screen_by_screen_into_the_reference_of_one_run
     write_reference(first, grown)
     assert main(["reference", str(rest), "--out", str(grown), "--add"]) == 0
     out = capsys.readouterr().out
-    assert f"wrote {grown / 'datasets.tsv'}: \ndatasets.tsv: 30 rows, reference 20" in out
+    assert f"wrote {grown / 'datasets.tsv'}:\ndatasets.tsv: 30 rows, reference 20" in out
     for name in SUMMARY_FILES:  # six screens in two runs: the reference of the six in one run
         assert compare(pd.read_csv(grown / name, sep="\t"), pd.read_csv(one / name, sep="\t"), name) == [], name
     assert pd.read_csv(grown / "ranks.tsv", sep="\t")["datasets"].eq(6).all()
@@ -269,7 +269,7 @@ def test_recompute_gives_an_older_references_pairs_their_intervals_and_leaves_th
     claims.reset_index().to_csv(ref / "claims.tsv", sep="\t", index=False)
     assert main(["reference", str(ref), "--recompute"]) == 0
     out = capsys.readouterr().out
-    assert f"wrote {ref / 'wilcoxon.tsv'}: \nwilcoxon.tsv: columns changed (missing: none; new: low, high)" in out
+    assert f"wrote {ref / 'wilcoxon.tsv'}:\nwilcoxon.tsv: columns changed (missing: none; new: low, high)" in out
     assert f"{ref / 'ranks.tsv'}: unchanged (left as it is)" in out
     assert all((ref / n).read_bytes() == held for n, held in others.items())
     got = pd.read_csv(ref / "wilcoxon.tsv", sep="\t")

@@ -68,7 +68,8 @@ def map_processes(fn: Callable, items: Sequence, n_jobs: int = 1, *, first=None,
     Raises
     ------
     Exception
-        The first item's error to reach this process; the items not yet started are then not run.
+        The first item's error to reach this process; the items still queued are then cancelled (those already
+        handed to a worker, at most ``n_jobs + 1`` beyond the running ones, still run).
     """
     items = list(items)
     order = sorted(range(len(items)), key=lambda i: first(items[i])) if first else range(len(items))
@@ -85,7 +86,7 @@ def map_processes(fn: Callable, items: Sequence, n_jobs: int = 1, *, first=None,
             try:
                 for future in as_completed(futures):
                     finish(futures[future], future.result())
-            except BaseException:  # an item failed, or the run was interrupted: the items not started never start
+            except BaseException:  # an item failed, or the run was interrupted: the queued items are cancelled
                 pool.shutdown(wait=True, cancel_futures=True)
                 raise
     else:

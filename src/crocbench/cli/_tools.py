@@ -93,7 +93,7 @@ def _print_written(written: dict, rewrites_unchanged: bool = True) -> None:
         if not moved:
             print(f"wrote {path}: unchanged" if rewrites_unchanged else f"{path}: unchanged (left as it is)")
         else:
-            print(f"wrote {path}: " + ("new" if moved == ["new"] else "\n" + "\n".join(moved)))
+            print(f"wrote {path}: new" if moved == ["new"] else f"wrote {path}:\n" + "\n".join(moved))
 
 
 def _reference(args) -> int:
