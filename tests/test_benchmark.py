@@ -316,6 +316,18 @@ def test_the_committed_specs_are_canonical_and_name_their_files():
         assert (root / spec.reference).is_dir(), name
 
 
+def test_every_committed_spec_still_places_among_the_values_it_was_frozen_with():
+    # a reference that moved (a screen added, a value recomputed) without its spec refrozen fails here, not in a
+    # user's export
+    from crocbench.benchmark import committed_specs
+    from crocbench.benchmark._export import reference_values, table_bytes
+
+    root = Path(__file__).resolve().parents[1]
+    for name, spec in committed_specs(root).items():
+        digest = hashlib.sha256(table_bytes(reference_values(spec, root))).hexdigest()
+        assert digest == spec.files["reference.csv"]["sha256"], name
+
+
 def test_one_screen_places_by_value_at_the_references_precision(world, tmp_path):
     bench = load(world["export"], screens=["s0"])
     result = bench.evaluate(_submission(world, tmp_path / "sub", ranker="B"), name="entry")
