@@ -1,9 +1,9 @@
 """crocbench.benchmark: specs, exports read back, submissions checked, entries scored and placed.
 
-The exports here are written by hand (files and sha256 computed in the test), so these tests run without the
-mirror; the export from the mirror, its equality with a workflow run's folds and the round trip of a workflow
-run's scores are in tests/test_benchmark_workflow.py. Expected values come from scikit-learn, SciPy and
-scikit-posthocs, or by hand.
+The exports here are written by hand (files and sha256 computed in the test), and the freeze's tests export two
+30-compound screens from a mirror the test writes, so these tests run without the data mirror; the export from
+it, its equality with a workflow run's folds and the round trip of a workflow run's scores are in
+tests/test_benchmark_workflow.py. Expected values come from scikit-learn, SciPy and scikit-posthocs, or by hand.
 """
 
 import hashlib
@@ -452,13 +452,17 @@ def _toy_project(tmp_path, monkeypatch) -> tuple[Path, Path, Path]:
         datasets[screen] = {
             "description": f"{screen}: 30 hand-made compounds",
             "files": [
-                {"name": f"{screen}.csv", "url": f"http://127.0.0.1:9/{screen}.csv", "sha256": hashlib.sha256(data).hexdigest()}
+                {
+                    "name": f"{screen}.csv",
+                    "url": f"http://127.0.0.1:9/{screen}.csv",
+                    "sha256": hashlib.sha256(data).hexdigest(),
+                }
             ],
             "structures": {"file": f"{screen}.csv", "smiles": "smiles", "label": "active"},
             "positive": [1],
             "negative": [0],
         }
-    config = {"dataset": ["toy_a", "toy_b"], "cv": {"folds": 3}, "datasets": datasets}
+    config = {"dataset": ["toy_a", "toy_b"], "cv": {"folds": 3}, "download": {"retries": 1}, "datasets": datasets}
     (project / "toy.yaml").write_text(json.dumps(config))
     (project / "results" / "ref").mkdir(parents=True)
     (project / "results" / "ref" / "datasets.tsv").write_text(
@@ -520,6 +524,53 @@ def test_a_freeze_hashes_screens_as_they_land_and_the_reference_last(tmp_path, m
     for name, entry in spec.files.items():
         assert hashlib.sha256((out / name).read_bytes()).hexdigest() == entry["sha256"], name
     assert (out / SPEC_FILE).read_bytes() == path.read_bytes()
+
+
+def test_a_refreeze_drops_stale_hashes_first_resumes_and_moves_nothing_when_it_cannot_start(tmp_path, monkeypatch):
+    from crocbench.benchmark import freeze
+
+    project, path, mirror = _toy_project(tmp_path, monkeypatch)
+    frozen = freeze(path, project, progress=None).files
+    assert set(frozen) == {"toy_a.csv", "toy_b.csv", "reference.csv"}
+
+    # a re-freeze that stops at toy_b (its raw file gone, no server): toy_a's new hash is kept, toy_b's old one and
+    # the reference's are gone, and so is the hash of a file the spec no longer names
+    path.write_bytes(spec_bytes({**json.loads(path.read_text()), "files": {**frozen, "old.csv": {"sha256": "0" * 64}}}))
+    raw = (mirror / "toy_b.csv").read_bytes()
+    (mirror / "toy_b.csv").unlink()
+    with pytest.raises(RuntimeError, match="toy_b.csv"):  # crocbench.data.DownloadError
+        freeze(path, project, progress=None)
+    assert read_spec(path).files == {"toy_a.csv": frozen["toy_a.csv"]}
+
+    # --missing resumes: toy_b, then the reference, the same bytes as the first freeze
+    (mirror / "toy_b.csv").write_bytes(raw)
+    assert freeze(path, project, missing=True, progress=None).files == frozen
+
+    # a freeze that cannot start moves nothing: a config that disagrees with the split, a reference gone
+    before = path.read_bytes()
+    config = project / "toy.yaml"
+    config.write_text(config.read_text().replace('"folds": 3', '"folds": 4'))
+    with pytest.raises(ValueError, match="its split.folds is 3 but its config gives 4"):
+        freeze(path, project, screens=["toy_a"], progress=None)
+    config.write_text(config.read_text().replace('"folds": 4', '"folds": 3'))
+    (project / "results" / "ref").rename(project / "results" / "moved")
+    with pytest.raises(ValueError, match="holds no datasets.tsv"):
+        freeze(path, project, missing=True, progress=None)
+    assert path.read_bytes() == before
+
+
+def test_a_spec_not_frozen_is_refused_before_an_earlier_export_is_touched(tmp_path, monkeypatch):
+    project, path, _ = _toy_project(tmp_path, monkeypatch)
+    (project / "results" / "benchmarks").mkdir()
+    (project / "results" / "benchmarks" / "toy.json").write_bytes(path.read_bytes())
+    earlier = project / "data" / "benchmarks" / "toy"
+    earlier.mkdir(parents=True)
+    (earlier / SPEC_FILE).write_bytes(spec_bytes({**json.loads(path.read_text()), "version": 0}))
+    with pytest.raises(ValueError, match="benchmark toy is not frozen: 0 of 2 screens hashed, no reference hash"):
+        load("toy", project)
+    assert (earlier / SPEC_FILE).is_file()
+    done = _cli("benchmark", "export", "toy", tmp_path / "out", "--root", project)
+    _one_line_error(done, "benchmark toy is not frozen")
 
 
 def test_freeze_takes_screens_or_missing_not_both(tmp_path, monkeypatch):

@@ -86,8 +86,10 @@ def main(argv=None) -> int:
     shown = table.assign(jobs=table["jobs"].map("{:,}".format)).astype(object)
     print(shown.where(table.notna(), None).to_markdown(floatfmt=".2f", missingval=""))  # a screen a run skipped: blank
     walls = invocation_walls(args.run, screens=args.screens)
-    which = f" that ran a job of {', '.join(args.screens)}" if args.screens else ""
-    print(f"\nWall time of the run: {sum(walls) / 3600:.2f} h in {len(walls)} invocation(s){which} and finished a job.")
+    which = f"ran a job of {', '.join(args.screens)} and " if args.screens else ""
+    print(
+        f"\nWall time of the run: {sum(walls) / 3600:.2f} h in {len(walls)} invocation(s) that {which}finished a job."
+    )
     return 0
 
 

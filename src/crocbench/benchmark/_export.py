@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from ._spec import REFERENCE_FILE, SPEC_FILE, Spec, screen_file, sha256_bytes, spec_bytes, write_spec
+from ._spec import REFERENCE_FILE, SPEC_FILE, Spec, parse_spec, screen_file, sha256_bytes, spec_bytes, write_spec
 
 #: The columns of a screen's file before its fold columns.
 SCREEN_COLUMNS = ("id", "smiles", "label")
@@ -224,22 +224,18 @@ def export(
         is not the spec's (its sha256): the data or the code moved, and nothing of that screen is written.
     """
     from .._io import write_bytes
+    from ..config import load_config
 
     if fmt not in ("csv", "parquet"):
         raise ValueError(f"format must be csv or parquet; got {fmt!r}")
     chosen = spec.chosen(screens)
-    unhashed = [s for s in spec.screens if screen_file(s) not in spec.files]
-    if unhashed or REFERENCE_FILE not in spec.files:
-        raise ValueError(
-            f"benchmark {spec.name} is not frozen: {len(spec.screens) - len(unhashed)} of {len(spec.screens)} "
-            f"screens hashed, {'and' if REFERENCE_FILE in spec.files else 'no'} reference hash "
-            "(crocbench benchmark freeze)"
-        )
+    spec.check_frozen()
+    config = load_config(spec.config, root)
     out = Path(out)
-    done = _export_screens(spec, out, root, chosen, fmt, n_jobs, progress, verify=True)
+    done = _export_screens(spec, config, out, root, chosen, fmt, n_jobs, progress, verify=True)
     reference = table_bytes(reference_values(spec, root))
     done[REFERENCE_FILE] = {"sha256": sha256_bytes(reference)}
-    if done[REFERENCE_FILE] != spec.files[REFERENCE_FILE]:
+    if done[REFERENCE_FILE]["sha256"] != spec.files[REFERENCE_FILE]["sha256"]:
         raise ValueError(
             f"benchmark {spec.title}: the reference {spec.reference} no longer gives the values it was frozen with"
         )
@@ -248,13 +244,11 @@ def export(
     return done
 
 
-def _export_screens(spec: Spec, out: Path, root, chosen, fmt, n_jobs, progress, verify: bool, done=None) -> dict:
+def _export_screens(spec, config, out: Path, root, chosen, fmt, n_jobs, progress, verify: bool, done=None) -> dict:
     """Write each chosen screen's table into ``out`` and return their file entries; ``verify`` checks each against
     the spec's sha256 (and keeps one already exported with it). ``done(name, entry)`` is called as each lands."""
-    from ..config import load_config
     from ._read import read_screen
 
-    config = load_config(spec.config, root)
     out.mkdir(parents=True, exist_ok=True)
     files = {}
     with tempfile.TemporaryDirectory(prefix=".export-", dir=out) as work:
@@ -292,20 +286,16 @@ def _export_screens(spec: Spec, out: Path, root, chosen, fmt, n_jobs, progress, 
     return files
 
 
-def _with_files(spec: Spec, files: dict) -> Spec:
-    from dataclasses import replace
-
-    return replace(spec, files={**spec.files, **files})
-
-
 def freeze(path, root=".", screens=None, missing: bool = False, progress=sys.stderr) -> Spec:
     """Hash a spec's screens from a fresh export, then its reference, and write the spec in place.
 
     A spec moves only on purpose: freezing it is how, and its new sha256 is a new benchmark (raise its
-    ``version`` when what it scores changed). Each screen's hash is written into the spec as it is taken, so an
-    interrupted freeze keeps what it did, and a panel whose screens land one at a time is frozen as they land. The
-    reference is hashed last, once every screen holds a hash; until then the spec holds none, and export refuses
-    it.
+    ``version`` when what it scores changed). The spec's config and split are checked first, and nothing moves
+    when they fail. Then the chosen screens' and the reference's hashes are dropped, and each screen's hash is
+    written into the spec as it is taken: an interrupted freeze keeps what it did, ``missing`` resumes it, and a
+    panel whose screens land one at a time is frozen as they land. The reference is hashed last, once every screen
+    holds a hash; until then the spec holds none, and export refuses it. Hashes of files the spec no longer names
+    are dropped.
 
     Parameters
     ----------
@@ -326,31 +316,38 @@ def freeze(path, root=".", screens=None, missing: bool = False, progress=sys.std
     Raises
     ------
     ValueError
-        An unknown screen, or a reference that does not yet hold every screen's and ranker's values (the screens'
-        hashes are written, the reference's is not).
+        An unknown screen, a config that disagrees with the spec's split, or a reference that does not yet hold
+        every screen's and ranker's values (the screens' hashes are written, the reference's is not).
     """
+    from ..config import load_config
     from ._spec import read_spec
 
     spec = read_spec(path)
     chosen = spec.chosen(screens)
     if missing:
-        chosen = [s for s in chosen if screen_file(s) not in spec.files]
-    files = {k: v for k, v in spec.files.items() if k != REFERENCE_FILE}
-    spec = write_spec({**spec.as_dict(), "files": files}, path)  # the old reference hash goes first
+        chosen = [s for s in chosen if s in spec.unhashed()]
+    config = load_config(spec.config, root)
+    _check_split(spec, config)
+    kept = {screen_file(s) for s in spec.screens if s not in chosen}
+    files = {name: entry for name, entry in spec.files.items() if name in kept}
+
+    def written(files):
+        return write_spec({**spec.as_dict(), "files": files}, path)
 
     def landed(name, entry):
         files[name] = entry
-        write_spec({**spec.as_dict(), "files": files}, path)
+        written(files)
 
-    with tempfile.TemporaryDirectory(prefix=".freeze-") as out:
-        _export_screens(spec, Path(out), root, chosen, "csv", 2, progress, verify=False, done=landed)
-    spec = read_spec(path)
-    unhashed = [s for s in spec.screens if screen_file(s) not in files]
-    if unhashed:
-        _say(progress, f"{spec.name}: {len(unhashed)} screens still unhashed ({', '.join(unhashed)}); no reference hash")
+    if chosen:
+        written(files)  # the chosen screens' and the reference's hashes go before the first new one
+        with tempfile.TemporaryDirectory(prefix=".freeze-") as out:
+            _export_screens(spec, config, Path(out), root, chosen, "csv", 2, progress, verify=False, done=landed)
+    spec = parse_spec(spec_bytes({**spec.as_dict(), "files": files}))  # on disk where a screen was hashed
+    if spec.unhashed():
+        _say(progress, f"{spec.name}: {len(spec.unhashed())} screens still unhashed; no reference hash")
         return spec
     try:
-        files[REFERENCE_FILE] = {"sha256": sha256_bytes(table_bytes(reference_values(spec, root)))}
+        reference = reference_values(spec, root)
     except ValueError as error:
         raise ValueError(f"{error}: every screen is hashed and the reference is not; freeze again once it is") from None
-    return write_spec({**spec.as_dict(), "files": files}, path)
+    return written({**files, REFERENCE_FILE: {"sha256": sha256_bytes(table_bytes(reference))}})
