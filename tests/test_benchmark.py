@@ -1,9 +1,9 @@
 """crocbench.benchmark: specs, exports read back, submissions checked, entries scored and placed.
 
-The exports here are written by hand (files and sha256 computed in the test), so these tests run without the
-mirror; the export from the mirror, its equality with a workflow run's folds and the round trip of a workflow
-run's scores are in tests/test_benchmark_workflow.py. Expected values come from scikit-learn, SciPy and
-scikit-posthocs, or by hand.
+The exports here are written by hand (files and sha256 computed in the test), and the freeze's tests export two
+30-compound screens from a mirror the test writes, so these tests run without the data mirror; the export from
+it, its equality with a workflow run's folds and the round trip of a workflow run's scores are in
+tests/test_benchmark_workflow.py. Expected values come from scikit-learn, SciPy and scikit-posthocs, or by hand.
 """
 
 import hashlib
@@ -303,8 +303,11 @@ def test_the_command_prints_the_verdicts_and_writes_the_record(world, tmp_path):
     assert json.loads((tmp_path / "out" / "result.json").read_text())["entry"] == "sub"
 
 
-def test_the_committed_specs_are_canonical_and_name_their_files():
+def test_the_committed_specs_are_canonical_name_their_files_and_match_their_reference():
+    # a reference that moved (a screen added, a value recomputed) without its spec refrozen fails here, not in a
+    # user's export
     from crocbench.benchmark import committed_specs
+    from crocbench.benchmark._export import reference_values, table_bytes
 
     root = Path(__file__).resolve().parents[1]
     specs = committed_specs(root)
@@ -314,16 +317,6 @@ def test_the_committed_specs_are_canonical_and_name_their_files():
         assert spec_bytes(json.loads(path.read_text())) == path.read_bytes(), name
         assert set(spec.files) == {f"{s}.csv" for s in spec.screens} | {"reference.csv"}, name
         assert (root / spec.reference).is_dir(), name
-
-
-def test_every_committed_spec_still_places_among_the_values_it_was_frozen_with():
-    # a reference that moved (a screen added, a value recomputed) without its spec refrozen fails here, not in a
-    # user's export
-    from crocbench.benchmark import committed_specs
-    from crocbench.benchmark._export import reference_values, table_bytes
-
-    root = Path(__file__).resolve().parents[1]
-    for name, spec in committed_specs(root).items():
         digest = hashlib.sha256(table_bytes(reference_values(spec, root))).hexdigest()
         assert digest == spec.files["reference.csv"]["sha256"], name
 
@@ -438,3 +431,152 @@ def test_values_equal_to_ten_digits_tie_on_one_screen(world):
     reference = pd.DataFrame({"dataset": "s0", "model": RANKERS, "roc": [0.9, 0.8 + 1e-13, 0.7]})
     row = value_order(values, reference, spec, "entry").iloc[0]
     assert (row["place"], row["above"], row["below"]) == (2, "A", "B")
+
+
+def _toy_project(tmp_path, monkeypatch) -> tuple[Path, Path, Path]:
+    """A project declaring two 30-compound screens in a local mirror, a reference of rankers A and B on them, and
+    a draft spec with no hashes: (project, spec path, mirror)."""
+    root = Path(__file__).resolve().parents[1]
+    project, mirror = tmp_path / "project", tmp_path / "mirror"
+    (project / "workflow").mkdir(parents=True)
+    (project / "workflow" / "schemas").symlink_to(root / "workflow" / "schemas")
+    (project / "config.yaml").write_bytes((root / "config.yaml").read_bytes())
+    mirror.mkdir()
+    monkeypatch.setenv("CROCBENCH_MIRROR", str(mirror))
+    smiles = ["C" * (i + 1) for i in range(20)] + [f"c1ccccc1{'C' * i}O" for i in range(10)]
+    datasets = {}
+    for s, screen in enumerate(("toy_a", "toy_b")):
+        labels = [int((i + s) % 5 == 0) for i in range(30)]
+        data = _csv(pd.DataFrame({"smiles": smiles, "active": labels}))
+        (mirror / f"{screen}.csv").write_bytes(data)
+        datasets[screen] = {
+            "description": f"{screen}: 30 hand-made compounds",
+            "files": [
+                {
+                    "name": f"{screen}.csv",
+                    "url": f"http://127.0.0.1:9/{screen}.csv",
+                    "sha256": hashlib.sha256(data).hexdigest(),
+                }
+            ],
+            "structures": {"file": f"{screen}.csv", "smiles": "smiles", "label": "active"},
+            "positive": [1],
+            "negative": [0],
+        }
+    config = {"dataset": ["toy_a", "toy_b"], "cv": {"folds": 3}, "download": {"retries": 1}, "datasets": datasets}
+    (project / "toy.yaml").write_text(json.dumps(config))
+    (project / "results" / "ref").mkdir(parents=True)
+    (project / "results" / "ref" / "datasets.tsv").write_text(
+        "dataset\tmodel\tcompounds\tactives\troc\tother\n"
+        "toy_b\tB\t30\t6\t0.625\t1\ntoy_b\tA\t30\t6\t0.75\t1\ntoy_a\tA\t30\t6\t0.5\t1\ntoy_a\tB\t30\t6\t0.875\t1\n"
+        "toy_a\tC\t30\t6\t0.25\t1\n"
+    )
+    draft = {
+        "name": "toy",
+        "version": 1,
+        "description": "two hand-made screens",
+        "config": ["toy.yaml"],
+        "split": {"kind": "random", "folds": 3, "repeats": 1, "seed": 0},
+        "metric_of_record": "roc",
+        "metrics": ["roc"],
+        "reference": "results/ref",
+        "rankers": ["A", "B"],
+        "screens": ["toy_a", "toy_b"],
+        "files": {},
+    }
+    path = project / "toy.json"
+    path.write_bytes(spec_bytes(draft))
+    return project, path, mirror
+
+
+def test_a_freeze_hashes_screens_as_they_land_and_the_reference_last(tmp_path, monkeypatch):
+    from crocbench.benchmark import export, freeze
+
+    project, path, mirror = _toy_project(tmp_path, monkeypatch)
+    # one screen: its hash is written, and the spec holds no reference hash, so no export takes it
+    spec = freeze(path, project, screens=["toy_a"], progress=None)
+    assert set(spec.files) == {"toy_a.csv"} and read_spec(path).files == spec.files
+    assert spec.files["toy_a.csv"]["compounds"] == 30 and spec.files["toy_a.csv"]["actives"] == 6
+    with pytest.raises(ValueError, match="benchmark toy is not frozen: 1 of 2 screens hashed, no reference hash"):
+        export(spec, tmp_path / "early", project, progress=None)
+
+    # the rest, with a reference that lacks a row: toy_b is hashed and kept, the reference is not; toy_a is not
+    # exported again (its raw file is gone)
+    raw = (mirror / "toy_a.csv").read_bytes()
+    (mirror / "toy_a.csv").unlink()
+    table = project / "results" / "ref" / "datasets.tsv"
+    full = table.read_text()
+    table.write_text(full.replace("toy_b\tA\t30\t6\t0.75\t1\n", ""))
+    with pytest.raises(ValueError, match="has no row for toy_b / A: every screen is hashed and the reference is not"):
+        freeze(path, project, missing=True, progress=None)
+    assert set(read_spec(path).files) == {"toy_a.csv", "toy_b.csv"}
+
+    # the reference whole: hashed last, as the rows of the spec's screens and rankers in order, its columns only
+    table.write_text(full)
+    spec = freeze(path, project, missing=True, progress=None)
+    want = b"dataset,model,compounds,actives,roc\ntoy_a,A,30,6,0.5\ntoy_a,B,30,6,0.875\ntoy_b,A,30,6,0.75\ntoy_b,B,30,6,0.625\n"
+    assert spec.files["reference.csv"] == {"sha256": hashlib.sha256(want).hexdigest()}
+
+    # the frozen spec exports (which recomputes every table and refuses one whose hash differs): the hash taken of
+    # toy_a alone is the one its export has
+    (mirror / "toy_a.csv").write_bytes(raw)
+    out = tmp_path / "export"
+    export(spec, out, project, progress=None)
+    for name, entry in spec.files.items():
+        assert hashlib.sha256((out / name).read_bytes()).hexdigest() == entry["sha256"], name
+    assert (out / SPEC_FILE).read_bytes() == path.read_bytes()
+
+
+def test_a_refreeze_drops_stale_hashes_first_resumes_and_moves_nothing_when_it_cannot_start(tmp_path, monkeypatch):
+    from crocbench.benchmark import freeze
+
+    project, path, mirror = _toy_project(tmp_path, monkeypatch)
+    frozen = freeze(path, project, progress=None).files
+    assert set(frozen) == {"toy_a.csv", "toy_b.csv", "reference.csv"}
+
+    # a re-freeze that stops at toy_b (its raw file gone, no server): toy_a's new hash is kept, toy_b's old one and
+    # the reference's are gone, and so is the hash of a file the spec no longer names
+    path.write_bytes(spec_bytes({**json.loads(path.read_text()), "files": {**frozen, "old.csv": {"sha256": "0" * 64}}}))
+    raw = (mirror / "toy_b.csv").read_bytes()
+    (mirror / "toy_b.csv").unlink()
+    with pytest.raises(RuntimeError, match="toy_b.csv"):  # crocbench.data.DownloadError
+        freeze(path, project, progress=None)
+    assert read_spec(path).files == {"toy_a.csv": frozen["toy_a.csv"]}
+
+    # --missing resumes: toy_b, then the reference, the same bytes as the first freeze
+    (mirror / "toy_b.csv").write_bytes(raw)
+    assert freeze(path, project, missing=True, progress=None).files == frozen
+
+    # a freeze that cannot start moves nothing: a config that disagrees with the split, a reference gone
+    before = path.read_bytes()
+    config = project / "toy.yaml"
+    config.write_text(config.read_text().replace('"folds": 3', '"folds": 4'))
+    with pytest.raises(ValueError, match="its split.folds is 3 but its config gives 4"):
+        freeze(path, project, screens=["toy_a"], progress=None)
+    config.write_text(config.read_text().replace('"folds": 4', '"folds": 3'))
+    (project / "results" / "ref").rename(project / "results" / "moved")
+    with pytest.raises(ValueError, match="holds no datasets.tsv"):
+        freeze(path, project, missing=True, progress=None)
+    assert path.read_bytes() == before
+
+
+def test_a_spec_not_frozen_is_refused_before_an_earlier_export_is_touched(tmp_path, monkeypatch):
+    project, path, _ = _toy_project(tmp_path, monkeypatch)
+    (project / "results" / "benchmarks").mkdir()
+    (project / "results" / "benchmarks" / "toy.json").write_bytes(path.read_bytes())
+    earlier = project / "data" / "benchmarks" / "toy"
+    earlier.mkdir(parents=True)
+    (earlier / SPEC_FILE).write_bytes(spec_bytes({**json.loads(path.read_text()), "version": 0}))
+    with pytest.raises(ValueError, match="benchmark toy is not frozen: 0 of 2 screens hashed, no reference hash"):
+        load("toy", project)
+    assert (earlier / SPEC_FILE).is_file()
+    done = _cli("benchmark", "export", "toy", tmp_path / "out", "--root", project)
+    _one_line_error(done, "benchmark toy is not frozen")
+
+
+def test_freeze_takes_screens_or_missing_not_both(tmp_path, monkeypatch):
+    project, path, _ = _toy_project(tmp_path, monkeypatch)
+    done = _cli("benchmark", "freeze", path, "--screens", "toy_a", "--missing", "--root", project)
+    assert done.returncode == 2 and "not allowed with argument" in done.stderr
+    done = _cli("benchmark", "freeze", path, "--screens", "toy_c", "--root", project)
+    _one_line_error(done, "benchmark toy has no screen 'toy_c'")
+    assert read_spec(path).files == {}

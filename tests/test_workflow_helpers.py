@@ -100,6 +100,19 @@ def test_panel_cost_reads_stages_and_invocation_walls(tmp_path):
     (logs / "2026-11-23T100000.snakemake.log").write_text(run.replace("Nov 24", "Nov 23"))
     assert _accounting.invocation_walls(tmp_path, datetime(2026, 11, 24)) == [95 * 60 + 10]
     assert sorted(_accounting.invocation_walls(tmp_path)) == [95 * 60 + 10, 95 * 60 + 10]
+    # another screen's invocation is not this screen's wall time
+    (logs / "2026-11-25T100000.snakemake.log").write_text(
+        run.replace("Nov 24", "Nov 25").replace(
+            "rule download:", "rule download:\n    output: results/b/raw.csv\n    wildcards: dataset=b, name=raw"
+        )
+    )
+    # a summary job reads every screen's tables and is no screen's
+    summary = "rule summary:\n    input: results/a/tables/areas.tsv, results/b/tables/areas.tsv\n    wildcards: summary=screens"
+    (logs / "2026-11-26T100000.snakemake.log").write_text(
+        run.replace("Nov 24", "Nov 26").replace("rule download:", summary)
+    )
+    assert _accounting.invocation_walls(tmp_path, screens=["b"]) == [95 * 60 + 10]
+    assert _accounting.invocation_walls(tmp_path, screens=["a"]) == []
 
 
 def test_panel_cost_of_some_models_per_screen_and_per_compound(tmp_path):

@@ -9,7 +9,8 @@ the other jobs by ``crocbench._accounting.stage_of`` (data, neighbours, tables, 
 candidate apart and gives its jobs' mean seconds per screen. Prints, as Markdown, one row
 per stage: its jobs, hours of job wall time (two jobs at once each count their own), hours of CPU, the longest job,
 and each screen's hours (the summary's jobs, of ``results/summary`` and ``results/screens``, in a column
-``summary``); then the run's wall time from Snakemake's logs (each invocation's first to last timestamp).
+``summary``); then the run's wall time from Snakemake's logs (each invocation's first to last timestamp; with
+``--screens``, of the invocations that ran a job of one of them).
 """
 
 from __future__ import annotations
@@ -84,8 +85,11 @@ def main(argv=None) -> int:
     )
     shown = table.assign(jobs=table["jobs"].map("{:,}".format)).astype(object)
     print(shown.where(table.notna(), None).to_markdown(floatfmt=".2f", missingval=""))  # a screen a run skipped: blank
-    walls = invocation_walls(args.run)
-    print(f"\nWall time of the run: {sum(walls) / 3600:.2f} h in {len(walls)} invocation(s) that finished a job.")
+    walls = invocation_walls(args.run, screens=args.screens)
+    which = f"ran a job of {', '.join(args.screens)} and " if args.screens else ""
+    print(
+        f"\nWall time of the run: {sum(walls) / 3600:.2f} h in {len(walls)} invocation(s) that {which}finished a job."
+    )
     return 0
 
 

@@ -151,12 +151,17 @@ def stage_of(rule: str, file: str) -> str:
     return "other"
 
 
-def invocation_walls(run: Path, since: datetime | None = None) -> list[float]:
+def invocation_walls(run: Path, since: datetime | None = None, screens=None) -> list[float]:
     """Seconds from the first to the last timestamp of each Snakemake log that finished a job (a dry run finishes
-    none), of the invocations started at or after ``since``."""
+    none), of the invocations started at or after ``since`` and (``screens``) that ran a job of one of them (its
+    ``dataset`` wildcard; a summary job across the screens names none)."""
     walls = []
     for log in sorted((run / ".snakemake" / "log").glob("*.snakemake.log")):
         text = log.read_text(errors="replace")
+        if screens is not None and not any(
+            re.search(rf"^\s*wildcards: dataset={re.escape(s)}(,|$)", text, re.M) for s in screens
+        ):
+            continue
         stamps = [
             datetime.strptime(" ".join(m.group(1).split()), "%a %b %d %H:%M:%S %Y")
             for m in map(_STAMP.match, text.splitlines())

@@ -130,6 +130,7 @@ def load(benchmark, root=".", screens=None, data=None, progress=sys.stderr) -> B
         spec = find_spec(str(benchmark), root)
         folder = Path(data) if data is not None else Path(root) / EXPORTS / spec.name
         chosen = spec.chosen(screens)
+        spec.check_frozen()  # before anything of an earlier export is touched
         current = _is_export(folder) and export_spec(folder).sha256 == spec.sha256
         if not current or not all(screen_path(folder, s).is_file() for s in chosen):
             if _is_export(folder) and not current:

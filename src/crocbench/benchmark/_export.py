@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from ._spec import REFERENCE_FILE, SPEC_FILE, Spec, screen_file, sha256_bytes, spec_bytes, write_spec
+from ._spec import REFERENCE_FILE, SPEC_FILE, Spec, parse_spec, screen_file, sha256_bytes, spec_bytes, write_spec
 
 #: The columns of a screen's file before its fold columns.
 SCREEN_COLUMNS = ("id", "smiles", "label")
@@ -190,7 +190,6 @@ def export(
     fmt: str = "csv",
     n_jobs: int = 2,
     progress=sys.stderr,
-    verify: bool = True,
 ) -> dict:
     """Export a benchmark's screens into ``out``: ``<screen>.csv`` (or ``.parquet``) per screen,
     :data:`REFERENCE_FILE` and the spec (:data:`SPEC_FILE`, byte for byte the committed one).
@@ -212,8 +211,6 @@ def export(
     n_jobs : int, default=2
     progress : file-like or None, default=sys.stderr
         A line per screen.
-    verify : bool, default=True
-        Refuse a screen whose table is not the one the spec lists (its sha256); False only to freeze a spec.
 
     Returns
     -------
@@ -223,20 +220,37 @@ def export(
     Raises
     ------
     ValueError
-        An unknown screen, a config that disagrees with the spec's split, or (``verify``) a table that is not the
-        spec's: the data or the code moved, and nothing of that screen is written.
+        An unknown screen, a spec not yet frozen, a config that disagrees with the spec's split, or a table that
+        is not the spec's (its sha256): the data or the code moved, and nothing of that screen is written.
     """
     from .._io import write_bytes
     from ..config import load_config
-    from ._read import read_screen
 
     if fmt not in ("csv", "parquet"):
         raise ValueError(f"format must be csv or parquet; got {fmt!r}")
     chosen = spec.chosen(screens)
-    root, out = Path(root), Path(out)
+    spec.check_frozen()
     config = load_config(spec.config, root)
+    out = Path(out)
+    done = _export_screens(spec, config, out, root, chosen, fmt, n_jobs, progress, verify=True)
+    reference = table_bytes(reference_values(spec, root))
+    done[REFERENCE_FILE] = {"sha256": sha256_bytes(reference)}
+    if done[REFERENCE_FILE]["sha256"] != spec.files[REFERENCE_FILE]["sha256"]:
+        raise ValueError(
+            f"benchmark {spec.title}: the reference {spec.reference} no longer gives the values it was frozen with"
+        )
+    write_bytes(out / REFERENCE_FILE, reference)
+    write_bytes(out / SPEC_FILE, spec_bytes(spec.as_dict()))
+    return done
+
+
+def _export_screens(spec, config, out: Path, root, chosen, fmt, n_jobs, progress, verify: bool, done=None) -> dict:
+    """Write each chosen screen's table into ``out`` and return their file entries; ``verify`` checks each against
+    the spec's sha256 (and keeps one already exported with it). ``done(name, entry)`` is called as each lands."""
+    from ._read import read_screen
+
     out.mkdir(parents=True, exist_ok=True)
-    done = {}
+    files = {}
     with tempfile.TemporaryDirectory(prefix=".export-", dir=out) as work:
         for i, screen in enumerate(chosen, 1):
             name = screen_file(screen)
@@ -248,7 +262,7 @@ def export(
                 except ValueError:
                     table = None
                 if table is not None:
-                    done[name] = spec.files[name]
+                    files[name] = spec.files[name]
                     _say(progress, f"[{i}/{len(chosen)}] {screen}: already exported")
                     continue
             start = time.perf_counter()
@@ -261,53 +275,79 @@ def export(
                     f"{str(expected)[:12]}: the data or the code moved since it was frozen (nothing of it written)"
                 )
             _write_table(table, data, path, fmt)
-            done[name] = {"sha256": digest, "compounds": len(table), "actives": int(table["label"].sum())}
+            files[name] = {"sha256": digest, "compounds": len(table), "actives": int(table["label"].sum())}
+            if done is not None:
+                done(name, files[name])
             _say(
                 progress,
-                f"[{i}/{len(chosen)}] {screen}: {len(table):,} compounds, {done[name]['actives']:,} actives "
+                f"[{i}/{len(chosen)}] {screen}: {len(table):,} compounds, {files[name]['actives']:,} actives "
                 f"({time.perf_counter() - start:.0f} s)",
             )
-    if not verify:  # freezing: the one-screen reference's sizes come from the screens just exported
-        spec = _with_files(spec, done)
-    reference = table_bytes(reference_values(spec, root))
-    done[REFERENCE_FILE] = {"sha256": sha256_bytes(reference)}
-    if verify and done[REFERENCE_FILE]["sha256"] != spec.files.get(REFERENCE_FILE, {}).get("sha256"):
-        raise ValueError(
-            f"benchmark {spec.title}: the reference {spec.reference} no longer gives the values it was frozen with"
-        )
-    write_bytes(out / REFERENCE_FILE, reference)
-    if verify:
-        write_bytes(out / SPEC_FILE, spec_bytes(spec.as_dict()))
-    return done
+    return files
 
 
-def _with_files(spec: Spec, files: dict) -> Spec:
-    from dataclasses import replace
-
-    return replace(spec, files={**spec.files, **files})
-
-
-def freeze(path, root=".", progress=sys.stderr) -> Spec:
-    """Recompute a spec's file hashes from a fresh export of every screen and write the spec in place.
+def freeze(path, root=".", screens=None, missing: bool = False, progress=sys.stderr) -> Spec:
+    """Hash a spec's screens from a fresh export, then its reference, and write the spec in place.
 
     A spec moves only on purpose: freezing it is how, and its new sha256 is a new benchmark (raise its
-    ``version`` when what it scores changed).
+    ``version`` when what it scores changed). The spec's config and split are checked first, and nothing moves
+    when they fail. Then the chosen screens' and the reference's hashes are dropped, and each screen's hash is
+    written into the spec as it is taken: an interrupted freeze keeps what it did, ``missing`` resumes it, and a
+    panel whose screens land one at a time is frozen as they land. The reference is hashed last, once every screen
+    holds a hash; until then the spec holds none, and export refuses it. Hashes of files the spec no longer names
+    are dropped.
 
     Parameters
     ----------
     path : path
-        The spec file (``results/benchmarks/<name>.json``); its ``files`` are replaced.
+        The spec file (``results/benchmarks/<name>.json``).
     root : path, default="."
+    screens : sequence of str, optional
+        The screens to hash (default: all); the others keep the hashes the spec holds.
+    missing : bool, default=False
+        Hash only the screens the spec holds no hash for (resume a freeze).
     progress : file-like or None
 
     Returns
     -------
     Spec
         The spec written.
+
+    Raises
+    ------
+    ValueError
+        An unknown screen, a config that disagrees with the spec's split, or a reference that does not yet hold
+        every screen's and ranker's values (the screens' hashes are written, the reference's is not).
     """
+    from ..config import load_config
     from ._spec import read_spec
 
     spec = read_spec(path)
-    with tempfile.TemporaryDirectory(prefix=".freeze-") as out:
-        files = export(spec, out, root, progress=progress, verify=False)
-    return write_spec({**spec.as_dict(), "files": files}, path)
+    chosen = spec.chosen(screens)
+    if missing:
+        chosen = [s for s in chosen if s in spec.unhashed()]
+    config = load_config(spec.config, root)
+    _check_split(spec, config)
+    kept = {screen_file(s) for s in spec.screens if s not in chosen}
+    files = {name: entry for name, entry in spec.files.items() if name in kept}
+
+    def written(files):
+        return write_spec({**spec.as_dict(), "files": files}, path)
+
+    def landed(name, entry):
+        files[name] = entry
+        written(files)
+
+    if chosen:
+        written(files)  # the chosen screens' and the reference's hashes go before the first new one
+        with tempfile.TemporaryDirectory(prefix=".freeze-") as out:
+            _export_screens(spec, config, Path(out), root, chosen, "csv", 2, progress, verify=False, done=landed)
+    spec = parse_spec(spec_bytes({**spec.as_dict(), "files": files}))  # on disk where a screen was hashed
+    if spec.unhashed():
+        _say(progress, f"{spec.name}: {len(spec.unhashed())} screens still unhashed; no reference hash")
+        return spec
+    try:
+        reference = reference_values(spec, root)
+    except ValueError as error:
+        raise ValueError(f"{error}: every screen is hashed and the reference is not; freeze again once it is") from None
+    return written({**files, REFERENCE_FILE: {"sha256": sha256_bytes(table_bytes(reference))}})

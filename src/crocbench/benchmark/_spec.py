@@ -113,6 +113,20 @@ class Spec:
             )
         return chosen
 
+    def unhashed(self) -> list[str]:
+        """The screens whose file the spec holds no hash for (a freeze not finished), in the spec's order."""
+        return [s for s in self.screens if screen_file(s) not in self.files]
+
+    def check_frozen(self) -> None:
+        """Raise ``ValueError`` (one line saying how far it is) unless every screen and the reference are hashed."""
+        unhashed = self.unhashed()
+        if unhashed or REFERENCE_FILE not in self.files:
+            raise ValueError(
+                f"benchmark {self.name} is not frozen: {len(self.screens) - len(unhashed)} of {len(self.screens)} "
+                f"screens hashed, {'and' if REFERENCE_FILE in self.files else 'no'} reference hash "
+                "(crocbench benchmark freeze)"
+            )
+
     def fold_columns(self) -> list[str]:
         """The fold columns of a screen's file: ``fold``, or ``fold_0``, ``fold_1``, ... with repeats."""
         return ["fold"] if self.repeats == 1 else [f"fold_{r}" for r in range(self.repeats)]

@@ -45,6 +45,9 @@ def add_benchmark_parser(sub) -> None:
         "freeze", help="recompute a spec's file hashes from a fresh export (a spec moves only on purpose)"
     )
     q.add_argument("spec", help="results/benchmarks/NAME.json")
+    which = q.add_mutually_exclusive_group()
+    which.add_argument("--screens", help="comma-separated screens to hash; the others keep their hashes")
+    which.add_argument("--missing", action="store_true", help="hash only the screens with no hash (resume a freeze)")
     q.add_argument("--root", default=".", help="the project's root (default: the current folder)")
 
 
@@ -73,7 +76,7 @@ def _benchmark(args) -> int:
         print(f"{spec.title} exported to {args.out}", file=sys.stderr)
         return 0
     if command == "freeze":
-        spec = bm.freeze(args.spec, args.root)
+        spec = bm.freeze(args.spec, args.root, _screens(args.screens), args.missing)
         print(f"{args.spec}: {spec.title}")
         return 0
     from ..benchmark._submission import check_files
