@@ -257,3 +257,21 @@ def test_a_reference_that_names_no_page_is_not_published_and_one_that_names_a_pa
     write_manifest(Manifest(folder, kind="tables", documents=["README.md"]))
     with pytest.raises(ValueError, match=r"^no <!-- reference:growing/values --> block in README.md or docs/$"):
         regenerate_documents(root, check=True)
+
+
+def test_the_scoring_guides_table_1b_shows_each_models_committed_value_under_its_metric():
+    """docs/user_guide/scoring.md's block: every cell is the value other_metrics.tsv holds for that model and that
+    metric's label (read here with the csv module), to 4 decimals."""
+    import csv
+
+    with open(ROOT / "results" / "reference" / "other_metrics.tsv", newline="") as f:
+        values = {(r["model"], r["label"]): r["value"] for r in csv.DictReader(f, delimiter="\t")}
+    page = (ROOT / "docs" / "user_guide" / "scoring.md").read_text()
+    block = re.search(r"<!-- reference:other_metrics -->\n(.*?)\n<!-- /reference:other_metrics -->", page, re.S)
+    header, _, *rows = block.group(1).splitlines()
+    labels = [c.strip() for c in header.strip("|").split("|")][1:]
+    assert "R-precision" in labels and "ROC50, pooled list" in labels and len(rows) == 5
+    for row in rows:
+        model, *cells = [c.strip() for c in row.strip("|").split("|")]
+        for label, cell in zip(labels, cells, strict=True):
+            assert float(cell) == pytest.approx(float(values[model, label]), abs=5e-5), (model, label)

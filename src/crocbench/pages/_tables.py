@@ -26,13 +26,18 @@ def _number(value, digits: int = 4) -> str:
     return f"{value:,.0f}" if abs(value) >= 1000 else f"{value:.{digits}g}"
 
 
+#: The metrics of table 1b (``other_metrics.tsv``) that the scoring guide shows on the paper's run: the information
+#: retrieval family's, local AUC's, and ROC50 pooled beside its mean over the folds (Carroll et al.'s point).
+SCORING_METRICS = ("r_precision", "ap", "precision_at_1000", "loc_auc_0.01", "roc50_pooled", "roc50_per_query")
+
+
 def readme_tables(reference) -> dict:
-    """The README's two results tables as Markdown, from the reference folder: ``"published"`` (every anchor
-    of ``published.yaml`` with the run's value and status) and ``"pooled"`` (the paper's three numbers per
-    model beside the run's)."""
+    """The paper's run's results tables as Markdown, from the reference folder: ``"published"`` (every anchor
+    of ``published.yaml`` with the run's value and status), ``"pooled"`` (the paper's three numbers per
+    model beside the run's) and ``"other_metrics"`` (:data:`SCORING_METRICS` of table 1b, a row per model)."""
     from ..models import LABELS
     from ..paper import load_published
-    from ..report import RANDOM_ROW
+    from ..report import RANDOM_ROW, markdown_table
 
     labels = _readme_labels()
     published = pd.read_csv(Path(reference) / "published.tsv", sep="\t")
@@ -64,7 +69,16 @@ def readme_tables(reference) -> dict:
             theirs = paper.get((keys.get(label, label), m))
             cells += [ours, "" if theirs is None else f"{theirs:g}"]
         pooled.append(f"| {label} | " + " | ".join(cells) + " |")
-    return {"published": "\n".join(lines), "pooled": "\n".join(pooled)}
+    other = pd.read_csv(Path(reference) / "other_metrics.tsv", sep="\t")
+    other = other[other["key"].isin(SCORING_METRICS)]
+    wide = other.pivot(index="model", columns="key", values="value")
+    wide = wide.reindex(index=list(dict.fromkeys(other["model"])), columns=list(SCORING_METRICS))
+    wide.columns = [dict(zip(other["key"], other["label"]))[k] for k in SCORING_METRICS]
+    return {
+        "published": "\n".join(lines),
+        "pooled": "\n".join(pooled),
+        "other_metrics": markdown_table(wide.rename_axis("model").reset_index()),
+    }
 
 
 def panel_tables(reference) -> dict:
