@@ -25,7 +25,10 @@ def test_update_readme_rewrites_a_stale_block_wherever_it_stands(tmp_path):
 
     tables = readme_tables(ROOT / "results" / "reference")
     readme, page = tmp_path / "README.md", tmp_path / "page.md"
-    readme.write_text(f"# x\n<!-- reference:published -->\n{tables['published']}\n<!-- /reference:published -->\n")
+    readme.write_text(
+        f"# x\n<!-- reference:published -->\n{tables['published']}\n<!-- /reference:published -->\n"
+        f"<!-- reference:other_metrics -->\n{tables['other_metrics']}\n<!-- /reference:other_metrics -->\n"
+    )
     page.write_text("text\n<!-- reference:pooled -->\n| stale |\n<!-- /reference:pooled -->\nmore\n")
     assert update_readme([readme, page], ROOT / "results" / "reference") == [(str(page), "pooled")]
     assert reference_blocks(page.read_text()) == {"pooled": tables["pooled"]} and page.read_text().endswith("more\n")

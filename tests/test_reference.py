@@ -362,6 +362,13 @@ def _dtp_reference(folder):
             "top1000": [23.0, 625.0, 500.4],
         }
     ).to_csv(folder / "areas.tsv", sep="\t", index=False)
+    keys = ["r_precision", "ap", "precision_at_1000", "loc_auc_0.01", "roc50_pooled", "roc50_per_query", "mrr"]
+    rows = [
+        {"model": model, "key": key, "label": key.upper(), "value": 0.1 * (m + 1) + 0.01 * k}
+        for m, model in enumerate(["SVM", "mine"])
+        for k, key in enumerate(reversed(keys))  # another order than the table's; mrr is not shown
+    ]
+    pd.DataFrame(rows).to_csv(folder / "other_metrics.tsv", sep="\t", index=False)
     return folder
 
 
@@ -387,6 +394,15 @@ def test_readme_tables_by_hand(tmp_path):
             "| mine | 0.700 |  | 0.250 |  | 500.4 |  |",
         ]
     )
+    # table 1b's excerpt: the scoring guide's six metrics in their order, a row per model in the table's order
+    assert tables["other_metrics"] == "\n".join(
+        [
+            "| model | R_PRECISION | AP | PRECISION_AT_1000 | LOC_AUC_0.01 | ROC50_POOLED | ROC50_PER_QUERY |",
+            "|---|---|---|---|---|---|---|",
+            "| SVM | 0.1600 | 0.1500 | 0.1400 | 0.1300 | 0.1200 | 0.1100 |",
+            "| mine | 0.2600 | 0.2500 | 0.2400 | 0.2300 | 0.2200 | 0.2100 |",
+        ]
+    )
 
 
 def test_reference_blocks_are_read_by_name():
@@ -405,6 +421,7 @@ def test_update_readme_rewrites_only_its_references_stale_blocks(tmp_path):
     readme.write_text(
         f"# x\n<!-- reference:published -->\n{tables['published']}\n<!-- /reference:published -->\ntail\n"
         "<!-- reference:pubchem_hts/roc -->\n| another reference's |\n<!-- /reference:pubchem_hts/roc -->\n"
+        f"<!-- reference:other_metrics -->\n{tables['other_metrics']}\n<!-- /reference:other_metrics -->\n"
     )
     page.write_text("before\n<!-- reference:pooled -->\n| stale |\n<!-- /reference:pooled -->\nafter\n")
     before = readme.read_text()
