@@ -34,7 +34,7 @@ SCORING_METRICS = ("r_precision", "ap", "precision_at_1000", "loc_auc_0.01", "ro
 def readme_tables(reference) -> dict:
     """The paper's run's results tables as Markdown, from the reference folder: ``"published"`` (every anchor
     of ``published.yaml`` with the run's value and status), ``"pooled"`` (the paper's three numbers per
-    model beside the run's) and ``"other_metrics"`` (:data:`SCORING_METRICS` of table 1b, a row per model)."""
+    model beside the run's) and ``"other_metrics"`` (``SCORING_METRICS`` of table 1b, a row per model)."""
     from ..models import LABELS
     from ..paper import load_published
     from ..report import RANDOM_ROW, markdown_table
