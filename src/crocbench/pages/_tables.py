@@ -71,9 +71,9 @@ def readme_tables(reference) -> dict:
         pooled.append(f"| {label} | " + " | ".join(cells) + " |")
     other = pd.read_csv(Path(reference) / "other_metrics.tsv", sep="\t")
     other = other[other["key"].isin(SCORING_METRICS)]
-    wide = other.pivot(index="model", columns="key", values="value")
-    wide = wide.reindex(index=list(dict.fromkeys(other["model"])), columns=list(SCORING_METRICS))
-    wide.columns = [dict(zip(other["key"], other["label"]))[k] for k in SCORING_METRICS]
+    label = dict(zip(other["key"], other["label"]))
+    wide = other.pivot(index="model", columns="label", values="value")
+    wide = wide.reindex(index=list(dict.fromkeys(other["model"])), columns=[label[k] for k in SCORING_METRICS])
     return {
         "published": "\n".join(lines),
         "pooled": "\n".join(pooled),
