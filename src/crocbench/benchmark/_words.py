@@ -8,6 +8,9 @@ import pandas as pd
 from ..report.findings._questions import _listed, _number, _signed
 from ._evaluate import ALPHA, CONFIRMATORY
 
+#: How the sentences and the record name a spec that is not a committed one.
+UNREGISTERED = "unregistered spec"
+
 
 def _p(p: float) -> str:
     return f"{p:.2g}"
@@ -73,6 +76,7 @@ def verdicts(result) -> list[str]:
     spec = result.spec
     scope = (
         f"{result.entry} on {len(result.screens)} of the {len(spec.screens)} screens of benchmark {spec.title}"
+        + ("" if result.registered else f", an {UNREGISTERED} (its sha256 is none of the committed specs')")
         + (f"; a subset: {', '.join(result.screens)}" if result.subset else "")
         + "."
     )
