@@ -117,7 +117,9 @@ def check_files(folder, spec: Spec, screens=None) -> list:
         if p.is_file() and _screen_of(p.name) is not None and _screen_of(p.name) not in spec.screens
     )
     if strays:
-        raise ValueError(f"{folder / strays[0]}: no screen of benchmark {spec.name} is called {_screen_of(strays[0])!r}")
+        raise ValueError(
+            f"{folder / strays[0]}: no screen of benchmark {spec.name} is called {_screen_of(strays[0])!r}"
+        )
     paths = {s: _file(folder, s) for s in chosen}
     missing = [s for s, path in paths.items() if path is None]
     if missing:

@@ -13,7 +13,9 @@ def add_benchmark_parser(sub) -> None:
     p = sub.add_parser("benchmark", help="export a frozen benchmark, or evaluate a submission against it")
     commands = p.add_subparsers(dest="benchmark_command", required=True, parser_class=type(p))
 
-    commands.add_parser("list", help="the committed benchmarks (shipped with crocbench): name, version, screens, sha256")
+    commands.add_parser(
+        "list", help="the committed benchmarks (shipped with crocbench): name, version, screens, sha256"
+    )
 
     q = commands.add_parser(
         "export", help="write a benchmark's screens (id, smiles, label, fold) and its spec, from the mirror"

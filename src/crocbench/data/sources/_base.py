@@ -8,7 +8,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import ClassVar, TextIO
 
-
 #: The environment variable naming crocbench's cache folder (:func:`user_cache`).
 CACHE_ENV = "CROCBENCH_CACHE"
 
