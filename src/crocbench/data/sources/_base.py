@@ -15,16 +15,22 @@ CACHE_ENV = "CROCBENCH_CACHE"
 def user_cache() -> Path:
     """The folder where crocbench keeps what it downloads outside a workflow run (a benchmark export's archives).
 
-    :data:`CACHE_ENV` when it is set; else ``$XDG_CACHE_HOME/crocbench``, where ``XDG_CACHE_HOME`` defaults to
+    ``CROCBENCH_CACHE`` when it is set; else ``$XDG_CACHE_HOME/crocbench``, where ``XDG_CACHE_HOME`` defaults to
     ``~/.cache`` (the XDG base directories, which Linux follows).
 
     Examples
     --------
     >>> import os
+    >>> saved = dict(os.environ)
     >>> os.environ["CROCBENCH_CACHE"] = "/tmp/somewhere"
     >>> str(user_cache())
     '/tmp/somewhere'
     >>> del os.environ["CROCBENCH_CACHE"]
+    >>> os.environ["XDG_CACHE_HOME"] = "/tmp/xdg"
+    >>> str(user_cache())
+    '/tmp/xdg/crocbench'
+    >>> os.environ.clear()
+    >>> os.environ.update(saved)
     """
     named = os.environ.get(CACHE_ENV)
     if named:
