@@ -131,11 +131,23 @@ def test_evaluate_runs_from_any_folder_and_export_says_it_needs_a_checkout(world
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("sub on 10 of the 10 screens of benchmark toy v1")
 
-    done = _run("benchmark", "export", "dtp_aids", tmp_path / "out", cwd=elsewhere)
+    done = _run("benchmark", "export", "dtp_aids", tmp_path / "out", "--root", elsewhere, cwd=elsewhere)
     _one_line_error(done, f"{elsewhere} is not one (no config.yaml)", "--root CHECKOUT")
     assert not (tmp_path / "out").exists()
-    done = _run("benchmark", "export", "dtp_aids", tmp_path / "out", "--root", ROOT, "--screens", "nope", cwd=elsewhere)
-    _one_line_error(done, "benchmark dtp_aids has no screen 'nope'")  # the checkout found: on to the next check
+
+
+def test_an_export_reads_the_given_checkout_else_this_folder_else_the_one_crocbench_comes_from(tmp_path, monkeypatch):
+    import crocbench
+    from crocbench.benchmark import checkout
+
+    monkeypatch.chdir(tmp_path)
+    assert checkout(tmp_path / "given") == tmp_path / "given"
+    if Path(crocbench.__file__).resolve().is_relative_to(ROOT):  # imported from this checkout (an editable install)
+        assert checkout() == ROOT
+    else:  # a wheel's: no checkout to fall back on
+        assert checkout() == Path(".")
+    (tmp_path / "config.yaml").write_text("{}\n")
+    assert checkout() == Path(".")
 
 
 # --- a killed export -----------------------------------------------------------------------------------------------

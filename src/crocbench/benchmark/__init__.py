@@ -28,7 +28,7 @@ import numpy as np
 import pandas as pd
 
 from ._evaluate import CONFIRMATORY, EXPLORATORY, Result, evaluate_pooled
-from ._export import export, freeze
+from ._export import checkout, export, freeze
 from ._read import export_spec, read_reference, read_screen, screen_path
 from ._spec import (
     REFERENCE_FILE,
@@ -114,7 +114,7 @@ def _is_export(value) -> bool:
     return (Path(value) / SPEC_FILE).is_file()
 
 
-def load(benchmark, root=".", screens=None, data=None, progress=sys.stderr, unregistered: bool = False) -> Benchmark:
+def load(benchmark, root=None, screens=None, data=None, progress=sys.stderr, unregistered: bool = False) -> Benchmark:
     """A benchmark's screens to train on, and its reference's values to place an entry against.
 
     Parameters
@@ -123,8 +123,9 @@ def load(benchmark, root=".", screens=None, data=None, progress=sys.stderr, unre
         An export folder (``crocbench benchmark export``), or a committed benchmark's name: then its export in
         ``data`` (default ``<root>/data/benchmarks/<name>``), made there first when it is missing or is not the
         committed spec's (minutes: the screens are standardized from the mirror or a download).
-    root : path, default="."
-        The project folder (its config files and reference, for an export made here).
+    root : path, optional
+        The crocbench checkout, for a name: its config files and reference, and ``data/benchmarks``; default
+        :func:`crocbench.benchmark.checkout`'s (the current folder, or the checkout crocbench is imported from).
     screens : sequence of str, optional
         A subset of the screens (default: all; of an export folder, those it holds, and its result says it is a
         subset when that is fewer than the benchmark's).
@@ -150,7 +151,8 @@ def load(benchmark, root=".", screens=None, data=None, progress=sys.stderr, unre
         chosen = spec.chosen(screens)
     else:
         spec = find_spec(str(benchmark))
-        folder = Path(data) if data is not None else Path(root) / EXPORTS / spec.name
+        root = checkout(root)
+        folder = Path(data) if data is not None else root / EXPORTS / spec.name
         chosen = spec.chosen(screens)
         spec.check_frozen()  # before anything of an earlier export is touched
         current = _is_export(folder) and export_spec(folder).sha256 == spec.sha256
@@ -176,6 +178,7 @@ __all__ = [
     "Result",
     "Screen",
     "Spec",
+    "checkout",
     "committed_specs",
     "export",
     "find_spec",

@@ -7,7 +7,8 @@ seed per repeat, the scaffold or cluster groups of a grouped split). The file ho
 one fold column per repeat, as CSV, whose sha256 the spec lists; a Parquet export holds the same table, and its
 sha256 is taken of the table written as that CSV.
 
-An export reads a crocbench checkout (the spec's config files, ``config.yaml``, its reference), keeps the
+An export reads a crocbench checkout (the spec's config files, ``config.yaml``, its reference: :func:`checkout`),
+keeps the
 archives it downloads in the user's cache (:func:`crocbench.data.user_cache`), and its raw files in a scratch
 folder ``.export-*`` in the export folder while it runs; the scratch folder of an export that was killed is
 removed by the next export into that folder.
@@ -174,6 +175,18 @@ def _sizes(spec: Spec) -> tuple:
     return size["compounds"], size["actives"]
 
 
+def checkout(root=None) -> Path:
+    """The crocbench checkout an export reads: ``root`` when given; else the current folder when it is one (it holds
+    ``config.yaml``); else the checkout crocbench is imported from (an editable install), when it is one; else the
+    current folder, which an export then refuses in one line."""
+    if root is not None:
+        return Path(root)
+    installed = Path(__file__).resolve().parents[3]  # <checkout>/src/crocbench/benchmark/_export.py
+    if not Path("config.yaml").is_file() and (installed / "config.yaml").is_file():
+        return installed
+    return Path(".")
+
+
 def _config(spec: Spec, root) -> dict:
     """The spec's config, read from the checkout ``root``; one line with a hint where ``root`` is not one."""
     from ..config import load_config
@@ -204,7 +217,7 @@ def _say(progress, line: str) -> None:
 def export(
     spec: Spec,
     out,
-    root=".",
+    root=None,
     screens=None,
     fmt: str = "csv",
     n_jobs: int = 2,
@@ -222,8 +235,8 @@ def export(
         The benchmark (:func:`crocbench.benchmark.find_spec`).
     out : path
         The export folder.
-    root : path, default="."
-        The project folder (config files, the reference, the mirror setting).
+    root : path, optional
+        The crocbench checkout (config files, the reference, the mirror setting); default :func:`checkout`'s.
     screens : sequence of str, optional
         A subset of the spec's screens (default: all).
     fmt : {"csv", "parquet"}, default="csv"
@@ -248,6 +261,7 @@ def export(
         raise ValueError(f"format must be csv or parquet; got {fmt!r}")
     chosen = spec.chosen(screens)
     spec.check_frozen()
+    root = checkout(root)
     config = _config(spec, root)
     out = Path(out)
     done = _export_screens(spec, config, out, root, chosen, fmt, n_jobs, progress, verify=True)
@@ -304,7 +318,7 @@ def _export_screens(spec, config, out: Path, root, chosen, fmt, n_jobs, progress
     return files
 
 
-def freeze(path, root=".", screens=None, missing: bool = False, progress=sys.stderr) -> Spec:
+def freeze(path, root=None, screens=None, missing: bool = False, progress=sys.stderr) -> Spec:
     """Hash a spec's screens from a fresh export, then its reference, and write the spec in place.
 
     A spec moves only on purpose: freezing it is how, and its new sha256 is a new benchmark (raise its
@@ -319,7 +333,8 @@ def freeze(path, root=".", screens=None, missing: bool = False, progress=sys.std
     ----------
     path : path
         The spec file (a committed one is ``src/crocbench/benchmark/specs/<name>.json``).
-    root : path, default="."
+    root : path, optional
+        The crocbench checkout (default :func:`checkout`'s).
     screens : sequence of str, optional
         The screens to hash (default: all); the others keep the hashes the spec holds.
     missing : bool, default=False
@@ -343,6 +358,7 @@ def freeze(path, root=".", screens=None, missing: bool = False, progress=sys.std
     chosen = spec.chosen(screens)
     if missing:
         chosen = [s for s in chosen if s in spec.unhashed()]
+    root = checkout(root)
     config = _config(spec, root)
     _check_split(spec, config)
     kept = {screen_file(s) for s in spec.screens if s not in chosen}

@@ -5,7 +5,10 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-_ROOT = "the crocbench checkout whose config files and reference an export reads (default: the current folder)"
+_ROOT = (
+    "the crocbench checkout whose config files and reference an export reads (default: the current folder if it is "
+    "one, else the checkout crocbench is installed from)"
+)
 
 
 def add_benchmark_parser(sub) -> None:
@@ -24,7 +27,7 @@ def add_benchmark_parser(sub) -> None:
     q.add_argument("out", help="the export folder (an interrupted export resumes)")
     q.add_argument("--screens", help="comma-separated subset of the screens (default: all)")
     q.add_argument("--format", choices=("csv", "parquet"), default="csv", help="the screens' files (default: csv)")
-    q.add_argument("--root", default=".", help=_ROOT)
+    q.add_argument("--root", help=_ROOT)
 
     q = commands.add_parser(
         "evaluate", help="score a submission (one id,score file per screen) and place it among the reference's rankers"
@@ -47,7 +50,7 @@ def add_benchmark_parser(sub) -> None:
         action="store_true",
         help="evaluate an export whose spec is none of the committed ones; the result says 'unregistered spec'",
     )
-    q.add_argument("--root", default=".", help=_ROOT)
+    q.add_argument("--root", help=_ROOT)
 
     q = commands.add_parser(
         "freeze", help="recompute a spec's file hashes from a fresh export (a spec moves only on purpose)"
@@ -56,7 +59,7 @@ def add_benchmark_parser(sub) -> None:
     which = q.add_mutually_exclusive_group()
     which.add_argument("--screens", help="comma-separated screens to hash; the others keep their hashes")
     which.add_argument("--missing", action="store_true", help="hash only the screens with no hash (resume a freeze)")
-    q.add_argument("--root", default=".", help=_ROOT)
+    q.add_argument("--root", help=_ROOT)
 
 
 def _screens(text):
