@@ -95,7 +95,7 @@ def main(argv=None) -> int:
         check_folds(export, run, screens, spec.repeats)
         print(f"{spec.name}: the export's ids, labels and folds are the run's on {len(screens)} screen(s), "
               f"{spec.repeats} repeat(s) each")  # fmt: skip
-        bench = bm.load(export, screens=screens, progress=None)
+        bench = bm.load(export, screens=screens, progress=None, unregistered=True)  # SPEC may be a draft
         # the values the benchmark places an entry among (a repeated split's: each one's mean over the repeats)
         committed = bench.reference.set_index(["dataset", "model"])
         rows, bad = [], 0
