@@ -29,7 +29,7 @@ def _rows(frame: pd.DataFrame) -> list:
 def record(result) -> dict:
     """The result record of an evaluation (see the module's docstring)."""
     from .. import __version__
-    from ._words import UNREGISTERED
+    from ._spec import UNREGISTERED
 
     spec = result.spec
     return {

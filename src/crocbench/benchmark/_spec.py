@@ -24,6 +24,8 @@ from pathlib import Path
 SPECS = Path(__file__).resolve().parent / "specs"
 #: The environment variable naming a folder of spec files read in place of :data:`SPECS` (a private registry).
 SPECS_ENV = "CROCBENCH_SPECS"
+#: How messages, sentences and records name a spec that is none of the committed ones.
+UNREGISTERED = "unregistered spec"
 #: An export's spec and its reference rankers' values, beside the screens' files.
 SPEC_FILE = "benchmark.json"
 REFERENCE_FILE = "reference.csv"
@@ -282,6 +284,6 @@ def check_registered(spec: Spec, where) -> None:
         else "no committed spec has that name"
     )
     raise ValueError(
-        f"{where}: benchmark {spec.title} is an unregistered spec ({why}); --unregistered evaluates it anyway, "
+        f"{where}: benchmark {spec.title} is an {UNREGISTERED} ({why}); --unregistered evaluates it anyway, "
         "and its result then says so"
     )

@@ -7,9 +7,7 @@ import pandas as pd
 
 from ..report.findings._questions import _listed, _number, _signed
 from ._evaluate import ALPHA, CONFIRMATORY
-
-#: How the sentences and the record name a spec that is not a committed one.
-UNREGISTERED = "unregistered spec"
+from ._spec import UNREGISTERED
 
 
 def _p(p: float) -> str:
