@@ -29,10 +29,12 @@ def scratch(out: Path):
         for old in sorted(out.glob(f"{SCRATCH_PREFIX}*")):
             _remove_if_dead(old, fcntl)
     with tempfile.TemporaryDirectory(prefix=SCRATCH_PREFIX, dir=out) as work:
+        if fcntl is None:
+            yield Path(work)
+            return
         fd = os.open(work, os.O_RDONLY)
         try:
-            if fcntl is not None:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)  # released by the kernel when this process dies
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)  # released by the kernel when this process dies
             yield Path(work)
         finally:
             os.close(fd)
