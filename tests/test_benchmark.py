@@ -34,8 +34,17 @@ def _scores(seed: int, labels: np.ndarray, strength: float) -> np.ndarray:
     return np.round(rng.normal(size=labels.size) + strength * labels, 3)  # rounded: some ties
 
 
+@pytest.fixture(scope="module", autouse=True)
+def registry(tmp_path_factory):
+    """The committed specs these tests read (``CROCBENCH_SPECS``): the toy benchmark's, which ``world`` writes."""
+    folder = tmp_path_factory.mktemp("registry")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("CROCBENCH_SPECS", str(folder))
+        yield folder
+
+
 @pytest.fixture(scope="module")
-def world(tmp_path_factory):
+def world(tmp_path_factory, registry):
     """A hand-written export of 10 screens, its reference rankers' scores (A strong, B middling, C weak) and their
     AUC[ROC] by scikit-learn."""
     out = tmp_path_factory.mktemp("export")
@@ -73,6 +82,7 @@ def world(tmp_path_factory):
         "files": files,
     }
     (out / SPEC_FILE).write_bytes(spec_bytes(spec))
+    (registry / "toy.json").write_bytes(spec_bytes(spec))
     return {"export": out, "tables": tables, "scores": scores, "spec": spec, "reference": pd.DataFrame(ref_rows)}
 
 
@@ -306,14 +316,14 @@ def test_the_command_prints_the_verdicts_and_writes_the_record(world, tmp_path):
 def test_the_committed_specs_are_canonical_name_their_files_and_match_their_reference():
     # a reference that moved (a screen added, a value recomputed) without its spec refrozen fails here, not in a
     # user's export
-    from crocbench.benchmark import committed_specs
+    from crocbench.benchmark import SPECS, committed_specs
     from crocbench.benchmark._export import reference_values, table_bytes
 
     root = Path(__file__).resolve().parents[1]
-    specs = committed_specs(root)
+    specs = committed_specs(SPECS)
     assert {"dtp_aids", "pubchem_hts", "pubchem_hts_confirmed", "pubchem_hts_scaffold"} <= set(specs)
     for name, spec in specs.items():
-        path = root / "results" / "benchmarks" / f"{name}.json"
+        path = SPECS / f"{name}.json"
         assert spec_bytes(json.loads(path.read_text())) == path.read_bytes(), name
         assert set(spec.files) == {f"{s}.csv" for s in spec.screens} | {"reference.csv"}, name
         assert (root / spec.reference).is_dir(), name
@@ -337,8 +347,7 @@ def test_one_screen_places_by_value_at_the_references_precision(world, tmp_path)
 
 def test_a_name_checks_the_submission_before_any_export(world, tmp_path):
     project = tmp_path / "project"
-    (project / "results" / "benchmarks").mkdir(parents=True)
-    (project / "results" / "benchmarks" / "toy.json").write_bytes((world["export"] / SPEC_FILE).read_bytes())
+    project.mkdir()
     sub = _submission(world, tmp_path / "sub")
     (sub / SPEC_FILE).write_bytes(spec_bytes({**world["spec"], "version": 0}))
     done = _cli("benchmark", "evaluate", sub, "--benchmark", "toy", "--root", project)
@@ -361,7 +370,7 @@ def test_repeated_splits_take_a_repeat_column_and_average_the_repeats(world, tmp
     files["reference.csv"] = {"sha256": hashlib.sha256(reference).hexdigest()}
     spec = {**world["spec"], "split": {**world["spec"]["split"], "repeats": 2}, "screens": screens, "files": files}
     (out / SPEC_FILE).write_bytes(spec_bytes(spec))
-    bench = load(out)
+    bench = load(out, unregistered=True)  # a variant of the toy spec, none of the committed ones
     assert bench.spec.fold_columns() == ["fold_0", "fold_1"]
     frames, want = {}, {}
     for screen in screens:
@@ -561,8 +570,9 @@ def test_a_refreeze_drops_stale_hashes_first_resumes_and_moves_nothing_when_it_c
 
 def test_a_spec_not_frozen_is_refused_before_an_earlier_export_is_touched(tmp_path, monkeypatch):
     project, path, _ = _toy_project(tmp_path, monkeypatch)
-    (project / "results" / "benchmarks").mkdir()
-    (project / "results" / "benchmarks" / "toy.json").write_bytes(path.read_bytes())
+    (project / "specs").mkdir()
+    (project / "specs" / "toy.json").write_bytes(path.read_bytes())
+    monkeypatch.setenv("CROCBENCH_SPECS", str(project / "specs"))
     earlier = project / "data" / "benchmarks" / "toy"
     earlier.mkdir(parents=True)
     (earlier / SPEC_FILE).write_bytes(spec_bytes({**json.loads(path.read_text()), "version": 0}))

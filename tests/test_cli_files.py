@@ -310,3 +310,26 @@ def test_library_argument_names_are_translated_at_the_cli_edge(library, cli):
     from crocbench.cli._output import _for_users
 
     assert _for_users(library) == cli
+
+
+@pytest.mark.parametrize("suffix", [".gz", ".bz2", ".xz"])
+def test_a_compressed_file_scores_as_its_text(small, tmp_path, suffix):
+    """Every compression crocbench reads (one list: crocbench.data._tables.COMPRESSIONS) is read by score: a real
+    compressed file, written by the standard library's own compressor, scores as its plain text does; gzip bytes
+    under a name that does not say so are refused, with the way to read them."""
+    import bz2
+    import gzip
+    import lzma
+
+    f, _ = small
+    compress = {".gz": gzip.compress, ".bz2": bz2.compress, ".xz": lzma.compress}[suffix]
+    packed = tmp_path / f"scores.csv{suffix}"
+    packed.write_bytes(compress(f.read_bytes()))
+    want = json.loads(_cli("score", f, "--json").stdout)["metrics"]
+    done = _cli("score", packed, "--json")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["metrics"] == want
+    if suffix == ".gz":
+        hidden = tmp_path / "scores.csv"
+        hidden.write_bytes(packed.read_bytes())
+        _one_line_error(_cli("score", hidden), "is gzip-compressed", "zcat")

@@ -32,7 +32,7 @@ ROOT = Path(__file__).resolve().parents[2]
 def _export(name: str, out: str) -> None:
     from crocbench.benchmark import export, find_spec
 
-    spec = find_spec(name, ROOT)
+    spec = find_spec(name)
     start, cpu = time.perf_counter(), cpu_seconds()
     files = export(spec, out, ROOT, progress=sys.stderr)
     rows = sum(v.get("compounds", 0) for v in files.values())

@@ -4,7 +4,7 @@ values.
 
     python benchmarks/studies/round_trip.py SPEC RUN [--screens S1,S2] [--rankers knn,irv] [--export DIR]
 
-SPEC is a spec file (``results/benchmarks/<name>.json``, or a draft frozen elsewhere); RUN the folder the
+SPEC is a spec file (``src/crocbench/benchmark/specs/<name>.json``, or a draft frozen elsewhere); RUN the folder the
 workflow ran the reference's screens in (``RUN/results/<screen>/``; a repeated split's repeat r > 0 under
 ``repeats/<r>/``). The export goes to ``--export`` (default: a temporary folder; an interrupted export resumes).
 For every screen and repeat it checks the exported ids, labels and fold column against the run's ``folds.tsv``;
@@ -95,7 +95,7 @@ def main(argv=None) -> int:
         check_folds(export, run, screens, spec.repeats)
         print(f"{spec.name}: the export's ids, labels and folds are the run's on {len(screens)} screen(s), "
               f"{spec.repeats} repeat(s) each")  # fmt: skip
-        bench = bm.load(export, screens=screens, progress=None)
+        bench = bm.load(export, screens=screens, progress=None, unregistered=True)  # SPEC may be a draft
         # the values the benchmark places an entry among (a repeated split's: each one's mean over the repeats)
         committed = bench.reference.set_index(["dataset", "model"])
         rows, bad = [], 0

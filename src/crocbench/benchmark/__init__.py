@@ -2,7 +2,8 @@
 
 A benchmark is a spec (``_spec``): its screens and their files' sha256, the split, the metric of record and
 the metrics reported, and the committed reference whose rankers an entry is placed among. The sha256 of the spec
-identifies it.
+identifies it. The committed specs ship with the package (:data:`SPECS`); an export whose spec is none of them is
+refused unless it is loaded as unregistered, and its result then says so.
 
 - :func:`load` gives a benchmark's screens (compounds, labels, folds) to train on: from an export folder, or by
   name, exported into ``data/benchmarks/<name>`` from the mirror or a download when not there yet.
@@ -13,7 +14,8 @@ identifies it.
 
 One concern per module: ``_spec`` (the spec file), ``_export`` (screens exported, specs frozen), ``_read`` (an
 export read back and checked), ``_submission`` (an entry's files checked), ``_evaluate`` (scores and placement),
-``_words`` (the verdicts' sentences), ``_record`` (record, page and figure).
+``_words`` (the verdicts' sentences), ``_record`` (record, page and figure), ``_scratch`` (an export's scratch
+folder).
 """
 
 from __future__ import annotations
@@ -26,9 +28,21 @@ import numpy as np
 import pandas as pd
 
 from ._evaluate import CONFIRMATORY, EXPLORATORY, Result, evaluate_pooled
-from ._export import export, freeze
+from ._export import checkout, export, freeze
 from ._read import export_spec, read_reference, read_screen, screen_path
-from ._spec import REFERENCE_FILE, SPEC_FILE, SPECS, Spec, committed_specs, find_spec, read_spec, screen_file
+from ._spec import (
+    REFERENCE_FILE,
+    SPEC_FILE,
+    SPECS,
+    SPECS_ENV,
+    Spec,
+    check_registered,
+    committed_specs,
+    find_spec,
+    read_spec,
+    registered,
+    screen_file,
+)
 
 #: Where :func:`load` keeps a benchmark exported by name, relative to the project.
 EXPORTS = Path("data") / "benchmarks"
@@ -51,12 +65,14 @@ class Screen:
 
 @dataclass(frozen=True)
 class Benchmark:
-    """A loaded benchmark: its spec, its export folder, its screens and its reference's values."""
+    """A loaded benchmark: its spec, its export folder, its screens, its reference's values, and whether its spec
+    is a committed one (:func:`crocbench.benchmark.registered`)."""
 
     spec: Spec
     folder: Path
     screens: dict
     reference: pd.DataFrame
+    registered: bool = True
 
     def evaluate(self, scores, name: str = "entry") -> Result:
         """Score and place an entry.
@@ -80,7 +96,7 @@ class Benchmark:
             pooled, digests = frames_submission(scores, self.spec, tables)
         else:
             pooled, digests = read_submission(scores, self.spec, tables, list(self.screens))
-        return evaluate_pooled(self.spec, self.reference, pooled, name, digests)
+        return evaluate_pooled(self.spec, self.reference, pooled, name, digests, self.registered)
 
     def write_submission(self, scores: dict, folder) -> Path:
         """Write ``{screen: DataFrame (id, score)}`` as a submission folder: ``<screen>.csv`` each and the spec."""
@@ -98,7 +114,7 @@ def _is_export(value) -> bool:
     return (Path(value) / SPEC_FILE).is_file()
 
 
-def load(benchmark, root=".", screens=None, data=None, progress=sys.stderr) -> Benchmark:
+def load(benchmark, root=None, screens=None, data=None, progress=sys.stderr, unregistered: bool = False) -> Benchmark:
     """A benchmark's screens to train on, and its reference's values to place an entry against.
 
     Parameters
@@ -107,14 +123,19 @@ def load(benchmark, root=".", screens=None, data=None, progress=sys.stderr) -> B
         An export folder (``crocbench benchmark export``), or a committed benchmark's name: then its export in
         ``data`` (default ``<root>/data/benchmarks/<name>``), made there first when it is missing or is not the
         committed spec's (minutes: the screens are standardized from the mirror or a download).
-    root : path, default="."
-        The project folder (the committed specs, for a name).
+    root : path, optional
+        The crocbench checkout, for a name: its config files and reference, and ``data/benchmarks``; default
+        :func:`crocbench.benchmark.checkout`'s (the current folder, or the checkout crocbench is imported from).
     screens : sequence of str, optional
-        A subset of the screens (default: all; of an export folder, those it holds).
+        A subset of the screens (default: all; of an export folder, those it holds, and its result says it is a
+        subset when that is fewer than the benchmark's).
     data : path, optional
         The export folder of a benchmark given by name.
     progress : file-like or None
         Where the export's lines go.
+    unregistered : bool, default=False
+        Load an export whose spec is not a committed one (:func:`registered`); else that raises ``ValueError``.
+        Its result says "unregistered spec".
 
     Returns
     -------
@@ -123,12 +144,15 @@ def load(benchmark, root=".", screens=None, data=None, progress=sys.stderr) -> B
     if _is_export(benchmark) or (data is None and Path(str(benchmark)).is_dir()):
         folder = Path(benchmark)
         spec = export_spec(folder)
+        if not unregistered:
+            check_registered(spec, folder / SPEC_FILE)
         if screens is None:  # an export of a subset (export --screens) gives that subset, which results then say
             screens = [s for s in spec.screens if screen_path(folder, s).is_file()] or None
         chosen = spec.chosen(screens)
     else:
-        spec = find_spec(str(benchmark), root)
-        folder = Path(data) if data is not None else Path(root) / EXPORTS / spec.name
+        spec = find_spec(str(benchmark))
+        root = checkout(root)
+        folder = Path(data) if data is not None else root / EXPORTS / spec.name
         chosen = spec.chosen(screens)
         spec.check_frozen()  # before anything of an earlier export is touched
         current = _is_export(folder) and export_spec(folder).sha256 == spec.sha256
@@ -139,7 +163,7 @@ def load(benchmark, root=".", screens=None, data=None, progress=sys.stderr) -> B
     loaded = {
         s: Screen(s, read_screen(screen_path(folder, s), spec, spec.files[screen_file(s)]["sha256"])) for s in chosen
     }
-    return Benchmark(spec, folder, loaded, read_reference(folder, spec))
+    return Benchmark(spec, folder, loaded, read_reference(folder, spec), registered(spec))
 
 
 __all__ = [
@@ -148,15 +172,18 @@ __all__ = [
     "EXPORTS",
     "REFERENCE_FILE",
     "SPECS",
+    "SPECS_ENV",
     "SPEC_FILE",
     "Benchmark",
     "Result",
     "Screen",
     "Spec",
+    "checkout",
     "committed_specs",
     "export",
     "find_spec",
     "freeze",
     "load",
     "read_spec",
+    "registered",
 ]

@@ -213,6 +213,8 @@ class Result:
         ``value_order`` (one screen only; else empty).
     submission : dict
         ``{screen: sha256 of the submitted file}``.
+    registered : bool
+        Whether the spec is a committed one; the record and the sentences say "unregistered spec" when not.
     """
 
     spec: Spec
@@ -222,6 +224,7 @@ class Result:
     versus: pd.DataFrame
     order: pd.DataFrame
     submission: dict = field(default_factory=dict)
+    registered: bool = True
 
     @property
     def screens(self) -> list:
@@ -258,7 +261,9 @@ class Result:
         return write_result(self, out)
 
 
-def evaluate_pooled(spec: Spec, reference: pd.DataFrame, pooled: dict, entry: str, digests: dict) -> Result:
+def evaluate_pooled(
+    spec: Spec, reference: pd.DataFrame, pooled: dict, entry: str, digests: dict, registered: bool = True
+) -> Result:
     """Score checked submissions (``crocbench.benchmark._submission.read_submission``) and place them."""
     if entry in spec.rankers:
         raise ValueError(f"the entry's name {entry!r} is a reference ranker's; give it another (--name)")
@@ -269,4 +274,4 @@ def evaluate_pooled(spec: Spec, reference: pd.DataFrame, pooled: dict, entry: st
     else:
         ranks, versus = pd.DataFrame(), pd.DataFrame()
         order = value_order(values, reference, spec, entry)
-    return Result(spec, entry, values, ranks, versus, order, dict(digests))
+    return Result(spec, entry, values, ranks, versus, order, dict(digests), registered)

@@ -6,6 +6,12 @@ A screen's table is what a workflow run of the spec's config makes: the dataset 
 seed per repeat, the scaffold or cluster groups of a grouped split). The file holds ``id, smiles, label`` and
 one fold column per repeat, as CSV, whose sha256 the spec lists; a Parquet export holds the same table, and its
 sha256 is taken of the table written as that CSV.
+
+An export reads a crocbench checkout (the spec's config files, ``config.yaml``, its reference: :func:`checkout`),
+keeps the
+archives it downloads in the user's cache (:func:`crocbench.data.user_cache`), and its raw files in a scratch
+folder ``.export-*`` in the export folder while it runs; the scratch folder of an export that was killed is
+removed by the next export into that folder.
 """
 
 from __future__ import annotations
@@ -17,6 +23,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from ._scratch import scratch
 from ._spec import REFERENCE_FILE, SPEC_FILE, Spec, parse_spec, screen_file, sha256_bytes, spec_bytes, write_spec
 
 #: The columns of a screen's file before its fold columns.
@@ -58,7 +65,8 @@ def screen_table(spec: Spec, config: dict, screen: str, work, root=".", n_jobs: 
     work : path
         A scratch folder for the raw files.
     root : path, default="."
-        The project folder (its mirror setting, ``data/archives``).
+        The project folder (its mirror setting). Archives go to ``<user cache>/archives``
+        (:func:`crocbench.data.user_cache`).
     n_jobs : int, default=2
         Processes parsing the structures.
     progress : file-like or None
@@ -69,7 +77,7 @@ def screen_table(spec: Spec, config: dict, screen: str, work, root=".", n_jobs: 
     DataFrame
     """
     from ..cv import fold_table, repeat_seed
-    from ..data import Dataset, Fetching, Ledger, obtain, resolve_mirror, standardize_files
+    from ..data import Dataset, Fetching, Ledger, obtain, resolve_mirror, standardize_files, user_cache
 
     _check_split(spec, config)
     if screen not in config["datasets"]:
@@ -83,7 +91,7 @@ def screen_table(spec: Spec, config: dict, screen: str, work, root=".", n_jobs: 
         retries=config["download"]["retries"],
         timeout=config["download"]["timeout_s"],
         progress=progress,
-        archives=Path(root) / "data" / "archives",
+        archives=user_cache() / "archives",
     )
     ledger = Ledger(lock)
     for entry in dataset.files:
@@ -167,6 +175,30 @@ def _sizes(spec: Spec) -> tuple:
     return size["compounds"], size["actives"]
 
 
+def checkout(root=None) -> Path:
+    """The crocbench checkout an export reads: ``root`` when given; else the current folder when it is one (it holds
+    ``config.yaml``); else the checkout crocbench is imported from (an editable install), when it is one; else the
+    current folder, which an export then refuses in one line."""
+    if root is not None:
+        return Path(root)
+    installed = Path(__file__).resolve().parents[3]  # <checkout>/src/crocbench/benchmark/_export.py
+    if not Path("config.yaml").is_file() and (installed / "config.yaml").is_file():
+        return installed
+    return Path(".")
+
+
+def _config(spec: Spec, root) -> dict:
+    """The spec's config, read from the checkout ``root``; one line with a hint where ``root`` is not one."""
+    from ..config import load_config
+
+    if not (Path(root) / "config.yaml").is_file():
+        raise ValueError(
+            f"benchmark {spec.name}: an export reads the config files and reference of a crocbench checkout, and "
+            f"{Path(root).resolve()} is not one (no config.yaml); run it in the checkout or give --root CHECKOUT"
+        )
+    return load_config(spec.config, root)
+
+
 def _write_table(table: pd.DataFrame, data: bytes, path: Path, fmt: str) -> None:
     """Write a screen's table: its CSV bytes ``data`` (:func:`table_bytes`), or the table as Parquet."""
     from .._io import write_bytes, write_table
@@ -185,7 +217,7 @@ def _say(progress, line: str) -> None:
 def export(
     spec: Spec,
     out,
-    root=".",
+    root=None,
     screens=None,
     fmt: str = "csv",
     n_jobs: int = 2,
@@ -203,8 +235,8 @@ def export(
         The benchmark (:func:`crocbench.benchmark.find_spec`).
     out : path
         The export folder.
-    root : path, default="."
-        The project folder (config files, the reference, the mirror setting).
+    root : path, optional
+        The crocbench checkout (config files, the reference, the mirror setting); default :func:`checkout`'s.
     screens : sequence of str, optional
         A subset of the spec's screens (default: all).
     fmt : {"csv", "parquet"}, default="csv"
@@ -224,13 +256,13 @@ def export(
         is not the spec's (its sha256): the data or the code moved, and nothing of that screen is written.
     """
     from .._io import write_bytes
-    from ..config import load_config
 
     if fmt not in ("csv", "parquet"):
         raise ValueError(f"format must be csv or parquet; got {fmt!r}")
     chosen = spec.chosen(screens)
     spec.check_frozen()
-    config = load_config(spec.config, root)
+    root = checkout(root)
+    config = _config(spec, root)
     out = Path(out)
     done = _export_screens(spec, config, out, root, chosen, fmt, n_jobs, progress, verify=True)
     reference = table_bytes(reference_values(spec, root))
@@ -251,7 +283,7 @@ def _export_screens(spec, config, out: Path, root, chosen, fmt, n_jobs, progress
 
     out.mkdir(parents=True, exist_ok=True)
     files = {}
-    with tempfile.TemporaryDirectory(prefix=".export-", dir=out) as work:
+    with scratch(out) as work:
         for i, screen in enumerate(chosen, 1):
             name = screen_file(screen)
             path = out / (name if fmt == "csv" else f"{screen}.parquet")
@@ -286,7 +318,7 @@ def _export_screens(spec, config, out: Path, root, chosen, fmt, n_jobs, progress
     return files
 
 
-def freeze(path, root=".", screens=None, missing: bool = False, progress=sys.stderr) -> Spec:
+def freeze(path, root=None, screens=None, missing: bool = False, progress=sys.stderr) -> Spec:
     """Hash a spec's screens from a fresh export, then its reference, and write the spec in place.
 
     A spec moves only on purpose: freezing it is how, and its new sha256 is a new benchmark (raise its
@@ -300,8 +332,9 @@ def freeze(path, root=".", screens=None, missing: bool = False, progress=sys.std
     Parameters
     ----------
     path : path
-        The spec file (``results/benchmarks/<name>.json``).
-    root : path, default="."
+        The spec file (a committed one is ``src/crocbench/benchmark/specs/<name>.json``).
+    root : path, optional
+        The crocbench checkout (default :func:`checkout`'s).
     screens : sequence of str, optional
         The screens to hash (default: all); the others keep the hashes the spec holds.
     missing : bool, default=False
@@ -319,14 +352,14 @@ def freeze(path, root=".", screens=None, missing: bool = False, progress=sys.std
         An unknown screen, a config that disagrees with the spec's split, or a reference that does not yet hold
         every screen's and ranker's values (the screens' hashes are written, the reference's is not).
     """
-    from ..config import load_config
     from ._spec import read_spec
 
     spec = read_spec(path)
     chosen = spec.chosen(screens)
     if missing:
         chosen = [s for s in chosen if s in spec.unhashed()]
-    config = load_config(spec.config, root)
+    root = checkout(root)
+    config = _config(spec, root)
     _check_split(spec, config)
     kept = {screen_file(s) for s in spec.screens if s not in chosen}
     files = {name: entry for name, entry in spec.files.items() if name in kept}

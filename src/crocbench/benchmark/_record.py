@@ -29,10 +29,12 @@ def _rows(frame: pd.DataFrame) -> list:
 def record(result) -> dict:
     """The result record of an evaluation (see the module's docstring)."""
     from .. import __version__
+    from ._spec import UNREGISTERED
 
     spec = result.spec
     return {
         "benchmark": {"name": spec.name, "version": spec.version, "sha256": spec.sha256},
+        "registry": "committed spec" if result.registered else UNREGISTERED,
         "crocbench": __version__,
         "entry": result.entry,
         "screens": result.screens,

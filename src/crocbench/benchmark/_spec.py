@@ -5,19 +5,27 @@ folds, repeats, seed); the metric of record and the metrics reported; the commit
 against and that reference's rankers; and the config files that declare the screens. The sha256 of the spec file
 itself identifies the benchmark: an export, a submission and a result record each carry it.
 
-The committed specs are ``results/benchmarks/<name>.json``, written by :func:`write_spec` (sorted keys, two
-spaces, one final newline), so that the same spec is always the same bytes.
+The committed specs are the package's ``crocbench/benchmark/specs/<name>.json`` (:data:`SPECS`; in the project
+``src/crocbench/benchmark/specs/``), written by :func:`write_spec` (sorted keys, two spaces, one final newline), so
+that the same spec is always the same bytes. They ship with the package, so an installed crocbench lists them and
+checks an export against them from any folder: a spec whose sha256 is none of theirs is unregistered
+(:func:`registered`).
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-#: The committed specs, relative to the project's root.
-SPECS = Path("results") / "benchmarks"
+#: The committed specs: the folder of ``<name>.json`` files that ships with the package.
+SPECS = Path(__file__).resolve().parent / "specs"
+#: The environment variable naming a folder of spec files read in place of :data:`SPECS` (a private registry).
+SPECS_ENV = "CROCBENCH_SPECS"
+#: How messages, sentences and records name a spec that is none of the committed ones.
+UNREGISTERED = "unregistered spec"
 #: An export's spec and its reference rankers' values, beside the screens' files.
 SPEC_FILE = "benchmark.json"
 REFERENCE_FILE = "reference.csv"
@@ -212,11 +220,39 @@ def write_spec(spec: dict, path) -> Spec:
     return checked
 
 
-def committed_specs(root=".") -> dict:
-    """``{name: Spec}`` of the committed specs under ``root`` (:data:`SPECS`), by name."""
-    folder = Path(root) / SPECS
+def specs_folder() -> Path:
+    """The folder the committed specs are read from: :data:`SPECS_ENV`'s when it is set, else :data:`SPECS`."""
+    named = os.environ.get(SPECS_ENV)
+    return Path(named) if named else SPECS
+
+
+def _where(folder: Path) -> str:
+    return f"{folder} ({SPECS_ENV})" if os.environ.get(SPECS_ENV) else str(folder)
+
+
+def committed_specs(folder=None) -> dict:
+    """``{name: Spec}`` of the committed specs, by name.
+
+    Parameters
+    ----------
+    folder : path, optional
+        The folder of ``<name>.json`` spec files (default: :func:`specs_folder`).
+
+    Raises
+    ------
+    ValueError
+        The folder is missing or holds no spec (one line saying where it looked), or a spec is bad or is not in
+        the file its name gives.
+    """
+    folder = specs_folder() if folder is None else Path(folder)
+    paths = sorted(folder.glob("*.json"))
+    if not paths:
+        raise ValueError(
+            f"no benchmark specs in {_where(folder)}: crocbench ships them in crocbench/benchmark/specs/; "
+            f"reinstall crocbench, or set {SPECS_ENV} to a folder of <name>.json specs"
+        )
     specs = {}
-    for path in sorted(folder.glob("*.json")):
+    for path in paths:
         spec = read_spec(path)
         if spec.name != path.stem:
             raise ValueError(f"{path}: names the benchmark {spec.name!r}; its file must be {spec.name}.json")
@@ -224,11 +260,30 @@ def committed_specs(root=".") -> dict:
     return specs
 
 
-def find_spec(name: str, root=".") -> Spec:
+def find_spec(name: str) -> Spec:
     """The committed spec called ``name``; an unknown name raises one line listing the known ones."""
-    specs = committed_specs(root)
+    specs = committed_specs()
     if name not in specs:
-        raise ValueError(
-            f"no benchmark {name!r}; the benchmarks are {', '.join(specs) or 'none'} ({Path(root) / SPECS})"
-        )
+        raise ValueError(f"no benchmark {name!r}; the benchmarks are {', '.join(specs)} ({_where(specs_folder())})")
     return specs[name]
+
+
+def registered(spec: Spec) -> bool:
+    """Whether ``spec`` is a committed spec: its sha256 (its bytes, not its name) is one of theirs."""
+    return spec.sha256 in {s.sha256 for s in committed_specs().values()}
+
+
+def check_registered(spec: Spec, where) -> None:
+    """Raise one line unless ``spec`` (read from ``where``) is a committed spec (:func:`registered`)."""
+    if registered(spec):
+        return
+    same = committed_specs().get(spec.name)
+    why = (
+        f"it is not the committed {same.title}: edited, or made by another crocbench"
+        if same is not None
+        else "no committed spec has that name"
+    )
+    raise ValueError(
+        f"{where}: benchmark {spec.title} is an {UNREGISTERED} ({why}); --unregistered evaluates it anyway, "
+        "and its result then says so"
+    )

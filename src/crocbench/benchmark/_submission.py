@@ -10,10 +10,17 @@ from pathlib import Path
 
 import pandas as pd
 
+from ..data._tables import COMPRESSIONS
 from ._spec import SPEC_FILE, Spec, parse_spec, sha256_bytes
 
-#: The file kinds a submission's screens may come in.
-SUFFIXES = (".csv", ".tsv", ".parquet")
+#: The file kinds a submission's screens may come in: CSV or TSV, plain or compressed (``.csv.gz``, ...), or Parquet.
+SUFFIXES = (*(f"{t}{c}" for t in (".csv", ".tsv") for c in ("", *COMPRESSIONS)), ".parquet")
+
+
+def _screen_of(name: str) -> str | None:
+    """The screen a file of a submission is for (its name without a :data:`SUFFIXES` ending), or None."""
+    ending = next((s for s in sorted(SUFFIXES, key=len, reverse=True) if name.endswith(s)), None)
+    return name[: -len(ending)] if ending else None
 
 
 def _check_spec(folder: Path, spec: Spec) -> None:
@@ -105,10 +112,14 @@ def check_files(folder, spec: Spec, screens=None) -> list:
     _check_spec(folder, spec)
     chosen = spec.chosen(screens)
     strays = sorted(
-        p.name for p in folder.iterdir() if p.is_file() and p.suffix in SUFFIXES and p.stem not in spec.screens
+        p.name
+        for p in folder.iterdir()
+        if p.is_file() and _screen_of(p.name) is not None and _screen_of(p.name) not in spec.screens
     )
     if strays:
-        raise ValueError(f"{folder / strays[0]}: no screen of benchmark {spec.name} is called {Path(strays[0]).stem!r}")
+        raise ValueError(
+            f"{folder / strays[0]}: no screen of benchmark {spec.name} is called {_screen_of(strays[0])!r}"
+        )
     paths = {s: _file(folder, s) for s in chosen}
     missing = [s for s, path in paths.items() if path is None]
     if missing:
@@ -125,7 +136,8 @@ def read_submission(folder, spec: Spec, tables: dict, screens=None) -> tuple[dic
     Parameters
     ----------
     folder : path
-        ``<screen>.csv`` (or ``.tsv``, ``.parquet``) per screen and the spec it was made for (:data:`SPEC_FILE`).
+        ``<screen>.csv`` (or ``.tsv``, either compressed, ``.csv.gz`` ...; or ``.parquet``: :data:`SUFFIXES`) per
+        screen and the spec it was made for (:data:`SPEC_FILE`).
     spec : Spec
     tables : dict
         ``{screen: exported table}`` of the screens evaluated.

@@ -7,6 +7,7 @@ import pandas as pd
 
 from ..report.findings._questions import _listed, _number, _signed
 from ._evaluate import ALPHA, CONFIRMATORY
+from ._spec import UNREGISTERED
 
 
 def _p(p: float) -> str:
@@ -73,6 +74,7 @@ def verdicts(result) -> list[str]:
     spec = result.spec
     scope = (
         f"{result.entry} on {len(result.screens)} of the {len(spec.screens)} screens of benchmark {spec.title}"
+        + ("" if result.registered else f", an {UNREGISTERED} (its sha256 is none of the committed specs')")
         + (f"; a subset: {', '.join(result.screens)}" if result.subset else "")
         + "."
     )

@@ -5,14 +5,20 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+_ROOT = (
+    "the crocbench checkout whose config files and reference an export reads (default: the current folder if it is "
+    "one, else the checkout crocbench is installed from)"
+)
+
 
 def add_benchmark_parser(sub) -> None:
     """The ``benchmark`` command and its four subcommands."""
     p = sub.add_parser("benchmark", help="export a frozen benchmark, or evaluate a submission against it")
     commands = p.add_subparsers(dest="benchmark_command", required=True, parser_class=type(p))
 
-    q = commands.add_parser("list", help="the committed benchmarks: name, version, screens, sha256")
-    q.add_argument("--root", default=".", help="the project's root (default: the current folder)")
+    commands.add_parser(
+        "list", help="the committed benchmarks (shipped with crocbench): name, version, screens, sha256"
+    )
 
     q = commands.add_parser(
         "export", help="write a benchmark's screens (id, smiles, label, fold) and its spec, from the mirror"
@@ -21,7 +27,7 @@ def add_benchmark_parser(sub) -> None:
     q.add_argument("out", help="the export folder (an interrupted export resumes)")
     q.add_argument("--screens", help="comma-separated subset of the screens (default: all)")
     q.add_argument("--format", choices=("csv", "parquet"), default="csv", help="the screens' files (default: csv)")
-    q.add_argument("--root", default=".", help="the project's root (default: the current folder)")
+    q.add_argument("--root", help=_ROOT)
 
     q = commands.add_parser(
         "evaluate", help="score a submission (one id,score file per screen) and place it among the reference's rankers"
@@ -39,16 +45,21 @@ def add_benchmark_parser(sub) -> None:
         "--out",
         help="where result.json, result.md and critical_difference.png go (default: SUBMISSION/evaluation)",
     )
-    q.add_argument("--root", default=".", help="the project's root (default: the current folder)")
+    q.add_argument(
+        "--unregistered",
+        action="store_true",
+        help="evaluate an export whose spec is none of the committed ones; the result says 'unregistered spec'",
+    )
+    q.add_argument("--root", help=_ROOT)
 
     q = commands.add_parser(
         "freeze", help="recompute a spec's file hashes from a fresh export (a spec moves only on purpose)"
     )
-    q.add_argument("spec", help="results/benchmarks/NAME.json")
+    q.add_argument("spec", help="the spec file: src/crocbench/benchmark/specs/NAME.json for a committed one")
     which = q.add_mutually_exclusive_group()
     which.add_argument("--screens", help="comma-separated screens to hash; the others keep their hashes")
     which.add_argument("--missing", action="store_true", help="hash only the screens with no hash (resume a freeze)")
-    q.add_argument("--root", default=".", help="the project's root (default: the current folder)")
+    q.add_argument("--root", help=_ROOT)
 
 
 def _screens(text):
@@ -65,13 +76,13 @@ def _benchmark(args) -> int:
 
     command = args.benchmark_command
     if command == "list":
-        for spec in bm.committed_specs(args.root).values():
+        for spec in bm.committed_specs().values():
             print(
                 f"{spec.name}\tv{spec.version}\t{len(spec.screens)} screens\t{spec.split['kind']} split\t{spec.sha256}"
             )
         return 0
     if command == "export":
-        spec = bm.find_spec(args.name, args.root)
+        spec = bm.find_spec(args.name)
         bm.export(spec, args.out, args.root, _screens(args.screens), args.format)
         print(f"{spec.title} exported to {args.out}", file=sys.stderr)
         return 0
@@ -83,8 +94,8 @@ def _benchmark(args) -> int:
 
     submission, screens = Path(args.submission), _screens(args.screens)
     if not Path(args.benchmark).is_dir():  # a name: the submission is checked before its export may be made
-        check_files(submission, bm.find_spec(args.benchmark, args.root), screens)
-    loaded = bm.load(args.benchmark, args.root, screens)
+        check_files(submission, bm.find_spec(args.benchmark), screens)
+    loaded = bm.load(args.benchmark, args.root, screens, unregistered=args.unregistered)
     result = loaded.evaluate(submission, args.name or submission.resolve().name)
     out = Path(args.out) if args.out else submission / "evaluation"
     paths = result.write(out)

@@ -7,16 +7,14 @@
 - :func:`_not_utf8` locates the first byte that is not UTF-8 anywhere in the file.
 
 Each raises (or returns) the one-line message the command prints, naming the file as the user gave it.  A file
-pandas opens as an archive (``.zip``, ``.zst``, ``.tar...``) is left to pandas; ``.gz``, ``.bz2`` and ``.xz``
-are looked at decompressed.
+pandas opens as an archive (``.zip``, ``.zst``, ``.tar...``) is left to pandas; a compressed one
+(:data:`crocbench.data._tables.COMPRESSIONS`: ``.gz``, ``.bz2``, ``.xz``) is looked at decompressed.
 """
 
 from __future__ import annotations
 
-import bz2
 import codecs
 import csv
-import gzip
 import io
 import lzma
 import math
@@ -25,10 +23,9 @@ from collections import Counter
 from pathlib import Path
 
 from .._io import first_bad_byte, not_utf8_message
-from ..data._tables import _separator
+from ..data._tables import COMPRESSIONS, _separator
 
 _HEAD = 65536  # bytes looked at before pandas reads the file: its first lines
-_OPENERS = {".gz": gzip.open, ".bz2": bz2.open, ".xz": lzma.open}
 _ARCHIVES = (".zip", ".zst", ".tar", ".tar.gz", ".tar.bz2", ".tar.xz")  # pandas' own, not looked into
 _BOMS = (  # UTF-32 first: its little-endian mark begins with UTF-16's
     (codecs.BOM_UTF32_LE, "utf-32"),
@@ -47,7 +44,7 @@ def _opener(path: Path):
     name = path.name.lower()
     if name.endswith(_ARCHIVES):
         return None
-    return _OPENERS.get(path.suffix.lower(), open)
+    return COMPRESSIONS.get(path.suffix.lower(), open)
 
 
 def _head(path: Path) -> bytes | None:
@@ -101,7 +98,7 @@ def _as_text(path: Path, shown: str, folder) -> Path:
         raise ValueError(f"{shown}: is a ZIP archive, not CSV/TSV text; unpack it (or name it .zip if it holds one)")
     if magic == _OLE2:
         raise _workbook(shown, "xls")
-    if magic[:2] == b"\x1f\x8b":
+    if magic[:2] == b"\x1f\x8b" and _opener(path) is open:  # gzip bytes under a name that does not say so
         command = "zcat FILE | crocbench score - ..." if shown == "<stdin>" else f"zcat {shown} | crocbench score - ..."
         raise ValueError(f"{shown}: is gzip-compressed, not CSV/TSV text; decompress it first ({command})")
     head = _head(path)
@@ -132,7 +129,7 @@ def _transcode(path: Path, shown: str, folder, codec: str) -> Path:
             f"{shown}: starts with a {codec.upper()} byte-order mark but is not {codec.upper()} text "
             f"(byte offset {exc.start}); save it as UTF-8 CSV/TSV"
         ) from None
-    name = path.name[: -len(path.suffix)] if path.suffix.lower() in _OPENERS else path.name
+    name = path.name[: -len(path.suffix)] if path.suffix.lower() in COMPRESSIONS else path.name
     copy = Path(folder) / "utf-8" / name
     copy.parent.mkdir(exist_ok=True)
     with open(copy, "w", encoding="utf-8", newline="") as fh:

@@ -7,6 +7,7 @@ from ._sdf import read_bytes, read_sdf
 from ._standardize import DUPLICATE_POLICIES, binary_classes, resolve_duplicates, standardize, standardize_files
 from ._tables import binary_labels, label_summary, numeric_column, read_table
 from .sources import (
+    CACHE_ENV,
     MIRROR_ENV,
     SOURCES,
     DownloadError,
@@ -19,9 +20,11 @@ from .sources import (
     resolve_mirror,
     sha256_of,
     source_for,
+    user_cache,
 )
 
 __all__ = [
+    "CACHE_ENV",
     "DUPLICATE_POLICIES",
     "resolve_duplicates",
     "COMPOUND_COLUMNS",
@@ -49,4 +52,5 @@ __all__ = [
     "source_for",
     "standardize",
     "standardize_files",
+    "user_cache",
 ]

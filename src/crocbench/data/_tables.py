@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import bz2
+import gzip
+import lzma
 from pathlib import Path
 
 import numpy as np
@@ -13,6 +16,10 @@ _TRUE = {"1", "1.0", "true", "t", "yes", "y", "active"}
 _FALSE = {"0", "0.0", "false", "f", "no", "n", "inactive"}
 
 
+#: The compressions a table's file may have, by extension, and how each is opened: read transparently by
+#: :func:`read_table` (pandas infers them from the same extensions), by ``crocbench score`` and in a submission.
+COMPRESSIONS = {".gz": gzip.open, ".bz2": bz2.open, ".xz": lzma.open}
+
 _SEPARATOR_NAMES = {"tab": "\t", "\\t": "\t", "comma": ",", "semicolon": ";", "pipe": "|", "space": " "}
 _SNIFFED = ",\t;|"
 
@@ -22,7 +29,6 @@ def _separator(path: Path, sep: str | None) -> str:
     typed in a shell); else sniffed from the file's first lines, so a tab-separated ``.csv`` or ``.txt``
     is read right; else from the extension (``.tsv``/``.tab`` tab, otherwise comma)."""
     import csv
-    import gzip
 
     if sep is not None:
         sep = _SEPARATOR_NAMES.get(sep.lower(), sep)
@@ -30,11 +36,11 @@ def _separator(path: Path, sep: str | None) -> str:
             raise ValueError(f"separator {sep!r}: give one character, or tab, comma, semicolon, pipe or space")
         return sep
     suffixes = [s.lower() for s in path.suffixes]
-    opener = gzip.open if suffixes[-1:] == [".gz"] else open
+    opener = COMPRESSIONS.get(suffixes[-1] if suffixes else "", open)
     try:
         with opener(path, "rt", errors="replace") as fh:
             head = fh.read(65536)
-    except (OSError, EOFError):
+    except (OSError, EOFError, lzma.LZMAError):
         head = ""
     lines = head.splitlines()[:50]
     if len(lines) > 1 and len(head) == 65536:
@@ -42,7 +48,7 @@ def _separator(path: Path, sep: str | None) -> str:
     try:
         return csv.Sniffer().sniff("\n".join(lines), delimiters=_SNIFFED).delimiter
     except csv.Error:  # one column, or no consistent separator: trust the extension
-        plain = [s for s in suffixes if s not in (".gz", ".bz2", ".xz", ".zip")]
+        plain = [s for s in suffixes if s not in (*COMPRESSIONS, ".zip")]
         return "\t" if plain[-1:] in ([".tsv"], [".tab"]) else ","
 
 

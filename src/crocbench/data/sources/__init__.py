@@ -19,7 +19,7 @@ from __future__ import annotations
 import importlib
 import pkgutil
 
-from ._base import DownloadError, Fetching, Source
+from ._base import CACHE_ENV, DownloadError, Fetching, Source, user_cache
 from ._integrity import Ledger, install, sha256_of
 from .member import fetch_archive, read_member
 from .mirror import MIRROR_ENV, Mirror, mirrored, resolve_mirror
@@ -165,6 +165,7 @@ def obtain(entry: dict, dest, *, ledger: Ledger | None = None, key=None, record=
 
 
 __all__ = [
+    "CACHE_ENV",
     "MIRROR_ENV",
     "SOURCES",
     "DownloadError",
@@ -178,4 +179,5 @@ __all__ = [
     "resolve_mirror",
     "sha256_of",
     "source_for",
+    "user_cache",
 ]

@@ -2,10 +2,40 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import ClassVar, TextIO
+
+#: The environment variable naming crocbench's cache folder (:func:`user_cache`).
+CACHE_ENV = "CROCBENCH_CACHE"
+
+
+def user_cache() -> Path:
+    """The folder where crocbench keeps what it downloads outside a workflow run (a benchmark export's archives).
+
+    ``CROCBENCH_CACHE`` when it is set; else ``$XDG_CACHE_HOME/crocbench``, where ``XDG_CACHE_HOME`` defaults to
+    ``~/.cache`` (the XDG base directories, which Linux follows).
+
+    Examples
+    --------
+    >>> import os
+    >>> saved = dict(os.environ)
+    >>> os.environ["CROCBENCH_CACHE"] = "/tmp/somewhere"
+    >>> str(user_cache())
+    '/tmp/somewhere'
+    >>> del os.environ["CROCBENCH_CACHE"]
+    >>> os.environ["XDG_CACHE_HOME"] = "/tmp/xdg"
+    >>> str(user_cache())
+    '/tmp/xdg/crocbench'
+    >>> os.environ.clear()
+    >>> os.environ.update(saved)
+    """
+    named = os.environ.get(CACHE_ENV)
+    if named:
+        return Path(named)
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "crocbench"
 
 
 class DownloadError(RuntimeError):
