@@ -13,7 +13,8 @@ identifies it.
 
 One concern per module: ``_spec`` (the spec file), ``_export`` (screens exported, specs frozen), ``_read`` (an
 export read back and checked), ``_submission`` (an entry's files checked), ``_evaluate`` (scores and placement),
-``_words`` (the verdicts' sentences), ``_record`` (record, page and figure).
+``_words`` (the verdicts' sentences), ``_record`` (record, page and figure), ``_result`` (an evaluated entry,
+on top of the three), and ``_values`` (the precision of values and their means over repeats, at the bottom).
 """
 
 from __future__ import annotations
@@ -25,9 +26,10 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from ._evaluate import CONFIRMATORY, EXPLORATORY, Result, evaluate_pooled
+from ._evaluate import CONFIRMATORY, EXPLORATORY
 from ._export import export, freeze
 from ._read import export_spec, read_reference, read_screen, screen_path
+from ._result import Result, evaluate_pooled, place
 from ._spec import REFERENCE_FILE, SPEC_FILE, SPECS, Spec, committed_specs, find_spec, read_spec, screen_file
 
 #: Where :func:`load` keeps a benchmark exported by name, relative to the project.
@@ -158,5 +160,6 @@ __all__ = [
     "find_spec",
     "freeze",
     "load",
+    "place",
     "read_spec",
 ]
