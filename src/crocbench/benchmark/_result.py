@@ -34,7 +34,7 @@ class Result:
     submission : dict
         ``{screen: sha256 of the submitted file}``.
     repeats : DataFrame
-        ``repeat_values`` at :data:`~crocbench.benchmark._values.VALUE_DIGITS` significant digits: the values
+        ``repeat_values`` at ``VALUE_DIGITS`` (10) significant digits: the values
         ``values`` averages.
     """
 
@@ -83,7 +83,7 @@ def place(spec: Spec, reference: pd.DataFrame, per_repeat: pd.DataFrame, entry: 
     reference : DataFrame
         The reference's rows (``reference.csv``).
     per_repeat : DataFrame
-        The entry's values per screen and repeat (:func:`~crocbench.benchmark._evaluate.repeat_values`: ``dataset``,
+        The entry's values per screen and repeat (``crocbench.benchmark._evaluate.repeat_values``: ``dataset``,
         ``repeat``, ``compounds``, ``actives`` and a column per metric of the spec).
     entry : str
         The entry's name; not a reference ranker's.
