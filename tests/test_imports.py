@@ -17,23 +17,21 @@ import pytest
 SOURCE = Path(__file__).resolve().parents[1] / "src"
 PACKAGE = "crocbench"
 
-#: Cycles known to exist outside crocbench.benchmark when this test was written, each by its modules; others are
-#: removing them, and once they are gone this list goes (``test_the_known_cycles_are_still_there`` then fails).
+#: Packages holding import cycles when this test was written (others are removing them): a cycle all of whose
+#: modules lie in one of them is left out of ``test_no_module_of_the_package_imports_itself_back``, and each is an
+#: expected failure of ``test_a_known_package_has_no_cycle`` until its cycles are gone, and then its name goes.
 KNOWN = {
-    "models": ("crocbench.models._development", "crocbench.models._registry", "crocbench.models._tuning"),
-    "report": (
-        "crocbench.report._summary",
-        "crocbench.report._summary_markdown",
-        "crocbench.report.findings",
-        "crocbench.report.findings._exploratory",
-        "crocbench.report.findings._memorization",
-        "crocbench.report.findings._one_dataset",
-        "crocbench.report.findings._questions",
-        "crocbench.report.findings._screens",
-    ),
+    # crocbench.models._development, ._registry, ._tuning
+    "models": "crocbench.models",
+    # crocbench.report._summary, ._summary_markdown, .findings and five of its modules
+    "report": "crocbench.report",
     # fetch_archive (member.py) calls obtain, which the package's __init__ defines and which reaches every source
-    "data.sources": ("crocbench.data.sources", "crocbench.data.sources.member"),
+    "data.sources": "crocbench.data.sources",
 }
+
+
+def _within(cycle: tuple, package: str) -> bool:
+    return all(m == package or m.startswith(package + ".") for m in cycle)
 
 
 def _modules() -> dict:
@@ -143,11 +141,14 @@ def test_the_graph_counts_imports_inside_functions(tmp_path):
 
 
 def test_no_module_of_the_package_imports_itself_back():
-    found = [c for c in cycles(import_graph()) if c not in KNOWN.values()]
+    found = [c for c in cycles(import_graph()) if not any(_within(c, p) for p in KNOWN.values())]
     assert not found, "import cycles: " + "; ".join(" <-> ".join(c) for c in found)
 
 
-@pytest.mark.parametrize("name", sorted(KNOWN))
-def test_the_known_cycles_are_still_there(name):
-    """A known cycle that is gone fails here: take it off :data:`KNOWN`."""
-    assert KNOWN[name] in cycles(import_graph()), f"{name} is no longer a cycle: remove it from KNOWN"
+@pytest.mark.parametrize(
+    "name", [pytest.param(n, marks=pytest.mark.xfail(strict=True, reason=f"{n} holds a cycle")) for n in KNOWN]
+)
+def test_a_known_package_has_no_cycle(name):
+    """Expected to fail while the package holds a cycle; once none is left this passes, strict xfail fails, and
+    its entry in :data:`KNOWN` goes."""
+    assert not [c for c in cycles(import_graph()) if _within(c, KNOWN[name])]

@@ -193,9 +193,9 @@ def placement(
 
 
 def value_order(values: pd.DataFrame, reference: pd.DataFrame, spec: Spec, entry: str) -> pd.DataFrame:
-    """On one screen: per metric, the entry's place by value among the reference's rankers (1 = best; a tie
-    shares the better place; values to :data:`~crocbench.benchmark._values.VALUE_DIGITS` significant digits) and its neighbours above and
-    below."""
+    """On one screen: per metric, the entry's place by value among the reference's rankers (:func:`place_of`;
+    values to :data:`~crocbench.benchmark._values.VALUE_DIGITS` significant digits) and its neighbours above
+    and below."""
     screen = values["dataset"].iloc[0]
     ref = reference[reference["dataset"] == screen].set_index("model")
     rows = []

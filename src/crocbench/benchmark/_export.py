@@ -118,7 +118,8 @@ def reference_values(spec: Spec, root=".") -> pd.DataFrame:
     """The reference rankers' values on the spec's screens and metrics: ``dataset, model, compounds, actives`` and
     one column per metric, from the reference's ``datasets.tsv`` (a panel's) or ``areas.tsv`` (one screen's), at
     :data:`~crocbench.benchmark._values.VALUE_DIGITS` significant digits. A split that repeats takes each value's
-    mean over the repeats (``datasets_repeats.tsv``) as an entry's is taken (:func:`~crocbench.benchmark._values.rounded_means`)."""
+    mean over the repeats (``datasets_repeats.tsv``) as an entry's is taken
+    (:func:`~crocbench.benchmark._values.rounded_means`)."""
     folder = Path(root) / spec.reference
     across = folder / "datasets.tsv"
     if spec.repeats > 1:
