@@ -465,3 +465,22 @@ def test_freeze_takes_screens_or_missing_not_both(tmp_path, monkeypatch):
     done = _cli("benchmark", "freeze", path, "--screens", "toy_c", "--root", project)
     _one_line_error(done, "benchmark toy has no screen 'toy_c'")
     assert read_spec(path).files == {}
+
+
+def test_a_freeze_of_a_fully_hashed_spec_with_missing_rehashes_its_reference_only(tmp_path, monkeypatch):
+    # how a reference that moved is refrozen without exporting a screen: the raw files are gone, so any export fails
+    from crocbench.benchmark import freeze
+
+    project, path, mirror = _toy_project(tmp_path, monkeypatch)
+    frozen = freeze(path, project, progress=None).files
+    for raw in mirror.iterdir():
+        raw.unlink()
+    table = project / "results" / "ref" / "datasets.tsv"
+    table.write_text(table.read_text().replace("toy_a\tA\t30\t6\t0.5\t", "toy_a\tA\t30\t6\t0.5000000001\t"))
+    files = freeze(path, project, missing=True, progress=None).files
+    assert {n: files[n] for n in ("toy_a.csv", "toy_b.csv")} == {n: frozen[n] for n in ("toy_a.csv", "toy_b.csv")}
+    want = (
+        b"dataset,model,compounds,actives,roc\ntoy_a,A,30,6,0.5000000001\ntoy_a,B,30,6,0.875\ntoy_b,A,30,6,0.75\n"
+        b"toy_b,B,30,6,0.625\n"
+    )
+    assert files["reference.csv"] == {"sha256": hashlib.sha256(want).hexdigest()}

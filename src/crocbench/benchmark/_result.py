@@ -74,6 +74,11 @@ class Result:
         return write_result(self, out)
 
 
+def _check_entry(spec: Spec, entry: str) -> None:
+    if entry in spec.rankers:
+        raise ValueError(f"the entry's name {entry!r} is a reference ranker's; give it another (--name)")
+
+
 def place(spec: Spec, reference: pd.DataFrame, per_repeat: pd.DataFrame, entry: str, digests=None) -> Result:
     """Place an entry's values among the reference's rankers.
 
@@ -94,8 +99,7 @@ def place(spec: Spec, reference: pd.DataFrame, per_repeat: pd.DataFrame, entry: 
     -------
     Result
     """
-    if entry in spec.rankers:
-        raise ValueError(f"the entry's name {entry!r} is a reference ranker's; give it another (--name)")
+    _check_entry(spec, entry)
     values = screen_values(spec, per_repeat)
     if len(values) >= 2:
         ranks, versus = placement(values, reference, spec, entry)
@@ -109,4 +113,5 @@ def place(spec: Spec, reference: pd.DataFrame, per_repeat: pd.DataFrame, entry: 
 
 def evaluate_pooled(spec: Spec, reference: pd.DataFrame, pooled: dict, entry: str, digests: dict) -> Result:
     """Score checked submissions (``crocbench.benchmark._submission.read_submission``) and place them."""
+    _check_entry(spec, entry)  # before the metrics are computed
     return place(spec, reference, repeat_values(spec, pooled), entry, digests)
