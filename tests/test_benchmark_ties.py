@@ -51,12 +51,12 @@ def _reproduced(per_repeat: pd.DataFrame, spec, ranker: str, shift: float) -> pd
     return rows
 
 
-@pytest.mark.parametrize("shift", [0.45, -0.45])
-def test_a_rankers_own_repeats_give_its_reference_rows_bit_for_bit(fair_random, shift):
+def test_a_rankers_own_repeats_give_its_reference_rows_bit_for_bit(fair_random):
     from crocbench.benchmark._evaluate import screen_values
 
     spec, reference, per_repeat = fair_random
-    for ranker in spec.rankers:
+    for i, ranker in enumerate(spec.rankers):
+        shift = 0.45 if i % 2 == 0 else -0.45  # up for one, down for the next: a plain mean breaks either way
         values = screen_values(spec, _reproduced(per_repeat, spec, ranker, shift)).set_index("dataset")
         rows = reference[reference["model"] == ranker].set_index("dataset").loc[values.index]
         for metric in spec.metrics:
