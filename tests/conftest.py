@@ -17,6 +17,16 @@ def mirror() -> Path:
     return path
 
 
+@pytest.fixture(scope="module")
+def toy_registry(tmp_path_factory):
+    """A folder of committed specs (``CROCBENCH_SPECS``) for one test module: the module writes its toy
+    benchmark's spec into it, so that spec is a committed one there."""
+    folder = tmp_path_factory.mktemp("registry")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("CROCBENCH_SPECS", str(folder))
+        yield folder
+
+
 SIZE_RANKER = '''
 import numpy as np
 

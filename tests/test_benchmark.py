@@ -13,6 +13,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from _benchmark import FOLDS, N_POS, RANKERS, SCREENS, N, _csv, _submission, _toy_project, make_world
 from _cli import _cli, _one_line_error
 from scipy import stats as sps
 from sklearn.metrics import roc_auc_score
@@ -20,83 +21,16 @@ from sklearn.metrics import roc_auc_score
 from crocbench.benchmark import SPEC_FILE, load, read_spec
 from crocbench.benchmark._spec import parse_spec, spec_bytes
 
-SCREENS = [f"s{i}" for i in range(10)]  # 10: a Wilcoxon-Holm over 3 comparisons can pass
-RANKERS = ["A", "B", "C"]
-N, N_POS, FOLDS = 300, 30, 5
-
-
-def _csv(frame) -> bytes:
-    return frame.to_csv(index=False, lineterminator="\n").encode()
-
-
-def _scores(seed: int, labels: np.ndarray, strength: float) -> np.ndarray:
-    rng = np.random.default_rng(seed)
-    return np.round(rng.normal(size=labels.size) + strength * labels, 3)  # rounded: some ties
-
-
-@pytest.fixture(scope="module", autouse=True)
-def registry(tmp_path_factory):
-    """The committed specs these tests read (``CROCBENCH_SPECS``): the toy benchmark's, which ``world`` writes."""
-    folder = tmp_path_factory.mktemp("registry")
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("CROCBENCH_SPECS", str(folder))
-        yield folder
+#: The toy benchmark is a committed spec here (conftest.py's ``toy_registry``).
+pytestmark = pytest.mark.usefixtures("toy_registry")
 
 
 @pytest.fixture(scope="module")
-def world(tmp_path_factory, registry):
-    """A hand-written export of 10 screens, its reference rankers' scores (A strong, B middling, C weak) and their
-    AUC[ROC] by scikit-learn."""
-    out = tmp_path_factory.mktemp("export")
-    files, tables, scores, ref_rows = {}, {}, {}, []
-    for s, screen in enumerate(SCREENS):
-        labels = np.zeros(N, dtype=np.int8)
-        labels[np.random.default_rng(100 + s).choice(N, N_POS, replace=False)] = 1
-        table = pd.DataFrame(
-            {"id": [f"m{i}" for i in range(N)], "smiles": "C", "label": labels, "fold": np.arange(N) % FOLDS}
-        )
-        data = _csv(table)
-        (out / f"{screen}.csv").write_bytes(data)
-        files[f"{screen}.csv"] = {"sha256": hashlib.sha256(data).hexdigest(), "compounds": N, "actives": N_POS}
-        tables[screen] = table
-        for r, (ranker, strength) in enumerate(zip(RANKERS, (2.0, 1.0, 0.3))):
-            x = _scores(10 * s + r, labels, strength)
-            scores[screen, ranker] = x
-            ref_rows.append(
-                {"dataset": screen, "model": ranker, "compounds": N, "actives": N_POS, "roc": roc_auc_score(labels, x)}
-            )
-    reference = _csv(pd.DataFrame(ref_rows))
-    (out / "reference.csv").write_bytes(reference)
-    files["reference.csv"] = {"sha256": hashlib.sha256(reference).hexdigest()}
-    spec = {
-        "name": "toy",
-        "version": 1,
-        "description": "ten hand-made screens",
-        "config": [],
-        "split": {"kind": "random", "folds": FOLDS, "repeats": 1, "seed": 0},
-        "metric_of_record": "roc",
-        "metrics": ["roc"],
-        "reference": "nowhere",
-        "rankers": RANKERS,
-        "screens": SCREENS,
-        "files": files,
-    }
-    (out / SPEC_FILE).write_bytes(spec_bytes(spec))
-    (registry / "toy.json").write_bytes(spec_bytes(spec))
-    return {"export": out, "tables": tables, "scores": scores, "spec": spec, "reference": pd.DataFrame(ref_rows)}
-
-
-def _submission(world, folder: Path, ranker="B", edit=None) -> Path:
-    folder.mkdir(parents=True, exist_ok=True)
-    for screen in SCREENS:
-        frame = pd.DataFrame({"id": world["tables"][screen]["id"], "score": world["scores"][screen, ranker]})
-        frame = frame.iloc[::-1]  # any order
-        if edit is not None:
-            frame = edit(screen, frame)
-        if frame is not None:
-            frame.to_csv(folder / f"{screen}.csv", index=False)
-    (folder / SPEC_FILE).write_bytes((world["export"] / SPEC_FILE).read_bytes())
-    return folder
+def world(tmp_path_factory, toy_registry):
+    """The hand-written export of ``tests/_benchmark.py``, its spec committed in ``toy_registry``."""
+    made = make_world(tmp_path_factory.mktemp("export"))
+    (toy_registry / "toy.json").write_bytes(spec_bytes(made["spec"]))
+    return made
 
 
 def test_spec_hash_is_the_sha256_of_its_bytes_and_the_bytes_are_canonical(world):
@@ -128,10 +62,11 @@ def test_values_and_placement_agree_with_scipy_sklearn_and_posthocs(world, tmp_p
 
     bench = load(world["export"])
     result = bench.evaluate(_submission(world, tmp_path / "sub", ranker="B"), name="entry")
-    # values: scikit-learn's AUC[ROC] (mean rank of tied scores = the expected value over tie orders)
+    # values: scikit-learn's AUC[ROC] (mean rank of tied scores = the expected value over tie orders), kept at the
+    # references' 10 significant digits
     for screen, row in result.values.set_index("dataset").iterrows():
         labels = world["tables"][screen]["label"].to_numpy()
-        assert row["roc"] == pytest.approx(roc_auc_score(labels, world["scores"][screen, "B"]), abs=1e-12)
+        assert row["roc"] == float(f"{roc_auc_score(labels, world['scores'][screen, 'B']):.10g}")
         assert row["roc_random_mean"] == pytest.approx(0.5)
         # Mann-Whitney's variance of the AUC under random orderings: (n + 1) / (12 n_pos n_neg)
         assert row["roc_random_sd"] == pytest.approx(np.sqrt((N + 1) / (12 * N_POS * (N - N_POS))))
@@ -178,16 +113,17 @@ def test_the_sentences_follow_the_tables(world, tmp_path):
     assert list(v["wins"]) == [0, 10, 10] and list(v["ties"]) == [10, 0, 0]
     assert v.loc["B", "p_value"] == pytest.approx(2 / 1024) and v.loc["B", "p_holm"] == pytest.approx(3 * 2 / 1024)
 
-    def said(r):
-        d, lo, hi = (v.loc[r, c] for c in ("mean_difference", "low", "high"))  # three significant digits, signed
-        return f"{r} (10-0, +{d:.3g} [+{lo:.3g}, +{hi:.3g}], Holm p 0.0059)"
-
     assert lines[1] == (
-        "Confirmatory: On AUC[ROC], strong has mean rank 1.50, place 1 of 4 over 10 screens "
-        f"(Friedman p {result.ranks['friedman_p'].iloc[0]:.2g}, Nemenyi critical difference "
-        f"{result.ranks['nemenyi_cd'].iloc[0]:.2f}). It is better than {said('B')} and {said('C')}. "
-        "The tests do not separate it from A (Wilcoxon-Holm over its 3 comparisons, alpha 0.05)."
+        "Confirmatory: On AUC[ROC], strong has mean rank 1.50, place 1 of 4 over 10 screens (Friedman p 1.4e-06, "
+        "Nemenyi critical difference 1.48). It is better than B (10-0, +0.171 [+0.137, +0.201], Holm p 0.0059) and "
+        "C (10-0, +0.324 [+0.291, +0.355], Holm p 0.0059). The tests do not separate it from A (Wilcoxon-Holm over "
+        "its 3 comparisons, alpha 0.05)."
     )
+    # the sentence's numbers, from scikit-learn's AUCs, SciPy's Friedman test and Demsar's q (2.569 for k = 4)
+    ref = world["reference"].pivot(index="dataset", columns="model", values="roc").loc[SCREENS, RANKERS]
+    assert f"{(ref['A'] - ref['B']).mean():.3g} {(ref['A'] - ref['C']).mean():.3g}" == "0.171 0.324"
+    assert f"{sps.friedmanchisquare(ref['A'], *ref.T.to_numpy()).pvalue:.2g}" == "1.4e-06"
+    assert f"{2.569 * np.sqrt(4 * 5 / (6 * 10)):.2f}" == "1.48"
 
 
 def test_the_record_is_deterministic_and_names_everything(world, tmp_path):
@@ -442,61 +378,6 @@ def test_values_equal_to_ten_digits_tie_on_one_screen(world):
     assert (row["place"], row["above"], row["below"]) == (2, "A", "B")
 
 
-def _toy_project(tmp_path, monkeypatch) -> tuple[Path, Path, Path]:
-    """A project declaring two 30-compound screens in a local mirror, a reference of rankers A and B on them, and
-    a draft spec with no hashes: (project, spec path, mirror)."""
-    root = Path(__file__).resolve().parents[1]
-    project, mirror = tmp_path / "project", tmp_path / "mirror"
-    (project / "workflow").mkdir(parents=True)
-    (project / "workflow" / "schemas").symlink_to(root / "workflow" / "schemas")
-    (project / "config.yaml").write_bytes((root / "config.yaml").read_bytes())
-    mirror.mkdir()
-    monkeypatch.setenv("CROCBENCH_MIRROR", str(mirror))
-    smiles = ["C" * (i + 1) for i in range(20)] + [f"c1ccccc1{'C' * i}O" for i in range(10)]
-    datasets = {}
-    for s, screen in enumerate(("toy_a", "toy_b")):
-        labels = [int((i + s) % 5 == 0) for i in range(30)]
-        data = _csv(pd.DataFrame({"smiles": smiles, "active": labels}))
-        (mirror / f"{screen}.csv").write_bytes(data)
-        datasets[screen] = {
-            "description": f"{screen}: 30 hand-made compounds",
-            "files": [
-                {
-                    "name": f"{screen}.csv",
-                    "url": f"http://127.0.0.1:9/{screen}.csv",
-                    "sha256": hashlib.sha256(data).hexdigest(),
-                }
-            ],
-            "structures": {"file": f"{screen}.csv", "smiles": "smiles", "label": "active"},
-            "positive": [1],
-            "negative": [0],
-        }
-    config = {"dataset": ["toy_a", "toy_b"], "cv": {"folds": 3}, "download": {"retries": 1}, "datasets": datasets}
-    (project / "toy.yaml").write_text(json.dumps(config))
-    (project / "results" / "ref").mkdir(parents=True)
-    (project / "results" / "ref" / "datasets.tsv").write_text(
-        "dataset\tmodel\tcompounds\tactives\troc\tother\n"
-        "toy_b\tB\t30\t6\t0.625\t1\ntoy_b\tA\t30\t6\t0.75\t1\ntoy_a\tA\t30\t6\t0.5\t1\ntoy_a\tB\t30\t6\t0.875\t1\n"
-        "toy_a\tC\t30\t6\t0.25\t1\n"
-    )
-    draft = {
-        "name": "toy",
-        "version": 1,
-        "description": "two hand-made screens",
-        "config": ["toy.yaml"],
-        "split": {"kind": "random", "folds": 3, "repeats": 1, "seed": 0},
-        "metric_of_record": "roc",
-        "metrics": ["roc"],
-        "reference": "results/ref",
-        "rankers": ["A", "B"],
-        "screens": ["toy_a", "toy_b"],
-        "files": {},
-    }
-    path = project / "toy.json"
-    path.write_bytes(spec_bytes(draft))
-    return project, path, mirror
-
-
 def test_a_freeze_hashes_screens_as_they_land_and_the_reference_last(tmp_path, monkeypatch):
     from crocbench.benchmark import export, freeze
 
@@ -590,3 +471,22 @@ def test_freeze_takes_screens_or_missing_not_both(tmp_path, monkeypatch):
     done = _cli("benchmark", "freeze", path, "--screens", "toy_c", "--root", project)
     _one_line_error(done, "benchmark toy has no screen 'toy_c'")
     assert read_spec(path).files == {}
+
+
+def test_a_freeze_of_a_fully_hashed_spec_with_missing_rehashes_its_reference_only(tmp_path, monkeypatch):
+    # how a reference that moved is refrozen without exporting a screen: the raw files are gone, so any export fails
+    from crocbench.benchmark import freeze
+
+    project, path, mirror = _toy_project(tmp_path, monkeypatch)
+    frozen = freeze(path, project, progress=None).files
+    for raw in mirror.iterdir():
+        raw.unlink()
+    table = project / "results" / "ref" / "datasets.tsv"
+    table.write_text(table.read_text().replace("toy_a\tA\t30\t6\t0.5\t", "toy_a\tA\t30\t6\t0.5000000001\t"))
+    files = freeze(path, project, missing=True, progress=None).files
+    assert {n: files[n] for n in ("toy_a.csv", "toy_b.csv")} == {n: frozen[n] for n in ("toy_a.csv", "toy_b.csv")}
+    want = (
+        b"dataset,model,compounds,actives,roc\ntoy_a,A,30,6,0.5000000001\ntoy_a,B,30,6,0.875\ntoy_b,A,30,6,0.75\n"
+        b"toy_b,B,30,6,0.625\n"
+    )
+    assert files["reference.csv"] == {"sha256": hashlib.sha256(want).hexdigest()}

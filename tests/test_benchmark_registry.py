@@ -1,9 +1,9 @@
 """crocbench.benchmark from outside the project: specs checked against the committed ones (the registry), the
 commands run from any folder, a killed export's scratch folder removed, compressed submissions, subset exports.
 
-The toy export and its submissions are tests/test_benchmark.py's (``world``, ``_submission``); here its spec is
-registered only where a test points ``CROCBENCH_SPECS`` at the folder ``world`` writes it to. The committed
-specs are the package's own (``crocbench.benchmark.SPECS``), hashed here with hashlib.
+The toy export and its submissions are tests/_benchmark.py's (``world``, ``_submission``); here its spec is
+registered only where a test points ``CROCBENCH_SPECS`` at the folder ``world`` writes it to (``toy_registry``).
+The committed specs are the package's own (``crocbench.benchmark.SPECS``), hashed here with hashlib.
 """
 
 import gzip
@@ -19,8 +19,8 @@ from pathlib import Path
 import pandas as pd
 import pytest
 import test_benchmark
+from _benchmark import SCREENS, _submission, _toy_project
 from _cli import _cli, _one_line_error
-from test_benchmark import SCREENS, _submission, _toy_project
 
 from crocbench.benchmark import SPEC_FILE, SPECS, load, read_spec
 from crocbench.benchmark._spec import spec_bytes
@@ -28,12 +28,6 @@ from crocbench.benchmark._spec import spec_bytes
 world = test_benchmark.world  # the toy export: a fixture
 ROOT = Path(__file__).resolve().parents[1]
 WAIT_S = 120  # the longest any wait here lasts
-
-
-@pytest.fixture(scope="module")
-def registry(tmp_path_factory):
-    """Where ``world`` writes the toy spec: a registry only for the tests that set ``CROCBENCH_SPECS`` to it."""
-    return tmp_path_factory.mktemp("registry")
 
 
 @pytest.fixture(autouse=True)
@@ -78,7 +72,7 @@ def test_an_edited_committed_spec_is_refused_by_its_bytes_not_its_name(tmp_path)
     assert sorted(p.name for p in sub.iterdir()) == ["benchmark.json", "dtp_aids.csv"]
 
 
-def test_an_unregistered_spec_is_evaluated_on_request_and_said_so(world, registry, tmp_path, monkeypatch):
+def test_an_unregistered_spec_is_evaluated_on_request_and_said_so(world, toy_registry, tmp_path, monkeypatch):
     sub = _submission(world, tmp_path / "sub", ranker="B")
     done = _cli("benchmark", "evaluate", sub, "--benchmark", world["export"], "--out", tmp_path / "refused")
     _one_line_error(done, "benchmark toy v1", "is an unregistered spec", "no committed spec has that name")
@@ -95,7 +89,7 @@ def test_an_unregistered_spec_is_evaluated_on_request_and_said_so(world, registr
     assert "an unregistered spec" in (tmp_path / "out" / "result.md").read_text()
 
     # the same export, its spec registered: said to be a committed spec, and no sentence says otherwise
-    monkeypatch.setenv("CROCBENCH_SPECS", str(registry))
+    monkeypatch.setenv("CROCBENCH_SPECS", str(toy_registry))
     done = _cli("benchmark", "evaluate", sub, "--benchmark", world["export"], "--out", tmp_path / "ok")
     assert done.returncode == 0, done.stderr
     record = json.loads((tmp_path / "ok" / "result.json").read_text())
@@ -122,11 +116,11 @@ def test_list_runs_from_any_folder_and_says_where_it_looked(tmp_path):
     assert done.stdout == ""
 
 
-def test_evaluate_runs_from_any_folder_and_export_says_it_needs_a_checkout(world, registry, tmp_path):
+def test_evaluate_runs_from_any_folder_and_export_says_it_needs_a_checkout(world, toy_registry, tmp_path):
     sub = _submission(world, tmp_path / "sub", ranker="A")
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
-    env = {"CROCBENCH_SPECS": str(registry)}
+    env = {"CROCBENCH_SPECS": str(toy_registry)}
     done = _run("benchmark", "evaluate", sub, "--benchmark", world["export"], cwd=elsewhere, env=env)
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("sub on 10 of the 10 screens of benchmark toy v1")
@@ -213,8 +207,8 @@ def test_a_killed_exports_scratch_folder_is_removed_by_the_next_and_a_live_ones_
 # --- submissions: compressed files, a subset export -------------------------------------------------------------------
 
 
-def test_a_gzipped_submission_is_read_as_its_text(world, registry, tmp_path, monkeypatch):
-    monkeypatch.setenv("CROCBENCH_SPECS", str(registry))
+def test_a_gzipped_submission_is_read_as_its_text(world, toy_registry, tmp_path, monkeypatch):
+    monkeypatch.setenv("CROCBENCH_SPECS", str(toy_registry))
     plain = _submission(world, tmp_path / "plain", ranker="B")
     packed = _submission(world, tmp_path / "packed", ranker="B")
     for screen in ("s0", "s7"):
@@ -237,10 +231,10 @@ def test_a_gzipped_submission_is_read_as_its_text(world, registry, tmp_path, mon
     _one_line_error(done, "extra.csv.gz: no screen of benchmark toy is called 'extra'")
 
 
-def test_an_export_of_a_subset_is_evaluated_as_that_subset_and_said_so(world, registry, tmp_path, monkeypatch):
+def test_an_export_of_a_subset_is_evaluated_as_that_subset_and_said_so(world, toy_registry, tmp_path, monkeypatch):
     import shutil
 
-    monkeypatch.setenv("CROCBENCH_SPECS", str(registry))
+    monkeypatch.setenv("CROCBENCH_SPECS", str(toy_registry))
     subset = tmp_path / "export"
     shutil.copytree(world["export"], subset)
     for screen in SCREENS[3:]:

@@ -14,8 +14,9 @@ refused unless it is loaded as unregistered, and its result then says so.
 
 One concern per module: ``_spec`` (the spec file), ``_export`` (screens exported, specs frozen), ``_read`` (an
 export read back and checked), ``_submission`` (an entry's files checked), ``_evaluate`` (scores and placement),
-``_words`` (the verdicts' sentences), ``_record`` (record, page and figure), ``_scratch`` (an export's scratch
-folder).
+``_words`` (the verdicts' sentences), ``_record`` (record, page and figure), ``_result`` (an evaluated entry,
+on top of the three), ``_values`` (the precision of values and their means over repeats, at the bottom) and
+``_scratch`` (an export's scratch folder).
 """
 
 from __future__ import annotations
@@ -27,9 +28,10 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from ._evaluate import CONFIRMATORY, EXPLORATORY, Result, evaluate_pooled
+from ._evaluate import CONFIRMATORY, EXPLORATORY
 from ._export import checkout, export, freeze
 from ._read import export_spec, read_reference, read_screen, screen_path
+from ._result import Result, evaluate_pooled, place
 from ._spec import (
     REFERENCE_FILE,
     SPEC_FILE,
@@ -184,6 +186,7 @@ __all__ = [
     "find_spec",
     "freeze",
     "load",
+    "place",
     "read_spec",
     "registered",
 ]

@@ -8,22 +8,23 @@ metric, with its record (wins, losses, ties) and its effect size: the mean paire
 bootstrap interval over the screens (:func:`crocbench.stats.paired_effect`). The metric of record's
 comparisons are confirmatory; every other metric's are exploratory. On a benchmark of one screen no test across
 screens applies, and the entry is placed by its value alone.
+
+Two steps: :func:`repeat_values` takes the pooled scores to each screen's and repeat's values, and
+:func:`screen_values`, :func:`placement` and :func:`value_order` take those values to means (each repeat at
+:data:`~crocbench.benchmark._values.VALUE_DIGITS` significant digits, as the reference's rows are made),
+ranks, records and places. A model's place on a metric, among the rankers placed, is 1 + the number of rankers
+strictly better than it: by mean rank across screens, by value on one screen (:func:`place_of`).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
-import numpy as np
 import pandas as pd
 
 from ._spec import Spec
+from ._values import at_precision, rounded_means, to_digits
 
 #: The level of the placement's tests.
 ALPHA = 0.05
-#: Significant digits at which the placement compares values: the precision of the committed references'
-#: tables (``datasets.tsv``). Values that agree to it tie, so a reference ranker's own scores tie with its row.
-VALUE_DIGITS = 10
 #: The seed of the effect sizes' intervals (:data:`crocbench.stats.EFFECT_RESAMPLES` resamples).
 SEED = 0
 CONFIRMATORY, EXPLORATORY = "confirmatory", "exploratory"
@@ -50,9 +51,9 @@ def metric_label(key: str) -> str:
     return labels.get(key) or metric_calls([key], 1000)[key].label
 
 
-def screen_values(spec: Spec, pooled: dict) -> pd.DataFrame:
-    """One row per screen: compounds, actives, and per metric its value (the mean over the repeats), the exact
-    random mean and SD (``<key>_random_mean``, ``<key>_random_sd``; empty for a metric without one).
+def repeat_values(spec: Spec, pooled: dict) -> pd.DataFrame:
+    """One row per screen and repeat: compounds, actives and each metric's value on that repeat's pooled scores
+    (full precision).
 
     Parameters
     ----------
@@ -65,14 +66,34 @@ def screen_values(spec: Spec, pooled: dict) -> pd.DataFrame:
     rows = []
     for screen, repeats in pooled.items():
         labels = repeats[0]["label"].to_numpy()
-        n, n_pos = len(labels), int(labels.sum())
-        calls = metric_calls(spec.metrics, n)
-        rankings = [Ranking(p["label"].to_numpy(), p["score"].to_numpy()) for p in repeats]
-        row = {"dataset": screen, "compounds": n, "actives": n_pos}
-        for key, call in calls.items():
-            row[key] = float(np.mean([call.value(r) for r in rankings]))
+        calls = metric_calls(spec.metrics, len(labels))
+        for r, p in enumerate(repeats):
+            ranking = Ranking(p["label"].to_numpy(), p["score"].to_numpy())
+            row = {"dataset": screen, "repeat": r, "compounds": len(labels), "actives": int(labels.sum())}
+            rows.append(row | {key: float(call.value(ranking)) for key, call in calls.items()})
+    return pd.DataFrame(rows)
+
+
+def screen_values(spec: Spec, per_repeat: pd.DataFrame) -> pd.DataFrame:
+    """One row per screen: compounds, actives, and per metric its value (:func:`rounded_means` over the repeats,
+    as the reference's rows are made), the exact random mean and SD (``<key>_random_mean``, ``<key>_random_sd``;
+    empty for a metric without one).
+
+    Parameters
+    ----------
+    spec : Spec
+    per_repeat : DataFrame
+        :func:`repeat_values`: ``dataset``, ``repeat``, ``compounds``, ``actives`` and a column per metric.
+    """
+    means = rounded_means(per_repeat, ["dataset"], spec.metrics).set_index("dataset")
+    sizes = per_repeat.groupby("dataset", sort=False)[["compounds", "actives"]].first()
+    rows = []
+    for screen, (n, n_pos) in sizes.iterrows():
+        row = {"dataset": screen, "compounds": int(n), "actives": int(n_pos)}
+        for key, call in metric_calls(spec.metrics, int(n)).items():
+            row[key] = float(means.loc[screen, key])
             try:
-                baseline = call.random(n, n_pos)
+                baseline = call.random(int(n), int(n_pos))
                 row[f"{key}_random_mean"], row[f"{key}_random_sd"] = baseline.mean, baseline.sd
             except ValueError:  # a metric without an exact baseline
                 row[f"{key}_random_mean"] = row[f"{key}_random_sd"] = float("nan")
@@ -80,9 +101,10 @@ def screen_values(spec: Spec, pooled: dict) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def to_digits(values):
-    """Values taken to :data:`VALUE_DIGITS` significant digits (an array or a frame of floats)."""
-    return np.vectorize(lambda x: float(f"{x:.{VALUE_DIGITS}g}"), otypes=[float])(values)
+def place_of(better: int) -> int:
+    """A model's place given how many of the others are strictly better than it (1 = best; a tie shares the
+    better place)."""
+    return 1 + int(better)
 
 
 def _ranked_table(values: pd.DataFrame, reference: pd.DataFrame, spec: Spec, entry: str) -> pd.DataFrame:
@@ -90,7 +112,7 @@ def _ranked_table(values: pd.DataFrame, reference: pd.DataFrame, spec: Spec, ent
     ref = reference[reference["dataset"].isin(screens)]
     ours = values[["dataset", *spec.metrics]].assign(model=entry)
     table = pd.concat([ref[["dataset", "model", *spec.metrics]], ours], ignore_index=True)
-    table[list(spec.metrics)] = to_digits(table[list(spec.metrics)].to_numpy(float))
+    table = at_precision(table, spec.metrics)
     table["dataset"] = pd.Categorical(table["dataset"], screens, ordered=True)
     table["model"] = pd.Categorical(table["model"], [*spec.rankers, entry], ordered=True)
     return table.sort_values(["dataset", "model"]).astype({"dataset": str, "model": str}).reset_index(drop=True)
@@ -100,12 +122,13 @@ def placement(
     values: pd.DataFrame, reference: pd.DataFrame, spec: Spec, entry: str
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """The entry placed among the reference's rankers on every metric (see the module's docstring), every value
-    taken to ``VALUE_DIGITS`` significant digits.
+    taken to :data:`~crocbench.benchmark._values.VALUE_DIGITS` significant digits.
 
     Returns
     -------
     ranks : DataFrame
-        Per (metric, model): mean_rank (1 = best), and per metric screens, friedman_chi2, friedman_p, nemenyi_cd.
+        Per (metric, model): mean_rank (1 = best), place (:func:`place_of`, by mean rank), and per metric screens,
+        friedman_chi2, friedman_p, nemenyi_cd (of every model placed, the entry included).
     versus : DataFrame
         Per (metric, reference ranker): family, the entry's wins, losses, ties, mean_difference (entry - ranker),
         low and high (its interval), signed_rank_sum (W+ - W-: positive where the test's evidence is for the
@@ -134,6 +157,7 @@ def placement(
                     "metric": metric,
                     "model": model,
                     "mean_rank": means[model],
+                    "place": place_of(sum(other < means[model] for other in means.values())),
                     "screens": len(screens),
                     "friedman_chi2": friedman.statistic,
                     "friedman_p": friedman.p_value,
@@ -169,9 +193,9 @@ def placement(
 
 
 def value_order(values: pd.DataFrame, reference: pd.DataFrame, spec: Spec, entry: str) -> pd.DataFrame:
-    """On one screen: per metric, the entry's place by value among the reference's rankers (1 = best; a tie
-    shares the better place; values to :data:`VALUE_DIGITS` significant digits) and its neighbours above and
-    below."""
+    """On one screen: per metric, the entry's place by value among the reference's rankers (:func:`place_of`;
+    values to :data:`~crocbench.benchmark._values.VALUE_DIGITS` significant digits) and its neighbours above
+    and below."""
     screen = values["dataset"].iloc[0]
     ref = reference[reference["dataset"] == screen].set_index("model")
     rows = []
@@ -184,7 +208,7 @@ def value_order(values: pd.DataFrame, reference: pd.DataFrame, spec: Spec, entry
                 "metric": metric,
                 "family": CONFIRMATORY if metric == spec.metric_of_record else EXPLORATORY,
                 "value": mine,
-                "place": int((others > mine).sum()) + 1,
+                "place": place_of((others > mine).sum()),
                 "of": len(others) + 1,
                 "above": above.idxmin() if len(above) else "",
                 "above_value": float(above.min()) if len(above) else float("nan"),
@@ -193,85 +217,3 @@ def value_order(values: pd.DataFrame, reference: pd.DataFrame, spec: Spec, entry
             }
         )
     return pd.DataFrame(rows)
-
-
-@dataclass
-class Result:
-    """An evaluated entry: its values per screen, its placement, and the sentences that state them.
-
-    Attributes
-    ----------
-    spec : Spec
-        The benchmark.
-    entry : str
-        The entry's name.
-    values : DataFrame
-        ``screen_values``.
-    ranks, versus : DataFrame
-        ``placement`` (empty on one screen).
-    order : DataFrame
-        ``value_order`` (one screen only; else empty).
-    submission : dict
-        ``{screen: sha256 of the submitted file}``.
-    registered : bool
-        Whether the spec is a committed one; the record and the sentences say "unregistered spec" when not.
-    """
-
-    spec: Spec
-    entry: str
-    values: pd.DataFrame
-    ranks: pd.DataFrame
-    versus: pd.DataFrame
-    order: pd.DataFrame
-    submission: dict = field(default_factory=dict)
-    registered: bool = True
-
-    @property
-    def screens(self) -> list:
-        return list(self.values["dataset"])
-
-    @property
-    def subset(self) -> bool:
-        """Whether fewer screens than the benchmark's were evaluated."""
-        return len(self.screens) < len(self.spec.screens)
-
-    def verdicts(self) -> list[str]:
-        """The result in sentences, generated from the tables (``crocbench.benchmark._words``)."""
-        from ._words import verdicts
-
-        return verdicts(self)
-
-    def record(self) -> dict:
-        """The result record: the benchmark's identity, crocbench's version, the submission's files, the values
-        per screen, the placement and the verdicts (``crocbench.benchmark._record``)."""
-        from ._record import record
-
-        return record(self)
-
-    def markdown(self) -> str:
-        """The result as a Markdown page."""
-        from ._record import markdown
-
-        return markdown(self)
-
-    def write(self, out) -> list:
-        """Write ``result.json``, ``result.md`` and, across screens, ``critical_difference.png`` into ``out``."""
-        from ._record import write_result
-
-        return write_result(self, out)
-
-
-def evaluate_pooled(
-    spec: Spec, reference: pd.DataFrame, pooled: dict, entry: str, digests: dict, registered: bool = True
-) -> Result:
-    """Score checked submissions (``crocbench.benchmark._submission.read_submission``) and place them."""
-    if entry in spec.rankers:
-        raise ValueError(f"the entry's name {entry!r} is a reference ranker's; give it another (--name)")
-    values = screen_values(spec, pooled)
-    if len(values) >= 2:
-        ranks, versus = placement(values, reference, spec, entry)
-        order = pd.DataFrame()
-    else:
-        ranks, versus = pd.DataFrame(), pd.DataFrame()
-        order = value_order(values, reference, spec, entry)
-    return Result(spec, entry, values, ranks, versus, order, dict(digests), registered)

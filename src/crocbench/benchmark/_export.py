@@ -23,18 +23,13 @@ from pathlib import Path
 
 import pandas as pd
 
+from ._read import SCREEN_COLUMNS, read_screen, table_bytes
 from ._scratch import scratch
 from ._spec import REFERENCE_FILE, SPEC_FILE, Spec, parse_spec, screen_file, sha256_bytes, spec_bytes, write_spec
+from ._values import at_precision, rounded_means
 
-#: The columns of a screen's file before its fold columns.
-SCREEN_COLUMNS = ("id", "smiles", "label")
 #: The reference rankers' values: one row per screen and ranker.
 REFERENCE_KEYS = ("dataset", "model")
-
-
-def table_bytes(table: pd.DataFrame) -> bytes:
-    """A screen's or reference's table as the CSV bytes an export writes (and its sha256 is taken of)."""
-    return table.to_csv(index=False, lineterminator="\n").encode()
 
 
 def _check_split(spec: Spec, config: dict) -> None:
@@ -129,8 +124,10 @@ def _split_groups(spec: Spec, config: dict, compounds: pd.DataFrame, n_jobs: int
 
 def reference_values(spec: Spec, root=".") -> pd.DataFrame:
     """The reference rankers' values on the spec's screens and metrics: ``dataset, model, compounds, actives`` and
-    one column per metric, from the reference's ``datasets.tsv`` (a panel's) or ``areas.tsv`` (one screen's). A
-    split that repeats takes each value's mean over the repeats (``datasets_repeats.tsv``), as an entry's is."""
+    one column per metric, from the reference's ``datasets.tsv`` (a panel's) or ``areas.tsv`` (one screen's), at
+    :data:`~crocbench.benchmark._values.VALUE_DIGITS` significant digits. A split that repeats takes each value's
+    mean over the repeats (``datasets_repeats.tsv``) as an entry's is taken
+    (:func:`~crocbench.benchmark._values.rounded_means`)."""
     folder = Path(root) / spec.reference
     across = folder / "datasets.tsv"
     if spec.repeats > 1:
@@ -139,15 +136,15 @@ def reference_values(spec: Spec, root=".") -> pd.DataFrame:
                 f"benchmark {spec.name}: its split repeats {spec.repeats} times and {folder} holds no "
                 "datasets_repeats.tsv (each repeat's values)"
             )
-        from ..report.findings import repeat_means
-
         per_repeat = pd.read_csv(folder / "datasets_repeats.tsv", sep="\t")
         if per_repeat["repeat"].nunique() != spec.repeats:
             raise ValueError(
                 f"benchmark {spec.name}: {folder}'s datasets_repeats.tsv holds {per_repeat['repeat'].nunique()} "
                 f"repeats; the split repeats {spec.repeats} times"
             )
-        table = repeat_means(per_repeat).astype({"compounds": int, "actives": int})
+        values = [c for c in spec.metrics if c in per_repeat.columns]
+        sizes = per_repeat.groupby(list(REFERENCE_KEYS), sort=False)[["compounds", "actives"]].first().reset_index()
+        table = rounded_means(per_repeat, REFERENCE_KEYS, values).merge(sizes, on=list(REFERENCE_KEYS))
     elif across.is_file():
         table = pd.read_csv(across, sep="\t")
     elif (folder / "areas.tsv").is_file() and len(spec.screens) == 1:
@@ -165,6 +162,7 @@ def reference_values(spec: Spec, root=".") -> pd.DataFrame:
     if len(absent):
         raise ValueError(f"benchmark {spec.name}: its reference {folder} has no row for {' / '.join(absent[0])}")
     table = table.set_index(list(REFERENCE_KEYS)).loc[wanted].reset_index()
+    table = at_precision(table, [c for c in spec.metrics if table[c].dtype.kind == "f"])
     return table[[*REFERENCE_KEYS, "compounds", "actives", *spec.metrics]]
 
 
@@ -279,8 +277,6 @@ def export(
 def _export_screens(spec, config, out: Path, root, chosen, fmt, n_jobs, progress, verify: bool, done=None) -> dict:
     """Write each chosen screen's table into ``out`` and return their file entries; ``verify`` checks each against
     the spec's sha256 (and keeps one already exported with it). ``done(name, entry)`` is called as each lands."""
-    from ._read import read_screen
-
     out.mkdir(parents=True, exist_ok=True)
     files = {}
     with scratch(out) as work:

@@ -1,5 +1,5 @@
-"""An export read back: its spec, each screen's table checked against the spec's sha256, and the reference's
-values."""
+"""An export read back: its spec, each screen's table checked against the spec's sha256 (taken of the table as
+the CSV bytes an export writes, :func:`table_bytes`, whatever the file's format), and the reference's values."""
 
 from __future__ import annotations
 
@@ -10,6 +10,14 @@ import numpy as np
 import pandas as pd
 
 from ._spec import REFERENCE_FILE, SPEC_FILE, Spec, read_spec, screen_file, sha256_bytes
+
+#: The columns of a screen's file before its fold columns.
+SCREEN_COLUMNS = ("id", "smiles", "label")
+
+
+def table_bytes(table: pd.DataFrame) -> bytes:
+    """A screen's or reference's table as the CSV bytes an export writes (and its sha256 is taken of)."""
+    return table.to_csv(index=False, lineterminator="\n").encode()
 
 
 def _read_csv(source, columns: list) -> pd.DataFrame:
@@ -25,8 +33,6 @@ def read_screen(path, spec: Spec, expected: str | None) -> pd.DataFrame:
     ValueError
         One line: the file is missing, or its content is not the spec's.
     """
-    from ._export import SCREEN_COLUMNS, table_bytes
-
     path = Path(path)
     columns = [*SCREEN_COLUMNS, *spec.fold_columns()]
     if not path.is_file():

@@ -1,5 +1,11 @@
 """An evaluation written down: the result record (JSON), its Markdown page and the critical-difference figure
-with the entry marked. The record holds no time or path, so the same submission gives the same bytes."""
+with the entry marked. The record holds no time or path, so the same submission gives the same bytes.
+
+The record (``result.json``): ``benchmark`` (name, version, sha256), ``crocbench`` (its version), ``entry``,
+``screens``, ``subset``, ``metric_of_record``, ``submission`` (each file's sha256), ``repeats`` (each screen's and
+repeat's values at the references' precision), ``values`` (per screen, their means, and the exact random
+baselines), ``placement`` (``ranks``: each model's mean rank and place per metric; ``versus``: the entry against
+each ranker; ``order``: the place by value on one screen) and ``verdicts`` (the sentences)."""
 
 from __future__ import annotations
 
@@ -8,6 +14,9 @@ import math
 from pathlib import Path
 
 import pandas as pd
+
+from ._evaluate import metric_label
+from ._words import verdicts
 
 RESULT_JSON, RESULT_MD, RESULT_FIGURE = "result.json", "result.md", "critical_difference.png"
 #: The entry's colour in the critical-difference figure; the reference's rankers are grey.
@@ -41,15 +50,14 @@ def record(result) -> dict:
         "subset": result.subset,
         "metric_of_record": spec.metric_of_record,
         "submission": {"sha256": dict(result.submission)},
+        "repeats": _rows(result.repeats),
         "values": _rows(result.values),
         "placement": {"ranks": _rows(result.ranks), "versus": _rows(result.versus), "order": _rows(result.order)},
-        "verdicts": result.verdicts(),
+        "verdicts": verdicts(result),
     }
 
 
 def _values_table(result) -> pd.DataFrame:
-    from ._evaluate import metric_label
-
     spec = result.spec
     rows = []
     for r in result.values.to_dict("records"):
@@ -62,8 +70,6 @@ def _values_table(result) -> pd.DataFrame:
 
 
 def _versus_table(result) -> pd.DataFrame:
-    from ._evaluate import metric_label
-
     v = result.versus
     return pd.DataFrame(
         {
@@ -92,7 +98,7 @@ def markdown(result) -> str:
         f"Benchmark sha256 `{spec.sha256}`; metric of record {spec.metric_of_record}. "
         "Sentences and tables are written by `crocbench benchmark evaluate`.",
         "",
-        *[f"- {line}" for line in result.verdicts()],
+        *[f"- {line}" for line in verdicts(result)],
         "",
         "## Values per screen",
         "",
@@ -121,7 +127,6 @@ def markdown(result) -> str:
 def write_figure(result, path) -> list:
     """The critical-difference diagrams of every metric, the entry in red."""
     from ..plots import plot_critical_difference
-    from ._evaluate import metric_label
 
     panels = {}
     for metric in result.spec.metrics:

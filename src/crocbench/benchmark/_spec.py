@@ -269,8 +269,12 @@ def find_spec(name: str) -> Spec:
 
 
 def registered(spec: Spec) -> bool:
-    """Whether ``spec`` is a committed spec: its sha256 (its bytes, not its name) is one of theirs."""
-    return spec.sha256 in {s.sha256 for s in committed_specs().values()}
+    """Whether ``spec`` is a committed spec: its sha256 (its bytes, not its name) is one of theirs. With no
+    committed spec at all (an empty ``CROCBENCH_SPECS`` folder), none is."""
+    folder = specs_folder()
+    if not any(folder.glob("*.json")):
+        return False
+    return spec.sha256 in {s.sha256 for s in committed_specs(folder).values()}
 
 
 def check_registered(spec: Spec, where) -> None:

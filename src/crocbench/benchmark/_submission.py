@@ -11,7 +11,7 @@ from pathlib import Path
 import pandas as pd
 
 from ..data._tables import COMPRESSIONS
-from ._spec import SPEC_FILE, Spec, parse_spec, sha256_bytes
+from ._spec import SPEC_FILE, Spec, parse_spec, screen_file, sha256_bytes
 
 #: The file kinds a submission's screens may come in: CSV or TSV, plain or compressed (``.csv.gz``, ...), or Parquet.
 SUFFIXES = (*(f"{t}{c}" for t in (".csv", ".tsv") for c in ("", *COMPRESSIONS)), ".parquet")
@@ -74,7 +74,7 @@ def check_scores(table: pd.DataFrame, folds: pd.DataFrame, spec: Spec, screen: s
     """A screen's scores matched to its compounds, one pooled table (``id, fold, label, score``) per repeat.
 
     Every compound exactly once (per ``repeat`` where the split repeats), known ids, finite scores, and where the
-    file has a ``fold`` column, the export's folds.
+    file has a ``fold`` column, the export's folds: repeat ``r``'s rows against the export's ``fold_r`` column.
     """
     from ..cv import import_scores
 
@@ -97,9 +97,9 @@ def check_scores(table: pd.DataFrame, folds: pd.DataFrame, spec: Spec, screen: s
         source = where if spec.repeats == 1 else f"{where}, repeat {r}"
         reference = folds[["id", "label", column]].rename(columns={column: "fold"})
         given = part.rename(columns={"fold": "fold_given"}) if "fold" in part.columns else part
-        pooled.append(
-            import_scores(given, reference, "id", "score", "fold_given" if "fold" in part.columns else None, source)
-        )
+        fold = "fold_given" if "fold" in part.columns else None
+        folds_name = f"the export's (its {screen_file(screen)}'s {column} column)"
+        pooled.append(import_scores(given, reference, "id", "score", fold, source, folds_name))
     return pooled
 
 
@@ -161,7 +161,7 @@ def read_submission(folder, spec: Spec, tables: dict, screens=None) -> tuple[dic
 def frames_submission(scores: dict, spec: Spec, tables: dict) -> tuple[dict, dict]:
     """:func:`read_submission` for scores given in Python: ``{screen: DataFrame (id, score[, fold, repeat])}``;
     the digest of each is the sha256 of its table as CSV."""
-    from ._export import table_bytes
+    from ._read import table_bytes
 
     pooled, digests = {}, {}
     for screen, frame in scores.items():

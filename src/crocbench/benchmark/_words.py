@@ -6,7 +6,7 @@ from __future__ import annotations
 import pandas as pd
 
 from ..report.findings._questions import _listed, _number, _signed
-from ._evaluate import ALPHA, CONFIRMATORY
+from ._evaluate import ALPHA, CONFIRMATORY, metric_label
 from ._spec import UNREGISTERED
 
 
@@ -23,13 +23,11 @@ def _comparison(row) -> str:
 
 
 def _metric_lines(result, metric: str) -> str:
-    from ._evaluate import metric_label
-
     ranks = result.ranks[result.ranks["metric"] == metric]
     versus = result.versus[result.versus["metric"] == metric]
     first = ranks.iloc[0]
-    mine = float(ranks.loc[ranks["model"] == result.entry, "mean_rank"].iloc[0])
-    place = int((ranks["mean_rank"] < mine).sum()) + 1
+    own = ranks[ranks["model"] == result.entry].iloc[0]
+    mine, place = float(own["mean_rank"]), int(own["place"])
     # the direction is the signed-rank test's (W+ - W-), not the mean's, which one outlying screen can flip
     better = [_comparison(r) for r in versus.itertuples() if r.p_holm < ALPHA and r.signed_rank_sum > 0]
     worse = [_comparison(r) for r in versus.itertuples() if r.p_holm < ALPHA and r.signed_rank_sum < 0]
@@ -52,8 +50,6 @@ def _metric_lines(result, metric: str) -> str:
 
 
 def _one_screen_line(result, row) -> str:
-    from ._evaluate import metric_label
-
     values = result.values.iloc[0]
     mean, sd = values[f"{row.metric}_random_mean"], values[f"{row.metric}_random_sd"]
     baseline = f" (random {_number(mean)} +/- {_number(sd)})" if pd.notna(mean) else ""

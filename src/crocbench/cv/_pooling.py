@@ -48,6 +48,7 @@ def import_scores(
     score: str = "score",
     fold: str | None = None,
     source: str = "the scores",
+    folds_name: str = "folds.tsv's",
 ) -> pd.DataFrame:
     """Out-of-fold scores computed outside crocbench, checked against the fold table and pooled like a model's.
 
@@ -66,6 +67,8 @@ def import_scores(
         The name of ``table``'s fold column, checked against the fold table; None if it has none.
     source : str, default="the scores"
         Names the file in error messages.
+    folds_name : str, default="folds.tsv's"
+        Names the folds a wrong fold differs from, in its error message.
 
     Returns
     -------
@@ -117,7 +120,7 @@ def import_scores(
         wrong = merged["fold_given"] != merged["fold"]
         if wrong.any():
             raise ValueError(
-                f"{source}: {int(wrong.sum())} compound(s) have a fold other than folds.tsv's, "
+                f"{source}: {int(wrong.sum())} compound(s) have a fold other than {folds_name}, "
                 f"e.g. {merged['id'][wrong].iloc[0]!r}"
             )
     return merged[SCORE_COLUMNS].reset_index(drop=True)
