@@ -25,8 +25,6 @@ KNOWN = {
     "models": "crocbench.models",
     # crocbench.report._summary, ._summary_markdown, .findings and five of its modules
     "report": "crocbench.report",
-    # fetch_archive (member.py) calls obtain, which the package's __init__ defines and which reaches every source
-    "data.sources": "crocbench.data.sources",
 }
 
 

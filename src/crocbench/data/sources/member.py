@@ -48,7 +48,7 @@ def fetch_archive(entry: dict, how: Fetching) -> Path:
     >>> fetch_archive(entry, Fetching(mirror=mirror, archives=folder, progress=None)) == folder / "a.zip"
     True
     """
-    from . import obtain
+    from ._registry import obtain  # here, not at the top: the registry imports every source module, this one too
 
     dest, sha256 = Path(how.archives) / entry["name"], entry["sha256"].lower()
 
