@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .._io import atomic_write, write_text
+from .._io import atomic_write, read_text, write_text
 from ..reference import is_panel_reference, is_study_reference, references
 from ._tables import document_tables, reference_figure
 
@@ -61,7 +61,7 @@ def update_readme(documents, reference) -> list:
 
     texts = {}
     for document in documents:
-        text, found, moved = _rewritten(Path(document).read_text(), tables, mine, str(document))
+        text, found, moved = _rewritten(read_text(document, "Markdown"), tables, mine, str(document))
         texts[Path(document)] = text
         seen |= found
         changed += [(str(document), name) for name in moved]
@@ -112,7 +112,7 @@ def regenerate_documents(root, check: bool = False) -> list:
     changed, seen, texts = [], set(), {}
     for document in documents_of(root):
         text, found, moved = _rewritten(
-            document.read_text(), tables, lambda name: True, str(document.relative_to(root))
+            read_text(document, "Markdown"), tables, lambda name: True, str(document.relative_to(root))
         )
         seen |= found
         changed += [(str(document.relative_to(root)), name) for name in moved]

@@ -37,6 +37,8 @@ import functools
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .._io import read_text
+
 MANIFEST = "manifest.yaml"
 KINDS = ("paper", "panel", "study", "tables", "memorization")
 SPLITS = ("random", "scaffold", "cluster")
@@ -128,7 +130,7 @@ def _read(folder: Path, mtime_ns: int, size: int) -> Manifest:
         import yaml
 
     path = folder / MANIFEST
-    spec = yaml.safe_load(path.read_text())
+    spec = yaml.safe_load(read_text(path, "YAML"))
     if not isinstance(spec, dict):
         raise ValueError(f"{path}: not a mapping")
     unknown = sorted(set(spec) - set(_KEYS))
