@@ -68,6 +68,20 @@ def atomic_write(path, size: int | None = None):
         tmp.unlink(missing_ok=True)
 
 
+@contextlib.contextmanager
+def no_empty_folders(*paths):
+    """A block that fails leaves none of the folders it made for ``paths`` (those missing when it starts: each path
+    and its parents) behind while they are empty; what a failed block did write in them is kept."""
+    made = {p for path in paths for p in (Path(path), *Path(path).parents) if not p.exists()}
+    try:
+        yield
+    except BaseException:
+        for folder in sorted(made, key=lambda p: len(p.parts), reverse=True):  # the deepest first
+            if folder.is_dir() and not any(folder.iterdir()):
+                folder.rmdir()
+        raise
+
+
 def write_bytes(path, data: bytes) -> None:
     """``Path(path).write_bytes(data)``, atomically (:func:`atomic_write`)."""
     with atomic_write(path, size=len(data)) as tmp:

@@ -10,6 +10,7 @@ else (a bare ``KeyError``, a ``TypeError``...) is a bug and keeps its traceback;
 from __future__ import annotations
 
 import errno
+import os
 import sys
 
 from .._extras import MissingExtra
@@ -34,6 +35,14 @@ def _download_error() -> type | None:
     core install (``score``, ``compare``) never imports them."""
     module = sys.modules.get("crocbench.data.sources._base")
     return getattr(module, "DownloadError", None)
+
+
+def _mirror_note() -> str:
+    """Where ``$CROCBENCH_MIRROR`` names a folder that is not there: a note saying so."""
+    from ..data.sources.mirror import MIRROR_ENV
+
+    value = os.environ.get(MIRROR_ENV)
+    return f" (${MIRROR_ENV} is {value}: no such folder)" if value and not os.path.isdir(value) else ""
 
 
 def _os_line(exc: OSError) -> str:
@@ -67,7 +76,7 @@ def error_line(exc: BaseException) -> str | None:
     """
     download = _download_error()
     if download is not None and isinstance(exc, download):
-        line = f"{exc}; or check the network"
+        line = f"{exc}; or check the network{_mirror_note()}"
     elif isinstance(exc, OSError):
         line = _os_line(exc)
     elif isinstance(exc, UnicodeDecodeError):  # a reader that did not name its file

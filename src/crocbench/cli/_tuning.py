@@ -89,7 +89,7 @@ def _tuning(args) -> int:
     entries = expand_runs(config["models"], config.get("irv_training"), tuning, [p for p in search if p.is_dir()])
     values = _values(values_path, tuning["metric"])
     table_path = Path(args.table) if args.table else Path(args.out).with_suffix(".tsv")
-    for option, path in (("--table", table_path), ("--out", Path(args.out))):
+    for option, path in (("--out", Path(args.out)), ("--table", table_path)):
         _check_writable(option, path)
     table = choose_candidates(values, entries, tuning["metric"], tuning["cost_margin"])
     chosen = chosen_models(table, entries)

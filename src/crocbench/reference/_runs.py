@@ -9,7 +9,7 @@ import shutil
 from dataclasses import replace
 from pathlib import Path
 
-from .._io import read_table, read_text, write_table
+from .._io import no_empty_folders, read_table, read_text, write_table
 from ._manifest import (
     MANIFEST,
     Manifest,
@@ -79,10 +79,12 @@ def _staged(folder: Path):
     its files, which replaces ``folder`` once the block succeeds; a block that fails leaves ``folder`` as it was
     (or absent) and removes the copy."""
     if folder.exists() and not folder.is_dir():
+        raise ValueError(f"{folder}: is a file; a reference is a folder")
+    if not next(p for p in folder.parents if p.exists()).is_dir():  # under a file: said of the folder asked for
         raise NotADirectoryError(errno.ENOTDIR, os.strerror(errno.ENOTDIR), str(folder))
     staging, old = folder.with_name(f".{folder.name}.part"), folder.with_name(f".{folder.name}.old")
     shutil.rmtree(staging, ignore_errors=True)  # a killed write's leftovers
-    try:
+    with no_empty_folders(folder.parent), _removed(staging):
         if folder.is_dir():
             shutil.copytree(folder, staging)
         else:
@@ -93,8 +95,14 @@ def _staged(folder: Path):
             os.rename(folder, old)
         os.rename(staging, folder)
         shutil.rmtree(old, ignore_errors=True)
+
+
+@contextlib.contextmanager
+def _removed(folder: Path):
+    try:
+        yield
     finally:
-        shutil.rmtree(staging, ignore_errors=True)
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def write_memorization_reference(results, reference) -> dict:
