@@ -188,6 +188,25 @@ def test_regenerate_check_on_a_document_that_is_not_utf8_names_it(tmp_path):
     _no_traceback_error(done, f"{tmp_path / 'README.md'}: not UTF-8 text: byte 0xe9 at offset 16 (line 3)", "Markdown")
 
 
+@pytest.mark.parametrize(
+    "data,fragment",
+    [
+        (b"model\troc\nIR\xffV\t0.75\n", "not UTF-8 text: byte 0xff at offset 12 (line 2)"),
+        (b'model\troc\n"IRV\t0.7', "not a table:"),
+        (b"", "empty"),
+    ],
+)
+def test_regenerate_check_on_a_reference_table_that_cannot_be_read_names_it(tmp_path, data, fragment):
+    folder = tmp_path / "results" / "reference" / "demo"
+    folder.mkdir(parents=True)
+    (folder / "manifest.yaml").write_text(yaml.safe_dump({"kind": "tables", "documents": ["README.md"]}))
+    (folder / "a.tsv").write_text("model\troc\nkNN\t0.5\n")
+    (folder / "b.tsv").write_bytes(data)
+    (tmp_path / "README.md").write_text("<!-- reference:demo/a -->\n<!-- /reference:demo/a -->\n")
+    done = _cli("regenerate", "--check", "--root", tmp_path)
+    _no_traceback_error(done, f"{folder / 'b.tsv'}: {fragment}")
+
+
 # --- tuning choose: the values table, and where its outputs go ---------------------------------------------------
 
 
