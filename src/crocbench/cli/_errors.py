@@ -14,6 +14,7 @@ import os
 import sys
 
 from .._extras import MissingExtra
+from .._io import DiskFullError
 from ._output import _for_users
 
 #: What to do about an ``OSError``, by its ``errno``; a code not listed gets the system's own words alone.
@@ -71,12 +72,16 @@ def error_line(exc: BaseException) -> str | None:
     --------
     >>> error_line(FileExistsError(17, "File exists", "out/result.json"))
     'out/result.json: already exists: remove it or name another path'
-    >>> error_line(KeyError("analog")) is None
+    >>> error_line(NotADirectoryError(20, "Not a directory", "notes.txt/x.yaml"))
+    'notes.txt/x.yaml: a part of the path is a file, not a folder: name a path under a folder'
+    >>> error_line(KeyError("analog")) is None  # a bare KeyError is a bug: readers of a user's file say which key
     True
     """
     download = _download_error()
     if download is not None and isinstance(exc, download):
         line = f"{exc}; or check the network{_mirror_note()}"
+    elif isinstance(exc, DiskFullError):  # its own line: the file, the space it needs and the space free
+        line = str(exc)
     elif isinstance(exc, OSError):
         line = _os_line(exc)
     elif isinstance(exc, UnicodeDecodeError):  # a reader that did not name its file
