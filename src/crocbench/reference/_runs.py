@@ -150,7 +150,10 @@ def _write_frames(frames: dict, reference: Path, unchanged: bool = True) -> dict
 def write_recomputed(reference) -> dict:
     """Rewrite a panel's reference's tables across the screens from its own tables of one screen each
     (:func:`crocbench.reference.recomputed_across`), those that moved: ``{path: lines saying what moved}``."""
-    return _write_frames(recomputed_across(reference), Path(reference), unchanged=False)
+    frames, reference = recomputed_across(reference), Path(reference)
+    with _staged(reference) as staging:
+        written = _write_frames(frames, staging, unchanged=False)
+    return {reference / path.name: moved for path, moved in written.items()}
 
 
 def write_reference(results, reference, study: bool = False, add: bool = False) -> dict:
@@ -160,8 +163,8 @@ def write_reference(results, reference, study: bool = False, add: bool = False) 
     (:data:`STUDY_FILES`) into a folder of its own. With ``add``, a panel's summary adds its screens to the panel's
     reference (:func:`crocbench.reference.added_screens`): a panel run screen by screen, in several runs.
 
-    Returns ``{path written: lines saying what moved against the previous reference}``; a table the reference
-    did not hold yet gets ``["new"]``.
+    The folder is written whole (:func:`_staged`). Returns ``{path written: lines saying what moved against the
+    previous reference}``; a table the reference did not hold yet gets ``["new"]``.
     """
     reference = Path(reference)
     study = study or is_study_reference(reference)
@@ -191,7 +194,14 @@ def write_reference(results, reference, study: bool = False, add: bool = False) 
         frames = summary_frames(results, _summary_yaml(results, "design.yaml"))
     else:
         frames = {name: reference_frame(results, name) for name in reference_files(results, study)}
-    reference.mkdir(parents=True, exist_ok=True)
+    with _staged(reference) as staging:
+        written = _write_run(results, frames, staging, study, add)
+    return {reference / path.name: moved for path, moved in written.items()}
+
+
+def _write_run(results, frames: dict, reference: Path, study: bool, add: bool) -> dict:
+    """:func:`write_reference`'s writes, into ``reference`` (its staging folder): the tables, the summary tables
+    the reference no longer holds removed, the manifest."""
     written = _write_frames(frames, reference)
     if is_summary(results):  # a summary table the panel's reference now lacks would be stale (e.g. the structures
         # shared, not merged screen by screen; the tables across the screens, of a summary of its screens only)
