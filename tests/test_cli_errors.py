@@ -141,6 +141,10 @@ def test_a_memorization_declaration_without_a_key_or_missing_is_one_line_and_wri
     absent = _memorization_run(tmp_path / "absent", None)
     done = _cli("reference", absent, "--memorization", "--out", out)
     _no_traceback_error(done, f"{absent}/tables/memorization.yaml: no such file")
+    broken = _memorization_run(tmp_path / "broken", None)
+    (broken / "tables" / "memorization.yaml").write_text("split: [cluster\nnovel: 0.4\n")
+    done = _cli("reference", broken, "--memorization", "--out", out)
+    _no_traceback_error(done, f"{broken}/tables/memorization.yaml: not YAML: while parsing a flow sequence")
     assert not (tmp_path / "ref").exists()
 
 

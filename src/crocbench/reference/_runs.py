@@ -9,7 +9,7 @@ import shutil
 from dataclasses import replace
 from pathlib import Path
 
-from .._io import no_empty_folders, read_table, read_text, write_table
+from .._io import no_empty_folders, read_table, write_table
 from ._manifest import (
     MANIFEST,
     Manifest,
@@ -17,6 +17,7 @@ from ._manifest import (
     is_study_reference,
     manifest_kind,
     read_manifest,
+    read_yaml,
     write_manifest,
 )
 from ._panel import added_screens, recomputed_across, summary_frames
@@ -56,15 +57,10 @@ _DECLARED = ("split", "novel", "analog", "metrics")
 def _declared_strata(results) -> dict:
     """A run's ``tables/memorization.yaml`` (its split and strata); a missing file, or one without a key of
     :data:`_DECLARED`, raises one line naming the file."""
-    from .._extras import needs
-
-    with needs("crocbench.reference"):
-        import yaml
-
     path = Path(results) / "tables" / "memorization.yaml"
     if not path.is_file():
         raise ValueError(f"{path}: no such file; a run with memorization: in its config writes it: run the workflow")
-    declared = yaml.safe_load(read_text(path, "YAML"))
+    declared = read_yaml(path)
     if not isinstance(declared, dict):
         raise ValueError(f"{path}: not a mapping of {', '.join(_DECLARED)}")
     missing = [key for key in _DECLARED if key not in declared]
@@ -231,10 +227,4 @@ def _summary_yaml(results, name: str) -> dict | None:
     """A panel summary's YAML table (``tables/questions.yaml``: the questions its run declared; ``tables/design.yaml``:
     its design), as its run wrote it, or None."""
     path = Path(results) / "tables" / name
-    if not path.is_file():
-        return None
-    from .._extras import needs
-
-    with needs("crocbench.reference"):
-        import yaml
-    return yaml.safe_load(read_text(path, "YAML"))
+    return read_yaml(path) if path.is_file() else None
