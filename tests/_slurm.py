@@ -46,7 +46,7 @@ def install_packages() -> None:
     print(f"slurm tests: installing Debian's {' and '.join(PACKAGES)} (apt-get)", file=sys.stderr, flush=True)
     env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
     for cmd in (["apt-get", "update", "-qq"], ["apt-get", "install", "-y", "-qq", *PACKAGES]):
-        done = subprocess.run(_as_root(cmd), capture_output=True, text=True, env=env)
+        done = subprocess.run(_as_root(cmd), capture_output=True, text=True, env=env, timeout=60)
         if done.returncode:
             raise SlurmUnavailable(f"{' '.join(cmd)} failed: {(done.stderr or done.stdout).strip()[-500:]}")
     if not all(shutil.which(p) for p in ("slurmctld", "slurmd", "munged", "sbatch")):
@@ -61,7 +61,7 @@ def _free_port() -> int:
 
 def _node_hardware() -> tuple[int, int]:
     """This machine's CPUs and memory (MB) as slurmd sees them (``slurmd -C``)."""
-    text = subprocess.run(["slurmd", "-C"], capture_output=True, text=True, check=True).stdout
+    text = subprocess.run(["slurmd", "-C"], capture_output=True, text=True, check=True, timeout=60).stdout
     cpus = int(re.search(r"CPUs=(\d+)", text).group(1))
     memory = int(re.search(r"RealMemory=(\d+)", text).group(1))
     return cpus, memory
@@ -178,7 +178,7 @@ class LocalSlurm:
 
     def node_state(self) -> str:
         done = subprocess.run(
-            ["sinfo", "-h", "-n", "localhost", "-o", "%T"], capture_output=True, text=True, env=self.env
+            ["sinfo", "-h", "-n", "localhost", "-o", "%T"], capture_output=True, text=True, env=self.env, timeout=60
         )
         return done.stdout.strip()
 

@@ -7,6 +7,18 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 
+#: Seconds a test of each mark may run (pytest-timeout) before it fails with every thread's stack; the unit suite's
+#: tests get pyproject.toml's ``timeout``. A test that needs another names its own (``@pytest.mark.timeout(N)``).
+MARK_TIMEOUTS = {"workflow": 1800, "statistics": 1800, "slurm": 3600, "fulldata": 3600, "regression": 3600}
+
+
+def pytest_collection_modifyitems(items):
+    """A marked test's timeout (:data:`MARK_TIMEOUTS`), where it names none of its own."""
+    for item in items:
+        limits = [MARK_TIMEOUTS[m.name] for m in item.iter_markers() if m.name in MARK_TIMEOUTS]
+        if limits and item.get_closest_marker("timeout") is None:
+            item.add_marker(pytest.mark.timeout(max(limits)))
+
 
 @pytest.fixture(scope="session")
 def mirror() -> Path:
@@ -117,13 +129,15 @@ def small_disk(tmp_path):
     folder.mkdir()
     if os.geteuid() != 0:
         pytest.skip("mounting a small tmpfs needs root")
-    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", str(folder)], capture_output=True)
+    done = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", str(folder)], capture_output=True, timeout=60
+    )
     if done.returncode != 0:
         pytest.skip(f"cannot mount a tmpfs here: {done.stderr.decode().strip()}")
     try:
         yield folder
     finally:
-        subprocess.run(["umount", "-l", str(folder)], check=False)
+        subprocess.run(["umount", "-l", str(folder)], check=False, timeout=60)
 
 
 @pytest.fixture

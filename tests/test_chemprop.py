@@ -109,6 +109,7 @@ def test_the_gpu_script_writes_the_fold_jobs_scores_in_the_import_format(tmp_pat
         capture_output=True,
         text=True,
         check=True,
+        timeout=600,
     )
     assert "fold 0: 48 compounds" in done.stdout and "fold 1: 48 compounds" in done.stdout
     table = pd.read_csv(tmp_path / "scores.tsv", sep="\t")

@@ -278,6 +278,7 @@ def test_the_order_claims_evidence_lists_tied_rankers_in_the_papers_order_in_eve
             capture_output=True,
             text=True,
             env={**__import__("os").environ, "PYTHONHASHSEED": seed},
+            timeout=600,
         )
         for seed in ("1", "2", "3")
     }

@@ -2,9 +2,10 @@
 
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
-from _cli import CROCBENCH, _cli, _error, _no_traceback_error
+from _cli import CROCBENCH, _cli, _error, _no_traceback_error, start
 
 from crocbench.cli import main
 
@@ -42,7 +43,8 @@ def test_errors_are_one_line_exit_2(ranked, tmp_path, capsys):
 def test_module_entry_point_has_no_traceback(tmp_path):
     bad = tmp_path / "bad.csv"
     bad.write_text("score,label\n1,0\n2,7\n")
-    proc = subprocess.run([sys.executable, "-m", "crocbench", "score", str(bad)], capture_output=True, text=True)
+    command = [sys.executable, "-m", "crocbench", "score", str(bad)]
+    proc = subprocess.run(command, capture_output=True, text=True, timeout=300)
     assert proc.returncode == 2
     assert "Traceback" not in proc.stderr and "binary" in proc.stderr
 
@@ -94,7 +96,7 @@ def test_ctrl_c_is_one_line_exit_130_and_leaves_no_temporary_file(tmp_path):
     import time
 
     env = {**os.environ, "TMPDIR": str(tmp_path)}
-    proc = subprocess.Popen(
+    proc = start(
         [sys.executable, "-m", "crocbench", "score", "-"],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
@@ -102,16 +104,42 @@ def test_ctrl_c_is_one_line_exit_130_and_leaves_no_temporary_file(tmp_path):
         env=env,
         text=True,
     )
-    proc.stdin.write("score,label\n0.5,1\n")
-    proc.stdin.flush()
-    # Wait for a state, not a time: the temporary copy of standard input exists, so the command is past its imports
-    # and blocked reading a pipe that stays open (no EOF can reach it before the signal does).
-    while not list(tmp_path.glob("crocbench-*/stdin")):
-        assert proc.poll() is None, proc.stderr.read()
-        time.sleep(0.05)
-    proc.send_signal(signal.SIGINT)
-    proc.wait()  # standard input is still open: the command ends by the signal, not by reading EOF
-    proc.stdin.close()
-    out, err = proc.stdout.read(), proc.stderr.read()
+    try:
+        proc.stdin.write("score,label\n0.5,1\n")
+        proc.stdin.flush()
+        # Wait for a state, not a time: the temporary copy of standard input exists, so the command is past its
+        # imports and blocked reading a pipe that stays open (no EOF can reach it before the signal does).
+        failsafe = time.monotonic() + 120  # a hang fails here; no expectation of speed
+        while not list(tmp_path.glob("crocbench-*/stdin")):
+            assert proc.poll() is None, proc.communicate(timeout=10)
+            assert time.monotonic() < failsafe, "the command did not start copying standard input in 120 s"
+            time.sleep(0.05)
+        proc.send_signal(signal.SIGINT)
+        proc.wait(timeout=60)  # standard input is still open: the command ends by the signal, not by reading EOF
+        proc.stdin.close()
+        out, err = proc.stdout.read(), proc.stderr.read()
+    finally:  # a failed test leaves nothing running
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(timeout=10)
     assert (proc.returncode, out, err) == (130, "", "crocbench: interrupted\n")
     assert list(tmp_path.iterdir()) == []
+
+
+def test_the_signal_tests_pass_under_a_parent_that_ignores_sigint():
+    """The Ctrl-C tests started as from a background job (``pytest ... &``: SIGINT ignored, and inherited): each
+    gives its child SIGINT's default action, so each passes rather than waits forever on a child that ignores it."""
+    import signal
+
+    root = Path(__file__).resolve().parents[1]
+    command = [sys.executable, "-m", "pytest", "-q", "-p", "no:xdist", "-p", "no:cacheprovider"]
+    test = f"{Path(__file__).name}::test_ctrl_c_is_one_line_exit_130_and_leaves_no_temporary_file"
+    done = subprocess.run(
+        [*command, f"tests/{test}"],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN),
+    )
+    assert done.returncode == 0 and "1 passed" in done.stdout, done.stdout[-3000:] + done.stderr[-3000:]

@@ -134,6 +134,7 @@ def test_every_ecfp_ranker_runs_beside_knn_and_rf_is_a_direct_forest(workdir):
         + ["--fold", "1", "--config", str(workdir / "cfg.yaml")],
         capture_output=True,
         text=True,
+        timeout=600,
     )
     assert replay.returncode == 0, replay.stderr[-2000:]
     rows = [line.split(" | ") for line in replay.stdout.splitlines() if line.startswith(("| logreg", "| mlp"))]

@@ -92,7 +92,7 @@ def _start(folder: Path, *extra: str) -> subprocess.Popen:
 def _wait_for(path: Path, process: subprocess.Popen, timeout=120.0) -> None:
     end = time.monotonic() + timeout
     while not path.exists():
-        assert process.poll() is None, process.communicate()[1][-3000:]
+        assert process.poll() is None, process.communicate(timeout=60)[1][-3000:]
         assert time.monotonic() < end, f"{path} did not appear"
         time.sleep(0.1)
 
@@ -123,7 +123,7 @@ def test_a_writer_killed_mid_write_leaves_the_old_file_or_none_and_the_next_writ
         writer = subprocess.Popen([sys.executable, "-c", WRITER, str(out)], stdout=subprocess.PIPE, text=True)
         assert writer.stdout.readline() == "writing\n"  # 100 rows written, 9,900 to go
         writer.send_signal(signal.SIGKILL)
-        writer.wait()
+        writer.wait(timeout=60)
         assert (out.read_text() if out.exists() else None) == before  # never a truncated table
         assert [p.name for p in tmp_path.glob(".table.part*")] == [".table.part.tsv"]  # the killed write's own
     with atomic_write(out) as tmp:
@@ -158,7 +158,7 @@ def test_a_run_killed_with_sigkill_is_rebuilt_whole_by_the_next_run(tmp_path):
     run = _start(killed, SLOW)
     _wait_for(killed / "logs" / "scr" / "scores" / "slow" / "fold_0.log", run)  # the slow job is fitting
     os.killpg(run.pid, signal.SIGKILL)  # snakemake and its job, as the OOM killer or a power cut would
-    run.wait()
+    run.wait(timeout=60)
     assert not (killed / SLOW).exists()
     assert list((killed / ".snakemake" / "locks").iterdir())  # Snakemake's locks, left behind
     done = _run(killed, SLOW)  # a plain rerun: no --unlock needed
@@ -167,6 +167,24 @@ def test_a_run_killed_with_sigkill_is_rebuilt_whole_by_the_next_run(tmp_path):
     for path in ("results/scr/compounds.parquet", "results/scr/folds.tsv", SLOW, SLOW.replace(".parquet", ".json")):
         assert (killed / path).read_bytes() == (clean / path).read_bytes(), path
     assert _partial_files(killed) == []
+
+
+def test_every_wait_on_a_child_in_the_tests_has_a_timeout():
+    """No test can hang on a child process: every ``subprocess.run``/``check_output``/``check_call`` and every
+    ``.wait()``/``.communicate()`` in tests/ names a timeout (a child that ignores a signal, or a pipe held open by a
+    grandchild, then fails its test instead of stalling the suite)."""
+    waits = {"run", "check_output", "check_call", "call", "wait", "communicate"}
+    bare = []
+    for path in sorted((ROOT / "tests").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in waits):
+                continue
+            if node.func.attr not in ("wait", "communicate") and not ast.unparse(node.func).startswith("subprocess."):
+                continue  # snakemake's api.run, a fixture's own run...
+            timed = any(k.arg == "timeout" for k in node.keywords) or (node.func.attr == "wait" and node.args)
+            if not timed:
+                bare.append(f"{path.name}:{node.lineno}: {ast.unparse(node.func)}")
+    assert bare == []
 
 
 # --- 2. two runs in one folder ---------------------------------------------------------------------------------
@@ -203,13 +221,15 @@ def small_disk(tmp_path):
     disk.mkdir()
     if os.geteuid() != 0:
         pytest.skip("mounting a tmpfs needs root")
-    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", str(disk)], capture_output=True, text=True)
+    done = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", str(disk)], capture_output=True, text=True, timeout=60
+    )
     if done.returncode != 0:
         pytest.skip(f"mount is not permitted here: {done.stderr.strip()}")
     try:
         yield disk
     finally:
-        subprocess.run(["umount", str(disk)], check=True)
+        subprocess.run(["umount", str(disk)], check=True, timeout=60)
 
 
 @pytest.mark.parametrize("writer", ["save_arrays", "write_table"])
@@ -247,7 +267,7 @@ def test_a_copy_with_timestamps_plans_nothing_and_a_plain_cp_r_does_after_one_to
     project = tmp_path / "project"
     project.mkdir()
     for name in ("Snakefile", "workflow", "envs", "config.yaml"):  # the checkout itself, its timestamps kept
-        subprocess.run(["cp", "-a", str(ROOT / name), str(project)], check=True)
+        subprocess.run(["cp", "-a", str(ROOT / name), str(project)], check=True, timeout=60)
     _project(project / "run", seconds=0.0)
     for name in ("mir", "plugins", "cfg.yaml"):
         shutil.move(project / "run" / name, project / name)
@@ -261,10 +281,10 @@ def test_a_copy_with_timestamps_plans_nothing_and_a_plain_cp_r_does_after_one_to
     assert done.returncode == 0, done.stderr[-3000:]
     for copy in (["cp", "-a"], ["cp", "-r", "--preserve=timestamps"]):
         shutil.rmtree(tmp_path / "copy", ignore_errors=True)
-        subprocess.run([*copy, str(project), str(tmp_path / "copy")], check=True)
+        subprocess.run([*copy, str(project), str(tmp_path / "copy")], check=True, timeout=600)
         assert "Nothing to be done" in snakemake(tmp_path / "copy", "-n").stdout, copy
     shutil.rmtree(tmp_path / "copy")
-    subprocess.run(["cp", "-r", str(project), str(tmp_path / "copy")], check=True)
+    subprocess.run(["cp", "-r", str(project), str(tmp_path / "copy")], check=True, timeout=60)
     for script in (tmp_path / "copy" / "workflow" / "scripts").iterdir():  # as cp -r does when it copies them last
         os.utime(script)
     plan = snakemake(tmp_path / "copy", "-n").stdout

@@ -17,7 +17,7 @@ from crocbench import metrics
 
 def _cli(*args, cwd=None, stdin=None):
     return subprocess.run(
-        [sys.executable, "-m", "crocbench", *map(str, args)], cwd=cwd, input=stdin, capture_output=True
+        [sys.executable, "-m", "crocbench", *map(str, args)], cwd=cwd, input=stdin, capture_output=True, timeout=600
     )
 
 

@@ -167,7 +167,7 @@ def test_a_workflow_steps_imports_leave_the_slow_modules_until_used(script):
     header = text[: text.index("\nwith step(")]
     code = header + "\nimport sys\nprint(sorted(set(sys.argv[1:]) & set(sys.modules)))\n"
     slow = ["scipy.optimize", "scipy.stats", "sklearn", "matplotlib", "torch"]
-    done = subprocess.run([sys.executable, "-c", code, *slow], capture_output=True, text=True, cwd=ROOT)
+    done = subprocess.run([sys.executable, "-c", code, *slow], capture_output=True, text=True, cwd=ROOT, timeout=600)
     assert (done.returncode, done.stdout, done.stderr) == (0, "[]\n", "")
 
 

@@ -113,6 +113,7 @@ def _regenerate(root, *args):
         [sys.executable, "-m", "crocbench", "regenerate", "--root", str(root), *args],
         capture_output=True,
         text=True,
+        timeout=600,
     )
 
 

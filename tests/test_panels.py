@@ -14,6 +14,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 import yaml
+from _cli import start
 from _configs import merged_config
 
 from crocbench.data import Dataset, Fetching, obtain, standardize
@@ -220,7 +221,7 @@ def test_the_ecfp_panel_study_keeps_its_runs_outside_the_checkout_in_worktrees_a
 
     study, path = _study_script()
     command = [sys.executable, str(path), str(ROOT / "runs"), "--parts", "references"]  # nothing to run, refused or not
-    done = subprocess.run(command, capture_output=True, text=True)
+    done = subprocess.run(command, capture_output=True, text=True, timeout=600)
     assert done.returncode == 1 and done.stderr.strip() == f"{ROOT / 'runs'}: put the runs outside this checkout"
     folder = tmp_path / "primary"
     try:
@@ -229,7 +230,7 @@ def test_the_ecfp_panel_study_keeps_its_runs_outside_the_checkout_in_worktrees_a
         assert (folder / "config" / "panels" / "pubchem_hts_ecfp.yaml").is_file()
         study.worktree(folder)  # already there, at this commit: left as it is
     finally:
-        subprocess.run(["git", "worktree", "remove", "--force", str(folder)], cwd=ROOT, check=False)
+        subprocess.run(["git", "worktree", "remove", "--force", str(folder)], cwd=ROOT, check=False, timeout=60)
 
 
 SMALLEST_TWO = ["GPCR_3_primary", "ion_channel2_primary"]  # a summary compares two screens or more
@@ -243,6 +244,7 @@ def _job_started(pid, psutil) -> bool:
         return False
 
 
+@pytest.mark.timeout(1500)  # the waits below: 900 s for a job to start, 300 s to stop, 120 s to reap
 def test_an_interrupted_ecfp_panel_study_stops_snakemake_and_its_jobs_and_exits_130(tmp_path, mirror):
     """A real SIGINT to the study command while snakemake runs the smallest screens' first job: the command lets
     snakemake stop its jobs, says so in two lines (no traceback) and exits 130; no process it started lives on."""
@@ -258,38 +260,32 @@ def test_an_interrupted_ecfp_panel_study_stops_snakemake_and_its_jobs_and_exits_
     root = tmp_path / "runs"
     command = [sys.executable, str(path), str(root), "--parts", "primary", "--screens", *SMALLEST_TWO, "--cores", "1"]
     env = {**os.environ, "CROCBENCH_MIRROR": str(mirror)}
-    # The command gets SIGINT's default action, whatever this process inherited: a test run from a background job
-    # (CI started with `&`) ignores SIGINT, and Python then leaves it ignored in every child it starts.
-    proc = subprocess.Popen(
-        command,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=env,
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
-    )
+    # The command gets SIGINT's default action, whatever this process inherited (a background job ignores it).
+    proc = start(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
     log = root / "primary.log"
     started = []
     try:
         # Wait for states, not times: snakemake has logged a job and the job's process is under it.
-        failsafe = time.monotonic() + 1800  # a hang fails here, not CI's clock; no expectation of speed
+        failsafe = time.monotonic() + 900  # a hang fails here, within the test's timeout; no expectation of speed
         while not (log.is_file() and "jobid: " in log.read_text() and _job_started(proc.pid, psutil)):
-            assert proc.poll() is None, proc.communicate()
-            assert time.monotonic() < failsafe, "snakemake ran no job in 30 minutes"
+            assert proc.poll() is None, proc.communicate(timeout=60)
+            assert time.monotonic() < failsafe, "snakemake ran no job in 15 minutes"
             time.sleep(0.2)
         started = psutil.Process(proc.pid).children(recursive=True)
         proc.send_signal(signal.SIGINT)
-        out, err = proc.communicate(timeout=1800)
+        out, err = proc.communicate(timeout=300)
         assert proc.returncode == 130, err
         assert "Traceback" not in err and err.splitlines() == [
             "primary: interrupted; waiting for snakemake to stop its jobs",
             f"primary: stopped; the same command resumes the run (see {log})",
         ]
         # The command has exited 130 only after snakemake did; its jobs' processes may still be being reaped.
-        _, alive = psutil.wait_procs(started, timeout=600)
+        _, alive = psutil.wait_procs(started, timeout=120)
         assert [p.pid for p in alive if p.status() != psutil.STATUS_ZOMBIE] == []
     finally:
         for process in [proc, *started]:  # a failed test leaves nothing running
             if process.poll() is None if process is proc else process.is_running():
                 process.kill()
-        subprocess.run(["git", "worktree", "remove", "--force", str(root / "primary")], cwd=ROOT, check=False)
+        subprocess.run(
+            ["git", "worktree", "remove", "--force", str(root / "primary")], cwd=ROOT, check=False, timeout=60
+        )

@@ -142,6 +142,8 @@ def test_kernels_need_no_torch_and_take_omp_num_threads():
     tests = str(Path(__file__).resolve().parent)  # for _synthetic
     for threads, top in (("1", 1), ("2", 2), ("0", None)):  # None: numba's whole pool (pandas' numexpr needs an int)
         env = {**os.environ, "OMP_NUM_THREADS": threads, "PYTHONPATH": tests}
-        out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+        out = subprocess.run(
+            [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True, timeout=600
+        )
         loaded, used, pool = out.stdout.split()
         assert loaded == "False" and int(used) == min(top or int(pool), int(pool)), (threads, out.stdout)

@@ -73,6 +73,7 @@ def _squeue(cluster, run_name: str | None = None) -> list[tuple[str, str, str]]:
         text=True,
         env=cluster.env,
         check=True,
+        timeout=60,
     )
     rows = [tuple(line.split("|", 2)) for line in done.stdout.split()]
     return [r for r in rows if run_name is None or r[2] == run_name]
@@ -104,7 +105,7 @@ def test_the_test_screen_through_slurm_equals_a_local_run_even_with_a_cancelled_
                 running = [job for job, state, _ in _squeue(slurm_cluster) if state == "RUNNING" and job not in before]
                 if running:
                     time.sleep(1)
-                    subprocess.run(["scancel", running[0]], env=slurm_cluster.env, check=True)
+                    subprocess.run(["scancel", running[0]], env=slurm_cluster.env, check=True, timeout=60)
                     cancelled = running[0]
             time.sleep(0.5)
     finally:

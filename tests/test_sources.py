@@ -65,6 +65,7 @@ def test_a_new_kind_is_one_module(tmp_path):
         capture_output=True,
         text=True,
         env={"PYTHONPATH": str(root), "PATH": "/usr/bin:/bin"},
+        timeout=600,
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines() == ["['command', 'echo', 'member', 'package', 'url']", sha]

@@ -593,7 +593,9 @@ def _choose(tmp_path, config_file, out):
     """`crocbench tuning choose` on the development run in ``tmp_path`` (its results/tuning/values.tsv)."""
     values = tmp_path / "results" / "tuning" / "values.tsv"
     command = [sys.executable, "-m", "crocbench.cli", "tuning", "choose", str(values), "--config", str(config_file)]
-    return subprocess.run([*command, "--out", str(out), "--root", str(ROOT)], capture_output=True, text=True)
+    return subprocess.run(
+        [*command, "--out", str(out), "--root", str(ROOT)], capture_output=True, text=True, timeout=600
+    )
 
 
 def test_a_development_panel_chooses_each_rankers_configuration_by_its_mean_over_the_screens(tmp_path):
@@ -679,7 +681,9 @@ def test_a_cap_is_priced_by_the_chosen_candidate_refitted_with_the_setting_chang
     out = tmp_path / "caps.tsv"
     args = ["--chosen", str(chosen), "--config", str(tmp_path / "dev.yaml"), "--ranker", "rf", "--out", str(out)]
     variants = ["--variant", "same:n_estimators=10", "--variant", "more:n_estimators=40"]
-    cap = subprocess.run([sys.executable, str(script), str(tmp_path), *args, *variants], capture_output=True, text=True)
+    cap = subprocess.run(
+        [sys.executable, str(script), str(tmp_path), *args, *variants], capture_output=True, text=True, timeout=600
+    )
     assert cap.returncode == 0, cap.stderr[-3000:]
     table = pd.read_csv(out, sep="\t")
     same, more = table[table["variant"] == "same"], table[table["variant"] == "more"]
@@ -689,7 +693,10 @@ def test_a_cap_is_priced_by_the_chosen_candidate_refitted_with_the_setting_chang
         assert same[f"variant_{k}"].tolist() == same[f"chosen_{k}"].tolist() == more[f"chosen_{k}"].tolist()
     assert (more["difference_roc"] != 0).any()
     bad = subprocess.run(
-        [sys.executable, str(script), str(tmp_path), *args, "--variant", "trees"], capture_output=True, text=True
+        [sys.executable, str(script), str(tmp_path), *args, "--variant", "trees"],
+        capture_output=True,
+        text=True,
+        timeout=600,
     )
     assert bad.returncode != 0 and bad.stderr.strip() == "--variant: NAME:KEY=VALUE[,KEY=VALUE]; got 'trees'"
 
@@ -909,6 +916,7 @@ def test_two_datasets_in_one_run_and_the_summary_from_their_own_scores(tmp_path)
         + ["--fold", "1", "--config", str(tmp_path / "cfg.yaml")],
         capture_output=True,
         text=True,
+        timeout=600,
     )
     assert replay.returncode == 0, replay.stderr[-2000:]
     rows = [line.split(" | ") for line in replay.stdout.splitlines() if line.startswith(("| svm", "| irv"))]

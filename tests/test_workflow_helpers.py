@@ -145,7 +145,11 @@ def test_panel_cost_of_some_models_per_screen_and_per_compound(tmp_path):
     script = Path(__file__).resolve().parents[1] / "benchmarks" / "accounting" / "panel.py"
     args = ["--config", str(tmp_path / "panel.yaml"), "--counts", str(tmp_path / "counts.tsv"), "--models", "rf", "mlp"]
     out = subprocess.run(
-        [sys.executable, str(script), str(tmp_path / "run"), *args], capture_output=True, text=True, check=True
+        [sys.executable, str(script), str(tmp_path / "run"), *args],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=600,
     ).stdout
     section = out[out.index("A fold's mean job seconds of rf, mlp") :]
     rows = {line.split("|")[1].strip(): line for line in section.splitlines() if line.startswith("| ")}
@@ -162,7 +166,7 @@ def test_panel_cost_of_some_models_per_screen_and_per_compound(tmp_path):
     assert "their largest job: 909 MiB (b, scores/mlp/fold_9; sampled)" in out
     assert "largest peak RSS 909 MiB (b, scores/mlp/fold_9; sampled)" in out  # of every job, svm's too
     bad = subprocess.run(
-        [sys.executable, str(script), str(tmp_path / "run"), *args, "knn"], capture_output=True, text=True
+        [sys.executable, str(script), str(tmp_path / "run"), *args, "knn"], capture_output=True, text=True, timeout=600
     )
     assert bad.returncode != 0 and "no fold jobs of knn in the screens done" in bad.stderr
 
@@ -186,7 +190,9 @@ def test_the_cost_per_ranker_counts_candidates_with_their_ranker_and_every_repea
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(f"s\tmax_rss\tcpu_time\n{s}\t500\t{cpu}\n")
     script = Path(__file__).resolve().parents[1] / "benchmarks" / "accounting" / "rankers.py"
-    out = subprocess.run([sys.executable, str(script), str(tmp_path)], capture_output=True, text=True, check=True)
+    out = subprocess.run(
+        [sys.executable, str(script), str(tmp_path)], capture_output=True, text=True, check=True, timeout=600
+    )
     rows = {line.split("|")[1].strip(): [c.strip() for c in line.split("|")[2:-1]] for line in out.stdout.splitlines()
             if line.startswith("| ") and not line.startswith("| stage")}  # fmt: skip
     assert list(rows) == ["rf", "neighbours", "other", "svm", "data", "knn"]  # by wall hours, largest first
@@ -204,14 +210,18 @@ def test_the_cost_per_ranker_counts_candidates_with_their_ranker_and_every_repea
     ]
     assert rows["knn"][:2] == ["1", f"{3 / 3600:.2f}"]
     assert out.stdout.startswith(f"## {tmp_path}: 10 jobs, {270 / 3600:.2f} h of job wall time")
-    apart = subprocess.run([sys.executable, str(script), str(tmp_path), "--runs"], capture_output=True, text=True)
+    apart = subprocess.run(
+        [sys.executable, str(script), str(tmp_path), "--runs"], capture_output=True, text=True, timeout=600
+    )
     runs = {line.split("|")[1].strip(): line.split("|")[2:-1] for line in apart.stdout.splitlines() if "| rf" in line}
     runs = {k: [c.strip() for c in v] for k, v in runs.items()}
     assert {k: v[:2] for k, v in runs.items()} == {
         "rf.c1": ["1", f"{100 / 3600:.2f}"], "rf.c2": ["1", f"{50 / 3600:.2f}"], "rf": ["2", f"{70 / 3600:.2f}"]
     }  # fmt: skip
     assert runs["rf"][-3:-1] == ["", "35.00"] and runs["rf.c2"][-3:-1] == ["50.00", ""]  # screens a, b: mean seconds
-    missing = subprocess.run([sys.executable, str(script), str(tmp_path / "none")], capture_output=True, text=True)
+    missing = subprocess.run(
+        [sys.executable, str(script), str(tmp_path / "none")], capture_output=True, text=True, timeout=600
+    )
     assert missing.returncode != 0 and "no logs folder" in missing.stderr
 
 
@@ -231,7 +241,7 @@ with step(SimpleNamespace(log=[{str(tmp_path / "step.log")!r}], threads=1)):
     del a
     time.sleep(0.2)
 """
-    subprocess.run([sys.executable, "-c", script], check=True)
+    subprocess.run([sys.executable, "-c", script], check=True, timeout=600)
     last = (tmp_path / "step.log").read_text().splitlines()[-1]
     mib = int(re.fullmatch(r"done in [\d.]+ s; peak RSS (\d+) MiB", last).group(1))
     assert 400e6 / 2**20 < mib < 400e6 / 2**20 + 300  # the array, and the interpreter with numpy
@@ -355,7 +365,9 @@ def test_the_plan_prices_a_chosen_setting_by_its_development_seconds_over_its_de
     def plan(extra=()):
         args = ["--measured", str(measured), "--plan", "5,3,1", "--budget", "8", "--dev-screens", "3"]
         args += ["--dev-folds", "1", "--rf-cap", "100", "--models", "svm", "rf", *extra]
-        out = subprocess.run([sys.executable, str(script), *args], capture_output=True, text=True, check=True).stdout
+        out = subprocess.run(
+            [sys.executable, str(script), *args], capture_output=True, text=True, check=True, timeout=600
+        ).stdout
         return {line.split("|")[1].strip(): line.split("|")[2:-1] for line in out.splitlines() if line.startswith("| ")}
 
     base = plan()

@@ -68,6 +68,20 @@ def atomic_write(path, size: int | None = None):
         tmp.unlink(missing_ok=True)
 
 
+@contextlib.contextmanager
+def no_empty_folders(*paths):
+    """A block that fails leaves none of the folders it made for ``paths`` (those missing when it starts: each path
+    and its parents) behind while they are empty; what a failed block did write in them is kept."""
+    made = {p for path in paths for p in (Path(path), *Path(path).parents) if not p.exists()}
+    try:
+        yield
+    except BaseException:
+        for folder in sorted(made, key=lambda p: len(p.parts), reverse=True):  # the deepest first
+            if folder.is_dir() and not any(folder.iterdir()):
+                folder.rmdir()
+        raise
+
+
 def write_bytes(path, data: bytes) -> None:
     """``Path(path).write_bytes(data)``, atomically (:func:`atomic_write`)."""
     with atomic_write(path, size=len(data)) as tmp:
@@ -152,10 +166,58 @@ def first_bad_byte(chunks, final: bool = True) -> tuple[int, int, int] | None:
     return None
 
 
-def not_utf8_message(shown: str, found: tuple[int, int, int]) -> str:
-    """One line naming the file's first byte that is not UTF-8 (:func:`first_bad_byte`'s ``found``)."""
+def not_utf8_message(shown: str, found: tuple[int, int, int], kind: str = "CSV/TSV") -> str:
+    """One line naming the file's first byte that is not UTF-8 (:func:`first_bad_byte`'s ``found``); ``kind``: what
+    to save it as."""
     offset, byte, line = found
     return (
-        f"{shown}: not UTF-8 text: byte 0x{byte:02x} at offset {offset} (line {line}); save it as UTF-8 CSV/TSV "
+        f"{shown}: not UTF-8 text: byte 0x{byte:02x} at offset {offset} (line {line}); save it as UTF-8 {kind} "
         "(it may be in Windows-1252/Latin-1)"
     )
+
+
+def _not_utf8(path, kind: str) -> ValueError:
+    with open(path, "rb") as fh:
+        found = first_bad_byte(iter(lambda: fh.read(1 << 20), b""))
+    return ValueError(not_utf8_message(str(path), found or (0, 0, 1), kind))
+
+
+def read_text(path, kind: str = "text") -> str:
+    """``Path(path).read_text()`` as UTF-8; a file that is not UTF-8 raises one line naming its first bad byte.
+
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     _ = (Path(d) / "a.md").write_bytes(b"caf\\xe9")
+    ...     read_text(Path(d) / "a.md", "Markdown")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ValueError: .../a.md: not UTF-8 text: byte 0xe9 at offset 3 (line 1); save it as UTF-8 Markdown (it may be ...
+    """
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise _not_utf8(path, kind) from None
+
+
+def read_table(path, **options):
+    """``pandas.read_csv(path, sep="\\t", **options)``; a file pandas cannot read (not UTF-8, empty, ragged or cut
+    short inside a quoted field) raises one line naming it, with pandas' reason.
+
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     _ = (Path(d) / "t.tsv").write_text("a\\tb\\n1\\t2\\n3\\t4\\t5\\n")
+    ...     read_table(Path(d) / "t.tsv")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ValueError: .../t.tsv: not a table: Error tokenizing data. C error: Expected 2 fields in line 3, saw 3...
+    """
+    import pandas as pd
+
+    try:
+        return pd.read_csv(path, **{"sep": "\t", **options})
+    except UnicodeDecodeError:
+        raise _not_utf8(path, "TSV") from None
+    except pd.errors.EmptyDataError:
+        raise ValueError(f"{path}: empty (not even a header row); write it again") from None
+    except pd.errors.ParserError as exc:
+        raise ValueError(
+            f"{path}: not a table: {' '.join(str(exc).split())}; is it cut short? write it again"
+        ) from None

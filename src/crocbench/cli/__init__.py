@@ -1,8 +1,10 @@
 """Command-line interface: ``crocbench score`` and ``crocbench compare``.
 
-Errors in the input become a one-line message on stderr and exit code 2; so does a command whose extra is not
-installed (``explain``, ``synthesize`` and ``reference`` need ``pip install 'crocbench[workflow]'``, as does
-``score --plot``): the line names the extra. Ctrl-C stops a command with one line and exit code 130.
+Errors in the input become a one-line message on stderr and exit code 2; so do the file system's errors (the line
+names the file), a file that cannot be downloaded, and a command whose extra is not installed (``explain``,
+``synthesize`` and ``reference`` need ``pip install 'crocbench[workflow]'``, as does ``score --plot``): the line names
+the extra (:mod:`._errors` says which errors and in what words). ``crocbench --debug`` shows their tracebacks
+instead; an unexpected error (a bug) always shows one. Ctrl-C stops a command with one line and exit code 130.
 
 This module holds :func:`main`, the argument parser and its argument types; one concern per module besides:
 
@@ -10,6 +12,7 @@ This module holds :func:`main`, the argument parser and its argument types; one 
   ``--metric``;
 - :mod:`._files`: a file argument's bytes before pandas reads them: workbooks, UTF-16/UTF-32 text, bytes that
   are not UTF-8, a column name given twice, a missing header row;
+- :mod:`._errors`: the errors a user can hit, each in one line;
 - :mod:`._output`: plain-text tables, numbers and p-values, strict JSON, the ``--plot`` path, the library's
   messages in the command line's words (no ``y_true``/``y_score``);
 - :mod:`._score`: ``crocbench score``;
@@ -28,13 +31,12 @@ import os
 import sys
 
 from .. import __version__
-from .._extras import MissingExtra
 from ..metrics import METRICS, TIES, paper_metrics
 from ..stats import DEFAULT_RESAMPLES, MIN_RESAMPLES, TESTS, check_resamples
 from ._benchmark import _benchmark, add_benchmark_parser
 from ._compare import _compare
+from ._errors import error_line
 from ._input import STDIN
-from ._output import _for_users
 from ._samples import ANNOUNCE_SAMPLES, MAX_SAMPLES
 from ._score import _score
 from ._tools import _explain, _reference, _regenerate, _synthesize
@@ -125,6 +127,9 @@ def _positive_float(text: str) -> float:
 def _parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="crocbench", description="Early-retrieval metrics and significance tests (CROC framework).")
     parser.add_argument("--version", action="version", version=f"crocbench {__version__}")
+    parser.add_argument(
+        "--debug", action="store_true", help="show an error's traceback instead of its one line (for a bug report)"
+    )
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     p = sub.add_parser("score", help="print every metric of one ranked list")
@@ -284,12 +289,15 @@ def main(argv=None) -> int:
             "benchmark": _benchmark,
             "tuning": _tuning,
         }[args.command](args)
-    except (ValueError, MissingExtra) as exc:
-        print(f"crocbench: error: {_for_users(str(exc))}", file=sys.stderr)
-        return EXIT_USAGE
     except KeyboardInterrupt:  # Ctrl-C: one line, no traceback (every file is written whole or not at all)
         print("crocbench: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
     except BrokenPipeError:  # the reader stopped early (e.g. `| head -1`): not an error, and no traceback
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # nothing more to flush at exit
         return 0
+    except Exception as exc:
+        line = None if args.debug else error_line(exc)
+        if line is None:  # --debug, or a bug: the traceback
+            raise
+        print(f"crocbench: error: {line}", file=sys.stderr)
+        return EXIT_USAGE

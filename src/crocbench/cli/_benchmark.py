@@ -73,6 +73,7 @@ def _screens(text):
 
 def _benchmark(args) -> int:
     from .. import benchmark as bm
+    from .._io import no_empty_folders
 
     command = args.benchmark_command
     if command == "list":
@@ -83,7 +84,8 @@ def _benchmark(args) -> int:
         return 0
     if command == "export":
         spec = bm.find_spec(args.name)
-        bm.export(spec, args.out, args.root, _screens(args.screens), args.format)
+        with no_empty_folders(args.out):
+            bm.export(spec, args.out, args.root, _screens(args.screens), args.format)
         print(f"{spec.title} exported to {args.out}", file=sys.stderr)
         return 0
     if command == "freeze":
@@ -95,10 +97,11 @@ def _benchmark(args) -> int:
     submission, screens = Path(args.submission), _screens(args.screens)
     if not Path(args.benchmark).is_dir():  # a name: the submission is checked before its export may be made
         check_files(submission, bm.find_spec(args.benchmark), screens)
-    loaded = bm.load(args.benchmark, args.root, screens, unregistered=args.unregistered)
-    result = loaded.evaluate(submission, args.name or submission.resolve().name)
     out = Path(args.out) if args.out else submission / "evaluation"
-    paths = result.write(out)
+    with no_empty_folders(out, bm.checkout(args.root) / bm.EXPORTS / args.benchmark):
+        loaded = bm.load(args.benchmark, args.root, screens, unregistered=args.unregistered)
+        result = loaded.evaluate(submission, args.name or submission.resolve().name)
+        paths = result.write(out)
     print("\n".join(result.verdicts()))
     print(f"written: {', '.join(str(p) for p in paths)}", file=sys.stderr)
     return 0

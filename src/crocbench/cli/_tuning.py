@@ -31,15 +31,45 @@ def add_tuning_parser(sub) -> None:
     q.add_argument("--root", default=".", help="the project's root, holding config.yaml (default: the current folder)")
 
 
-def _tuning(args) -> int:
-    import pandas as pd
+def _values(path: Path, metric: str):
+    """The development panel's values (``dataset``, ``model``, ``metric``...: a row per screen and candidate); a
+    file that is not such a table raises one line naming it."""
+    from .._io import read_table
 
+    values = read_table(path)
+    missing = [c for c in ("dataset", "model", metric) if c not in values.columns]
+    if missing:
+        raise ValueError(
+            f"{path}: no {', '.join(missing)} column (it has {', '.join(map(str, values.columns))}); "
+            "it is not a development panel's values table (results/tuning/values.tsv)"
+        )
+    if values.empty:
+        raise ValueError(f"{path}: no rows (a header alone): the development run wrote no values")
+    twice = values.duplicated(["dataset", "model"])
+    if twice.any():
+        row = values[twice].iloc[0]
+        raise ValueError(
+            f"{path}: screen {row['dataset']} and candidate {row['model']} are given twice (first repeated at row "
+            f"{int(twice.to_numpy().argmax()) + 1}); keep one row each"
+        )
+    return values
+
+
+def _check_writable(option: str, path: Path) -> None:
+    """Refuse, before anything is written, an output that is a folder or whose folder does not exist."""
+    if path.is_dir():
+        raise ValueError(f"{option} {path}: is a folder; name the file to write")
+    if not path.resolve().parent.is_dir():
+        raise ValueError(f"{option} {path}: its folder {path.resolve().parent} does not exist; create it first")
+
+
+def _tuning(args) -> int:
     from .._extras import needs
 
     with needs("crocbench tuning choose"):
         import yaml
 
-    from .._io import atomic_write, write_table
+    from .._io import write_table, write_text
     from ..config import load_config, tuning_settings
     from ..models import expand_runs
     from ..models._development import choose_candidates, chosen_models, chosen_tuning
@@ -57,7 +87,10 @@ def _tuning(args) -> int:
         raise ValueError("the config's tuning: design is not development: its rankers were tuned in each fold")
     search = [p / "plugins" for p in (*(f.resolve().parent for f in files), Path(args.root).resolve())]
     entries = expand_runs(config["models"], config.get("irv_training"), tuning, [p for p in search if p.is_dir()])
-    values = pd.read_csv(values_path, sep="\t")
+    values = _values(values_path, tuning["metric"])
+    table_path = Path(args.table) if args.table else Path(args.out).with_suffix(".tsv")
+    for option, path in (("--out", Path(args.out)), ("--table", table_path)):
+        _check_writable(option, path)
     table = choose_candidates(values, entries, tuning["metric"], tuning["cost_margin"])
     chosen = chosen_models(table, entries)
     screens = int(table["screens"].iloc[0])
@@ -70,13 +103,12 @@ def _tuning(args) -> int:
     header = (
         f"# Chosen on a development panel of {screens} screens ({', '.join(str(f) for f in files)}): each ranker's "
         f"{rule}; every candidate's mean, SD and seconds (wall, CPU): "
-        f"{Path(args.table or Path(args.out).with_suffix('.tsv')).name}\n"
+        f"{table_path.name}\n"
     )
-    table_path = Path(args.table) if args.table else Path(args.out).with_suffix(".tsv")
+    record = chosen_tuning(tuning, dict.fromkeys(values["dataset"]))  # the tuning that chose them, its screens
+    text = header + yaml.safe_dump({"tuning": record, "models": chosen}, sort_keys=False)
     write_table(table, table_path, sep="\t", index=False, float_format="%.10g")
-    record = chosen_tuning(tuning, dict.fromkeys(values["dataset"]))
-    with atomic_write(args.out) as tmp, open(tmp, "w") as fh:  # the tuning that chose them, and its screens
-        fh.write(header + yaml.safe_dump({"tuning": record, "models": chosen}, sort_keys=False))
+    write_text(args.out, text)
     for row in table[table["chosen"]].itertuples():
         best = table[(table["ranker"] == row.ranker) & table["best"]].iloc[0]
         cost = "" if best.candidate == row.candidate else f"; the best, {best.candidate}, {best['mean']:.4f}"

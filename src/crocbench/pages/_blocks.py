@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .._io import atomic_write, write_text
+from .._io import atomic_write, read_table, read_text, write_text
 from ..reference import is_panel_reference, is_study_reference, references
 from ._tables import document_tables, reference_figure
 
@@ -52,7 +52,7 @@ def update_readme(documents, reference) -> list:
     error.
     """
     documents = [documents] if isinstance(documents, str | Path) else list(documents)
-    tables, seen, changed = document_tables(reference), set(), []
+    tables, seen, changed = _readable(document_tables, Path(reference)), set(), []
     named = is_panel_reference(reference) or is_study_reference(reference)
     prefix = f"{Path(reference).name}/" if named else None
 
@@ -61,7 +61,7 @@ def update_readme(documents, reference) -> list:
 
     texts = {}
     for document in documents:
-        text, found, moved = _rewritten(Path(document).read_text(), tables, mine, str(document))
+        text, found, moved = _rewritten(read_text(document, "Markdown"), tables, mine, str(document))
         texts[Path(document)] = text
         seen |= found
         changed += [(str(document), name) for name in moved]
@@ -108,11 +108,11 @@ def regenerate_documents(root, check: bool = False) -> list:
     manifests = [m for m in references(root / "results" / "reference") if m.documents or m.figures]
     tables = {}
     for manifest in manifests:
-        tables.update(document_tables(manifest.folder))
+        tables.update(_readable(document_tables, manifest.folder))
     changed, seen, texts = [], set(), {}
     for document in documents_of(root):
         text, found, moved = _rewritten(
-            document.read_text(), tables, lambda name: True, str(document.relative_to(root))
+            read_text(document, "Markdown"), tables, lambda name: True, str(document.relative_to(root))
         )
         seen |= found
         changed += [(str(document.relative_to(root)), name) for name in moved]
@@ -139,6 +139,19 @@ def regenerate_documents(root, check: bool = False) -> list:
                 with atomic_write(path) as out:
                     out.write_bytes(data)
     return changed
+
+
+def _readable(tables, folder: Path) -> dict:
+    """``tables(folder)``; where one of the folder's tables cannot be read (not UTF-8, cut short, empty), one line
+    naming it (:func:`crocbench._io.read_table` says which and why)."""
+    import pandas as pd
+
+    try:
+        return tables(folder)
+    except (UnicodeDecodeError, pd.errors.ParserError, pd.errors.EmptyDataError):
+        for path in sorted(folder.glob("*.tsv")):
+            read_table(path)
+        raise
 
 
 def _same_pixels(a, b) -> bool:

@@ -37,6 +37,8 @@ import functools
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .._io import read_text
+
 MANIFEST = "manifest.yaml"
 KINDS = ("paper", "panel", "study", "tables", "memorization")
 SPLITS = ("random", "scaffold", "cluster")
@@ -119,16 +121,25 @@ def read_manifest(folder) -> Manifest:
     return _read(folder, stat.st_mtime_ns, stat.st_size)
 
 
-@functools.lru_cache(maxsize=256)
-def _read(folder: Path, mtime_ns: int, size: int) -> Manifest:
-    """:func:`read_manifest`'s work, kept while the file is unchanged (its time and size are the key)."""
+def read_yaml(path):
+    """A YAML file of a reference or a run (a manifest, a run's declarations); one that is not UTF-8 or not YAML
+    raises one line naming it."""
     from .._extras import needs
 
     with needs("crocbench.reference"):
         import yaml
 
+    try:
+        return yaml.safe_load(read_text(path, "YAML"))
+    except yaml.YAMLError as exc:
+        raise ValueError(f"{path}: not YAML: {' '.join(str(exc).split())}") from None
+
+
+@functools.lru_cache(maxsize=256)
+def _read(folder: Path, mtime_ns: int, size: int) -> Manifest:
+    """:func:`read_manifest`'s work, kept while the file is unchanged (its time and size are the key)."""
     path = folder / MANIFEST
-    spec = yaml.safe_load(path.read_text())
+    spec = read_yaml(path)
     if not isinstance(spec, dict):
         raise ValueError(f"{path}: not a mapping")
     unknown = sorted(set(spec) - set(_KEYS))

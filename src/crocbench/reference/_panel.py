@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from .._io import read_table
 from ._tables import (
     CLAIMS_FILES,
     PER_SCREEN,
@@ -66,7 +67,7 @@ def _screens(frame: pd.DataFrame) -> list:
 
 def panel_screens(folder) -> list:
     """The screens a panel's reference (or summary) holds, in its ``datasets.tsv``'s order."""
-    return _screens(pd.read_csv(Path(folder) / "datasets.tsv", sep="\t", usecols=["dataset"]))
+    return _screens(read_table(Path(folder) / "datasets.tsv", usecols=["dataset"]))
 
 
 def added_screens(results, reference, design=None, held_design=None) -> dict:
@@ -122,7 +123,7 @@ def added_screens(results, reference, design=None, held_design=None) -> dict:
             )
     new = summary_frames(results, design, across=False)
     kept = panel_files(reference)
-    old = {n: pd.read_csv(Path(reference) / n, sep="\t") for n in kept}
+    old = {n: read_table(Path(reference) / n) for n in kept}
     if holds_across(results) and set(_screens(new["datasets.tsv"])) >= set(_screens(old["datasets.tsv"])):
         return new
     # the novel actives' values merge screen by screen where both hold them; the structures the screens share
@@ -134,7 +135,7 @@ def added_screens(results, reference, design=None, held_design=None) -> dict:
         *(["novel.tsv"] if "novel.tsv" in new and (Path(reference) / "novel.tsv").is_file() else []),
     ]
     for name in per_screen[len(held) :]:
-        old[name] = pd.read_csv(Path(reference) / name, sep="\t")
+        old[name] = read_table(Path(reference) / name)
     if "datasets_repeats.tsv" in extra:
         counts = [sorted(set(t["datasets_repeats.tsv"]["repeat"])) for t in (new, old)]
         if counts[0] != counts[1]:
@@ -183,10 +184,10 @@ def recomputed_across(reference) -> dict:
         raise ValueError(f"{reference}: no panel reference with tables across its screens (ranks.tsv) to recompute")
     names = [n for n in PER_SCREEN if holds_claims(folder) or n not in CLAIMS_FILES]
     names += [n for n in ("datasets_repeats.tsv", "ranks.tsv") if (folder / n).is_file()]  # ranks: the runs ranked
-    tables = {n: pd.read_csv(folder / n, sep="\t") for n in names}
+    tables = {n: read_table(folder / n) for n in names}
     new = {n: t for n, t in _across(tables, _ranked(tables, None, folder)).items() if (folder / n).is_file()}
     if "claims.tsv" in new:
-        held = pd.read_csv(folder / "claims.tsv", sep="\t").set_index("id")
+        held = read_table(folder / "claims.tsv").set_index("id")
         claims = new["claims.tsv"].set_index("id")
         if PAIRED_CLAIM in held.index and set(claims.columns) <= set(held.columns):
             claims.loc[PAIRED_CLAIM] = held.loc[PAIRED_CLAIM, claims.columns]
@@ -270,12 +271,12 @@ def check_screens(results) -> None:
     from ._tables import optional_summary_files
 
     tables = Path(results) / "tables"
-    held = _screens(pd.read_csv(tables / "datasets.tsv", sep="\t", usecols=["dataset"]))
+    held = _screens(read_table(tables / "datasets.tsv", usecols=["dataset"]))
     for name in ("claims_per_screen.tsv", *optional_summary_files(results)):
         path = tables / name
         if not path.is_file() or name not in ROW_KEYS or ROW_KEYS[name][0] != "dataset":
             continue
-        screens = _screens(pd.read_csv(path, sep="\t", usecols=["dataset"]))
+        screens = _screens(read_table(path, usecols=["dataset"]))
         if set(screens) != set(held):
             raise ValueError(
                 f"{path} holds {', '.join(screens)}; its datasets.tsv holds {', '.join(held)}: tables of another run "

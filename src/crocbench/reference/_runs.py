@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
+import errno
+import os
+import shutil
 from dataclasses import replace
 from pathlib import Path
 
-import pandas as pd
-
-from .._io import write_table
+from .._io import no_empty_folders, read_table, write_table
 from ._manifest import (
     MANIFEST,
     Manifest,
@@ -15,6 +17,7 @@ from ._manifest import (
     is_study_reference,
     manifest_kind,
     read_manifest,
+    read_yaml,
     write_manifest,
 )
 from ._panel import added_screens, recomputed_across, summary_frames
@@ -43,41 +46,87 @@ def compare_run(results, reference) -> dict:
         if not path.is_file():
             out[name] = [f"{name}: not in the reference {reference}"]
             continue
-        out[name] = compare(reference_frame(results, name), pd.read_csv(path, sep="\t"), name)
+        out[name] = compare(reference_frame(results, name), read_table(path), name)
     return out
+
+
+#: The keys of a run's ``tables/memorization.yaml`` a memorization reference keeps.
+_DECLARED = ("split", "novel", "analog", "metrics")
+
+
+def _declared_strata(results) -> dict:
+    """A run's ``tables/memorization.yaml`` (its split and strata); a missing file, or one without a key of
+    :data:`_DECLARED`, raises one line naming the file."""
+    path = Path(results) / "tables" / "memorization.yaml"
+    if not path.is_file():
+        raise ValueError(f"{path}: no such file; a run with memorization: in its config writes it: run the workflow")
+    declared = read_yaml(path)
+    if not isinstance(declared, dict):
+        raise ValueError(f"{path}: not a mapping of {', '.join(_DECLARED)}")
+    missing = [key for key in _DECLARED if key not in declared]
+    if missing:
+        raise ValueError(f"{path}: no key {', '.join(missing)} (it has {', '.join(map(str, declared)) or 'none'})")
+    return declared
+
+
+@contextlib.contextmanager
+def _staged(folder: Path):
+    """A reference folder written whole: yields a folder beside ``folder`` (``.NAME.part``) holding a copy of
+    its files, which replaces ``folder`` once the block succeeds; a block that fails leaves ``folder`` as it was
+    (or absent) and removes the copy."""
+    if folder.exists() and not folder.is_dir():
+        raise ValueError(f"{folder}: is a file; a reference is a folder")
+    if not next(p for p in folder.parents if p.exists()).is_dir():  # under a file: said of the folder asked for
+        raise NotADirectoryError(errno.ENOTDIR, os.strerror(errno.ENOTDIR), str(folder))
+    staging, old = folder.with_name(f".{folder.name}.part"), folder.with_name(f".{folder.name}.old")
+    shutil.rmtree(staging, ignore_errors=True)  # a killed write's leftovers
+    with no_empty_folders(folder.parent), _removed(staging):
+        if folder.is_dir():
+            shutil.copytree(folder, staging)
+        else:
+            staging.mkdir(parents=True)
+        yield staging
+        shutil.rmtree(old, ignore_errors=True)
+        if folder.is_dir():
+            os.rename(folder, old)
+        os.rename(staging, folder)
+        shutil.rmtree(old, ignore_errors=True)
+
+
+@contextlib.contextmanager
+def _removed(folder: Path):
+    try:
+        yield
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def write_memorization_reference(results, reference) -> dict:
     """Copy a run's memorization tables (``MEMORIZATION_FILES``) into a reference folder of their own, with a
     manifest of kind ``memorization`` saying the run's split and strata (``tables/memorization.yaml``).
 
-    Returns ``{path written: lines saying what moved against the previous reference}``.
+    The folder is written whole (:func:`_staged`): a table or a declaration that cannot be read leaves it as it
+    was. Returns ``{path written: lines saying what moved against the previous reference}``.
     """
-    from .._extras import needs
-
-    with needs("crocbench.reference"):
-        import yaml
-
     reference = Path(reference)
-    kind = manifest_kind(reference)
+    kind = manifest_kind(reference) if reference.is_dir() else None
     if kind not in (None, "memorization"):
         raise ValueError(f"{reference} holds a {kind} reference: a memorization reference needs a folder of its own")
-    declared = yaml.safe_load((Path(results) / "tables" / "memorization.yaml").read_text())
-    reference.mkdir(parents=True, exist_ok=True)
-    written = {}
-    for name in MEMORIZATION_FILES:
-        if name in OPTIONAL_FILES and not (Path(results) / "tables" / name).is_file():
-            continue  # a run without `memorization: splits`
-        frame, path = reference_frame(results, name), reference / name
-        moved = compare(frame, pd.read_csv(path, sep="\t"), name) if path.is_file() else ["new"]
-        write_table(frame, path, sep="\t", index=False, float_format="%.12g")
-        written[path] = moved
+    declared = _declared_strata(results)
     strata = {key: declared[key] for key in ("novel", "analog", "metrics")}
-    old = read_manifest(reference) if kind else Manifest(reference, kind="memorization")
-    if kind is None or old.split != declared["split"] or old.strata != strata:
-        written[write_manifest(replace(old, split=declared["split"], strata=strata))] = [
-            "new" if kind is None else "strata"
-        ]
+    written = {}
+    with _staged(reference) as staging:
+        for name in MEMORIZATION_FILES:
+            if name in OPTIONAL_FILES and not (Path(results) / "tables" / name).is_file():
+                continue  # a run without `memorization: splits`
+            frame, path = reference_frame(results, name), staging / name
+            moved = compare(frame, read_table(path), name) if path.is_file() else ["new"]
+            write_table(frame, path, sep="\t", index=False, float_format="%.12g")
+            written[reference / name] = moved
+        old = read_manifest(staging) if kind else Manifest(staging, kind="memorization")
+        if kind is None or old.split != declared["split"] or old.strata != strata:
+            write_manifest(replace(old, split=declared["split"], strata=strata))
+            written[reference / MANIFEST] = ["new" if kind is None else "strata"]
     return written
 
 
@@ -87,7 +136,7 @@ def _write_frames(frames: dict, reference: Path, unchanged: bool = True) -> dict
     written = {}
     for name, frame in frames.items():
         path = reference / name
-        moved = compare(frame, pd.read_csv(path, sep="\t"), name) if path.is_file() else ["new"]
+        moved = compare(frame, read_table(path), name) if path.is_file() else ["new"]
         if moved or unchanged:
             write_table(frame, path, sep="\t", index=False, float_format="%.12g")
         written[path] = moved
@@ -97,7 +146,10 @@ def _write_frames(frames: dict, reference: Path, unchanged: bool = True) -> dict
 def write_recomputed(reference) -> dict:
     """Rewrite a panel's reference's tables across the screens from its own tables of one screen each
     (:func:`crocbench.reference.recomputed_across`), those that moved: ``{path: lines saying what moved}``."""
-    return _write_frames(recomputed_across(reference), Path(reference), unchanged=False)
+    frames, reference = recomputed_across(reference), Path(reference)
+    with _staged(reference) as staging:
+        written = _write_frames(frames, staging, unchanged=False)
+    return {reference / path.name: moved for path, moved in written.items()}
 
 
 def write_reference(results, reference, study: bool = False, add: bool = False) -> dict:
@@ -107,8 +159,8 @@ def write_reference(results, reference, study: bool = False, add: bool = False) 
     (:data:`STUDY_FILES`) into a folder of its own. With ``add``, a panel's summary adds its screens to the panel's
     reference (:func:`crocbench.reference.added_screens`): a panel run screen by screen, in several runs.
 
-    Returns ``{path written: lines saying what moved against the previous reference}``; a table the reference
-    did not hold yet gets ``["new"]``.
+    The folder is written whole (:func:`_staged`). Returns ``{path written: lines saying what moved against the
+    previous reference}``; a table the reference did not hold yet gets ``["new"]``.
     """
     reference = Path(reference)
     study = study or is_study_reference(reference)
@@ -138,7 +190,14 @@ def write_reference(results, reference, study: bool = False, add: bool = False) 
         frames = summary_frames(results, _summary_yaml(results, "design.yaml"))
     else:
         frames = {name: reference_frame(results, name) for name in reference_files(results, study)}
-    reference.mkdir(parents=True, exist_ok=True)
+    with _staged(reference) as staging:
+        written = _write_run(results, frames, staging, study, add)
+    return {reference / path.name: moved for path, moved in written.items()}
+
+
+def _write_run(results, frames: dict, reference: Path, study: bool, add: bool) -> dict:
+    """:func:`write_reference`'s writes, into ``reference`` (its staging folder): the tables, the summary tables
+    the reference no longer holds removed, the manifest."""
     written = _write_frames(frames, reference)
     if is_summary(results):  # a summary table the panel's reference now lacks would be stale (e.g. the structures
         # shared, not merged screen by screen; the tables across the screens, of a summary of its screens only)
@@ -168,10 +227,4 @@ def _summary_yaml(results, name: str) -> dict | None:
     """A panel summary's YAML table (``tables/questions.yaml``: the questions its run declared; ``tables/design.yaml``:
     its design), as its run wrote it, or None."""
     path = Path(results) / "tables" / name
-    if not path.is_file():
-        return None
-    from .._extras import needs
-
-    with needs("crocbench.reference"):
-        import yaml
-    return yaml.safe_load(path.read_text())
+    return read_yaml(path) if path.is_file() else None

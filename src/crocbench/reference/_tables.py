@@ -8,6 +8,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from .._io import read_table
+
 #: Tables of a run kept in the reference.  Most are ``tables/<name>``; ``svm_folds.tsv`` is built
 #: from the SVM's per-fold records (the chosen C and class weight, the inner-CV values).
 REFERENCE_FILES = (
@@ -163,7 +165,7 @@ def optional_summary_files(results) -> tuple:
         path = tables / name
         if name in OPTIONAL_ACROSS and not across:  # left from another run: a summary of its screens has none
             continue
-        if path.is_file() and (name != "datasets_repeats.tsv" or pd.read_csv(path, sep="\t")["repeat"].nunique() > 1):
+        if path.is_file() and (name != "datasets_repeats.tsv" or read_table(path)["repeat"].nunique() > 1):
             kept.append(name)
     return tuple(kept)
 
@@ -172,7 +174,7 @@ def reference_frame(results, name: str) -> pd.DataFrame:
     """A run's table as kept in the reference (wall-clock columns dropped)."""
     if name == "svm_folds.tsv":
         return svm_folds_frame(results)
-    table = pd.read_csv(Path(results) / "tables" / name, sep="\t")
+    table = read_table(Path(results) / "tables" / name)
     return table.drop(columns=[c for c in TIMING_COLUMNS if c in table.columns])
 
 
