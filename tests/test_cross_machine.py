@@ -29,7 +29,7 @@ import numpy as np, pandas as pd
 sys.path.insert(0, sys.argv[2])
 from _synthetic import synthetic
 from crocbench.cv import cross_validate, fold_table
-from crocbench.fingerprints import Fingerprints
+from crocbench.chem.fingerprints import Fingerprints
 from crocbench.models import IRV, KNN, SVM
 from crocbench.report import panel_for, significance_table
 from crocbench.similarity import SimilarityIndex

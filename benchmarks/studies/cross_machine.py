@@ -33,8 +33,8 @@ SETTINGS = {
 def _run(results: str, fold: int, out: str) -> None:
     import yaml
 
+    from crocbench.chem.fingerprints import load_fingerprints
     from crocbench.cv import cross_validate
-    from crocbench.fingerprints import load_fingerprints
     from crocbench.models import LABELS, make_model
     from crocbench.report import panel_for, significance_table
     from crocbench.similarity import SimilarityIndex, load_neighbours

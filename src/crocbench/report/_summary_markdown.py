@@ -234,14 +234,14 @@ def _wins_losses(row: dict) -> str:
 
 
 def pains_markdown(counts: pd.DataFrame, without: pd.DataFrame, questions: dict | None = None) -> str:
-    """The summary without the PAINS compounds (:mod:`crocbench.pains`), as Markdown: the flagged compounds and
+    """The summary without the PAINS compounds (:mod:`crocbench.chem.pains`), as Markdown: the flagged compounds and
     actives of each screen, and, where the study declared its questions, the declared family's tests on each
     model's values without them (:func:`crocbench.report.findings.family_table`).
 
     Parameters
     ----------
     counts : DataFrame
-        One row per screen: ``dataset`` and :func:`crocbench.pains.flag_counts`'s columns.
+        One row per screen: ``dataset`` and :func:`crocbench.chem.pains.flag_counts`'s columns.
     without : DataFrame
         :func:`datasets_table` of the screens without their flagged compounds, with a ``repeat`` column where a
         repeated cross-validation gives one table per repeat (the family is then tested on their means).

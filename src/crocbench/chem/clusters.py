@@ -70,7 +70,7 @@ def leader_clusters(fp, threshold: float = THRESHOLD, block: int = 1024, progres
     >>> leader_clusters(fp, 0.3).tolist()  # T(0, 1) = 1/3 joins 1 to 0; 2 shares nothing
     [0, 0, 1]
     """
-    from .similarity import FeatureMatrix
+    from ..similarity import FeatureMatrix
 
     t = np.float32(check_threshold(threshold))
     fm = fp if isinstance(fp, FeatureMatrix) else FeatureMatrix(fp)
