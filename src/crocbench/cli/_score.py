@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 
 from ..metrics import FAMILIES, Ranking, benchmark_metrics, other_metrics, other_values, paper_metrics
-from ..metrics._other_sets import BENCHMARKS  # the second table's title: benchmark_metrics's family
+from ..metrics._other_metrics import BENCHMARKS  # the second table's title: benchmark_metrics's family
 from ..stats import bootstrap
 from ._input import _check_positive_values, _load, _requested_calls, _shown
 from ._output import _for_users, _format_table, _number, _plot_path, _print_json
