@@ -28,7 +28,7 @@ R-precision, AP), ``_screening`` (logAUC, DCG, NDCG) and ``_queries`` (per
 query); ``_scorers`` (any metric as a scikit-learn scorer), ``_curves``,
 ``_confusion`` (the counts of a retrieved set), ``_retrieval``,
 ``_probabilities``, ``_sets`` (named metric calls and the named metric sets:
-the paper's, the benchmarks') and ``_other_metrics`` (the other papers' set).
+the paper's, the benchmarks') and ``_other_metrics`` (the other papers' metrics).
 ``tests/test_metrics_common.py`` checks every metric of the registry.
 """
 
