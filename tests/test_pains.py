@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 from crocbench.chem.pains import flag_counts, pains_alerts, pains_table, without_flagged
-from crocbench.report import pains_markdown
+from crocbench.report.findings import pains_markdown
 
 # Structures of PAINS families named by Baell and Holloway (2010), and compounds of no family
 PAINS = {

@@ -125,8 +125,7 @@ def _panel_summary(folder, screens, seed=0, shift=0.0, repeats=1, pains=False, a
     design naming the ranked runs."""
     from crocbench.models import LABELS
     from crocbench.paper import PAPER_MODELS, claims_across, screen_claims
-    from crocbench.report import areas_table, conover_table, datasets_table, metric_set_for, ranks_table
-    from crocbench.report.findings import repeat_means
+    from crocbench.report import areas_table, conover_table, datasets_table, metric_set_for, ranks_table, repeat_means
 
     names = {m: LABELS[m] for m in PAPER_MODELS}
     tables, areas, per_repeat = [], {}, []

@@ -131,7 +131,7 @@ def reference_values(spec: Spec, root=".") -> pd.DataFrame:
                 f"benchmark {spec.name}: its split repeats {spec.repeats} times and {folder} holds no "
                 "datasets_repeats.tsv (each repeat's values)"
             )
-        from ..report.findings import repeat_means
+        from ..report import repeat_means
 
         per_repeat = pd.read_csv(folder / "datasets_repeats.tsv", sep="\t")
         if per_repeat["repeat"].nunique() != spec.repeats:
