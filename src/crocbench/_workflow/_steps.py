@@ -12,8 +12,8 @@ import time
 import traceback
 from pathlib import Path
 
-from ._extras import needs
-from ._memory import peak_rss_kb
+from .._extras import needs
+from .._memory import peak_rss_kb
 
 
 @contextlib.contextmanager
