@@ -184,11 +184,14 @@ def test_the_family_table_and_headline_carry_every_test_and_the_counts(noisy):
     lines = family_markdown(table, q).splitlines()
     assert len(lines) == 2 + q.size and "Holm p (4 tests)" in lines[0]
     head = headline_markdown(_ranks(noisy, q.metrics), table, q, "Primary hits, random split")
-    counts = table["verdict"].value_counts()
     assert head.startswith("Primary hits, random split, 12 screens: first by mean rank")
-    beyond = counts.get(VERDICTS[0], 0)
-    verb = "shows" if beyond == 1 else "show"
-    assert f"{beyond} of the 4 declared tests {verb} a difference beyond" in head
+    # A is 0.05 above B on every screen (beyond the 0.01 threshold), C 0.004 above (significant, within it); the
+    # AUC[ROC] differences are noise about 0
+    assert list(table["verdict"]) == [VERDICTS[0], VERDICTS[2], VERDICTS[1], VERDICTS[2]]
+    assert (
+        "1 of the 4 declared tests shows a difference beyond the practical threshold, 1 a significant one within it"
+        in head
+    )
 
 
 @pytest.mark.parametrize(
