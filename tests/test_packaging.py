@@ -205,3 +205,78 @@ def test_snakemake_floor_is_the_snakefiles():
     assert version(wanted) >= version(floor), (wanted, floor)
     pinned = _pins((ROOT / "envs/requirements.txt").read_text().splitlines())["snakemake"]
     assert int(pinned.split(".")[0]) >= int(floor.split(".")[0])
+
+
+def _import_graph(package: Path) -> dict:
+    """Module -> the package's modules it imports (function-level imports included); ``from pkg import sub`` is an
+    edge to the submodule, ``from pkg import name`` to the package."""
+    modules = {}
+    for path in package.rglob("*.py"):
+        parts = list(path.relative_to(package.parent).with_suffix("").parts)
+        is_package = parts[-1] == "__init__"
+        modules[".".join(parts[:-1] if is_package else parts)] = (path, is_package)
+
+    def resolve(name):
+        while name and name not in modules:
+            name = name.rpartition(".")[0]
+        return name
+
+    graph = {}
+    for name, (path, is_package) in modules.items():
+        base, edges = name if is_package else name.rpartition(".")[0], set()
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Import):
+                targets = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                source = node.module or ""
+                if node.level:
+                    source = ".".join([base.rsplit(".", node.level - 1)[0]] + ([node.module] if node.module else []))
+                targets = [f"{source}.{a.name}" if f"{source}.{a.name}" in modules else source for a in node.names]
+            else:
+                continue
+            edges |= {resolve(t) for t in targets if t.partition(".")[0] == package.name}
+        graph[name] = edges - {name, ""}
+    return graph
+
+
+def _circles(graph: dict) -> list[list[str]]:
+    """The strongly connected components of more than one module (each holds an import circle)."""
+    reach = {}
+    for start in graph:
+        seen, todo = set(), [start]
+        while todo:
+            for nxt in graph[todo.pop()]:
+                if nxt not in seen:
+                    seen.add(nxt)
+                    todo.append(nxt)
+        reach[start] = seen
+    components = {frozenset(m for m in reach[a] if a in reach[m]) | {a} for a in graph}
+    return sorted(sorted(c) for c in components if len(c) > 1)
+
+
+def test_the_import_circle_finder_finds_one_made_by_a_function_level_import(tmp_path):
+    package = tmp_path / "toy"
+    (package / "sub").mkdir(parents=True)
+    (package / "__init__.py").write_text("")
+    (package / "sub" / "__init__.py").write_text("from ._a import f\n")
+    (package / "sub" / "_a.py").write_text("from .._c import g\n\ndef f():\n    from ._b import h\n")
+    (package / "sub" / "_b.py").write_text("from . import _a\n")
+    (package / "_c.py").write_text("import os\n")
+    assert _circles(_import_graph(package)) == [["toy.sub._a", "toy.sub._b"]]
+
+
+def test_no_import_circle_outside_the_benchmark_package_and_the_data_sources_registry():
+    """Imports run one way, inside a folder too. Known circles left: crocbench.benchmark's, and data.sources's
+    registry, whose archive source calls back into ``obtain``."""
+    circles = _circles(_import_graph(ROOT / "src" / "crocbench"))
+    known = ("crocbench.benchmark.", "crocbench.data.sources")
+    assert [c for c in circles if not all(m.startswith(known) for m in c)] == []
+
+
+def test_no_module_is_over_400_lines():
+    long = {
+        str(p.relative_to(ROOT)): n
+        for p in (ROOT / "src").rglob("*.py")
+        if (n := len(p.read_text().splitlines())) > 400
+    }
+    assert long == {}
