@@ -12,12 +12,12 @@ from ._compare import TRAINED_FOR_THE_TOP, compared_panels, comparison_markdown,
 
 
 def _readme_labels() -> dict:
-    """Metric key -> the README's label: the paper panel's own labels of its headline areas (AUC[ROC],
+    """Metric key -> the README's label: the paper's metric set's own labels of its headline areas (AUC[ROC],
     AUC[CROC(exp)] a=7, ...), and the README's for the count of actives and the IRV's epochs."""
     from ..metrics import HEADLINE, paper_metrics
 
-    panel = {c.key: c.label for c in paper_metrics()}
-    return {**{k: panel[k] for k in HEADLINE}, "top1000": "actives in top 1,000", "epochs_mean": "epochs"}
+    labels = {c.key: c.label for c in paper_metrics()}
+    return {**{k: labels[k] for k in HEADLINE}, "top1000": "actives in top 1,000", "epochs_mean": "epochs"}
 
 
 def _number(value, digits: int = 4) -> str:
