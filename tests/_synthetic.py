@@ -4,8 +4,8 @@ test's split, and score and summary tables (the report tests)."""
 import numpy as np
 import pandas as pd
 
+from crocbench.chem.fingerprints import Fingerprints
 from crocbench.cv import split, stratified_folds
-from crocbench.fingerprints import Fingerprints
 
 
 def synthetic(n=300, frac=0.1, seed=0, shared=12):

@@ -175,7 +175,7 @@ def test_check_resamples():
 def test_coverage_is_the_same_for_any_number_of_processes():
     """The screens and their resamples do not depend on how the processes share them; against a loop written here."""
     from crocbench.stats import bootstrap
-    from crocbench.stats._coverage import coverage, coverage_panel, population_values, simulated_screen
+    from crocbench.stats._coverage import coverage, coverage_metrics, population_values, simulated_screen
 
     calls, covered, width = coverage(7, 100, seed=3, n_pos=20, n_neg=300)
     truth = population_values(calls, 20, 300)
@@ -183,7 +183,7 @@ def test_coverage_is_the_same_for_any_number_of_processes():
     hits, widths = np.zeros(len(calls)), np.zeros(len(calls))
     for r in range(7):
         y, s = simulated_screen(rng, 20, 300)
-        iv = bootstrap(y, s, coverage_panel(320), n_resamples=100, seed=r)
+        iv = bootstrap(y, s, coverage_metrics(320), n_resamples=100, seed=r)
         low, high = np.array([i.low for i in iv]), np.array([i.high for i in iv])
         hits += (low <= truth) & (truth <= high)
         widths += high - low

@@ -5,7 +5,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from crocbench.fingerprints import fingerprints_from_smiles
+from crocbench.chem.fingerprints import fingerprints_from_smiles
 from crocbench.models import make_model, seed_state
 from crocbench.similarity import SimilarityIndex
 

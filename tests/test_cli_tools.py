@@ -14,8 +14,8 @@ from crocbench.cli import main
 def test_explain_prints_the_irv_influences(tmp_path, capsys):
     from _synthetic import synthetic
 
+    from crocbench.chem.fingerprints import save_fingerprints
     from crocbench.cv import fold_table, split
-    from crocbench.fingerprints import save_fingerprints
     from crocbench.models import IRV
     from crocbench.similarity import SimilarityIndex
 

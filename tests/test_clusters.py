@@ -1,18 +1,18 @@
-"""crocbench.clusters: leader clusters against RDKit's LeaderPicker and a brute force, and the folds of a cluster
+"""crocbench.chem.clusters: leader clusters against RDKit's LeaderPicker and a brute force, and the folds of a cluster
 split."""
 
 import numpy as np
 import pytest
 from _hiv import hiv_sample
 
-from crocbench.clusters import bit_fingerprints, check_threshold, cluster_summary, leader_clusters
+from crocbench.chem.clusters import bit_fingerprints, check_threshold, cluster_summary, leader_clusters
 from crocbench.cv import fold_summary, fold_table
 
 
 @pytest.fixture(scope="module")
 def hiv(mirror):
     """1,400 real compounds of the DTP AIDS screen (every 30th row), labelled CA/CM active, with their ECFP4."""
-    from crocbench.ecfp import ecfp_counts
+    from crocbench.chem.ecfp import ecfp_counts
 
     table = hiv_sample(mirror, 30)
     return table, ecfp_counts(table["smiles"].tolist())[1]
@@ -67,7 +67,7 @@ def test_every_compound_joins_the_first_leader_at_or_above_the_threshold(hiv, bl
 
 def test_a_similarity_exactly_at_the_threshold_joins():
     """{1, 2} and {1, 3}: T = 1/3 exactly; at 1/3 they are one cluster, just above it two."""
-    from crocbench.fingerprints import Fingerprints
+    from crocbench.chem.fingerprints import Fingerprints
 
     fp = Fingerprints(np.array([0, 2, 4]), np.array([1, 2, 1, 3], dtype=np.uint64))
     assert leader_clusters(fp, 1 / 3).tolist() == [0, 0]
@@ -75,7 +75,7 @@ def test_a_similarity_exactly_at_the_threshold_joins():
 
 
 def test_an_empty_fingerprint_is_a_cluster_of_its_own():
-    from crocbench.fingerprints import Fingerprints
+    from crocbench.chem.fingerprints import Fingerprints
 
     fp = Fingerprints(np.array([0, 1, 1, 2]), np.array([4, 4], dtype=np.uint64))
     assert leader_clusters(fp, 0.5).tolist() == [0, 1, 0]

@@ -29,9 +29,9 @@ import numpy as np, pandas as pd
 sys.path.insert(0, sys.argv[2])
 from _synthetic import synthetic
 from crocbench.cv import cross_validate, fold_table
-from crocbench.fingerprints import Fingerprints
+from crocbench.chem.fingerprints import Fingerprints
 from crocbench.models import IRV, KNN, SVM
-from crocbench.report import panel_for, significance_table
+from crocbench.report import metric_set_for, significance_table
 from crocbench.similarity import SimilarityIndex
 from crocbench.stats import TESTS
 
@@ -47,7 +47,7 @@ models = {"SVM": lambda: SVM(C=1.0, class_weight="balanced"), "kNN": lambda: KNN
 pooled = {name: pd.concat(cross_validate(lambda f: make(), sim, folds).scores.values()).sort_values("id")
           .reset_index(drop=True) for name, make in models.items()}
 pd.concat([p.assign(model=m) for m, p in pooled.items()]).to_parquet(sys.argv[1] + ".scores.parquet")
-table = significance_table(pooled, panel_for(pooled["SVM"], top=100), TESTS, n_samples=1000, seed=0)
+table = significance_table(pooled, metric_set_for(pooled["SVM"], top=100), TESTS, n_samples=1000, seed=0)
 table.to_csv(sys.argv[1] + ".significance.tsv", sep="\t", index=False, float_format="%.10g")
 # the same decision values through BLAS: these do differ between the settings (the test is not vacuous)
 svm = SVM(C=1.0, class_weight="balanced").fit(sim, np.arange(0, fp.n, 2), y[::2])

@@ -259,7 +259,7 @@ def test_imported_scores_are_checked_against_the_folds_one_line_each():
 @pytest.fixture(scope="module")
 def screen(mirror):
     """600 real DTP AIDS compounds (every 70th row) with the paper's fingerprints, labelled CA/CM active."""
-    from crocbench.fingerprints import fingerprints_from_smiles
+    from crocbench.chem.fingerprints import fingerprints_from_smiles
 
     table = hiv_sample(mirror, 70)
     reasons, fp = fingerprints_from_smiles(table["smiles"].tolist())

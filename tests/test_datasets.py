@@ -203,10 +203,10 @@ def test_under_merge_no_structure_is_on_both_sides_of_any_fold(tmp_path, split, 
     import numpy as np
     from rdkit import Chem
 
-    from crocbench.clusters import bit_fingerprints, leader_clusters
+    from crocbench.chem.clusters import bit_fingerprints, leader_clusters
+    from crocbench.chem.ecfp import ecfp_counts
+    from crocbench.chem.scaffolds import scaffolds
     from crocbench.cv import fold_table
-    from crocbench.ecfp import ecfp_counts
-    from crocbench.scaffolds import scaffolds
 
     rng = np.random.default_rng(seed)
     pool = [
@@ -274,7 +274,7 @@ def test_dropped_labels_are_rejected_with_their_class_not_parsed(tmp_path):
 
 def test_standardize_sd_joined_with_conclusions_matches_the_csv(fixtures, mirror, tmp_path):
     """Rows 0..15 of HIV_41913.csv are the 16 records of NCI_aids_few.sdf (mirror README)."""
-    from crocbench.fingerprints import molecule_features
+    from crocbench.chem.fingerprints import molecule_features
 
     shutil.copy(fixtures / "NCI_aids_few.sdf", tmp_path / "few.sdf")
     shutil.copy(mirror / "aids_conc_may04.csv", tmp_path / "conc.csv")

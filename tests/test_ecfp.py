@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 
-from crocbench.ecfp import ecfp_counts, ecfp_view, load_ecfp, save_ecfp
-from crocbench.fingerprints import Fingerprints
+from crocbench.chem.ecfp import ecfp_counts, ecfp_view, load_ecfp, save_ecfp
+from crocbench.chem.fingerprints import Fingerprints
 from crocbench.similarity import SimilarityIndex
 
 SMILES = [

@@ -16,7 +16,7 @@ import pandas as pd
 import pytest
 from _snakemake import run_workflow as _run
 
-from crocbench.ecfp import ecfp_counts, load_ecfp
+from crocbench.chem.ecfp import ecfp_counts, load_ecfp
 from crocbench.models import seed_state
 
 pytestmark = pytest.mark.workflow

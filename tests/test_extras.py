@@ -19,7 +19,7 @@ def test_the_python_api_raises_one_line_naming_the_extra():
     code = """
 import numpy as np
 import crocbench.models as models  # importable: torch is imported where a model needs it
-from crocbench.fingerprints import fingerprints_from_smiles
+from crocbench.chem.fingerprints import fingerprints_from_smiles
 for call in (lambda: models.irv_terms(None, None, None), lambda: fingerprints_from_smiles(["CCO"])):
     try:
         call()
@@ -30,7 +30,7 @@ import crocbench.plots
     done = run_without({"torch", "rdkit", "matplotlib"}, code)
     assert done.stdout.splitlines() == [
         "MissingExtra: " + _line("crocbench.models", "torch"),
-        "MissingExtra: " + _line("crocbench.fingerprints", "rdkit"),
+        "MissingExtra: " + _line("crocbench.chem.fingerprints", "rdkit"),
     ]
     # uncaught, the traceback ends in the one line (the ModuleNotFoundError it replaces is not chained)
     assert done.returncode == 1

@@ -184,11 +184,14 @@ def test_the_family_table_and_headline_carry_every_test_and_the_counts(noisy):
     lines = family_markdown(table, q).splitlines()
     assert len(lines) == 2 + q.size and "Holm p (4 tests)" in lines[0]
     head = headline_markdown(_ranks(noisy, q.metrics), table, q, "Primary hits, random split")
-    counts = table["verdict"].value_counts()
     assert head.startswith("Primary hits, random split, 12 screens: first by mean rank")
-    beyond = counts.get(VERDICTS[0], 0)
-    verb = "shows" if beyond == 1 else "show"
-    assert f"{beyond} of the 4 declared tests {verb} a difference beyond" in head
+    # A is 0.05 above B on every screen (beyond the 0.01 threshold), C 0.004 above (significant, within it); the
+    # AUC[ROC] differences are noise about 0
+    assert list(table["verdict"]) == [VERDICTS[0], VERDICTS[2], VERDICTS[1], VERDICTS[2]]
+    assert (
+        "1 of the 4 declared tests shows a difference beyond the practical threshold, 1 a significant one within it"
+        in head
+    )
 
 
 @pytest.mark.parametrize(
@@ -378,7 +381,7 @@ def test_findings_name_every_ranker_tied_at_the_best_mean_rank():
 def test_repeat_means_bounds_are_the_lowest_and_highest_repeat_in_place_of_the_intervals():
     """Three repeats of one screen and ranker, each with its own 95% interval: with bounds, the value is the mean
     (0.7, 0.9, 0.8 give 0.8) and its bounds the lowest and highest repeat (0.7, 0.9), not any repeat's interval."""
-    from crocbench.report.findings import repeat_means
+    from crocbench.report import repeat_means
 
     per_repeat = pd.DataFrame(
         {"dataset": ["s"] * 3, "model": ["A"] * 3, "repeat": [0, 1, 2], "roc": [0.7, 0.9, 0.8],
@@ -413,7 +416,8 @@ def test_with_repeats_the_family_is_tested_on_their_means_and_each_repeat_counte
     and behind by 0.01 on four. Their means, A ahead by 0.13 / 3 or 0.09 / 3 on every screen: 9-0, Wilcoxon p =
     2/512, the whole interval beyond 0.01. Repeats 0 and 2 alone give that verdict too; repeat 1 alone (5-4) finds
     no difference."""
-    from crocbench.report.findings import repeat_means, repeats_agreeing
+    from crocbench.report import repeat_means
+    from crocbench.report.findings import repeats_agreeing
 
     spec = {**SPEC, "pairs": [["A", "B"]], "metrics": ["roc"], "metric_of_record": "roc", "thresholds": {"roc": 0.01}}
     questions = Questions.from_dict(spec)
@@ -543,7 +547,7 @@ def test_the_novel_family_stands_when_the_metric_of_record_is_undefined_there():
 
 
 def test_the_pains_family_with_repeats_is_tested_on_their_means():
-    from crocbench.report import pains_markdown
+    from crocbench.report.findings import pains_markdown
 
     counts = pd.DataFrame(
         [{"dataset": f"s{i}", "compounds": 100, "flagged": 5, "actives": 10, "flagged_actives": 1} for i in range(9)]

@@ -4,9 +4,9 @@ import numpy as np
 import pytest
 from rdkit import Chem, DataStructs
 
-from crocbench import fingerprints as F
 from crocbench import similarity as S
 from crocbench._io import save_arrays
+from crocbench.chem import fingerprints as F
 
 # Hand enumeration. Labels: element + heavy degree; bonds - = # :
 HAND = {
@@ -375,7 +375,7 @@ def test_dtp_aids_sample_features_and_similarities(mirror):
 def test_variant_fingerprints_rdkit_morgan_and_folded():
     from rdkit.Chem import AllChem
 
-    from crocbench.fingerprints import VARIANTS, parse_smiles, variant_fingerprints
+    from crocbench.chem.fingerprints import VARIANTS, parse_smiles, variant_fingerprints
 
     smiles = ["CCO", "c1ccccc1O", "CC(=O)Nc1ccc(O)cc1"]
     reasons, fp = variant_fingerprints("rdkit_morgan", smiles)

@@ -12,24 +12,8 @@ A cycle is a strongly connected component of two or more modules, or a module th
 import ast
 from pathlib import Path
 
-import pytest
-
 SOURCE = Path(__file__).resolve().parents[1] / "src"
 PACKAGE = "crocbench"
-
-#: Packages holding import cycles when this test was written (others are removing them): a cycle all of whose
-#: modules lie in one of them is left out of ``test_no_module_of_the_package_imports_itself_back``, and each is an
-#: expected failure of ``test_a_known_package_has_no_cycle`` until its cycles are gone, and then its name goes.
-KNOWN = {
-    # crocbench.models._development, ._registry, ._tuning
-    "models": "crocbench.models",
-    # crocbench.report._summary, ._summary_markdown, .findings and five of its modules
-    "report": "crocbench.report",
-}
-
-
-def _within(cycle: tuple, package: str) -> bool:
-    return all(m == package or m.startswith(package + ".") for m in cycle)
 
 
 def _modules() -> dict:
@@ -139,14 +123,5 @@ def test_the_graph_counts_imports_inside_functions(tmp_path):
 
 
 def test_no_module_of_the_package_imports_itself_back():
-    found = [c for c in cycles(import_graph()) if not any(_within(c, p) for p in KNOWN.values())]
+    found = cycles(import_graph())
     assert not found, "import cycles: " + "; ".join(" <-> ".join(c) for c in found)
-
-
-@pytest.mark.parametrize(
-    "name", [pytest.param(n, marks=pytest.mark.xfail(strict=True, reason=f"{n} holds a cycle")) for n in KNOWN]
-)
-def test_a_known_package_has_no_cycle(name):
-    """Expected to fail while the package holds a cycle; once none is left this passes, strict xfail fails, and
-    its entry in :data:`KNOWN` goes."""
-    assert not [c for c in cycles(import_graph()) if _within(c, KNOWN[name])]

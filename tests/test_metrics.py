@@ -271,7 +271,7 @@ def test_callable_transform_and_bool_labels():
     assert M.croc_auc(y, S_PAPER, transform=lambda x: np.sqrt(x)) == pytest.approx(np.mean(1 - np.sqrt(FPR_PAPER)))
 
 
-def test_parse_metric_panel_keys_and_params():
+def test_parse_metric_and_the_paper_metric_sets_keys_and_params():
     c = M.parse_metric("croc_auc:alpha=80,transform=pow")
     assert (c.metric, c.params) == ("croc_auc", {"alpha": 80, "transform": "pow"})
     assert M.parse_metric("croc_exp_80").params == {"alpha": 80.0, "transform": "exp"}
@@ -310,8 +310,8 @@ def _truchon_bayly(ranks, n, alpha):
 
 
 @pytest.mark.parametrize("seed", [None, 0, 1])
-def test_the_paper_panels_bedroc_and_rie_are_at_their_alphas(seed):
-    """The paper panel's BEDROC a=20, a=80 and RIE a=20 columns against Truchon & Bayly's formula and RDKit."""
+def test_the_paper_metric_sets_bedroc_and_rie_are_at_their_alphas(seed):
+    """The paper's metric set's BEDROC a=20, a=80 and RIE a=20 columns against Truchon & Bayly's formula and RDKit."""
     from rdkit.ML.Scoring import Scoring
 
     if seed is None:  # the paper's worked example: actives at ranks 1, 2, 4, 5, 7 of 10
@@ -323,12 +323,12 @@ def test_the_paper_panels_bedroc_and_rie_are_at_their_alphas(seed):
     order = np.argsort(-s)
     ranks = np.flatnonzero(y[order] == 1) + 1
     table = [[s[i], bool(y[i])] for i in order]
-    panel = {c.key: c for c in M.paper_metrics(top_k=10)}
+    calls = {c.key: c for c in M.paper_metrics(top_k=10)}
     ranking = M.Ranking(y, s)
     for key, alpha in (("bedroc_20", 20.0), ("bedroc_80", 80.0)):
         rie, bedroc = _truchon_bayly(ranks, y.size, alpha)
-        assert panel[key].value(ranking) == pytest.approx(bedroc, rel=1e-9), key
-        assert panel[key].value(ranking) == pytest.approx(Scoring.CalcBEDROC(table, 1, alpha), rel=1e-9), key
+        assert calls[key].value(ranking) == pytest.approx(bedroc, rel=1e-9), key
+        assert calls[key].value(ranking) == pytest.approx(Scoring.CalcBEDROC(table, 1, alpha), rel=1e-9), key
     rie, _ = _truchon_bayly(ranks, y.size, 20.0)
-    assert panel["rie_20"].value(ranking) == pytest.approx(rie, rel=1e-9)
-    assert panel["bedroc_80"].value(ranking) != pytest.approx(panel["bedroc_20"].value(ranking), rel=1e-3)
+    assert calls["rie_20"].value(ranking) == pytest.approx(rie, rel=1e-9)
+    assert calls["bedroc_80"].value(ranking) != pytest.approx(calls["bedroc_20"].value(ranking), rel=1e-3)

@@ -205,3 +205,12 @@ def test_snakemake_floor_is_the_snakefiles():
     assert version(wanted) >= version(floor), (wanted, floor)
     pinned = _pins((ROOT / "envs/requirements.txt").read_text().splitlines())["snakemake"]
     assert int(pinned.split(".")[0]) >= int(floor.split(".")[0])
+
+
+def test_no_module_is_over_400_lines():
+    long = {
+        str(p.relative_to(ROOT)): n
+        for p in (ROOT / "src").rglob("*.py")
+        if (n := len(p.read_text().splitlines())) > 400
+    }
+    assert long == {}

@@ -1,4 +1,4 @@
-"""crocbench.pains: PAINS flags of compounds Baell and Holloway name, the scores without them, the counts, and
+"""crocbench.chem.pains: PAINS flags of compounds Baell and Holloway name, the scores without them, the counts, and
 their Markdown."""
 
 import io
@@ -6,8 +6,8 @@ import io
 import pandas as pd
 import pytest
 
-from crocbench.pains import flag_counts, pains_alerts, pains_table, without_flagged
-from crocbench.report import pains_markdown
+from crocbench.chem.pains import flag_counts, pains_alerts, pains_table, without_flagged
+from crocbench.report.findings import pains_markdown
 
 # Structures of PAINS families named by Baell and Holloway (2010), and compounds of no family
 PAINS = {
@@ -37,7 +37,7 @@ def test_chunks_on_two_processes_give_what_rdkit_gives_in_order(monkeypatch):
     from rdkit import Chem
     from rdkit.Chem import FilterCatalog
 
-    import crocbench.pains as pains
+    import crocbench.chem.pains as pains
 
     params = FilterCatalog.FilterCatalogParams()
     params.AddCatalog(FilterCatalog.FilterCatalogParams.FilterCatalogs.PAINS)

@@ -122,7 +122,7 @@ def test_a_later_tile_still_offers_exact_ties_with_lower_indices(path):
     # with copies of its own block (similarity 1); the off-diagonal tiles then offer lower-numbered copies at
     # exactly the lists' k-th similarity, which must replace them (ties go to the lower index). A prefilter a
     # hair too strict would pass them over.
-    from crocbench.fingerprints import fingerprints_from_smiles
+    from crocbench.chem.fingerprints import fingerprints_from_smiles
 
     _, fp = fingerprints_from_smiles(["c1ccccc1O"] * 40)
     for chunks in (1, 3):

@@ -81,8 +81,8 @@ def test_readme_plugin_example_runs_as_declared(tmp_path):
     import numpy as np
     import yaml
 
+    from crocbench.chem.fingerprints import Fingerprints
     from crocbench.cv import fold_table, score_fold
-    from crocbench.fingerprints import Fingerprints
     from crocbench.models import declared_runs, make_model
     from crocbench.similarity import SimilarityIndex
 

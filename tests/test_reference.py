@@ -125,8 +125,7 @@ def _panel_summary(folder, screens, seed=0, shift=0.0, repeats=1, pains=False, a
     design naming the ranked runs."""
     from crocbench.models import LABELS
     from crocbench.paper import PAPER_MODELS, claims_across, screen_claims
-    from crocbench.report import areas_table, conover_table, datasets_table, panel_for, ranks_table
-    from crocbench.report.findings import repeat_means
+    from crocbench.report import areas_table, conover_table, datasets_table, metric_set_for, ranks_table, repeat_means
 
     names = {m: LABELS[m] for m in PAPER_MODELS}
     tables, areas, per_repeat = [], {}, []
@@ -142,7 +141,7 @@ def _panel_summary(folder, screens, seed=0, shift=0.0, repeats=1, pains=False, a
             per_repeat.append(table.assign(repeat=r))
             if r == 0:
                 tables.append(table)
-                areas[screen] = areas_table(run, panel_for(run[names["irv"]], 10))
+                areas[screen] = areas_table(run, metric_set_for(run[names["irv"]], 10))
     (folder / "tables").mkdir(parents=True, exist_ok=True)  # the values as the summary writes them (10 digits)
     pd.concat(tables, ignore_index=True).to_csv(folder / "tables" / "datasets.tsv", sep="\t", float_format="%.10g")
     datasets = pd.read_csv(folder / "tables" / "datasets.tsv", sep="\t", index_col=0)
@@ -448,8 +447,8 @@ def _study_run(folder, seed=0):
     from crocbench.report import (
         areas_table,
         intervals_table,
+        metric_set_for,
         other_metrics_table,
-        panel_for,
         significance_table,
     )
     from crocbench.stats import TESTS
@@ -463,7 +462,7 @@ def _study_run(folder, seed=0):
         )
         for i, m in enumerate(names)
     }
-    calls = panel_for(pooled["RF"], 50)
+    calls = metric_set_for(pooled["RF"], 50)
     tables = folder / "tables"
     tables.mkdir(parents=True)
     for name, frame in {

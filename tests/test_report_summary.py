@@ -108,11 +108,11 @@ def test_the_mean_over_repeats_is_the_repeats_tables_mean():
         conover_table,
         datasets_table,
         ranks_table,
+        repeat_means,
         repeats_table,
         tests_across_screens,
     )
     from crocbench.report import summary_calls as calls_for
-    from crocbench.report.findings import repeat_means
 
     def repeat(r, dataset):
         seed = 10 * r + dataset

@@ -8,7 +8,7 @@ import pytest
 from _synthetic import _scores
 
 from crocbench.metrics import croc_auc, hits_at_k, roc_auc
-from crocbench.report import panel_for, pooled_metrics
+from crocbench.report import metric_set_for, pooled_metrics
 
 
 def test_pooled_metrics_equal_the_metric_functions():
@@ -118,8 +118,8 @@ def test_top_cutoff_is_a_count_or_a_share_of_the_list_and_says_which():
     s = pd.DataFrame({"label": (rng.random(642) < 0.3).astype(int), "score": rng.random(642)})
     m = pooled_metrics(s, keys=("roc",), top=0.01)
     assert list(m) == ["roc", "top6"] and m["top6"] == hits_at_k(s["label"], s["score"], 6)
-    assert [c.label for c in panel_for(s, 0.01)][-1] == "actives in top 6 (1% of 642)"
-    assert [c.label for c in panel_for(s, 1000)][-1] == "actives in top 642"
+    assert [c.label for c in metric_set_for(s, 0.01)][-1] == "actives in top 6 (1% of 642)"
+    assert [c.label for c in metric_set_for(s, 1000)][-1] == "actives in top 642"
     entry = {"files": [{"name": "a.csv", "url": "u"}], "structures": {"file": "a.csv"}}
     assert Dataset.from_config("x", entry).top_cutoff == 0.01
     assert Dataset.from_config("x", {**entry, "reproduces": "swamidass2010"}).top_cutoff == 1000
@@ -143,7 +143,7 @@ def test_areas_markdown_says_why_a_per_fold_value_is_missing():
 
     def cells(negatives_per_fold, call):
         pooled = _fold_scores(negatives_per_fold)
-        calls = [c for c in panel_for(pooled, top=0.1) if c.key in ("roc", "roc50")] + ([call] if call else [])
+        calls = [c for c in metric_set_for(pooled, top=0.1) if c.key in ("roc", "roc50")] + ([call] if call else [])
         summary = per_fold_summary({"M": per_fold_metrics(pooled, calls)}, calls)
         md = areas_markdown(areas_table({"M": pooled}, calls), summary, calls).splitlines()
         return summary, dict(

@@ -1,4 +1,4 @@
-"""crocbench.scaffolds: Bemis-Murcko and generic scaffolds against RDKit's own entry points, and the groups of a
+"""crocbench.chem.scaffolds: Bemis-Murcko and generic scaffolds against RDKit's own entry points, and the groups of a
 scaffold split."""
 
 import numpy as np
@@ -6,8 +6,8 @@ import pandas as pd
 import pytest
 from _hiv import hiv_sample
 
+from crocbench.chem.scaffolds import scaffold, scaffold_groups, scaffolds
 from crocbench.cv import fold_table
-from crocbench.scaffolds import scaffold, scaffold_groups, scaffolds
 
 
 @pytest.fixture(scope="module")
@@ -17,7 +17,7 @@ def hiv(mirror):
 
 
 def _rdkit_scaffold(smiles, generic=False):
-    """RDKit's own entry point (MurckoScaffoldSmiles), independent of crocbench.scaffolds."""
+    """RDKit's own entry point (MurckoScaffoldSmiles), independent of crocbench.chem.scaffolds."""
     from rdkit import Chem
     from rdkit.Chem.Scaffolds import MurckoScaffold
 

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 from _synthetic import _split
 
-from crocbench.fingerprints import Fingerprints
+from crocbench.chem.fingerprints import Fingerprints
 from crocbench.similarity import KernelBuffer, MatrixFile, SimilarityIndex, tanimoto_matrix, top_k
 
 

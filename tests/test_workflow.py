@@ -16,7 +16,7 @@ import yaml
 from _snakemake import SNAKEMAKE
 from _snakemake import run_workflow as _run
 
-from crocbench.fingerprints import load_fingerprints, molecule_features
+from crocbench.chem.fingerprints import load_fingerprints, molecule_features
 from crocbench.similarity import load_neighbours, top_k
 
 pytestmark = pytest.mark.workflow  # `pytest -m workflow`: end to end, minutes; not in the unit suite

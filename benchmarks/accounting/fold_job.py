@@ -52,9 +52,9 @@ def fold_step(results: str, model: str, fold: int, config_file: str = str(PANEL)
     import pandas as pd
     import torch
 
+    from crocbench.chem.ecfp import load_ecfp
+    from crocbench.chem.fingerprints import load_fingerprints
     from crocbench.cv import cross_validate, repeat_seed
-    from crocbench.ecfp import load_ecfp
-    from crocbench.fingerprints import load_fingerprints
     from crocbench.metrics import Ranking, parse_metric
     from crocbench.models import make_model
     from crocbench.similarity import MatrixFile, SimilarityIndex, load_neighbours

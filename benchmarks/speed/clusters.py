@@ -4,10 +4,10 @@
                                         [--n N] [--skip-rdkit]
 
 The task: the leaders of Hartigan's leader algorithm (sphere exclusion) over a screen's ECFP4 bits in file order,
-and every compound's cluster (:mod:`crocbench.clusters`). Each engine runs in a subprocess of its own
+and every compound's cluster (:mod:`crocbench.chem.clusters`). Each engine runs in a subprocess of its own
 (crocbench._bench: wall time, CPU time, peak RSS):
 
-- crocbench: ``crocbench.clusters.leader_clusters`` (the project's exact Tanimoto engine, both cores): leaders and
+- crocbench: ``crocbench.chem.clusters.leader_clusters`` (the project's exact Tanimoto engine, both cores): leaders and
   every compound's cluster;
 - RDKit: ``LeaderPicker.LazyBitVectorPick`` at distance ``1 - threshold`` (two threads), on the bit vectors built
   from the same bits: the leaders only (no assignment).
@@ -31,14 +31,14 @@ from _harness import cpu_seconds, measure, print_result, step_args  # noqa: E402
 
 
 def _counts(path: str, n: int):
-    from crocbench.ecfp import load_ecfp
+    from crocbench.chem.ecfp import load_ecfp
 
     counts = load_ecfp(path)
     return counts[: min(n, counts.shape[0])]
 
 
 def _crocbench(path: str, n: int, threshold: float, out: str) -> None:
-    from crocbench.clusters import bit_fingerprints, leader_clusters
+    from crocbench.chem.clusters import bit_fingerprints, leader_clusters
 
     fp = bit_fingerprints(_counts(path, int(n)))
     start, cpu = time.perf_counter(), cpu_seconds()

@@ -82,8 +82,8 @@ def _step(results: str, fold: int, variant: str, size: int, save: str, hidden: i
     import numpy as np
     import pandas as pd
 
-    from crocbench.ecfp import load_ecfp
-    from crocbench.fingerprints import load_fingerprints
+    from crocbench.chem.ecfp import load_ecfp
+    from crocbench.chem.fingerprints import load_fingerprints
     from crocbench.metrics import Ranking, parse_metric
     from crocbench.models import make_model
     from crocbench.similarity import SimilarityIndex

@@ -35,8 +35,8 @@ DEFAULT_CSV = Path(os.environ.get("CROCBENCH_MIRROR", ROOT.parent / "shared" / "
 def _step(name: str, csv: str, cache: str) -> dict:
     import pandas as pd
 
-    from crocbench import fingerprints as F
     from crocbench import similarity as S
+    from crocbench.chem import fingerprints as F
 
     t = time.perf_counter()
     if name == "fingerprints":
@@ -61,7 +61,7 @@ def _step(name: str, csv: str, cache: str) -> dict:
         elif name == "topk50_tiles":
             S.all_pairs_top_k(fp, 50)
         elif name in ("pains_1", "pains_2"):  # the workflow's pains job on one process and on two
-            from crocbench.pains import pains_alerts
+            from crocbench.chem.pains import pains_alerts
 
             smiles = data["smiles"][:PAINS_ROWS].tolist()
             t = time.perf_counter()

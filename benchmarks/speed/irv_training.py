@@ -28,8 +28,8 @@ def main() -> None:
         "results", type=Path, nargs="?", default=ROOT / "results" / "dtp_aids", help="a finished run's results folder"
     )
     args = p.parse_args()
+    from crocbench.chem.fingerprints import load_fingerprints
     from crocbench.cv import split
-    from crocbench.fingerprints import load_fingerprints
     from crocbench.models import IRV, SCHEMES
     from crocbench.similarity import SimilarityIndex, load_neighbours
 

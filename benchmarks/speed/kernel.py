@@ -36,7 +36,7 @@ PANEL = ROOT / "config" / "panels" / "pubchem_hts.yaml"
 def _kernel(results: str, n: int) -> None:
     import torch
 
-    from crocbench.fingerprints import load_fingerprints
+    from crocbench.chem.fingerprints import load_fingerprints
     from crocbench.similarity import FeatureMatrix, tanimoto_matrix
 
     torch.set_num_threads(2)

@@ -30,7 +30,7 @@ def _svm_uses_matrix(folder: str) -> bool:
     """Whether the SVM as ``config.yaml`` sets it up reads the all-pairs matrix on this dataset."""
     import yaml
 
-    from crocbench.fingerprints import load_fingerprints
+    from crocbench.chem.fingerprints import load_fingerprints
     from crocbench.models import declared_runs
 
     config = yaml.safe_load((ROOT / "config.yaml").read_text())
@@ -43,8 +43,8 @@ def _step(name: str, folder: str, cache: str, matrix: str) -> dict:
     import pandas as pd
     import yaml
 
+    from crocbench.chem.fingerprints import load_fingerprints
     from crocbench.cv import cross_validate, fold_table
-    from crocbench.fingerprints import load_fingerprints
     from crocbench.metrics import croc_auc, hits_at_k, roc_auc
     from crocbench.models import declared_runs, make_model
     from crocbench.similarity import (

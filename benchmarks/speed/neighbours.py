@@ -54,7 +54,7 @@ def _prepare(compounds: str, n: int, folder: str) -> None:
     import pandas as pd
     from FPSim2.io import create_db_file
 
-    from crocbench.fingerprints import fingerprints_from_smiles, save_fingerprints
+    from crocbench.chem.fingerprints import fingerprints_from_smiles, save_fingerprints
 
     table = pd.read_parquet(compounds, columns=["smiles"]).iloc[:n]
     bits, _ = _bit_sets(table["smiles"])
@@ -74,7 +74,7 @@ def _prepare(compounds: str, n: int, folder: str) -> None:
 
 
 def _load_bits(folder: str):
-    from crocbench.fingerprints import Fingerprints
+    from crocbench.chem.fingerprints import Fingerprints
 
     with np.load(Path(folder) / "bits.npz") as f:
         return Fingerprints(f["indptr"], f["ids"])
@@ -85,7 +85,7 @@ def _crocbench(folder: str, k: int, features: str, label: str, cut: str = "defau
     features (``paper``: the paper's labeled trees, depth 2, unfolded), after a warm-up on 200 compounds (the
     compiled loops load from numba's cache, or compile once).  ``cut``: the share of the compounds a feature
     must be in to be bit-packed (``default``: the engine's ``DENSE_FRACTION``; 0: every feature packed)."""
-    from crocbench.fingerprints import Fingerprints, load_fingerprints
+    from crocbench.chem.fingerprints import Fingerprints, load_fingerprints
     from crocbench.similarity import FeatureMatrix, all_pairs_top_k
 
     fp = _load_bits(folder) if features == "morgan" else load_fingerprints(Path(folder) / "paper.npz")

@@ -33,10 +33,10 @@ SETTINGS = {
 def _run(results: str, fold: int, out: str) -> None:
     import yaml
 
+    from crocbench.chem.fingerprints import load_fingerprints
     from crocbench.cv import cross_validate
-    from crocbench.fingerprints import load_fingerprints
     from crocbench.models import LABELS, make_model
-    from crocbench.report import panel_for, significance_table
+    from crocbench.report import metric_set_for, significance_table
     from crocbench.similarity import SimilarityIndex, load_neighbours
     from crocbench.stats import TESTS
 
@@ -45,7 +45,7 @@ def _run(results: str, fold: int, out: str) -> None:
     pooled = {LABELS[m]: pd.read_parquet(folder / "scores" / f"{m}.parquet") for m in config["models"]}
     table = significance_table(
         pooled,
-        panel_for(next(iter(pooled.values()))),
+        metric_set_for(next(iter(pooled.values()))),
         TESTS,
         n_samples=config["significance"]["samples"],
         seed=config["cv"]["seed"],

@@ -32,9 +32,9 @@ METRICS = ("roc_auc", "croc_exp_80", "bedroc_20", "ef_1pct")
 
 
 def main() -> None:
+    from crocbench.chem.ecfp import load_ecfp
+    from crocbench.chem.fingerprints import load_fingerprints
     from crocbench.cv import stratified_folds
-    from crocbench.ecfp import load_ecfp
-    from crocbench.fingerprints import load_fingerprints
     from crocbench.metrics import Ranking, parse_metric
     from crocbench.models import make_model
     from crocbench.similarity import SimilarityIndex

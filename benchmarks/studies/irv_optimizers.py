@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def main() -> None:
-    from crocbench.fingerprints import load_fingerprints
+    from crocbench.chem.fingerprints import load_fingerprints
     from crocbench.metrics import croc_auc
     from crocbench.paper._irv_study import run_study_fold
     from crocbench.similarity import SimilarityIndex, load_neighbours

@@ -37,8 +37,8 @@ def _step(folder: str, setting: str) -> dict:
     import pandas as pd
     import yaml
 
+    from crocbench.chem.fingerprints import load_fingerprints
     from crocbench.cv import cross_validate, fold_table
-    from crocbench.fingerprints import load_fingerprints
     from crocbench.models import make_model
     from crocbench.similarity import SimilarityIndex
 

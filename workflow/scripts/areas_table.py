@@ -6,9 +6,9 @@ from crocbench.report import (
     areas_markdown,
     areas_table,
     markdown_html,
+    metric_set_for,
     other_metrics_markdown,
     other_metrics_table,
-    panel_for,
     per_fold_summary,
 )
 
@@ -16,7 +16,7 @@ with step(snakemake) as log:
     models, notes = snakemake.params.models, []
     label = snakemake.params.labels
     pooled = {label[m]: pd.read_parquet(p) for m, p in zip(models, snakemake.input.scores)}
-    calls = panel_for(next(iter(pooled.values())), snakemake.params.top, notes=notes)
+    calls = metric_set_for(next(iter(pooled.values())), snakemake.params.top, notes=notes)
     print("\n".join(notes), file=log)
     per_fold = {label[m]: pd.read_csv(p, sep="\t") for m, p in zip(models, snakemake.input.per_fold)}
     areas, summary = areas_table(pooled, calls), per_fold_summary(per_fold, calls)

@@ -2,8 +2,8 @@ import pandas as pd
 
 from crocbench._io import write_table
 from crocbench._workflow import step
-from crocbench.clusters import bit_fingerprints, cluster_summary, leader_clusters
-from crocbench.ecfp import load_ecfp
+from crocbench.chem.clusters import bit_fingerprints, cluster_summary, leader_clusters
+from crocbench.chem.ecfp import load_ecfp
 
 with step(snakemake) as log:
     ids = pd.read_parquet(snakemake.input.compounds, columns=["id"])["id"]

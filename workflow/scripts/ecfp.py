@@ -1,8 +1,8 @@
 import pandas as pd
 
 from crocbench._workflow import step
-from crocbench.ecfp import ecfp_counts, save_ecfp
-from crocbench.fingerprints import require_parsed
+from crocbench.chem.ecfp import ecfp_counts, save_ecfp
+from crocbench.chem.fingerprints import require_parsed
 
 with step(snakemake) as log:
     smiles = pd.read_parquet(snakemake.input[0], columns=["smiles"])["smiles"]

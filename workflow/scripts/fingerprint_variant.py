@@ -1,7 +1,7 @@
 import pandas as pd
 
 from crocbench._workflow import step
-from crocbench.fingerprints import require_parsed, save_fingerprints, variant_fingerprints
+from crocbench.chem.fingerprints import require_parsed, save_fingerprints, variant_fingerprints
 
 with step(snakemake) as log:
     smiles = pd.read_parquet(snakemake.input[0], columns=["smiles"])["smiles"]

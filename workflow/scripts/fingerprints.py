@@ -1,7 +1,7 @@
 import pandas as pd
 
 from crocbench._workflow import step
-from crocbench.fingerprints import fingerprints_from_smiles, require_parsed, save_fingerprints
+from crocbench.chem.fingerprints import fingerprints_from_smiles, require_parsed, save_fingerprints
 
 with step(snakemake) as log:
     smiles = pd.read_parquet(snakemake.input[0], columns=["smiles"])["smiles"]

@@ -2,12 +2,12 @@ import pandas as pd
 
 from crocbench._io import write_table, write_text
 from crocbench._workflow import step
-from crocbench.report import intervals_markdown, intervals_table, markdown_html, panel_for
+from crocbench.report import intervals_markdown, intervals_table, markdown_html, metric_set_for
 
 with step(snakemake) as log:
     label = snakemake.params.labels
     pooled = {label[m]: pd.read_parquet(p) for m, p in zip(snakemake.params.models, snakemake.input.scores)}
-    calls = panel_for(next(iter(pooled.values())), snakemake.params.top)
+    calls = metric_set_for(next(iter(pooled.values())), snakemake.params.top)
     resamples = snakemake.params.resamples
     table = intervals_table(pooled, calls, n_resamples=resamples, seed=snakemake.params.seed)
     write_table(table, snakemake.output.tsv, sep="\t", index=False, float_format="%.10g")

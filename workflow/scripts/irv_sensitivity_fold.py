@@ -4,7 +4,7 @@ import pandas as pd
 
 from crocbench._io import atomic_write, write_table
 from crocbench._workflow import step
-from crocbench.fingerprints import load_fingerprints
+from crocbench.chem.fingerprints import load_fingerprints
 from crocbench.paper._irv_study import optimizer_settings, run_study_fold
 from crocbench.similarity import SimilarityIndex, load_neighbours
 

@@ -9,7 +9,7 @@ from crocbench.report import (
     markdown_html,
     memorization_markdown,
     memorization_table,
-    panel_for,
+    metric_set_for,
     stratum_tests,
     stratum_tests_markdown,
 )
@@ -20,7 +20,7 @@ with step(snakemake) as log:
     p = snakemake.params
     pooled = {p.labels[m]: pd.read_parquet(path) for m, path in zip(p.models, snakemake.input.scores)}
     overlap = pd.read_parquet(snakemake.input.overlap)
-    calls = panel_for(next(iter(pooled.values())), p.top) + benchmark_metrics()
+    calls = metric_set_for(next(iter(pooled.values())), p.top) + benchmark_metrics()
     table = memorization_table(pooled, overlap, calls, p.novel, p.analog)
     write_table(table, snakemake.output.tsv, sep="\t", index=False, float_format="%.10g")
     chosen = [c for c in calls if c.key in p.metrics]

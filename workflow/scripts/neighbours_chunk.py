@@ -1,6 +1,6 @@
 from crocbench._io import save_arrays
 from crocbench._workflow import step
-from crocbench.fingerprints import load_fingerprints
+from crocbench.chem.fingerprints import load_fingerprints
 from crocbench.similarity import top_k_chunk
 
 with step(snakemake) as log:

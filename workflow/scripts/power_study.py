@@ -5,14 +5,14 @@ from crocbench._workflow import step
 from crocbench.paper import power_claims
 from crocbench.plots import plot_power_by_metric, plot_power_by_test
 from crocbench.power import feasible_fractions, power_study
-from crocbench.report import claims_markdown, markdown_html, panel_for, power_markdown, power_notes
+from crocbench.report import claims_markdown, markdown_html, metric_set_for, power_markdown, power_notes
 
 with step(snakemake) as log:
     cfg, out = snakemake.params.power, snakemake.output
     pooled = {m: pd.read_parquet(p) for m, p in zip(snakemake.params.models, snakemake.input.scores)}
     first = next(iter(pooled.values()))
     notes = []
-    calls = panel_for(first, snakemake.params.top, notes=notes)
+    calls = metric_set_for(first, snakemake.params.top, notes=notes)
     fractions, left_out = feasible_fractions(first["label"].to_numpy(), cfg["fractions"])
     notes += left_out
     if not fractions:

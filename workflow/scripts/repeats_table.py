@@ -2,7 +2,7 @@ import pandas as pd
 
 from crocbench._io import write_table, write_text
 from crocbench._workflow import step
-from crocbench.report import markdown_html, panel_for, repeats_markdown, repeats_table, repeats_tests
+from crocbench.report import markdown_html, metric_set_for, repeats_markdown, repeats_table, repeats_tests
 
 with step(snakemake) as log:
     models, label, repeats = snakemake.params.models, snakemake.params.labels, snakemake.params.repeats
@@ -17,7 +17,7 @@ with step(snakemake) as log:
 
     pooled = by_repeat(snakemake.input.scores, pd.read_parquet)
     per_fold = by_repeat(snakemake.input.per_fold, lambda p: pd.read_csv(p, sep="\t", dtype={"fold": str}))
-    calls = panel_for(next(iter(pooled[0].values())), snakemake.params.top)
+    calls = metric_set_for(next(iter(pooled[0].values())), snakemake.params.top)
     table = repeats_table(pooled, calls)
     tests = repeats_tests(per_fold, n_folds=snakemake.params.n_folds)
     write_table(table, snakemake.output.tsv, sep="\t", index=False, float_format="%.10g")

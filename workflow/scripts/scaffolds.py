@@ -2,7 +2,7 @@ import pandas as pd
 
 from crocbench._io import write_table
 from crocbench._workflow import step
-from crocbench.scaffolds import scaffolds
+from crocbench.chem.scaffolds import scaffolds
 
 with step(snakemake) as log:
     compounds = pd.read_parquet(snakemake.input[0], columns=["id", "smiles"])

@@ -7,9 +7,9 @@ import pandas as pd
 from crocbench._io import atomic_write, write_table
 from crocbench._memory import keep_kernel_memory
 from crocbench._workflow import step
+from crocbench.chem.ecfp import load_ecfp
+from crocbench.chem.fingerprints import load_fingerprints
 from crocbench.cv import cross_validate
-from crocbench.ecfp import load_ecfp
-from crocbench.fingerprints import load_fingerprints
 from crocbench.models import make_model
 from crocbench.similarity import MatrixFile, SimilarityIndex, load_neighbours
 

@@ -2,7 +2,7 @@ import pandas as pd
 
 from crocbench._io import write_table
 from crocbench._workflow import screen_runs, step
-from crocbench.pains import flag_counts, without_flagged
+from crocbench.chem.pains import flag_counts, without_flagged
 from crocbench.report import datasets_table
 
 with step(snakemake) as log:

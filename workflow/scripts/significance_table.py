@@ -2,13 +2,13 @@ import pandas as pd
 
 from crocbench._io import write_table, write_text
 from crocbench._workflow import step
-from crocbench.report import markdown_html, panel_for, significance_markdown, significance_table
+from crocbench.report import markdown_html, metric_set_for, significance_markdown, significance_table
 from crocbench.stats import TESTS
 
 with step(snakemake) as log:
     models = snakemake.params.models
     pooled = {snakemake.params.labels[m]: pd.read_parquet(p) for m, p in zip(models, snakemake.input.scores)}
-    calls = panel_for(next(iter(pooled.values())), snakemake.params.top)
+    calls = metric_set_for(next(iter(pooled.values())), snakemake.params.top)
     samples = snakemake.params.samples
     table = significance_table(pooled, calls, TESTS, n_samples=samples, seed=snakemake.params.seed)
     write_table(table, snakemake.output.tsv, sep="\t", index=False, float_format="%.10g")

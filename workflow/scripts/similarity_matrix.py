@@ -2,7 +2,7 @@ import numpy as np
 
 from crocbench._io import atomic_write
 from crocbench._workflow import step
-from crocbench.fingerprints import load_fingerprints
+from crocbench.chem.fingerprints import load_fingerprints
 from crocbench.similarity import tanimoto_matrix
 
 with step(snakemake) as log:

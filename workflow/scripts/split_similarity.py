@@ -2,8 +2,8 @@ import pandas as pd
 
 from crocbench._io import write_table, write_text
 from crocbench._workflow import step
+from crocbench.chem.fingerprints import load_fingerprints
 from crocbench.cv import read_split_groups, split_overlaps
-from crocbench.fingerprints import load_fingerprints
 from crocbench.plots import plot_split_similarity
 from crocbench.report import markdown_html, split_similarity_curves, split_similarity_markdown, split_similarity_table
 from crocbench.similarity import SimilarityIndex, load_neighbours

@@ -2,7 +2,7 @@ import pandas as pd
 
 from crocbench._io import write_text
 from crocbench._workflow import step
-from crocbench.report import pains_markdown
+from crocbench.report.findings import pains_markdown
 
 with step(snakemake) as log:
     counts = pd.read_csv(snakemake.input.counts, sep="\t")

@@ -2,7 +2,7 @@ import pandas as pd
 
 from crocbench._io import write_table
 from crocbench._workflow import remove_parts, resumable, signature, step
-from crocbench.fingerprints import load_fingerprints
+from crocbench.chem.fingerprints import load_fingerprints
 from crocbench.models import grid_fold
 from crocbench.similarity import KernelBuffer, SimilarityIndex
 

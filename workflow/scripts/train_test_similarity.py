@@ -2,8 +2,8 @@ import pandas as pd
 
 from crocbench._io import write_table
 from crocbench._workflow import step
+from crocbench.chem.fingerprints import load_fingerprints
 from crocbench.cv import train_test_similarity
-from crocbench.fingerprints import load_fingerprints
 from crocbench.similarity import SimilarityIndex, load_neighbours
 
 with step(snakemake) as log:

@@ -108,13 +108,13 @@ def _split_groups(spec: Spec, config: dict, compounds: pd.DataFrame, n_jobs: int
     """The groups of a grouped split, computed as the workflow's ``scaffolds`` and ``clusters`` jobs compute them."""
     kind = spec.split["kind"]
     if kind == "scaffold":
-        from ..scaffolds import scaffolds
+        from ..chem.scaffolds import scaffolds
 
         return {"scaffolds": scaffolds(compounds["smiles"], spec.split["scaffold"], progress=progress)}
     if kind == "cluster":
-        from ..clusters import bit_fingerprints, leader_clusters
-        from ..ecfp import ecfp_counts
-        from ..fingerprints import require_parsed
+        from ..chem.clusters import bit_fingerprints, leader_clusters
+        from ..chem.ecfp import ecfp_counts
+        from ..chem.fingerprints import require_parsed
 
         reasons, counts = ecfp_counts(compounds["smiles"], config["ecfp"]["radius"], config["ecfp"]["n_bits"], n_jobs)
         require_parsed(reasons)

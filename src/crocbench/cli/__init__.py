@@ -77,7 +77,7 @@ def _columns_args(p: argparse.ArgumentParser) -> None:
         default=None,
         metavar="SPEC",
         help="a metric as NAME or NAME:key=value,... (names: " + ", ".join(METRICS) + ") or a key of the paper's "
-        "panel (" + ", ".join(c.key for c in paper_metrics()) + "); repeatable",
+        "metric set (" + ", ".join(c.key for c in paper_metrics()) + "); repeatable",
     )
 
 

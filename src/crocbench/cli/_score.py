@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 
 from ..metrics import FAMILIES, Ranking, benchmark_metrics, other_metrics, other_values, paper_metrics
-from ..metrics._other_sets import BENCHMARKS  # the second table's title: benchmark_metrics's family
+from ..metrics._other_metrics import BENCHMARKS  # the second table's title: benchmark_metrics's family
 from ..stats import bootstrap
 from ._input import _check_positive_values, _load, _requested_calls, _shown
 from ._output import _for_users, _format_table, _number, _plot_path, _print_json
@@ -52,11 +52,11 @@ def _score(args) -> int:
     n, n_pos, _ = ranking.counts
     rows, defined = [], []
     if calls:
-        panels = [("Requested metrics", calls)]
+        metric_sets = [("Requested metrics", calls)]
     else:
-        panels = [("CROC paper areas", paper_metrics(top_k=min(args.top_k, n))), (BENCHMARKS, benchmark_metrics())]
-    for panel, call in ((panel, call) for panel, part in panels for call in part):
-        row = {"key": call.key, "metric": call.label, "panel": panel, "value": None, "count": call.is_count}
+        metric_sets = [("CROC paper areas", paper_metrics(top_k=min(args.top_k, n))), (BENCHMARKS, benchmark_metrics())]
+    for title, call in ((title, call) for title, part in metric_sets for call in part):
+        row = {"key": call.key, "metric": call.label, "metric_set": title, "value": None, "count": call.is_count}
         try:
             row["value"] = call.value(ranking, args.ties)
         except ValueError as exc:  # e.g. ROC50 on a list with fewer than 50 negatives
@@ -82,7 +82,7 @@ def _score(args) -> int:
         )
         for (row, _), iv in zip(defined, intervals):
             row.update(ci_low=iv.low, ci_high=iv.high, se=iv.se)
-    # the benchmarks' family of the other panel is shown above, with its random baselines
+    # the benchmarks' family of the other papers' metrics is shown above, with its random baselines
     others = [m for m in other_metrics(top_k=min(args.top_k, n), n=args.n_negatives) if m.family != BENCHMARKS]
     other = [] if calls else other_values(y, s, groups, args.ties, others)
     for r in other:
@@ -112,7 +112,7 @@ def _score(args) -> int:
         queries = "" if groups is None else f", {n_queries} queries in column {args.group!r}"
         print(f"{name}: {n} compounds, {n_pos} positives, ties {args.ties}{queries}")
         header = ["metric", "value", *(["95% interval"] if args.ci is not None else []), "random", "random sd", "z"]
-        for title, _ in panels:
+        for title, _ in metric_sets:
             table = [
                 [
                     r["metric"],
@@ -123,7 +123,7 @@ def _score(args) -> int:
                     "n/a" if r.get("z") is None else f"{r['z']:.1f}",
                 ]
                 for r in rows
-                if r["panel"] == title
+                if r["metric_set"] == title
             ]
             title += " (all queries ranked as one list)" if groups is not None else ""
             print(f"\n{title}\n" + _format_table(header, table))

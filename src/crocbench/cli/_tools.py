@@ -16,8 +16,8 @@ from ._output import _format_table
 
 def _explain(args) -> int:
     require("crocbench explain", "numba", "torch")
+    from ..chem.fingerprints import load_fingerprints
     from ..cv import split
-    from ..fingerprints import load_fingerprints
     from ..models import IRV
     from ..similarity import SimilarityIndex, load_neighbours
 

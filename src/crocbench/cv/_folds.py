@@ -122,16 +122,16 @@ def grouped_folds(y, groups, n_folds: int = 10, seed: int = 0) -> np.ndarray:
 
 
 #: The splits of a cross-validation: the paper's stratified random split, whole Bemis-Murcko scaffolds to a
-#: fold, whole leader clusters (:mod:`crocbench.clusters`) to a fold.
+#: fold, whole leader clusters (:mod:`crocbench.chem.clusters`) to a fold.
 SPLITS = ("random", "scaffold", "cluster")
 
 
 def fold_table(ids, y, n_folds: int = 10, seed: int = 0, scaffolds=None, clusters=None) -> pd.DataFrame:
     """``id, label, fold`` for every compound, in input order.
 
-    With ``scaffolds`` (one per compound, :mod:`crocbench.scaffolds`), a scaffold split: whole scaffold groups to
+    With ``scaffolds`` (one per compound, :mod:`crocbench.chem.scaffolds`), a scaffold split: whole scaffold groups to
     a fold (:func:`grouped_folds`; an acyclic compound is a group of its own), and a ``scaffold`` column.  With
-    ``clusters`` (one per compound, :func:`crocbench.clusters.leader_clusters`), a cluster split: whole clusters
+    ``clusters`` (one per compound, :func:`crocbench.chem.clusters.leader_clusters`), a cluster split: whole clusters
     to a fold, dealt the same way, and a ``cluster`` column.
 
     Parameters
@@ -170,7 +170,7 @@ def fold_table(ids, y, n_folds: int = 10, seed: int = 0, scaffolds=None, cluster
     if scaffolds is None and clusters is None:
         return table.assign(fold=stratified_folds(y, n_folds, seed))
     if scaffolds is not None:
-        from ..scaffolds import scaffold_groups
+        from ..chem.scaffolds import scaffold_groups
 
         kind, groups, column = "scaffold", scaffold_groups(ids, scaffolds), np.asarray(scaffolds)
     else:

@@ -78,7 +78,7 @@ def train_test_similarity(data, folds: pd.DataFrame, progress=None) -> pd.DataFr
 
     Examples
     --------
-    >>> from crocbench.fingerprints import Fingerprints
+    >>> from crocbench.chem.fingerprints import Fingerprints
     >>> from crocbench.similarity import SimilarityIndex
     >>> fp = Fingerprints(np.array([0, 2, 4, 5, 6]), np.array([7, 9, 7, 11, 9, 11], dtype=np.uint64))
     >>> folds = pd.DataFrame({"id": list("abcd"), "label": [1, 0, 1, 0], "fold": [0, 0, 1, 1]})

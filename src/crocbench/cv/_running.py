@@ -70,7 +70,7 @@ def cross_validate(make_model, data, folds: pd.DataFrame, *, only=None, progress
 
     Examples
     --------
-    >>> from crocbench.fingerprints import Fingerprints
+    >>> from crocbench.chem.fingerprints import Fingerprints
     >>> from crocbench.models import MaxSim
     >>> from crocbench.similarity import SimilarityIndex
     >>> features = [[1, 2], [1, 3], [2, 3], [4, 5], [4, 6], [5, 6]]  # three actives alike, three inactives alike

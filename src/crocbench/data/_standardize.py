@@ -17,7 +17,7 @@ def _parse_chunk(rows: list[tuple[str, str]]) -> list[tuple[str | None, str | No
     with needs("crocbench.data.standardize"):
         from rdkit import Chem
 
-    from ..fingerprints import parse_molblock, parse_smiles
+    from ..chem.fingerprints import parse_molblock, parse_smiles
 
     out = []
     for kind, text in rows:

@@ -160,7 +160,7 @@ def synthesize(
 def describe(smiles, labels, sample: int = 2000, seed: int = 0) -> dict:
     """Positive rate, and the paper's features per molecule on a seeded sample (quartiles): to compare a synthetic
     screen with its source."""
-    from ..fingerprints import fingerprints_from_smiles
+    from ..chem.fingerprints import fingerprints_from_smiles
 
     smiles, labels = list(smiles), np.asarray(labels)
     rows = np.sort(np.random.default_rng(seed).choice(len(smiles), min(sample, len(smiles)), replace=False))

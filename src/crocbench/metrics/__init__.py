@@ -28,7 +28,7 @@ R-precision, AP), ``_screening`` (logAUC, DCG, NDCG) and ``_queries`` (per
 query); ``_scorers`` (any metric as a scikit-learn scorer), ``_curves``,
 ``_confusion`` (the counts of a retrieved set), ``_retrieval``,
 ``_probabilities``, ``_sets`` (named metric calls and the named metric sets:
-the paper's, the benchmarks') and ``_other_sets`` (the other papers' set).
+the paper's, the benchmarks') and ``_other_metrics`` (the other papers' metrics).
 ``tests/test_metrics_common.py`` checks every metric of the registry.
 """
 
@@ -38,7 +38,7 @@ from ._confusion import AVERAGES, Confusion, confusion
 from ._curves import ac_curve, cac_curve, croc_curve, precision_recall_curve, roc_curve
 from ._definitions import METRIC_FAMILY, METRICS, Definition, RandomBaseline, definition
 from ._enrichment import ac_auc, bedroc, cac_auc, enrichment_factor, hits_at_k, rie, slr
-from ._other_sets import FAMILIES, OtherMetric, other_metrics, other_values, per_fold_metrics
+from ._other_metrics import FAMILIES, OtherMetric, other_metrics, other_values, per_fold_metrics
 from ._precision import average_precision, precision_at_k, r_precision, recall_at_k
 from ._probabilities import cross_entropy, rmse, slac_q
 from ._queries import (

@@ -10,21 +10,12 @@ A folder per family, as scikit-learn's: ``svm/`` (:class:`SVM`, its inner CV, la
 sensitivity grid), ``irv/`` (:class:`IRV`, its terms and optimizers), ``ecfp/`` (the rankers on ECFP4) and
 ``gnn/`` (:class:`Chemprop`); beside them the contract (``_base``), the baselines RANDOM, MAX-SIM and kNN
 (``_simple``), the rank reweighting the IRV and the MLP share (``_reweight``), tuning in each outer fold (``_tuning``:
-:class:`Tuned`) or on a development panel (``_development``) and the registry (``_registry``).
+:class:`Tuned`) or on a development panel (``_development``), the classes by name (``_classes``) and a config's runs (``_registry``).
 """
 
 from ._base import Model, seed_state
-from ._registry import (
-    BUILTIN,
-    LABELS,
-    MODELS,
-    Run,
-    declared_runs,
-    expand_runs,
-    irv_run,
-    load_class,
-    make_model,
-)
+from ._classes import BUILTIN, LABELS, MODELS, load_class
+from ._registry import Run, declared_runs, expand_runs, irv_run, make_model
 from ._reweight import SCHEMES, Reweighting, average_ranks, score_density, silverman_bandwidth
 from ._simple import KNN, MaxSim, Random
 from ._tuning import Tuned, candidates, resolve_tune

@@ -13,80 +13,14 @@ naming the entry.
 
 from __future__ import annotations
 
-import importlib
-import inspect
-import sys
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from ._base import Model, checked_fold_jobs
-from ._simple import KNN, MaxSim, Random
-from .ecfp import GBM, MLP, GBMRank, LogReg, RandomForest
-from .gnn import Chemprop
-from .irv import IRV
-from .svm import SVM
+from ._classes import MODELS, check_spec, checked_model, load_class
+from ._development import candidate_runs
+from ._tuning import Tuned, resolve_tune
 
-#: The paper's five, then the ECFP rankers: on ECFP, and Chemprop's D-MPNN on the structures (the gnn extra).
-BUILTIN = (Random, MaxSim, KNN, SVM, IRV, RandomForest, GBM, GBMRank, LogReg, MLP, Chemprop)
-MODELS = {cls.name: cls for cls in BUILTIN}
-LABELS = {cls.name: cls.label for cls in BUILTIN}
 IMPORT_KEYS = ("scores", "id", "score", "fold", "label")
-_INJECTED = ("seed", "progress", "n_jobs")  # passed to the classes whose signature takes them
-
-
-def load_class(spec: str, search=()) -> type:
-    """The class named by ``spec``: a built-in model's name, or ``"module:Class"`` found on ``sys.path`` or in ``search``.
-
-    The folders of ``search`` are put in front of ``sys.path`` (once).  The class
-    must have ``fit`` and ``score`` methods.  Raises ``ValueError`` (one line) otherwise.
-
-    Parameters
-    ----------
-    spec : str
-        A built-in model's name (a key of ``crocbench.models.MODELS``) or ``"module:Class"``.
-    search : sequence of path-like, default=()
-        Folders searched (before ``sys.path``) for a ``"module:Class"``'s module.
-
-    Returns
-    -------
-    type
-        The model class.
-
-    Examples
-    --------
-    >>> load_class("knn").__name__
-    'KNN'
-    """
-    if spec in MODELS:
-        return MODELS[spec]
-    module_name, sep, qualname = str(spec).partition(":")
-    if not sep or not module_name or not qualname:
-        raise ValueError(f"class {spec!r}: expected 'module:Class' or a built-in model ({', '.join(MODELS)})")
-    for folder in reversed([str(Path(f).resolve()) for f in search]):
-        if folder not in sys.path:
-            sys.path.insert(0, folder)
-    try:
-        module = importlib.import_module(module_name)
-    except ModuleNotFoundError as exc:
-        if exc.name and (module_name == exc.name or module_name.startswith(exc.name + ".")):
-            where = ", ".join(str(f) for f in search) or "no plugins folder"
-            raise ValueError(f"class {spec!r}: module {module_name!r} not found on PYTHONPATH or in {where}") from None
-        raise ValueError(f"class {spec!r}: module {module_name!r} needs {exc.name!r}, which is not installed") from None
-    except Exception as exc:
-        raise ValueError(f"class {spec!r}: importing {module_name!r} failed: {type(exc).__name__}: {exc}") from None
-    obj = module
-    for part in qualname.split("."):
-        if not hasattr(obj, part):
-            raise ValueError(f"class {spec!r}: module {module_name!r} has no {qualname!r}")
-        obj = getattr(obj, part)
-    if not inspect.isclass(obj):
-        raise ValueError(f"class {spec!r}: {qualname!r} is not a class")
-    missing = [m for m in ("fit", "score") if not callable(getattr(obj, m, None))]
-    if missing:
-        raise ValueError(
-            f"class {spec!r}: no {' or '.join(missing)} method; a model needs fit(data, train, y) and score(data, rows)"
-        )
-    return obj
 
 
 def make_model(name: str, params: dict | None = None, *, seed=None, progress=None, n_jobs=None, search=()) -> Model:
@@ -132,16 +66,10 @@ def make_model(name: str, params: dict | None = None, *, seed=None, progress=Non
     tune = params.pop("tune", None)
     if "scores" in params:
         raise ValueError(f"model {name}: an entry with 'scores' imports scores and names no class")
-    if spec not in MODELS and ":" not in str(spec):
-        raise ValueError(
-            f"model {name}: unknown model {spec!r}; built-in models are {', '.join(MODELS)}; "
-            "any other class is given as class: 'module:Class'"
-        )
+    check_spec(name, spec)
     if tune is not None:  # tuned in each outer fold (expand_runs gives the study's budget, metric and share)
         if not isinstance(tune, dict) or "space" not in tune:
             raise ValueError(f"model {name}: tune must be resolved to {{space, budget, metric, share}} (expand_runs)")
-        from ._tuning import Tuned
-
         try:
             return Tuned(
                 name,
@@ -154,33 +82,7 @@ def make_model(name: str, params: dict | None = None, *, seed=None, progress=Non
             )
         except (TypeError, ValueError) as exc:
             raise ValueError(f"model {name}: tune: {exc}") from None
-    try:
-        cls = load_class(spec, search)
-    except ValueError as exc:
-        raise ValueError(f"model {name}: {exc}") from None
-    try:
-        signature = inspect.signature(cls)
-    except (TypeError, ValueError):
-        signature = None
-    if signature is not None:
-        accepted = signature.parameters
-        open_ended = any(p.kind is inspect.Parameter.VAR_KEYWORD for p in accepted.values())
-        unknown = [k for k in params if k not in accepted]
-        if unknown and not open_ended:
-            takes = ", ".join(
-                k
-                for k, p in accepted.items()
-                if k not in _INJECTED
-                and p.kind not in (inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD)
-            )
-            raise ValueError(f"model {name}: unknown parameter {unknown[0]!r}; {cls.__name__} takes {takes or 'none'}")
-        for key, value in zip(_INJECTED, (seed, progress, n_jobs)):
-            if value is not None and (key in accepted or open_ended):
-                params.setdefault(key, value)
-    try:
-        return cls(**params)
-    except (TypeError, ValueError) as exc:
-        raise ValueError(f"model {name}: {exc}") from None
+    return checked_model(name, {"class": spec, **params}, seed=seed, progress=progress, n_jobs=n_jobs, search=search)
 
 
 @dataclass
@@ -341,9 +243,6 @@ def expand_runs(models: dict, irv_training: dict | None = None, tuning: dict | N
     for name, entry in models.items():
         entry = dict(entry or {})
         if "tune" in entry:
-            from ._development import candidate_runs
-            from ._tuning import resolve_tune
-
             entry["tune"] = resolve_tune(name, entry, tuning, search)
             if tuning.get("design", "nested") == "development":  # its candidates, each a run of its own
                 label = entry.get("label") or getattr(load_class(entry.get("class", name), search), "label", None)

@@ -19,6 +19,8 @@ import numpy as np
 
 from ..metrics import Ranking, parse_metric
 from ._base import Model, seed_state
+from ._classes import checked_model, load_class
+from .ecfp import inner_split
 
 #: The config's ``tune:`` value that stands for the class's declared space.
 DECLARED_SPACE = "declared"
@@ -113,8 +115,6 @@ def resolve_tune(name: str, entry: dict, tuning: dict | None, search=()) -> dict
     >>> resolve_tune("knn", {"tune": "declared"}, {"budget": 8, "metric": "roc", "share": 0.2, "seed": 0})
     {'space': {'k': [3, 5, 10, 15, 20, 30, 40, 50]}, 'budget': 8, 'metric': 'roc', 'share': 0.2, 'sample_seed': 0}
     """
-    from ._registry import load_class, make_model  # the registry imports this module
-
     tune = entry["tune"]
     if not tuning:
         raise ValueError(f"model {name}: tune needs the study's tuning: (budget, metric, share)")
@@ -133,7 +133,7 @@ def resolve_tune(name: str, entry: dict, tuning: dict | None, search=()) -> dict
         size = len(grid(tune))
     except ValueError as exc:
         raise ValueError(f"model {name}: tune: {exc}") from None
-    probe = make_model(
+    probe = checked_model(
         name, {k: v for k, v in entry.items() if k not in ("tune", "label")} | grid(tune)[0], search=search
     )
     if getattr(probe, "selects", False):  # e.g. the SVM with config.yaml's C_grid: each candidate would choose again
@@ -238,9 +238,7 @@ class Tuned(Model):
 
     def _make(self, config: dict):
         """The ranker at ``config``, new and unfitted, as the registry builds an entry."""
-        from ._registry import make_model  # the registry imports this module
-
-        return make_model(
+        return checked_model(
             self.run_name,
             {**self.model, **config},
             seed=self.seed,
@@ -276,8 +274,6 @@ class Tuned(Model):
             print(line, file=self.progress, flush=True)
 
     def _fit(self, data, train, y) -> None:
-        from .ecfp import inner_split
-
         fit_pos, val_pos = inner_split(y, self.share, (seed_state(self.seed), 0x7E5E))
         if y[val_pos].sum() == 0 or y[fit_pos].sum() == 0:
             raise ValueError(

@@ -63,8 +63,8 @@ def read_panel_tables(folder: Path):
 
 def panel_values_from(table: pd.DataFrame, per_repeat: pd.DataFrame | None, bounds: bool = False) -> pd.DataFrame:
     """:func:`panel_values` of tables read; with ``bounds``, a repeated panel's values bounded by the lowest and
-    the highest repeat's (:func:`crocbench.report.findings.repeat_means`)."""
-    from ..report.findings import repeat_means
+    the highest repeat's (:func:`crocbench.report.repeat_means`)."""
+    from ..report import repeat_means
 
     if per_repeat is None:
         return table

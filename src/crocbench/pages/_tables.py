@@ -12,12 +12,12 @@ from ._compare import TRAINED_FOR_THE_TOP, compared_panels, comparison_markdown,
 
 
 def _readme_labels() -> dict:
-    """Metric key -> the README's label: the paper panel's own labels of its headline areas (AUC[ROC],
+    """Metric key -> the README's label: the paper's metric set's own labels of its headline areas (AUC[ROC],
     AUC[CROC(exp)] a=7, ...), and the README's for the count of actives and the IRV's epochs."""
     from ..metrics import HEADLINE, paper_metrics
 
-    panel = {c.key: c.label for c in paper_metrics()}
-    return {**{k: panel[k] for k in HEADLINE}, "top1000": "actives in top 1,000", "epochs_mean": "epochs"}
+    labels = {c.key: c.label for c in paper_metrics()}
+    return {**{k: labels[k] for k in HEADLINE}, "top1000": "actives in top 1,000", "epochs_mean": "epochs"}
 
 
 def _number(value, digits: int = 4) -> str:
@@ -95,7 +95,7 @@ def panel_tables(reference) -> dict:
     their means, and each repeat's own verdict counted); where the reference
     keeps Conover's tests, ``<panel>/conover_<metric>`` per metric of the ranks (the models in mean-rank order, each
     pair's Holm p); ``<panel>/pains``
-    (where the run flagged PAINS compounds: :func:`crocbench.report.pains_markdown`); ``<panel>/novel`` (where
+    (where the run flagged PAINS compounds: :func:`crocbench.report.findings.pains_markdown`); ``<panel>/novel`` (where
     the reference keeps the novel actives' values: :func:`crocbench.report.findings.novel_markdown`);
     ``<panel>/shared`` (where it keeps the structures its screens share: :func:`crocbench.report.shared_markdown`);
     ``<panel>/claims``
@@ -107,7 +107,6 @@ def panel_tables(reference) -> dict:
         SUMMARY_TABLE_METRICS,
         claims_across_markdown,
         conover_markdown,
-        pains_markdown,
         pairs_markdown,
         ranks_overview_markdown,
         screens_markdown,
@@ -122,6 +121,7 @@ def panel_tables(reference) -> dict:
         family_table,
         headline_markdown,
         novel_markdown,
+        pains_markdown,
         repeat_spread,
         repeats_agreeing,
         spread_markdown,

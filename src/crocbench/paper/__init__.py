@@ -3,7 +3,7 @@
 The generic code (metrics, statistics, tables, the summary across screens, plots) knows nothing of it; this
 package gives them the paper's side:
 
-- its rankers (:data:`PAPER_MODELS`) and its metric panel's alphas and cut-offs (:data:`crocbench.metrics.ALPHAS`,
+- its rankers (:data:`PAPER_MODELS`) and its metric set's alphas and cut-offs (:data:`crocbench.metrics.ALPHAS`,
   :data:`crocbench.metrics.CUTOFFS`, the parameters of :func:`crocbench.metrics.paper_metrics`);
 - its published numbers (``published.yaml``: :func:`load_published`) beside a run's (table 4,
   :func:`published_comparison`);

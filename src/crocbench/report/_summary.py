@@ -161,7 +161,7 @@ def ranks_table(table: pd.DataFrame, alpha: float = 0.05) -> tuple[pd.DataFrame,
     Parameters
     ----------
     table : DataFrame
-        :func:`datasets_table`'s output, or each screen's mean over the repeats (:func:`crocbench.report.findings.repeat_means`) (at least 2 datasets and 2 models).
+        :func:`datasets_table`'s output, or each screen's mean over the repeats (:func:`repeat_means`) (at least 2 datasets and 2 models).
     alpha : float
         The level of the Nemenyi critical difference.
 
@@ -219,15 +219,13 @@ def tests_across_screens(
         The labels of the models ranked and tested (the summary's ``models``); the table's other rows are left out.
     repeats : DataFrame or None
         Each repeat's values of a repeated cross-validation (``datasets_repeats.tsv``): the tests then read each
-        screen's mean over the repeats (:func:`crocbench.report.findings.repeat_means`) instead of ``table``.
+        screen's mean over the repeats (:func:`repeat_means`) instead of ``table``.
 
     Returns
     -------
     ranks, pairs, conover : DataFrame
     """
     if repeats is not None:
-        from .findings import repeat_means
-
         table = repeat_means(repeats)
     values = table[table["model"].isin(list(ranked))]
     ranks, pairs = ranks_table(values)
@@ -241,7 +239,7 @@ def conover_table(table: pd.DataFrame) -> pd.DataFrame:
     Parameters
     ----------
     table : DataFrame
-        :func:`datasets_table`'s output, or each screen's mean over the repeats (:func:`crocbench.report.findings.repeat_means`) (at least 2 datasets and 2 models).
+        :func:`datasets_table`'s output, or each screen's mean over the repeats (:func:`repeat_means`) (at least 2 datasets and 2 models).
 
     Returns
     -------
@@ -269,3 +267,42 @@ def conover_table(table: pd.DataFrame) -> pd.DataFrame:
                 }
             )
     return pd.DataFrame(rows)
+
+
+def repeat_means(per_repeat: pd.DataFrame, bounds: bool = False) -> pd.DataFrame:
+    """Each screen's values of each model averaged over the repeats of a repeated cross-validation.
+
+    Parameters
+    ----------
+    per_repeat : DataFrame
+        A panel's ``datasets_repeats.tsv``: ``dataset``, ``model``, ``repeat`` and a column per metric.
+    bounds : bool
+        Also each column's lowest and highest repeat's value, as ``<column>_low`` and ``<column>_high`` (the
+        columns of a value's interval in ``datasets.tsv``), in place of any interval the repeats' table holds.
+
+    Returns
+    -------
+    DataFrame
+        ``dataset``, ``model`` and the mean of every other numeric column, in the table's order: what
+        :func:`crocbench.report.findings.family_table` tests for a run with repeats.
+
+    Examples
+    --------
+    >>> t = pd.DataFrame({"dataset": ["s"] * 4, "model": ["A", "B", "A", "B"], "repeat": [0, 0, 1, 1],
+    ...                   "roc": [0.8, 0.7, 0.6, 0.7]})
+    >>> repeat_means(t).to_dict("records")
+    [{'dataset': 's', 'model': 'A', 'roc': 0.7}, {'dataset': 's', 'model': 'B', 'roc': 0.7}]
+    >>> repeat_means(t, bounds=True).round(4).to_dict("records")[0]
+    {'dataset': 's', 'model': 'A', 'roc': 0.7, 'roc_low': 0.6, 'roc_high': 0.8}
+    """
+    values = [c for c in per_repeat.columns if c not in ("dataset", "model", "repeat")]
+    numeric = [c for c in values if pd.api.types.is_numeric_dtype(per_repeat[c])]
+    if bounds:  # the repeats' range in place of any interval the table holds
+        intervals = {f"{c}{s}" for c in numeric for s in ("_low", "_high")}
+        numeric = [c for c in numeric if c not in intervals]
+    groups = per_repeat.groupby(["dataset", "model"], sort=False)[numeric]
+    means = groups.mean()
+    if bounds:
+        low, high = groups.min().add_suffix("_low"), groups.max().add_suffix("_high")
+        means = means.join(low).join(high)[[f"{c}{s}" for c in numeric for s in ("", "_low", "_high")]]
+    return means.reset_index()

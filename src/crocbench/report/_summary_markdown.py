@@ -125,7 +125,7 @@ def screens_markdown(table: pd.DataFrame, metric: str, repeats: int | None = Non
 
     With ``repeats`` (their number), ``table`` holds each value's mean over the repeats of a repeated
     cross-validation and, as its bounds, the lowest and the highest repeat's value
-    (:func:`crocbench.report.findings.repeat_means` with ``bounds``); a first line says so.
+    (:func:`crocbench.report.repeat_means` with ``bounds``); a first line says so.
 
     Examples
     --------
@@ -231,54 +231,3 @@ def claims_across_markdown(table: pd.DataFrame) -> str:
 def _wins_losses(row: dict) -> str:
     """A pair's record over the screens, a's wins-losses, with -ties where there are any."""
     return f"{row['wins']}-{row['losses']}" + (f"-{row['ties']}" if row["ties"] else "")
-
-
-def pains_markdown(counts: pd.DataFrame, without: pd.DataFrame, questions: dict | None = None) -> str:
-    """The summary without the PAINS compounds (:mod:`crocbench.pains`), as Markdown: the flagged compounds and
-    actives of each screen, and, where the study declared its questions, the declared family's tests on each
-    model's values without them (:func:`crocbench.report.findings.family_table`).
-
-    Parameters
-    ----------
-    counts : DataFrame
-        One row per screen: ``dataset`` and :func:`crocbench.pains.flag_counts`'s columns.
-    without : DataFrame
-        :func:`datasets_table` of the screens without their flagged compounds, with a ``repeat`` column where a
-        repeated cross-validation gives one table per repeat (the family is then tested on their means).
-    questions : dict, default=None
-        The study's ``summary: questions``.
-
-    Returns
-    -------
-    str
-    """
-    shares = counts.assign(
-        share=lambda t: (100 * t["flagged"] / t["compounds"]).map("{:.1f}%".format),
-        active_share=lambda t: (100 * t["flagged_actives"] / t["actives"].clip(lower=1)).map("{:.1f}%".format),
-    )
-    table = shares[["dataset", "compounds", "flagged", "share", "actives", "flagged_actives", "active_share"]]
-    table.columns = ["screen", "compounds", "PAINS", "share", "actives", "PAINS actives", "share of actives"]
-    lines = [
-        f"PAINS compounds (RDKit's FilterCatalog, families A, B and C): {int(counts['flagged'].sum()):,} of "
-        f"{int(counts['compounds'].sum()):,} compounds and {int(counts['flagged_actives'].sum()):,} of "
-        f"{int(counts['actives'].sum()):,} actives over {len(counts)} screens (a compound is counted once per "
-        "screen).",
-        "",
-        markdown_table(table),
-    ]
-    if questions is not None:
-        from .findings import Questions, family_markdown, family_table, repeat_means, repeats_agreeing
-
-        declared = Questions.from_dict(questions)
-        repeats = int(without["repeat"].nunique()) if "repeat" in without.columns else 1
-        family = family_table(repeat_means(without) if "repeat" in without.columns else without, declared)
-        if repeats > 1:  # as the headline: on the means over the repeats, and each repeat on its own
-            family = repeats_agreeing(without, declared, family)
-        lines += [
-            "",
-            f"The declared family ({declared.declared}) on each model's values without the PAINS compounds"
-            + (f" (their means over the {repeats} repeats):" if repeats > 1 else ":"),
-            "",
-            family_markdown(family, declared),
-        ]
-    return "\n".join(lines)

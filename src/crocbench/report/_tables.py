@@ -25,8 +25,8 @@ from ._format import markdown_table, p_cell
 RANDOM_ROW = "random (expected)"
 
 
-def panel_for(scores: pd.DataFrame, top=1000, notes: list | None = None) -> list:
-    """The paper's panel for this list: "top k" from ``top`` (a count capped at the list's size, or a
+def metric_set_for(scores: pd.DataFrame, top=1000, notes: list | None = None) -> list:
+    """The paper's metric set for this list: "top k" from ``top`` (a count capped at the list's size, or a
     fraction of it: :func:`crocbench.metrics.top_cutoff`), and any metric undefined for a list this
     small (e.g. ROC50 with fewer than 50 negatives) left out, with a note."""
     ranking = Ranking(scores["label"].to_numpy(), scores["score"].to_numpy())
@@ -49,7 +49,7 @@ def write_pooled(pooled: pd.DataFrame, top, scores_path, per_fold_path, log=None
     """
     write_table(pooled, scores_path, index=False)
     notes = []
-    table = per_fold_metrics(pooled, panel_for(pooled, top, notes=notes), notes)
+    table = per_fold_metrics(pooled, metric_set_for(pooled, top, notes=notes), notes)
     write_table(table, per_fold_path, sep="\t", index=False, float_format="%.6g")
     if log is not None:
         print("\n".join(notes), file=log)
@@ -58,16 +58,16 @@ def write_pooled(pooled: pd.DataFrame, top, scores_path, per_fold_path, log=None
 
 
 def pooled_metrics(scores: pd.DataFrame, keys=HEADLINE, top=1000) -> dict:
-    """The paper-panel metrics named by ``keys``, then "actives in the top k" (key ``top<k>``, k from
-    ``top`` as in :func:`panel_for`), on a pooled score table (columns label, score)."""
+    """The paper's metrics named by ``keys``, then "actives in the top k" (key ``top<k>``, k from
+    ``top`` as in :func:`metric_set_for`), on a pooled score table (columns label, score)."""
     ranking = Ranking(scores["label"].to_numpy(), scores["score"].to_numpy())
     return {c.key: c.value(ranking) for c in named_calls(keys, len(scores), top)}
 
 
 def named_calls(keys, n: int, top) -> list:
-    """The paper-panel calls named by ``keys``, then the list's "actives in the top k" (:func:`hits_call`)."""
-    panel = {c.key: c for c in paper_metrics(top_k=top, n=n)}
-    return [*(panel[k] for k in keys), hits_call(top, n)]
+    """The paper's metric calls named by ``keys``, then the list's "actives in the top k" (:func:`hits_call`)."""
+    calls = {c.key: c for c in paper_metrics(top_k=top, n=n)}
+    return [*(calls[k] for k in keys), hits_call(top, n)]
 
 
 # --- table 1: areas -------------------------------------------------------------------------
@@ -99,8 +99,8 @@ def other_metrics_table(pooled: dict, top=1000, n: int = 50) -> pd.DataFrame:
     rows = []
     for name, scores in pooled.items():
         y, s = scores["label"].to_numpy(), scores["score"].to_numpy()
-        panel = other_metrics(top_k=top_cutoff(top, len(scores)), n=n)
-        for r in other_values(y, s, scores["fold"].to_numpy(), panel=panel):
+        metric_set = other_metrics(top_k=top_cutoff(top, len(scores)), n=n)
+        for r in other_values(y, s, scores["fold"].to_numpy(), metric_set=metric_set):
             rows.append({"model": name, **r, "value": np.nan if r["value"] is None else r["value"]})
     return pd.DataFrame(rows)
 

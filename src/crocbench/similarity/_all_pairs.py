@@ -11,7 +11,7 @@ import numpy as np
 
 from .._extras import needs
 from .._memory import empty_array
-from ..fingerprints import Fingerprints
+from ..chem.fingerprints import Fingerprints
 from ._chunks import _LOW, DEFAULT_TILE, chunk_tiles
 from ._tanimoto import FeatureMatrix, _Progress
 from ._topk import Neighbours
@@ -55,7 +55,7 @@ def top_k_chunk(
     Parameters
     ----------
     fp : Fingerprints or FeatureMatrix
-        The compounds' feature sets (:class:`crocbench.fingerprints.Fingerprints`), or a :class:`FeatureMatrix`
+        The compounds' feature sets (:class:`crocbench.chem.fingerprints.Fingerprints`), or a :class:`FeatureMatrix`
         already prepared from them.
     k : int
         The number of neighbours of each compound.
@@ -182,7 +182,7 @@ def all_pairs_top_k(
     Parameters
     ----------
     fp : Fingerprints or FeatureMatrix
-        The compounds' feature sets (:class:`crocbench.fingerprints.Fingerprints`), or a :class:`FeatureMatrix`
+        The compounds' feature sets (:class:`crocbench.chem.fingerprints.Fingerprints`), or a :class:`FeatureMatrix`
         already prepared from them.
     k : int
         The number of neighbours of each compound.
@@ -200,7 +200,7 @@ def all_pairs_top_k(
 
     Examples
     --------
-    >>> from crocbench.fingerprints import Fingerprints
+    >>> from crocbench.chem.fingerprints import Fingerprints
     >>> fp = Fingerprints(np.array([0, 2, 4, 5]), np.array([7, 9, 7, 11, 9], dtype=np.uint64))
     >>> nb = all_pairs_top_k(fp, 1, tile=2)
     >>> nb.index.ravel().tolist(), nb.similarity.ravel().tolist()

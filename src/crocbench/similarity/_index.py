@@ -6,8 +6,8 @@ import numpy as np
 import scipy.sparse as sp
 
 from .._memory import KernelBuffer
-from ..ecfp import ecfp_view
-from ..fingerprints import Fingerprints
+from ..chem.ecfp import ecfp_view
+from ..chem.fingerprints import Fingerprints
 from ._dot import ordered_dot
 from ._matrix_file import MatrixFile
 from ._tanimoto import DEFAULT_BLOCK, FeatureMatrix, tanimoto_matrix
@@ -36,7 +36,7 @@ class SimilarityIndex:
         :meth:`similarities` then read their blocks from it instead of
         computing them (the same values, bit for bit).
     ecfp : scipy.sparse.csr_matrix, default=None
-        The compounds' folded Morgan counts (:func:`crocbench.ecfp.load_ecfp`), which
+        The compounds' folded Morgan counts (:func:`crocbench.chem.ecfp.load_ecfp`), which
         :meth:`ecfp` gives as bits or counts.
 
     Attributes
@@ -50,7 +50,7 @@ class SimilarityIndex:
 
     Examples
     --------
-    >>> from crocbench.fingerprints import Fingerprints
+    >>> from crocbench.chem.fingerprints import Fingerprints
     >>> fp = Fingerprints(np.array([0, 2, 4, 5]), np.array([7, 9, 7, 11, 9], dtype=np.uint64))
     >>> data = SimilarityIndex(fp, ids=["a", "b", "c"])
     >>> data.similarities([0], [1, 2]).tolist()
@@ -108,7 +108,7 @@ class SimilarityIndex:
         return self._sparse()[1]
 
     def ecfp(self, rows=None, counts: bool = False) -> sp.csr_matrix:
-        """The ECFP of ``rows`` (:func:`crocbench.ecfp.ecfp_view`): 0/1 bits, or counts, float32 CSR.
+        """The ECFP of ``rows`` (:func:`crocbench.chem.ecfp.ecfp_view`): 0/1 bits, or counts, float32 CSR.
 
         Parameters
         ----------
@@ -179,7 +179,7 @@ class SimilarityIndex:
 
         Examples
         --------
-        >>> from crocbench.fingerprints import Fingerprints
+        >>> from crocbench.chem.fingerprints import Fingerprints
         >>> fp = Fingerprints(np.array([0, 2, 4, 5]), np.array([7, 9, 7, 11, 9], dtype=np.uint64))
         >>> SimilarityIndex(fp).similarity_dot([0, 1], [1, 2], [2.0, 4.0]).round(4).tolist()
         [2.6667, 2.0]
@@ -215,7 +215,7 @@ class SimilarityIndex:
 
         Examples
         --------
-        >>> from crocbench.fingerprints import Fingerprints
+        >>> from crocbench.chem.fingerprints import Fingerprints
         >>> fp = Fingerprints(np.array([0, 2, 4, 5]), np.array([7, 9, 7, 11, 9], dtype=np.uint64))
         >>> SimilarityIndex(fp).kernel([0, 2]).round(3).tolist()
         [[1.0, 0.5], [0.5, 1.0]]

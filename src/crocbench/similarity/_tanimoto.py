@@ -18,7 +18,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from .._memory import empty_array
-from ..fingerprints import Fingerprints
+from ..chem.fingerprints import Fingerprints
 
 DEFAULT_BLOCK = 2048
 
@@ -34,7 +34,7 @@ class FeatureMatrix:
     Parameters
     ----------
     fp : Fingerprints
-        The compounds' feature sets (:class:`crocbench.fingerprints.Fingerprints`).
+        The compounds' feature sets (:class:`crocbench.chem.fingerprints.Fingerprints`).
     dense_min_count : int, default=None
         Features present in at least this many molecules are bit-packed
         (None: ``DENSE_FRACTION`` of the molecules, at least 2).
@@ -233,7 +233,7 @@ def tanimoto_matrix(
     Parameters
     ----------
     fp : Fingerprints or FeatureMatrix
-        The compounds' feature sets (:class:`crocbench.fingerprints.Fingerprints`), or a :class:`FeatureMatrix`
+        The compounds' feature sets (:class:`crocbench.chem.fingerprints.Fingerprints`), or a :class:`FeatureMatrix`
         already prepared from them.
     out : path-like or ndarray, default=None
         A path ending in ``.npy`` makes the matrix a memory-mapped ``.npy``
@@ -255,7 +255,7 @@ def tanimoto_matrix(
 
     Examples
     --------
-    >>> from crocbench.fingerprints import Fingerprints
+    >>> from crocbench.chem.fingerprints import Fingerprints
     >>> fp = Fingerprints(np.array([0, 2, 4, 5]), np.array([7, 9, 7, 11, 9], dtype=np.uint64))
     >>> tanimoto_matrix(fp, dtype=np.float64).round(3).tolist()
     [[1.0, 0.333, 0.5], [0.333, 1.0, 0.0], [0.5, 0.0, 1.0]]

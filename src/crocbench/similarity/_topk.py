@@ -11,7 +11,7 @@ import numpy as np
 
 from .._io import load_arrays, save_arrays
 from .._memory import empty_array
-from ..fingerprints import Fingerprints
+from ..chem.fingerprints import Fingerprints
 from ._tanimoto import DEFAULT_BLOCK, FeatureMatrix, _Progress
 
 
@@ -87,7 +87,7 @@ def top_k(
     Parameters
     ----------
     fp : Fingerprints or FeatureMatrix
-        The compounds' feature sets (:class:`crocbench.fingerprints.Fingerprints`), or a :class:`FeatureMatrix`
+        The compounds' feature sets (:class:`crocbench.chem.fingerprints.Fingerprints`), or a :class:`FeatureMatrix`
         already prepared from them.
     k : int, default=20
         The number of neighbours of each query.
@@ -107,7 +107,7 @@ def top_k(
 
     Examples
     --------
-    >>> from crocbench.fingerprints import Fingerprints
+    >>> from crocbench.chem.fingerprints import Fingerprints
     >>> fp = Fingerprints(np.array([0, 2, 4, 5]), np.array([7, 9, 7, 11, 9], dtype=np.uint64))
     >>> top_k(fp, 1).index.ravel().tolist()
     [2, 0, 0]

@@ -232,7 +232,7 @@ def bootstrap(
         Scores, higher meaning more likely positive; None when ``y_true`` is a Ranking.
     calls : list of MetricCall, default=None
         The metrics (:class:`~crocbench.metrics.MetricCall`); None for :func:`crocbench.metrics.paper_metrics`
-        (the paper's panel).
+        (the paper's metric set).
     n_resamples : int, default=DEFAULT_RESAMPLES
         Bootstrap resamples, at least :data:`MIN_RESAMPLES`.
     level : float, default=0.95

@@ -27,7 +27,7 @@ def simulated_screen(rng, n_pos: int = N_POS, n_neg: int = N_NEG, shift: float =
     return y, rng.normal(size=n_pos + n_neg) + shift * y
 
 
-def coverage_panel(n: int) -> list[MetricCall]:
+def coverage_metrics(n: int) -> list[MetricCall]:
     """Table 1's metrics for a screen of n compounds, actives counted in its top 1%."""
     return paper_metrics(top_k=0.01, n=n)
 
@@ -69,7 +69,7 @@ def coverage(
     the result is the same for any ``n_jobs`` (worker processes, each bootstrapping a share of the screens;
     the widths are summed in screen order).
     """
-    calls = coverage_panel(n_pos + n_neg)
+    calls = coverage_metrics(n_pos + n_neg)
     truth = population_values(calls, n_pos, n_neg, shift)
     rng = np.random.default_rng(seed)
     screens = [simulated_screen(rng, n_pos, n_neg, shift) for _ in range(replicates)]

@@ -27,7 +27,7 @@ def nystroem_map(data, rows, landmarks, block: int = 4096, rtol: float = 1e-10) 
 
     Examples
     --------
-    >>> from crocbench.fingerprints import Fingerprints
+    >>> from crocbench.chem.fingerprints import Fingerprints
     >>> from crocbench.similarity import SimilarityIndex
     >>> fp = Fingerprints(np.array([0, 2, 4, 5, 8]), np.array([7, 9, 7, 11, 9, 5, 7, 9], dtype=np.uint64))
     >>> data = SimilarityIndex(fp)

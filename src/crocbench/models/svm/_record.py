@@ -1,4 +1,4 @@
-"""The SVM's fold record: what one outer fold chose (``scores/svm/fold_k.json``), read in one place."""
+"""The SVM's fold record: what one outer fold chose (``scores/svm/fold_k.json``), written and read in one place."""
 
 from __future__ import annotations
 
@@ -118,3 +118,51 @@ class SvmFold:
             if cand.fit_share is not None:
                 row[f"fit_share_{cand.setup}"] = float(cand.fit_share)
         return row
+
+
+def fold_info(model) -> dict:
+    """What a fitted :class:`~crocbench.models.SVM` chose and learned: its fold record, which
+    :meth:`SvmFold.from_info` reads.
+
+    Parameters
+    ----------
+    model : SVM
+        A fitted SVM.
+
+    Returns
+    -------
+    dict
+        JSON-serializable: ``C``, ``class_weight``, ``support_vectors``, ``intercept``, with a grid the
+        ``select_metric`` and every set-up's inner-CV value, and the fit's strategy for a large fold.
+    """
+    support = model.support_.size if model.support_count_ is None else model.support_count_
+    out = {
+        "C": model.C_,
+        "class_weight": model.class_weight_,
+        "support_vectors": int(support),
+        "intercept": model.intercept_,
+    }
+    if model.inner_values_ is not None:
+        out["select_metric"] = model.select_metric
+        if model.halving is None:
+            out["inner_cv"] = [{"C": C, "class_weight": cw, "value": v} for (C, cw), v in model.inner_values_.items()]
+        else:  # each candidate's value in the last round it reached, and on which share of the inner sets
+            last = {setup: (share, v) for share, values in model.inner_rounds_ for setup, v in values.items()}
+            out["halving"] = model.halving
+            if model.halving_rounds is not None:
+                out["halving_rounds"] = model.halving_rounds
+            out["inner_cv"] = [
+                {"C": C, "class_weight": cw, "value": v, "fit_share": 1 / share} for (C, cw), (share, v) in last.items()
+            ]
+    if model.working_rounds_ is not None:
+        out["working_set"], out["working_set_fits"] = model.working_set, model.working_rounds_
+    if model.platt_ is not None:
+        out["platt_A"], out["platt_B"] = model.platt_
+    if model.plan_["strategy"] != "exact":  # how a fold above the memory line was fitted
+        out["large"] = model.plan_["strategy"]
+        out["fit_compounds"] = model.plan_["fit_compounds"]
+        out["training_compounds"] = int(model.train_.size)
+        out["kernel_gb_full"] = round(model.plan_["kernel_gb_full"], 3)
+    if model.plan_["strategy"] == "nystroem":
+        out["landmarks"], out["nystroem_rank"] = model.plan_["landmarks"], model.rank_
+    return out

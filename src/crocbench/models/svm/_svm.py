@@ -15,6 +15,7 @@ from ...metrics import parse_metric
 from .._base import Model, checked_fold_jobs
 from ._fit import fit_fold
 from ._plan import _BESIDE_KERNEL_MB, _MIN_LANDMARKS, _n_train, fold_plan
+from ._record import fold_info
 from ._select import n_rounds
 
 
@@ -325,40 +326,7 @@ class SVM(Model):
             JSON-serializable: ``C``, ``class_weight``, ``support_vectors``, ``intercept``, with a grid the
             ``select_metric`` and every set-up's inner-CV value, and the fit's strategy for a large fold.
         """
-        support = self.support_.size if self.support_count_ is None else self.support_count_
-        out = {
-            "C": self.C_,
-            "class_weight": self.class_weight_,
-            "support_vectors": int(support),
-            "intercept": self.intercept_,
-        }
-        if self.inner_values_ is not None:
-            out["select_metric"] = self.select_metric
-            if self.halving is None:
-                out["inner_cv"] = [
-                    {"C": C, "class_weight": cw, "value": v} for (C, cw), v in self.inner_values_.items()
-                ]
-            else:  # each candidate's value in the last round it reached, and on which share of the inner sets
-                last = {setup: (share, v) for share, values in self.inner_rounds_ for setup, v in values.items()}
-                out["halving"] = self.halving
-                if self.halving_rounds is not None:
-                    out["halving_rounds"] = self.halving_rounds
-                out["inner_cv"] = [
-                    {"C": C, "class_weight": cw, "value": v, "fit_share": 1 / share}
-                    for (C, cw), (share, v) in last.items()
-                ]
-        if self.working_rounds_ is not None:
-            out["working_set"], out["working_set_fits"] = self.working_set, self.working_rounds_
-        if self.platt_ is not None:
-            out["platt_A"], out["platt_B"] = self.platt_
-        if self.plan_["strategy"] != "exact":  # how a fold above the memory line was fitted
-            out["large"] = self.plan_["strategy"]
-            out["fit_compounds"] = self.plan_["fit_compounds"]
-            out["training_compounds"] = int(self.train_.size)
-            out["kernel_gb_full"] = round(self.plan_["kernel_gb_full"], 3)
-        if self.plan_["strategy"] == "nystroem":
-            out["landmarks"], out["nystroem_rank"] = self.plan_["landmarks"], self.rank_
-        return out
+        return fold_info(self)
 
     @staticmethod
     def _decision(data, rows, support, dual_coef, intercept) -> np.ndarray:

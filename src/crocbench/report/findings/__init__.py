@@ -13,10 +13,11 @@ A family declared after the run (``declared: after the run``) is tested the same
 exploratory. No function here asserts a result: when a number moves, the words follow. A study on one dataset
 has its own family table (:func:`study_family_table`: the paper's paired permutation test, each ranker's interval).
 
-Modules: ``_questions`` (:class:`Questions`, :data:`VERDICTS`, :func:`describe`, :func:`verdict_counts`), ``_screens`` (across screens,
-and each ranker's spread over the repeats: :func:`repeat_spread`), ``_one_dataset`` (a study on one dataset),
-``_exploratory`` (beyond the family) and ``_memorization`` (the strata of the test actives: best on novel actives,
-the analogs' share of each gain).
+Modules: ``_questions`` (:class:`Questions`, :data:`VERDICTS`, :func:`describe`, :func:`verdict_counts`),
+``_screens`` (across screens, and each ranker's spread over the repeats: :func:`repeat_spread`; the means over
+the repeats are :func:`crocbench.report.repeat_means`), ``_one_dataset`` (a study on one dataset),
+``_exploratory`` (beyond the family), ``_pains`` (the family without the PAINS compounds) and ``_memorization``
+(the strata of the test actives: best on novel actives, the analogs' share of each gain).
 """
 
 from ._exploratory import exploratory_markdown
@@ -27,13 +28,13 @@ from ._memorization import (
     stratum_datasets,
 )
 from ._one_dataset import study_answers_markdown, study_family_markdown, study_family_table, study_headline_markdown
+from ._pains import pains_markdown
 from ._questions import DECLARED, VERDICTS, Questions, describe, verdict_counts
 from ._screens import (
     answers_markdown,
     family_markdown,
     family_table,
     headline_markdown,
-    repeat_means,
     repeat_spread,
     repeats_agreeing,
     spread_markdown,
@@ -52,8 +53,8 @@ __all__ = [
     "memorization_findings_markdown",
     "memorization_headline_markdown",
     "novel_markdown",
+    "pains_markdown",
     "stratum_datasets",
-    "repeat_means",
     "repeat_spread",
     "repeats_agreeing",
     "spread_markdown",

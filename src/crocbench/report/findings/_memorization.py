@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import pandas as pd
 
-from ._questions import _listed, _number, _signed
+from ._questions import Questions, _label, _listed, _number, _signed
+from ._screens import family_markdown, family_table
 
 
 def _first(values: pd.Series) -> tuple:
@@ -164,9 +165,6 @@ def novel_markdown(novel: pd.DataFrame, questions: dict | None = None) -> str:
     -------
     str
     """
-    from ._questions import Questions, _label
-    from ._screens import family_markdown, family_table
-
     keys = [c for c in novel.columns if c not in ("dataset", "model", "actives")]
     shown = [k for k in (questions or {}).get("metrics", keys) if k in keys] or keys
     screens = novel.drop_duplicates("dataset")

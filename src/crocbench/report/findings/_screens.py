@@ -92,45 +92,6 @@ def family_table(datasets: pd.DataFrame, questions: Questions) -> pd.DataFrame:
     ]
 
 
-def repeat_means(per_repeat: pd.DataFrame, bounds: bool = False) -> pd.DataFrame:
-    """Each screen's values of each model averaged over the repeats of a repeated cross-validation.
-
-    Parameters
-    ----------
-    per_repeat : DataFrame
-        A panel's ``datasets_repeats.tsv``: ``dataset``, ``model``, ``repeat`` and a column per metric.
-    bounds : bool
-        Also each column's lowest and highest repeat's value, as ``<column>_low`` and ``<column>_high`` (the
-        columns of a value's interval in ``datasets.tsv``), in place of any interval the repeats' table holds.
-
-    Returns
-    -------
-    DataFrame
-        ``dataset``, ``model`` and the mean of every other numeric column, in the table's order: what
-        :func:`family_table` tests for a run with repeats.
-
-    Examples
-    --------
-    >>> t = pd.DataFrame({"dataset": ["s"] * 4, "model": ["A", "B", "A", "B"], "repeat": [0, 0, 1, 1],
-    ...                   "roc": [0.8, 0.7, 0.6, 0.7]})
-    >>> repeat_means(t).to_dict("records")
-    [{'dataset': 's', 'model': 'A', 'roc': 0.7}, {'dataset': 's', 'model': 'B', 'roc': 0.7}]
-    >>> repeat_means(t, bounds=True).round(4).to_dict("records")[0]
-    {'dataset': 's', 'model': 'A', 'roc': 0.7, 'roc_low': 0.6, 'roc_high': 0.8}
-    """
-    values = [c for c in per_repeat.columns if c not in ("dataset", "model", "repeat")]
-    numeric = [c for c in values if pd.api.types.is_numeric_dtype(per_repeat[c])]
-    if bounds:  # the repeats' range in place of any interval the table holds
-        intervals = {f"{c}{s}" for c in numeric for s in ("_low", "_high")}
-        numeric = [c for c in numeric if c not in intervals]
-    groups = per_repeat.groupby(["dataset", "model"], sort=False)[numeric]
-    means = groups.mean()
-    if bounds:
-        low, high = groups.min().add_suffix("_low"), groups.max().add_suffix("_high")
-        means = means.join(low).join(high)[[f"{c}{s}" for c in numeric for s in ("", "_low", "_high")]]
-    return means.reset_index()
-
-
 def repeats_agreeing(per_repeat: pd.DataFrame, questions: Questions, table: pd.DataFrame) -> pd.DataFrame:
     """``table`` (the family on the repeats' means, :func:`family_table`) with ``repeats`` and ``agreeing``: in how
     many repeats the family tested on that repeat's values alone (Holm over the family) gives the same verdict with
@@ -139,10 +100,10 @@ def repeats_agreeing(per_repeat: pd.DataFrame, questions: Questions, table: pd.D
     Parameters
     ----------
     per_repeat : DataFrame
-        ``datasets_repeats.tsv`` (see :func:`repeat_means`).
+        ``datasets_repeats.tsv`` (see :func:`crocbench.report.repeat_means`).
     questions : Questions
     table : DataFrame
-        :func:`family_table` of :func:`repeat_means` of ``per_repeat``.
+        :func:`family_table` of :func:`crocbench.report.repeat_means` of ``per_repeat``.
 
     Returns
     -------
@@ -166,7 +127,7 @@ def repeat_spread(per_repeat: pd.DataFrame, metrics) -> pd.DataFrame:
     Parameters
     ----------
     per_repeat : DataFrame
-        ``datasets_repeats.tsv`` (see :func:`repeat_means`), two or more repeats.
+        ``datasets_repeats.tsv`` (see :func:`crocbench.report.repeat_means`), two or more repeats.
     metrics : list of str
         Columns of ``per_repeat``.
 

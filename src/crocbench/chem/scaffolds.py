@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._extras import needs
+from .._extras import needs
 
 #: The kinds of scaffold: ``murcko`` (Bemis-Murcko, atoms and bond orders kept) and ``generic`` (every atom
 #: carbon, every bond single).
@@ -42,7 +42,7 @@ def scaffold(smiles: str, kind: str = "murcko") -> str:
     >>> scaffold("CCCCO")
     ''
     """
-    with needs("crocbench.scaffolds"):
+    with needs("crocbench.chem.scaffolds"):
         from rdkit import Chem
         from rdkit.Chem.Scaffolds import MurckoScaffold
 
@@ -62,7 +62,7 @@ def _generic(core):
     The same SMILES as RDKit's function wherever that one succeeds; it also serves the scaffolds RDKit's refuses
     (a carbon with more than four bonds, from a hypervalent S, P or metal: 33 of 8,054 ringed DTP AIDS compounds).
     """
-    with needs("crocbench.scaffolds"):
+    with needs("crocbench.chem.scaffolds"):
         from rdkit import Chem
 
     rw = Chem.RWMol(core)
@@ -89,7 +89,7 @@ def scaffolds(smiles, kind: str = "murcko", progress=None) -> np.ndarray:
 
     ``progress``, a file, gets a line every 100,000 compounds.
     """
-    with needs("crocbench.scaffolds"):
+    with needs("crocbench.chem.scaffolds"):
         from rdkit import RDLogger
 
     check_kind(kind)

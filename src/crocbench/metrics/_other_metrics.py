@@ -2,7 +2,7 @@
 
 :class:`OtherMetric` and :func:`other_metrics` name the other papers'
 metrics by family, :func:`other_values` computes them on one scored list and
-:func:`per_fold_metrics` computes a panel of :class:`MetricCall` on every
+:func:`per_fold_metrics` computes a set of :class:`MetricCall` on every
 cross-validation fold.
 """
 
@@ -96,8 +96,8 @@ def other_metrics(top_k: int = 1000, n: int = 50, u0=(0.01, 0.05)) -> list[Other
 
     Examples
     --------
-    >>> panel = other_metrics(top_k=100)
-    >>> [m.key for m in panel][8:12]
+    >>> metric_set = other_metrics(top_k=100)
+    >>> [m.key for m in metric_set][8:12]
     ['ap', 'r_precision', 'precision_at_100', 'recall_at_100']
     """
     _, ir, loc, perf, query = FAMILIES
@@ -176,8 +176,8 @@ def other_metrics(top_k: int = 1000, n: int = 50, u0=(0.01, 0.05)) -> list[Other
     return out
 
 
-def other_values(y, s, groups=None, ties: str = "expected", panel=None) -> list[dict]:
-    """Every metric of ``panel`` (default :func:`other_metrics`) on one scored list.
+def other_values(y, s, groups=None, ties: str = "expected", metric_set=None) -> list[dict]:
+    """Every metric of ``metric_set`` (default :func:`other_metrics`) on one scored list.
 
     Returns one record per metric: key, label, family, value (None when it
     does not apply or is undefined here), note (why), in_tests (a mean over
@@ -195,13 +195,13 @@ def other_values(y, s, groups=None, ties: str = "expected", panel=None) -> list[
     ties : {"expected", "optimistic", "pessimistic"}, default="expected"
         How tied scores are resolved: the exact expectation over the random orderings of each tie group, or
         its positives placed before (``"optimistic"``) or after (``"pessimistic"``) the negatives they tie with.
-    panel : list of OtherMetric, default=None
+    metric_set : list of OtherMetric, default=None
         The metrics; None for :func:`other_metrics` with ``top_k = min(1000, n_samples)``.
 
     Returns
     -------
     list of dict
-        One record per metric, in panel order, with the keys ``key``, ``label``, ``family``, ``value``
+        One record per metric, in the set's order, with the keys ``key``, ``label``, ``family``, ``value``
         (float or None), ``note``, ``in_tests`` and ``higher_is_better``.
 
     Examples
@@ -214,7 +214,7 @@ def other_values(y, s, groups=None, ties: str = "expected", panel=None) -> list[
     s = np.asarray(s, dtype=np.float64)
     probabilities = bool(np.all((s >= 0) & (s <= 1)))
     rows = []
-    for m in panel if panel is not None else other_metrics(top_k=min(1000, y.size)):
+    for m in metric_set if metric_set is not None else other_metrics(top_k=min(1000, y.size)):
         row = {
             "key": m.key,
             "label": m.label,

@@ -12,8 +12,8 @@ import time
 import traceback
 from pathlib import Path
 
-from ._extras import needs
-from ._memory import peak_rss_kb
+from .._extras import needs
+from .._memory import peak_rss_kb
 
 
 @contextlib.contextmanager
@@ -256,8 +256,9 @@ def screen_runs(datasets, models, labels: dict, scores, repeat_scores=(), repeat
     """Each screen's pooled scores of every model, repeat by repeat, one screen in memory at a time (25 screens'
     would be gigabytes): yields ``(screen, [repeat 0's {label: scores (id, label, score)}, repeat 1's, ...])``.
 
-    ``scores`` are the summary's inputs dataset by dataset, models in config order (``common.smk``:
-    ``summary_scores``); ``repeat_scores`` repeats 1.. of each dataset the same way (``summary_repeat_scores``).
+    ``scores`` are the summary's inputs dataset by dataset, models in config order
+    (:meth:`crocbench._workflow._files.Files.summary_scores`); ``repeat_scores`` repeats 1.. of each dataset the
+    same way (``summary_repeat_scores``).
     """
     import pandas as pd
 

@@ -28,9 +28,9 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ._extras import needs
-from ._io import load_arrays, save_arrays
-from ._parallel import map_chunks
+from .._extras import needs
+from .._io import load_arrays, save_arrays
+from .._parallel import map_chunks
 
 BOND_SYMBOLS = {1: "-", 2: "=", 3: "#", 4: ":", 5: "~"}
 DEFAULT_DEPTH = 2
@@ -39,7 +39,7 @@ _U64 = np.uint64
 
 
 def _rdkit():
-    with needs("crocbench.fingerprints"):
+    with needs("crocbench.chem.fingerprints"):
         from rdkit import Chem, RDLogger
 
     RDLogger.DisableLog("rdApp.*")
@@ -176,7 +176,7 @@ def _node(label: np.ndarray, child_sum: np.ndarray, has_children: np.ndarray) ->
 
 def atom_label(z: int, heavy_degree: int) -> str:
     """The paper's atom label, e.g. ``C3`` for a carbon with three heavy neighbours."""
-    with needs("crocbench.fingerprints"):
+    with needs("crocbench.chem.fingerprints"):
         from rdkit.Chem import GetPeriodicTable
 
     return f"{GetPeriodicTable().GetElementSymbol(int(z))}{int(heavy_degree)}"
@@ -345,7 +345,7 @@ VARIANTS = ("paper", "folded_1024", "rdkit_morgan")
 
 
 def _morgan_chunk(smiles: Sequence[str], radius: int = 2) -> tuple[list, list]:
-    with needs("crocbench.fingerprints"):
+    with needs("crocbench.chem.fingerprints"):
         from rdkit.Chem import rdFingerprintGenerator
 
     generator = rdFingerprintGenerator.GetMorganGenerator(radius=radius)

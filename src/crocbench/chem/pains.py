@@ -14,8 +14,8 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from ._extras import needs
-from ._parallel import map_chunks
+from .._extras import needs
+from .._parallel import map_chunks
 
 #: The separator of a compound's alert names in :func:`pains_table`.
 SEPARATOR = ";"
@@ -25,7 +25,7 @@ CHUNK = 5_000
 
 @functools.cache
 def _catalog():
-    with needs("crocbench.pains"):
+    with needs("crocbench.chem.pains"):
         from rdkit.Chem import FilterCatalog
 
     params = FilterCatalog.FilterCatalogParams()
@@ -35,7 +35,7 @@ def _catalog():
 
 def _alerts(smiles: Sequence[str]) -> list:
     """:func:`pains_alerts` of one chunk, in one process (its catalog built once, or inherited from the parent)."""
-    with needs("crocbench.pains"):
+    with needs("crocbench.chem.pains"):
         from rdkit import Chem, RDLogger
 
     RDLogger.DisableLog("rdApp.*")  # the compounds were standardized: RDKit's warnings would be noise

@@ -9,7 +9,7 @@ The leaders are the picks of ``LeaderPicker.LazyBitVectorPick`` at distance ``1 
 on DTP AIDS compounds), but computed here with the project's exact Tanimoto engine a block of compounds at a
 time: each block against the leaders so far, then the few it leaves uncovered against one another.  That is
 ``n x leaders`` similarities, as RDKit's, at the engine's speed (``benchmarks/``).  The fingerprints are the bits
-of the ``ecfp`` counts (RDKit's Morgan radius 2, folded; :mod:`crocbench.ecfp`).
+of the ``ecfp`` counts (RDKit's Morgan radius 2, folded; :mod:`crocbench.chem.ecfp`).
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ def check_threshold(threshold) -> float:
 
 
 def bit_fingerprints(counts: sp.csr_matrix) -> Fingerprints:
-    """The bits of folded counts (:func:`crocbench.ecfp.load_ecfp`) as fingerprints (column = feature id).
+    """The bits of folded counts (:func:`crocbench.chem.ecfp.load_ecfp`) as fingerprints (column = feature id).
 
     >>> fp = bit_fingerprints(sp.csr_matrix(np.array([[2, 0, 1], [0, 0, 0]], dtype=np.uint32)))
     >>> fp.indptr.tolist(), fp.ids.tolist()
@@ -50,7 +50,7 @@ def leader_clusters(fp, threshold: float = THRESHOLD, block: int = 1024, progres
 
     Parameters
     ----------
-    fp : crocbench.fingerprints.Fingerprints or crocbench.similarity.FeatureMatrix
+    fp : crocbench.chem.fingerprints.Fingerprints or crocbench.similarity.FeatureMatrix
         The compounds' feature sets, in the order the leaders are picked (file order).
     threshold : float, default=THRESHOLD
         Tanimoto similarity: a compound joins a leader when ``T >= threshold``; leaders are pairwise below it.
@@ -70,7 +70,7 @@ def leader_clusters(fp, threshold: float = THRESHOLD, block: int = 1024, progres
     >>> leader_clusters(fp, 0.3).tolist()  # T(0, 1) = 1/3 joins 1 to 0; 2 shares nothing
     [0, 0, 1]
     """
-    from .similarity import FeatureMatrix
+    from ..similarity import FeatureMatrix
 
     t = np.float32(check_threshold(threshold))
     fm = fp if isinstance(fp, FeatureMatrix) else FeatureMatrix(fp)

@@ -27,9 +27,9 @@ from collections.abc import Sequence
 import numpy as np
 import scipy.sparse as sp
 
-from ._extras import needs
-from ._io import load_arrays, save_arrays
-from ._parallel import map_chunks
+from .._extras import needs
+from .._io import load_arrays, save_arrays
+from .._parallel import map_chunks
 from .fingerprints import parse_smiles
 
 RADIUS = 2
@@ -37,7 +37,7 @@ N_BITS = 2048
 
 
 def _chunk(smiles: Sequence[str], radius: int, n_bits: int) -> tuple[list, list]:
-    with needs("crocbench.ecfp"):
+    with needs("crocbench.chem.ecfp"):
         from rdkit.Chem import rdFingerprintGenerator
 
     generator = rdFingerprintGenerator.GetMorganGenerator(radius=radius, fpSize=n_bits)
