@@ -17,6 +17,7 @@ import pandas as pd
 from ..cv import ALL_ACTIVES as ALL
 from ..cv import MEASURES, SPLITS, STRATA, strata
 from ..metrics import Ranking
+from ..stats import TEST_LABELS
 from ._format import markdown_table, number_cell, p_cell
 from ._tables import RANDOM_ROW
 
@@ -346,7 +347,7 @@ def stratum_tests_markdown(table: pd.DataFrame, labels: dict, tests) -> str:
                 f"{number_cell(e)} [{number_cell(lo)}, {number_cell(hi)}]"
                 for e, lo, hi in zip(table["effect"], table["effect_low"], table["effect_high"])
             ],
-            **{t: [p_cell(p) for p in table[t]] for t in tests},
+            **{TEST_LABELS[t]: [p_cell(p) for p in table[t]] for t in tests},
         }
     )
     return markdown_table(cells)
