@@ -194,16 +194,16 @@ def panel_tables(reference) -> dict:
 
 
 def critical_difference_figure(reference, out) -> list:
-    """A panel reference's critical-difference diagrams (:func:`crocbench.report.critical_difference_panels` of its
+    """A panel reference's critical-difference diagrams (:func:`crocbench.report.critical_difference_subplots` of its
     ``ranks.tsv``, each ranker in the colour of its place among the reference's rankers), drawn to ``out`` alone; the
     docs' figure of a panel comes from its reference, as its tables do. Returns the paths written."""
     from ..plots import colour_map, plot_critical_difference
-    from ..report import critical_difference_panels
+    from ..report import critical_difference_subplots
 
     folder = Path(reference)
-    panels = critical_difference_panels(pd.read_csv(folder / "ranks.tsv", sep="\t"))
+    diagrams = critical_difference_subplots(pd.read_csv(folder / "ranks.tsv", sep="\t"))
     models = list(dict.fromkeys(pd.read_csv(folder / "datasets.tsv", sep="\t")["model"]))
-    return plot_critical_difference(panels, out, colour_map(models), formats=(Path(out).suffix[1:],))
+    return plot_critical_difference(diagrams, out, colour_map(models), formats=(Path(out).suffix[1:],))
 
 
 def reference_figure(reference, kind: str, out) -> list:

@@ -61,7 +61,7 @@ from ._summary import (
     SUMMARY_TOP,
     SUMMARY_TOP_KEY,
     conover_table,
-    critical_difference_panels,
+    critical_difference_subplots,
     datasets_table,
     ranks_table,
     summary_calls,
@@ -182,7 +182,7 @@ __all__ = [
     "ranks_overview_markdown",
     "screens_markdown",
     "summary_calls",
-    "critical_difference_panels",
+    "critical_difference_subplots",
     "summary_labels",
     "claims_across_markdown",
 ]
