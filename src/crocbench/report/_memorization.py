@@ -27,6 +27,12 @@ SHARE_LEVELS = (0.4, 0.6, 0.7, 0.8, 1.0)
 QUANTILES = (0.05, 0.25, 0.5, 0.75, 0.95)
 
 
+#: What an analogs' share of a gain over random above 100% means, said wherever one is shown: the share is the
+#: analog actives' excess over the random mean divided by every active's, so it passes 100% when the other actives
+#: fall below random.
+SHARE_ABOVE_WHOLE = "above 100%, the other actives together rank below random and take back part of the gain"
+
+
 def split_similarity_table(overlaps: dict) -> pd.DataFrame:
     """Per split and measure: compounds, quantiles, and the share at or above each of ``SHARE_LEVELS``.
 
@@ -329,8 +335,10 @@ def memorization_markdown(table: pd.DataFrame, keys) -> str:
         if "novel" in present:
             cells["all - novel"] = [number_cell(v + 0.0) for v in (wide[ALL] - wide["novel"]).round(12).to_numpy()]
         cells["analogs' share of the gain over random"] = share_cells
+        note = f"\n\nThe analogs' share: {SHARE_ABOVE_WHOLE}." if (shares > 1).any() else ""
         parts.append(
             f"**{part['label'].iloc[0]}** (the test actives of each list in brackets):\n\n{markdown_table(cells)}"
+            + note
         )
     return "\n\n".join(parts)
 
