@@ -275,3 +275,40 @@ def test_the_scoring_guides_table_1b_shows_each_models_committed_value_under_its
         model, *cells = [c.strip() for c in row.strip("|").split("|")]
         for label, cell in zip(labels, cells, strict=True):
             assert float(cell) == pytest.approx(float(values[model, label]), abs=5e-5), (model, label)
+
+
+def _github_slug(heading: str) -> str:
+    """GitHub's anchor of a Markdown heading (github-slugger): the text without its inline marks, lower-cased, every
+    character but letters, digits, ``_``, ``-`` and spaces dropped, spaces turned into ``-``. MyST's own anchors
+    (``myst_heading_anchors``) are the same."""
+    text = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", heading).replace("`", "").replace("*", "")
+    return re.sub(r"[^\w\- ]", "", text.strip().lower()).replace(" ", "-")
+
+
+def _outside_code(path) -> str:
+    return re.sub(r"```.*?```", "", Path(path).read_text(), flags=re.S)
+
+
+def test_every_link_of_the_readme_and_the_docs_resolves_on_github_and_in_sphinx():
+    """Every relative link names a file that exists, and every anchor into a Markdown page is a heading's GitHub
+    slug there (``#cost_modelpy`` for ``### cost_model.py``; ``#cost-model-py``, docutils' id, breaks on GitHub).
+    Every source path a page names in backquotes (``src/...``, ``tests/...``, ``workflow/...``, ...) exists: a
+    page must not send a reader to a module that has moved."""
+    pages = [ROOT / "README.md", *sorted(p for p in (ROOT / "docs").rglob("*.md") if "_build" not in p.parts)]
+    broken = []
+    for page in pages:
+        text = _outside_code(page)
+        for target, anchor in re.findall(r"\]\(([^)\s#]*)(?:#([^)\s]+))?\)", text):
+            if re.match(r"[a-z]+:", target):
+                continue  # a web address
+            path = page.parent / target if target else page
+            if not path.exists():
+                broken.append(f"{page.relative_to(ROOT)}: {target} does not exist")
+            elif anchor and path.suffix == ".md":
+                headings = [_github_slug(h) for h in re.findall(r"^#{1,6} +(.+?) *$", _outside_code(path), re.M)]
+                if anchor not in headings:
+                    broken.append(f"{page.relative_to(ROOT)}: #{anchor} is no heading of {target or page.name}")
+        for source in re.findall(r"`((?:src|tests|workflow|benchmarks|plugins|envs|config)/[\w./-]+)`", text):
+            if not (ROOT / source).exists():
+                broken.append(f"{page.relative_to(ROOT)}: `{source}` does not exist")
+    assert broken == []
