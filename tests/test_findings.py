@@ -146,8 +146,9 @@ def test_a_test_that_fails_says_not_significant_and_never_claims_no_difference()
     # the answers give the failed test its effect and interval too: A - B is -0.2 on both screens, so the mean and
     # every bootstrap resample's mean are -0.2; 0-2, Wilcoxon p 0.5 (the smallest on two screens), one test
     assert answers.splitlines()[-2:] == [
-        "- Not significant (no evidence either way); the mean difference, first named minus second, with its 95% "
-        "interval over the screens:",
+        "- Not significant after Holm's adjustment; the mean difference, first named minus second, with its 95% "
+        "interval over the screens, unadjusted for multiplicity (it may exclude zero where the adjusted p does not "
+        "pass):",
         "  - A vs B on AUC[ROC]: -0.2 (-0.2 to -0.2; 0-2, Holm p 0.5)",
     ]
     assert headline_markdown(ranks, table, q).endswith(
@@ -292,7 +293,8 @@ def test_a_studys_answers_give_every_test_both_intervals():
         lines[3]
         == "  - B over A on AUC[CROC(exp)] a=80 by 0.05 (B 0.35 [0.33, 0.37], A 0.3 [0.28, 0.32]; Holm p 0.002)"
     )
-    assert lines[4].startswith("- Not significant (no evidence either way)") and "95% interval" in lines[4]
+    assert lines[4].startswith("- Not significant after Holm's adjustment") and "95% interval" in lines[4]
+    assert lines[4].endswith("95% interval over compounds, unadjusted for multiplicity:")
     assert lines[5] == "  - A vs B on AUC[ROC]: +0.001 (A 0.8 [0.79, 0.81], B 0.799 [0.789, 0.809]; Holm p 0.4)"
     assert len(lines) == 6
 

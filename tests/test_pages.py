@@ -190,15 +190,17 @@ def test_a_panel_with_repeats_states_its_family_on_their_means_and_each_rankers_
     others = [line for line in spread[2:] if not line.startswith("| IRV | AUC[CROC(exp)]")]
     assert len(others) == len(spread) - 3 and all(line.endswith("| 0 |") for line in others)
     # each screen's value is the mean over the repeats, bracketed by the lowest and the highest repeat's value
-    croc = tables["pubchem_hts/croc_exp_80"].splitlines()
-    assert croc[0] == "Each screen's mean over its 2 repeats [the lowest repeat, the highest]."
-    models = [c.strip() for c in croc[2].strip("|").split("|")][3:]
+    lead, *parts = tables["pubchem_hts/croc_exp_80"].split("\n\n")  # a ranker per row, the screens side by side
+    assert lead == "Each screen's mean over its 2 repeats [the lowest repeat, the highest]."
     screen = datasets["dataset"].iloc[0]
-    row = [c.strip() for c in next(line for line in croc if line.startswith(f"| {screen} |")).strip("|").split("|")]
+    part = next(p for p in parts if f" {screen} |" in p.splitlines()[0])
+    rows = [[c.strip() for c in line.strip("|").split("|")] for line in part.splitlines()]
+    column = rows[0].index(screen)
+    cell = {row[0]: row[column] for row in rows[2:]}
     value = datasets.set_index(["dataset", "model"])["croc_exp_80"]
     irv, svm = value[(screen, "IRV")], value[(screen, "SVM")]
-    assert row[3 + models.index("IRV")] == f"{irv + 0.01:.3f} [{irv:.3f}, {irv + 0.02:.3f}]"
-    assert row[3 + models.index("SVM")] == f"{svm:.3f} [{svm:.3f}, {svm:.3f}]"
+    assert cell["IRV"] == f"{irv + 0.01:.3f} [{irv:.3f}, {irv + 0.02:.3f}]"
+    assert cell["SVM"] == f"{svm:.3f} [{svm:.3f}, {svm:.3f}]"
     # and the panel is compared with others on those means: the IRV's mean over the screens moved by 0.01
     from crocbench.pages import panel_values
 
@@ -276,3 +278,40 @@ def test_the_scoring_guides_table_1b_shows_each_models_committed_value_under_its
         model, *cells = [c.strip() for c in row.strip("|").split("|")]
         for label, cell in zip(labels, cells, strict=True):
             assert float(cell) == pytest.approx(float(values[model, label]), abs=5e-5), (model, label)
+
+
+def _github_slug(heading: str) -> str:
+    """GitHub's anchor of a Markdown heading (github-slugger): the text without its inline marks, lower-cased, every
+    character but letters, digits, ``_``, ``-`` and spaces dropped, spaces turned into ``-``. MyST's own anchors
+    (``myst_heading_anchors``) are the same."""
+    text = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", heading).replace("`", "").replace("*", "")
+    return re.sub(r"[^\w\- ]", "", text.strip().lower()).replace(" ", "-")
+
+
+def _outside_code(path) -> str:
+    return re.sub(r"```.*?```", "", Path(path).read_text(), flags=re.S)
+
+
+def test_every_link_of_the_readme_and_the_docs_resolves_on_github_and_in_sphinx():
+    """Every relative link names a file that exists, and every anchor into a Markdown page is a heading's GitHub
+    slug there (``#cost_modelpy`` for ``### cost_model.py``; ``#cost-model-py``, docutils' id, breaks on GitHub).
+    Every source path a page names in backquotes (``src/...``, ``tests/...``, ``workflow/...``, ...) exists: a
+    page must not send a reader to a module that has moved."""
+    pages = [ROOT / "README.md", *sorted(p for p in (ROOT / "docs").rglob("*.md") if "_build" not in p.parts)]
+    broken = []
+    for page in pages:
+        text = _outside_code(page)
+        for target, anchor in re.findall(r"\]\(([^)\s#]*)(?:#([^)\s]+))?\)", text):
+            if re.match(r"[a-z]+:", target):
+                continue  # a web address
+            path = page.parent / target if target else page
+            if not path.exists():
+                broken.append(f"{page.relative_to(ROOT)}: {target} does not exist")
+            elif anchor and path.suffix == ".md":
+                headings = [_github_slug(h) for h in re.findall(r"^#{1,6} +(.+?) *$", _outside_code(path), re.M)]
+                if anchor not in headings:
+                    broken.append(f"{page.relative_to(ROOT)}: #{anchor} is no heading of {target or page.name}")
+        for source in re.findall(r"`((?:src|tests|workflow|benchmarks|plugins|envs|config)/[\w./-]+)`", text):
+            if not (ROOT / source).exists():
+                broken.append(f"{page.relative_to(ROOT)}: `{source}` does not exist")
+    assert broken == []

@@ -1,9 +1,13 @@
 """Figures: every plot writes PNG and PDF, deterministically."""
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
 from crocbench import plots
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture(scope="module")
@@ -18,7 +22,7 @@ def test_figures_are_written_in_both_formats_deterministically(rankings, tmp_pat
     draw = {
         "magnification": lambda out: plots.plot_magnification(out),
         "roc": lambda out: plots.plot_roc(rankings, out),
-        "croc": lambda out: plots.plot_croc_panels(rankings, out),
+        "croc": lambda out: plots.plot_croc_subplots(rankings, out),
         "ac_cac": lambda out: plots.plot_ac_cac(rankings, out),
         "proc": lambda out: plots.plot_proc(rankings, out),
     }[name]
@@ -127,3 +131,65 @@ def test_the_memorization_figures_draw_their_tables(tmp_path):
     table = memorization_table(pooled, overlap, [parse_metric("roc_auc")], 0.4, 0.7)
     paths = plots.plot_memorization(table, ["roc"], tmp_path / "strata.png")
     assert [p.suffix for p in paths] == [".png", ".pdf"] and all(p.stat().st_size > 1000 for p in paths)
+
+
+# The docs' text column at a 1280 px window, in CSS px (measured in Chromium on the built studies' pages), and the
+# figures' saving resolution: what a reader sees of a figure is its size in points x 150 / 72, scaled to the column.
+_COLUMN_PX, _DPI = 929, 150
+
+
+def _page_scale(fig) -> float:
+    return min(1.0, _COLUMN_PX / (fig.get_figwidth() * _DPI))
+
+
+def test_the_memorization_figure_gives_the_novel_stratum_an_axis_on_which_its_bars_show():
+    """The committed DTP AIDS reference (random split), whose novel AUC[CROC(exp)] a=80 values are about 0.01
+    beside analog values near 0.7: the novel stratum stands alone on its own axis, its bars the table's novel
+    values (read here from memorization.tsv), the tallest filling at least half of its axis and at least 40 px
+    high as the page shows it; the other axis holds every other list and not the novel one."""
+    import matplotlib.pyplot as plt
+    import pandas as pd
+
+    from crocbench.plots._memorization import _memorization_figure
+
+    folder = ROOT / "results" / "reference" / "memorization_random"
+    table = pd.read_csv(folder / "memorization.tsv", sep="\t")
+    keys = ["croc_exp_80", "ef_1pct"]
+    fig = _memorization_figure(table, keys)
+    fig.canvas.draw()
+    try:
+        for (main, novel), key in zip(zip(fig.axes[0::2], fig.axes[1::2]), keys):
+            ticks = [t.get_text().split("\n")[0] for t in main.get_xticklabels()]
+            assert ticks == ["all", "analog", "middle"]
+            assert [t.get_text().split("\n")[0] for t in novel.get_xticklabels()] == ["novel"]
+            part = table[(table["key"] == key) & (table["stratum"] == "novel")]
+            heights = [p.get_height() for p in novel.patches]
+            assert heights == pytest.approx(part["value"].tolist())
+            low, high = novel.get_ylim()
+            tallest = max(heights)
+            assert (tallest - low) / (high - low) >= 0.5
+            axis_px = novel.get_window_extent().height  # at the figure's dpi
+            shown = (tallest - low) / (high - low) * axis_px * _DPI / fig.dpi * _page_scale(fig)
+            assert shown >= 40, f"{key}: the tallest novel bar is {shown:.1f} px high on the page"
+    finally:
+        plt.close(fig)
+
+
+@pytest.mark.parametrize("k", [5, 11])
+def test_critical_difference_text_is_at_least_11_px_as_the_docs_page_shows_it(k):
+    """Four diagrams of k rankers (two to a row for 5, one for 11): every text (names, ranks, CD, titles) is at
+    least 11 px high where the page shows the figure scaled to its text column."""
+    import matplotlib.pyplot as plt
+
+    from crocbench.plots._summary import _critical_difference_figure
+
+    names = [f"ranker-{i}" for i in range(k)]
+    diagrams = {f"metric {j}": ({n: 1 + (i + j) % k for i, n in enumerate(names)}, 1.5) for j in range(4)}
+    fig = _critical_difference_figure(diagrams)
+    try:
+        texts = [t for ax in fig.axes for t in (*ax.texts, ax.title) if t.get_text()]
+        assert len(texts) >= 4 * (2 * k + 1)
+        smallest = min(t.get_fontsize() for t in texts) * _DPI / 72 * _page_scale(fig)
+        assert smallest >= 11, f"the smallest text is {smallest:.1f} px on the page"
+    finally:
+        plt.close(fig)

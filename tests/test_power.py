@@ -225,7 +225,7 @@ def test_power_claims_follow_the_table():
     text = power_markdown(_table(paper_world), {"irv": "IRV", "svm": "SVM"})
     assert "### IRV vs SVM" in text and "| PP 10% | PP 50% |" in text
     assert text.count("\n| AUC[") == sum(c.label.startswith("AUC[") for c in M.paper_metrics())  # a row per metric
-    assert "paired wilcoxon 0.00" in power_notes(_table(paper_world))
+    assert "paired Wilcoxon 0.00" in power_notes(_table(paper_world))
 
 
 def test_power_figures_are_written(tmp_path):

@@ -76,8 +76,9 @@ def test_readme_python_example_runs():
     assert scorer(model, np.c_[names["y_score"]], y_true) == pytest.approx(croc, abs=1e-12)  # a monotone score
 
 
-def test_readme_plugin_example_runs_as_declared(tmp_path):
-    """ "Benchmark your own ranker": the plug-in module and its config entry, as written, fit and score."""
+def test_the_plugin_example_runs_as_declared(tmp_path):
+    """The models guide's plug-in (route 1, which the README links): the module and its config entry, as written,
+    fit and score."""
     import numpy as np
     import yaml
 
@@ -86,7 +87,7 @@ def test_readme_plugin_example_runs_as_declared(tmp_path):
     from crocbench.models import declared_runs, make_model
     from crocbench.similarity import SimilarityIndex
 
-    text = (ROOT / "README.md").read_text()
+    text = (ROOT / "docs" / "user_guide" / "models.md").read_text()
     module = re.search(r"```python\n# plugins/my_rankers.py\n(.*?)```", text, flags=re.S).group(1)
     entry = re.search(r"```yaml\n(models:\n  logreg_paper: .*?)```", text, flags=re.S).group(1)
     (tmp_path / "my_rankers.py").write_text(module)
@@ -168,3 +169,44 @@ def test_the_caps_reading_by_hand():
         "- big: AUC[CROC(exp)] a=80 moves by +0.0175 on mean over 2 screens (from -0.0050 to +0.0400); outside the "
         "redraws' spread on 2 of 2 screens.",
     ]
+
+
+def _answers(path):
+    """The ``*/headline`` blocks of a page, in order: (name, text, the prose between it and the block before)."""
+    text = (ROOT / path).read_text()
+    found, last = [], 0
+    for m in re.finditer(r"<!-- reference:([\w./-]+/headline) -->\n(.*?)\n<!-- /reference:\1 -->", text, flags=re.S):
+        found.append((m.group(1), m.group(2), text[last : m.start()]))
+        last = m.end()
+    return found
+
+
+def test_the_readme_and_the_front_pages_lead_with_the_same_answers():
+    """README.md and docs/index.md hold the same answers in the same order, and docs/studies/index.md begins with
+    the same confirmatory ones and holds the README's others in the same order; on each page every confirmatory
+    answer (declared before the run, as its generated text says) comes before every exploratory one, and the prose
+    before the first exploratory answer says that what follows is exploratory."""
+    readme, front, studies = (_answers(p) for p in ("README.md", "docs/index.md", "docs/studies/index.md"))
+    names = [name for name, _, _ in readme]
+    assert names[:2] == ["fair_random/headline", "fair_cluster/headline"]
+    assert [name for name, _, _ in front] == names
+    listed = [name for name, _, _ in studies]
+    assert listed[:2] == names[:2] and [n for n in listed if n in names] == names
+    for page in (readme, front, studies):
+        kinds = ["(confirmatory" in text for _, text, _ in page]
+        assert kinds == sorted(kinds, reverse=True) and kinds[0] and not kinds[-1]
+        first = kinds.index(False)
+        assert "exploratory" in page[first][2].lower()
+
+
+def test_the_readme_is_at_most_150_lines_and_its_first_bash_block_holds_the_three_commands():
+    """The front door stays short; .ci/run reads set-up, main and test commands from the first ```bash block."""
+    text = (ROOT / "README.md").read_text()
+    assert len(text.splitlines()) <= 150
+    first = re.search(r"```bash\n(.*?)```", text, flags=re.S).group(1)
+    assert [line for line in first.splitlines() if line.strip() and not line.startswith("#")] == [
+        "python3 -m venv .venv && source .venv/bin/activate && pip install -r envs/requirements.txt -e .",
+        "snakemake --cores 2",
+        "pytest -n 2",
+    ]
+    assert "crocbench benchmark export fair_random" in text

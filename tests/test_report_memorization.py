@@ -142,3 +142,41 @@ def test_one_model_a_top_k_beyond_a_stratum_and_a_model_named_like_the_baseline_
     named = {RANDOM_ROW: pooled["A"], "B": pooled["B"]}
     text = memorization_markdown(memorization_table(named, overlap, CALLS[:1], 0.4, 0.7), ["roc"])
     assert text.count(f"| {RANDOM_ROW} |") == 2
+
+
+def test_a_share_above_100_percent_is_explained_where_it_is_shown():
+    """A ranker that puts the analog actives first and every other active last: the others fall below random, so
+    the analogs give more than the whole gain (their share, gain_analog w_analog / gain_all by the strata's own
+    values, above 1); the strata table, the findings and the headline then say what a share above 100% means,
+    and say nothing of it where every share is at most 100%."""
+    from crocbench.report._memorization import SHARE_ABOVE_WHOLE
+    from crocbench.report.findings import memorization_findings_markdown, memorization_headline_markdown
+
+    pooled, overlap = _screen(0)
+    analog = (overlap["label"] == 1) & (overlap["to_train_actives"] >= 0.7)
+    other = (overlap["label"] == 1) & ~analog
+    pooled["C"] = pooled["A"].assign(score=np.where(analog, 10.0, np.where(other, -10.0, 0.0)))
+    calls = CALLS[:2]
+    table = memorization_table(pooled, overlap, calls, 0.4, 0.7)
+    key = calls[1].key
+    c = table[(table["model"] == "C") & (table["key"] == key)].set_index("stratum")
+    n = c.at["all", "actives"]
+    by_hand = c.at["analog", "actives"] / n * (c.at["analog", "value"] - c.at["analog", "random"])
+    by_hand /= c.at["all", "value"] - c.at["all", "random"]
+    assert by_hand > 1 and c.at["all", "analog_share"] == pytest.approx(by_hand)
+    tests = stratum_tests(pooled, overlap, calls, ["paired_permutation"], 0.4, 0.7, n_samples=99)
+    texts = (
+        memorization_markdown(table, [key]),
+        memorization_findings_markdown(table, tests, [key], 0.4, 0.7),
+        memorization_headline_markdown(table, key),
+    )
+    assert all(SHARE_ABOVE_WHOLE in text for text in texts)
+    plain = table[table["model"] != "C"]
+    assert (plain.loc[plain["stratum"] == "all", "analog_share"].dropna() <= 1).all()
+    tests = tests[(tests["a"] != "C") & (tests["b"] != "C")]
+    texts = (
+        memorization_markdown(plain, [key]),
+        memorization_findings_markdown(plain, tests, [key], 0.4, 0.7),
+        memorization_headline_markdown(plain, key),
+    )
+    assert not any(SHARE_ABOVE_WHOLE in text for text in texts)

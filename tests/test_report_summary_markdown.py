@@ -51,3 +51,44 @@ def test_pairs_markdown_turns_a_pair_round_and_keeps_its_p():
     )
     with pytest.raises(ValueError, match="no test of x against w"):
         pairs_markdown(pairs, ["roc"], only=[("x", "w")])
+
+
+def test_screens_markdown_puts_rankers_in_rows_and_splits_the_screens_into_tables_that_fit():
+    """Seven screens with long names, three rankers: a row per ranker, a column per screen, each screen once and
+    in order; a ranker's cell in a screen's column is that screen's value of that ranker (built here with its
+    interval by hand); no table is wider than ``SCREENS_TABLE_WIDTH`` characters (each column the widest of its
+    cells, with separators), and a screen more would not have fit in the table it ends."""
+    import pandas as pd
+
+    from crocbench.report import screens_markdown
+    from crocbench.report._summary_markdown import SCREENS_TABLE_WIDTH
+
+    screens = [f"a_rather_long_screen_name_{i}_confirmed" for i in range(7)]
+    models = ["RANDOM", "primary score", "IRV"]
+    rows = [
+        {"dataset": s, "model": m, "compounds": 1000 * (i + 1), "actives": 10 + i, "roc": 0.5 + i / 20 + j / 100,
+         "roc_low": 0.4 + i / 20, "roc_high": 0.6 + i / 20 + j / 100}
+        for i, s in enumerate(screens)
+        for j, m in enumerate(models)
+    ]  # fmt: skip
+    text = screens_markdown(pd.DataFrame(rows), "roc", repeats=3)
+    lead, *tables = text.split("\n\n")
+    assert lead == "Each screen's mean over its 3 repeats [the lowest repeat, the highest]."
+    seen = []
+    for table in tables:
+        lines = [[c.strip() for c in line.strip("|").split("|")] for line in table.splitlines()]
+        head = lines[0]
+        assert head[0] == "ranker" and [r[0] for r in lines[2:]] == ["*compounds*", "*actives*", *models]
+        widths = [max(len(r[k]) for r in (head, *lines[2:])) + 3 for k in range(len(head))]
+        assert sum(widths) <= SCREENS_TABLE_WIDTH
+        for k, screen in enumerate(head[1:], start=1):
+            i = screens.index(screen)
+            by_row = {r[0]: r[k] for r in lines[2:]}
+            assert by_row["*compounds*"] == f"{1000 * (i + 1):,}" and by_row["*actives*"] == str(10 + i)
+            for j, m in enumerate(models):
+                v, lo, hi = 0.5 + i / 20 + j / 100, 0.4 + i / 20, 0.6 + i / 20 + j / 100
+                assert by_row[m] == f"{v:.3f} [{lo:.3f}, {hi:.3f}]"
+        seen += head[1:]
+        if len(seen) < len(screens):  # the next screen would have made this table too wide
+            assert sum(widths) + len(screens[len(seen)]) + 3 > SCREENS_TABLE_WIDTH
+    assert seen == screens and len(tables) > 1

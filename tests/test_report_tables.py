@@ -164,3 +164,23 @@ def test_areas_markdown_says_why_a_per_fold_value_is_missing():
     summary, row = cells([60, 50, 70], None)
     assert re.fullmatch(r"0\.\d{4}<br>0\.\d{3} ± 0\.\d{3}", row["ROC50"])
     assert row["ROC50"].split("<br>")[1] == f"{summary.loc[0, 'roc50_mean']:.3f} ± {summary.loc[0, 'roc50_sd']:.3f}"
+
+
+def test_the_test_tables_head_each_test_with_its_short_label():
+    """Table 2, a study's pairs and a stratum's tests name the six tests as a reader reads them (``paired t``, not
+    ``paired_t``), in the order of the tests given."""
+    from crocbench.report import pair_tests_markdown, significance_markdown, stratum_tests_markdown
+    from crocbench.stats import TESTS
+
+    row = {"a": "A", "b": "B", "metric": "roc", "value_a": 0.8, "value_b": 0.7, "better": "A"}
+    table = pd.DataFrame([{**row, **{t: 0.5 for t in TESTS}}])
+    heads = [
+        "paired permutation", "unpaired permutation", "paired t", "unpaired t", "paired Wilcoxon", "unpaired Wilcoxon",
+    ]  # fmt: skip
+    assert (
+        significance_markdown(table, TESTS).splitlines()[0] == "| pair | metric | better | " + " | ".join(heads) + " |"
+    )
+    assert pair_tests_markdown(table, {"roc": "AUC[ROC]"}, TESTS).splitlines()[0].endswith(" | ".join(heads) + " |")
+    stratum = table.assign(stratum="novel", effect=0.1, effect_low=0.0, effect_high=0.2)
+    text = stratum_tests_markdown(stratum, {"roc": "AUC[ROC]"}, TESTS[::-1])
+    assert text.splitlines()[0].endswith(" | ".join(heads[::-1]) + " |")

@@ -161,6 +161,7 @@ rule published_table:
         tsv="results/{dataset}/tables/published.tsv",
         md="results/{dataset}/tables/published.md",
         html=report("results/{dataset}/tables/published.html", caption="../report/published.rst", category="Tables"),
+        landing="results/{dataset}/tables/published_landing.rst",
     log:
         "logs/{dataset}/published_table.log",
     benchmark:

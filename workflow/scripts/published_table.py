@@ -3,7 +3,7 @@ import pandas as pd
 from crocbench._io import write_table, write_text
 from crocbench._workflow import step
 from crocbench.paper import check_claims, load_published, measured_values, published_comparison
-from crocbench.report import claims_markdown, markdown_html, markdown_table
+from crocbench.report import claims_markdown, landing_rst, markdown_html, markdown_table
 
 with step(snakemake) as log:
     published = load_published()
@@ -20,4 +20,5 @@ with step(snakemake) as log:
     )
     write_text(snakemake.output.md, text)
     write_text(snakemake.output.html, markdown_html(text))
+    write_text(snakemake.output.landing, landing_rst(table, snakemake.wildcards.dataset))  # the report's first page
     print(text, file=log)

@@ -4,27 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
 
 from ..reference import read_manifest
 from ._compare import TRAINED_FOR_THE_TOP, compared_panels, comparison_markdown, panel_values_from, read_panel_tables
-
-
-def _readme_labels() -> dict:
-    """Metric key -> the README's label: the paper's metric set's own labels of its headline areas (AUC[ROC],
-    AUC[CROC(exp)] a=7, ...), and the README's for the count of actives and the IRV's epochs."""
-    from ..metrics import HEADLINE, paper_metrics
-
-    labels = {c.key: c.label for c in paper_metrics()}
-    return {**{k: labels[k] for k in HEADLINE}, "top1000": "actives in top 1,000", "epochs_mean": "epochs"}
-
-
-def _number(value, digits: int = 4) -> str:
-    if value is None or (isinstance(value, float) and np.isnan(value)):
-        return ""
-    return f"{value:,.0f}" if abs(value) >= 1000 else f"{value:.{digits}g}"
-
 
 #: The metrics of table 1b (``other_metrics.tsv``) that the scoring guide shows on the paper's run: the information
 #: retrieval family's, local AUC's, and ROC50 pooled beside its mean over the folds (Carroll et al.'s point).
@@ -37,23 +20,12 @@ def readme_tables(reference) -> dict:
     model beside the run's) and ``"other_metrics"`` (``SCORING_METRICS`` of table 1b, a row per model)."""
     from ..models import LABELS
     from ..paper import load_published
-    from ..report import RANDOM_ROW, markdown_table
+    from ..report import RANDOM_ROW, markdown_table, published_cells, quantity_labels
 
-    labels = _readme_labels()
-    published = pd.read_csv(Path(reference) / "published.tsv", sep="\t")
-    lines = [
-        "| anchor | model | quantity | published | reproduced | tolerance (band) | status |",
-        "|---|---|---|---|---|---|---|",
-    ]
-    for r in published.itertuples():
-        allowed = "" if pd.isna(r.tolerance) else f"{r.tolerance:g}"
-        if not pd.isna(r.band_low):
-            allowed += f" ({_number(r.band_low)} to {_number(r.band_high)})"
-        lines.append(
-            f"| {r.id} | {r.model} | {labels.get(r.metric, r.metric)} | "
-            f"{'' if pd.isna(r.published) else f'{r.published:g}'} | {_number(r.reproduced)} | "
-            f"{allowed.strip()} | {r.status} |"
-        )
+    labels = quantity_labels()
+    published = published_cells(pd.read_csv(Path(reference) / "published.tsv", sep="\t"))
+    lines = ["| " + " | ".join(published.columns) + " |", "|" + "---|" * published.shape[1]]
+    lines += ["| " + " | ".join(row) + " |" for row in published.itertuples(index=False)]
     areas = pd.read_csv(Path(reference) / "areas.tsv", sep="\t").set_index("model")
     paper = {(a["model"], a["metric"]): a["published"] for a in load_published()["anchors"]}
     keys = {**{label: key for key, label in LABELS.items()}, RANDOM_ROW: "random_expected"}
@@ -194,16 +166,16 @@ def panel_tables(reference) -> dict:
 
 
 def critical_difference_figure(reference, out) -> list:
-    """A panel reference's critical-difference diagrams (:func:`crocbench.report.critical_difference_panels` of its
+    """A panel reference's critical-difference diagrams (:func:`crocbench.report.critical_difference_subplots` of its
     ``ranks.tsv``, each ranker in the colour of its place among the reference's rankers), drawn to ``out`` alone; the
     docs' figure of a panel comes from its reference, as its tables do. Returns the paths written."""
     from ..plots import colour_map, plot_critical_difference
-    from ..report import critical_difference_panels
+    from ..report import critical_difference_subplots
 
     folder = Path(reference)
-    panels = critical_difference_panels(pd.read_csv(folder / "ranks.tsv", sep="\t"))
+    diagrams = critical_difference_subplots(pd.read_csv(folder / "ranks.tsv", sep="\t"))
     models = list(dict.fromkeys(pd.read_csv(folder / "datasets.tsv", sep="\t")["model"]))
-    return plot_critical_difference(panels, out, colour_map(models), formats=(Path(out).suffix[1:],))
+    return plot_critical_difference(diagrams, out, colour_map(models), formats=(Path(out).suffix[1:],))
 
 
 def reference_figure(reference, kind: str, out) -> list:

@@ -17,7 +17,7 @@ with needs("crocbench.plots"):
 
 matplotlib.use("Agg")  # before any module of the package imports pyplot: files only, no display
 
-from ._curves import plot_ac_cac, plot_croc_panels, plot_magnification, plot_proc, plot_roc, plot_roc_croc
+from ._curves import plot_ac_cac, plot_croc_subplots, plot_magnification, plot_proc, plot_roc, plot_roc_croc
 from ._memorization import plot_memorization, plot_split_similarity
 from ._power import plot_power_by_metric, plot_power_by_test
 from ._protocol import plot_split_comparison
@@ -31,7 +31,7 @@ __all__ = [
     "colour_map",
     "plot_ac_cac",
     "plot_critical_difference",
-    "plot_croc_panels",
+    "plot_croc_subplots",
     "plot_datasets",
     "plot_irv_study",
     "plot_magnification",

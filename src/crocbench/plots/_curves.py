@@ -10,7 +10,7 @@ from ._style import PALETTE, _finish, _random_style, colour_map, save_figure
 
 
 def plot_magnification(out, alphas=(7.0, 14.0, 80.0), cutoffs=(0.5, 0.1, 0.0086)) -> list:
-    """The magnification functions: exp, pow and log at each alpha, and the hard cutoffs (four panels)."""
+    """The magnification functions: exp, pow and log at each alpha, and the hard cutoffs (four subplots)."""
     x = np.linspace(0, 1, 2001)
     x = np.unique(np.concatenate([x, np.geomspace(1e-5, 1, 2000)]))
     fig, axes = plt.subplots(1, 4, figsize=(15, 4), constrained_layout=True)
@@ -48,8 +48,8 @@ def plot_roc(rankings: dict, out) -> list:
     return save_figure(fig, out)
 
 
-def plot_croc_panels(rankings: dict, out, alphas=(7.0, 14.0, 80.0)) -> list:
-    """CROC(exp) curves at each alpha (one panel each), random classifier's CROC dotted."""
+def plot_croc_subplots(rankings: dict, out, alphas=(7.0, 14.0, 80.0)) -> list:
+    """CROC(exp) curves at each alpha (one subplot each), random classifier's CROC dotted."""
     colours = colour_map(rankings)
     fig, axes = plt.subplots(1, len(alphas), figsize=(5 * len(alphas), 5), constrained_layout=True)
     x = np.linspace(0, 1, 4001)
@@ -117,7 +117,7 @@ def plot_proc(rankings: dict, out) -> list:
 
 
 def plot_roc_croc(rankings: dict, out, alpha: float = 14.0, title: str | None = None) -> None:
-    """Save a two-panel figure: ROC and CROC(exp, alpha) curves of each ranking.
+    """Save a figure of two subplots: ROC and CROC(exp, alpha) curves of each ranking.
 
     Parameters
     ----------

@@ -7,7 +7,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 from ..cv import ALL_ACTIVES as ALL
-from ..cv import MEASURES
+from ..cv import MEASURES, STRATA
 from ._style import colour_map, save_figure
 
 #: A split's line colour (the splits are not rankers: greys and one accent).
@@ -38,30 +38,52 @@ def plot_split_similarity(curves, out, novel: float = 0.4, analog: float = 0.7, 
 
 def plot_memorization(table, keys, out, formats=("png", "pdf")) -> list:
     """Each ranker's metric on all test actives and on each stratum (bars), the exact random mean of each list
-    (a tick), one panel per metric key.
+    (a dotted tick), a row of subplots per metric key; the novel stratum, whose values may be a hundredth of the
+    others', has a subplot of its own on its own scale.
 
     ``table`` is :func:`crocbench.report.memorization_table`'s output.
     """
+    return save_figure(_memorization_figure(table, keys), out, formats)
+
+
+def _memorization_figure(table, keys):
+    """:func:`plot_memorization`'s figure, unsaved."""
     keys = [k for k in keys if k in set(table["key"])]
     models = list(dict.fromkeys(table["model"]))
     colours = colour_map(models)
-    fig, axes = plt.subplots(1, len(keys), figsize=(4.8 * len(keys), 4.0), constrained_layout=True, squeeze=False)
-    for ax, key in zip(axes[0], keys):
+    novel = STRATA[-1]
+    fig, axes = plt.subplots(
+        len(keys),
+        2,
+        figsize=(9.6, 3.6 * len(keys)),
+        constrained_layout=True,
+        squeeze=False,
+        gridspec_kw={"width_ratios": (3, 1.3)},
+    )
+    for (ax, ax_novel), key in zip(axes, keys):
         part = table[table["key"] == key]
         lists = list(dict.fromkeys(part["stratum"]))
-        width = 0.8 / len(models)
-        for i, model in enumerate(models):
-            rows = part[part["model"] == model].set_index("stratum")
-            x = np.arange(len(lists)) + (i - (len(models) - 1) / 2) * width
-            ax.bar(x, [rows.at[s, "value"] for s in lists], width, color=colours[model], label=model)
-        random = part.drop_duplicates("stratum").set_index("stratum")["random"]
-        for j, s in enumerate(lists):
-            ax.hlines(random[s], j - 0.45, j + 0.45, color="#000000", linestyle=":", linewidth=1)
-        counts = part.drop_duplicates("stratum").set_index("stratum")["actives"]
-        ax.set_xticks(range(len(lists)), [f"{s}\n({counts[s]:,})" for s in lists])
-        ax.set(title=part["label"].iloc[0])
-        ax.grid(alpha=0.3, axis="y")
+        label = part["label"].iloc[0]
+        for axis, shown in ((ax, [s for s in lists if s != novel]), (ax_novel, [s for s in lists if s == novel])):
+            _stratum_bars(axis, part, shown, models, colours)
+        ax.set_title(label)
+        ax_novel.set_title(f"{label}, own scale", fontsize="medium")
         if ALL in lists:
             ax.axvline(0.5, color="#999999", linewidth=0.8)
-    axes[0, -1].legend(loc="upper right", fontsize="small")
-    return save_figure(fig, out, formats)
+    axes[0, 0].legend(loc="upper right", fontsize="small")
+    return fig
+
+
+def _stratum_bars(ax, part, lists, models, colours) -> None:
+    """Each model's bar on each of ``lists`` (strata), the random mean a dotted tick, the actives counted below."""
+    width = 0.8 / len(models)
+    for i, model in enumerate(models):
+        rows = part[part["model"] == model].set_index("stratum")
+        x = np.arange(len(lists)) + (i - (len(models) - 1) / 2) * width
+        ax.bar(x, [rows.at[s, "value"] for s in lists], width, color=colours[model], label=model)
+    first = part.drop_duplicates("stratum").set_index("stratum")
+    for j, s in enumerate(lists):
+        ax.hlines(first.at[s, "random"], j - 0.45, j + 0.45, color="#000000", linestyle=":", linewidth=1)
+    ax.set_xticks(range(len(lists)), [f"{s}\n({first.at[s, 'actives']:,})" for s in lists])
+    ax.set_xlim(-0.5, len(lists) - 0.5)
+    ax.grid(alpha=0.3, axis="y")

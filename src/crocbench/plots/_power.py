@@ -12,8 +12,8 @@ def _pair_title(a: str, b: str, labels: dict) -> str:
     return f"{labels.get(a, a)} vs {labels.get(b, b)}"
 
 
-def _power_panels(table, out, *, series: str, names: dict, title: str, labels: dict) -> list:
-    """Power against subset size, one panel per pair, one line per ``series`` value (metric or test)."""
+def _power_subplots(table, out, *, series: str, names: dict, title: str, labels: dict) -> list:
+    """Power against subset size, one subplot per pair, one line per ``series`` value (metric or test)."""
     pairs = list(dict.fromkeys(zip(table["a"], table["b"])))
     keys = list(dict.fromkeys(table[series]))
     colours = {k: PALETTE[i % len(PALETTE)] for i, k in enumerate(keys)}
@@ -56,7 +56,7 @@ def plot_power_by_metric(table, out, test: str = "paired_permutation", labels: d
     """Power of every metric under one test against subset size (``table``: :func:`crocbench.power.power_study`)."""
     part = table[table["test"] == test]
     names = dict(zip(part["metric"], part["label"]))
-    return _power_panels(
+    return _power_subplots(
         part,
         out,
         series="metric",
@@ -70,6 +70,6 @@ def plot_power_by_test(table, out, metric: str = "croc_exp_14", labels: dict | N
     """Power of the six tests on one metric against subset size."""
     part = table[table["metric"] == metric]
     label = part["label"].iloc[0] if len(part) else metric
-    return _power_panels(
+    return _power_subplots(
         part, out, series="test", names={}, labels=labels or {}, title=f"power at p < 0.05 of the six tests, {label}"
     )

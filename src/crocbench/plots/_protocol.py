@@ -8,7 +8,7 @@ from ._style import colour_map, save_figure
 
 
 def plot_split_comparison(table, out, splits=("random", "scaffold")) -> list:
-    """Each model's metric under two splits (mean ± SD over the repeats), one panel per metric.
+    """Each model's metric under two splits (mean ± SD over the repeats), one subplot per metric.
 
     ``table`` is :func:`crocbench.report.split_comparison`'s output.
     """

@@ -25,6 +25,39 @@ PALETTE = (
     "#117733",
 )
 
+#: The resolution every figure is saved at (:func:`save_figure`), in pixels per inch.
+FIGURE_DPI = 150
+#: The width of the docs' text column, in CSS pixels, at a 1280 px wide window (the studies' pages, measured in
+#: Chromium): a figure wider than it is shown scaled down to it.
+PAGE_WIDTH_PX = 929
+#: The smallest text a figure shows on a page, in CSS pixels.
+MIN_TEXT_PX = 11
+
+
+def shown_text_px(points: float, width_inches: float) -> float:
+    """The height in CSS pixels of text of ``points`` in a figure ``width_inches`` wide, as a docs page shows it:
+    saved at :data:`FIGURE_DPI`, scaled down to :data:`PAGE_WIDTH_PX` when wider.
+
+    Examples
+    --------
+    >>> shown_text_px(10, 5.6), round(shown_text_px(10, 11.2), 2)
+    (20.833333333333332, 11.52)
+    """
+    pixels = width_inches * FIGURE_DPI
+    return points * FIGURE_DPI / 72 * min(1.0, PAGE_WIDTH_PX / pixels)
+
+
+def legible_points(width_inches: float, points: float = 8.0) -> float:
+    """``points``, or the smallest size above it that a docs page shows at :data:`MIN_TEXT_PX` or more in a figure
+    ``width_inches`` wide (:func:`shown_text_px`).
+
+    Examples
+    --------
+    >>> legible_points(5.6), round(legible_points(11.2), 2)
+    (8.0, 9.55)
+    """
+    return max(points, MIN_TEXT_PX / shown_text_px(1.0, width_inches))
+
 
 def colour_map(names) -> dict:
     """A fixed colour per method name, in the order given, each distinct: at most ``len(PALETTE)`` names.
@@ -62,7 +95,7 @@ def save_figure(fig, out, formats=("png", "pdf")) -> list:
             {"CreationDate": None} if path.suffix == ".pdf" else {"Software": None} if path.suffix == ".png" else {}
         )
         with atomic_write(path) as tmp:  # complete or absent
-            fig.savefig(tmp, dpi=150, metadata=metadata)
+            fig.savefig(tmp, dpi=FIGURE_DPI, metadata=metadata)
     plt.close(fig)
     return paths
 

@@ -6,18 +6,19 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 from ..stats import cd_cliques
-from ._style import colour_map, save_figure
+from ._style import colour_map, legible_points, save_figure
 
 
-def plot_critical_difference(panels: dict, out, colours: dict | None = None, formats=("png", "pdf")) -> list:
-    """Critical-difference diagrams (Demsar 2006), two to a row, or one to a row for more than six models (so that
-    their names stay legible where a page shows the figure at its text width).
+def plot_critical_difference(diagrams: dict, out, colours: dict | None = None, formats=("png", "pdf")) -> list:
+    """Critical-difference diagrams (Demsar 2006), one subplot each, two to a row, or one to a row for more than six
+    models; every text at least ``MIN_TEXT_PX`` high where a docs page shows the figure at its text width
+    (``legible_points``).
 
     Parameters
     ----------
-    panels : dict
+    diagrams : dict
         ``{title: (mean ranks {model: rank}, critical difference)}``.  Each
-        panel's axis runs from rank 1 (best, left) to k; a model's line drops
+        diagram's axis runs from rank 1 (best, left) to k; a model's line drops
         from its mean rank to its name; the bar above the axis is the critical
         difference, and thick bars join models whose ranks differ by less.
     colours : dict, optional
@@ -26,13 +27,20 @@ def plot_critical_difference(panels: dict, out, colours: dict | None = None, for
     formats : tuple of str, default=("png", "pdf")
         ``out`` and beside it these other formats (:func:`save_figure`).
     """
-    k_most = max(len(ranks) for ranks, _ in panels.values())
-    cols = min(1 if k_most > 6 else 2, len(panels))
-    rows = -(-len(panels) // cols)
-    fig, axes = plt.subplots(rows, cols, figsize=(5.6 * cols, 3.6 * rows), constrained_layout=True, squeeze=False)
-    for ax in axes.flat[len(panels) :]:
+    return save_figure(_critical_difference_figure(diagrams, colours), out, formats)
+
+
+def _critical_difference_figure(diagrams: dict, colours: dict | None = None):
+    """:func:`plot_critical_difference`'s figure, unsaved."""
+    k_most = max(len(ranks) for ranks, _ in diagrams.values())
+    cols = min(1 if k_most > 6 else 2, len(diagrams))
+    rows = -(-len(diagrams) // cols)
+    width = 5.6 * cols
+    size = legible_points(width)
+    fig, axes = plt.subplots(rows, cols, figsize=(width, 3.6 * rows), constrained_layout=True, squeeze=False)
+    for ax in axes.flat[len(diagrams) :]:
         ax.axis("off")
-    for ax, (title, (ranks, cd)) in zip(axes.flat, panels.items()):
+    for ax, (title, (ranks, cd)) in zip(axes.flat, diagrams.items()):
         colours = colours or colour_map(ranks)
         k = len(ranks)
         order = sorted(ranks, key=lambda m: ranks[m])
@@ -40,10 +48,10 @@ def plot_critical_difference(panels: dict, out, colours: dict | None = None, for
         ax.hlines(0, 1, k, color="black", lw=1.2)
         for r in range(1, k + 1):
             ax.vlines(r, 0, 0.12, color="black", lw=1)
-            ax.text(r, 0.18, str(r), ha="center", va="bottom", fontsize="small")
+            ax.text(r, 0.18, str(r), ha="center", va="bottom", fontsize=size)
         ax.hlines(0.55, 1, 1 + cd, color="black", lw=1.5)
         ax.vlines([1, 1 + cd], 0.5, 0.6, color="black", lw=1.5)
-        ax.text(1 + cd / 2, 0.65, f"CD = {cd:.2f}", ha="center", va="bottom", fontsize="small")
+        ax.text(1 + cd / 2, 0.65, f"CD = {cd:.2f}", ha="center", va="bottom", fontsize=size)
         for i, model in enumerate(order):
             left = i < half
             depth = -0.45 - 0.32 * (i if left else k - 1 - i)
@@ -56,18 +64,19 @@ def plot_critical_difference(panels: dict, out, colours: dict | None = None, for
                 ha="right" if left else "left",
                 va="center",
                 color=colours[model],
-                fontsize="small",
+                fontsize=size,
             )
         for level, clique in enumerate(cd_cliques(ranks, cd)):
             y = -0.12 - 0.1 * level
             ax.hlines(y, ranks[clique[0]] - 0.03, ranks[clique[-1]] + 0.03, color="black", lw=4)
-        ax.set(xlim=(-1.6, k + 2.6), ylim=(-0.6 - 0.32 * half, 1.0), title=title)
+        ax.set(xlim=(-1.6, k + 2.6), ylim=(-0.6 - 0.32 * half, 1.0))
+        ax.set_title(title, fontsize=max(size, legible_points(width, 12.0)))
         ax.axis("off")
-    return save_figure(fig, out, formats)
+    return fig
 
 
 def plot_datasets(table, out, metrics: dict) -> list:
-    """Each model's value of each metric on each dataset (one panel per metric, stacked; one colour per model).
+    """Each model's value of each metric on each dataset (one subplot per metric, stacked; one colour per model).
 
     ``table`` is :func:`crocbench.report.datasets_table`'s output; ``metrics`` maps its columns to labels.  Where
     the table has a metric's interval (``<key>_low``, ``<key>_high``), it is drawn as an error bar.

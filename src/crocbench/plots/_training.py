@@ -38,7 +38,7 @@ def plot_training_curves(histories: dict, out, title: str | None = None) -> list
 
 
 def plot_irv_study(table, out, paper: dict | None = None) -> list:
-    """Mean epochs to convergence per reweighting scheme, one line per optimizer setting, one panel per stop rule
+    """Mean epochs to convergence per reweighting scheme, one line per optimizer setting, one subplot per stop rule
     (``table``: :func:`crocbench.report.irv_study_table`); ``paper`` ({scheme: "101", "exp": "4-8", ...}) as stars."""
     stops = list(dict.fromkeys(table["stop"]))
     schemes = list(dict.fromkeys(table["scheme"]))

@@ -11,6 +11,7 @@ One concern per module:
 - ``_irv``: the IRV training table and the IRV training study;
 - ``_svm``: the SVM set-up sensitivity study;
 - ``_power``: the power study's tables;
+- ``_landing``: the published-vs-reproduced table, and the HTML report's landing summary that leads with it;
 - ``_rankers``: a study of rankers on one dataset: table 1 with intervals, each metric's order, chosen pairs' tests;
 - ``_protocol``: the evaluation protocol: the split (folds, scaffolds), table 1 with bootstrap intervals, the
   repeats (mean and SD over repeated cross-validations, corrected resampled t-tests);
@@ -28,6 +29,7 @@ AUC[ROC], then AUC[CROC(exp)] at a = 7, 14 and 80; see :func:`crocbench.metrics.
 from ._claims import Across, Check, Claim, OnScreen, claims_markdown, evaluate, holds_per_claim, metric_matrix
 from ._format import markdown_html, markdown_table
 from ._irv import irv_study_closest, irv_study_markdown, irv_study_table, irv_training_table
+from ._landing import landing_rst, published_cells, quantity_labels
 from ._memorization import (
     memorization_markdown,
     memorization_table,
@@ -61,7 +63,7 @@ from ._summary import (
     SUMMARY_TOP,
     SUMMARY_TOP_KEY,
     conover_table,
-    critical_difference_panels,
+    critical_difference_subplots,
     datasets_table,
     ranks_table,
     repeat_means,
@@ -182,7 +184,10 @@ __all__ = [
     "ranks_overview_markdown",
     "screens_markdown",
     "summary_calls",
-    "critical_difference_panels",
+    "critical_difference_subplots",
     "summary_labels",
     "claims_across_markdown",
+    "landing_rst",
+    "published_cells",
+    "quantity_labels",
 ]

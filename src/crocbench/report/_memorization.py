@@ -17,6 +17,7 @@ import pandas as pd
 from ..cv import ALL_ACTIVES as ALL
 from ..cv import MEASURES, SPLITS, STRATA, strata
 from ..metrics import Ranking
+from ..stats import TEST_LABELS
 from ._format import markdown_table, number_cell, p_cell
 from ._tables import RANDOM_ROW
 
@@ -24,6 +25,12 @@ from ._tables import RANDOM_ROW
 SHARE_LEVELS = (0.4, 0.6, 0.7, 0.8, 1.0)
 #: The quantiles the split table gives.
 QUANTILES = (0.05, 0.25, 0.5, 0.75, 0.95)
+
+
+#: What an analogs' share of a gain over random above 100% means, said wherever one is shown: the share is the
+#: analog actives' excess over the random mean divided by every active's, so it passes 100% when the other actives
+#: fall below random.
+SHARE_ABOVE_WHOLE = "above 100%, the other actives together rank below random and take back part of the gain"
 
 
 def split_similarity_table(overlaps: dict) -> pd.DataFrame:
@@ -328,8 +335,10 @@ def memorization_markdown(table: pd.DataFrame, keys) -> str:
         if "novel" in present:
             cells["all - novel"] = [number_cell(v + 0.0) for v in (wide[ALL] - wide["novel"]).round(12).to_numpy()]
         cells["analogs' share of the gain over random"] = share_cells
+        note = f"\n\nThe analogs' share: {SHARE_ABOVE_WHOLE}." if (shares > 1).any() else ""
         parts.append(
             f"**{part['label'].iloc[0]}** (the test actives of each list in brackets):\n\n{markdown_table(cells)}"
+            + note
         )
     return "\n\n".join(parts)
 
@@ -346,7 +355,7 @@ def stratum_tests_markdown(table: pd.DataFrame, labels: dict, tests) -> str:
                 f"{number_cell(e)} [{number_cell(lo)}, {number_cell(hi)}]"
                 for e, lo, hi in zip(table["effect"], table["effect_low"], table["effect_high"])
             ],
-            **{t: [p_cell(p) for p in table[t]] for t in tests},
+            **{TEST_LABELS[t]: [p_cell(p) for p in table[t]] for t in tests},
         }
     )
     return markdown_table(cells)

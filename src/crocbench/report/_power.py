@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pandas as pd
 
+from ..stats import TEST_LABELS
 from ._format import markdown_table
 
 _TEST_ABBREVIATIONS = {
@@ -29,7 +30,7 @@ def power_markdown(table: pd.DataFrame, labels: dict | None = None) -> str:
     parts = [
         "Power in % (share of subsets rejecting at p < 0.05 in the full-data direction); "
         "in brackets, where not 0, the % rejecting in the opposite direction. Tests: "
-        + ", ".join(f"{_TEST_ABBREVIATIONS.get(t, t)} = {t.replace('_', ' ')}" for t in tests)
+        + ", ".join(f"{_TEST_ABBREVIATIONS.get(t, t)} = {TEST_LABELS[t]}" for t in tests)
         + "."
     ]
     for (a, b), part in table.groupby(["a", "b"], sort=False):
@@ -62,7 +63,7 @@ def power_notes(table: pd.DataFrame) -> str:
         "difference. It mixes the metric's sensitivity with how different the two classifiers really are "
         "on what it measures; a metric whose full-data difference is near 0 for a pair cannot have power there.",
         "- Highest share of subsets rejecting in the direction opposite to the full-data difference, per test: "
-        + ", ".join(f"{t.replace('_', ' ')} {w:.2f}" for t, w in wrong.items())
+        + ", ".join(f"{TEST_LABELS[t]} {w:.2f}" for t, w in wrong.items())
         + f" (worst: {worst['label']}, {worst['a']} vs {worst['b']}, {100 * worst['fraction']:g}% subsets). "
         "The Wilcoxon tests compare the location (median) of the per-positive values, not their mean, "
         "which is what the metric is: they can be significant against the metric's own difference, so "

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import pandas as pd
 
+from ..stats import TEST_LABELS
 from ._format import interval_cell, markdown_table, number_cell, p_cell
 from ._summary import SUMMARY_EF_KEY, SUMMARY_FIGURE_METRICS
 
@@ -163,7 +164,7 @@ def pair_tests_markdown(table: pd.DataFrame, labels: dict, tests) -> str:
             "a": table["value_a"].map(number_cell),
             "b": table["value_b"].map(number_cell),
             "better": table["better"],
-            **{t: table[t].map(p_cell) for t in tests},
+            **{TEST_LABELS[t]: table[t].map(p_cell) for t in tests},
         }
     )
     return markdown_table(cells)

@@ -54,8 +54,8 @@ def summary_labels() -> dict:
     }
 
 
-def critical_difference_panels(ranks: pd.DataFrame) -> dict:
-    """The critical-difference diagrams' panels of a ranks table: one per metric of :data:`SUMMARY_TABLE_METRICS` it
+def critical_difference_subplots(ranks: pd.DataFrame) -> dict:
+    """The critical-difference diagrams of a ranks table, one subplot each: one per metric of :data:`SUMMARY_TABLE_METRICS` it
     holds (a reference of an older run may hold only the first four).
 
     Parameters
@@ -74,14 +74,14 @@ def critical_difference_panels(ranks: pd.DataFrame) -> dict:
     ValueError
         When the table ranks none of the six.
     """
-    labels, panels = summary_labels(), {}
+    labels, diagrams = summary_labels(), {}
     for metric in SUMMARY_TABLE_METRICS:
         part = ranks[ranks["metric"] == metric]
         if not part.empty:
-            panels[labels[metric]] = (dict(zip(part["model"], part["mean_rank"])), float(part["nemenyi_cd"].iloc[0]))
-    if not panels:
+            diagrams[labels[metric]] = (dict(zip(part["model"], part["mean_rank"])), float(part["nemenyi_cd"].iloc[0]))
+    if not diagrams:
         raise ValueError(f"the ranks table ranks none of {', '.join(SUMMARY_TABLE_METRICS)}")
-    return panels
+    return diagrams
 
 
 def summary_calls(n: int) -> list[MetricCall]:

@@ -119,11 +119,17 @@ def _value_cell(key: str, value, low=None, high=None) -> str:
     return text if low is None or pd.isna(low) else f"{text} [{low:.{digits}f}, {high:.{digits}f}]"
 
 
-def screens_markdown(table: pd.DataFrame, metric: str, repeats: int | None = None) -> str:
-    """One metric of :func:`datasets_table` as Markdown: a row per screen (its compounds and actives), a column
-    per model, each cell the value and, where the table has them, its 95% interval.
+#: The width, in characters, of one table of :func:`screens_markdown`: its screens are set side by side, in
+#: tables of as many as fit, so that a page's text column (900 px and more) shows every column without scrolling.
+SCREENS_TABLE_WIDTH = 96
 
-    With ``repeats`` (their number), ``table`` holds each value's mean over the repeats of a repeated
+
+def screens_markdown(table: pd.DataFrame, metric: str, repeats: int | None = None) -> str:
+    """One metric of :func:`datasets_table` as Markdown: a row per model, a column per screen (its compounds and
+    actives in the first two rows), each cell the value and, where the table has them, its 95% interval.
+
+    The screens are set side by side in tables of as many as fit in ``SCREENS_TABLE_WIDTH`` characters, in the
+    table's order. With ``repeats`` (their number), ``table`` holds each value's mean over the repeats of a repeated
     cross-validation and, as its bounds, the lowest and the highest repeat's value
     (:func:`crocbench.report.repeat_means` with ``bounds``); a first line says so.
 
@@ -132,17 +138,19 @@ def screens_markdown(table: pd.DataFrame, metric: str, repeats: int | None = Non
     >>> t = pd.DataFrame({"dataset": ["s", "s"], "model": ["A", "B"], "compounds": [1000, 1000],
     ...                   "actives": [20, 20], "roc": [0.7512, 0.6], "roc_low": [0.7, 0.55], "roc_high": [0.8, 0.65]})
     >>> print(screens_markdown(t, "roc"))
-    | screen | compounds | actives | A | B |
-    |---|---|---|---|---|
-    | s | 1,000 | 20 | 0.751 [0.700, 0.800] | 0.600 [0.550, 0.650] |
+    | ranker | s |
+    |---|---|
+    | *compounds* | 1,000 |
+    | *actives* | 20 |
+    | A | 0.751 [0.700, 0.800] |
+    | B | 0.600 [0.550, 0.650] |
     """
     models = list(dict.fromkeys(table["model"]))
-    lines = ["| screen | compounds | actives | " + " | ".join(models) + " |", "|---" * (3 + len(models)) + "|"]
-    if repeats is not None:
-        lines.insert(0, f"Each screen's mean over its {repeats} repeats [the lowest repeat, the highest].\n")
     bounds = f"{metric}_low" in table
+    columns = []  # per screen: its header, then its compounds, actives and each model's cell
     for dataset, part in table.groupby("dataset", sort=False):
         by = part.set_index("model")
+        first = part.iloc[0]
         cells = [
             _value_cell(
                 metric,
@@ -152,9 +160,28 @@ def screens_markdown(table: pd.DataFrame, metric: str, repeats: int | None = Non
             )
             for m in models
         ]
-        first = part.iloc[0]
-        lines.append(f"| {dataset} | {first['compounds']:,} | {first['actives']:,} | " + " | ".join(cells) + " |")
-    return "\n".join(lines)
+        columns.append([str(dataset), f"{first['compounds']:,}", f"{first['actives']:,}", *cells])
+    names = ["ranker", "*compounds*", "*actives*", *models]
+
+    def width(cells) -> int:  # a column's characters, with its separators
+        return max(map(len, cells)) + 3
+
+    groups, used = [[]], width(names)
+    for column in columns:
+        if groups[-1] and used + width(column) > SCREENS_TABLE_WIDTH:
+            groups.append([])
+            used = width(names)
+        groups[-1].append(column)
+        used += width(column)
+    tables = []
+    for group in groups:
+        rows = [[name, *(column[i] for column in group)] for i, name in enumerate(names)]
+        lines = ["| " + " | ".join(rows[0]) + " |", "|---" * (1 + len(group)) + "|"]
+        tables.append("\n".join(lines + ["| " + " | ".join(row) + " |" for row in rows[1:]]))
+    lead = (
+        [] if repeats is None else [f"Each screen's mean over its {repeats} repeats [the lowest repeat, the highest]."]
+    )
+    return "\n\n".join(lead + tables)
 
 
 def ranks_overview_markdown(ranks: pd.DataFrame, metrics=None) -> str:

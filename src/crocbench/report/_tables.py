@@ -18,7 +18,7 @@ from ..metrics import (
     per_fold_metrics,
     top_cutoff,
 )
-from ..stats import compare_many
+from ..stats import TEST_LABELS, compare_many
 from ._format import markdown_table, p_cell
 
 #: Table 1's last row: the random classifier's exact expectation.
@@ -244,7 +244,7 @@ def significance_markdown(table: pd.DataFrame, tests) -> str:
             "pair": table["a"] + " vs " + table["b"],
             "metric": table["metric"],
             "better": table["better"],
-            **{t: table[t].map(p_cell) for t in tests},
+            **{TEST_LABELS[t]: table[t].map(p_cell) for t in tests},
         }
     )
     return markdown_table(cells)

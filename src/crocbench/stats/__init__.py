@@ -30,7 +30,7 @@ Modules, one concern each (everything public is importable from here):
     :func:`permutation_test`, :func:`t_test`, :func:`run_tests`.
 ``_pvalues``
     The batched core, :func:`p_values` on the columns of (n, m) arrays;
-    :data:`TESTS`, :data:`ALTERNATIVES`, :func:`check_tests`.
+    :data:`TESTS`, :data:`TEST_LABELS`, :data:`ALTERNATIVES`, :func:`check_tests`.
 ``_permutation``
     The permutation samples (sign flips, random splits), drawn chunk by chunk.
 ``_ties``
@@ -67,7 +67,7 @@ from ._bootstrap import (
 from ._conover import P_ADJUST, conover_friedman
 from ._effects import EFFECT_RESAMPLES, Effect, paired_effect
 from ._permutation import paired_permutation_samples, unpaired_permutation_samples
-from ._pvalues import ALTERNATIVES, TESTS, check_tests, p_values
+from ._pvalues import ALTERNATIVES, TEST_LABELS, TESTS, check_tests, p_values
 from ._ranks import (
     Friedman,
     cd_cliques,
@@ -100,6 +100,7 @@ __all__ = [
     "ALTERNATIVES",
     "RANK_RESOLUTION",
     "TESTS",
+    "TEST_LABELS",
     "Comparison",
     "CorrectedT",
     "Friedman",

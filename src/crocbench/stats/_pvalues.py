@@ -27,6 +27,16 @@ TESTS = (
     "paired_wilcoxon",
     "unpaired_wilcoxon",
 )
+#: Each test's label in the tables of the pages and the report (``"paired_t"`` -> ``"paired t"``), by its name in
+#: :data:`TESTS`.
+TEST_LABELS = {
+    "paired_permutation": "paired permutation",
+    "unpaired_permutation": "unpaired permutation",
+    "paired_t": "paired t",
+    "unpaired_t": "unpaired t",
+    "paired_wilcoxon": "paired Wilcoxon",
+    "unpaired_wilcoxon": "unpaired Wilcoxon",
+}
 #: The ``alternative`` of a test: ``"observed"`` (one-sided in the direction of the observed difference, as in
 #: the paper; the default), ``"two-sided"``, ``"greater"`` (a better than b) or ``"less"``.
 ALTERNATIVES = ("observed", "two-sided", "greater", "less")

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pandas as pd
 
+from .._memorization import SHARE_ABOVE_WHOLE
 from ._questions import Questions, _label, _listed, _number, _signed
 from ._screens import family_markdown, family_table
 
@@ -83,7 +84,8 @@ def memorization_findings_markdown(table: pd.DataFrame, tests: pd.DataFrame, key
             lines.append(
                 f"- Of each ranker's gain over random on {label}, the analog actives give "
                 + ", ".join(f"{m} {100 * s:.0f}%" for m, s in shares.sort_values(ascending=False).items())
-                + f" (they are {100 * sizes.get('analog', 0) / n:.0f}% of the actives)."
+                + f" (they are {100 * sizes.get('analog', 0) / n:.0f}% of the actives"
+                + (f"; {SHARE_ABOVE_WHOLE})." if (shares > 1).any() else ").")
             )
     lines.append(
         "- Exploratory: the strata and their tests were not declared as a family, and no p-value here is adjusted."
@@ -109,7 +111,8 @@ def memorization_headline_markdown(table: pd.DataFrame, key: str, what: str = ""
             f"; analog actives ({100 * sizes.get('analog', 0) / sizes['all']:.0f}% of the actives) give "
             f"{100 * shares.min():.0f}% to {100 * shares.max():.0f}% of each ranker's gain over random"
         )
-    return text + " (exploratory)."
+    above = f"{SHARE_ABOVE_WHOLE}; " if len(shares) and (shares > 1).any() else ""
+    return text + f" ({above}exploratory)."
 
 
 def stratum_datasets(tables: dict, stratum: str = "novel") -> pd.DataFrame:

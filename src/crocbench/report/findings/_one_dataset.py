@@ -138,11 +138,12 @@ def study_answers_markdown(intervals: pd.DataFrame, table: pd.DataFrame, questio
     lines.append(
         f"- The declared family: {len(questions.pairs)} pairs x {len(questions.metrics)} metrics = {questions.size} "
         f"tests, the paired permutation test (one-sided in the observed direction), Holm-adjusted together at "
-        f"{questions.alpha:g}. The answers are {_status(questions)}."
+        f"{questions.alpha:g} (the p-values; every interval here is unadjusted for multiplicity). The answers are "
+        f"{_status(questions)}."
     )
     undecided = (
-        f"Not significant (no evidence either way); the difference, first named minus second, and each ranker's "
-        f"{INTERVAL_LEVEL:.0%} interval over compounds",
+        f"Not significant after Holm's adjustment; the difference, first named minus second, and each ranker's "
+        f"{INTERVAL_LEVEL:.0%} interval over compounds, unadjusted for multiplicity",
         _undecided,
     )
     lines += verdict_lines(table, _difference, "Significant, but within the practical threshold", undecided)

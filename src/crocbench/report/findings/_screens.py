@@ -276,14 +276,16 @@ def answers_markdown(ranks: pd.DataFrame, table: pd.DataFrame, questions: Questi
     needed = _needed(questions)
     lines.append(
         f"- The declared family: {len(questions.pairs)} pairs x {len(questions.metrics)} metrics = {questions.size} "
-        f"tests, Holm-adjusted together at {questions.alpha:g}; a unanimous record can pass from {needed} screens "
+        f"tests, Holm-adjusted together at {questions.alpha:g} (the p-values; every interval here is a pair's own, "
+        f"unadjusted for multiplicity); a unanimous record can pass from {needed} screens "
         f"(`crocbench.stats.screens_needed(tests={questions.size})`), and this panel has {screens}"
         + (", too few for any of its tests to pass" if screens < needed else "")
         + f". The answers are {_status(questions)}."
     )
     undecided = (
-        f"Not significant (no evidence either way); the mean difference, first named minus second, with its "
-        f"{questions.level:.0%} interval over the screens",
+        f"Not significant after Holm's adjustment; the mean difference, first named minus second, with its "
+        f"{questions.level:.0%} interval over the screens, unadjusted for multiplicity (it may exclude zero where the "
+        f"adjusted p does not pass)",
         _undecided,
     )
     lines += verdict_lines(
