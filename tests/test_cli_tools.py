@@ -177,10 +177,15 @@ def test_a_panels_reference_its_check_and_its_docs_tables(tmp_path, capsys):
     assert sorted(n for _, n in update_readme([page], ref)) == sorted(f"mypanel/{n}" for n in names)
     blocks = reference_blocks(page.read_text())
     assert blocks["pooled"] == "| dtp |"
-    rows = [r.split(" | ") for r in blocks["mypanel/croc_exp_80"].splitlines()[2:]]
-    assert len(rows) == 10 and rows[0][0] == "| screen0" and rows[0][1] == "400"
+    cells = {}  # (row, screen) -> cell, over the tables the screens are spread across (a ranker per row)
+    for part in blocks["mypanel/croc_exp_80"].split("\n\n"):
+        header, _, *rows = [[c.strip() for c in r.strip("| ").split(" | ")] for r in part.splitlines()]
+        assert header[0] == "ranker"
+        cells |= {(row[0], screen): cell for row in rows for screen, cell in zip(header[1:], row[1:])}
+    assert sorted({screen for _, screen in cells}) == sorted(table["dataset"].unique())
+    assert cells["*compounds*", "screen0"] == "400" and {r for r, _ in cells} >= {"*actives*", "IRV", "SVM"}
     irv = table[(table["dataset"] == "screen0") & (table["model"] == "IRV")].iloc[0]
-    value, low, high = map(float, re.match(r"([\d.]+) \[([\d.]+), ([\d.]+)\]", rows[0][7].rstrip(" |")).groups())
+    value, low, high = map(float, re.match(r"([\d.]+) \[([\d.]+), ([\d.]+)\]", cells["IRV", "screen0"]).groups())
     assert (value, low, high) == pytest.approx(
         (irv["croc_exp_80"], irv["croc_exp_80_low"], irv["croc_exp_80_high"]), abs=5e-4
     )
