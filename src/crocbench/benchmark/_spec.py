@@ -236,7 +236,7 @@ def committed_specs(folder=None) -> dict:
     Parameters
     ----------
     folder : path, optional
-        The folder of ``<name>.json`` spec files (default: :func:`specs_folder`).
+        The folder of ``<name>.json`` spec files (default: ``CROCBENCH_SPECS``, else the shipped specs).
 
     Raises
     ------

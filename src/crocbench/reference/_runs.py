@@ -105,7 +105,7 @@ def write_memorization_reference(results, reference) -> dict:
     """Copy a run's memorization tables (``MEMORIZATION_FILES``) into a reference folder of their own, with a
     manifest of kind ``memorization`` saying the run's split and strata (``tables/memorization.yaml``).
 
-    The folder is written whole (:func:`_staged`): a table or a declaration that cannot be read leaves it as it
+    The folder is written whole (``_staged``): a table or a declaration that cannot be read leaves it as it
     was. Returns ``{path written: lines saying what moved against the previous reference}``.
     """
     reference = Path(reference)
@@ -159,7 +159,7 @@ def write_reference(results, reference, study: bool = False, add: bool = False) 
     (:data:`STUDY_FILES`) into a folder of its own. With ``add``, a panel's summary adds its screens to the panel's
     reference (:func:`crocbench.reference.added_screens`): a panel run screen by screen, in several runs.
 
-    The folder is written whole (:func:`_staged`). Returns ``{path written: lines saying what moved against the
+    The folder is written whole (``_staged``). Returns ``{path written: lines saying what moved against the
     previous reference}``; a table the reference did not hold yet gets ``["new"]``.
     """
     reference = Path(reference)

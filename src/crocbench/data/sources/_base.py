@@ -18,6 +18,11 @@ def user_cache() -> Path:
     ``CROCBENCH_CACHE`` when it is set; else ``$XDG_CACHE_HOME/crocbench``, where ``XDG_CACHE_HOME`` defaults to
     ``~/.cache`` (the XDG base directories, which Linux follows).
 
+    Returns
+    -------
+    Path
+        The folder (not created here).
+
     Examples
     --------
     >>> import os
