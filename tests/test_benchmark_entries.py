@@ -183,3 +183,72 @@ def test_submit_refuses_a_result_of_a_spec_not_held_or_of_another_benchmark(file
     (evaluation / "result.json").write_text(record.replace(sha, "f" * 64))
     done = _cli("benchmark", "submit", evaluation, "--entry", "x", "--root", project)
     _refused(project, done, "benchmark toy v1 (sha256 ffffffffffff) is a spec the repository does not hold")
+
+
+# --- the leaderboard page ----------------------------------------------------------------------------------------
+
+
+def _rows(markdown: str) -> list:
+    """The first table's rows of a leaderboard block, as lists of cells."""
+    lines = [line for line in markdown.split("\n\n")[1].splitlines()[2:]]
+    return [[c.strip() for c in line.strip("|").split("|")] for line in lines]
+
+
+def test_a_benchmark_without_entries_shows_its_reference_ordered_by_the_metric_of_record():
+    """fair_random's page, no entry: the rankers in the order of the committed reference's own mean ranks on the
+    metric of record (ranks.tsv, written by the workflow), not on AUC[ROC] (where the SVM leads)."""
+    import pandas as pd
+
+    from crocbench.pages._leaderboard import leaderboard_tables
+
+    root = Path(__file__).resolve().parents[1]
+    block = leaderboard_tables(root)["leaderboard/fair_random"]
+    committed = pd.read_csv(root / "results" / "reference" / "fair_random" / "ranks.tsv", sep="\t")
+    mine = committed[committed["metric"] == "croc_exp_80"].sort_values("mean_rank", kind="stable")
+    rows = _rows(block)
+    assert [r[1] for r in rows] == list(mine["model"])
+    assert [float(r[2]) for r in rows] == pytest.approx(list(mine["mean_rank"]), abs=0.005)
+    assert [int(r[0]) for r in rows] == [1 + int((mine["mean_rank"] < m - 1e-9).sum()) for m in mine["mean_rank"]]
+    assert len(rows[0]) == 3 and "No entry is filed yet" in block  # the reference alone
+
+
+def test_the_page_holds_every_entry_beside_the_rankers_placed_by_mean_rank(filed, world, tmp_path):
+    """Two entries: "mine" (B's scores) and "bare" (A's, its scores not committed). Each ties its ranker on every
+    screen; mean ranks are recomputed here with scipy over the five models from the AUCs scikit-learn gave."""
+    import numpy as np
+    from scipy.stats import rankdata
+
+    from crocbench.benchmark._entries import entries
+    from crocbench.pages._leaderboard import leaderboard_markdown
+
+    project = tmp_path / "project"
+    shutil.copytree(filed[0], project)
+    evaluation = _evaluated(world, tmp_path / "a", name="bare", ranker="A")
+    done = _cli("benchmark", "submit", evaluation, "--entry", "bare", "--root", project)
+    assert done.returncode == 0, done.stderr
+    bare = project / "results" / "entries" / "toy" / "bare"
+    fields = yaml.safe_load((bare / "entry.yaml").read_text())
+    (bare / "entry.yaml").write_text(yaml.safe_dump({**fields, "scores": None}, sort_keys=False))
+    shutil.rmtree(bare / "scores")
+    from crocbench.benchmark import read_spec
+
+    spec = read_spec(world["export"] / "benchmark.json")
+    block = leaderboard_markdown(spec, world["reference"], entries(project, "toy"))
+    wide = world["reference"].pivot(index="dataset", columns="model", values="roc")[["A", "B", "C"]]
+    models = ["A", "B", "C", "bare", "mine"]
+    values = np.column_stack([wide["A"], wide["B"], wide["C"], wide["A"], wide["B"]])
+    means = dict(zip(models, rankdata(-values, axis=1).mean(axis=0)))
+    order = sorted(models, key=lambda m: (means[m], m))
+    rows = _rows(block)
+    assert [r[1].split(" (")[0].strip("*") for r in rows] == order  # every row, in order
+    assert [float(r[2]) for r in rows] == pytest.approx([means[m] for m in order], abs=0.005)
+    by_model = {r[1].split(" (")[0].strip("*"): r for r in rows}
+    assert by_model["mine"][1] == "**mine** (B again)"
+    assert by_model["bare"][-1] == "not re-verifiable" and by_model["mine"][-1] == "scores committed"
+    assert by_model["A"][-1] == "reference ranker" and by_model["A"][0] == by_model["bare"][0]  # tied: one place
+    record = json.loads((filed[1] / "result.json").read_text())
+    best = min(["A", "B", "C"], key=lambda m: (means[m], m))
+    versus = next(v for v in record["placement"]["versus"] if v["ranker"] == best)
+    assert by_model["mine"][3].startswith(f"{versus['wins']}-{versus['losses']}-{versus['ties']}; ")
+    assert f"[{versus['low']:+.4f}, {versus['high']:+.4f}]" in by_model["mine"][3]
+    assert by_model["mine"][4] == FIELDS["features"] and by_model["mine"][5] == "none"
