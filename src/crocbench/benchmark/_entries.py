@@ -70,9 +70,17 @@ def check_fields(fields, where) -> dict:
     return fields
 
 
+def _yaml():
+    from .._extras import needs
+
+    with needs("crocbench benchmark submit and verify"):
+        import yaml
+    return yaml
+
+
 def read_fields(path) -> dict:
     """An ``entry.yaml`` read and checked (:func:`check_fields`)."""
-    import yaml
+    yaml = _yaml()
 
     path = Path(path)
     if not path.is_file():
@@ -153,8 +161,7 @@ def submit(evaluation, entry: str, root, fields=None, scores=None, benchmark: st
     Path
         The entry's folder, written whole (through a folder beside it) or not at all.
     """
-    import yaml
-
+    yaml = _yaml()
     evaluation = Path(evaluation)
     where = evaluation / RESULT_JSON
     record, data = read_record(where)
