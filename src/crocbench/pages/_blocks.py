@@ -82,9 +82,10 @@ def documents_of(root) -> list:
 
 def regenerate_documents(root, check: bool = False) -> list:
     """Rewrite every generated block of the README and the docs, and every generated figure, from the committed
-    references (``root/results/reference``, each with its manifest): the one command behind
-    ``crocbench regenerate``, and every benchmark's leaderboard (:mod:`crocbench.pages._leaderboard`). A reference whose manifest names no document and no figure (a panel still
-    growing screen by screen) is not published yet, and no page holds its blocks.
+    references (``root/results/reference``, each with its manifest) and entries (every benchmark's leaderboard,
+    ``crocbench.pages._leaderboard``): the one command behind ``crocbench regenerate``. A reference whose manifest
+    names no document and no figure (a panel still growing screen by screen) is not published yet, and no page
+    holds its blocks.
 
     Parameters
     ----------
