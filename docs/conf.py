@@ -61,10 +61,10 @@ html_theme_options = {
     # every page gets its "On this page" panel; the configuration page's key table takes the page's width
     "secondary_sidebar_items": {"**": ["page-toc", "sourcelink"], "user_guide/configuration": []},
 }
-# The left sidebar lists the pages of the user guide's section; the studies and the API reference leave it out so
-# that their wide tables get the page's width (with the CSS in _static/crocbench.css, a text column of at least
-# 900 px at a 1280 px window), and the benchmarks page is a section of its own, with no pages to list.
-html_sidebars = {"benchmarks": [], "studies/*": [], "api/*": []}
+# The left sidebar lists the pages of the user guide's section; the studies, the leaderboards and the API reference
+# leave it out so that their wide tables get the page's width (with the CSS in _static/crocbench.css, a text column
+# of at least 900 px at a 1280 px window), and the benchmarks page is a section of its own, with no pages to list.
+html_sidebars = {"benchmarks": [], "studies/*": [], "api/*": [], "leaderboards/*": []}
 html_static_path = ["_static"]
 html_css_files = ["crocbench.css"]
 

@@ -28,3 +28,51 @@ def test_the_scoring_guides_example_prints_what_the_guide_shows():
     assert run.returncode == 0, run.stderr
     printed = (run.stderr + run.stdout).splitlines() if not run.stdout.startswith(shown[0]) else run.stdout.splitlines()
     assert printed[: len(shown)] == shown
+
+
+def _export(folder: Path, labels) -> None:
+    """A hand-made export of one screen ``s`` (40 compounds, two repeats of a 4-fold split) and its spec."""
+    import pandas as pd
+
+    smiles = [("C" * (1 + i % 7)) + ("O" if i % 2 else "N") + ("c1ccccc1" if i % 3 == 0 else "") for i in range(40)]
+    table = pd.DataFrame(
+        {"id": [f"m{i}" for i in range(40)], "smiles": smiles, "label": labels, "fold_0": [i % 4 for i in range(40)]}
+    )
+    table["fold_1"] = [(i // 10) for i in range(40)]
+    folder.mkdir(parents=True, exist_ok=True)
+    table.to_csv(folder / "s.csv", index=False)
+    (folder / "benchmark.json").write_text('{"screens": ["s"], "name": "hand-made"}\n')
+
+
+def test_the_logistic_regression_example_writes_out_of_fold_scores_with_no_crocbench_code(tmp_path):
+    """docs/examples/logreg_morgan.py, run as a user runs it: every compound once per repeat, and out of fold: a
+    compound's own label, flipped, leaves its scores as they were and moves others' (so labels are used)."""
+    import ast
+
+    import pandas as pd
+
+    script = ROOT / "docs" / "examples" / "logreg_morgan.py"
+    imported = {
+        (n.module or "") if isinstance(n, ast.ImportFrom) else a.name
+        for n in ast.walk(ast.parse(script.read_text()))
+        if isinstance(n, ast.Import | ast.ImportFrom)
+        for a in n.names
+    }
+    assert not [m for m in imported if m.split(".")[0] == "crocbench"], imported
+    labels = [int(i % 5 == 0 or i % 7 == 1) for i in range(40)]
+    scores = {}
+    for case, flipped in (("as_is", labels), ("flipped", [1 - labels[0], *labels[1:]])):
+        export, out = tmp_path / case / "export", tmp_path / case / "submission"
+        _export(export, flipped)
+        run = subprocess.run(
+            [sys.executable, str(script), str(export), str(out)], capture_output=True, text=True, timeout=600
+        )
+        assert run.returncode == 0, run.stderr
+        assert (out / "benchmark.json").read_bytes() == (export / "benchmark.json").read_bytes()
+        table = pd.read_csv(out / "s.csv", dtype={"id": str})
+        assert list(table.columns) == ["id", "repeat", "score"]
+        assert sorted(table.groupby("repeat")["id"].apply(sorted).tolist()) == [sorted(f"m{i}" for i in range(40))] * 2
+        scores[case] = table.set_index(["repeat", "id"])["score"]
+    same = scores["as_is"].loc[[(0, "m0"), (1, "m0")]].to_numpy() == scores["flipped"].loc[[(0, "m0"), (1, "m0")]]
+    assert same.all()  # its own label never trained the model that scored it
+    assert (scores["as_is"] != scores["flipped"]).any()

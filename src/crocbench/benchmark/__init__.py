@@ -11,11 +11,14 @@ refused unless it is loaded as unregistered, and its result then says so.
   random baselines, and places it among the reference's rankers (``_evaluate``): a :class:`Result`, written
   as a record (JSON), a page (Markdown) and a critical-difference figure (``_record``).
 - ``crocbench benchmark export`` and ``crocbench benchmark evaluate`` are the same from the command line.
+- ``crocbench benchmark submit`` files an evaluation as a leaderboard entry (``results/entries/<benchmark>/<entry>``:
+  its record, ``entry.yaml`` and, when small enough, its scores), and ``crocbench benchmark verify`` recomputes an
+  entry's record from its scores (``_entries``).
 
 One concern per module: ``_spec`` (the spec file), ``_export`` (screens exported, specs frozen), ``_read`` (an
 export read back and checked), ``_submission`` (an entry's files checked), ``_evaluate`` (scores and placement),
 ``_words`` (the verdicts' sentences), ``_record`` (record, page and figure), ``_result`` (an evaluated entry,
-on top of the three), ``_values`` (the precision of values and their means over repeats, at the bottom) and
+on top of the three), ``_entries`` (entries filed and verified, on top of all), ``_values`` (the precision of values and their means over repeats, at the bottom) and
 ``_scratch`` (an export's scratch folder).
 """
 

@@ -57,6 +57,11 @@ def record(result) -> dict:
     }
 
 
+def record_bytes(result) -> bytes:
+    """The bytes of ``result.json``: the record as JSON, two-space indent, one final newline."""
+    return (json.dumps(record(result), indent=2, allow_nan=False) + "\n").encode()
+
+
 def _values_table(result) -> pd.DataFrame:
     spec = result.spec
     rows = []
@@ -150,7 +155,7 @@ def write_result(result, out) -> list:
     names = [RESULT_JSON, RESULT_MD] + ([RESULT_FIGURE] if not result.ranks.empty else [])
     with tempfile.TemporaryDirectory(prefix=f".{out.name}-", dir=out.parent) as tmp:
         tmp = Path(tmp)
-        (tmp / RESULT_JSON).write_text(json.dumps(record(result), indent=2, allow_nan=False) + "\n")
+        (tmp / RESULT_JSON).write_bytes(record_bytes(result))
         (tmp / RESULT_MD).write_text(markdown(result) + "\n")
         if RESULT_FIGURE in names:
             write_figure(result, tmp / RESULT_FIGURE)

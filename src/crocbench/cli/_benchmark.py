@@ -1,4 +1,5 @@
-"""``crocbench benchmark``: list the committed benchmarks, export one, evaluate a submission, freeze a spec."""
+"""``crocbench benchmark``: list the committed benchmarks, export one, evaluate a submission, file it as an entry
+(``submit``) and check an entry's record again (``verify``), freeze a spec."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ _ROOT = (
 
 
 def add_benchmark_parser(sub) -> None:
-    """The ``benchmark`` command and its four subcommands."""
+    """The ``benchmark`` command and its six subcommands."""
     p = sub.add_parser("benchmark", help="export a frozen benchmark, or evaluate a submission against it")
     commands = p.add_subparsers(dest="benchmark_command", required=True, parser_class=type(p))
 
@@ -49,6 +50,27 @@ def add_benchmark_parser(sub) -> None:
         "--unregistered",
         action="store_true",
         help="evaluate an export whose spec is none of the committed ones; the result says 'unregistered spec'",
+    )
+    q.add_argument("--root", help=_ROOT)
+
+    q = commands.add_parser(
+        "submit",
+        help="file a finished evaluation as an entry: results/entries/BENCHMARK/ENTRY (record, entry.yaml, scores)",
+    )
+    q.add_argument("evaluation", help="the folder evaluate wrote (SUBMISSION/evaluation, with result.json)")
+    q.add_argument("--entry", required=True, help="the entry's name (free among the benchmark's entries and rankers)")
+    q.add_argument("--yaml", help="the entry's description (default: SUBMISSION/entry.yaml)")
+    q.add_argument("--scores", help="the submission folder the result was made from (default: SUBMISSION)")
+    q.add_argument("--benchmark", help="the benchmark the entry is for; a result of another is refused")
+    q.add_argument("--root", help="the project the entry is filed in (default: the current folder)")
+
+    q = commands.add_parser(
+        "verify", help="recompute an entry's record from its score files and check it byte for byte"
+    )
+    q.add_argument("entry", help="the entry's folder (results/entries/BENCHMARK/ENTRY)")
+    q.add_argument("--scores", help="a submission folder to recompute from, in place of the committed scores")
+    q.add_argument(
+        "--benchmark", help="the benchmark's export folder (default: its export in data/benchmarks, made when missing)"
     )
     q.add_argument("--root", help=_ROOT)
 
@@ -92,6 +114,8 @@ def _benchmark(args) -> int:
         spec = bm.freeze(args.spec, args.root, _screens(args.screens), args.missing)
         print(f"{args.spec}: {spec.title}")
         return 0
+    if command in ("submit", "verify"):
+        return _entry(args)
     from ..benchmark._submission import check_files
 
     submission, screens = Path(args.submission), _screens(args.screens)
@@ -104,4 +128,18 @@ def _benchmark(args) -> int:
         paths = result.write(out)
     print("\n".join(result.verdicts()))
     print(f"written: {', '.join(str(p) for p in paths)}", file=sys.stderr)
+    return 0
+
+
+def _entry(args) -> int:
+    from ..benchmark import _entries
+
+    if args.benchmark_command == "submit":
+        root = Path(args.root) if args.root else Path.cwd()
+        folder = _entries.submit(args.evaluation, args.entry, root, args.yaml, args.scores, args.benchmark)
+        kept = "with" if _entries.read_entry(folder).verifiable else "without"
+        print(f"{folder}: entry {args.entry} filed, {kept} its scores", file=sys.stderr)
+        return 0
+    record = _entries.verify(args.entry, args.scores, args.benchmark, args.root)
+    print(f"{args.entry}: verified: the record of {record['entry']} is what its scores give")
     return 0

@@ -11,8 +11,9 @@ holds and compares a run with it). A page holds generated blocks::
 one reference's blocks (``crocbench reference ... --readme``); :func:`regenerate_documents` rewrites every block and
 figure of the README and the docs from the committed references alone (``crocbench regenerate``).
 
-Three modules: ``_tables`` (what each kind of reference writes), ``_compare`` (which panels a panel is set beside,
-and their comparison) and ``_blocks`` (the blocks and their regeneration).
+Four modules: ``_tables`` (what each kind of reference writes), ``_compare`` (which panels a panel is set beside,
+and their comparison), ``_leaderboard`` (a benchmark's reference rankers and filed entries, ``leaderboard/<name>``)
+and ``_blocks`` (the blocks and their regeneration).
 """
 
 from ._blocks import documents_of, reference_blocks, regenerate_documents, update_readme

@@ -6,6 +6,7 @@ from pathlib import Path
 
 from .._io import atomic_write, read_table, read_text, write_text
 from ..reference import is_panel_reference, is_study_reference, references
+from ._leaderboard import leaderboard_figures, leaderboard_tables
 from ._tables import document_tables, reference_figure
 
 _BLOCK = r"<!-- reference:({name}) -->\n(.*?)\n?<!-- /reference:\1 -->"
@@ -81,9 +82,10 @@ def documents_of(root) -> list:
 
 def regenerate_documents(root, check: bool = False) -> list:
     """Rewrite every generated block of the README and the docs, and every generated figure, from the committed
-    references (``root/results/reference``, each with its manifest): the one command behind
-    ``crocbench regenerate``. A reference whose manifest names no document and no figure (a panel still
-    growing screen by screen) is not published yet, and no page holds its blocks.
+    references (``root/results/reference``, each with its manifest) and entries (every benchmark's leaderboard,
+    ``crocbench.pages._leaderboard``): the one command behind ``crocbench regenerate``. A reference whose manifest
+    names no document and no figure (a panel still growing screen by screen) is not published yet, and no page
+    holds its blocks.
 
     Parameters
     ----------
@@ -109,6 +111,7 @@ def regenerate_documents(root, check: bool = False) -> list:
     tables = {}
     for manifest in manifests:
         tables.update(_readable(document_tables, manifest.folder))
+    tables.update(leaderboard_tables(root))
     changed, seen, texts = [], set(), {}
     for document in documents_of(root):
         text, found, moved = _rewritten(
@@ -120,17 +123,22 @@ def regenerate_documents(root, check: bool = False) -> list:
     missing = [name for name in tables if name not in seen]
     if missing:
         raise ValueError(f"no <!-- reference:{missing[0]} --> block in README.md or docs/")
+    drawers = [
+        (figure, kind, lambda out, m=manifest, k=kind: reference_figure(m.folder, k, out))
+        for manifest in manifests
+        for figure, kind in manifest.figures.items()
+    ]
+    drawers += [(figure, "leaderboard", draw) for figure, draw in leaderboard_figures(root).items()]
     figures = []
     with tempfile.TemporaryDirectory() as tmp:
-        for manifest in manifests:
-            for figure, kind in manifest.figures.items():
-                drawn = Path(tmp) / f"{len(figures)}{Path(figure).suffix}"
-                reference_figure(manifest.folder, kind, drawn)
-                target = root / figure
-                same = target.is_file() and _same_pixels(imread(target), imread(drawn))
-                if not same:
-                    changed.append((figure, kind))
-                    figures.append((target, drawn.read_bytes()))
+        for n, (figure, kind, draw) in enumerate(drawers):
+            drawn = Path(tmp) / f"{n}{Path(figure).suffix}"
+            draw(drawn)
+            target = root / figure
+            same = target.is_file() and _same_pixels(imread(target), imread(drawn))
+            if not same:
+                changed.append((figure, kind))
+                figures.append((target, drawn.read_bytes()))
         if not check:
             for path, text in texts.items():
                 if text != path.read_text():
