@@ -134,22 +134,44 @@ def test_the_certificate_is_the_brute_force_maximum_over_all_pairs(seed, tau):
 
 @pytest.mark.parametrize(("seed", "tau"), CASES)
 def test_every_test_active_is_novel_under_the_novelty_split(seed, tau):
-    """The memorization strata (crocbench.cv.strata, with novel = tau) of the kept compounds: every test active is
-    novel, its highest similarity to a training active below tau."""
-    _, fp, table = _split(seed, tau)
-    kept = np.flatnonzero(table["fold"] != DROPPED)
-    sub = fp.__class__(*_rows(fp, kept))
-    overlap = train_test_similarity(SimilarityIndex(sub), table.iloc[kept].reset_index(drop=True))
+    """The memorization strata (crocbench.cv.strata, with novel = tau) of the split: every test active is novel,
+    its highest similarity to a training active below tau; the dropped compounds are neither tested nor trained on
+    (the overlap table has a row for each kept compound, and its maxima equal the brute force's over kept ones)."""
+    sets, fp, table = _split(seed, tau)
+    overlap = train_test_similarity(SimilarityIndex(fp), table)
+    fold = table["fold"].to_numpy()
+    kept = fold != DROPPED
+    assert overlap["id"].tolist() == table["id"][kept].tolist()
     actives = overlap[overlap["label"] == 1]
     assert (strata(actives["to_train_actives"], novel=tau, analog=max(tau, 0.7)) == "novel").all()
-    assert (overlap["to_train"] < np.float32(tau)).all()
+    brute = brute_matrix(sets)
+    for row, i in enumerate(np.flatnonzero(kept).tolist()):
+        train = kept & (fold != fold[i])
+        assert overlap["to_train"].iloc[row] == brute[i, train].max() < np.float32(tau)
 
 
-def _rows(fp, rows):
-    sizes = fp.sizes()[rows]
-    indptr = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
-    ids = np.concatenate([fp.ids[fp.indptr[r] : fp.indptr[r + 1]] for r in rows]).astype(np.uint64)
-    return indptr, ids
+def test_the_consumers_of_a_fold_table_honour_dropped_compounds():
+    """A fold's training rows hold no dropped compound; cross-validation scores no dropped compound, and the pooled
+    scores hold the kept compounds alone; a score given for a dropped compound is refused."""
+    from crocbench.cv import cross_validate, pool_scores, split
+    from crocbench.models import MaxSim
+
+    assert [a.tolist() for a in split(np.array([0, 1, DROPPED, 1, 0]), 0)] == [[1, 3], [0, 4]]
+    with pytest.raises(ValueError, match=r"fold -1 does not exist; folds are \[0, 1\]"):
+        split(np.array([0, 1, DROPPED]), DROPPED)
+    # a, b, c actives alike; d, e, f inactives alike; g, dropped, an active as like a as b is ({1, 2} vs {1, 3})
+    features = [{1, 2}, {1, 3}, {2, 3}, {4, 5}, {4, 6}, {5, 6}, {1, 2, 7}]
+    fp = as_fingerprints(features)
+    folds = pd.DataFrame({"id": list("abcdefg"), "label": [1, 1, 1, 0, 0, 0, 1], "fold": [0, 1, 0, 1, 0, 1, DROPPED]})
+    cv = cross_validate(lambda fold: MaxSim(), SimilarityIndex(fp), folds)
+    assert sorted(cv.scores) == [0, 1]
+    pooled = cv.pooled(folds)
+    assert pooled["id"].tolist() == list("abcdef")
+    # MaxSim: the highest similarity to a training active; were g trained on, a would score T({1,2}, {1,2,7}) = 2/3
+    assert pooled["score"].tolist() == pytest.approx([1 / 3, 1 / 3, 1 / 3, 0.0, 0.0, 0.0])
+    extra = pd.DataFrame({"id": ["g"], "fold": [DROPPED], "label": [1], "score": [0.5]})
+    with pytest.raises(ValueError, match=r"1 scored compound\(s\) are in no fold \(dropped by the split\), e.g. 'g'"):
+        pool_scores([cv.scores[0], cv.scores[1], extra], folds)
 
 
 def test_a_forged_certificate_is_refused():

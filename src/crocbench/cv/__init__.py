@@ -15,8 +15,18 @@ One concern per module:
 """
 
 from ._certificate import certificate, fold_maxima, fold_table_bytes, fold_table_sha256, verify_certificate
-from ._folds import FOLD_COLUMNS, SPLITS, fold_summary, fold_table, grouped_folds, repeat_seed, split, stratified_folds
-from ._novelty import DROPPED, MAX_DROPPED, NOVELTY, check_max_dropped, novelty_groups, novelty_table
+from ._folds import (
+    DROPPED,
+    FOLD_COLUMNS,
+    SPLITS,
+    fold_summary,
+    fold_table,
+    grouped_folds,
+    repeat_seed,
+    split,
+    stratified_folds,
+)
+from ._novelty import MAX_DROPPED, NOVELTY, check_max_dropped, novelty_groups, novelty_table
 from ._overlap import (
     ALL_ACTIVES,
     MEASURES,

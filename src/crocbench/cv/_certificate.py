@@ -12,7 +12,8 @@ import hashlib
 import numpy as np
 import pandas as pd
 
-from ._novelty import DROPPED, NOVELTY
+from ._folds import DROPPED
+from ._novelty import NOVELTY
 
 #: Rows of a fold compared with the other folds at a time.
 BLOCK = 2048

@@ -6,6 +6,9 @@ import numpy as np
 import pandas as pd
 
 FOLD_COLUMNS = ["id", "label", "fold"]
+#: The fold of a compound in no fold (dropped by a novelty split, :mod:`crocbench.cv._novelty`): neither trained on
+#: nor scored.
+DROPPED = -1
 
 
 def stratified_folds(y, n_folds: int = 10, seed: int = 0) -> np.ndarray:
@@ -260,12 +263,12 @@ def fold_summary(folds: pd.DataFrame) -> dict:
 
 
 def split(folds: np.ndarray, fold: int) -> tuple[np.ndarray, np.ndarray]:
-    """``(train, test)`` row indices of one fold.
+    """``(train, test)`` row indices of one fold; a compound of fold :data:`DROPPED` is in neither.
 
     Parameters
     ----------
     folds : ndarray of shape (n_compounds,)
-        The fold of every compound.
+        The fold of every compound (:data:`DROPPED`: in no fold).
     fold : int
         The test fold.
 
@@ -280,8 +283,11 @@ def split(folds: np.ndarray, fold: int) -> tuple[np.ndarray, np.ndarray]:
     --------
     >>> split(np.array([0, 1, 0, 1]), 1)
     (array([0, 2]), array([1, 3]))
+    >>> split(np.array([0, 1, -1, 1]), 1)  # compound 2 is dropped: trained on by no fold
+    (array([0]), array([1, 3]))
     """
     folds = np.asarray(folds)
-    if fold not in set(np.unique(folds).tolist()):
-        raise ValueError(f"fold {fold} does not exist; folds are {sorted(set(folds.tolist()))}")
-    return np.flatnonzero(folds != fold), np.flatnonzero(folds == fold)
+    real = set(np.unique(folds).tolist()) - {DROPPED}
+    if fold not in real:
+        raise ValueError(f"fold {fold} does not exist; folds are {sorted(real)}")
+    return np.flatnonzero((folds != fold) & (folds != DROPPED)), np.flatnonzero(folds == fold)

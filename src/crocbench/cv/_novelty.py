@@ -22,12 +22,10 @@ import pandas as pd
 import scipy.sparse as sp
 from scipy.sparse import csgraph
 
-from ._folds import grouped_folds
+from ._folds import DROPPED, grouped_folds
 
 #: The name of the split.
 NOVELTY = "novelty"
-#: The fold of a dropped compound: in no fold, neither trained on nor scored.
-DROPPED = -1
 #: The default largest share of the compounds a novelty split may drop.
 MAX_DROPPED = 0.2
 
