@@ -36,6 +36,25 @@ def check_fingerprint(name) -> str:
     return str(name)
 
 
+def ecfp4_fingerprints(counts, radius: int, n_bits: int) -> Fingerprints:
+    """The ``ecfp4`` fingerprints of a run's ECFP counts (:func:`crocbench.chem.ecfp.load_ecfp`), made with the run's
+    ``ecfp:`` settings; settings other than ECFP4's (radius 2, 2048 bits) raise one line: ``crocbench split
+    verify`` recomputes the fingerprint from the SMILES with ECFP4's.
+
+    >>> ecfp4_fingerprints(sp.csr_matrix((2, 1024), dtype=np.uint32), radius=2, n_bits=1024)
+    Traceback (most recent call last):
+    ValueError: the novelty split's ecfp4 is Morgan radius 2 folded to 2048 bits; the run's ecfp: is radius 2, n_bits 1024
+    """
+    from .ecfp import N_BITS, RADIUS
+
+    if (int(radius), int(n_bits), counts.shape[1]) != (RADIUS, N_BITS, N_BITS):
+        raise ValueError(
+            f"the novelty split's ecfp4 is Morgan radius {RADIUS} folded to {N_BITS} bits; the run's ecfp: is "
+            f"radius {radius}, n_bits {n_bits}"
+        )
+    return bit_fingerprints(counts)
+
+
 def named_fingerprints(smiles, fingerprint: str = "ecfp4", ids=None, n_jobs: int = 1) -> Fingerprints:
     """The compounds' fingerprints of the declared name; a SMILES that cannot be read raises one line naming it.
 

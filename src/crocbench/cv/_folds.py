@@ -226,14 +226,19 @@ def fold_summary(folds: pd.DataFrame) -> dict:
     dict
         ``compounds``, ``positives`` and ``folds`` (a list of ``{"fold", "compounds", "positives"}``); for a
         scaffold split also ``scaffolds``, ``largest_group``, ``largest_scaffold`` and ``acyclic``; for a cluster
-        split ``clusters``, ``largest_group`` and ``singletons``.
+        split ``clusters``, ``largest_group`` and ``singletons``; where compounds are in no fold (:data:`DROPPED`),
+        ``dropped`` and ``dropped_positives``, and the folds count the others.
 
     Examples
     --------
     >>> fold_summary(fold_table(list("abcd"), [1, 0, 1, 0], n_folds=2))["folds"]
     [{'fold': 0, 'compounds': 2, 'positives': 1}, {'fold': 1, 'compounds': 2, 'positives': 1}]
+    >>> s = fold_summary(pd.DataFrame({"id": list("abc"), "label": [1, 1, 0], "fold": [0, -1, 1]}))
+    >>> len(s["folds"]), s["dropped"], s["dropped_positives"]
+    (2, 1, 1)
     """
-    per_fold = folds.groupby("fold")["label"].agg(["size", "sum"])
+    dropped = folds["fold"] == DROPPED
+    per_fold = folds[~dropped].groupby("fold")["label"].agg(["size", "sum"])
     out = {
         "compounds": len(folds),
         "positives": int(folds["label"].sum()),
@@ -242,6 +247,8 @@ def fold_summary(folds: pd.DataFrame) -> dict:
             for f, row in per_fold.iterrows()
         ],
     }
+    if dropped.any():
+        out.update(dropped=int(dropped.sum()), dropped_positives=int(folds["label"][dropped].sum()))
     if "scaffold" in folds.columns:
         s = folds["scaffold"].fillna("").astype(str)
         ringed = s[s != ""]
