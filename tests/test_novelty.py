@@ -2,6 +2,7 @@
 all pairs of small random libraries, and real compounds through the command line."""
 
 import json
+import re
 
 import numpy as np
 import pandas as pd
@@ -249,10 +250,7 @@ def test_split_novelty_then_verify(compounds, tmp_path):
         (["--tau", "0"], ["tau is a Tanimoto similarity in (0, 1]; got '0'"]),
         (["--tau", "1.5"], ["tau is a Tanimoto similarity in (0, 1]; got '1.5'"]),
         (["--fingerprint", "maccs"], ["unknown fingerprint 'maccs'; known: ecfp4"]),
-        (
-            ["--tau", "0.2", "--n-folds", "2"],
-            ["drops 42.5% of the compounds", "above max_dropped 0.2", "tau 0.25 drops 0.7%, within it"],
-        ),
+        (["--max-dropped", "1"], ["max_dropped is a share of the compounds in [0, 1); got '1'"]),
     ],
 )
 def test_bad_split_options_are_one_line_and_write_nothing(compounds, tmp_path, options, fragments):
@@ -261,6 +259,28 @@ def test_bad_split_options_are_one_line_and_write_nothing(compounds, tmp_path, o
     done = _cli("split", "novelty", compounds, "--folds", out / "f.tsv", "--certificate", out / "c.json", *options)
     _one_line_error(done, *fragments)
     assert list(out.iterdir()) == []
+
+
+def test_more_than_max_dropped_names_the_share_and_a_tau_that_fits(compounds, tmp_path):
+    """At tau 0.2 the 419 compounds form large components: more than 10% dropped is one line, nothing written; the
+    share it names is its count over 419, and the tau it names does split them within 10%, its folds table
+    dropping the share it said."""
+    out = tmp_path / "out"
+    out.mkdir()
+    common = ["--folds", out / "f.tsv", "--certificate", out / "c.json", "--n-folds", 2, "--max-dropped", 0.1]
+    line = _one_line_error(_cli("split", "novelty", compounds, *common, "--tau", 0.2))
+    assert list(out.iterdir()) == []
+    found = re.fullmatch(
+        r"crocbench: error: the novelty split at tau 0\.2 drops (\d+\.\d)% of the compounds \((\d+) of 419\), above "
+        r"max_dropped 0\.1; tau (0\.\d+) drops (\d+\.\d)%, within it",
+        line,
+    )
+    assert found, line
+    share, count, tau, fits = found.groups()
+    assert f"{100 * int(count) / 419:.1f}" == share and float(share) > 10
+    assert _cli("split", "novelty", compounds, *common, "--tau", tau).returncode == 0
+    folds = pd.read_csv(out / "f.tsv", sep="\t")
+    assert f"{100 * (folds['fold'] == DROPPED).mean():.1f}" == fits
 
 
 def test_verify_refuses_a_fold_table_edited_by_one_row(compounds, tmp_path):

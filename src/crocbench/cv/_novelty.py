@@ -6,9 +6,10 @@ neighbours apart exactly when no edge joins two folds, so each connected compone
 - The components are exact: a component is dealt whole, as a group, by :func:`crocbench.cv.grouped_folds`; no
   compound of a component that fits is dropped.
 - A component larger than ``ceil(N / k)`` (it would leave its fold far larger than the others) is cut by a vertex
-  separator, and the separator is dropped: neither trained on nor scored.  The separator is a heuristic: the
-  smallest middle level of a breadth-first search from a pseudo-peripheral vertex (the level whose size over its
-  smaller side is least), applied again to any piece still too large.  It is not a minimum separator; a component
+  separator, and the separator is dropped: neither trained on nor scored.  The separator is a heuristic: from
+  the levels of a breadth-first search from a pseudo-peripheral vertex, the vertices of one level with a
+  neighbour in the next (or of the next with one in it) whose number over the smaller side is least
+  (:func:`_separator`), applied again to any piece still too large.  It is not a minimum separator; a component
   of diameter below 2 (e.g. a clique) is kept whole.
 
 Dropped compounds have fold :data:`DROPPED`.  At most ``max_dropped`` of the compounds may be dropped; a screen
@@ -52,17 +53,37 @@ def _levels(sub: sp.csr_matrix) -> np.ndarray:
 
 
 def _separator(sub: sp.csr_matrix) -> np.ndarray | None:
-    """A level of the breadth-first search whose removal splits ``sub`` (connected), or None when none does."""
+    """A vertex separator of ``sub`` (connected) from its breadth-first levels, or None when none splits it.
+
+    Edges join only equal or adjacent levels, so between levels ``l`` and ``l + 1`` the vertices of ``l`` with a
+    neighbour in ``l + 1`` separate (the rest of ``l`` stays on the near side), as do the vertices of ``l + 1``
+    with a neighbour in ``l``.  Of these two per boundary, the one of least size over its smaller side is taken.
+    """
     level = _levels(sub)
-    size = np.bincount(level)
-    if size.size < 3:  # diameter below 2: no middle level
+    n = level.size
+    depth = int(level.max()) + 1
+    if depth < 3:  # diameter below 2: every split leaves a side empty
         return None
-    before = np.cumsum(size) - size
-    after = sub.shape[0] - before - size
-    middle = np.arange(1, size.size - 1)
-    score = size[middle] / np.minimum(before[middle], after[middle])
-    best = int(middle[np.argmin(score)])
-    return np.flatnonzero(level == best)
+    coo = sub.tocoo()
+    across = level[coo.col] == level[coo.row] + 1  # an edge from level l to level l + 1
+    near = np.unique(coo.row[across])  # of level l, with a neighbour in l + 1
+    far = np.unique(coo.col[across])  # of level l + 1, with a neighbour in l
+    near_count = np.bincount(level[near], minlength=depth)[:-1]
+    far_count = np.bincount(level[far] - 1, minlength=depth)[: depth - 1]
+    upto = np.cumsum(np.bincount(level, minlength=depth))[:-1]  # vertices in levels <= l
+    with np.errstate(divide="ignore", invalid="ignore"):
+        scores = np.stack(
+            [
+                near_count / np.minimum(upto - near_count, n - upto),
+                far_count / np.minimum(upto, n - upto - far_count),
+            ],
+            axis=1,
+        )
+    scores[~np.isfinite(scores) | (scores < 0)] = np.inf
+    if not np.isfinite(scores).any():
+        return None
+    boundary, side = np.unravel_index(int(np.argmin(scores)), scores.shape)  # ties: the first boundary, near first
+    return near[level[near] == boundary] if side == 0 else far[level[far] == boundary + 1]
 
 
 def novelty_groups(graph: sp.csr_matrix, n_folds: int) -> np.ndarray:
