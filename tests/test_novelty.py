@@ -298,3 +298,27 @@ def test_verify_refuses_a_fold_table_edited_by_one_row(compounds, tmp_path):
     done = _cli("split", "verify", cert_path, "--folds", folds, "--compounds", compounds, installed=True)
     _one_line_error(done, "the fold table is not the one certified")
     assert sorted(tmp_path.iterdir()) == before
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_the_cover_between_two_levels_is_a_minimum_vertex_cover(seed):
+    """König's cover (crocbench.cv._novelty._cover) covers every edge and is as small as the smallest found by
+    trying every subset of the vertices of a small random bipartite graph."""
+    from itertools import combinations
+
+    from crocbench.cv._novelty import _cover
+
+    rng = np.random.default_rng(seed)
+    u = rng.integers(0, 5, size=9) * 2  # even labels on one side, odd on the other
+    v = rng.integers(0, 5, size=9) * 2 + 1
+    near, far = _cover(u, v)
+    cover = set(near.tolist()) | set(far.tolist())
+    assert all(a in cover or b in cover for a, b in zip(u.tolist(), v.tolist(), strict=True))
+    vertices = sorted(set(u.tolist()) | set(v.tolist()))
+    smallest = next(
+        size
+        for size in range(len(vertices) + 1)
+        for subset in combinations(vertices, size)
+        if all(a in subset or b in subset for a, b in zip(u.tolist(), v.tolist(), strict=True))
+    )
+    assert len(cover) == smallest

@@ -7,10 +7,10 @@ neighbours apart exactly when no edge joins two folds, so each connected compone
   compound of a component that fits is dropped.
 - A component larger than ``ceil(N / k)`` (it would leave its fold far larger than the others) is cut by a vertex
   separator, and the separator is dropped: neither trained on nor scored.  The separator is a heuristic: from
-  the levels of a breadth-first search from a pseudo-peripheral vertex, the vertices of one level with a
-  neighbour in the next (or of the next with one in it) whose number over the smaller side is least
-  (:func:`_separator`), applied again to any piece still too large.  It is not a minimum separator; a component
-  of diameter below 2 (e.g. a clique) is kept whole.
+  the levels of a breadth-first search from a pseudo-peripheral vertex, a minimum vertex cover of the edges
+  between two consecutive levels (exact for that pair of levels, :func:`_cover`), the pair whose cover is least
+  over the smaller side (:func:`_separator`), applied again to any piece still too large.  It is not a minimum
+  separator of the component; a component of diameter below 2 (e.g. a clique) is kept whole.
 
 Dropped compounds have fold :data:`DROPPED`.  At most ``max_dropped`` of the compounds may be dropped; a screen
 that needs more raises one line naming the share and the smallest ``tau`` of 0.05 steps above it that fits.
@@ -52,12 +52,39 @@ def _levels(sub: sp.csr_matrix) -> np.ndarray:
     return dist.astype(np.int64)
 
 
+def _cover(edges_u: np.ndarray, edges_v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """A minimum vertex cover of a bipartite graph given by its edges (u, v): König's, from a maximum matching.
+
+    Returns the covering vertices of each side (their labels, sorted).
+    """
+    us, u = np.unique(edges_u, return_inverse=True)
+    vs, v = np.unique(edges_v, return_inverse=True)
+    bi = sp.csr_matrix((np.ones(u.size, dtype=np.int8), (u, v)), shape=(us.size, vs.size))
+    bi.sum_duplicates()
+    mate_u = csgraph.maximum_bipartite_matching(bi, perm_type="column")  # the column of each row, or -1
+    mate_v = np.full(vs.size, -1, dtype=np.int64)
+    mate_u_ok = mate_u >= 0
+    mate_v[mate_u[mate_u_ok]] = np.flatnonzero(mate_u_ok)
+    seen_u, seen_v = ~mate_u_ok, np.zeros(vs.size, dtype=bool)  # alternating paths from the unmatched rows
+    frontier = np.flatnonzero(seen_u)
+    while frontier.size:
+        cols = np.unique(bi[frontier].indices)
+        cols = cols[~seen_v[cols]]
+        seen_v[cols] = True
+        rows = mate_v[cols]
+        rows = rows[(rows >= 0) & ~seen_u[np.maximum(rows, 0)]]
+        seen_u[rows] = True
+        frontier = rows
+    return us[~seen_u], vs[seen_v]
+
+
 def _separator(sub: sp.csr_matrix) -> np.ndarray | None:
     """A vertex separator of ``sub`` (connected) from its breadth-first levels, or None when none splits it.
 
-    Edges join only equal or adjacent levels, so between levels ``l`` and ``l + 1`` the vertices of ``l`` with a
-    neighbour in ``l + 1`` separate (the rest of ``l`` stays on the near side), as do the vertices of ``l + 1``
-    with a neighbour in ``l``.  Of these two per boundary, the one of least size over its smaller side is taken.
+    Edges join only equal or adjacent levels, so any vertex cover of the edges between levels ``l`` and ``l + 1``
+    separates the levels up to ``l`` from those after it (the uncovered vertices of each level stay on its side).
+    Per boundary the cover is a minimum one (König's theorem, from a maximum matching); the boundary taken is the
+    one whose cover has the least size over the smaller side.
     """
     level = _levels(sub)
     n = level.size
@@ -66,24 +93,16 @@ def _separator(sub: sp.csr_matrix) -> np.ndarray | None:
         return None
     coo = sub.tocoo()
     across = level[coo.col] == level[coo.row] + 1  # an edge from level l to level l + 1
-    near = np.unique(coo.row[across])  # of level l, with a neighbour in l + 1
-    far = np.unique(coo.col[across])  # of level l + 1, with a neighbour in l
-    near_count = np.bincount(level[near], minlength=depth)[:-1]
-    far_count = np.bincount(level[far] - 1, minlength=depth)[: depth - 1]
-    upto = np.cumsum(np.bincount(level, minlength=depth))[:-1]  # vertices in levels <= l
-    with np.errstate(divide="ignore", invalid="ignore"):
-        scores = np.stack(
-            [
-                near_count / np.minimum(upto - near_count, n - upto),
-                far_count / np.minimum(upto, n - upto - far_count),
-            ],
-            axis=1,
-        )
-    scores[~np.isfinite(scores) | (scores < 0)] = np.inf
-    if not np.isfinite(scores).any():
-        return None
-    boundary, side = np.unravel_index(int(np.argmin(scores)), scores.shape)  # ties: the first boundary, near first
-    return near[level[near] == boundary] if side == 0 else far[level[far] == boundary + 1]
+    rows, cols, at = coo.row[across], coo.col[across], level[coo.row[across]]
+    upto = np.cumsum(np.bincount(level, minlength=depth))  # vertices in levels <= l
+    best, chosen = np.inf, None
+    for boundary in range(depth - 1):
+        here = at == boundary
+        near, far = _cover(rows[here], cols[here])
+        side = min(upto[boundary] - near.size, n - upto[boundary] - far.size)
+        if side > 0 and (near.size + far.size) / side < best:
+            best, chosen = (near.size + far.size) / side, np.concatenate([near, far])
+    return chosen
 
 
 def novelty_groups(graph: sp.csr_matrix, n_folds: int) -> np.ndarray:
