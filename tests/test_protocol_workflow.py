@@ -5,6 +5,7 @@ The .test screen (96 compounds: 24 nucleosides, 72 benzenes) is declared as in t
 """
 
 import hashlib
+import re
 import shutil
 from pathlib import Path
 
@@ -108,11 +109,54 @@ def test_an_impossible_scaffold_split_stops_before_any_model_in_one_line(workdir
     assert not (workdir / "results/scr/scores").exists()  # no model ran
 
 
+def test_a_novelty_split_drops_compounds_from_every_fold_and_certifies_its_folds(workdir):
+    """Through the workflow: the folds job writes the fold table and its certificate, ``crocbench split verify``
+    accepts them, the pooled scores of a ranker hold the kept compounds alone, and tables/folds.md counts the
+    dropped ones."""
+    from _cli import _cli
+
+    novelty = {"tau": 0.4, "fingerprint": "ecfp4", "max_dropped": 0.9}
+    targets = ["results/scr/folds.tsv", "results/scr/folds_certificate.json", "results/scr/tables/folds.md"]
+    done = _run(workdir, _config(split="novelty", novelty=novelty), *targets, "results/scr/scores/knn.parquet")
+    assert done.returncode == 0, done.stderr[-3000:]
+    compounds = pd.read_parquet(workdir / "results/scr/compounds.parquet")
+    compounds["label"] = compounds["label"].astype(int)
+    compounds[["id", "smiles", "label"]].to_csv(workdir / "compounds.csv", index=False)
+    folder = workdir / "results/scr"
+    verified = _cli(
+        "split", "verify", folder / "folds_certificate.json", "--folds", folder / "folds.tsv",
+        "--compounds", workdir / "compounds.csv",
+    )  # fmt: skip
+    assert verified.returncode == 0, verified.stderr
+    folds = pd.read_csv(folder / "folds.tsv", sep="\t", dtype={"id": str})
+    kept = folds[folds["fold"] != -1]
+    assert pd.read_parquet(folder / "scores/knn.parquet")["id"].astype(str).tolist() == kept["id"].tolist()
+    dropped = folds[folds["fold"] == -1]
+    text = (folder / "tables/folds.md").read_text()
+    assert f"repeat 0: {len(dropped):,} compounds, {int(dropped['label'].sum()):,} of the " in text
+
+
+def test_a_novelty_split_above_max_dropped_stops_before_any_model_in_one_line(workdir):
+    done = _run(workdir, _config(split="novelty", novelty={"max_dropped": 0.05}))
+    assert done.returncode != 0
+    lines = [line for line in done.stderr.splitlines() if line.startswith("crocbench:")]
+    assert len(lines) == 1 and re.fullmatch(
+        r"crocbench: folds\[dataset=scr\]: the novelty split at tau 0\.4 drops \d+\.\d% of the compounds \(\d+ of 96\), "
+        r"above max_dropped 0\.05; (tau 0\.\d+ drops \d+\.\d%, within it|no tau up to 1 fits) "
+        r"\(traceback: logs/scr/folds\.log\)",
+        lines[0],
+    ), done.stderr[-3000:]
+    assert not (workdir / "results/scr/scores").exists() and not (workdir / "results/scr/folds.tsv").exists()
+
+
 @pytest.mark.parametrize(
     "cv, message",
     [
-        ({"split": "kmeans"}, "config: cv.split: 'kmeans' is not one of ['random', 'scaffold', 'cluster']"),
+        ({"split": "kmeans"}, "config: cv.split: 'kmeans' is not one of ['random', 'scaffold', 'cluster', 'novelty']"),
         ({"cluster_threshold": 0}, "config: cv.cluster_threshold: 0 is less than or equal to the minimum of 0"),
+        ({"novelty": {"tau": 0}}, "config: cv.novelty.tau: 0 is less than or equal to the minimum of 0"),
+        ({"novelty": {"tau": 1.5}}, "config: cv.novelty.tau: 1.5 is greater than the maximum of 1"),
+        ({"novelty": {"fingerprint": "maccs"}}, "config: cv.novelty.fingerprint: 'maccs' is not one of ['ecfp4']"),
         ({"repeats": 0}, "config: cv.repeats: 0 is less than the minimum of 1"),
         ({"scaffold": "bemis"}, "config: cv.scaffold: 'bemis' is not one of ['murcko', 'generic']"),
     ],

@@ -46,10 +46,12 @@ rule clusters:
 
 
 rule folds:
+    """The fold table; under a novelty split also its certificate (`crocbench split verify` checks it)."""
     input:
         unpack(folds_inputs),
     output:
-        "results/{dataset}{repeat}/folds.tsv",
+        folds="results/{dataset}{repeat}/folds.tsv",
+        **({"certificate": "results/{dataset}{repeat}/folds_certificate.json"} if SPLIT == "novelty" else {}),
     log:
         "logs/{dataset}{repeat}/folds.log",
     benchmark:
@@ -61,6 +63,8 @@ rule folds:
         n_folds=FOLDS,
         seed=fold_seed,
         split=SPLIT,
+        novelty=config["cv"]["novelty"],
+        ecfp=config["ecfp"],
     script:
         "../scripts/folds.py"
 
@@ -83,6 +87,7 @@ rule folds_table:
         split=SPLIT,
         scaffold=config["cv"]["scaffold"],
         cluster_threshold=config["cv"]["cluster_threshold"],
+        novelty=config["cv"]["novelty"],
         seed=config["cv"]["seed"],
     script:
         "../scripts/folds_table.py"

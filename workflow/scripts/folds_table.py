@@ -16,6 +16,7 @@ with step(snakemake) as log:
             snakemake.params.scaffold,
             snakemake.params.seed,
             snakemake.params.cluster_threshold,
+            snakemake.params.novelty,
         )
         + "\n"
     )

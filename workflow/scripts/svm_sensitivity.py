@@ -3,6 +3,7 @@ import pandas as pd
 from crocbench._io import write_table
 from crocbench._workflow import remove_parts, resumable, signature, step
 from crocbench.chem.fingerprints import load_fingerprints
+from crocbench.cv import DROPPED
 from crocbench.models import grid_fold
 from crocbench.similarity import KernelBuffer, SimilarityIndex
 
@@ -27,6 +28,6 @@ with step(snakemake) as log:
             fingerprint=snakemake.wildcards.variant,
         )
 
-    parts = resumable(snakemake.params.parts, key, sorted(folds["fold"].unique().tolist()), fold_scores, log)
+    parts = resumable(snakemake.params.parts, key, sorted(set(folds["fold"].tolist()) - {DROPPED}), fold_scores, log)
     write_table(pd.concat(parts, ignore_index=True), snakemake.output[0], index=False)
     remove_parts(snakemake.params.parts)

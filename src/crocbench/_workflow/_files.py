@@ -159,9 +159,10 @@ class Files:
 
     def folds_inputs(self, wildcards) -> dict:
         """The folds job's inputs: the compounds, and for a scaffold split their scaffolds, for a cluster split
-        their clusters."""
+        their clusters, for a novelty split their ECFP counts."""
         d = f"results/{wildcards.dataset}"
-        return {"compounds": f"{d}/compounds.parquet", **self._groups(d, [self.plan.split])}
+        ecfp = {"ecfp": f"{d}/ecfp.npz"} if self.plan.split == "novelty" else {}
+        return {"compounds": f"{d}/compounds.parquet", **self._groups(d, [self.plan.split]), **ecfp}
 
     def split_similarity_inputs(self, wildcards) -> dict:
         """The split table's inputs: compounds, fingerprints and neighbours, and the groups of its grouped

@@ -23,11 +23,19 @@ from .fingerprints import Fingerprints
 THRESHOLD = 0.4
 
 
-def check_threshold(threshold) -> float:
-    """``threshold`` as a float in (0, 1], else a one-line ValueError."""
-    t = float(threshold)
+def check_threshold(threshold, what: str = "a cluster threshold") -> float:
+    """``threshold`` as a float in (0, 1], else a one-line ValueError naming ``what`` it is.
+
+    >>> check_threshold(1.5, "tau")
+    Traceback (most recent call last):
+    ValueError: tau is a Tanimoto similarity in (0, 1]; got 1.5
+    """
+    try:
+        t = float(threshold)
+    except (TypeError, ValueError):
+        t = float("nan")
     if not 0.0 < t <= 1.0:
-        raise ValueError(f"a cluster threshold is a Tanimoto similarity in (0, 1]; got {threshold!r}")
+        raise ValueError(f"{what} is a Tanimoto similarity in (0, 1]; got {threshold!r}")
     return t
 
 

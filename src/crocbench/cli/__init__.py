@@ -20,7 +20,8 @@ This module holds :func:`main`, the argument parser and its argument types; one 
 - :mod:`._samples`: ``compare --samples``: its limit (:data:`MAX_SAMPLES`) and how long the samples take here;
 - :mod:`._tools`: ``crocbench explain``, ``synthesize`` and ``reference``, the commands around a workflow run;
 - :mod:`._benchmark`: ``crocbench benchmark list``, ``export``, ``evaluate`` and ``freeze``;
-- :mod:`._tuning`: ``crocbench tuning choose``.
+- :mod:`._tuning`: ``crocbench tuning choose``;
+- :mod:`._split`: ``crocbench split novelty`` and ``verify``.
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ from ._errors import error_line
 from ._input import STDIN
 from ._samples import ANNOUNCE_SAMPLES, MAX_SAMPLES
 from ._score import _score
+from ._split import _split, add_split_parser
 from ._tools import _explain, _reference, _regenerate, _synthesize
 from ._tuning import _tuning, add_tuning_parser
 
@@ -270,6 +272,7 @@ def _parser() -> argparse.ArgumentParser:
 
     add_benchmark_parser(sub)
     add_tuning_parser(sub)
+    add_split_parser(sub, _seed, _positive_int)
     return parser
 
 
@@ -288,6 +291,7 @@ def main(argv=None) -> int:
             "synthesize": _synthesize,
             "benchmark": _benchmark,
             "tuning": _tuning,
+            "split": _split,
         }[args.command](args)
     except KeyboardInterrupt:  # Ctrl-C: one line, no traceback (every file is written whole or not at all)
         print("crocbench: interrupted", file=sys.stderr)

@@ -17,7 +17,7 @@ from ._output import _format_table
 def _explain(args) -> int:
     require("crocbench explain", "numba", "torch")
     from ..chem.fingerprints import load_fingerprints
-    from ..cv import split
+    from ..cv import DROPPED, split
     from ..models import IRV
     from ..similarity import SimilarityIndex, load_neighbours
 
@@ -37,6 +37,8 @@ def _explain(args) -> int:
     if where.size == 0:
         raise ValueError(f"compound {args.id!r} is not in {folder / 'folds.tsv'}")
     row = int(where[0])
+    if int(folds["fold"].iloc[row]) == DROPPED:
+        raise ValueError(f"compound {args.id!r} is in no fold (dropped by the novelty split): it was never scored")
     cached = sorted(folder.glob("neighbours_k*.npz"))
     sim = SimilarityIndex(load_fingerprints(needed[0]), load_neighbours(cached[-1]) if cached else None)
     y, fold = folds["label"].to_numpy(), int(folds["fold"].iloc[row])

@@ -7,11 +7,26 @@ One concern per module:
   rows (:func:`split`);
 - ``_overlap``: what a split lets a ranker remember: each compound's similarity to its training folds
   (:func:`train_test_similarity`) and the strata of the test actives (:func:`strata`);
+- ``_novelty``: the novelty split, no pair of two folds at or above tau (:func:`novelty_table`,
+  :func:`novelty_groups`; dropped compounds have fold :data:`DROPPED`);
+- ``_certificate``: its certificate (:func:`certificate`) and its check (:func:`verify_certificate`);
 - ``_pooling``: out-of-fold scores pooled into one table (:func:`pool_scores`, :func:`import_scores`);
 - ``_running``: models run over the folds (:func:`cross_validate`, :func:`score_fold`, :func:`fold_rows`).
 """
 
-from ._folds import FOLD_COLUMNS, SPLITS, fold_summary, fold_table, grouped_folds, repeat_seed, split, stratified_folds
+from ._certificate import certificate, fold_maxima, fold_table_bytes, fold_table_sha256, verify_certificate
+from ._folds import (
+    DROPPED,
+    FOLD_COLUMNS,
+    SPLITS,
+    fold_summary,
+    fold_table,
+    grouped_folds,
+    repeat_seed,
+    split,
+    stratified_folds,
+)
+from ._novelty import MAX_DROPPED, NOVELTY, check_max_dropped, novelty_groups, novelty_table
 from ._overlap import (
     ALL_ACTIVES,
     MEASURES,
@@ -45,6 +60,17 @@ __all__ = [
     "split_overlaps",
     "strata",
     "train_test_similarity",
+    "DROPPED",
+    "MAX_DROPPED",
+    "NOVELTY",
+    "check_max_dropped",
+    "novelty_groups",
+    "novelty_table",
+    "certificate",
+    "fold_maxima",
+    "fold_table_bytes",
+    "fold_table_sha256",
+    "verify_certificate",
     "pool_scores",
     "import_scores",
     "CrossValidation",

@@ -6,6 +6,9 @@ import numpy as np
 import pandas as pd
 
 FOLD_COLUMNS = ["id", "label", "fold"]
+#: The fold of a compound in no fold (dropped by a novelty split, :mod:`crocbench.cv._novelty`): neither trained on
+#: nor scored.
+DROPPED = -1
 
 
 def stratified_folds(y, n_folds: int = 10, seed: int = 0) -> np.ndarray:
@@ -223,14 +226,19 @@ def fold_summary(folds: pd.DataFrame) -> dict:
     dict
         ``compounds``, ``positives`` and ``folds`` (a list of ``{"fold", "compounds", "positives"}``); for a
         scaffold split also ``scaffolds``, ``largest_group``, ``largest_scaffold`` and ``acyclic``; for a cluster
-        split ``clusters``, ``largest_group`` and ``singletons``.
+        split ``clusters``, ``largest_group`` and ``singletons``; where compounds are in no fold (:data:`DROPPED`),
+        ``dropped`` and ``dropped_positives``, and the folds count the others.
 
     Examples
     --------
     >>> fold_summary(fold_table(list("abcd"), [1, 0, 1, 0], n_folds=2))["folds"]
     [{'fold': 0, 'compounds': 2, 'positives': 1}, {'fold': 1, 'compounds': 2, 'positives': 1}]
+    >>> s = fold_summary(pd.DataFrame({"id": list("abc"), "label": [1, 1, 0], "fold": [0, -1, 1]}))
+    >>> len(s["folds"]), s["dropped"], s["dropped_positives"]
+    (2, 1, 1)
     """
-    per_fold = folds.groupby("fold")["label"].agg(["size", "sum"])
+    dropped = folds["fold"] == DROPPED
+    per_fold = folds[~dropped].groupby("fold")["label"].agg(["size", "sum"])
     out = {
         "compounds": len(folds),
         "positives": int(folds["label"].sum()),
@@ -239,6 +247,8 @@ def fold_summary(folds: pd.DataFrame) -> dict:
             for f, row in per_fold.iterrows()
         ],
     }
+    if dropped.any():
+        out.update(dropped=int(dropped.sum()), dropped_positives=int(folds["label"][dropped].sum()))
     if "scaffold" in folds.columns:
         s = folds["scaffold"].fillna("").astype(str)
         ringed = s[s != ""]
@@ -260,12 +270,12 @@ def fold_summary(folds: pd.DataFrame) -> dict:
 
 
 def split(folds: np.ndarray, fold: int) -> tuple[np.ndarray, np.ndarray]:
-    """``(train, test)`` row indices of one fold.
+    """``(train, test)`` row indices of one fold; a compound of fold :data:`DROPPED` is in neither.
 
     Parameters
     ----------
     folds : ndarray of shape (n_compounds,)
-        The fold of every compound.
+        The fold of every compound (:data:`DROPPED`: in no fold).
     fold : int
         The test fold.
 
@@ -280,8 +290,11 @@ def split(folds: np.ndarray, fold: int) -> tuple[np.ndarray, np.ndarray]:
     --------
     >>> split(np.array([0, 1, 0, 1]), 1)
     (array([0, 2]), array([1, 3]))
+    >>> split(np.array([0, 1, -1, 1]), 1)  # compound 2 is dropped: trained on by no fold
+    (array([0]), array([1, 3]))
     """
     folds = np.asarray(folds)
-    if fold not in set(np.unique(folds).tolist()):
-        raise ValueError(f"fold {fold} does not exist; folds are {sorted(set(folds.tolist()))}")
-    return np.flatnonzero(folds != fold), np.flatnonzero(folds == fold)
+    real = set(np.unique(folds).tolist()) - {DROPPED}
+    if fold not in real:
+        raise ValueError(f"fold {fold} does not exist; folds are {sorted(real)}")
+    return np.flatnonzero((folds != fold) & (folds != DROPPED)), np.flatnonzero(folds == fold)

@@ -11,6 +11,9 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from ._folds import DROPPED
+from ._folds import split as fold_split
+
 #: The strata of the test actives, from the most to the least like a training active.
 STRATA = ("analog", "middle", "novel")
 #: The columns of :func:`train_test_similarity`'s table.
@@ -73,8 +76,8 @@ def train_test_similarity(data, folds: pd.DataFrame, progress=None) -> pd.DataFr
     -------
     pandas.DataFrame
         ``OVERLAP_COLUMNS``: ``to_train`` the highest Tanimoto similarity to a compound of the other folds,
-        ``to_train_actives`` the highest to an active of the other folds; float32, one row per compound, in input
-        order.
+        ``to_train_actives`` the highest to an active of the other folds; float32, one row per compound in a
+        fold (a compound of fold :data:`~crocbench.cv.DROPPED` has none), in input order.
 
     Examples
     --------
@@ -92,21 +95,22 @@ def train_test_similarity(data, folds: pd.DataFrame, progress=None) -> pd.DataFr
     label = folds["label"].to_numpy() == 1
     to_train = np.zeros(data.n, dtype=np.float32)
     to_actives = np.zeros(data.n, dtype=np.float32)
-    for f in np.unique(fold).tolist():
-        test, train = np.flatnonzero(fold == f), np.flatnonzero(fold != f)
+    for f in sorted(set(np.unique(fold).tolist()) - {DROPPED}):
+        train, test = fold_split(fold, f)
         to_train[test] = data.neighbours(test, 1, among=train).similarity[:, 0]
         actives = train[label[train]]
         if actives.size:
             to_actives[test] = data.neighbours(test, 1, among=actives).similarity[:, 0]
         if progress is not None:
             print(f"fold {f}: {test.size:,} test compounds", file=progress, flush=True)
+    kept = fold != DROPPED
     return pd.DataFrame(
         {
-            "id": folds["id"].to_numpy(),
-            "label": folds["label"].to_numpy().astype(np.int8),
-            "fold": fold,
-            "to_train": to_train,
-            "to_train_actives": to_actives,
+            "id": folds["id"].to_numpy()[kept],
+            "label": folds["label"].to_numpy().astype(np.int8)[kept],
+            "fold": fold[kept],
+            "to_train": to_train[kept],
+            "to_train_actives": to_actives[kept],
         }
     )
 

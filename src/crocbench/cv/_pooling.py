@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ._folds import fold_table  # noqa: F401  (the examples use it)
+from ._folds import DROPPED, fold_table  # noqa: F401  (fold_table: the examples use it)
 
 SCORE_COLUMNS = ["id", "fold", "label", "score"]
 
@@ -127,13 +127,21 @@ def import_scores(
 
 
 def _match_ids(scored: pd.DataFrame, folds: pd.DataFrame, suffix: str) -> pd.DataFrame:
-    """``folds`` left-joined with ``scored`` on id, after checking each compound is there exactly once.
+    """``folds``' compounds in a fold left-joined with ``scored`` on id, after checking each is there exactly once
+    (and no compound of fold :data:`~crocbench.cv.DROPPED`, in no fold, is scored).
 
     Columns of ``scored`` other than id and score that ``folds`` also has get ``_{suffix}``.
     """
     repeated = scored["id"][scored["id"].duplicated()]
     if repeated.size:
         raise ValueError(f"{repeated.nunique()} compound(s) scored more than once, e.g. {repeated.iloc[0]!r}")
+    dropped = scored["id"].isin(folds["id"][folds["fold"] == DROPPED])
+    if dropped.any():
+        raise ValueError(
+            f"{int(dropped.sum())} scored compound(s) are in no fold (dropped by the split), e.g. "
+            f"{scored['id'][dropped].iloc[0]!r}"
+        )
+    folds = folds[folds["fold"] != DROPPED]
     unknown = ~scored["id"].isin(folds["id"])
     if unknown.any():
         raise ValueError(

@@ -7,7 +7,7 @@ from typing import NamedTuple
 import numpy as np
 import pandas as pd
 
-from ._folds import fold_table, split  # noqa: F401  (fold_table: the examples use it)
+from ._folds import DROPPED, fold_table, split  # noqa: F401  (fold_table: the examples use it)
 from ._pooling import pool_scores
 
 
@@ -80,7 +80,7 @@ def cross_validate(make_model, data, folds: pd.DataFrame, *, only=None, progress
     >>> sorted(cv.scores), cv.pooled(folds)["score"].round(3).tolist()
     ([0, 1, 2], [0.333, 0.333, 0.333, 0.0, 0.0, 0.0])
     """
-    chosen = sorted(set(np.unique(folds["fold"]).tolist())) if only is None else [int(k) for k in only]
+    chosen = sorted(set(np.unique(folds["fold"]).tolist()) - {DROPPED}) if only is None else [int(k) for k in only]
     scores, models = {}, {}
     for k in chosen:
         model = make_model(k)

@@ -16,10 +16,18 @@ from ._format import interval_cell, markdown_table, p_cell
 # --- the split ---------------------------------------------------------------------------------
 
 
-def folds_markdown(tables: list, split: str, scaffold: str, seed: int, cluster_threshold: float | None = None) -> str:
+def folds_markdown(
+    tables: list,
+    split: str,
+    scaffold: str,
+    seed: int,
+    cluster_threshold: float | None = None,
+    novelty: dict | None = None,
+) -> str:
     """The split described: how it was made, each repeat's folds (compounds and positives) and, for a scaffold
     split, the scaffolds (their number, the largest group, the acyclic compounds); for a cluster split the
-    clusters (their number, the largest, the singletons).
+    clusters (their number, the largest, the singletons); for a novelty split (``novelty``: its ``tau`` and
+    ``fingerprint``) the compounds it dropped and the actives among them, per repeat.
 
     ``tables`` are the fold tables of the repeats, repeat 0 first.
     """
@@ -31,6 +39,9 @@ def folds_markdown(tables: list, split: str, scaffold: str, seed: int, cluster_t
         "evenly as the groups allow (each acyclic compound a group of its own)",
         "cluster": f"by leader cluster (ECFP4 Tanimoto >= {cluster_threshold}): whole clusters to a fold, positives "
         "spread as evenly as the clusters allow",
+        "novelty": f"by novelty: no pair of compounds in two folds at {(novelty or {}).get('fingerprint')} Tanimoto "
+        f">= {(novelty or {}).get('tau')}, the compounds that could not be placed dropped (neither trained on nor "
+        "scored; folds_certificate.json certifies it)",
     }[split]
     seeds = ", ".join(str(seed + r) for r in range(len(tables)))
     lines = [
@@ -49,6 +60,17 @@ def folds_markdown(tables: list, split: str, scaffold: str, seed: int, cluster_t
         lines += [
             f"Clusters: {first['clusters']:,}; the largest holds {first['largest_group']:,} compounds; "
             f"{first['singletons']:,} singletons.",
+            "",
+        ]
+    if split == "novelty":
+        lines += [
+            "Dropped (in no fold): "
+            + "; ".join(
+                f"repeat {r}: {s.get('dropped', 0):,} compounds, {s.get('dropped_positives', 0):,} of the "
+                f"{s['positives']:,} positives"
+                for r, s in enumerate(summaries)
+            )
+            + ".",
             "",
         ]
     rows = {

@@ -1,0 +1,184 @@
+"""A novelty split's certificate: what it claims of its folds, recomputed and checked by :func:`verify_certificate`.
+
+The certificate holds the fold table's sha256 (:func:`fold_table_sha256`), ``tau``, the fingerprint, per fold the
+exact highest similarity between its compounds and the compounds of the other folds (over all pairs, actives and
+inactives; :func:`fold_maxima`), and the dropped compounds: counted by class, with their ids.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+import numpy as np
+import pandas as pd
+
+from ._folds import DROPPED
+from ._novelty import NOVELTY
+
+#: Rows of a fold compared with the other folds at a time.
+BLOCK = 2048
+
+
+def fold_table_bytes(table: pd.DataFrame) -> bytes:
+    """The fold table's canonical bytes: ``id<TAB>label<TAB>fold`` lines, header first, in the table's order, UTF-8.
+
+    >>> fold_table_bytes(pd.DataFrame({"id": ["a", "b"], "label": [1, 0], "fold": [0, -1]}))
+    b'id\\tlabel\\tfold\\na\\t1\\t0\\nb\\t0\\t-1\\n'
+    """
+    lines = ["id\tlabel\tfold"]
+    lines += [
+        f"{i}\t{int(y)}\t{int(f)}"
+        for i, y, f in zip(table["id"].astype(str), table["label"].to_numpy(), table["fold"].to_numpy(), strict=True)
+    ]
+    return ("\n".join(lines) + "\n").encode("utf-8")
+
+
+def fold_table_sha256(table: pd.DataFrame) -> str:
+    """The sha256 (hex) of :func:`fold_table_bytes`."""
+    return hashlib.sha256(fold_table_bytes(table)).hexdigest()
+
+
+def fold_maxima(fp, folds) -> list[dict]:
+    """Per fold, the exact highest similarity between its compounds and those of the other folds, and the pair.
+
+    Parameters
+    ----------
+    fp : Fingerprints or crocbench.similarity.FeatureMatrix
+        The compounds' feature sets, in the order of ``folds``.
+    folds : array-like of int of shape (n,)
+        Each compound's fold; :data:`~crocbench.cv._novelty.DROPPED` compounds are in none.
+
+    Returns
+    -------
+    list of dict
+        Per fold, in order: ``fold``, ``compounds``, ``max_similarity`` (the float32 value, widened; 0 with no
+        pair sharing a feature) and ``pair`` (the row numbers of a pair attaining it, the fold's first).
+
+    Examples
+    --------
+    >>> from crocbench.chem.fingerprints import Fingerprints
+    >>> fp = Fingerprints(np.array([0, 2, 4, 5]), np.array([7, 9, 7, 11, 9], dtype=np.uint64))
+    >>> [(m["fold"], round(m["max_similarity"], 3), m["pair"]) for m in fold_maxima(fp, [0, 1, 1])]
+    [(0, 0.5, [0, 2]), (1, 0.5, [2, 0])]
+    """
+    from ..similarity import FeatureMatrix
+
+    fm = fp if isinstance(fp, FeatureMatrix) else FeatureMatrix(fp)
+    folds = np.asarray(folds, dtype=np.int64)
+    if folds.shape != (fm.n,):
+        raise ValueError(f"a fold table of {folds.size} compounds for fingerprints of {fm.n}")
+    out = []
+    for f in np.unique(folds[folds != DROPPED]).tolist():
+        test = np.flatnonzero(folds == f)
+        other = np.flatnonzero((folds != f) & (folds != DROPPED))
+        best, pair = np.float32(0.0), [int(test[0]), int(other[0])] if other.size else [int(test[0]), -1]
+        for start in range(0, test.size, BLOCK):
+            rows = test[start : start + BLOCK]
+            if not other.size:
+                break
+            block = fm.tanimoto(rows, other)
+            k = int(np.argmax(block))
+            if block.flat[k] > best:
+                best, pair = block.flat[k], [int(rows[k // other.size]), int(other[k % other.size])]
+        out.append({"fold": int(f), "compounds": int(test.size), "max_similarity": float(best), "pair": pair})
+    return out
+
+
+def certificate(table: pd.DataFrame, fp, tau: float, fingerprint: str) -> dict:
+    """The certificate of a novelty split's fold table (:func:`crocbench.cv.novelty_table`).
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        ``id``, ``label`` and ``fold`` per compound.
+    fp : Fingerprints or crocbench.similarity.FeatureMatrix
+        The compounds' feature sets, in the table's order.
+    tau : float
+        The split's threshold.
+    fingerprint : str
+        The fingerprint's name (:data:`crocbench.chem.graph.FINGERPRINTS`).
+
+    Returns
+    -------
+    dict
+        ``split``, ``fold_table_sha256``, ``tau``, ``fingerprint``, ``folds`` (per fold ``fold``, ``compounds``,
+        ``actives``, ``max_similarity``) and ``dropped`` (``actives``, ``inactives``, ``ids``).
+    """
+    folds = table["fold"].to_numpy()
+    label = table["label"].to_numpy() == 1
+    ids = table["id"].astype(str).to_numpy()
+    dropped = folds == DROPPED
+    per_fold = [
+        {k: m[k] for k in ("fold", "compounds", "max_similarity")} | {"actives": int(label[folds == m["fold"]].sum())}
+        for m in fold_maxima(fp, folds)
+    ]
+    return {
+        "split": NOVELTY,
+        "fold_table_sha256": fold_table_sha256(table),
+        "tau": float(tau),
+        "fingerprint": str(fingerprint),
+        "folds": per_fold,
+        "dropped": {
+            "actives": int((dropped & label).sum()),
+            "inactives": int((dropped & ~label).sum()),
+            "ids": ids[dropped].tolist(),
+        },
+    }
+
+
+def verify_certificate(cert: dict, table: pd.DataFrame, fp) -> list[dict]:
+    """Recompute a certificate from the fold table and the compounds; one-line ValueError where they differ.
+
+    Parameters
+    ----------
+    cert : dict
+        The certificate (:func:`certificate`).
+    table : pandas.DataFrame
+        The fold table: ``id``, ``label`` and ``fold``.
+    fp : Fingerprints or crocbench.similarity.FeatureMatrix
+        The compounds' feature sets (of ``cert``'s fingerprint), in the table's order.
+
+    Returns
+    -------
+    list of dict
+        The recomputed per-fold maxima (:func:`fold_maxima`).
+
+    Raises
+    ------
+    ValueError
+        The fold table's sha256 is not the certificate's; a pair of two folds is at or above tau (named); a
+        fold's highest similarity, or the dropped compounds, are not what the certificate says.
+    """
+    from ..chem.clusters import check_threshold
+
+    tau = check_threshold(cert.get("tau"), "the certificate's tau")
+    sha = fold_table_sha256(table)
+    if sha != cert.get("fold_table_sha256"):
+        raise ValueError(
+            f"the fold table's sha256 is {sha[:12]}..., the certificate's {str(cert.get('fold_table_sha256'))[:12]}"
+            "...: the fold table is not the one certified"
+        )
+    ids = table["id"].astype(str).to_numpy()
+    maxima = fold_maxima(fp, table["fold"].to_numpy())
+    for m in maxima:
+        if np.float32(m["max_similarity"]) >= np.float32(tau):
+            i, j = m["pair"]
+            raise ValueError(
+                f"fold {m['fold']}: compound {ids[i]} and compound {ids[j]} of another fold are at similarity "
+                f"{m['max_similarity']:.6g}, at or above tau {tau:g}"
+            )
+    claimed = {int(f["fold"]): float(f["max_similarity"]) for f in cert.get("folds", [])}
+    found = {m["fold"]: m["max_similarity"] for m in maxima}
+    if claimed != found:
+        fold = min(set(claimed) ^ set(found) or {f for f in found if claimed[f] != found[f]})
+        raise ValueError(
+            f"fold {fold}: the certificate's highest similarity to the other folds is {claimed.get(fold)}, "
+            f"recomputed {found.get(fold)}"
+        )
+    dropped = ids[table["fold"].to_numpy() == DROPPED].tolist()
+    if dropped != list(cert.get("dropped", {}).get("ids", [])):
+        raise ValueError(
+            f"the certificate lists {len(cert.get('dropped', {}).get('ids', []))} dropped compounds, the fold "
+            f"table {len(dropped)}"
+        )
+    return maxima

@@ -1,0 +1,231 @@
+"""The novelty split: k folds with no pair of compounds in two folds at similarity ``>= tau``; the rest dropped.
+
+The graph is :func:`crocbench.chem.graph.tau_graph`: an edge for every pair at or above ``tau``.  Folds keep
+neighbours apart exactly when no edge joins two folds, so each connected component of the graph lies in one fold.
+
+- The components are exact: a component is dealt whole, as a group, by :func:`crocbench.cv.grouped_folds`; no
+  compound of a component that fits is dropped.
+- A component larger than ``ceil(N / k)`` (it would leave its fold far larger than the others) is cut by a vertex
+  separator, and the separator is dropped: neither trained on nor scored.  The separator is a heuristic: from
+  the levels of a breadth-first search from a pseudo-peripheral vertex, a minimum vertex cover of the edges
+  between two consecutive levels (exact for that pair of levels, :func:`_cover`), the pair whose cover is least
+  over the smaller side (:func:`_separator`), applied again to any piece still too large.  It is not a minimum
+  separator of the component; a component of diameter below 2 (e.g. a clique) is kept whole.
+
+Dropped compounds have fold :data:`DROPPED`.  At most ``max_dropped`` of the compounds may be dropped; a screen
+that needs more raises one line naming the share and the smallest ``tau`` of 0.05 steps above it that fits.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import scipy.sparse as sp
+from scipy.sparse import csgraph
+
+from ._folds import DROPPED, grouped_folds
+
+#: The name of the split.
+NOVELTY = "novelty"
+#: The default largest share of the compounds a novelty split may drop.
+MAX_DROPPED = 0.2
+
+
+def check_max_dropped(share) -> float:
+    """``share`` as a float in [0, 1), else a one-line ValueError."""
+    try:
+        s = float(share)
+    except (TypeError, ValueError):
+        s = float("nan")
+    if not 0.0 <= s < 1.0:
+        raise ValueError(f"max_dropped is a share of the compounds in [0, 1); got {share!r}")
+    return s
+
+
+def _levels(sub: sp.csr_matrix) -> np.ndarray:
+    """Breadth-first levels of a connected graph from a pseudo-peripheral vertex (two sweeps, ties: lowest index)."""
+    degree = np.diff(sub.indptr)
+    start = int(np.argmin(degree))
+    for _ in range(2):
+        dist = csgraph.shortest_path(sub, unweighted=True, indices=start)
+        start = int(np.argmax(dist))  # the first of the farthest
+    return dist.astype(np.int64)
+
+
+def _cover(edges_u: np.ndarray, edges_v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """A minimum vertex cover of a bipartite graph given by its edges (u, v): König's, from a maximum matching.
+
+    Returns the covering vertices of each side (their labels, sorted).
+    """
+    us, u = np.unique(edges_u, return_inverse=True)
+    vs, v = np.unique(edges_v, return_inverse=True)
+    bi = sp.csr_matrix((np.ones(u.size, dtype=np.int8), (u, v)), shape=(us.size, vs.size))
+    bi.sum_duplicates()
+    mate_u = csgraph.maximum_bipartite_matching(bi, perm_type="column")  # the column of each row, or -1
+    mate_v = np.full(vs.size, -1, dtype=np.int64)
+    mate_u_ok = mate_u >= 0
+    mate_v[mate_u[mate_u_ok]] = np.flatnonzero(mate_u_ok)
+    seen_u, seen_v = ~mate_u_ok, np.zeros(vs.size, dtype=bool)  # alternating paths from the unmatched rows
+    frontier = np.flatnonzero(seen_u)
+    while frontier.size:
+        cols = np.unique(bi[frontier].indices)
+        cols = cols[~seen_v[cols]]
+        seen_v[cols] = True
+        rows = mate_v[cols]
+        rows = rows[(rows >= 0) & ~seen_u[np.maximum(rows, 0)]]
+        seen_u[rows] = True
+        frontier = rows
+    return us[~seen_u], vs[seen_v]
+
+
+def _separator(sub: sp.csr_matrix) -> np.ndarray | None:
+    """A vertex separator of ``sub`` (connected) from its breadth-first levels, or None when none splits it.
+
+    Edges join only equal or adjacent levels, so any vertex cover of the edges between levels ``l`` and ``l + 1``
+    separates the levels up to ``l`` from those after it (the uncovered vertices of each level stay on its side).
+    Per boundary the cover is a minimum one (König's theorem, from a maximum matching); the boundary taken is the
+    one whose cover has the least size over the smaller side.
+    """
+    level = _levels(sub)
+    n = level.size
+    depth = int(level.max()) + 1
+    if depth < 3:  # diameter below 2: every split leaves a side empty
+        return None
+    coo = sub.tocoo()
+    across = level[coo.col] == level[coo.row] + 1  # an edge from level l to level l + 1
+    rows, cols, at = coo.row[across], coo.col[across], level[coo.row[across]]
+    upto = np.cumsum(np.bincount(level, minlength=depth))  # vertices in levels <= l
+    best, chosen = np.inf, None
+    for boundary in range(depth - 1):
+        here = at == boundary
+        near, far = _cover(rows[here], cols[here])
+        side = min(upto[boundary] - near.size, n - upto[boundary] - far.size)
+        if side > 0 and (near.size + far.size) / side < best:
+            best, chosen = (near.size + far.size) / side, np.concatenate([near, far])
+    return chosen
+
+
+def novelty_groups(graph: sp.csr_matrix, n_folds: int) -> np.ndarray:
+    """Each compound's group (0, 1, ...) under the novelty split, or :data:`DROPPED`.
+
+    No edge of ``graph`` joins two groups; every group is at most ``ceil(n / n_folds)`` compounds unless it
+    could not be cut.
+
+    Parameters
+    ----------
+    graph : scipy.sparse.csr_matrix of shape (n, n)
+        Symmetric; an entry for each pair at or above tau (:func:`crocbench.chem.graph.tau_graph`).
+    n_folds : int
+        The folds the groups will be dealt into.
+
+    Returns
+    -------
+    ndarray of int64 of shape (n,)
+        The group of every compound; :data:`DROPPED` for a separator's.
+
+    Examples
+    --------
+    >>> path = sp.csr_matrix(np.eye(5, k=1) + np.eye(5, k=-1))  # 0 - 1 - 2 - 3 - 4
+    >>> novelty_groups(path, 2).tolist()  # too large for 2 folds of 3: the middle is dropped
+    [0, 0, -1, 1, 1]
+    """
+    n = graph.shape[0]
+    cap = -(-n // int(n_folds))
+    group = np.full(n, DROPPED, dtype=np.int64)
+    _, comp = csgraph.connected_components(graph, directed=False)
+    pending = [np.flatnonzero(comp == c) for c in range(comp.max(initial=-1) + 1)]
+    final = []
+    while pending:
+        members = pending.pop(0)
+        if members.size <= cap:
+            final.append(members)
+            continue
+        sub = graph[members][:, members].tocsr()
+        sep = _separator(sub)
+        if sep is None:
+            final.append(members)
+            continue
+        rest = np.setdiff1d(np.arange(members.size), sep)
+        _, pieces = csgraph.connected_components(sub[rest][:, rest], directed=False)
+        pending.extend(members[rest[pieces == p]] for p in range(pieces.max() + 1))
+    final.sort(key=lambda m: int(m[0]))  # numbered by their first compound: independent of the cutting order
+    for g, members in enumerate(final):
+        group[members] = g
+    return group
+
+
+def _tau_that_fits(graph: sp.csr_matrix, tau: float, n_folds: int, max_dropped: float) -> str:
+    """The smallest tau of 0.05 steps above ``tau`` whose split drops at most ``max_dropped``, in words."""
+    coo = graph.tocoo()
+    for step in range(1, 21):
+        t = round(tau + 0.05 * step, 2)
+        if t > 1.0:
+            break
+        keep = coo.data >= np.float32(t)
+        sub = sp.csr_matrix((coo.data[keep], (coo.row[keep], coo.col[keep])), shape=graph.shape)
+        share = float(np.mean(novelty_groups(sub, n_folds) == DROPPED))
+        if share <= max_dropped:
+            return f"tau {t:g} drops {share:.1%}, within it"
+    return "no tau up to 1 fits"
+
+
+def novelty_table(
+    ids, y, graph: sp.csr_matrix, tau: float, n_folds: int = 10, seed: int = 0, max_dropped: float = MAX_DROPPED
+) -> pd.DataFrame:
+    """``id, label, fold, group`` for every compound, in input order: a novelty split (fold :data:`DROPPED`: dropped).
+
+    Parameters
+    ----------
+    ids : array-like of shape (n_compounds,)
+        The compounds' ids.
+    y : array-like of shape (n_compounds,)
+        Binary labels (1 = active).
+    graph : scipy.sparse.csr_matrix of shape (n_compounds, n_compounds)
+        The pairs at or above ``tau`` (:func:`crocbench.chem.graph.tau_graph`), their similarities as values.
+    tau : float
+        The threshold the graph was built at (named in the error when too many compounds are dropped).
+    n_folds : int, default=10
+        The number of folds, at least 2.
+    seed : int, default=0
+        Seeds the dealing of the groups (:func:`crocbench.cv.grouped_folds`); the same seed, the same folds.
+    max_dropped : float, default=MAX_DROPPED
+        The largest share of the compounds that may be dropped.
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``id``, ``label`` (int8), ``fold`` (``DROPPED`` for a dropped compound) and ``group`` (its group, or
+        ``DROPPED``).
+
+    Raises
+    ------
+    ValueError
+        One line: more than ``max_dropped`` would be dropped (the share, and a tau that fits), or the groups
+        cannot give every fold actives and inactives.
+
+    Examples
+    --------
+    >>> g = sp.csr_matrix((4, 4), dtype=np.float32)  # no pair at tau: four groups of one
+    >>> t = novelty_table(list("abcd"), [1, 0, 1, 0], g, 0.4, n_folds=2)
+    >>> t.groupby("fold")["label"].agg(["size", "sum"]).to_numpy().tolist()  # an active and an inactive each
+    [[2, 1], [2, 1]]
+    """
+    y = np.asarray(y)
+    ids = np.asarray(ids, dtype=str)
+    if graph.shape != (y.size, y.size) or ids.shape != y.shape:
+        raise ValueError(f"{ids.size} ids, {y.size} labels and a graph of shape {graph.shape} do not match")
+    max_dropped = check_max_dropped(max_dropped)
+    group = novelty_groups(graph, n_folds)
+    dropped = group == DROPPED
+    share = float(dropped.mean())
+    if share > max_dropped:
+        raise ValueError(
+            f"the novelty split at tau {tau:g} drops {share:.1%} of the compounds ({int(dropped.sum())} of "
+            f"{y.size}), above max_dropped {max_dropped:g}; {_tau_that_fits(graph, tau, n_folds, max_dropped)}"
+        )
+    fold = np.full(y.size, DROPPED, dtype=np.int64)
+    try:
+        fold[~dropped] = grouped_folds(y[~dropped], group[~dropped], n_folds, seed)
+    except ValueError as exc:
+        raise ValueError(f"novelty split: {exc}") from None
+    return pd.DataFrame({"id": ids, "label": y.astype(np.int8), "fold": fold, "group": group})
