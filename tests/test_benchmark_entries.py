@@ -150,6 +150,37 @@ def test_an_entry_without_its_scores_is_not_re_verifiable_without_them(filed, wo
     assert _cli("benchmark", "verify", entry, "--benchmark", world["export"], *given).returncode == 0
 
 
+def test_verify_writes_no_file_an_entry_yaml_names_outside_the_entry(filed, world, tmp_path):
+    """A contributed entry.yaml whose scores name a path out of the entry (or are malformed) is refused in one
+    line before any file is read or written; the target stays absent."""
+    target = tmp_path / "elsewhere.csv"
+    fields = yaml.safe_load((filed[1] / "entry.yaml").read_text())
+    cases = {
+        "bad": ({**fields["scores"]["s3"], "submitted": str(target)}, "is not a bare file name"),
+        "up": ({**fields["scores"]["s3"], "file": "../../elsewhere.csv.gz"}, "is not scores/s3.csv[.gz]"),
+        "short": ({"file": "scores/s3.csv.gz"}, "give file, sha256 and submitted"),
+    }
+    for name, (named, words) in cases.items():
+        entry = _copy(filed[1], tmp_path / name)
+        (entry / "entry.yaml").write_text(
+            yaml.safe_dump({**fields, "scores": {**fields["scores"], "s3": named}}, sort_keys=False)
+        )
+        _one_line_error(_cli("benchmark", "verify", entry, "--benchmark", world["export"]), "entry.yaml: ", words)
+    entry = _copy(filed[1], tmp_path / "odd")
+    (entry / "entry.yaml").write_text(yaml.safe_dump({**fields, "scores": "yes"}, sort_keys=False))
+    _one_line_error(_cli("benchmark", "verify", entry, "--benchmark", world["export"]), "scores is 'yes'")
+    assert not target.exists()
+
+
+def test_an_entry_whose_score_files_are_gone_is_not_re_verifiable(filed, tmp_path):
+    from crocbench.benchmark._entries import read_entry
+
+    entry = _copy(filed[1], tmp_path / "mine")
+    assert read_entry(entry).verifiable
+    (entry / "scores" / "s3.csv.gz").unlink()  # entry.yaml still names it: the page must not say "committed"
+    assert not read_entry(entry).verifiable
+
+
 def _refused(project: Path, done, *fragments) -> None:
     _one_line_error(done, *fragments)
     assert _files(project) == []  # nothing written, not even the folders

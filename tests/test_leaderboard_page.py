@@ -143,6 +143,7 @@ def _uncut(report: dict, expected: set, figure: str) -> None:
     assert figures[0]["loaded"] and figures[0]["right"] <= 1280 and figures[0]["width"] > 300, figures
 
 
+@pytest.mark.docs
 def test_a_leaderboard_page_shows_every_row_and_its_figure_uncut_at_1280_px(tmp_path, world):
     browser = _browser()
     out, toy = _build(tmp_path, world)

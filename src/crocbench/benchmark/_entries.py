@@ -67,7 +67,28 @@ def check_fields(fields, where) -> dict:
         _fail(where, f"training_cost is {cost!r}; give hardware and hours (a number)")
     if fields["code"] != "none" and not str(fields["code"]).startswith(("http://", "https://")):
         _fail(where, f"code is {fields['code']!r}; give a public http(s) link, or none")
+    _check_scores(fields.get("scores"), where)
     return fields
+
+
+def _check_scores(scores, where) -> None:
+    """``scores`` as :func:`submit` writes it, or none: per screen the submitted file's bare name, its copy under
+    ``scores/`` (as it is, or gzip-compressed) and that copy's sha256; one line otherwise (a path that leaves the
+    entry's folder included)."""
+    if scores is None:
+        return
+    if not isinstance(scores, dict):
+        _fail(where, f"scores is {scores!r}; leave it to crocbench benchmark submit")
+    for screen, named in scores.items():
+        if not isinstance(named, dict) or set(named) != {"file", "sha256", "submitted"}:
+            _fail(where, f"scores of {screen!r}: give file, sha256 and submitted, as submit writes them")
+        submitted, sha = str(named["submitted"]), str(named["sha256"])
+        if Path(submitted).name != submitted or not _NAME.fullmatch(submitted):
+            _fail(where, f"scores of {screen!r}: submitted {submitted!r} is not a bare file name")
+        if named["file"] not in (f"{SCORES}/{submitted}", f"{SCORES}/{submitted}.gz"):
+            _fail(where, f"scores of {screen!r}: file {named['file']!r} is not {SCORES}/{submitted}[.gz]")
+        if not re.fullmatch(r"[0-9a-f]{64}", sha):
+            _fail(where, f"scores of {screen!r}: sha256 {sha!r} is not 64 hexadecimal digits")
 
 
 def _yaml():
@@ -212,7 +233,8 @@ class Entry:
 
     @property
     def verifiable(self) -> bool:
-        return bool(self.fields.get("scores"))
+        scores = self.fields.get("scores")
+        return bool(scores) and all((self.folder / named["file"]).is_file() for named in scores.values())
 
 
 def read_entry(folder) -> Entry:
