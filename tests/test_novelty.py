@@ -175,6 +175,37 @@ def test_the_consumers_of_a_fold_table_honour_dropped_compounds():
         pool_scores([cv.scores[0], cv.scores[1], extra], folds)
 
 
+@pytest.mark.parametrize(("seed", "tau"), CASES[:3])
+def test_the_maxima_are_the_same_in_tiles_of_a_few_columns(seed, tau, monkeypatch):
+    """The other folds taken 3 compounds at a time (a tile's columns) give the brute-force maxima too."""
+    import crocbench.cv._certificate as module
+
+    sets, fp, table = _split(seed, tau)
+    fold, brute = table["fold"].to_numpy(), brute_matrix(sets)
+    monkeypatch.setattr(module, "COLUMNS", 3)
+    for entry in module.fold_maxima(fp, fold):
+        other = (fold != entry["fold"]) & (fold != DROPPED)
+        assert entry["max_similarity"] == float(brute[np.ix_(fold == entry["fold"], other)].max())
+        i, j = entry["pair"]
+        assert fold[i] == entry["fold"] and other[j] and brute[i, j] == np.float32(entry["max_similarity"])
+
+
+@pytest.mark.parametrize(
+    ("edit", "words"),
+    [
+        (lambda c: [], "the certificate is not a mapping"),
+        (lambda c: {**c, "folds": [{"fold": "zero"}]}, "the certificate's folds are not a list of fold"),
+        (lambda c: {**c, "folds": "all"}, "the certificate's folds are not a list of fold"),
+        (lambda c: {**c, "dropped": ["c1"]}, "the certificate's dropped is not a mapping with the list ids"),
+    ],
+)
+def test_a_certificate_of_another_shape_is_one_line(edit, words):
+    sets, fp, table = _split(0, 0.4)
+    cert = certificate(table, fp, 0.4, "ecfp4")
+    with pytest.raises(ValueError, match=f"^{words}"):
+        verify_certificate(edit(json.loads(json.dumps(cert))), table, fp)
+
+
 def test_a_forged_certificate_is_refused():
     """A fold table edited by one row; a crossing pair under a certificate made for it; a changed maximum."""
     sets, fp, table = _split(0, 0.4)

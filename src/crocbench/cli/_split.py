@@ -121,6 +121,8 @@ def _verify(args) -> int:
     smiles = compounds.loc[table["id"], "smiles"]
     fp = named_fingerprints(smiles, fingerprint, ids=table["id"].tolist())
     maxima = verify_certificate(cert, table, fp)
+    if not maxima:
+        raise ValueError(f"{folds_path}: every compound is dropped: no fold to certify")
     worst = max(m["max_similarity"] for m in maxima)
     print(f"certified: {len(maxima)} folds, highest similarity across folds {worst:.4f} < tau {cert['tau']:g}")
     return 0

@@ -17,6 +17,8 @@ from ._novelty import NOVELTY
 
 #: Rows of a fold compared with the other folds at a time.
 BLOCK = 2048
+#: Compounds of the other folds per tile: a tile is ``BLOCK x COLUMNS`` float32 values (128 MiB).
+COLUMNS = 16384
 
 
 def fold_table_bytes(table: pd.DataFrame) -> bytes:
@@ -72,14 +74,14 @@ def fold_maxima(fp, folds) -> list[dict]:
         test = np.flatnonzero(folds == f)
         other = np.flatnonzero((folds != f) & (folds != DROPPED))
         best, pair = np.float32(0.0), [int(test[0]), int(other[0])] if other.size else [int(test[0]), -1]
-        for start in range(0, test.size, BLOCK):
+        for start in range(0, test.size if other.size else 0, BLOCK):
             rows = test[start : start + BLOCK]
-            if not other.size:
-                break
-            block = fm.tanimoto(rows, other)
-            k = int(np.argmax(block))
-            if block.flat[k] > best:
-                best, pair = block.flat[k], [int(rows[k // other.size]), int(other[k % other.size])]
+            for first in range(0, other.size, COLUMNS):  # tiles: memory bounded whatever the screen's size
+                cols = other[first : first + COLUMNS]
+                block = fm.tanimoto(rows, cols)
+                k = int(np.argmax(block))
+                if block.flat[k] > best:
+                    best, pair = block.flat[k], [int(rows[k // cols.size]), int(cols[k % cols.size])]
         out.append({"fold": int(f), "compounds": int(test.size), "max_similarity": float(best), "pair": pair})
     return out
 
@@ -126,6 +128,23 @@ def certificate(table: pd.DataFrame, fp, tau: float, fingerprint: str) -> dict:
     }
 
 
+def _check_shape(cert) -> None:
+    """One line where ``cert`` is not shaped as :func:`certificate` writes it (before anything is recomputed)."""
+    if not isinstance(cert, dict):
+        raise ValueError(
+            "the certificate is not a mapping of split, fold_table_sha256, tau, fingerprint, folds, dropped"
+        )
+    folds = cert.get("folds")
+    if not isinstance(folds, list) or not all(
+        isinstance(f, dict) and isinstance(f.get("fold"), int) and isinstance(f.get("max_similarity"), int | float)
+        for f in folds
+    ):
+        raise ValueError("the certificate's folds are not a list of fold (an integer) and max_similarity (a number)")
+    dropped = cert.get("dropped")
+    if not isinstance(dropped, dict) or not isinstance(dropped.get("ids"), list):
+        raise ValueError("the certificate's dropped is not a mapping with the list ids")
+
+
 def verify_certificate(cert: dict, table: pd.DataFrame, fp) -> list[dict]:
     """Recompute a certificate from the fold table and the compounds; one-line ValueError where they differ.
 
@@ -146,11 +165,13 @@ def verify_certificate(cert: dict, table: pd.DataFrame, fp) -> list[dict]:
     Raises
     ------
     ValueError
-        The fold table's sha256 is not the certificate's; a pair of two folds is at or above tau (named); a
-        fold's highest similarity, or the dropped compounds, are not what the certificate says.
+        The certificate is not shaped as :func:`certificate` writes it; the fold table's sha256 is not the
+        certificate's; a pair of two folds is at or above tau (named); a fold's highest similarity, or the dropped
+        compounds, are not what the certificate says.
     """
     from ..chem.clusters import check_threshold
 
+    _check_shape(cert)
     tau = check_threshold(cert.get("tau"), "the certificate's tau")
     sha = fold_table_sha256(table)
     if sha != cert.get("fold_table_sha256"):
@@ -176,9 +197,8 @@ def verify_certificate(cert: dict, table: pd.DataFrame, fp) -> list[dict]:
             f"recomputed {found.get(fold)}"
         )
     dropped = ids[table["fold"].to_numpy() == DROPPED].tolist()
-    if dropped != list(cert.get("dropped", {}).get("ids", [])):
+    if dropped != [str(i) for i in cert["dropped"]["ids"]]:
         raise ValueError(
-            f"the certificate lists {len(cert.get('dropped', {}).get('ids', []))} dropped compounds, the fold "
-            f"table {len(dropped)}"
+            f"the certificate lists {len(cert['dropped']['ids'])} dropped compounds, the fold table {len(dropped)}"
         )
     return maxima
