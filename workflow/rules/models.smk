@@ -50,8 +50,8 @@ rule folds:
     input:
         unpack(folds_inputs),
     output:
-        folds="results/{dataset}{repeat}/folds.tsv",
         **({"certificate": "results/{dataset}{repeat}/folds_certificate.json"} if SPLIT == "novelty" else {}),
+        folds="results/{dataset}{repeat}/folds.tsv",
     log:
         "logs/{dataset}{repeat}/folds.log",
     benchmark:
