@@ -8,7 +8,7 @@ One concern per module:
 - ``_overlap``: what a split lets a ranker remember: each compound's similarity to its training folds
   (:func:`train_test_similarity`) and the strata of the test actives (:func:`strata`);
 - ``_novelty``: the novelty split, no pair of two folds at or above tau (:func:`novelty_table`,
-  :func:`novelty_groups`; dropped compounds have fold :data:`DROPPED`);
+  :func:`novelty_groups`; dropped compounds have fold ``DROPPED`` (-1));
 - ``_certificate``: its certificate (:func:`certificate`) and its check (:func:`verify_certificate`);
 - ``_pooling``: out-of-fold scores pooled into one table (:func:`pool_scores`, :func:`import_scores`);
 - ``_running``: models run over the folds (:func:`cross_validate`, :func:`score_fold`, :func:`fold_rows`).

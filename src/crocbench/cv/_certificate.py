@@ -24,6 +24,18 @@ COLUMNS = 16384
 def fold_table_bytes(table: pd.DataFrame) -> bytes:
     """The fold table's canonical bytes: ``id<TAB>label<TAB>fold`` lines, header first, in the table's order, UTF-8.
 
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        ``id``, ``label`` and ``fold`` per compound.
+
+    Returns
+    -------
+    bytes
+        The table's bytes, which its sha256 is taken of.
+
+    Examples
+    --------
     >>> fold_table_bytes(pd.DataFrame({"id": ["a", "b"], "label": [1, 0], "fold": [0, -1]}))
     b'id\\tlabel\\tfold\\na\\t1\\t0\\nb\\t0\\t-1\\n'
     """
@@ -36,7 +48,18 @@ def fold_table_bytes(table: pd.DataFrame) -> bytes:
 
 
 def fold_table_sha256(table: pd.DataFrame) -> str:
-    """The sha256 (hex) of :func:`fold_table_bytes`."""
+    """The sha256 (hex) of :func:`fold_table_bytes`.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        ``id``, ``label`` and ``fold`` per compound.
+
+    Returns
+    -------
+    str
+        64 hexadecimal digits.
+    """
     return hashlib.sha256(fold_table_bytes(table)).hexdigest()
 
 
@@ -48,7 +71,7 @@ def fold_maxima(fp, folds) -> list[dict]:
     fp : Fingerprints or crocbench.similarity.FeatureMatrix
         The compounds' feature sets, in the order of ``folds``.
     folds : array-like of int of shape (n,)
-        Each compound's fold; :data:`~crocbench.cv._novelty.DROPPED` compounds are in none.
+        Each compound's fold; ``DROPPED`` (-1) compounds are in none.
 
     Returns
     -------

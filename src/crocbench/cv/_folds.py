@@ -226,7 +226,7 @@ def fold_summary(folds: pd.DataFrame) -> dict:
     dict
         ``compounds``, ``positives`` and ``folds`` (a list of ``{"fold", "compounds", "positives"}``); for a
         scaffold split also ``scaffolds``, ``largest_group``, ``largest_scaffold`` and ``acyclic``; for a cluster
-        split ``clusters``, ``largest_group`` and ``singletons``; where compounds are in no fold (:data:`DROPPED`),
+        split ``clusters``, ``largest_group`` and ``singletons``; where compounds are in no fold (``DROPPED`` (-1)),
         ``dropped`` and ``dropped_positives``, and the folds count the others.
 
     Examples
@@ -270,12 +270,12 @@ def fold_summary(folds: pd.DataFrame) -> dict:
 
 
 def split(folds: np.ndarray, fold: int) -> tuple[np.ndarray, np.ndarray]:
-    """``(train, test)`` row indices of one fold; a compound of fold :data:`DROPPED` is in neither.
+    """``(train, test)`` row indices of one fold; a compound of fold ``DROPPED`` (-1) is in neither.
 
     Parameters
     ----------
     folds : ndarray of shape (n_compounds,)
-        The fold of every compound (:data:`DROPPED`: in no fold).
+        The fold of every compound (``DROPPED`` (-1): in no fold).
     fold : int
         The test fold.
 

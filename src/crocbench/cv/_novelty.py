@@ -12,7 +12,7 @@ neighbours apart exactly when no edge joins two folds, so each connected compone
   over the smaller side (:func:`_separator`), applied again to any piece still too large.  It is not a minimum
   separator of the component; a component of diameter below 2 (e.g. a clique) is kept whole.
 
-Dropped compounds have fold :data:`DROPPED`.  At most ``max_dropped`` of the compounds may be dropped; a screen
+Dropped compounds have fold ``DROPPED`` (-1).  At most ``max_dropped`` of the compounds may be dropped; a screen
 that needs more raises one line naming the share and the smallest ``tau`` of 0.05 steps above it that fits.
 """
 
@@ -32,7 +32,18 @@ MAX_DROPPED = 0.2
 
 
 def check_max_dropped(share) -> float:
-    """``share`` as a float in [0, 1), else a one-line ValueError."""
+    """``share`` as a float in [0, 1), else a one-line ValueError.
+
+    Parameters
+    ----------
+    share : float or str
+        The largest share of the compounds a novelty split may drop.
+
+    Returns
+    -------
+    float
+        ``share``, checked.
+    """
     try:
         s = float(share)
     except (TypeError, ValueError):
@@ -106,7 +117,7 @@ def _separator(sub: sp.csr_matrix) -> np.ndarray | None:
 
 
 def novelty_groups(graph: sp.csr_matrix, n_folds: int) -> np.ndarray:
-    """Each compound's group (0, 1, ...) under the novelty split, or :data:`DROPPED`.
+    """Each compound's group (0, 1, ...) under the novelty split, or ``DROPPED`` (-1).
 
     No edge of ``graph`` joins two groups; every group is at most ``ceil(n / n_folds)`` compounds unless it
     could not be cut.
@@ -121,7 +132,7 @@ def novelty_groups(graph: sp.csr_matrix, n_folds: int) -> np.ndarray:
     Returns
     -------
     ndarray of int64 of shape (n,)
-        The group of every compound; :data:`DROPPED` for a separator's.
+        The group of every compound; ``DROPPED`` (-1) for a separator's.
 
     Examples
     --------
@@ -172,7 +183,7 @@ def _tau_that_fits(graph: sp.csr_matrix, tau: float, n_folds: int, max_dropped: 
 def novelty_table(
     ids, y, graph: sp.csr_matrix, tau: float, n_folds: int = 10, seed: int = 0, max_dropped: float = MAX_DROPPED
 ) -> pd.DataFrame:
-    """``id, label, fold, group`` for every compound, in input order: a novelty split (fold :data:`DROPPED`: dropped).
+    """``id, label, fold, group`` for every compound, in input order: a novelty split (fold ``DROPPED`` (-1): dropped).
 
     Parameters
     ----------

@@ -77,7 +77,7 @@ def train_test_similarity(data, folds: pd.DataFrame, progress=None) -> pd.DataFr
     pandas.DataFrame
         ``OVERLAP_COLUMNS``: ``to_train`` the highest Tanimoto similarity to a compound of the other folds,
         ``to_train_actives`` the highest to an active of the other folds; float32, one row per compound in a
-        fold (a compound of fold :data:`~crocbench.cv.DROPPED` has none), in input order.
+        fold (a compound of fold ``DROPPED`` (-1) has none), in input order.
 
     Examples
     --------

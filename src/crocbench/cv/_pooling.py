@@ -128,7 +128,7 @@ def import_scores(
 
 def _match_ids(scored: pd.DataFrame, folds: pd.DataFrame, suffix: str) -> pd.DataFrame:
     """``folds``' compounds in a fold left-joined with ``scored`` on id, after checking each is there exactly once
-    (and no compound of fold :data:`~crocbench.cv.DROPPED`, in no fold, is scored).
+    (and no compound of fold ``DROPPED`` (-1), in no fold, is scored).
 
     Columns of ``scored`` other than id and score that ``folds`` also has get ``_{suffix}``.
     """
