@@ -31,6 +31,7 @@ EXTRAS = {
     "rdkit": ("rdkit", "workflow"),
     "sklearn": ("scikit-learn", "workflow"),
     "snakemake": ("snakemake", "workflow"),
+    "statsmodels": ("statsmodels", "workflow"),
     "threadpoolctl": ("threadpoolctl", "workflow"),
     "torch": ("torch", "workflow"),
     "yaml": ("pyyaml", "workflow"),

@@ -47,7 +47,12 @@ Modules, one concern each (everything public is importable from here):
     :func:`screens_needed`.
 ``_effects``
     How much two rankers differ across datasets: :func:`paired_effect`, the mean paired difference with its
-    bootstrap interval over the datasets.
+    bootstrap interval over the datasets; :func:`decompose`, a pair on different features split into a ranker
+    part and a features part.
+``_robustness``
+    Whether a declared family's verdicts survive: :func:`family_verdicts`, :func:`leave_one_out` (the panels
+    without one screen), :func:`mixed_difference` (the repeat-level differences, screens as a random effect) and
+    :func:`robustness`, the two joined.
 ``_conover``
     Which pairs of rankers differ over many datasets, after Friedman's test: :func:`conover_friedman`
     (Conover's post-hoc test, optionally Holm-adjusted).
@@ -65,7 +70,7 @@ from ._bootstrap import (
     resamples_from_counts,
 )
 from ._conover import P_ADJUST, conover_friedman
-from ._effects import EFFECT_RESAMPLES, Effect, paired_effect
+from ._effects import EFFECT_RESAMPLES, Decomposition, Effect, decompose, paired_effect
 from ._permutation import paired_permutation_samples, unpaired_permutation_samples
 from ._pvalues import ALTERNATIVES, TEST_LABELS, TESTS, check_tests, p_values
 from ._ranks import (
@@ -80,6 +85,7 @@ from ._ranks import (
     turned_pair,
 )
 from ._repeats import CorrectedT, corrected_t_test
+from ._robustness import MixedDifference, Robustness, family_verdicts, leave_one_out, mixed_difference, robustness
 from ._tests import Comparison, TestResult, compare, compare_many, permutation_test, run_tests, t_test
 from ._ties import RANK_RESOLUTION, snap_ties
 
@@ -90,7 +96,15 @@ __all__ = [
     "MIN_RESAMPLES",
     "P_ADJUST",
     "EFFECT_RESAMPLES",
+    "Decomposition",
     "Effect",
+    "MixedDifference",
+    "Robustness",
+    "decompose",
+    "family_verdicts",
+    "leave_one_out",
+    "mixed_difference",
+    "robustness",
     "Interval",
     "bootstrap",
     "bootstrap_values",

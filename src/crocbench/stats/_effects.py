@@ -98,3 +98,73 @@ def paired_effect(a, b, *, level: float = 0.95, n_resamples: int = EFFECT_RESAMP
             means[start:stop] = d[rng.integers(0, d.size, size=(stop - start, d.size))].mean(axis=1)
     low, high = np.quantile(means, [(1 - level) / 2, (1 + level) / 2])
     return Effect(float(d.mean()), float(low), float(high), d.size)
+
+
+class Decomposition(NamedTuple):
+    """A declared pair's difference across screens, ranker ``A`` on features ``1`` against ranker ``B`` on features
+    ``2``, split into a ranker part and a features part (:func:`decompose`); each an :class:`Effect`.
+
+    Parameters
+    ----------
+    total : Effect
+        ``A1 - B2``, the declared pair's difference.
+    ranker : Effect
+        The ranker part: ``A - B`` at the same features, the mean of ``A1 - B1`` and ``A2 - B2``.
+    features : Effect
+        The features part: ``1 - 2`` for the same ranker, the mean of ``A1 - A2`` and ``B1 - B2``.
+    ranker_at : tuple of Effect
+        ``A1 - B1`` and ``A2 - B2``: the ranker part at each set of features.
+    features_of : tuple of Effect
+        ``A1 - A2`` and ``B1 - B2``: the features part for each ranker.
+    """
+
+    total: Effect
+    ranker: Effect
+    features: Effect
+    ranker_at: tuple
+    features_of: tuple
+
+
+def decompose(a1, a2, b1, b2, *, level: float = 0.95, n_resamples: int = EFFECT_RESAMPLES, seed=0) -> Decomposition:
+    """Split ``A1 - B2`` (ranker A on features 1 against ranker B on features 2) into a ranker and a features part.
+
+    The two paths of the 2 x 2 factorial, ``(A1 - B1) + (B1 - B2)`` and ``(A2 - B2) + (A1 - A2)``, split the
+    difference differently where ranker and features interact; the parts here are their means (each factor's
+    effect averaged over the other's levels), so ``ranker + features == total`` on every screen and no path is
+    preferred. The interaction, ``(A1 - B1) - (A2 - B2)``, is read from ``ranker_at``. Each part's interval is
+    :func:`paired_effect`'s over the screens, with one seed: every part resamples the same screens.
+
+    Parameters
+    ----------
+    a1, a2, b1, b2 : array-like of shape (n_screens,)
+        Ranker A on features 1 and on features 2, ranker B on features 1 and on features 2, one metric per screen
+        in one screen order.
+    level, n_resamples, seed
+        :func:`paired_effect`'s.
+
+    Returns
+    -------
+    Decomposition
+
+    Examples
+    --------
+    >>> d = decompose([0.5, 0.7], [0.4, 0.5], [0.3, 0.4], [0.2, 0.3])
+    >>> [round(e.mean, 4) for e in (d.total, d.ranker, d.features)]
+    [0.35, 0.225, 0.125]
+    """
+    v = [np.asarray(x, dtype=float) for x in (a1, a2, b1, b2)]
+    if any(x.shape != v[0].shape for x in v):
+        raise ValueError(f"a1, a2, b1 and b2 must be of one shape; got {[x.shape for x in v]}")
+    a1, a2, b1, b2 = v
+    zero = np.zeros_like(a1)
+
+    def effect(d):
+        return paired_effect(d, zero, level=level, n_resamples=n_resamples, seed=seed)
+
+    return Decomposition(
+        effect(a1 - b2),
+        effect(((a1 - b1) + (a2 - b2)) / 2),
+        effect(((a1 - a2) + (b1 - b2)) / 2),
+        (effect(a1 - b1), effect(a2 - b2)),
+        (effect(a1 - a2), effect(b1 - b2)),
+    )
