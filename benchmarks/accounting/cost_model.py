@@ -3,7 +3,7 @@
     python benchmarks/accounting/cost_model.py [--screens dtp_aids=RESULTS ion_channel2_primary=RESULTS ...]
         [--rf-trees 50] [--seeds 3] [--models ...] [--measured TABLE.md]
         [--plan FOLDS,REPEATS,GROUPED_REPEATS --budget B --dev-screens K --dev-folds V --rf-cap TREES
-         [--chosen CHOSEN.tsv]]
+         [--chosen CHOSEN.tsv [--best]] [--panel CONFIG.yaml|NAME,NAME,...] [--features N]]
 
 Each ``NAME=RESULTS`` is a finished screen's results folder (``folds.tsv``, ``fingerprints.npz``, the neighbours,
 ``ecfp.npz``): by default DTP AIDS (``results/dtp_aids`` of the default run with ``ecfp.npz`` built), a
@@ -31,7 +31,12 @@ seconds scale with its trees). With ``--chosen`` (``crocbench tuning choose``'s 
 fold's job seconds on the development screens, averaged), each tuned ranker's headline hours are scaled by its chosen
 candidate's seconds over its priced default's at the development screens' sizes (a setting that costs 3x its
 default makes its hours 3x); the development panel's seconds are its own run's, on a machine that may have been
-busier than the measured table's.
+busier than the measured table's; with ``--best``, each ranker's best candidate is priced instead of its chosen one
+(the tuning without its cost margin). ``--panel`` prices other screens than the confirmed panel's: a config whose
+``dataset:`` lists them, or their names joined by commas (their sizes from ``pubchem_hts_counts.tsv``). ``--features N``
+prices every ranker but RANDOM on N sets of features (each arm of a factorial of rankers and fingerprints tuned with
+its twin's budget), each at the ranker's measured seconds: until an arm on the other fingerprint is measured, its
+fold is assumed to cost its twin's.
 """
 
 from __future__ import annotations
@@ -93,12 +98,17 @@ def read_measured(path: str) -> tuple[list[int], dict]:
     return sizes, rows
 
 
-def confirmed_sizes() -> dict:
-    """The confirmed panel's screens and their compounds (the counts table's ``kept``)."""
+def confirmed_sizes(panel: str | None = None) -> dict:
+    """The screens of ``panel`` (a config's ``dataset:`` or names joined by commas; default the confirmed panel) and
+    their compounds (the counts table's ``kept``)."""
     import pandas as pd
     import yaml
 
-    names = yaml.safe_load((ROOT / "config" / "panels" / "pubchem_hts_confirmed.yaml").read_text())["dataset"]
+    if panel and not panel.endswith((".yaml", ".yml")):
+        names = panel.split(",")
+    else:
+        names = yaml.safe_load(Path(panel or ROOT / "config" / "panels" / "pubchem_hts_confirmed.yaml").read_text())
+        names = names["dataset"]
     counts = pd.read_csv(ROOT / "config" / "panels" / "pubchem_hts_counts.tsv", sep="\t").set_index("dataset")
     return {n: int(counts.loc[n, "kept"]) for n in names}
 
@@ -116,6 +126,9 @@ def main() -> None:
     p.add_argument("--dev-folds", type=int, help="--plan: validation folds per development screen (default all F)")
     p.add_argument("--chosen", help="--plan: the chosen candidates' table (chosen.tsv): price the chosen settings")
     p.add_argument("--rf-cap", type=int, default=FULL_TREES, help="--plan: the forest's trees (default 500)")
+    p.add_argument("--best", action="store_true", help="--chosen: price each ranker's best candidate, not its chosen")
+    p.add_argument("--panel", help="--plan: a config whose dataset: lists the screens, or NAME,NAME,...")
+    p.add_argument("--features", type=int, default=1, help="--plan: feature sets per ranker but RANDOM (default 1)")
     args = p.parse_args()
     if args.plan:
         if not args.measured:
@@ -134,8 +147,14 @@ def main() -> None:
             import pandas as pd
 
             table = pd.read_csv(args.chosen, sep="\t")
-            chosen = dict(zip(table.loc[table["chosen"], "ranker"], table.loc[table["chosen"], "seconds"]))
-        return plan(sizes, rows, folds, repeats, grouped, args.budget, args.dev_screens, args.rf_cap, dev_folds, chosen)
+            picked = table["best" if args.best else "chosen"]
+            chosen = dict(zip(table.loc[picked, "ranker"], table.loc[picked, "seconds"]))
+        if args.features < 1:
+            sys.exit(f"--features: 1 or more; got {args.features}")
+        return plan(
+            sizes, rows, folds, repeats, grouped, args.budget, args.dev_screens, args.rf_cap, dev_folds, chosen,
+            panel=args.panel, features=args.features,
+        )  # fmt: skip
     if args.measured:
         sizes, rows = read_measured(args.measured)
         return estimate(sizes, rows, args.seeds)
@@ -225,6 +244,8 @@ def plan(
     rf_cap: int,
     dev_folds=None,
     chosen=None,
+    panel=None,
+    features: int = 1,
 ) -> None:
     """Print the hours of wall on 2 cores of a design of the fair re-run (see the module's ``--plan``)."""
     from crocbench.models import BUILTIN
@@ -232,11 +253,13 @@ def plan(
     share = (folds - 1) / folds / 0.9  # a fold's training set against the measured 10-fold one
     dev_folds = folds if dev_folds is None else dev_folds
     one_job = {cls.name for cls in BUILTIN if getattr(cls, "fold_jobs", None) == 1}
-    panel, development = confirmed_sizes(), development_sizes(dev_screens)
+    panel, development = confirmed_sizes(panel), development_sizes(dev_screens)
     print(
-        f"## A design: {len(panel)} confirmed screens, {folds}-fold CV, {repeats} repeat(s) of the random split and "
+        f"## A design: {len(panel)} screens ({', '.join(panel)}), {folds}-fold CV, {repeats} repeat(s) of the random split and "
         f"{grouped} of the grouped split; tuning on {len(development)} development screens ({dev_folds} of {folds} "
-        f"folds each), {budget} configurations per tuned ranker; the forest at {rf_cap} trees\n"
+        f"folds each), {budget} configurations per tuned ranker; the forest at {rf_cap} trees"
+        + (f"; every ranker but RANDOM on {features} sets of features" if features > 1 else "")
+        + "\n"
     )
     chosen = chosen or {}
     print(
@@ -247,6 +270,7 @@ def plan(
     for model, row in rows.items():
         trees = rf_cap / FULL_TREES if model == "rf" else 1.0
         weight = row["threads"] / 2 * trees * folds / 3600
+        arms = 1 if model == "random" else features  # the ranker on each set of features, its twin's seconds
 
         def hours(screens: dict) -> float:
             return weight * sum(fold_seconds(sizes, row["seconds"], n * share) for n in screens.values())  # noqa: B023
@@ -257,7 +281,7 @@ def plan(
         if model in chosen:  # the chosen candidate's seconds a development fold against its priced default's
             default = hours(development) * 3600 / (row["threads"] / 2 * folds) / len(development)
             ratio = float(chosen[model]) / default
-        parts = np.array([tuning, ratio * repeats * hours(panel), ratio * grouped * hours(panel)])
+        parts = arms * np.array([tuning, ratio * repeats * hours(panel), ratio * grouped * hours(panel)])
         totals += parts
         mark = (f" {ratio:.2f} |" if model in chosen else " |") if chosen else ""
         print(f"| {model} | " + " | ".join(f"{h:.2f}" for h in parts) + f" | {parts.sum():.2f} |" + mark)

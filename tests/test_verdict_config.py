@@ -1,0 +1,93 @@
+"""config/studies/verdict.yaml, issue 94's declaration: it passes the schema and the cross-field checks over the panel,
+its factorial and families are what it says, and each stage's planned hours are the cost model's."""
+
+from __future__ import annotations
+
+import itertools
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+from _configs import merged_config
+
+from crocbench.config import check_config
+from crocbench.stats import screens_needed
+
+ROOT = Path(__file__).resolve().parents[1]
+STUDY = ROOT / "config" / "studies" / "verdict.yaml"
+PANEL = ROOT / "config" / "panels" / "pubchem_hts.yaml"
+NEW = {"channel_atp", "dna_repair", "transcription", "transcription2", "zinc_finger"}
+
+
+def _config(tmp_path):
+    config, runs = merged_config(PANEL, STUDY, ROOT / "config" / "studies" / "fair_chosen.yaml")
+    return config, check_config(config, runs, root=tmp_path)
+
+
+def test_the_verdict_study_validates_over_the_panel_on_fifteen_campaigns(tmp_path):
+    config, screens = _config(tmp_path)
+    confirmed = yaml.safe_load((ROOT / "config" / "panels" / "pubchem_hts_confirmed.yaml").read_text())["dataset"]
+    campaigns = {s.rsplit("_", 1)[0] for s in screens}
+    assert len(screens) == 15 and set(confirmed) <= set(screens) and campaigns - {
+        s.rsplit("_", 1)[0] for s in confirmed
+    } == NEW  # fmt: skip
+    assert not campaigns & {s.rsplit("_", 1)[0] for s in config["tuning"]["chosen_on"]}  # no development screen
+    assert config["cv"] == {**config["cv"], "folds": 5, "split": "random", "repeats": 3}
+    assert config["verdict"]["declared"] == "before the run"
+
+
+def test_the_factorial_puts_every_ranker_on_both_fingerprints(tmp_path):
+    config, _ = _config(tmp_path)
+    verdict = config["verdict"]
+    arms = verdict["arms"]
+    rankers = {a["ranker"] for a in arms.values()}
+    assert rankers <= set(config["models"]) and rankers == set(config["summary"]["models"]) - {"random"}
+    assert sorted((a["ranker"], a["fingerprint"]) for a in arms.values()) == sorted(
+        itertools.product(rankers, verdict["fingerprints"])
+    )
+    for family in verdict["families"]:  # rankers compared at equal features, under both fingerprints
+        assert verdict["metric_of_record"] in family["metrics"]
+        pairs = [(arms[a], arms[b]) for a, b in family["pairs"]]
+        assert all(a["fingerprint"] == b["fingerprint"] and a["ranker"] != b["ranker"] for a, b in pairs)
+        assert {a["fingerprint"] for a, _ in pairs} == set(verdict["fingerprints"])
+    for a, b in verdict["decomposition"]["pairs"]:  # both factors differ, so both parts are defined
+        assert arms[a]["ranker"] != arms[b]["ranker"] and arms[a]["fingerprint"] != arms[b]["fingerprint"]
+
+
+def test_the_union_leaves_room_for_a_verdict_to_hold_without_any_one_screen(tmp_path):
+    config, screens = _config(tmp_path)
+    tests = sum(len(f["pairs"]) * len(f["metrics"]) for f in config["verdict"]["families"])
+    assert tests == 48 and config["verdict"]["holm"] == "union"
+    assert screens_needed(tests=tests, alpha=config["verdict"]["alpha"]) + 1 <= len(screens)
+    assert screens_needed(tests=tests) > 10  # the ten screens of stage 1 alone cannot carry a verdict
+
+
+def _hours(arguments: str, columns: list) -> float:
+    """The cost model's `all` row, summed over ``columns``, for a stage's arguments."""
+    cost = yaml.safe_load(STUDY.read_text())["verdict"]["cost"]
+    command = [sys.executable, *shlex.split(cost["model"])[1:], *shlex.split(arguments)]
+    out = subprocess.run(command, capture_output=True, text=True, check=True, timeout=300, cwd=ROOT).stdout
+    (row,) = [line for line in out.splitlines() if line.startswith("| all |")]
+    cells = [c.strip() for c in row.split("|")[2:-1]]
+    return sum(float(cells[["tuning", "random", "grouped"].index(c)]) for c in columns)
+
+
+@pytest.mark.parametrize(
+    "stage", yaml.safe_load(STUDY.read_text())["verdict"]["cost"]["stages"], ids=lambda s: str(s["stage"])
+)
+def test_each_stages_planned_hours_are_the_cost_models(stage):
+    assert _hours(stage["arguments"], stage["columns"]) == pytest.approx(stage["planned_hours"], abs=0.005)
+
+
+def test_the_plan_is_the_longest_run_of_priorities_that_fits_the_budget():
+    cost = yaml.safe_load(STUDY.read_text())["verdict"]["cost"]
+    stages = sorted(cost["stages"], key=lambda s: s["priority"])
+    assert [s["priority"] for s in stages] == list(range(1, len(stages) + 1))
+    total, fits = 0.0, True
+    for s in stages:
+        total += s["planned_hours"]
+        fits = fits and total <= cost["budget_hours"]
+        assert s["planned"] == fits, s["stage"]
