@@ -172,3 +172,35 @@ def test_decompose_parts_add_up_and_bracket_their_means():
     assert d.features.mean == pytest.approx(np.mean((a1 - a2 + b1 - b2) / 2))
     for e in (d.total, d.ranker, d.features, *d.ranker_at, *d.features_of):
         assert e.low < e.mean < e.high and e.screens == 12
+
+
+def test_family_verdicts_are_the_declared_familys_own():
+    """The family the pages report (crocbench.report.findings.family_table) calls the same tests significant, with the
+    same ranker ahead, as family_verdicts: one verdict rule."""
+    import pandas as pd
+
+    from crocbench.report.findings import VERDICTS, Questions, family_table
+
+    rng = np.random.default_rng(7)
+    screens, models = [f"s{i}" for i in range(9)], ["A", "B", "C", "D"]
+    shift = {"A": 0.2, "B": 0.0, "C": 0.05, "D": -0.2}
+    rows = [
+        {"dataset": s, "model": m, "roc": 0.5 + shift[m] + rng.normal(0, 0.05), "ef_1pct": rng.uniform(1, 5)}
+        for s in screens
+        for m in models
+    ]
+    datasets = pd.DataFrame(rows)
+    pairs = [("A", "B"), ("A", "C"), ("B", "D"), ("C", "B")]
+    questions = Questions.from_dict(
+        {"declared": "before the run", "metric_of_record": "roc", "pairs": [list(p) for p in pairs],
+         "metrics": ["roc", "ef_1pct"], "thresholds": {"roc": 0.0, "ef_1pct": 0.0}, "resamples": 200}
+    )  # fmt: skip
+    table = family_table(datasets, questions)
+    wide = {m: datasets.pivot(index="dataset", columns="model", values=m).loc[screens] for m in ("roc", "ef_1pct")}
+    a = np.array([wide[m][x].to_numpy() for x, _ in pairs for m in ("roc", "ef_1pct")])
+    b = np.array([wide[m][y].to_numpy() for _, y in pairs for m in ("roc", "ef_1pct")])
+    verdicts, p_holm = family_verdicts(a, b)
+    significant = table["verdict"].isin(VERDICTS[:2]).to_numpy()
+    expected = np.where(significant, np.where(table["ahead"] == table["a"], 1, -1), 0)
+    assert verdicts.tolist() == expected.tolist() and 0 < int(np.abs(verdicts).sum()) < len(verdicts)
+    np.testing.assert_allclose(p_holm, table["p_holm"].to_numpy(), rtol=1e-12)

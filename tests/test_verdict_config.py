@@ -91,3 +91,42 @@ def test_the_plan_is_the_longest_run_of_priorities_that_fits_the_budget():
         total += s["planned_hours"]
         fits = fits and total <= cost["budget_hours"]
         assert s["planned"] == fits, s["stage"]
+
+
+def _edited(tmp_path, edit) -> str:
+    """check_config's one line on the verdict study after ``edit(verdict)``."""
+    from crocbench.models import declared_runs, expand_runs
+
+    config, _ = merged_config(PANEL, STUDY, ROOT / "config" / "studies" / "fair_chosen.yaml")
+    edit(config["verdict"])
+    runs = declared_runs(expand_runs(config["models"]))
+    with pytest.raises(ValueError) as error:
+        check_config(config, runs, root=tmp_path)
+    assert "\n" not in str(error.value)
+    return str(error.value)
+
+
+def test_a_bad_verdict_declaration_stops_in_one_line(tmp_path):
+    def across(v):
+        v["families"][0]["pairs"][0] = ["IRV/paper", "SVM/ECFP4"]
+
+    def same_features(v):
+        v["decomposition"]["pairs"][0] = ["IRV/paper", "RF/paper"]
+
+    def unknown_ranker(v):
+        v["arms"]["GNN/paper"] = {"ranker": "chemprop", "fingerprint": "paper"}
+
+    def over_budget(v):
+        v["cost"]["stages"][1]["planned"] = True
+
+    assert _edited(tmp_path, across) == (
+        "verdict: families: rankers at equal features: IRV/paper and SVM/ECFP4 read different features (paper, ECFP4)"
+    )
+    assert _edited(tmp_path, same_features) == (
+        "verdict: decomposition: IRV/paper and RF/paper must differ in ranker and in features"
+    )
+    assert _edited(tmp_path, unknown_ranker).startswith("verdict: arms: GNN/paper: 'chemprop' is not a model (")
+    assert _edited(tmp_path, over_budget) == (
+        "verdict: cost: stage 2: planned must be false (the planned stages are the longest run of priorities "
+        "within 30 h; with it 31.71 h)"
+    )

@@ -13,6 +13,7 @@ from ._checks import (
     check_repeats,
     check_sizes,
     check_tuning,
+    check_verdict,
 )
 from ._load import (
     SIZE_UNKNOWN,
@@ -36,6 +37,7 @@ __all__ = [
     "check_repeats",
     "check_sizes",
     "check_tuning",
+    "check_verdict",
     "chosen_datasets",
     "compared_models",
     "expected_compounds",

@@ -148,6 +148,80 @@ def check_questions(config: dict, runs: dict) -> None:
             )
 
 
+def check_verdict(config: dict, runs: dict) -> None:
+    """``verdict:``, where declared: each arm a declared model on a declared set of features; each family's pairs
+    two known arms on the same features (rankers compared at equal features), none twice, its metrics the summary's
+    and the metric of record among the families'; each decomposition's pair two arms differing in ranker and in
+    features; the stages' priorities 1, 2, ... and the planned stages the longest run of them within the budget.
+
+    Examples
+    --------
+    >>> from crocbench.models import declared_runs
+    >>> v = {"metric_of_record": "roc", "fingerprints": {"paper": {}, "ECFP4": {}},
+    ...      "arms": {"IRV/paper": {"ranker": "irv", "fingerprint": "paper"},
+    ...               "SVM/ECFP4": {"ranker": "svm", "fingerprint": "ECFP4"}},
+    ...      "families": [{"name": "f", "pairs": [["IRV/paper", "SVM/ECFP4"]], "metrics": ["roc"]}],
+    ...      "decomposition": {"pairs": []}, "cost": {"budget_hours": 1, "stages": []}}
+    >>> check_verdict({"verdict": v}, declared_runs({"irv": {}, "svm": {}}))
+    Traceback (most recent call last):
+    ...
+    ValueError: verdict: families: f: IRV/paper and SVM/ECFP4 read different features (paper, ECFP4)
+    """
+    verdict = config.get("verdict")
+    if verdict is None:
+        return
+    from ..report import SUMMARY_RANK_METRICS
+
+    arms = verdict["arms"]
+    for label, arm in arms.items():
+        if arm["ranker"] not in runs:
+            raise ValueError(f"verdict: arms: {label}: {arm['ranker']!r} is not a model ({', '.join(runs)})")
+        if arm["fingerprint"] not in verdict["fingerprints"]:
+            raise ValueError(
+                f"verdict: arms: {label}: {arm['fingerprint']!r} is not one of verdict: fingerprints "
+                f"({', '.join(verdict['fingerprints'])})"
+            )
+
+    def known(where: str, pair) -> tuple[dict, dict]:
+        for label in pair:
+            if label not in arms:
+                raise ValueError(f"verdict: {where}: {label!r} is not an arm ({', '.join(arms)})")
+        return arms[pair[0]], arms[pair[1]]
+
+    for family in verdict["families"]:
+        where = f"families: {family['name']}"
+        if len({frozenset(p) for p in map(tuple, family["pairs"])}) != len(family["pairs"]):
+            raise ValueError(f"verdict: {where}: a pair is declared twice")
+        for pair in family["pairs"]:
+            a, b = known(where, pair)
+            if a["fingerprint"] != b["fingerprint"]:
+                raise ValueError(
+                    f"verdict: {where}: {pair[0]} and {pair[1]} read different features "
+                    f"({a['fingerprint']}, {b['fingerprint']})"
+                )
+        for metric in family["metrics"]:
+            if metric not in SUMMARY_RANK_METRICS:
+                raise ValueError(f"verdict: {where}: {metric!r} is not a metric of the summary")
+    if not any(verdict["metric_of_record"] in f["metrics"] for f in verdict["families"]):
+        raise ValueError(f"verdict: the metric of record {verdict['metric_of_record']!r} is in no family's metrics")
+    for pair in verdict["decomposition"]["pairs"]:
+        a, b = known("decomposition", pair)
+        if a["ranker"] == b["ranker"] or a["fingerprint"] == b["fingerprint"]:
+            raise ValueError(f"verdict: decomposition: {pair[0]} and {pair[1]} must differ in ranker and in features")
+    stages = sorted(verdict["cost"]["stages"], key=lambda s: s["priority"])
+    if [s["priority"] for s in stages] != list(range(1, len(stages) + 1)):
+        raise ValueError("verdict: cost: stages: the priorities must be 1, 2, ... each once")
+    total, fits = 0.0, True
+    for s in stages:
+        total += s["planned_hours"]
+        fits = fits and total <= verdict["cost"]["budget_hours"]
+        if s["planned"] != fits:
+            raise ValueError(
+                f"verdict: cost: stage {s['stage']}: planned must be {str(fits).lower()} (the planned stages are the "
+                f"longest run of priorities within {verdict['cost']['budget_hours']} h; with it {total:.2f} h)"
+            )
+
+
 def check_tuning(config: dict) -> None:
     """``tuning: folds`` and ``cost_margin`` only under the development design, ``folds`` no more than the split's;
     ``tuning: chosen_on`` (the development panel the models were chosen on) shares no campaign with the run's datasets.
@@ -242,6 +316,7 @@ def check_config(config: dict, runs: dict, root=".") -> list[str]:
     datasets = chosen_datasets(config)
     summary_models(config)
     check_questions(config, runs)
+    check_verdict(config, runs)
     check_memorization(config)
     check_tuning(config)
     check_repeats(config, runs)
