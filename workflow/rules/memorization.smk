@@ -103,5 +103,6 @@ rule memorization_table:
         samples=config["significance"]["samples"],
         seed=config["cv"]["seed"],
         split=SPLIT,
+        novelty=config["cv"]["novelty"],
     script:
         "../scripts/memorization_table.py"

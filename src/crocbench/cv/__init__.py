@@ -18,6 +18,7 @@ from ._certificate import certificate, fold_maxima, fold_table_bytes, fold_table
 from ._folds import (
     DROPPED,
     FOLD_COLUMNS,
+    NOVELTY,
     SPLITS,
     fold_summary,
     fold_table,
@@ -26,7 +27,7 @@ from ._folds import (
     split,
     stratified_folds,
 )
-from ._novelty import MAX_DROPPED, NOVELTY, check_max_dropped, novelty_groups, novelty_table
+from ._novelty import MAX_DROPPED, NOVELTY_SETTINGS, check_max_dropped, novelty_groups, novelty_table
 from ._overlap import (
     ALL_ACTIVES,
     MEASURES,
@@ -63,6 +64,7 @@ __all__ = [
     "DROPPED",
     "MAX_DROPPED",
     "NOVELTY",
+    "NOVELTY_SETTINGS",
     "check_max_dropped",
     "novelty_groups",
     "novelty_table",

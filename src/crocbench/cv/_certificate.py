@@ -12,8 +12,7 @@ import hashlib
 import numpy as np
 import pandas as pd
 
-from ._folds import DROPPED
-from ._novelty import NOVELTY
+from ._folds import DROPPED, NOVELTY
 
 #: Rows of a fold compared with the other folds at a time.
 BLOCK = 2048

@@ -124,9 +124,12 @@ def grouped_folds(y, groups, n_folds: int = 10, seed: int = 0) -> np.ndarray:
     return assign[g]
 
 
+#: The name of the novelty split (:func:`crocbench.cv.novelty_table`).
+NOVELTY = "novelty"
 #: The splits of a cross-validation: the paper's stratified random split, whole Bemis-Murcko scaffolds to a
-#: fold, whole leader clusters (:mod:`crocbench.chem.clusters`) to a fold.
-SPLITS = ("random", "scaffold", "cluster")
+#: fold, whole leader clusters (:mod:`crocbench.chem.clusters`) to a fold (these three by :func:`fold_table`), and
+#: the novelty split: no pair of two folds at or above tau (:func:`crocbench.cv.novelty_table`).
+SPLITS = ("random", "scaffold", "cluster", NOVELTY)
 
 
 def fold_table(ids, y, n_folds: int = 10, seed: int = 0, scaffolds=None, clusters=None) -> pd.DataFrame:
