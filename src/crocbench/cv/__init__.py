@@ -14,7 +14,14 @@ One concern per module:
 - ``_running``: models run over the folds (:func:`cross_validate`, :func:`score_fold`, :func:`fold_rows`).
 """
 
-from ._certificate import certificate, fold_maxima, fold_table_bytes, fold_table_sha256, verify_certificate
+from ._certificate import (
+    certificate,
+    certificate_bytes,
+    fold_maxima,
+    fold_table_bytes,
+    fold_table_sha256,
+    verify_certificate,
+)
 from ._folds import (
     DROPPED,
     FOLD_COLUMNS,
@@ -69,6 +76,7 @@ __all__ = [
     "novelty_groups",
     "novelty_table",
     "certificate",
+    "certificate_bytes",
     "fold_maxima",
     "fold_table_bytes",
     "fold_table_sha256",
