@@ -3,6 +3,7 @@ split, and the strata agree with it (every test active novel at tau)."""
 
 import hashlib
 import json
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -142,3 +143,117 @@ def test_every_test_active_of_the_real_run_is_novel_at_tau(sample):
     assert (strata(tested["to_train_actives"], novel=TAU, analog=0.7) == "novel").all()
     assert not set(folds["id"][~kept]) & set(overlap["id"])
     pd.testing.assert_series_equal(overlap["id"].reset_index(drop=True), folds["id"][kept].reset_index(drop=True))
+
+
+def test_the_novelty_split_compared_with_the_others_has_only_novel_test_actives(sample):
+    """``memorization: splits`` with novelty (crocbench.cv.split_overlaps): the novelty split, made and measured on
+    its ECFP4 bits, leaves no test active at or above tau; the random split of the same compounds does."""
+    from crocbench.cv import split_overlaps
+
+    table, fp, folds = sample
+    novelty = {"fingerprints": fp, "tau": TAU, "max_dropped": MAX_DROPPED}
+    overlaps, notes = split_overlaps(
+        SimilarityIndex(fp), table["id"], table["label"], ["random", "novelty"], N_FOLDS, 0, {"novelty": novelty}
+    )
+    assert notes == {}
+    pd.testing.assert_frame_equal(overlaps["novelty"], train_test_similarity(SimilarityIndex(fp), folds))
+    tested = overlaps["novelty"][overlaps["novelty"]["label"] == 1]
+    assert (strata(tested["to_train_actives"], novel=TAU, analog=0.7) == "novel").all()
+    random = overlaps["random"][overlaps["random"]["label"] == 1]
+    assert (random["to_train_actives"] >= np.float32(TAU)).any()
+    with pytest.raises(ValueError, match=r"a novelty split needs its groups \(novelty\)"):
+        split_overlaps(SimilarityIndex(fp), table["id"], table["label"], ["novelty"], N_FOLDS, 0, {})
+
+
+def test_the_config_takes_novelty_among_the_splits_compared():
+    from crocbench.config import load_config
+
+    root = Path(__file__).resolve().parents[1]
+    config = load_config([{"memorization": {"splits": ["random", "novelty"]}}], root)
+    assert config["memorization"]["splits"] == ["random", "novelty"]
+    with pytest.raises(ValueError, match="memorization"):
+        load_config([{"memorization": {"splits": ["novel"]}}], root)
+
+
+def test_the_protocol_pages_table_of_the_splits_is_the_references_leak():
+    """The table of the splits (crocbench.pages._splits): each measured share is the one the random run's split
+    comparison (split_similarity.tsv, computed apart from the strata) gives for that split's test actives; the
+    novelty split has none by construction; the page holds the block as generated."""
+    from crocbench.cv import PROMISES
+    from crocbench.pages import reference_blocks
+    from crocbench.pages._splits import BLOCK, split_tables
+
+    root = Path(__file__).resolve().parents[1]
+    text = split_tables(root)[BLOCK]
+    rows = {line.split(" | ")[0].strip("| "): line.split(" | ") for line in text.splitlines() if line.startswith("| ")}
+    compared = pd.read_csv(root / "results/reference/memorization_random/split_similarity.tsv", sep="\t")
+    compared = compared[compared["measure"] == "to_train_actives"].set_index("split")
+    for split in ("random", "scaffold", "cluster"):
+        assert rows[split][1] == PROMISES[split]
+        for cell, level in ((rows[split][2], "ge0.7"), (rows[split][3], "ge0.4")):
+            count, total = (int(x.replace(",", "")) for x in cell.split("(")[1].split(")")[0].split(" of "))
+            assert total == compared.loc[split, "compounds"] and count / total == pytest.approx(
+                compared.loc[split, level], abs=1e-9
+            ), (split, level, cell)
+    assert rows["novelty"][2].startswith("none, by construction") and rows["novelty"][3].startswith("none")
+    assert "does not keep neighbours apart across clusters" in rows["cluster"][1]
+    page = (root / "docs/user_guide/protocol.md").read_text()
+    assert reference_blocks(page)[BLOCK] == text
+
+
+def test_two_references_of_one_split_are_one_line(tmp_path):
+    import shutil
+
+    from crocbench.pages._splits import split_tables
+
+    root = Path(__file__).resolve().parents[1] / "results" / "reference"
+    for name in ("memorization_random", "memorization_cluster"):
+        shutil.copytree(root / name, tmp_path / "results" / "reference" / name)
+    manifest = tmp_path / "results" / "reference" / "memorization_cluster" / "manifest.yaml"
+    manifest.write_text(manifest.read_text().replace("split: cluster", "split: random"))
+    with pytest.raises(ValueError, match="^two memorization references of the random split"):
+        split_tables(tmp_path)
+
+
+@pytest.mark.workflow
+def test_a_novelty_run_of_the_workflow_has_only_novel_test_actives_and_a_reference(tmp_path):
+    """The workflow on the .test screen (96 compounds) under ``cv: split: novelty`` at tau 0.4, with the novelty
+    split among the splits compared: every test active's nearest training active (ECFP4 bits, recomputed here by
+    brute force from the SMILES) is below tau, the strata hold only novel actives, the compared novelty split has no
+    test active at or above tau, and the run's memorization reference records the split."""
+    import shutil
+
+    from _snakemake import run_workflow
+    from test_ecfp_workflow import SCREEN, _config
+
+    from crocbench.reference import read_manifest
+
+    (tmp_path / "mir").mkdir()
+    shutil.copy(SCREEN, tmp_path / "mir" / "screen.csv")
+    config = _config({})
+    config["cv"] |= {"split": "novelty", "novelty": {"tau": 0.4}}
+    config["memorization"] = {"splits": ["random", "novelty"], "novel": 0.4}
+    res = tmp_path / "results" / "scr"
+    targets = [f"results/scr/tables/{t}" for t in ("memorization.tsv", "split_similarity.tsv")]
+    done = run_workflow(tmp_path, config, *targets, timeout=900)
+    assert done.returncode == 0, done.stderr[-3000:]
+    folds = pd.read_csv(res / "folds.tsv", sep="\t", dtype={"id": str})
+    overlap = pd.read_parquet(res / "train_test_similarity.parquet")
+    smiles = pd.read_parquet(res / "compounds.parquet").set_index("id").loc[folds["id"], "smiles"]
+    fp = named_fingerprints(smiles.tolist(), "ecfp4")
+    sets = [set(fp.ids[fp.indptr[i] : fp.indptr[i + 1]].tolist()) for i in range(len(folds))]
+    fold, label = folds["fold"].to_numpy(), folds["label"].to_numpy()
+    assert (fold == DROPPED).any()
+    for row in overlap[overlap["label"] == 1].itertuples():
+        i = int(np.flatnonzero(folds["id"].to_numpy() == row.id)[0])
+        train = np.flatnonzero((fold != DROPPED) & (fold != fold[i]) & (label == 1))
+        assert row.to_train_actives == max(brute_tanimoto(sets[i], sets[j]) for j in train.tolist()) < np.float32(0.4)
+    table = pd.read_csv(res / "tables" / "memorization.tsv", sep="\t")
+    assert set(table["stratum"]) == {"all", "novel"}
+    split = pd.read_csv(res / "tables" / "split_similarity.tsv", sep="\t").set_index(["split", "measure"])
+    assert split.loc[("novelty", "to_train_actives"), "ge0.4"] == 0
+    assert split.loc[("random", "to_train_actives"), "ge0.4"] > 0
+    out = tmp_path / "memorization_novelty"
+    assert main(["reference", str(res), "--memorization", "--out", str(out)]) == 0
+    record = read_manifest(out).novelty
+    assert record["tau"] == 0.4 and record["dropped"]["actives"] + record["dropped"]["inactives"] == (fold == -1).sum()
