@@ -71,9 +71,9 @@ class Spec:
     config : tuple of str
         The config files after ``config.yaml`` that declare its screens and split, relative to the project.
     split : dict
-        ``kind`` (one of :data:`crocbench.cv.SPLITS`), ``folds``, ``repeats`` and ``seed``; a scaffold split adds
+        ``kind`` (one of ``crocbench.cv.SPLITS``), ``folds``, ``repeats`` and ``seed``; a scaffold split adds
         ``scaffold`` (murcko or generic), a cluster split ``cluster_threshold``, a novelty split ``tau``,
-        ``fingerprint`` and ``max_dropped`` (:data:`crocbench.cv.NOVELTY_SETTINGS`).
+        ``fingerprint`` and ``max_dropped`` (``crocbench.cv.NOVELTY_SETTINGS``).
     metric_of_record : str
         The metric whose comparisons are confirmatory; the others are reported as exploratory.
     metrics : tuple of str
