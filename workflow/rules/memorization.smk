@@ -6,10 +6,10 @@ rule train_test_similarity:
     """Each compound's highest similarity to the training compounds and to the training actives of the fold where
     it is tested (the run's split), exact; under a novelty split on its fingerprint (ECFP4 bits)."""
     input:
+        **({"ecfp": "results/{dataset}/ecfp.npz"} if SPLIT == "novelty" else {}),
         folds="results/{dataset}/folds.tsv",
         fingerprints="results/{dataset}/fingerprints.npz",
         neighbours=f"results/{{dataset}}/neighbours_k{K}.npz",
-        **({"ecfp": "results/{dataset}/ecfp.npz"} if SPLIT == "novelty" else {}),
     output:
         "results/{dataset}/train_test_similarity.parquet",
     log:
