@@ -230,6 +230,20 @@ def test_a_forged_certificate_is_refused():
         verify_certificate(changed, table, fp)
 
 
+def test_a_pair_exactly_at_tau_across_two_folds_is_refused():
+    """T({1, 2}, {1, 2, 3, 4}) = 1/2 exactly: at tau 0.5 the pair in two folds is refused; at tau 0.55 it is below
+    tau, certified, the fold maxima 1/2 each."""
+    fp = as_fingerprints([{1, 2}, {1, 2, 3, 4}, {5}, {6}])
+    table = pd.DataFrame({"id": list("abcd"), "label": [1, 1, 0, 0], "fold": [0, 1, 0, 1]})
+    with pytest.raises(
+        ValueError,
+        match=r"^fold 0: compound a and compound b of another fold are at similarity 0\.5, at or above tau 0\.5$",
+    ):
+        verify_certificate(certificate(table, fp, 0.5, "ecfp4"), table, fp)
+    maxima = verify_certificate(certificate(table, fp, 0.55, "ecfp4"), table, fp)
+    assert [m["max_similarity"] for m in maxima] == [0.5, 0.5]
+
+
 def test_more_than_max_dropped_is_one_line_naming_the_share_and_a_tau_that_fits():
     """The path 0-1-2-3-4 (similarities 0.5) drops 1 of 5 = 20%: above max_dropped 0.1; at tau 0.55 no edge."""
     path = sp.csr_matrix(0.5 * (np.eye(5, k=1) + np.eye(5, k=-1)), dtype=np.float32)

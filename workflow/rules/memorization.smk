@@ -4,8 +4,9 @@
 
 rule train_test_similarity:
     """Each compound's highest similarity to the training compounds and to the training actives of the fold where
-    it is tested (the run's split), exact."""
+    it is tested (the run's split), exact; under a novelty split on its fingerprint (ECFP4 bits)."""
     input:
+        **({"ecfp": "results/{dataset}/ecfp.npz"} if SPLIT == "novelty" else {}),
         folds="results/{dataset}/folds.tsv",
         fingerprints="results/{dataset}/fingerprints.npz",
         neighbours=f"results/{{dataset}}/neighbours_k{K}.npz",
@@ -22,6 +23,7 @@ rule train_test_similarity:
         mem_mb=4000,
     params:
         block=config["similarity"]["block"],
+        ecfp=config["ecfp"],
     script:
         "../scripts/train_test_similarity.py"
 
@@ -61,6 +63,8 @@ rule split_similarity:
         block=config["similarity"]["block"],
         novel=MEMORIZATION["novel"],
         analog=MEMORIZATION["analog"],
+        novelty=config["cv"]["novelty"],
+        ecfp=config["ecfp"],
     script:
         "../scripts/split_similarity.py"
 
@@ -103,5 +107,6 @@ rule memorization_table:
         samples=config["significance"]["samples"],
         seed=config["cv"]["seed"],
         split=SPLIT,
+        novelty=config["cv"]["novelty"],
     script:
         "../scripts/memorization_table.py"

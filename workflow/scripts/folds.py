@@ -2,7 +2,7 @@ import json
 
 import pandas as pd
 
-from crocbench._io import write_table, write_text
+from crocbench._io import write_bytes, write_table
 from crocbench._workflow import step
 from crocbench.cv import fold_table, read_split_groups
 
@@ -11,7 +11,7 @@ with step(snakemake) as log:
     if snakemake.params.split == "novelty":
         from crocbench.chem.ecfp import load_ecfp
         from crocbench.chem.graph import ecfp4_fingerprints, tau_graph
-        from crocbench.cv import certificate, novelty_table
+        from crocbench.cv import certificate, certificate_bytes, novelty_table
 
         settings = snakemake.params.novelty
         fp = ecfp4_fingerprints(load_ecfp(snakemake.input.ecfp), **snakemake.params.ecfp)
@@ -37,5 +37,5 @@ with step(snakemake) as log:
         )
     write_table(table, snakemake.output.folds, sep="\t", index=False)
     if snakemake.params.split == "novelty":
-        write_text(snakemake.output.certificate, json.dumps(cert, indent=1) + "\n")
+        write_bytes(snakemake.output.certificate, certificate_bytes(cert))
     print(table.groupby("fold")["label"].agg(["size", "sum"]).to_string(), file=log)

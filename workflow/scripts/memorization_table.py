@@ -3,6 +3,7 @@ import yaml
 
 from crocbench._io import write_table, write_text
 from crocbench._workflow import step
+from crocbench.cv import NOVELTY, NOVELTY_SETTINGS
 from crocbench.metrics import benchmark_metrics
 from crocbench.plots import plot_memorization
 from crocbench.report import (
@@ -33,6 +34,8 @@ with step(snakemake) as log:
     tests = stratum_tests(pooled, overlap, chosen, TESTS, p.novel, p.analog, n_samples=p.samples, seed=p.seed)
     write_table(tests, snakemake.output.tests, sep="\t", index=False, float_format="%.10g")
     declared = {"split": p.split, "novel": p.novel, "analog": p.analog, "metrics": list(p.metrics)}
+    if p.split == NOVELTY:  # its reference records them (crocbench.reference: novelty:)
+        declared["novelty"] = {k: p.novelty[k] for k in NOVELTY_SETTINGS}
     write_text(snakemake.output.declared, yaml.safe_dump(declared, sort_keys=False))
     text = (
         f"# Memorization ({snakemake.wildcards.dataset}): each ranker on its test actives by their nearest training "

@@ -2,7 +2,9 @@ import pandas as pd
 
 from crocbench._io import write_table, write_text
 from crocbench._workflow import step
+from crocbench.chem.ecfp import load_ecfp
 from crocbench.chem.fingerprints import load_fingerprints
+from crocbench.chem.graph import ecfp4_fingerprints
 from crocbench.cv import read_split_groups, split_overlaps
 from crocbench.plots import plot_split_similarity
 from crocbench.report import markdown_html, split_similarity_curves, split_similarity_markdown, split_similarity_table
@@ -18,6 +20,9 @@ with step(snakemake) as log:
     )
     files = {k: snakemake.input[k] for k in ("scaffolds", "clusters") if k in snakemake.input.keys()}
     groups = read_split_groups(compounds["id"], **files)
+    if "ecfp" in snakemake.input.keys():  # the novelty split, made and measured on its fingerprint
+        fp = ecfp4_fingerprints(load_ecfp(snakemake.input.ecfp), **p.ecfp)
+        groups["novelty"] = {"fingerprints": fp, "tau": p.novelty["tau"], "max_dropped": p.novelty["max_dropped"]}
     overlaps, notes = split_overlaps(
         data, compounds["id"], compounds["label"], p.splits, p.n_folds, p.seed, groups, progress=log
     )

@@ -165,14 +165,16 @@ class Files:
         return {"compounds": f"{d}/compounds.parquet", **self._groups(d, [self.plan.split]), **ecfp}
 
     def split_similarity_inputs(self, wildcards) -> dict:
-        """The split table's inputs: compounds, fingerprints and neighbours, and the groups of its grouped
-        splits."""
+        """The split table's inputs: compounds, fingerprints and neighbours, the groups of its grouped splits, and
+        for a novelty split the ECFP counts."""
         d = f"results/{wildcards.dataset}"
+        splits = self.plan.memorization["splits"]
         return {
             "compounds": f"{d}/compounds.parquet",
             "fingerprints": f"{d}/fingerprints.npz",
             "neighbours": f"{d}/neighbours_k{self.plan.k}.npz",
-            **self._groups(d, self.plan.memorization["splits"]),
+            **self._groups(d, splits),
+            **({"ecfp": f"{d}/ecfp.npz"} if "novelty" in splits else {}),
         }
 
     def repeat_files(self, path: str):

@@ -3,9 +3,12 @@ without training anything; and the spec frozen from them.
 
 A screen's table is what a workflow run of the spec's config makes: the dataset standardized as it declares
 (duplicates resolved by its ``duplicates:`` policy), then its folds (:func:`crocbench.cv.fold_table`, the same
-seed per repeat, the scaffold or cluster groups of a grouped split). The file holds ``id, smiles, label`` and
+seed per repeat, the scaffold or cluster groups of a grouped split; :func:`crocbench.cv.novelty_table` under a
+novelty split, its dropped compounds in fold -1). The file holds ``id, smiles, label`` and
 one fold column per repeat, as CSV, whose sha256 the spec lists; a Parquet export holds the same table, and its
 sha256 is taken of the table written as that CSV.
+
+Under a novelty split each fold column has its certificate (:mod:`crocbench.benchmark._splits`).
 
 An export reads a crocbench checkout (the spec's config files, ``config.yaml``, its reference: :func:`checkout`),
 keeps the
@@ -23,27 +26,16 @@ from pathlib import Path
 
 import pandas as pd
 
+from ..cv import NOVELTY
 from ._read import SCREEN_COLUMNS, read_screen, table_bytes
 from ._scratch import scratch
 from ._spec import REFERENCE_FILE, SPEC_FILE, Spec, parse_spec, screen_file, sha256_bytes, spec_bytes, write_spec
+from ._splits import certificates as certificates_of
+from ._splits import check_split, holds, novelty_folds, split_groups
 from ._values import at_precision, rounded_means
 
 #: The reference rankers' values: one row per screen and ranker.
 REFERENCE_KEYS = ("dataset", "model")
-
-
-def _check_split(spec: Spec, config: dict) -> None:
-    cv, split = config["cv"], spec.split
-    pairs = {"kind": cv["split"], "folds": cv["folds"], "repeats": cv["repeats"], "seed": cv["seed"]}
-    if split["kind"] == "scaffold":
-        pairs["scaffold"] = cv["scaffold"]
-    if split["kind"] == "cluster":
-        pairs["cluster_threshold"] = cv["cluster_threshold"]
-    for key, value in pairs.items():
-        if split.get(key) != value:
-            raise ValueError(
-                f"benchmark {spec.name}: its split.{key} is {split.get(key)!r} but its config gives {value!r}"
-            )
 
 
 def screen_table(spec: Spec, config: dict, screen: str, work, root=".", n_jobs: int = 2, progress=None):
@@ -71,10 +63,15 @@ def screen_table(spec: Spec, config: dict, screen: str, work, root=".", n_jobs: 
     -------
     DataFrame
     """
+    return _screen_table(spec, config, screen, work, root, n_jobs, progress)[0]
+
+
+def _screen_table(spec: Spec, config: dict, screen: str, work, root, n_jobs: int, progress):
+    """:func:`screen_table`'s table, and under a novelty split the compounds' fingerprints (else None)."""
     from ..cv import fold_table, repeat_seed
     from ..data import Dataset, Fetching, Ledger, obtain, resolve_mirror, standardize_files, user_cache
 
-    _check_split(spec, config)
+    check_split(spec, config)
     if screen not in config["datasets"]:
         raise ValueError(f"benchmark {spec.name}: screen {screen!r} is not declared by its config")
     dataset = Dataset.from_config(screen, config["datasets"][screen])
@@ -94,32 +91,16 @@ def screen_table(spec: Spec, config: dict, screen: str, work, root=".", n_jobs: 
         if not dest.is_file():
             obtain(entry, dest, ledger=ledger, key=Ledger.key(screen, entry), record=False, how=how)
     compounds, _, _ = standardize_files(dataset, folder, lock, n_jobs, None, spec.split["folds"])
-    groups = _split_groups(spec, config, compounds, n_jobs, progress)
     table = compounds[list(SCREEN_COLUMNS)].copy()
     table["id"] = table["id"].astype(str)
     table["label"] = table["label"].astype("int8")
+    if spec.split["kind"] == NOVELTY:
+        return table, novelty_folds(spec, table, n_jobs)
+    groups = split_groups(spec, config, compounds, n_jobs, progress)
     for r, column in enumerate(spec.fold_columns()):
         seed = repeat_seed(spec.split["seed"], r)
         table[column] = fold_table(table["id"], table["label"], spec.split["folds"], seed, **groups)["fold"].to_numpy()
-    return table
-
-
-def _split_groups(spec: Spec, config: dict, compounds: pd.DataFrame, n_jobs: int, progress) -> dict:
-    """The groups of a grouped split, computed as the workflow's ``scaffolds`` and ``clusters`` jobs compute them."""
-    kind = spec.split["kind"]
-    if kind == "scaffold":
-        from ..chem.scaffolds import scaffolds
-
-        return {"scaffolds": scaffolds(compounds["smiles"], spec.split["scaffold"], progress=progress)}
-    if kind == "cluster":
-        from ..chem.clusters import bit_fingerprints, leader_clusters
-        from ..chem.ecfp import ecfp_counts
-        from ..chem.fingerprints import require_parsed
-
-        reasons, counts = ecfp_counts(compounds["smiles"], config["ecfp"]["radius"], config["ecfp"]["n_bits"], n_jobs)
-        require_parsed(reasons)
-        return {"clusters": leader_clusters(bit_fingerprints(counts), spec.split["cluster_threshold"])}
-    return {}
+    return table, None
 
 
 def reference_values(spec: Spec, root=".") -> pd.DataFrame:
@@ -275,8 +256,11 @@ def export(
 
 
 def _export_screens(spec, config, out: Path, root, chosen, fmt, n_jobs, progress, verify: bool, done=None) -> dict:
-    """Write each chosen screen's table into ``out`` and return their file entries; ``verify`` checks each against
-    the spec's sha256 (and keeps one already exported with it). ``done(name, entry)`` is called as each lands."""
+    """Write each chosen screen's table (and certificates) into ``out`` and return their file entries; ``verify``
+    checks each against the spec's sha256 (and keeps one already exported with it). ``done(name, entry)`` is
+    called as each lands, a screen's certificates before its table."""
+    from .._io import write_bytes
+
     out.mkdir(parents=True, exist_ok=True)
     files = {}
     with scratch(out) as work:
@@ -289,12 +273,14 @@ def _export_screens(spec, config, out: Path, root, chosen, fmt, n_jobs, progress
                     table = read_screen(path, spec, expected)
                 except ValueError:
                     table = None
-                if table is not None:
+                certified = [n for n in spec.certificate_files(screen).values()]
+                if table is not None and all(holds(out / n, spec.files[n]["sha256"]) for n in certified):
+                    files.update({n: spec.files[n] for n in certified})
                     files[name] = spec.files[name]
                     _say(progress, f"[{i}/{len(chosen)}] {screen}: already exported")
                     continue
             start = time.perf_counter()
-            table = screen_table(spec, config, screen, work, root, n_jobs, progress=None)
+            table, fp = _screen_table(spec, config, screen, work, root, n_jobs, progress=None)
             data = table_bytes(table)
             digest = sha256_bytes(data)
             if verify and digest != expected:
@@ -302,6 +288,11 @@ def _export_screens(spec, config, out: Path, root, chosen, fmt, n_jobs, progress
                     f"benchmark {spec.title}: screen {screen}'s table has sha256 {digest[:12]}, the spec lists "
                     f"{str(expected)[:12]}: the data or the code moved since it was frozen (nothing of it written)"
                 )
+            for cert_name, cert in certificates_of(spec, screen, table, fp, verify).items():
+                write_bytes(out / cert_name, cert)
+                files[cert_name] = {"sha256": sha256_bytes(cert)}
+                if done is not None:
+                    done(cert_name, files[cert_name])
             _write_table(table, data, path, fmt)
             files[name] = {"sha256": digest, "compounds": len(table), "actives": int(table["label"].sum())}
             if done is not None:
@@ -356,7 +347,7 @@ def freeze(path, root=None, screens=None, missing: bool = False, progress=sys.st
         chosen = [s for s in chosen if s in spec.unhashed()]
     root = checkout(root)
     config = _config(spec, root)
-    _check_split(spec, config)
+    check_split(spec, config)
     kept = {screen_file(s) for s in spec.screens if s not in chosen}
     files = {name: entry for name, entry in spec.files.items() if name in kept}
 

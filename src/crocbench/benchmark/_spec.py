@@ -1,7 +1,8 @@
 """A benchmark's spec: a frozen, versioned JSON file that names everything an entry is scored on.
 
 A spec names its screens and the file each one is exported to, with the sha256 of that file; the split (kind,
-folds, repeats, seed); the metric of record and the metrics reported; the committed reference it places an entry
+folds, repeats, seed); under a novelty split, its settings and, per screen and repeat, the sha256 of the split's
+certificate (:func:`crocbench.cv.certificate`), a file of the export (:meth:`Spec.certificate_files`); the metric of record and the metrics reported; the committed reference it places an entry
 against and that reference's rankers; and the config files that declare the screens. The sha256 of the spec file
 itself identifies the benchmark: an export, a submission and a result record each carry it.
 
@@ -20,6 +21,8 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..cv import NOVELTY, NOVELTY_SETTINGS, SPLITS
+
 #: The committed specs: the folder of ``<name>.json`` files that ships with the package.
 SPECS = Path(__file__).resolve().parent / "specs"
 #: The environment variable naming a folder of spec files read in place of :data:`SPECS` (a private registry).
@@ -29,8 +32,6 @@ UNREGISTERED = "unregistered spec"
 #: An export's spec and its reference rankers' values, beside the screens' files.
 SPEC_FILE = "benchmark.json"
 REFERENCE_FILE = "reference.csv"
-#: The split kinds a spec names (:data:`crocbench.cv.SPLITS`).
-SPLIT_KINDS = ("random", "scaffold", "cluster")
 FORMATS = ("csv", "parquet")
 _KEYS = (
     "name",
@@ -70,8 +71,9 @@ class Spec:
     config : tuple of str
         The config files after ``config.yaml`` that declare its screens and split, relative to the project.
     split : dict
-        ``kind`` (random, scaffold or cluster), ``folds``, ``repeats`` and ``seed``; a scaffold split adds
-        ``scaffold`` (murcko or generic), a cluster split ``cluster_threshold``.
+        ``kind`` (one of ``crocbench.cv.SPLITS``), ``folds``, ``repeats`` and ``seed``; a scaffold split adds
+        ``scaffold`` (murcko or generic), a cluster split ``cluster_threshold``, a novelty split ``tau``,
+        ``fingerprint`` and ``max_dropped`` (``crocbench.cv.NOVELTY_SETTINGS``).
     metric_of_record : str
         The metric whose comparisons are confirmatory; the others are reported as exploratory.
     metrics : tuple of str
@@ -84,7 +86,8 @@ class Spec:
         The screens, in order.
     files : dict
         ``{file name: {"sha256": ..., "compounds": n, "actives": n}}``: each screen's ``<screen>.csv`` and the
-        reference rankers' values (:data:`REFERENCE_FILE`).
+        reference rankers' values (:data:`REFERENCE_FILE`); under a novelty split also ``{"sha256": ...}`` of each
+        certificate (:meth:`certificate_files`).
     sha256 : str
         The spec file's own sha256: the benchmark's identity.
     """
@@ -121,9 +124,19 @@ class Spec:
             )
         return chosen
 
+    def certificate_files(self, screen: str) -> dict:
+        """``{fold column: file name}`` of a screen's certificates under a novelty split (``<screen>.certificate.json``,
+        or ``<screen>.<fold column>.certificate.json`` with repeats); ``{}`` under the other splits."""
+        if self.split["kind"] != NOVELTY:
+            return {}
+        if self.repeats == 1:
+            return {"fold": f"{screen}.certificate.json"}
+        return {column: f"{screen}.{column}.certificate.json" for column in self.fold_columns()}
+
     def unhashed(self) -> list[str]:
-        """The screens whose file the spec holds no hash for (a freeze not finished), in the spec's order."""
-        return [s for s in self.screens if screen_file(s) not in self.files]
+        """The screens whose file, or a certificate of, the spec holds no hash for (a freeze not finished), in the
+        spec's order."""
+        return [s for s in self.screens if not {screen_file(s), *self.certificate_files(s).values()} <= set(self.files)]
 
     def check_frozen(self) -> None:
         """Raise ``ValueError`` (one line saying how far it is) unless every screen and the reference are hashed."""
@@ -168,8 +181,10 @@ def _check(spec: dict, where: str) -> None:
     if unknown or missing:
         raise ValueError(f"{where}: {'unknown key ' + repr(unknown[0]) if unknown else 'no key ' + repr(missing[0])}")
     split = spec["split"]
-    if not isinstance(split, dict) or split.get("kind") not in SPLIT_KINDS:
-        raise ValueError(f"{where}: split.kind must be one of {', '.join(SPLIT_KINDS)}")
+    if not isinstance(split, dict) or split.get("kind") not in SPLITS:
+        raise ValueError(f"{where}: split.kind must be one of {', '.join(SPLITS)}")
+    if split["kind"] == NOVELTY:
+        _check_novelty(split, where)
     for key in ("folds", "repeats", "seed"):
         if not isinstance(split.get(key), int) or split[key] < (2 if key == "folds" else 1 if key == "repeats" else 0):
             raise ValueError(f"{where}: split.{key} must be a whole number (folds >= 2, repeats >= 1, seed >= 0)")
@@ -177,6 +192,23 @@ def _check(spec: dict, where: str) -> None:
         raise ValueError(f"{where}: metric_of_record {spec['metric_of_record']!r} is not among its metrics")
     if not spec["screens"] or len(set(spec["screens"])) != len(spec["screens"]):
         raise ValueError(f"{where}: screens must list at least one screen, each once")
+
+
+def _check_novelty(split: dict, where: str) -> None:
+    """One line where a novelty split's settings are missing or out of range."""
+    from ..chem.clusters import check_threshold
+    from ..chem.graph import check_fingerprint
+    from ..cv import check_max_dropped
+
+    missing = [k for k in NOVELTY_SETTINGS if k not in split]
+    if missing:
+        raise ValueError(f"{where}: a novelty split names {', '.join(NOVELTY_SETTINGS)}; no split.{missing[0]}")
+    try:
+        check_threshold(split["tau"], "split.tau")
+        check_fingerprint(split["fingerprint"])
+        check_max_dropped(split["max_dropped"])
+    except ValueError as exc:
+        raise ValueError(f"{where}: {exc}") from None
 
 
 def parse_spec(data: bytes, where: str = "spec") -> Spec:

@@ -60,10 +60,10 @@ def _compounds(path: Path):
 
 
 def _novelty(args) -> int:
-    from .._io import write_table, write_text
+    from .._io import write_bytes, write_table
     from ..chem.clusters import check_threshold
     from ..chem.graph import check_fingerprint, named_fingerprints, tau_graph
-    from ..cv import DROPPED, certificate, check_max_dropped, novelty_table
+    from ..cv import DROPPED, certificate, certificate_bytes, check_max_dropped, novelty_table
 
     tau = check_threshold(args.tau, "tau")
     fingerprint = check_fingerprint(args.fingerprint)
@@ -78,7 +78,7 @@ def _novelty(args) -> int:
     )
     cert = certificate(table, fp, tau, fingerprint)
     write_table(table, folds_path, sep="\t", index=False)
-    write_text(cert_path, json.dumps(cert, indent=1) + "\n")
+    write_bytes(cert_path, certificate_bytes(cert))
     kept = table["fold"] != DROPPED
     worst = max(f["max_similarity"] for f in cert["folds"])
     print(

@@ -14,10 +14,19 @@ One concern per module:
 - ``_running``: models run over the folds (:func:`cross_validate`, :func:`score_fold`, :func:`fold_rows`).
 """
 
-from ._certificate import certificate, fold_maxima, fold_table_bytes, fold_table_sha256, verify_certificate
+from ._certificate import (
+    certificate,
+    certificate_bytes,
+    fold_maxima,
+    fold_table_bytes,
+    fold_table_sha256,
+    verify_certificate,
+)
 from ._folds import (
     DROPPED,
     FOLD_COLUMNS,
+    NOVELTY,
+    PROMISES,
     SPLITS,
     fold_summary,
     fold_table,
@@ -26,7 +35,7 @@ from ._folds import (
     split,
     stratified_folds,
 )
-from ._novelty import MAX_DROPPED, NOVELTY, check_max_dropped, novelty_groups, novelty_table
+from ._novelty import MAX_DROPPED, NOVELTY_SETTINGS, check_max_dropped, novelty_groups, novelty_table
 from ._overlap import (
     ALL_ACTIVES,
     MEASURES,
@@ -45,6 +54,7 @@ __all__ = [
     "FOLD_COLUMNS",
     "SCORE_COLUMNS",
     "SPLITS",
+    "PROMISES",
     "stratified_folds",
     "grouped_folds",
     "fold_table",
@@ -63,10 +73,12 @@ __all__ = [
     "DROPPED",
     "MAX_DROPPED",
     "NOVELTY",
+    "NOVELTY_SETTINGS",
     "check_max_dropped",
     "novelty_groups",
     "novelty_table",
     "certificate",
+    "certificate_bytes",
     "fold_maxima",
     "fold_table_bytes",
     "fold_table_sha256",

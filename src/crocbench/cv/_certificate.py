@@ -8,12 +8,12 @@ inactives; :func:`fold_maxima`), and the dropped compounds: counted by class, wi
 from __future__ import annotations
 
 import hashlib
+import json
 
 import numpy as np
 import pandas as pd
 
-from ._folds import DROPPED
-from ._novelty import NOVELTY
+from ._folds import DROPPED, NOVELTY
 
 #: Rows of a fold compared with the other folds at a time.
 BLOCK = 2048
@@ -149,6 +149,23 @@ def certificate(table: pd.DataFrame, fp, tau: float, fingerprint: str) -> dict:
             "ids": ids[dropped].tolist(),
         },
     }
+
+
+def certificate_bytes(cert: dict) -> bytes:
+    """A certificate's file bytes, as ``crocbench split novelty``, the workflow and a benchmark export write them:
+    JSON, one-space indent, one final newline, UTF-8.
+
+    Parameters
+    ----------
+    cert : dict
+        The certificate (:func:`certificate`).
+
+    Returns
+    -------
+    bytes
+        The file's bytes (a benchmark spec holds their sha256).
+    """
+    return (json.dumps(cert, indent=1) + "\n").encode("utf-8")
 
 
 def _check_shape(cert) -> None:

@@ -124,9 +124,23 @@ def grouped_folds(y, groups, n_folds: int = 10, seed: int = 0) -> np.ndarray:
     return assign[g]
 
 
+#: The name of the novelty split (:func:`crocbench.cv.novelty_table`).
+NOVELTY = "novelty"
 #: The splits of a cross-validation: the paper's stratified random split, whole Bemis-Murcko scaffolds to a
-#: fold, whole leader clusters (:mod:`crocbench.chem.clusters`) to a fold.
-SPLITS = ("random", "scaffold", "cluster")
+#: fold, whole leader clusters (:mod:`crocbench.chem.clusters`) to a fold (these three by :func:`fold_table`), and
+#: the novelty split: no pair of two folds at or above tau (:func:`crocbench.cv.novelty_table`).
+SPLITS = ("random", "scaffold", "cluster", NOVELTY)
+#: What each split guarantees of its folds, in words (the protocol page's table of the splits).
+PROMISES = {
+    "random": "nothing of similarity: each class shuffled and dealt round-robin, every fold with the screen's share "
+    "of actives (the paper's protocol)",
+    "scaffold": "no Bemis-Murcko scaffold in two folds; analogues whose scaffolds differ (by one ring atom) may be "
+    "in two folds",
+    "cluster": "no leader cluster in two folds; it does not keep neighbours apart across clusters: two compounds "
+    "of two clusters may be at any similarity, up to identical fingerprints",
+    NOVELTY: "no pair of compounds in two folds at Tanimoto >= tau on its fingerprint (ECFP4 bits), certified; the "
+    "compounds it cannot place are dropped (neither trained on nor scored)",
+}
 
 
 def fold_table(ids, y, n_folds: int = 10, seed: int = 0, scaffolds=None, clusters=None) -> pd.DataFrame:

@@ -25,10 +25,10 @@ from scipy.sparse import csgraph
 
 from ._folds import DROPPED, grouped_folds
 
-#: The name of the split.
-NOVELTY = "novelty"
 #: The default largest share of the compounds a novelty split may drop.
 MAX_DROPPED = 0.2
+#: A novelty split's settings (the run's ``cv: novelty``), as a run declares them and its reference records them.
+NOVELTY_SETTINGS = ("tau", "fingerprint", "max_dropped")
 
 
 def check_max_dropped(share) -> float:

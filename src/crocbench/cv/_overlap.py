@@ -129,7 +129,10 @@ def split_overlaps(data, ids, y, splits, n_folds: int, seed: int, groups: dict |
     n_folds, seed : int
         As the run's ``cv:``.
     groups : dict, default=None
-        ``scaffolds`` and ``clusters`` (one per compound) for the grouped splits.
+        ``scaffolds`` and ``clusters`` (one per compound) for the grouped splits; ``novelty`` for the novelty split:
+        ``fingerprints`` (its ECFP4 bits, :func:`crocbench.chem.graph.ecfp4_fingerprints`), ``tau`` and
+        ``max_dropped``. The novelty split's overlap is measured on those fingerprints, so that its strata agree
+        with it (every test active below ``tau``); the other splits' on ``data``.
     progress : file-like, default=None
         Progress lines go there.
 
@@ -140,27 +143,43 @@ def split_overlaps(data, ids, y, splits, n_folds: int, seed: int, groups: dict |
     notes : dict
         A split's name -> why it could not be made (e.g. fewer scaffold groups with positives than folds).
     """
-    from ._folds import fold_table
+    from ._folds import NOVELTY, fold_table
 
     groups = groups or {}
     arguments = {
         "random": {},
         "scaffold": {"scaffolds": groups.get("scaffolds")},
         "cluster": {"clusters": groups.get("clusters")},
+        NOVELTY: {"novelty": groups.get("novelty")},
     }
     overlaps, notes = {}, {}
     for split in splits:
         if any(v is None for v in arguments[split].values()):
             raise ValueError(f"a {split} split needs its groups ({', '.join(arguments[split])})")
+        measured = data
         try:
-            folds = fold_table(ids, y, n_folds, seed, **arguments[split])
+            if split == NOVELTY:
+                folds, measured = _novelty_folds(ids, y, n_folds, seed, groups["novelty"])
+            else:
+                folds = fold_table(ids, y, n_folds, seed, **arguments[split])
         except ValueError as exc:
             notes[split] = str(exc)
             continue
         if progress is not None:
             print(f"{split} split:", file=progress, flush=True)
-        overlaps[split] = train_test_similarity(data, folds, progress=progress)
+        overlaps[split] = train_test_similarity(measured, folds, progress=progress)
     return overlaps, notes
+
+
+def _novelty_folds(ids, y, n_folds: int, seed: int, novelty: dict):
+    """The novelty split's fold table (:func:`crocbench.cv.novelty_table`) and the index of its fingerprints."""
+    from ..chem.graph import tau_graph
+    from ..similarity import SimilarityIndex
+    from ._novelty import novelty_table
+
+    fp, tau = novelty["fingerprints"], novelty["tau"]
+    folds = novelty_table(ids, y, tau_graph(fp, tau), tau, n_folds, seed, novelty["max_dropped"])
+    return folds, SimilarityIndex(fp)
 
 
 def check_strata_thresholds(novel: float, analog: float) -> tuple[float, float]:

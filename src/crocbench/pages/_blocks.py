@@ -7,6 +7,7 @@ from pathlib import Path
 from .._io import atomic_write, read_table, read_text, write_text
 from ..reference import is_panel_reference, is_study_reference, references
 from ._leaderboard import leaderboard_figures, leaderboard_tables
+from ._splits import split_tables
 from ._tables import document_tables, reference_figure
 
 _BLOCK = r"<!-- reference:({name}) -->\n(.*?)\n?<!-- /reference:\1 -->"
@@ -82,8 +83,8 @@ def documents_of(root) -> list:
 
 def regenerate_documents(root, check: bool = False) -> list:
     """Rewrite every generated block of the README and the docs, and every generated figure, from the committed
-    references (``root/results/reference``, each with its manifest) and entries (every benchmark's leaderboard,
-    ``crocbench.pages._leaderboard``): the one command behind ``crocbench regenerate``. A reference whose manifest
+    references (``root/results/reference``, each with its manifest), entries (every benchmark's leaderboard,
+    ``crocbench.pages._leaderboard``) and the splits' table (``crocbench.pages._splits``): the one command behind ``crocbench regenerate``. A reference whose manifest
     names no document and no figure (a panel still growing screen by screen) is not published yet, and no page
     holds its blocks.
 
@@ -112,6 +113,7 @@ def regenerate_documents(root, check: bool = False) -> list:
     for manifest in manifests:
         tables.update(_readable(document_tables, manifest.folder))
     tables.update(leaderboard_tables(root))
+    tables.update(split_tables(root))
     changed, seen, texts = [], set(), {}
     for document in documents_of(root):
         text, found, moved = _rewritten(

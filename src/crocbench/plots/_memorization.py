@@ -11,7 +11,12 @@ from ..cv import MEASURES, STRATA
 from ._style import colour_map, save_figure
 
 #: A split's line colour (the splits are not rankers: greys and one accent).
-_SPLIT_STYLE = {"random": ("#000000", "-"), "scaffold": ("#0072B2", "--"), "cluster": ("#D55E00", ":")}
+_SPLIT_STYLE = {
+    "random": ("#000000", "-"),
+    "scaffold": ("#0072B2", "--"),
+    "cluster": ("#D55E00", ":"),
+    "novelty": ("#009E73", "-."),
+}
 
 
 def plot_split_similarity(curves, out, novel: float = 0.4, analog: float = 0.7, formats=("png", "pdf")) -> list:

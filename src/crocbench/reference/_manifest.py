@@ -6,8 +6,12 @@ Every committed reference folder holds one. The code reads it, never the folder'
     ``paper`` (the DTP AIDS reproduction's tables), ``panel`` (a summary across screens), ``study`` (rankers on one
     dataset) or ``tables`` (a study's own tables, read by its page and tests; no generated blocks).
 ``split``, ``labels``
-    The cross-validation split (``random``, ``scaffold``, ``cluster``) and the label definition (``paper``,
-    ``primary`` hits, ``confirmed`` actives).
+    The cross-validation split (:data:`crocbench.cv.SPLITS`: ``random``, ``scaffold``, ``cluster``, ``novelty``)
+    and the label definition (``paper``, ``primary`` hits, ``confirmed`` actives).
+``novelty``
+    A novelty split's record (``split: novelty`` only, and then required): its ``tau``, ``fingerprint`` and
+    ``max_dropped``, the ``dropped`` compounds counted by class (``actives``, ``inactives``) and the
+    ``certificate_sha256`` of its run's ``folds_certificate.json`` (:func:`crocbench.cv.certificate`).
 ``overlays``
     The reference whose screens this one asks again under another split or labels (``null`` for none).
 ``campaign_key``
@@ -38,10 +42,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .._io import read_text
+from ..cv import NOVELTY, SPLITS
 
 MANIFEST = "manifest.yaml"
 KINDS = ("paper", "panel", "study", "tables", "memorization")
-SPLITS = ("random", "scaffold", "cluster")
 LABELS = ("paper", "primary", "confirmed")
 CAMPAIGN_KEYS = ("campaign", "dataset")
 FIGURES = ("critical_difference", "memorization", "split_similarity")
@@ -57,7 +61,11 @@ _KEYS = (
     "questions",
     "design",
     "strata",
+    "novelty",
 )
+#: The keys of a novelty split's record (``novelty:``), and those of its ``dropped``.
+NOVELTY_KEYS = ("tau", "fingerprint", "max_dropped", "dropped", "certificate_sha256")
+DROPPED_KEYS = ("actives", "inactives")
 
 
 @dataclass(frozen=True)
@@ -76,6 +84,7 @@ class Manifest:
     questions: dict | None = field(default=None, hash=False)
     design: dict | None = field(default=None, hash=False)
     strata: dict | None = field(default=None, hash=False)
+    novelty: dict | None = field(default=None, hash=False)
 
     @property
     def name(self) -> str:
@@ -98,6 +107,8 @@ class Manifest:
             out["design"] = self.design
         if self.strata is not None:
             out["strata"] = self.strata
+        if self.novelty is not None:
+            out["novelty"] = self.novelty
         return out
 
 
@@ -161,7 +172,9 @@ def _read(folder: Path, mtime_ns: int, size: int) -> Manifest:
         questions=spec.get("questions"),
         design=spec.get("design"),
         strata=spec.get("strata"),
+        novelty=spec.get("novelty"),
     )
+    _check_novelty(path, manifest.split, manifest.novelty)
     if manifest.kind == "memorization":
         strata = manifest.strata or {}
         if not {"novel", "analog", "metrics"} <= set(strata):
@@ -176,6 +189,23 @@ def _read(folder: Path, mtime_ns: int, size: int) -> Manifest:
         except ValueError as exc:
             raise ValueError(f"{path}: {exc}") from None
     return manifest
+
+
+def _check_novelty(path, split, novelty) -> None:
+    """One line where a novelty split's record is missing or misshapen, or a record is given for another split."""
+    if split != NOVELTY:
+        if novelty is not None:
+            raise ValueError(f"{path}: novelty: is a novelty split's record; the split is {split}")
+        return
+    keys = ", ".join(NOVELTY_KEYS)
+    if not isinstance(novelty, dict) or set(novelty) != set(NOVELTY_KEYS):
+        raise ValueError(f"{path}: a novelty split's reference records novelty: {keys}")
+    dropped = novelty["dropped"]
+    if not isinstance(dropped, dict) or set(dropped) != set(DROPPED_KEYS):
+        raise ValueError(f"{path}: novelty.dropped counts the dropped compounds by class: actives, inactives")
+    sha = novelty["certificate_sha256"]
+    if not (isinstance(sha, str) and len(sha) == 64 and all(c in "0123456789abcdef" for c in sha)):
+        raise ValueError(f"{path}: novelty.certificate_sha256 is 64 hexadecimal digits; got {sha!r}")
 
 
 def write_manifest(manifest: Manifest) -> Path:

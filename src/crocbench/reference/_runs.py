@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import hashlib
+import json
 import os
 import shutil
 from dataclasses import replace
 from pathlib import Path
 
 from .._io import no_empty_folders, read_table, write_table
+from ..cv import NOVELTY, NOVELTY_SETTINGS
 from ._manifest import (
     MANIFEST,
     Manifest,
@@ -69,6 +72,42 @@ def _declared_strata(results) -> dict:
     return declared
 
 
+#: A novelty run's certificate (:func:`crocbench.cv.certificate`), beside its fold table.
+CERTIFICATE = "folds_certificate.json"
+
+
+def _novelty_record(results, declared: dict) -> dict:
+    """A novelty run's record for its reference's manifest (``novelty:``): the declared settings, the dropped
+    compounds by class and the sha256 of the run's certificate; one line where the certificate is missing or is
+    not of the declared tau and fingerprint."""
+    path = Path(results) / "tables" / "memorization.yaml"
+    settings = declared.get("novelty")
+    if not isinstance(settings, dict) or not set(NOVELTY_SETTINGS) <= set(settings):
+        raise ValueError(f"{path}: a novelty split declares novelty: {', '.join(NOVELTY_SETTINGS)}")
+    cert_path = Path(results) / CERTIFICATE
+    if not cert_path.is_file():
+        raise ValueError(f"{cert_path}: no such file; a novelty run writes its certificate beside folds.tsv")
+    data = cert_path.read_bytes()
+    try:
+        cert = json.loads(data)
+        dropped = {key: int(cert["dropped"][key]) for key in ("actives", "inactives")}
+        claimed = (float(cert["tau"]), str(cert["fingerprint"]))
+    except (ValueError, TypeError, KeyError):
+        raise ValueError(f"{cert_path}: not a novelty split's certificate (crocbench split novelty)") from None
+    if claimed != (float(settings["tau"]), str(settings["fingerprint"])):
+        raise ValueError(
+            f"{cert_path}: certifies tau {claimed[0]:g} with {claimed[1]}; the run declares tau "
+            f"{float(settings['tau']):g} with {settings['fingerprint']}"
+        )
+    return {
+        "tau": float(settings["tau"]),
+        "fingerprint": str(settings["fingerprint"]),
+        "max_dropped": float(settings["max_dropped"]),
+        "dropped": dropped,
+        "certificate_sha256": hashlib.sha256(data).hexdigest(),
+    }
+
+
 @contextlib.contextmanager
 def _staged(folder: Path):
     """A reference folder written whole: yields a folder beside ``folder`` (``.NAME.part``) holding a copy of
@@ -114,6 +153,7 @@ def write_memorization_reference(results, reference) -> dict:
         raise ValueError(f"{reference} holds a {kind} reference: a memorization reference needs a folder of its own")
     declared = _declared_strata(results)
     strata = {key: declared[key] for key in ("novel", "analog", "metrics")}
+    novelty = _novelty_record(results, declared) if declared["split"] == NOVELTY else None
     written = {}
     with _staged(reference) as staging:
         for name in MEMORIZATION_FILES:
@@ -124,8 +164,8 @@ def write_memorization_reference(results, reference) -> dict:
             write_table(frame, path, sep="\t", index=False, float_format="%.12g")
             written[reference / name] = moved
         old = read_manifest(staging) if kind else Manifest(staging, kind="memorization")
-        if kind is None or old.split != declared["split"] or old.strata != strata:
-            write_manifest(replace(old, split=declared["split"], strata=strata))
+        if kind is None or (old.split, old.strata, old.novelty) != (declared["split"], strata, novelty):
+            write_manifest(replace(old, split=declared["split"], strata=strata, novelty=novelty))
             written[reference / MANIFEST] = ["new" if kind is None else "strata"]
     return written
 
