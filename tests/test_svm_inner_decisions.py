@@ -1,0 +1,56 @@
+"""The SVM's inner decisions (``crocbench.models.svm._select._decisions``): one pass over the reference
+compounds some model keeps, with the bits of every model's full sum over all of them."""
+
+import numpy as np
+import pytest
+from _synthetic import _split, synthetic
+
+from crocbench.models import SVM
+from crocbench.models.svm._select import _decisions, _fit_all
+from crocbench.similarity import SimilarityIndex, tanimoto_matrix
+from crocbench.similarity._dot import ordered_dot
+
+
+def _fitted(fp, y, setups):
+    """SVMs at ``setups`` fitted on the first 150 compounds of a split's training set, and those compounds."""
+    sim = SimilarityIndex(fp)
+    train, test = _split(y)
+    reference = train[:150]
+    models = [SVM(C=C, class_weight=cw) for C, cw in setups]
+    _fit_all(sim.kernel(reference), reference, y[reference], models)
+    return sim, reference, test, models
+
+
+@pytest.mark.parametrize("from_file", [False, True])
+def test_inner_decisions_have_the_bits_of_each_models_sum_over_every_reference_compound(tmp_path, from_file):
+    fp, y = synthetic(400)  # an easy problem: most compounds outside every margin
+    setups = [(0.3, None), (1.0, None), (1.0, "balanced"), (3.0, None)]
+    sim, reference, test, models = _fitted(fp, y, setups)
+    if from_file:  # the kernels and blocks read from the N x N matrix file
+        tanimoto_matrix(fp, out=tmp_path / "m.npy")
+        sim = SimilarityIndex(fp, matrix=tmp_path / "m.npy")
+    kept = np.zeros(reference.size, dtype=bool)
+    for m in models:
+        kept[m.support_local_] = True
+    assert 0 < kept.sum() < reference.size  # some compounds are no model's support vector: left out
+    rows = np.concatenate([test, reference[:20]])  # with compounds of the reference set itself
+    got = _decisions(sim, rows, reference, models)
+    block = sim.similarities(rows, reference)  # float32, every reference compound
+    for j, m in enumerate(models):
+        dual = np.zeros(reference.size)
+        dual[m.support_local_] = m.dual_coef_
+        expected = ordered_dot(block, dual) + m.intercept_  # the sum over all of them, in reference order
+        assert got[j].tobytes() == expected.tobytes()
+        # and SVM.decision, over the support vectors alone in LIBSVM's order: equal to rounding
+        np.testing.assert_allclose(got[j], m.decision(sim, rows), rtol=1e-12, atol=1e-12)
+
+
+def test_inner_decisions_of_one_model_whose_support_vectors_are_every_reference_compound():
+    fp, y = synthetic(frac=0.15, shared=5)
+    sim, reference, test, models = _fitted(fp, y, [(1e-4, "balanced")])  # tiny C: every compound at its bound
+    assert models[0].support_local_.size == reference.size
+    block = sim.similarities(test, reference)
+    dual = np.zeros(reference.size)
+    dual[models[0].support_local_] = models[0].dual_coef_
+    expected = ordered_dot(block, dual) + models[0].intercept_
+    assert _decisions(sim, test, reference, models)[0].tobytes() == expected.tobytes()
