@@ -54,3 +54,45 @@ def test_inner_decisions_of_one_model_whose_support_vectors_are_every_reference_
     dual[models[0].support_local_] = models[0].dual_coef_
     expected = ordered_dot(block, dual) + models[0].intercept_
     assert _decisions(sim, test, reference, models)[0].tobytes() == expected.tobytes()
+
+
+def test_columns_dot_has_the_bits_of_the_ordered_sum_of_the_gathered_columns():
+    from crocbench.similarity._dot import columns_dot
+
+    rng = np.random.default_rng(5)
+    matrix = rng.random((301, 257)).astype(np.float32).astype(np.float64)  # a kernel's widened float32 values
+    matrix[:, 7] = 0.0
+    cols = rng.permutation(257)[:190]  # any order, as LIBSVM's support vectors come
+    weights = rng.normal(size=190) * 10.0 ** rng.integers(-6, 3, size=190)
+    expected = ordered_dot(matrix[:, cols].astype(np.float32), weights)
+    assert columns_dot(matrix, cols, weights).tobytes() == expected.tobytes()
+    with pytest.raises(ValueError, match="C-contiguous float64"):
+        columns_dot(matrix.T, cols, weights)
+
+
+@pytest.mark.parametrize("from_file", [False, True])
+def test_training_decisions_from_the_working_sets_kernel_have_the_bits_of_svm_decision(tmp_path, from_file):
+    from _synthetic import clustered
+
+    from crocbench.models.svm._libsvm import fit_svc, svc
+    from crocbench.models.svm._working import training_decisions
+
+    fp, y = clustered(900)
+    sim = SimilarityIndex(fp)
+    if from_file:
+        tanimoto_matrix(fp, out=tmp_path / "m.npy")
+        sim = SimilarityIndex(fp, matrix=tmp_path / "m.npy")
+    train, _ = _split(y)
+    inside = np.sort(np.random.default_rng(2).choice(train.size, 400, replace=False))
+    kernel = sim.kernel(train[inside])
+    fitted = fit_svc(svc(SVM(), 1.0, "balanced"), kernel, y[train][inside])
+    support_local = inside[fitted.support_]  # LIBSVM's order: by class, then position
+    assert np.any(np.diff(support_local) < 0)
+    dual, b = fitted.dual_coef_[0].astype(np.float64), float(fitted.intercept_[0])
+    got = training_decisions(sim, train, support_local, dual, b, kernel, inside)
+    model = SVM()
+    model.support_, model.dual_coef_, model.intercept_ = train[support_local], dual, b
+    assert got.tobytes() == model.decision(sim, train).tobytes()
+    assert got.tobytes() == training_decisions(sim, train, support_local, dual, b).tobytes()
+    # LIBSVM's own decision values on the set: equal to rounding (its sums in another order)
+    np.testing.assert_allclose(got[inside], fitted.decision_function(kernel), rtol=1e-9, atol=1e-9)
