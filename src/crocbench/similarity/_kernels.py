@@ -1,5 +1,5 @@
-"""Compiled loops of the similarity engine (numba): intersection counts and Tanimoto blocks; the top-k selection
-of a tile is :mod:`._selection`'s.
+"""Compiled loops of the similarity engine (numba): intersection counts and Tanimoto blocks, and a kernel's
+columns summed in a fixed order (:func:`gathered_dot`); the top-k selection of a tile is :mod:`._selection`'s.
 
 Both are parallel over rows (or column stripes) that no other thread writes, so they are
 race-free and their results do not depend on the number of threads or their schedule.
@@ -254,3 +254,15 @@ def tanimoto_dot(
                 s = np.float64(np.float32(np.float64(row[j]) / _union(row[j], size_a[i], size_b[j], clamp)))
                 for c in range(m):
                     acc[c] += s * weights[j, c]
+
+
+@numba.njit(parallel=True, cache=True, nogil=True)
+def gathered_dot(out, matrix, cols, weights):  # pragma: no cover - compiled
+    """``out[i] = sum_j matrix[i, cols[j]] weights[j]`` in float64, summed in order j (each term one multiply,
+    then one add): the bits of ``ordered_dot`` of ``matrix[:, cols]``, without gathering the block."""
+    for i in numba.prange(matrix.shape[0]):
+        row = matrix[i]
+        total = 0.0
+        for j in range(cols.size):
+            total += row[cols[j]] * weights[j]
+        out[i] = total

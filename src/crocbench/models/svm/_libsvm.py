@@ -27,9 +27,18 @@ def svc(model, C, class_weight):
     return SVC(C=C, kernel="precomputed", class_weight=class_weight, cache_size=model.cache_size)
 
 
+def fit_svc(fitted, kernel, y):
+    """``fitted.fit(kernel, y)`` without scikit-learn's pass over every entry of the kernel for NaN and infinity
+    (a Tanimoto kernel is finite): the same call of LIBSVM, the same answer."""
+    from sklearn import config_context  # its configuration is the thread's: fits on other threads unaffected
+
+    with config_context(assume_finite=True):
+        return fitted.fit(kernel, y)
+
+
 def libsvm(model, kernel, train, y) -> None:
     """LIBSVM on a precomputed training kernel (rows and columns = ``train``) at ``model.C_``, ``model.class_weight_``."""
-    fitted = svc(model, model.C_, model.class_weight_).fit(kernel, y)
+    fitted = fit_svc(svc(model, model.C_, model.class_weight_), kernel, y)
     model.support_local_ = fitted.support_  # positions in ``train``
     model.support_ = train[fitted.support_]
     model.dual_coef_ = fitted.dual_coef_[0].astype(np.float64)
@@ -47,7 +56,7 @@ def fit_working_sets(model, data, train, y, buffer=None) -> None:
         guide = None
 
     def fit_kernel(kernel, y_set):
-        fitted.fit(kernel, y_set)
+        fit_svc(fitted, kernel, y_set)
         return fitted.support_, fitted.dual_coef_[0].astype(np.float64), float(fitted.intercept_[0])
 
     start = time.perf_counter()

@@ -164,14 +164,17 @@ def _fit_all(kernel, train, y, models, n_jobs: int = 1, progress=None) -> None:
 def _decisions(data, rows, reference, models) -> np.ndarray:
     """Decision values of ``rows`` for each model trained on ``reference`` (support_local_ indexes it): (models, rows).
 
-    One pass over the similarities of ``rows`` and ``reference``
-    (:meth:`~crocbench.similarity.SimilarityIndex.similarity_dot`), shared by every model, against the
-    (reference x models) matrix of dual coefficients (zero off the support vectors), each sum in a fixed order:
-    the same bits on every CPU.  Values equal :meth:`SVM.decision` (support vectors only) to rounding.
+    One pass over the similarities of ``rows`` and the reference compounds that are some model's support vector
+    (:meth:`~crocbench.similarity.SimilarityIndex.similarity_dot`), shared by every model, against their
+    (compounds x models) matrix of dual coefficients (zero off each model's support vectors), each sum in
+    reference order: the same bits on every CPU.  A compound no model keeps would add ``+0.0`` to every sum
+    (a sum that starts at ``+0.0`` is never ``-0.0``), so leaving it out changes no bit.  Values equal
+    :meth:`SVM.decision` (support vectors only) to rounding.
     """
     duals = _dual_matrix(len(reference), models)
+    kept = np.flatnonzero(np.any(duals != 0, axis=1))
     intercepts = np.array([m.intercept_ for m in models])
-    return (data.similarity_dot(np.asarray(rows), reference, duals) + intercepts).T
+    return (data.similarity_dot(np.asarray(rows), np.asarray(reference)[kept], duals[kept]) + intercepts).T
 
 
 def _dual_matrix(n: int, models) -> np.ndarray:

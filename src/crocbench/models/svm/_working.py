@@ -26,6 +26,8 @@ import time
 
 import numpy as np
 
+from ...similarity._dot import columns_dot
+
 
 def balanced_weights(y) -> dict:
     """scikit-learn's ``class_weight="balanced"`` of the labels ``y`` (n / (2 n_class)), as an explicit dict.
@@ -37,10 +39,22 @@ def balanced_weights(y) -> dict:
     return {c: y.size / (2 * counts[c]) for c in (0, 1)}
 
 
-def training_decisions(data, train, support_local, dual_coef, intercept) -> np.ndarray:
+def training_decisions(data, train, support_local, dual_coef, intercept, kernel=None, inside=None) -> np.ndarray:
     """The decision function of a model with support vectors ``train[support_local]`` on every compound of
-    ``train``, as :meth:`SVM.decision <crocbench.models.SVM.decision>` computes it."""
-    return data.similarity_dot(train, train[support_local], dual_coef) + intercept
+    ``train``, with the bits :meth:`SVM.decision <crocbench.models.SVM.decision>` gives.
+
+    With ``kernel``, the working set's kernel (rows and columns ``train[inside]``, ``inside`` sorted positions
+    holding ``support_local``), the compounds of the set take their similarities to the support vectors from
+    it (the same float32 values, widened; summed in the same order: :func:`columns_dot
+    <crocbench.similarity._dot.columns_dot>`); only the others' are computed."""
+    if kernel is None:
+        return data.similarity_dot(train, train[support_local], dual_coef) + intercept
+    out = np.empty(train.size)
+    outside = np.ones(train.size, dtype=bool)
+    outside[inside] = False
+    out[outside] = data.similarity_dot(train[outside], train[support_local], dual_coef)
+    out[inside] = columns_dot(kernel, np.searchsorted(inside, support_local), dual_coef)
+    return out + intercept
 
 
 def initial_set(y, size: int, seed) -> np.ndarray:
@@ -146,9 +160,9 @@ def working_set_fit(
         rounds += 1
         kernel = data.kernel(train[current], buffer=buffer)
         support, dual_coef, intercept = fit_kernel(kernel, y[current])
-        del kernel
         support_local = current[support]
-        decision = training_decisions(data, train, support_local, dual_coef, intercept)
+        decision = training_decisions(data, train, support_local, dual_coef, intercept, kernel, current)
+        del kernel
         if current.size == train.size:  # the whole training set: LIBSVM's own answer
             return support_local, dual_coef, intercept, decision, rounds
         margin = signs * decision
