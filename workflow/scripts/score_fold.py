@@ -31,7 +31,7 @@ with step(snakemake) as log:
         ecfp=load_ecfp(ecfp) if ecfp else None,
     )
     # one fold (score_fold); all of a run's folds, then pooled (score_folds); or a share of them (score_folds_<n>_<j>)
-    parts = []
+    parts, digests = [], {}  # the sha256 of the features the run's model read, by whether it read the ECFP
     fold_list = [int(re.search(r"fold_(\d+)\.parquet$", p).group(1)) for p, _ in outputs]  # the job's folds
     kept = keep_kernel_memory() if len(fold_list) > 1 else contextlib.nullcontext()
     with kept:  # one kernel allocation for all the job's folds: only the first writes fresh memory
@@ -54,8 +54,12 @@ with step(snakemake) as log:
             write_table(scores, scores_path, index=False)
             parts.append(scores_path)
             info = model.info() if callable(getattr(model, "info", None)) else {}
+            reads_ecfp = bool(getattr(model, "uses_ecfp", False))
+            if reads_ecfp not in digests:
+                digests[reads_ecfp] = sim.features_sha256(ecfp=reads_ecfp)
+            features = {"features": getattr(model, "feature_set", "paper"), "features_sha256": digests[reads_ecfp]}
             with atomic_write(info_path) as tmp, open(tmp, "w") as fh:
-                json.dump({"run": run, "model": snakemake.params.run["class"], "fold": fold, **info}, fh)
+                json.dump({"run": run, "model": snakemake.params.run["class"], "fold": fold, **features, **info}, fh)
                 fh.write("\n")
             print(
                 f"{run} fold {fold}: {len(scores)} compounds scored; neighbour lists recomputed: {sim.recomputed - before}",

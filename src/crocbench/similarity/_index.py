@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import hashlib
+
 import numpy as np
 import scipy.sparse as sp
 
 from .._memory import KernelBuffer
+from ..chem.clusters import bit_fingerprints
 from ..chem.ecfp import ecfp_view
 from ..chem.fingerprints import Fingerprints
 from ._dot import ordered_dot
@@ -125,6 +128,28 @@ class SimilarityIndex:
         if self._ecfp is None:
             raise ValueError("no ECFP given: the workflow loads it for a model whose class says uses_ecfp")
         return ecfp_view(self._ecfp, rows, counts)
+
+    def features_sha256(self, ecfp: bool = False) -> str:
+        """The sha256 of the features a model reads from this index (:func:`fingerprints_sha256`): its fingerprints
+        (what Tanimoto, the neighbour lists and ``fingerprints`` are of), or with ``ecfp`` the bits of its ECFP.
+
+        Parameters
+        ----------
+        ecfp : bool, default=False
+            Hash the ECFP's bits (what an ECFP ranker reads) instead of the fingerprints.
+
+        Returns
+        -------
+        str
+            64 hex digits.
+        """
+        if ecfp:
+            if self._ecfp is None:
+                raise ValueError("no ECFP given: the workflow loads it for a model whose class says uses_ecfp")
+            return fingerprints_sha256(bit_fingerprints(self._ecfp))
+        if self._fp is None:
+            raise ValueError("built from a FeatureMatrix: the fingerprints' feature ids are not known")
+        return fingerprints_sha256(self._fp)
 
     def _sparse(self) -> tuple:
         """``(CSR matrix, feature id per column)``, built on first use."""
@@ -266,6 +291,36 @@ class SimilarityIndex:
             nb = top_k(self.fm, k, query=query[redo], reference=reference, block=self.block)
             index[redo], similarity[redo] = reference[nb.index], nb.similarity
         return Neighbours(index, similarity)
+
+
+def fingerprints_sha256(fp: Fingerprints) -> str:
+    """The sha256 of fingerprints in their canonical form: ``indptr`` as little-endian int64 bytes, then ``ids``
+    (each row's feature ids, sorted and unique) as little-endian uint64 bytes.
+
+    The same features give the same digest whichever file they came from: the ECFP4 bits as fingerprints
+    (``fingerprints_ecfp4.npz``) and the bits of the ECFP counts (``ecfp.npz``) are one set.
+
+    Parameters
+    ----------
+    fp : Fingerprints
+        One row per compound.
+
+    Returns
+    -------
+    str
+        64 hex digits.
+
+    Examples
+    --------
+    >>> fp = Fingerprints(np.array([0, 2, 3]), np.array([7, 9, 7], dtype=np.uint64))
+    >>> fingerprints_sha256(fp) == fingerprints_sha256(Fingerprints(fp.indptr.astype(np.int32), fp.ids))
+    True
+    >>> fingerprints_sha256(fp)[:12]
+    '5f896c13399f'
+    """
+    digest = hashlib.sha256(np.ascontiguousarray(fp.indptr, dtype="<i8").tobytes())
+    digest.update(np.ascontiguousarray(fp.ids, dtype="<u8").tobytes())
+    return digest.hexdigest()
 
 
 def _str_array(values) -> np.ndarray:
