@@ -64,10 +64,11 @@ class Files:
     def fold_inputs(self, wildcards) -> dict:
         """A fold job's inputs (named): the fingerprints its run's ``features`` names (:func:`feature_files`),
         their neighbour lists unless the model's class says ``uses_neighbours = False``, their all-pairs
-        similarity matrix for one that says ``uses_matrix``, the ECFP for one that says ``uses_ecfp``."""
+        similarity matrix for one that says ``uses_matrix``, the ECFP for one that says ``uses_ecfp`` (its
+        fingerprints then the paper's, which it does not read)."""
         plan, run = self.plan, self.plan.runs[wildcards.model]
         d = f"results/{wildcards.dataset}"
-        files = feature_files(wildcards.dataset, run.features, plan.k)
+        files = feature_files(wildcards.dataset, "paper" if run.uses_ecfp else run.features, plan.k)
         out = {
             "compounds": f"{d}/compounds.parquet",
             "fingerprints": files["fingerprints"],
