@@ -162,3 +162,29 @@ def test_the_features_sha256_is_of_the_fingerprint_whichever_file_holds_it(scree
     fp = fingerprints_from_smiles(smiles)[1]
     paper = hashlib.sha256(fp.indptr.astype("<i8").tobytes() + fp.ids.astype("<u8").tobytes()).hexdigest()
     assert SimilarityIndex(Fingerprints(fp.indptr.astype(np.int32), fp.ids)).features_sha256() == paper
+
+
+def test_screens_added_to_a_panel_bring_their_arms_digests_and_no_other_fingerprint(tmp_path):
+    """A panel's screens run apart share its design but for the features' digests, one per screen: --add keeps
+    the panel's and adds theirs; screens whose arm read another fingerprint are refused, and nothing is written."""
+    import yaml
+    from test_reference import _panel_summary
+
+    from crocbench.reference import read_manifest, write_reference
+
+    def design(features, digests):
+        return {"cv": {"split": "random"}, "features": {"kNN/ECFP4": {"features": features, "sha256": digests}}}
+
+    first = _panel_summary(tmp_path / "a" / "summary", ["s1", "s2"])
+    rest = _panel_summary(tmp_path / "b" / "summary", ["s3", "s4"])
+    ref = tmp_path / "ref"
+    (first / "tables" / "design.yaml").write_text(yaml.safe_dump(design("ecfp4", {"s1": "a1", "s2": "a2"})))
+    write_reference(first, ref)
+    (rest / "tables" / "design.yaml").write_text(yaml.safe_dump(design("paper", {"s3": "p3", "s4": "p4"})))
+    with pytest.raises(ValueError, match=r"is not the panel's \(.*\): features differ$"):
+        write_reference(rest, ref, add=True)
+    assert read_manifest(ref).design == design("ecfp4", {"s1": "a1", "s2": "a2"})
+    (rest / "tables" / "design.yaml").write_text(yaml.safe_dump(design("ecfp4", {"s3": "a3", "s4": "a4"})))
+    written = write_reference(rest, ref, add=True)
+    assert read_manifest(ref).design == design("ecfp4", {"s1": "a1", "s2": "a2", "s3": "a3", "s4": "a4"})
+    assert "manifest.yaml: design: features: the added screens' sha256" in [x for v in written.values() for x in v]

@@ -58,7 +58,7 @@ def test_the_dry_run_plans_each_arms_inputs_and_the_ecfp4_files_only_for_an_arm(
     assert folds["knn"] == f"{d}/compounds.parquet, {d}/fingerprints.npz, {d}/folds.tsv, {d}/neighbours_k5.npz"
     assert folds["rf_paper"] == f"{d}/compounds.parquet, {d}/fingerprints.npz, {d}/folds.tsv"
     assert folds["rf"] == f"{d}/compounds.parquet, {d}/fingerprints.npz, {d}/folds.tsv, {d}/ecfp.npz"
-    assert ("ecfp4_fingerprints", f"{d}/ecfp.npz", f"{d}/fingerprints_ecfp4.npz") in jobs
+    assert ("bit_fingerprints", f"{d}/ecfp.npz", f"{d}/fingerprints_ecfp4.npz") in jobs
 
 
 def test_each_arm_records_the_sha256_of_the_features_it_declares(workdir):

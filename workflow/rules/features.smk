@@ -45,24 +45,27 @@ rule ecfp:
         "../scripts/ecfp.py"
 
 
-rule ecfp4_fingerprints:
-    """The ECFP4 bits as fingerprints (crocbench.chem.clusters.bit_fingerprints of `ecfp.npz`), for the similarity
-    rankers of an arm with `features: ecfp4`: their Tanimoto, neighbour lists and matrix are on these bits."""
+rule bit_fingerprints:
+    """The ECFP4 bits as fingerprints (crocbench.chem.graph.ecfp4_fingerprints of `ecfp.npz`: the cluster and
+    novelty splits' fingerprint), for the similarity rankers of an arm with `features: ecfp4`: their Tanimoto,
+    neighbour lists and matrix are on these bits. An `ecfp:` other than radius 2 on 2,048 bits stops it."""
     input:
         "results/{dataset}/ecfp.npz",
     output:
         "results/{dataset}/fingerprints_ecfp4.npz",
     log:
-        "logs/{dataset}/fingerprints_ecfp4.log",
+        "logs/{dataset}/bit_fingerprints.log",
     benchmark:
-        "logs/{dataset}/benchmark/fingerprints_ecfp4.tsv"
+        "logs/{dataset}/benchmark/bit_fingerprints.tsv"
     conda:
         "../../envs/crocbench.yaml"
     threads: 1
     resources:
         mem_mb=3000,
+    params:
+        ecfp=config["ecfp"],
     script:
-        "../scripts/ecfp4_fingerprints.py"
+        "../scripts/bit_fingerprints.py"
 
 
 # {fp}: the fingerprint's suffix (crocbench._workflow._files.FEATURE_SUFFIX): none for the paper's, _ecfp4 for

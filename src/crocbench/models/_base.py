@@ -9,8 +9,8 @@ import numpy as np
 from ..similarity import SimilarityIndex
 
 #: The fingerprints a ranker may read (a ``models:`` entry's ``features``): ``paper``, the paper's circular
-#: fingerprints (``fingerprints.npz``), or ``ecfp4``, the bits of RDKit's Morgan radius 2 folded to ``ecfp.n_bits``
-#: (``ecfp.npz``; :func:`crocbench.chem.clusters.bit_fingerprints`).
+#: fingerprints (``fingerprints.npz``), or ``ecfp4``, the bits of RDKit's Morgan radius 2 folded to 2,048
+#: (``ecfp.npz``; :func:`crocbench.chem.graph.ecfp4_fingerprints`, the cluster and novelty splits' fingerprint).
 FEATURES = ("paper", "ecfp4")
 #: Each fingerprint's name in an arm's label (``kNN/ECFP4``: :func:`crocbench.models.declared_runs`).
 FEATURE_LABELS = {"paper": "paper", "ecfp4": "ECFP4"}
