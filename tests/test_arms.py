@@ -188,3 +188,15 @@ def test_screens_added_to_a_panel_bring_their_arms_digests_and_no_other_fingerpr
     written = write_reference(rest, ref, add=True)
     assert read_manifest(ref).design == design("ecfp4", {"s1": "a1", "s2": "a2", "s3": "a3", "s4": "a4"})
     assert "manifest.yaml: design: features: the added screens' sha256" in [x for v in written.values() for x in v]
+
+
+def test_the_models_guides_arms_are_declared_runs_with_the_labels_it_gives():
+    import re
+
+    import yaml
+
+    text = (Path(ROOT) / "docs" / "user_guide" / "models.md").read_text()
+    block = re.search(r"```yaml\n(models:\n  knn_ecfp4: .*?)```", text, flags=re.S).group(1)
+    said = dict(re.findall(r"^  (\w+): .*# (\S+)$", block, flags=re.M))
+    runs = declared_runs(yaml.safe_load(block)["models"])
+    assert {name: run.label for name, run in runs.items()} == said and len(said) == 3
