@@ -21,7 +21,7 @@ from crocbench._workflow._plan import Plan
 from crocbench.chem.clusters import bit_fingerprints
 from crocbench.chem.ecfp import ecfp_counts
 from crocbench.chem.fingerprints import Fingerprints, fingerprints_from_smiles
-from crocbench.config import load_config
+from crocbench.config import check_features, load_config
 from crocbench.models import declared_runs, make_model, seed_state
 from crocbench.similarity import SimilarityIndex
 
@@ -95,6 +95,10 @@ def test_a_features_entry_is_checked_and_each_class_keeps_its_own_fingerprint():
         load_config([{"models": {"knn": {"features": "ecfp6"}}}], ROOT)
     with pytest.raises(ValueError, match=r"model knn_x: features is one of paper, ecfp4; got 'ECFP4'"):
         make_model("knn_x", {"class": "knn", "features": "ECFP4"})
+    folded = load_config([{"ecfp": {"n_bits": 1024}}], ROOT)  # ECFP rankers may read 1,024 columns; an arm may not
+    check_features(folded, declared_runs({"rf": {}, "knn_ecfp4": {"class": "knn", "features": "paper"}}))
+    with pytest.raises(ValueError, match=r"^models: knn_ecfp4 reads ECFP4 \(radius 2 on 2048 bits\); ecfp: is radius"):
+        check_features(folded, runs)
 
 
 def test_a_fold_job_reads_the_files_of_its_arms_fingerprint():
