@@ -9,6 +9,8 @@ computed here (ECFP4: RDKit's Morgan bit generator; the paper's: the fingerprint
 import hashlib
 import json
 import shutil
+import subprocess
+import sys
 
 import numpy as np
 import pandas as pd
@@ -16,7 +18,7 @@ import pytest
 import yaml
 from _snakemake import run_workflow as _run
 from test_arms import assert_brute_force_knn, bits_sha256, rdkit_bits
-from test_ecfp_workflow import SCREEN, _config
+from test_ecfp_workflow import ROOT, SCREEN, _config
 
 pytestmark = pytest.mark.workflow
 ARMS = {
@@ -83,6 +85,21 @@ def test_each_arm_records_the_sha256_of_the_features_it_declares(workdir):
     assert scores["id"].tolist() == folds["id"][test].tolist()
     y = folds["label"].to_numpy()
     assert_brute_force_knn(compounds["smiles"], y, train, test, 5, scores["score"].to_numpy())
+    # benchmarks/accounting/fold_job.py replays an arm's fold job on the files its arm read: the fold's own values
+    replay = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "accounting" / "fold_job.py"), str(res), "knn_ecfp4", "rf_paper"]
+        + ["--fold", "1", "--config", str(workdir / "cfg.yaml")],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert replay.returncode == 0, replay.stderr[-2000:]
+    rows = [line.split(" | ") for line in replay.stdout.splitlines() if line.startswith(("| knn", "| rf"))]
+    assert [r[0] for r in rows] == ["| knn_ecfp4", "| rf_paper"]
+    for row, model in zip(rows, ("knn_ecfp4", "rf_paper")):
+        per_fold = pd.read_csv(res / "scores" / f"{model}.per_fold.tsv", sep="\t")
+        want = per_fold[per_fold["fold"].astype(str) == "1"].iloc[0]
+        assert abs(float(row[6]) - want["roc"]) < 1e-4 and abs(float(row[7]) - want["croc_exp_80"]) < 1e-4, model
     design = yaml.safe_load((workdir / "results" / "screens" / "tables" / "design.yaml").read_text())
     assert design["features"] == {
         "kNN": {"features": "paper", "sha256": {"scr": paper}},

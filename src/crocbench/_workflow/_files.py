@@ -16,36 +16,39 @@ from ._steps import stale_summary_tables
 FEATURE_SUFFIX = {f: "" if f == "paper" else f"_{f}" for f in FEATURES}
 
 
-def feature_files(dataset: str, features: str, k: int) -> dict:
-    """A fingerprint's files of one dataset: ``fingerprints``, ``neighbours`` (top ``k``) and the all-pairs
-    ``matrix``.
+def feature_files(folder, run, k: int) -> dict:
+    """The fingerprint files a run's fold job loads from a dataset's results ``folder``: ``fingerprints``,
+    ``neighbours`` (top ``k``) and the all-pairs ``matrix`` of its ``features``; the paper's for a model that reads
+    the ECFP from ``ecfp.npz`` (its fingerprints input, which it does not read, as before the arms).
 
     Parameters
     ----------
-    dataset : str
-        The dataset (its folder under ``results/``).
-    features : str
-        One of :data:`crocbench.models.FEATURES`.
+    folder : str or Path
+        The dataset's results folder (``results/{dataset}``).
+    run : crocbench.models.Run
+        The trained run.
     k : int
         The neighbour lists' depth.
 
     Returns
     -------
     dict
-        ``{"fingerprints", "neighbours", "matrix"}``: paths.
+        ``{"fingerprints", "neighbours", "matrix"}``: paths, as ``folder`` is given.
 
     Examples
     --------
-    >>> feature_files("dtp_aids", "ecfp4", 20)["neighbours"]
+    >>> from crocbench.models import declared_runs
+    >>> runs = declared_runs({"knn_ecfp4": {"class": "knn", "features": "ecfp4"}, "rf": {}})
+    >>> feature_files("results/dtp_aids", runs["knn_ecfp4"], 20)["neighbours"]
     'results/dtp_aids/neighbours_ecfp4_k20.npz'
-    >>> feature_files("dtp_aids", "paper", 20)["fingerprints"]
+    >>> feature_files("results/dtp_aids", runs["rf"], 20)["fingerprints"]
     'results/dtp_aids/fingerprints.npz'
     """
-    d, fp = f"results/{dataset}", FEATURE_SUFFIX[features]
+    fp = FEATURE_SUFFIX["paper" if run.uses_ecfp else run.features]
     return {
-        "fingerprints": f"{d}/fingerprints{fp}.npz",
-        "neighbours": f"{d}/neighbours{fp}_k{k}.npz",
-        "matrix": f"{d}/similarity_matrix{fp}.npy",
+        "fingerprints": f"{folder}/fingerprints{fp}.npz",
+        "neighbours": f"{folder}/neighbours{fp}_k{k}.npz",
+        "matrix": f"{folder}/similarity_matrix{fp}.npy",
     }
 
 
@@ -64,11 +67,10 @@ class Files:
     def fold_inputs(self, wildcards) -> dict:
         """A fold job's inputs (named): the fingerprints its run's ``features`` names (:func:`feature_files`),
         their neighbour lists unless the model's class says ``uses_neighbours = False``, their all-pairs
-        similarity matrix for one that says ``uses_matrix``, the ECFP for one that says ``uses_ecfp`` (its
-        fingerprints then the paper's, which it does not read)."""
+        similarity matrix for one that says ``uses_matrix``, the ECFP for one that says ``uses_ecfp``."""
         plan, run = self.plan, self.plan.runs[wildcards.model]
         d = f"results/{wildcards.dataset}"
-        files = feature_files(wildcards.dataset, "paper" if run.uses_ecfp else run.features, plan.k)
+        files = feature_files(d, run, plan.k)
         out = {
             "compounds": f"{d}/compounds.parquet",
             "fingerprints": files["fingerprints"],
