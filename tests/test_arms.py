@@ -204,3 +204,14 @@ def test_the_models_guides_arms_are_declared_runs_with_the_labels_it_gives():
     said = dict(re.findall(r"^  (\w+): .*# (\S+)$", block, flags=re.M))
     runs = declared_runs(yaml.safe_load(block)["models"])
     assert {name: run.label for name, run in runs.items()} == said and len(said) == 3
+
+
+def test_an_arm_and_its_twin_tuned_on_a_development_panel_keep_apart_labels():
+    from crocbench.models import expand_runs
+
+    tuning = {"budget": 8, "metric": "roc", "share": 0.2, "seed": 0, "design": "development"}
+    models = {"knn": {"tune": "declared"}, "knn_ecfp4": {"class": "knn", "features": "ecfp4", "tune": "declared"}}
+    runs = declared_runs(expand_runs(models, tuning=tuning))
+    assert len(runs) == 16
+    assert (runs["knn.c1"].label, runs["knn.c1"].features) == ("kNN.c1", "paper")
+    assert (runs["knn_ecfp4.c8"].label, runs["knn_ecfp4.c8"].features) == ("kNN/ECFP4.c8", "ecfp4")

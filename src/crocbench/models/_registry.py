@@ -189,6 +189,34 @@ class Run:
         return {"threads": max(1, int(out["threads"])), "mem_mb": max(1, int(out["mem_mb"]))}
 
 
+def arm_label(cls, features: str | None) -> str | None:
+    """An arm's label: the class's ``label`` and the fingerprint (:data:`crocbench.models.FEATURE_LABELS`) when
+    ``features`` is not the class's own ``feature_set``; else None.
+
+    Parameters
+    ----------
+    cls : type
+        The model's class.
+    features : str or None
+        The entry's ``features``.
+
+    Returns
+    -------
+    str or None
+        ``kNN/ECFP4``, ``RF/paper``, ...; None for a class on its own fingerprint, or one without a label.
+
+    Examples
+    --------
+    >>> from crocbench.models import KNN, RandomForest
+    >>> arm_label(KNN, "ecfp4"), arm_label(RandomForest, "paper"), arm_label(KNN, "paper")
+    ('kNN/ECFP4', 'RF/paper', None)
+    """
+    own = getattr(cls, "label", None)
+    if features in (None, getattr(cls, "feature_set", "paper")) or not own:
+        return None
+    return f"{own}/{FEATURE_LABELS[features]}"
+
+
 def irv_run(scheme: str) -> str:
     """The run that trains the IRV with a reweighting scheme: ``irv`` itself for ``none``, else ``irv_{scheme}``.
 
@@ -252,7 +280,8 @@ def expand_runs(models: dict, irv_training: dict | None = None, tuning: dict | N
         if "tune" in entry:
             entry["tune"] = resolve_tune(name, entry, tuning, search)
             if tuning.get("design", "nested") == "development":  # its candidates, each a run of its own
-                label = entry.get("label") or getattr(load_class(entry.get("class", name), search), "label", None)
+                cls = load_class(entry.get("class", name), search)
+                label = entry.get("label") or arm_label(cls, entry.get("features")) or getattr(cls, "label", None)
                 entries.update(candidate_runs(name, entry, label or name))
                 continue
         entries[name] = entry
@@ -308,12 +337,10 @@ def declared_runs(entries: dict, search=()) -> dict:
             continue
         model = make_model(name, entry, search=search)
         cls = getattr(model, "base_class", None) or type(model)  # a tuned ranker is its ranker's class
-        arm = entry.get("features") not in (None, getattr(cls, "feature_set", "paper"))
-        own = getattr(cls, "label", None)
         label = (
             entry.pop("label", None)
-            or (f"{own}/{FEATURE_LABELS[entry['features']]}" if arm and own else None)
-            or (own if cls not in classes else None)
+            or arm_label(cls, entry.get("features"))
+            or (getattr(cls, "label", None) if cls not in classes else None)
             or name
         )
         classes.add(cls)
