@@ -16,6 +16,7 @@ import pytest
 import scipy.sparse as sp
 from _configs import ROOT
 
+from crocbench._workflow import features_read
 from crocbench._workflow._files import Files
 from crocbench._workflow._plan import Plan
 from crocbench.chem.clusters import bit_fingerprints
@@ -158,14 +159,18 @@ def test_rf_on_the_papers_fingerprints_reads_exactly_data_fingerprints_of_its_ro
 def test_the_features_sha256_is_of_the_fingerprint_whichever_file_holds_it(screen):
     smiles, _ = screen
     counts = ecfp_counts(smiles)[1]
+    paper = fingerprints_from_smiles(smiles)[1]
     want = bits_sha256(rdkit_bits(smiles))
-    bits = SimilarityIndex(bit_fingerprints(counts))  # a similarity ranker's ECFP4 arm
-    ecfp = SimilarityIndex(fingerprints_from_smiles(smiles)[1], ecfp=counts)  # an ECFP ranker's own
-    assert bits.features_sha256() == ecfp.features_sha256(ecfp=True) == want
-    assert ecfp.features_sha256() != want  # the paper's fingerprints are another set
-    fp = fingerprints_from_smiles(smiles)[1]
-    paper = hashlib.sha256(fp.indptr.astype("<i8").tobytes() + fp.ids.astype("<u8").tobytes()).hexdigest()
-    assert SimilarityIndex(Fingerprints(fp.indptr.astype(np.int32), fp.ids)).features_sha256() == paper
+    knn = make_model("knn_ecfp4", ARMS["knn_ecfp4"])  # reads the ECFP4 bits as its fingerprints
+    rf = make_model("rf", ARMS["rf"])  # reads the bits of the ECFP counts, beside the paper's fingerprints
+    assert features_read(knn, bit_fingerprints(counts)) == {"features": "ecfp4", "features_sha256": want}
+    assert features_read(rf, paper, counts) == {"features": "ecfp4", "features_sha256": want}
+    digest = hashlib.sha256(paper.indptr.astype("<i8").tobytes() + paper.ids.astype("<u8").tobytes()).hexdigest()
+    assert digest != want  # the paper's fingerprints are another set
+    rf_paper = make_model("rf_paper", ARMS["rf_paper"])
+    assert features_read(rf_paper, paper) == {"features": "paper", "features_sha256": digest}
+    narrow = Fingerprints(paper.indptr.astype(np.int32), paper.ids)  # the canonical form: any index width
+    assert features_read(make_model("knn", ARMS["knn"]), narrow)["features_sha256"] == digest
 
 
 def test_screens_added_to_a_panel_bring_their_arms_digests_and_no_other_fingerprint(tmp_path):

@@ -8,7 +8,6 @@ import numpy as np
 import scipy.sparse as sp
 
 from .._memory import KernelBuffer
-from ..chem.clusters import bit_fingerprints
 from ..chem.ecfp import ecfp_view
 from ..chem.fingerprints import Fingerprints
 from ._dot import ordered_dot
@@ -128,28 +127,6 @@ class SimilarityIndex:
         if self._ecfp is None:
             raise ValueError("no ECFP given: the workflow loads it for a model whose class says uses_ecfp")
         return ecfp_view(self._ecfp, rows, counts)
-
-    def features_sha256(self, ecfp: bool = False) -> str:
-        """The sha256 of the features a model reads from this index (:func:`fingerprints_sha256`): its fingerprints
-        (what Tanimoto, the neighbour lists and ``fingerprints`` are of), or with ``ecfp`` the bits of its ECFP.
-
-        Parameters
-        ----------
-        ecfp : bool, default=False
-            Hash the ECFP's bits (what an ECFP ranker reads) instead of the fingerprints.
-
-        Returns
-        -------
-        str
-            64 hex digits.
-        """
-        if ecfp:
-            if self._ecfp is None:
-                raise ValueError("no ECFP given: the workflow loads it for a model whose class says uses_ecfp")
-            return fingerprints_sha256(bit_fingerprints(self._ecfp))
-        if self._fp is None:
-            raise ValueError("built from a FeatureMatrix: the fingerprints' feature ids are not known")
-        return fingerprints_sha256(self._fp)
 
     def _sparse(self) -> tuple:
         """``(CSR matrix, feature id per column)``, built on first use."""
@@ -298,7 +275,8 @@ def fingerprints_sha256(fp: Fingerprints) -> str:
     (each row's feature ids, sorted and unique) as little-endian uint64 bytes.
 
     The same features give the same digest whichever file they came from: the ECFP4 bits as fingerprints
-    (``fingerprints_ecfp4.npz``) and the bits of the ECFP counts (``ecfp.npz``) are one set.
+    (``fingerprints_ecfp4.npz``) and the bits of the ECFP counts (``ecfp.npz``,
+    :func:`crocbench.chem.clusters.bit_fingerprints`) are one set.
 
     Parameters
     ----------
