@@ -70,8 +70,8 @@ def test_every_rules_benchmark_file_is_attributed_to_that_rule():
         "summary": "summary",  # results/summary/ (or results/screens/: the target screen_tables)
     }
     for rule, path in found.items():
-        for repeat in ("", "/repeats/2"):  # the run itself, and a repeat of cv: repeats
-            filled = {**values, "repeat": repeat}
+        for repeat, fp in (("", ""), ("/repeats/2", "_ecfp4")):  # a repeat of cv: repeats; the ECFP4 bits' files
+            filled = {**values, "repeat": repeat, "fp": fp}
             rel = re.sub(r"\{+(\w+)\}+", lambda m, filled=filled: filled[m.group(1)], path)
             rel = re.sub(r"^logs/(d|summary|archives)/benchmark/?", "", rel).removesuffix(".tsv")
             assert _accounting.rule_of(rel) == rule, (rule, rel)

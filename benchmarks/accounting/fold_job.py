@@ -52,6 +52,7 @@ def fold_step(results: str, model: str, fold: int, config_file: str = str(PANEL)
     import pandas as pd
     import torch
 
+    from crocbench._workflow._files import feature_files
     from crocbench.chem.ecfp import load_ecfp
     from crocbench.chem.fingerprints import load_fingerprints
     from crocbench.cv import cross_validate, repeat_seed
@@ -66,16 +67,17 @@ def fold_step(results: str, model: str, fold: int, config_file: str = str(PANEL)
     threads = run.resources(len(folds), config["cv"]["folds"])["threads"]  # the job's threads, as its class says
     torch.set_num_threads(threads)
     compounds = pd.read_parquet(results / "compounds.parquet", columns=["id", "smiles"])
-    neighbours = results / f"neighbours_k{config['similarity']['k']}.npz"
+    files = {k: Path(v) for k, v in feature_files(results, run, config["similarity"]["k"]).items()}  # its arm's
+    neighbours = files["neighbours"]
     if not neighbours.is_file():
         sys.exit(f"{results}: no {neighbours.name} (not a run of this config)")
     # The job read its kernels from the N x N matrix when its model's class says so; the workflow deletes the
     # matrix after the folds (temp), so without it the replay computes them (the same values, other costs).
-    matrix = results / "similarity_matrix.npy"
+    matrix = files["matrix"]
     uses_matrix = run.uses_matrix(len(folds), config["cv"]["folds"]) and matrix.is_file()
     start, cpu = time.perf_counter(), cpu_seconds()
     sim = SimilarityIndex(
-        load_fingerprints(results / "fingerprints.npz"),
+        load_fingerprints(files["fingerprints"]),
         load_neighbours(neighbours),
         block=config["similarity"]["block"],
         ids=compounds["id"],

@@ -22,8 +22,9 @@ import pandas as pd
 RULES = [
     (re.compile(r"scores/[^/]+/fold_\d+"), "score_fold"),
     (re.compile(r"scores/[^/]+/folds(_\d+)?"), "score_folds"),  # all of a run's folds, or a share (folds_<j>)
-    (re.compile(r"neighbours_k\d+/chunk_\d+"), "neighbours_chunk"),
-    (re.compile(r"neighbours_k\d+"), "neighbours"),
+    (re.compile(r"neighbours(_[a-z0-9]+)?_k\d+/chunk_\d+"), "neighbours_chunk"),  # of either fingerprint
+    (re.compile(r"neighbours(_[a-z0-9]+)?_k\d+"), "neighbours"),
+    (re.compile(r"similarity_matrix(_[a-z0-9]+)?"), "similarity_matrix"),
     (re.compile(r"svm_sensitivity/[^/]+"), "svm_sensitivity_grid"),
     (re.compile(r"irv_sensitivity/fold_\d+"), "irv_sensitivity_fold"),
     (re.compile(r"fingerprints_[^/]+"), "fingerprint_variant"),

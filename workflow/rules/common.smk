@@ -4,7 +4,7 @@ import re
 
 from crocbench._parallel import memory_budget_mb
 from crocbench._workflow import fold_groups
-from crocbench._workflow._files import Files
+from crocbench._workflow._files import FEATURE_SUFFIX, Files
 from crocbench._workflow._plan import Plan, alternatives as _alternatives, plugin_dirs, repeat_dir
 from crocbench.config import study_design
 from crocbench.models import irv_run
@@ -59,6 +59,7 @@ wildcard_constraints:
     kind="murcko|generic",
     chunk=r"\d+",
     k=r"\d+",
+    fp="|".join(map(re.escape, FEATURE_SUFFIX.values())),
 
 
 def neighbour_chunks(wildcards):
@@ -93,6 +94,7 @@ raw_files = FILES.raw_files
 all_targets = FILES.all_targets
 summary_targets = FILES.summary_targets
 screen_targets = FILES.screen_targets
+design_infos = FILES.design_infos
 stale_tables = FILES.stale_tables
 summary_dataset_tables = FILES.summary_dataset_tables
 summary_scores = FILES.summary_scores

@@ -1,4 +1,5 @@
-# The paper's depth-2 circular fingerprints and exact Tanimoto similarities; ECFP for the ECFP rankers.
+# The paper's depth-2 circular fingerprints and exact Tanimoto similarities; ECFP for the ECFP rankers, and its bits
+# as fingerprints for a similarity ranker's `features: ecfp4` arm.
 
 
 checkpoint fingerprints:  # the neighbour search's chunk count follows from the number of compounds
@@ -44,16 +45,41 @@ rule ecfp:
         "../scripts/ecfp.py"
 
 
+rule bit_fingerprints:
+    """The ECFP4 bits as fingerprints (crocbench.chem.graph.ecfp4_fingerprints of `ecfp.npz`: the cluster and
+    novelty splits' fingerprint), for the similarity rankers of an arm with `features: ecfp4`: their Tanimoto,
+    neighbour lists and matrix are on these bits. An `ecfp:` other than radius 2 on 2,048 bits stops it."""
+    input:
+        "results/{dataset}/ecfp.npz",
+    output:
+        "results/{dataset}/fingerprints_ecfp4.npz",
+    log:
+        "logs/{dataset}/bit_fingerprints.log",
+    benchmark:
+        "logs/{dataset}/benchmark/bit_fingerprints.tsv"
+    conda:
+        "../../envs/crocbench.yaml"
+    threads: 1
+    resources:
+        mem_mb=3000,
+    params:
+        ecfp=config["ecfp"],
+    script:
+        "../scripts/bit_fingerprints.py"
+
+
+# {fp}: the fingerprint's suffix (crocbench._workflow._files.FEATURE_SUFFIX): none for the paper's, _ecfp4 for
+# the ECFP4 bits; the chunk count follows from the number of compounds, the same for both.
 rule neighbours_chunk:
     """One chunk of the all-pairs top-k: the best k candidates of every compound its tiles touch."""
     input:
-        "results/{dataset}/fingerprints.npz",
+        "results/{dataset}/fingerprints{fp}.npz",
     output:
-        temp("results/{dataset}/neighbours_k{k}.chunks/{chunk}.npz"),
+        temp("results/{dataset}/neighbours{fp}_k{k}.chunks/{chunk}.npz"),
     log:
-        "logs/{dataset}/neighbours_k{k}/chunk_{chunk}.log",
+        "logs/{dataset}/neighbours{fp}_k{k}/chunk_{chunk}.log",
     benchmark:
-        "logs/{dataset}/benchmark/neighbours_k{k}/chunk_{chunk}.tsv"
+        "logs/{dataset}/benchmark/neighbours{fp}_k{k}/chunk_{chunk}.tsv"
     conda:
         "../../envs/crocbench.yaml"
     threads: 2
@@ -71,11 +97,11 @@ rule neighbours:
     input:
         neighbour_chunk_files,
     output:
-        "results/{dataset}/neighbours_k{k}.npz",
+        "results/{dataset}/neighbours{fp}_k{k}.npz",
     log:
-        "logs/{dataset}/neighbours_k{k}.log",
+        "logs/{dataset}/neighbours{fp}_k{k}.log",
     benchmark:
-        "logs/{dataset}/benchmark/neighbours_k{k}.tsv"
+        "logs/{dataset}/benchmark/neighbours{fp}_k{k}.tsv"
     conda:
         "../../envs/crocbench.yaml"
     threads: 1
@@ -89,13 +115,13 @@ rule similarity_matrix:
     """The N x N Tanimoto matrix (float32), computed once for the models whose class says `uses_matrix`
     (the SVM: its fold jobs read their kernels from it); deleted once they are done."""
     input:
-        "results/{dataset}/fingerprints.npz",
+        "results/{dataset}/fingerprints{fp}.npz",
     output:
-        temp("results/{dataset}/similarity_matrix.npy"),
+        temp("results/{dataset}/similarity_matrix{fp}.npy"),
     log:
-        "logs/{dataset}/similarity_matrix.log",
+        "logs/{dataset}/similarity_matrix{fp}.log",
     benchmark:
-        "logs/{dataset}/benchmark/similarity_matrix.tsv"
+        "logs/{dataset}/benchmark/similarity_matrix{fp}.tsv"
     conda:
         "../../envs/crocbench.yaml"
     threads: 2

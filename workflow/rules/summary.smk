@@ -79,8 +79,11 @@ rule summary_tables:
 
 rule summary_design:
     """What the panel's results rest on (crocbench.config.study_design): the split, the tuning, every compared
-    run's parameters and the ranked runs; and the study's declared questions (summary: questions). `crocbench
+    run's parameters, each run's fingerprint and the sha256 of the features its fold jobs read on each screen
+    (features), and the ranked runs; and the study's declared questions (summary: questions). `crocbench
     reference` keeps both in the manifest. A job of its own: a change here moves no table."""
+    input:
+        infos=design_infos,
     output:
         design="results/{summary}/tables/design.yaml",
         questions="results/{summary}/tables/questions.yaml",
@@ -94,6 +97,7 @@ rule summary_design:
     params:
         design=study_design(config, {m: RUNS[m] for m in MODELS}, [LABELS[m] for m in SUMMARY_MODELS]),
         questions=config["summary"]["questions"],
+        labels=LABELS,
     script:
         "../scripts/summary_design.py"
 

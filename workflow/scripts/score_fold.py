@@ -6,7 +6,7 @@ import pandas as pd
 
 from crocbench._io import atomic_write, write_table
 from crocbench._memory import keep_kernel_memory
-from crocbench._workflow import step
+from crocbench._workflow import features_read, step
 from crocbench.chem.ecfp import load_ecfp
 from crocbench.chem.fingerprints import load_fingerprints
 from crocbench.cv import cross_validate
@@ -21,17 +21,18 @@ with step(snakemake) as log:
     matrix = snakemake.input.get("matrix")  # the all-pairs matrix, for a model whose class says uses_matrix
     ecfp = snakemake.input.get("ecfp")  # ECFP, for a model whose class says uses_ecfp
     neighbours = snakemake.input.get("neighbours")  # not for a model whose class says uses_neighbours = False
+    fingerprints, counts = load_fingerprints(snakemake.input.fingerprints), load_ecfp(ecfp) if ecfp else None
     sim = SimilarityIndex(
-        load_fingerprints(snakemake.input.fingerprints),
+        fingerprints,
         neighbours and load_neighbours(neighbours),
         block=snakemake.params.block,
         ids=compounds["id"],
         smiles=compounds["smiles"],
         matrix=matrix and MatrixFile(matrix, threads=snakemake.threads),
-        ecfp=load_ecfp(ecfp) if ecfp else None,
+        ecfp=counts,
     )
     # one fold (score_fold); all of a run's folds, then pooled (score_folds); or a share of them (score_folds_<n>_<j>)
-    parts = []
+    parts, read = [], None  # what the run's model read: its features and their sha256 (the same in every fold)
     fold_list = [int(re.search(r"fold_(\d+)\.parquet$", p).group(1)) for p, _ in outputs]  # the job's folds
     kept = keep_kernel_memory() if len(fold_list) > 1 else contextlib.nullcontext()
     with kept:  # one kernel allocation for all the job's folds: only the first writes fresh memory
@@ -54,8 +55,9 @@ with step(snakemake) as log:
             write_table(scores, scores_path, index=False)
             parts.append(scores_path)
             info = model.info() if callable(getattr(model, "info", None)) else {}
+            read = read or features_read(model, fingerprints, counts)
             with atomic_write(info_path) as tmp, open(tmp, "w") as fh:
-                json.dump({"run": run, "model": snakemake.params.run["class"], "fold": fold, **info}, fh)
+                json.dump({"run": run, "model": snakemake.params.run["class"], "fold": fold, **read, **info}, fh)
                 fh.write("\n")
             print(
                 f"{run} fold {fold}: {len(scores)} compounds scored; neighbour lists recomputed: {sim.recomputed - before}",

@@ -6,9 +6,50 @@ Methods that take ``wildcards`` are Snakemake input functions (any object with t
 
 from __future__ import annotations
 
-from ..models import irv_run
+from ..models import FEATURES, irv_run
 from ._plan import Plan, repeat_dir
 from ._steps import stale_summary_tables
+
+#: The ``{fp}`` wildcard of each fingerprint's files (:data:`crocbench.models.FEATURES`): ``fingerprints{fp}.npz``,
+#: ``neighbours{fp}_k{k}.npz``, ``similarity_matrix{fp}.npy`` under ``results/{dataset}/``; the paper's keep their
+#: names.
+FEATURE_SUFFIX = {f: "" if f == "paper" else f"_{f}" for f in FEATURES}
+
+
+def feature_files(folder, run, k: int) -> dict:
+    """The fingerprint files a run's fold job loads from a dataset's results ``folder``: ``fingerprints``,
+    ``neighbours`` (top ``k``) and the all-pairs ``matrix`` of its ``features``; the paper's for a model that reads
+    the ECFP from ``ecfp.npz`` (its fingerprints input, which it does not read, as before the arms).
+
+    Parameters
+    ----------
+    folder : str or Path
+        The dataset's results folder (``results/{dataset}``).
+    run : crocbench.models.Run
+        The trained run.
+    k : int
+        The neighbour lists' depth.
+
+    Returns
+    -------
+    dict
+        ``{"fingerprints", "neighbours", "matrix"}``: paths, as ``folder`` is given.
+
+    Examples
+    --------
+    >>> from crocbench.models import declared_runs
+    >>> runs = declared_runs({"knn_ecfp4": {"class": "knn", "features": "ecfp4"}, "rf": {}})
+    >>> feature_files("results/dtp_aids", runs["knn_ecfp4"], 20)["neighbours"]
+    'results/dtp_aids/neighbours_ecfp4_k20.npz'
+    >>> feature_files("results/dtp_aids", runs["rf"], 20)["fingerprints"]
+    'results/dtp_aids/fingerprints.npz'
+    """
+    fp = FEATURE_SUFFIX["paper" if run.uses_ecfp else run.features]
+    return {
+        "fingerprints": f"{folder}/fingerprints{fp}.npz",
+        "neighbours": f"{folder}/neighbours{fp}_k{k}.npz",
+        "matrix": f"{folder}/similarity_matrix{fp}.npy",
+    }
 
 
 class Files:
@@ -24,28 +65,30 @@ class Files:
         self.plan = plan
 
     def fold_inputs(self, wildcards) -> dict:
-        """A fold job's inputs (named); the neighbour lists unless the model's class says ``uses_neighbours =
-        False``, the all-pairs similarity matrix for one that says ``uses_matrix``, the ECFP for one that says
-        ``uses_ecfp``."""
+        """A fold job's inputs (named): the fingerprints its run's ``features`` names (:func:`feature_files`),
+        their neighbour lists unless the model's class says ``uses_neighbours = False``, their all-pairs
+        similarity matrix for one that says ``uses_matrix``, the ECFP for one that says ``uses_ecfp``."""
         plan, run = self.plan, self.plan.runs[wildcards.model]
         d = f"results/{wildcards.dataset}"
+        files = feature_files(d, run, plan.k)
         out = {
             "compounds": f"{d}/compounds.parquet",
-            "fingerprints": f"{d}/fingerprints.npz",
+            "fingerprints": files["fingerprints"],
             "folds": f"{d}{wildcards.repeat}/folds.tsv",
         }
         if run.uses_neighbours:  # the others start without waiting for the neighbour search
-            out["neighbours"] = f"{d}/neighbours_k{plan.k}.npz"
-        if run.uses_matrix(plan.compounds_in(out["fingerprints"]), plan.folds):
-            out["matrix"] = f"{d}/similarity_matrix.npy"
+            out["neighbours"] = files["neighbours"]
+        if run.uses_matrix(plan.compounds_in(f"{d}/fingerprints.npz"), plan.folds):  # either fingerprint's count
+            out["matrix"] = files["matrix"]
         if run.uses_ecfp:
             out["ecfp"] = f"{d}/ecfp.npz"
         return out
 
     @staticmethod
     def neighbour_chunk_files(wildcards, chunks: int) -> list[str]:
-        """The neighbour search's ``chunks`` chunk files."""
-        return [f"results/{wildcards.dataset}/neighbours_k{wildcards.k}.chunks/{c}.npz" for c in range(chunks)]
+        """The neighbour search's ``chunks`` chunk files (of the fingerprint whose suffix is ``wildcards.fp``)."""
+        d = f"results/{wildcards.dataset}/neighbours{wildcards.fp}_k{wildcards.k}"
+        return [f"{d}.chunks/{c}.npz" for c in range(chunks)]
 
     def raw_files(self, wildcards) -> list[str]:
         """The dataset's raw files, under ``data/{dataset}/``."""
@@ -92,6 +135,17 @@ class Files:
             "results/summary/tables/novel.md",
             "results/summary/tables/shared.md",
             "results/summary/tables/design.yaml",
+        ]
+
+    def design_infos(self, wildcards) -> list[str]:
+        """Every dataset's fold 0 info of every trained run (dataset by dataset, runs in config order): the
+        design's record of the features each run read (:func:`crocbench._workflow.features_design`)."""
+        plan = self.plan
+        return [
+            f"results/{dataset}/scores/{m}/fold_0.json"
+            for dataset in plan.datasets
+            for m in plan.models
+            if m in plan.trained
         ]
 
     def screen_targets(self, wildcards=None) -> list[str]:

@@ -270,6 +270,57 @@ def screen_runs(datasets, models, labels: dict, scores, repeat_scores=(), repeat
         yield screen, by_repeat
 
 
+def features_read(model, fingerprints, ecfp=None) -> dict:
+    """What a fold job's model read, for its info: its ``features`` (``feature_set``) and the sha256 of the features
+    themselves (:func:`crocbench.similarity.fingerprints_sha256`): the bits of the ECFP for a model that reads it
+    (``uses_ecfp``), else the fingerprints the job loaded.
+
+    Parameters
+    ----------
+    model : object
+        The fitted model.
+    fingerprints : Fingerprints
+        The fingerprints the job loaded (its ``fingerprints`` input).
+    ecfp : scipy.sparse.csr_matrix, default=None
+        The ECFP counts the job loaded (its ``ecfp`` input), if any.
+
+    Returns
+    -------
+    dict
+        ``{"features": name, "features_sha256": hex digest}``.
+    """
+    from ..chem.clusters import bit_fingerprints
+    from ..similarity import fingerprints_sha256
+
+    read = bit_fingerprints(ecfp) if getattr(model, "uses_ecfp", False) else fingerprints
+    return {"features": getattr(model, "feature_set", "paper"), "features_sha256": fingerprints_sha256(read)}
+
+
+def features_design(infos, labels: dict) -> dict:
+    """Each trained run's fingerprint and the sha256 of the features its fold jobs read, screen by screen: the
+    design's ``features`` (``tables/design.yaml``), from the runs' fold 0 infos.
+
+    Parameters
+    ----------
+    infos : sequence of path-like
+        ``results/{dataset}/scores/{run}/fold_0.json`` files, each with ``run``, ``features`` and
+        ``features_sha256`` (as ``score_fold`` writes them).
+    labels : dict
+        ``{run: label}``.
+
+    Returns
+    -------
+    dict
+        ``{label: {"features": name, "sha256": {dataset: hex digest}}}``, in the order of ``infos``.
+    """
+    out = {}
+    for path in infos:
+        info = json.loads(Path(path).read_text())
+        entry = out.setdefault(labels[info["run"]], {"features": info["features"], "sha256": {}})
+        entry["sha256"][Path(path).parents[2].name] = info["features_sha256"]
+    return out
+
+
 def stale_summary_tables(summary: str, pains: bool, claims: bool) -> list[str]:
     """The summary tables an earlier run may have left in ``results/{summary}/tables/`` that a run does not write:
     the PAINS tables without ``summary: pains``, the paper's claims where it does not rank the paper's five

@@ -8,6 +8,7 @@ wires; every message is one line that names the key.
 from ._checks import (
     check_archives,
     check_config,
+    check_features,
     check_memorization,
     check_questions,
     check_repeats,
@@ -32,6 +33,7 @@ __all__ = [
     "SIZE_UNKNOWN",
     "check_archives",
     "check_config",
+    "check_features",
     "check_memorization",
     "check_questions",
     "check_repeats",

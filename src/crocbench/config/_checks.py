@@ -291,6 +291,32 @@ def check_memorization(config: dict) -> None:
             )
 
 
+def check_features(config: dict, runs: dict) -> None:
+    """A similarity ranker on ``features: ecfp4`` reads the ECFP4 bits of ``ecfp.npz``: ``ecfp:`` must then be
+    ECFP4's, radius 2 on 2,048 bits (:func:`crocbench.chem.graph.ecfp4_fingerprints`).
+
+    Examples
+    --------
+    >>> from crocbench.models import declared_runs
+    >>> runs = declared_runs({"knn_ecfp4": {"class": "knn", "features": "ecfp4"}})
+    >>> check_features({"ecfp": {"radius": 2, "n_bits": 1024}}, runs)
+    Traceback (most recent call last):
+    ...
+    ValueError: models: knn_ecfp4 reads ECFP4 (radius 2 on 2048 bits); ecfp: is radius 2 on 1024 bits
+    """
+    from ..chem.ecfp import N_BITS, RADIUS
+
+    ecfp = config["ecfp"]
+    if (int(ecfp["radius"]), int(ecfp["n_bits"])) == (RADIUS, N_BITS):
+        return
+    for run in runs.values():
+        if run.features == "ecfp4" and not run.uses_ecfp:
+            raise ValueError(
+                f"models: {run.name} reads ECFP4 (radius {RADIUS} on {N_BITS} bits); ecfp: is radius "
+                f"{ecfp['radius']} on {ecfp['n_bits']} bits"
+            )
+
+
 def check_config(config: dict, runs: dict, root=".") -> list[str]:
     """Every cross-field check, in the order a user would fix them; returns the chosen datasets.
 
@@ -317,6 +343,7 @@ def check_config(config: dict, runs: dict, root=".") -> list[str]:
     summary_models(config)
     check_questions(config, runs)
     check_verdict(config, runs)
+    check_features(config, runs)
     check_memorization(config)
     check_tuning(config)
     check_repeats(config, runs)

@@ -13,7 +13,7 @@ sensitivity grid), ``irv/`` (:class:`IRV`, its terms and optimizers), ``ecfp/`` 
 :class:`Tuned`) or on a development panel (``_development``), the classes by name (``_classes``) and a config's runs (``_registry``).
 """
 
-from ._base import Model, seed_state
+from ._base import FEATURE_LABELS, FEATURES, Model, seed_state
 from ._classes import BUILTIN, LABELS, MODELS, load_class
 from ._registry import Run, declared_runs, expand_runs, irv_run, make_model
 from ._reweight import SCHEMES, Reweighting, average_ranks, score_density, silverman_bandwidth
@@ -28,6 +28,8 @@ __all__ = [
     "BUILTIN",
     "Chemprop",
     "EcfpModel",
+    "FEATURES",
+    "FEATURE_LABELS",
     "GBM",
     "GBMRank",
     "IRV",

@@ -8,6 +8,13 @@ import numpy as np
 
 from ..similarity import SimilarityIndex
 
+#: The fingerprints a ranker may read (a ``models:`` entry's ``features``): ``paper``, the paper's circular
+#: fingerprints (``fingerprints.npz``), or ``ecfp4``, the bits of RDKit's Morgan radius 2 folded to 2,048
+#: (``ecfp.npz``; :func:`crocbench.chem.graph.ecfp4_fingerprints`, the cluster and novelty splits' fingerprint).
+FEATURES = ("paper", "ecfp4")
+#: Each fingerprint's name in an arm's label (``kNN/ECFP4``: :func:`crocbench.models.declared_runs`).
+FEATURE_LABELS = {"paper": "paper", "ecfp4": "ECFP4"}
+
 
 class Model:
     """A ranker of compounds, in the spirit of a scikit-learn estimator: the contract every model follows.
@@ -51,6 +58,11 @@ class Model:
         True for a model that reads ECFP4 (``data.ecfp(rows, counts=False)``: RDKit's Morgan
         fingerprints of radius 2 folded to 2,048 bits, or their counts): the workflow then builds
         the screen's ``ecfp.npz`` once and loads it into ``data`` (default False).
+    ``feature_set``
+        The fingerprints the ranker reads by default, one of :data:`FEATURES` (default ``paper``; the ECFP
+        rankers ``ecfp4``); a ``models:`` entry's ``features`` sets it on the model
+        (:func:`crocbench.models.make_model`). The workflow gives ``data`` that fingerprint: a similarity ranker's
+        Tanimoto, neighbour lists and matrix are on it, and an ECFP ranker's ``features`` read it.
     ``baseline``
         True for a ranker that ranks by chance (RANDOM): left out where only rankers are compared, such as the
         SVM sensitivity study's pooling table (default False).
@@ -77,6 +89,7 @@ class Model:
     label = None
     uses_matrix = False
     uses_ecfp = False
+    feature_set = "paper"
     baseline = False
     fold_jobs = None
     uses_neighbours = True

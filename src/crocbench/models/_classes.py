@@ -11,6 +11,7 @@ import inspect
 import sys
 from pathlib import Path
 
+from ._base import FEATURES
 from ._simple import KNN, MaxSim, Random
 from .ecfp import GBM, MLP, GBMRank, LogReg, RandomForest
 from .gnn import Chemprop
@@ -109,7 +110,9 @@ def checked_model(name: str, params: dict, *, seed=None, progress=None, n_jobs=N
 
     ``seed``, ``progress`` and ``n_jobs`` are passed to the classes whose
     signature takes them. The entry's ``label`` and ``tune`` are
-    :func:`crocbench.models.make_model`'s, not this function's.
+    :func:`crocbench.models.make_model`'s, not this function's. Its ``features``
+    (one of :data:`crocbench.models.FEATURES`) is not passed to the class: it is set
+    on the new model as ``feature_set``.
 
     Parameters
     ----------
@@ -135,10 +138,19 @@ def checked_model(name: str, params: dict, *, seed=None, progress=None, n_jobs=N
     --------
     >>> checked_model("near", {"class": "knn", "k": 5}).k
     5
+    >>> checked_model("rf_paper", {"class": "rf", "features": "paper"}).feature_set
+    'paper'
+    >>> checked_model("near", {"class": "knn", "features": "ecfp6"})
+    Traceback (most recent call last):
+    ...
+    ValueError: model near: features is one of paper, ecfp4; got 'ecfp6'
     """
     params = dict(params)
     spec = params.pop("class", name)
+    features = params.pop("features", None)
     check_spec(name, spec)
+    if features is not None and features not in FEATURES:
+        raise ValueError(f"model {name}: features is one of {', '.join(FEATURES)}; got {features!r}")
     try:
         cls = load_class(spec, search)
     except ValueError as exc:
@@ -163,6 +175,9 @@ def checked_model(name: str, params: dict, *, seed=None, progress=None, n_jobs=N
             if value is not None and (key in accepted or open_ended):
                 params.setdefault(key, value)
     try:
-        return cls(**params)
+        model = cls(**params)
     except (TypeError, ValueError) as exc:
         raise ValueError(f"model {name}: {exc}") from None
+    if features is not None:
+        model.feature_set = features
+    return model

@@ -4,6 +4,7 @@ A ``models:`` entry of ``config.yaml`` is one *run*::
 
     svm: {C_grid: [0.1, 1, 10]}                          # a built-in model, by its name
     svm_platt: {class: svm, score: platt}                # a built-in under another name
+    svm_ecfp4: {class: svm, features: ecfp4}             # an arm: a built-in on the other fingerprint
     forest: {class: "my_rankers:ForestRanker", n_estimators: 500, label: Forest}   # a user's class
     gnn: {scores: gnn.csv, id: id, score: score, fold: fold}              # scores computed elsewhere
 
@@ -15,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ._base import Model, checked_fold_jobs
+from ._base import FEATURE_LABELS, Model, checked_fold_jobs
 from ._classes import MODELS, check_spec, checked_model, load_class
 from ._development import candidate_runs
 from ._tuning import Tuned, resolve_tune
@@ -153,6 +154,12 @@ class Run:
         return False if self.imported else bool(getattr(self.model, "uses_neighbours", True))
 
     @property
+    def features(self) -> str | None:
+        """The fingerprints the run's model reads (one of :data:`crocbench.models.FEATURES`): its entry's
+        ``features``, else its class's ``feature_set``; None for an import."""
+        return None if self.imported else str(getattr(self.model, "feature_set", "paper"))
+
+    @property
     def uses_ecfp(self) -> bool:
         """Whether the model's fold jobs read the screen's ECFP (its class's ``uses_ecfp``; False for an import)."""
         return bool(getattr(self.model, "uses_ecfp", False))
@@ -180,6 +187,34 @@ class Run:
             except ValueError as exc:  # e.g. a kernel that cannot fit: one line naming the entry
                 raise ValueError(f"model {self.name}: {exc}") from None
         return {"threads": max(1, int(out["threads"])), "mem_mb": max(1, int(out["mem_mb"]))}
+
+
+def arm_label(cls, features: str | None) -> str | None:
+    """An arm's label: the class's ``label`` and the fingerprint (:data:`crocbench.models.FEATURE_LABELS`) when
+    ``features`` is not the class's own ``feature_set``; else None.
+
+    Parameters
+    ----------
+    cls : type
+        The model's class.
+    features : str or None
+        The entry's ``features``.
+
+    Returns
+    -------
+    str or None
+        ``kNN/ECFP4``, ``RF/paper``, ...; None for a class on its own fingerprint, or one without a label.
+
+    Examples
+    --------
+    >>> from crocbench.models import KNN, RandomForest
+    >>> arm_label(KNN, "ecfp4"), arm_label(RandomForest, "paper"), arm_label(KNN, "paper")
+    ('kNN/ECFP4', 'RF/paper', None)
+    """
+    own = getattr(cls, "label", None)
+    if features in (None, getattr(cls, "feature_set", "paper")) or not own:
+        return None
+    return f"{own}/{FEATURE_LABELS[features]}"
 
 
 def irv_run(scheme: str) -> str:
@@ -245,7 +280,8 @@ def expand_runs(models: dict, irv_training: dict | None = None, tuning: dict | N
         if "tune" in entry:
             entry["tune"] = resolve_tune(name, entry, tuning, search)
             if tuning.get("design", "nested") == "development":  # its candidates, each a run of its own
-                label = entry.get("label") or getattr(load_class(entry.get("class", name), search), "label", None)
+                cls = load_class(entry.get("class", name), search)
+                label = entry.get("label") or arm_label(cls, entry.get("features")) or getattr(cls, "label", None)
                 entries.update(candidate_runs(name, entry, label or name))
                 continue
         entries[name] = entry
@@ -263,9 +299,11 @@ def expand_runs(models: dict, irv_training: dict | None = None, tuning: dict | N
 def declared_runs(entries: dict, search=()) -> dict:
     """``{name: Run}`` for the ``models:`` entries of a config, each checked; labels unique.
 
-    A run's label is its entry's ``label``, else its class's ``label`` for the
-    first run of that class (so ``svm`` is "SVM" and a second SVM entry keeps
-    its own name), else its name.
+    A run's label is its entry's ``label``; else, for an arm (an entry whose
+    ``features`` is not its class's own), its class's ``label`` and the
+    fingerprint (``kNN/ECFP4``); else its class's ``label`` for the first run of
+    that class (so ``svm`` is "SVM" and a second SVM entry keeps its own name),
+    else its name.
 
     Parameters
     ----------
@@ -284,6 +322,8 @@ def declared_runs(entries: dict, search=()) -> dict:
     >>> runs = declared_runs({"knn": {"k": 5}, "knn3": {"class": "knn", "k": 3}, "gnn": {"scores": "g.csv"}})
     >>> [(r.name, r.label, r.imported) for r in runs.values()]
     [('knn', 'kNN', False), ('knn3', 'knn3', False), ('gnn', 'gnn', True)]
+    >>> [r.label for r in declared_runs({"rf": {}, "rf_paper": {"class": "rf", "features": "paper"}}).values()]
+    ['RF', 'RF/paper']
     """
     runs, classes = {}, set()
     for name, entry in entries.items():
@@ -297,7 +337,12 @@ def declared_runs(entries: dict, search=()) -> dict:
             continue
         model = make_model(name, entry, search=search)
         cls = getattr(model, "base_class", None) or type(model)  # a tuned ranker is its ranker's class
-        label = entry.pop("label", None) or (getattr(cls, "label", None) if cls not in classes else None) or name
+        label = (
+            entry.pop("label", None)
+            or arm_label(cls, entry.get("features"))
+            or (getattr(cls, "label", None) if cls not in classes else None)
+            or name
+        )
         classes.add(cls)
         runs[name] = Run(
             name, {"class": _spec(cls), **{k: v for k, v in entry.items() if k != "class"}}, str(label), model=model

@@ -231,7 +231,7 @@ class Tuned(Model):
         base = self._probes[0]
         self.base_class = type(base)  # the run's class in the workflow's records (crocbench.models.declared_runs)
         self.label = getattr(base, "label", None)
-        for attr in ("uses_ecfp", "uses_neighbours", "fold_jobs", "baseline"):
+        for attr in ("uses_ecfp", "feature_set", "uses_neighbours", "fold_jobs", "baseline"):
             if hasattr(base, attr):
                 setattr(self, attr, getattr(base, attr))
         self.uses_matrix = False  # each candidate fits on its own rows; an all-pairs matrix would serve one

@@ -219,7 +219,8 @@ def write_reference(results, reference, study: bool = False, add: bool = False) 
         if not is_panel_reference(reference):
             raise ValueError(f"{reference}: no panel reference to add screens to (write it first, without --add)")
         design, held = _summary_yaml(results, "design.yaml"), read_manifest(reference).design
-        if design is not None and held is not None and design != held:
+        if design is not None and held is not None and _screenless(design) != _screenless(held):
+            design, held = _screenless(design), _screenless(held)
             keys = [k for k in dict.fromkeys([*design, *held]) if design.get(k) != held.get(k)]
             raise ValueError(
                 f"{results}: its run's design (tables/design.yaml) is not the panel's ({reference}): "
@@ -258,9 +259,34 @@ def _write_run(results, frames: dict, reference: Path, study: bool, add: bool) -
     if design is not None and manifest.design != design and not add:  # added screens: checked above, not adopted
         moved.append(f"{MANIFEST}: design: {manifest.design} -> {design}")
         manifest = replace(manifest, design=design)
+    elif design is not None and add and manifest.design is not None:  # but their features' digests are kept
+        merged = _with_digests(manifest.design, design)
+        if merged != manifest.design:
+            moved.append(f"{MANIFEST}: design: features: the added screens' sha256")
+            manifest = replace(manifest, design=merged)
     if moved:
         written[write_manifest(manifest)] = moved
     return written
+
+
+def _screenless(design: dict) -> dict:
+    """``design`` without its features' digests screen by screen (``features``' ``sha256``): what every screen
+    added to a panel shares."""
+    if not isinstance(design.get("features"), dict):
+        return design
+    features = {label: {k: v for k, v in arm.items() if k != "sha256"} for label, arm in design["features"].items()}
+    return {**design, "features": features}
+
+
+def _with_digests(held: dict, design: dict) -> dict:
+    """The panel's ``held`` design with the features' digests of ``design``'s screens (added screens) merged in."""
+    if not isinstance(held.get("features"), dict) or not isinstance(design.get("features"), dict):
+        return held
+    features = {
+        label: {**arm, "sha256": {**arm.get("sha256", {}), **design["features"].get(label, {}).get("sha256", {})}}
+        for label, arm in held["features"].items()
+    }
+    return {**held, "features": features}
 
 
 def _summary_yaml(results, name: str) -> dict | None:

@@ -21,7 +21,7 @@ re-exported here for the code that imports them from this package.
 from .._memory import KernelBuffer, empty_array
 from ._all_pairs import all_pairs_top_k, gather_chunks, top_k_chunk
 from ._chunks import DEFAULT_TILE, chunk_pairs, chunk_tiles, default_chunks, neighbours_mem_mb
-from ._index import SimilarityIndex
+from ._index import SimilarityIndex, fingerprints_sha256
 from ._matrix_file import MatrixFile, matrix_mem_mb
 from ._tanimoto import DEFAULT_BLOCK, FeatureMatrix, tanimoto_matrix
 from ._topk import Neighbours, load_neighbours, save_neighbours, top_k
@@ -39,6 +39,7 @@ __all__ = [
     "chunk_tiles",
     "default_chunks",
     "empty_array",
+    "fingerprints_sha256",
     "gather_chunks",
     "load_neighbours",
     "matrix_mem_mb",

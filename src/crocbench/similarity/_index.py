@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+
 import numpy as np
 import scipy.sparse as sp
 
@@ -266,6 +268,37 @@ class SimilarityIndex:
             nb = top_k(self.fm, k, query=query[redo], reference=reference, block=self.block)
             index[redo], similarity[redo] = reference[nb.index], nb.similarity
         return Neighbours(index, similarity)
+
+
+def fingerprints_sha256(fp: Fingerprints) -> str:
+    """The sha256 of fingerprints in their canonical form: ``indptr`` as little-endian int64 bytes, then ``ids``
+    (each row's feature ids, sorted and unique) as little-endian uint64 bytes.
+
+    The same features give the same digest whichever file they came from: the ECFP4 bits as fingerprints
+    (``fingerprints_ecfp4.npz``) and the bits of the ECFP counts (``ecfp.npz``,
+    :func:`crocbench.chem.clusters.bit_fingerprints`) are one set.
+
+    Parameters
+    ----------
+    fp : Fingerprints
+        One row per compound.
+
+    Returns
+    -------
+    str
+        64 hex digits.
+
+    Examples
+    --------
+    >>> fp = Fingerprints(np.array([0, 2, 3]), np.array([7, 9, 7], dtype=np.uint64))
+    >>> fingerprints_sha256(fp) == fingerprints_sha256(Fingerprints(fp.indptr.astype(np.int32), fp.ids))
+    True
+    >>> fingerprints_sha256(fp)[:12]
+    '5f896c13399f'
+    """
+    digest = hashlib.sha256(np.ascontiguousarray(fp.indptr, dtype="<i8").tobytes())
+    digest.update(np.ascontiguousarray(fp.ids, dtype="<u8").tobytes())
+    return digest.hexdigest()
 
 
 def _str_array(values) -> np.ndarray:

@@ -67,7 +67,7 @@ class EcfpModel(Model):
         with the number of threads.
     """
 
-    uses_ecfp = True
+    feature_set = "ecfp4"  # features: paper reads the paper's fingerprints instead (data.fingerprints)
     uses_neighbours = False
 
     def __init__(self, counts: bool = False, seed=0, n_jobs: int = 1, threads: int = 1):
@@ -94,8 +94,15 @@ class EcfpModel(Model):
         """
         return {**super().resources(n_compounds, n_folds), "threads": self.threads}
 
+    @property
+    def uses_ecfp(self) -> bool:
+        """Whether the model reads the screen's ECFP (``feature_set`` ``ecfp4``), which the workflow then loads."""
+        return self.feature_set == "ecfp4"
+
     def features(self, data, rows):
-        """The model's input: the ECFP of ``rows`` (bits or counts), float32 CSR.
+        """The model's input: the ECFP of ``rows`` (bits or counts), or with ``feature_set`` ``paper`` the paper's
+        fingerprints of ``rows`` (``data.fingerprints[rows]``: one 0/1 column per feature id of the screen), float32
+        CSR.
 
         Parameters
         ----------
@@ -109,6 +116,8 @@ class EcfpModel(Model):
         scipy.sparse.csr_matrix
             One row per compound.
         """
+        if self.feature_set == "paper":
+            return data.fingerprints[np.asarray(rows, dtype=np.int64)]
         return data.ecfp(rows, counts=self.counts)
 
     @property
