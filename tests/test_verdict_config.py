@@ -43,18 +43,27 @@ def test_the_factorial_puts_every_ranker_on_both_fingerprints(tmp_path):
     config, _ = _config(tmp_path)
     verdict = config["verdict"]
     arms = verdict["arms"]
-    rankers = {a["ranker"] for a in arms.values()}
-    assert rankers <= set(config["models"]) and rankers == set(config["summary"]["models"]) - {"random"}
-    assert sorted((a["ranker"], a["fingerprint"]) for a in arms.values()) == sorted(
-        itertools.product(rankers, verdict["fingerprints"])
+    entries = {a["ranker"] for a in arms.values()}
+    assert entries <= set(config["models"]) and entries == set(config["summary"]["models"]) - {"random"}
+    # each arm's class, from its models: entry read here ("class", else the entry's own name), and its features
+    # read from the entry's own features: or the class's default (paper for the similarity rankers)
+    own = {"maxsim": "paper", "knn": "paper", "svm": "paper", "irv": "paper"}
+    klass = {e: (config["models"].get(e) or {}).get("class", e) for e in entries}
+    reads = {e: (config["models"].get(e) or {}).get("features", own.get(klass[e], "ecfp4")) for e in entries}
+    for a in arms.values():
+        assert reads[a["ranker"]] == a["fingerprint"].lower()
+    classes = set(klass.values())
+    assert sorted((klass[a["ranker"]], a["fingerprint"]) for a in arms.values()) == sorted(
+        itertools.product(classes, verdict["fingerprints"])
     )
     for family in verdict["families"]:  # rankers compared at equal features, under both fingerprints
         assert verdict["metric_of_record"] in family["metrics"]
         pairs = [(arms[a], arms[b]) for a, b in family["pairs"]]
-        assert all(a["fingerprint"] == b["fingerprint"] and a["ranker"] != b["ranker"] for a, b in pairs)
+        assert all(a["fingerprint"] == b["fingerprint"] and klass[a["ranker"]] != klass[b["ranker"]] for a, b in pairs)
         assert {a["fingerprint"] for a, _ in pairs} == set(verdict["fingerprints"])
     for a, b in verdict["decomposition"]["pairs"]:  # both factors differ, so both parts are defined
-        assert arms[a]["ranker"] != arms[b]["ranker"] and arms[a]["fingerprint"] != arms[b]["fingerprint"]
+        assert klass[arms[a]["ranker"]] != klass[arms[b]["ranker"]]
+        assert arms[a]["fingerprint"] != arms[b]["fingerprint"]
 
 
 def test_the_union_leaves_room_for_a_verdict_to_hold_without_any_one_screen(tmp_path):
@@ -116,6 +125,9 @@ def test_a_bad_verdict_declaration_stops_in_one_line(tmp_path):
     def unknown_ranker(v):
         v["arms"]["GNN/paper"] = {"ranker": "chemprop", "fingerprint": "paper"}
 
+    def other_fingerprint(v):
+        v["arms"]["kNN/ECFP4"]["ranker"] = "knn"
+
     def over_budget(v):
         v["cost"]["stages"][1]["planned"] = True
 
@@ -126,6 +138,9 @@ def test_a_bad_verdict_declaration_stops_in_one_line(tmp_path):
         "verdict: decomposition: IRV/paper and RF/paper must differ in ranker and in features"
     )
     assert _edited(tmp_path, unknown_ranker).startswith("verdict: arms: GNN/paper: 'chemprop' is not a model (")
+    assert _edited(tmp_path, other_fingerprint) == (
+        "verdict: arms: kNN/ECFP4: model knn reads paper, not ECFP4 (its models: entry's features:)"
+    )
     assert _edited(tmp_path, over_budget) == (
         "verdict: cost: stage 2: planned must be false (the planned stages are the longest run of priorities "
         "within 30 h; with it 31.71 h)"

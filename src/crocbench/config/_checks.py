@@ -149,7 +149,7 @@ def check_questions(config: dict, runs: dict) -> None:
 
 
 def check_verdict(config: dict, runs: dict) -> None:
-    """``verdict:``, where declared: each arm a declared model on a declared set of features; each family's pairs
+    """``verdict:``, where declared: each arm a declared model whose entry reads the arm's features; each family's pairs
     two known arms on the same features (rankers compared at equal features), none twice, its metrics the summary's
     and the metric of record among the families'; each decomposition's pair two arms differing in ranker and in
     features; the stages' priorities 1, 2, ... and the planned stages the longest run of them within the budget.
@@ -159,10 +159,10 @@ def check_verdict(config: dict, runs: dict) -> None:
     >>> from crocbench.models import declared_runs
     >>> v = {"metric_of_record": "roc", "fingerprints": {"paper": {}, "ECFP4": {}},
     ...      "arms": {"IRV/paper": {"ranker": "irv", "fingerprint": "paper"},
-    ...               "SVM/ECFP4": {"ranker": "svm", "fingerprint": "ECFP4"}},
+    ...               "SVM/ECFP4": {"ranker": "svm_ecfp4", "fingerprint": "ECFP4"}},
     ...      "families": [{"name": "f", "pairs": [["IRV/paper", "SVM/ECFP4"]], "metrics": ["roc"]}],
     ...      "decomposition": {"pairs": []}, "cost": {"budget_hours": 1, "stages": []}}
-    >>> check_verdict({"verdict": v}, declared_runs({"irv": {}, "svm": {}}))
+    >>> check_verdict({"verdict": v}, declared_runs({"irv": {}, "svm_ecfp4": {"class": "svm", "features": "ecfp4"}}))
     Traceback (most recent call last):
     ...
     ValueError: verdict: families: f: IRV/paper and SVM/ECFP4 read different features (paper, ECFP4)
@@ -170,6 +170,7 @@ def check_verdict(config: dict, runs: dict) -> None:
     verdict = config.get("verdict")
     if verdict is None:
         return
+    from ..models import FEATURE_LABELS
     from ..report import SUMMARY_RANK_METRICS
 
     arms = verdict["arms"]
@@ -180,6 +181,12 @@ def check_verdict(config: dict, runs: dict) -> None:
             raise ValueError(
                 f"verdict: arms: {label}: {arm['fingerprint']!r} is not one of verdict: fingerprints "
                 f"({', '.join(verdict['fingerprints'])})"
+            )
+        reads = FEATURE_LABELS.get(runs[arm["ranker"]].features, runs[arm["ranker"]].features)
+        if reads != arm["fingerprint"]:
+            raise ValueError(
+                f"verdict: arms: {label}: model {arm['ranker']} reads {reads}, not {arm['fingerprint']} "
+                "(its models: entry's features:)"
             )
 
     def known(where: str, pair) -> tuple[dict, dict]:
@@ -206,7 +213,7 @@ def check_verdict(config: dict, runs: dict) -> None:
         raise ValueError(f"verdict: the metric of record {verdict['metric_of_record']!r} is in no family's metrics")
     for pair in verdict["decomposition"]["pairs"]:
         a, b = known("decomposition", pair)
-        if a["ranker"] == b["ranker"] or a["fingerprint"] == b["fingerprint"]:
+        if runs[a["ranker"]].model is runs[b["ranker"]].model or a["fingerprint"] == b["fingerprint"]:
             raise ValueError(f"verdict: decomposition: {pair[0]} and {pair[1]} must differ in ranker and in features")
     stages = sorted(verdict["cost"]["stages"], key=lambda s: s["priority"])
     if [s["priority"] for s in stages] != list(range(1, len(stages) + 1)):
