@@ -90,21 +90,36 @@ def test_two_references_of_todays_rankers_are_compared_on_every_ranker_and_metri
     assert {part.rsplit(" ", 1)[0] for part in cell.split(", ")} == {"RANDOM", "MAX-SIM", "kNN", "SVM", "IRV"}
 
 
-def _copy(tmp_path) -> Path:
-    """README.md, docs/ and results/reference/ as committed: the repository as regeneration reads it, but for the
-    generated figures, which its manifests here name none of (drawing them is most of a regeneration's time; the
-    committed figures are checked by tests/test_readme.py)."""
+def _copy(tmp_path, keep: str = "pubchem_hts_ecfp") -> Path:
+    """README.md, docs/ and one committed reference folder (``keep``), as regeneration reads them: the pages hold
+    that reference's blocks only (every other reference's, and its comparisons with them, are cut out with their
+    markers; a leaderboard's block stays where its benchmark's reference is ``keep``), and its manifest names no
+    generated figure (drawing them is most of a regeneration's time; the committed figures are checked by
+    tests/test_readme.py). What a regeneration does with a block does not depend on how many other references
+    stand beside it; tests/test_readme.py regenerates the whole repository as committed."""
+    import re
+
     import yaml
 
+    from crocbench.pages._blocks import _BLOCK
+    from crocbench.pages._leaderboard import leaderboard_specs
+
     root = tmp_path / "repo"
-    (root / "results").mkdir(parents=True)
+    (root / "results" / "reference").mkdir(parents=True)
+    shutil.copytree(ROOT / "results" / "reference" / keep, root / "results" / "reference" / keep)
+    manifest = root / "results" / "reference" / keep / "manifest.yaml"
+    manifest.write_text(yaml.safe_dump({**yaml.safe_load(manifest.read_text()), "figures": {}}, sort_keys=False))
+    boards = {f"leaderboard/{s.name}" for s in leaderboard_specs(ROOT) if Path(s.reference).name == keep}
+
+    def kept(name):
+        return name in boards or (name.split("/")[0] == keep and not name.split("/")[-1].startswith("vs_"))
+
+    block = re.compile(_BLOCK.format(name=r"[\w./-]+") + r"\n?", flags=re.S)
     shutil.copy(ROOT / "README.md", root / "README.md")
     shutil.copytree(ROOT / "docs", root / "docs", ignore=shutil.ignore_patterns("_build"))
-    shutil.copytree(ROOT / "results" / "reference", root / "results" / "reference")
-    for manifest in (root / "results" / "reference").glob("**/manifest.yaml"):
-        spec = yaml.safe_load(manifest.read_text())
-        if spec.get("figures"):
-            manifest.write_text(yaml.safe_dump({**spec, "figures": {}}, sort_keys=False))
+    for page in [root / "README.md", *(root / "docs").rglob("*.md")]:
+        text = page.read_text()
+        page.write_text(block.sub(lambda m: m.group(0) if kept(m.group(1)) else "", text))
     return root
 
 
