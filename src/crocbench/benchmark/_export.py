@@ -46,8 +46,12 @@ def _check_split(spec: Spec, config: dict) -> None:
             )
 
 
-def screen_table(spec: Spec, config: dict, screen: str, work, root=".", n_jobs: int = 2, progress=None):
+def screen_table(spec: Spec, config: dict, screen: str, work, root=".", n_jobs=None, progress=None, cached=True):
     """One screen's export table: ``id, smiles, label`` and its fold columns (:meth:`crocbench.benchmark.Spec.fold_columns`).
+
+    The standardized compounds come from the user's cache when it holds them (:mod:`crocbench.benchmark._cache`:
+    keyed by the raw files' sha256, the standardization's version and the dataset's declaration); else the raw
+    files are fetched and standardized, and the table is cached.
 
     Parameters
     ----------
@@ -62,21 +66,27 @@ def screen_table(spec: Spec, config: dict, screen: str, work, root=".", n_jobs: 
     root : path, default="."
         The project folder (its mirror setting). Archives go to ``<user cache>/archives``
         (:func:`crocbench.data.user_cache`).
-    n_jobs : int, default=2
-        Processes parsing the structures.
+    n_jobs : int, optional
+        Processes parsing the structures (default: every core this process may run on,
+        :func:`crocbench._parallel.available_cores`).
     progress : file-like or None
         Where progress lines go.
+    cached : bool, default=True
+        Take the standardized compounds from the cache when it holds them (False: standardize afresh, and cache).
 
     Returns
     -------
     DataFrame
     """
+    from .._parallel import available_cores
     from ..cv import fold_table, repeat_seed
-    from ..data import Dataset, Fetching, Ledger, obtain, resolve_mirror, standardize_files, user_cache
+    from ..data import Dataset, Fetching, Ledger, obtain, resolve_mirror, sha256_of, standardize_files, user_cache
+    from ._cache import cache_key, read_cached, write_cached
 
     _check_split(spec, config)
     if screen not in config["datasets"]:
         raise ValueError(f"benchmark {spec.name}: screen {screen!r} is not declared by its config")
+    n_jobs = available_cores() if n_jobs is None else n_jobs
     dataset = Dataset.from_config(screen, config["datasets"][screen])
     folder = Path(work) / "data" / screen
     folder.mkdir(parents=True, exist_ok=True)
@@ -89,15 +99,30 @@ def screen_table(spec: Spec, config: dict, screen: str, work, root=".", n_jobs: 
         archives=user_cache() / "archives",
     )
     ledger = Ledger(lock)
-    for entry in dataset.files:
-        dest = folder / entry["name"]
-        if not dest.is_file():
-            obtain(entry, dest, ledger=ledger, key=Ledger.key(screen, entry), record=False, how=how)
-    compounds, _, _ = standardize_files(dataset, folder, lock, n_jobs, None, spec.split["folds"])
-    groups = _split_groups(spec, config, compounds, n_jobs, progress)
-    table = compounds[list(SCREEN_COLUMNS)].copy()
-    table["id"] = table["id"].astype(str)
-    table["label"] = table["label"].astype("int8")
+
+    def fetch() -> None:
+        for entry in dataset.files:
+            dest = folder / entry["name"]
+            if not dest.is_file():
+                obtain(entry, dest, ledger=ledger, key=Ledger.key(screen, entry), record=False, how=how)
+
+    digests = [entry.get("sha256") for entry in dataset.files]
+    if not all(digests):  # a file that declares no sha256 is hashed from its copy
+        fetch()
+        digests = [d or sha256_of(folder / e["name"]) for d, e in zip(digests, dataset.files)]
+    key = cache_key(config["datasets"][screen], digests)
+    table = read_cached(key) if cached else None
+    if table is None:
+        fetch()
+        _say(progress, f"{screen}: standardizing on {n_jobs} processes")
+        compounds, _, _ = standardize_files(dataset, folder, lock, n_jobs, progress, spec.split["folds"])
+        table = compounds[list(SCREEN_COLUMNS)].copy()
+        table["id"] = table["id"].astype(str)
+        table["label"] = table["label"].astype("int8")
+        write_cached(key, table)
+    else:
+        _say(progress, f"{screen}: standardized table from the cache")
+    groups = _split_groups(spec, config, table, n_jobs, progress)
     for r, column in enumerate(spec.fold_columns()):
         seed = repeat_seed(spec.split["seed"], r)
         table[column] = fold_table(table["id"], table["label"], spec.split["folds"], seed, **groups)["fold"].to_numpy()
@@ -218,7 +243,7 @@ def export(
     root=None,
     screens=None,
     fmt: str = "csv",
-    n_jobs: int = 2,
+    n_jobs: int | None = None,
     progress=sys.stderr,
 ) -> dict:
     """Export a benchmark's screens into ``out``: ``<screen>.csv`` (or ``.parquet``) per screen,
@@ -238,9 +263,10 @@ def export(
     screens : sequence of str, optional
         A subset of the spec's screens (default: all).
     fmt : {"csv", "parquet"}, default="csv"
-    n_jobs : int, default=2
+    n_jobs : int, optional
+        Processes parsing the structures (default: every core, :func:`crocbench._parallel.available_cores`).
     progress : file-like or None, default=sys.stderr
-        A line per screen.
+        A line per screen, and the standardization's progress.
 
     Returns
     -------
@@ -294,7 +320,7 @@ def _export_screens(spec, config, out: Path, root, chosen, fmt, n_jobs, progress
                     _say(progress, f"[{i}/{len(chosen)}] {screen}: already exported")
                     continue
             start = time.perf_counter()
-            table = screen_table(spec, config, screen, work, root, n_jobs, progress=None)
+            table = screen_table(spec, config, screen, work, root, n_jobs, progress, cached=verify)
             data = table_bytes(table)
             digest = sha256_bytes(data)
             if verify and digest != expected:
@@ -370,7 +396,7 @@ def freeze(path, root=None, screens=None, missing: bool = False, progress=sys.st
     if chosen:
         written(files)  # the chosen screens' and the reference's hashes go before the first new one
         with tempfile.TemporaryDirectory(prefix=".freeze-") as out:
-            _export_screens(spec, config, Path(out), root, chosen, "csv", 2, progress, verify=False, done=landed)
+            _export_screens(spec, config, Path(out), root, chosen, "csv", None, progress, verify=False, done=landed)
     spec = parse_spec(spec_bytes({**spec.as_dict(), "files": files}))  # on disk where a screen was hashed
     if spec.unhashed():
         _say(progress, f"{spec.name}: {len(spec.unhashed())} screens still unhashed; no reference hash")
