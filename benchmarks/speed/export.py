@@ -29,9 +29,9 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def _export(name: str, out: str, root: str, screens: str) -> None:
-    from crocbench.benchmark import export, find_spec
-
     import inspect
+
+    from crocbench.benchmark import export, find_spec
 
     # the baseline's specs lived in its checkout (results/benchmarks), found from a root; today's ship in the package
     spec = find_spec(name, root) if "root" in inspect.signature(find_spec).parameters else find_spec(name)
