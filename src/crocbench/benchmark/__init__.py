@@ -32,7 +32,7 @@ import numpy as np
 import pandas as pd
 
 from ._evaluate import CONFIRMATORY, EXPLORATORY
-from ._export import checkout, export, freeze
+from ._export import checkout, export, freeze, freeze_recipe
 from ._read import export_spec, read_reference, read_screen, screen_path
 from ._result import Result, evaluate_pooled, place
 from ._spec import (
@@ -188,6 +188,7 @@ __all__ = [
     "export",
     "find_spec",
     "freeze",
+    "freeze_recipe",
     "load",
     "place",
     "read_spec",

@@ -7,11 +7,12 @@ seed per repeat, the scaffold or cluster groups of a grouped split). The file ho
 one fold column per repeat, as CSV, whose sha256 the spec lists; a Parquet export holds the same table, and its
 sha256 is taken of the table written as that CSV.
 
-An export reads a crocbench checkout (the spec's config files, ``config.yaml``, its reference: :func:`checkout`),
-keeps the
-archives it downloads in the user's cache (:func:`crocbench.data.user_cache`), and its raw files in a scratch
-folder ``.export-*`` in the export folder while it runs; the scratch folder of an export that was killed is
-removed by the next export into that folder.
+An export of a committed spec reads its recipe (:mod:`crocbench.benchmark._recipe`: its config and reference,
+frozen beside it in package data), so it runs from a bare install; of another spec, a crocbench checkout (the
+spec's config files, ``config.yaml``, its reference: :func:`checkout`). It keeps the standardized tables it makes
+and the archives it downloads in the user's cache (:mod:`crocbench.benchmark._cache`,
+:func:`crocbench.data.user_cache`), and its raw files in a scratch folder ``.export-*`` in the export folder while
+it runs; the scratch folder of an export that was killed is removed by the next export into that folder.
 """
 
 from __future__ import annotations
@@ -24,12 +25,11 @@ from pathlib import Path
 import pandas as pd
 
 from ._read import SCREEN_COLUMNS, read_screen, table_bytes
+from ._recipe import checkout, export_inputs, make_recipe, read_config, recipe_path, reference_values
 from ._scratch import scratch
 from ._spec import REFERENCE_FILE, SPEC_FILE, Spec, parse_spec, screen_file, sha256_bytes, spec_bytes, write_spec
-from ._values import at_precision, rounded_means
 
-#: The reference rankers' values: one row per screen and ranker.
-REFERENCE_KEYS = ("dataset", "model")
+__all__ = ["checkout", "export", "freeze", "freeze_recipe", "reference_values", "screen_table", "table_bytes"]
 
 
 def _check_split(spec: Spec, config: dict) -> None:
@@ -147,81 +147,6 @@ def _split_groups(spec: Spec, config: dict, compounds: pd.DataFrame, n_jobs: int
     return {}
 
 
-def reference_values(spec: Spec, root=".") -> pd.DataFrame:
-    """The reference rankers' values on the spec's screens and metrics: ``dataset, model, compounds, actives`` and
-    one column per metric, from the reference's ``datasets.tsv`` (a panel's) or ``areas.tsv`` (one screen's), at
-    :data:`~crocbench.benchmark._values.VALUE_DIGITS` significant digits. A split that repeats takes each value's
-    mean over the repeats (``datasets_repeats.tsv``) as an entry's is taken
-    (:func:`~crocbench.benchmark._values.rounded_means`)."""
-    folder = Path(root) / spec.reference
-    across = folder / "datasets.tsv"
-    if spec.repeats > 1:
-        if not (folder / "datasets_repeats.tsv").is_file():
-            raise ValueError(
-                f"benchmark {spec.name}: its split repeats {spec.repeats} times and {folder} holds no "
-                "datasets_repeats.tsv (each repeat's values)"
-            )
-        per_repeat = pd.read_csv(folder / "datasets_repeats.tsv", sep="\t")
-        if per_repeat["repeat"].nunique() != spec.repeats:
-            raise ValueError(
-                f"benchmark {spec.name}: {folder}'s datasets_repeats.tsv holds {per_repeat['repeat'].nunique()} "
-                f"repeats; the split repeats {spec.repeats} times"
-            )
-        values = [c for c in spec.metrics if c in per_repeat.columns]
-        sizes = per_repeat.groupby(list(REFERENCE_KEYS), sort=False)[["compounds", "actives"]].first().reset_index()
-        table = rounded_means(per_repeat, REFERENCE_KEYS, values).merge(sizes, on=list(REFERENCE_KEYS))
-    elif across.is_file():
-        table = pd.read_csv(across, sep="\t")
-    elif (folder / "areas.tsv").is_file() and len(spec.screens) == 1:
-        table = pd.read_csv(folder / "areas.tsv", sep="\t").assign(dataset=spec.screens[0])
-        table["compounds"], table["actives"] = _sizes(spec)
-    else:
-        raise ValueError(f"benchmark {spec.name}: {folder} holds no datasets.tsv or areas.tsv")
-    missing = [c for c in spec.metrics if c not in table.columns]
-    if missing:
-        raise ValueError(f"benchmark {spec.name}: its reference {folder} has no metric {missing[0]!r}")
-    table = table[table["model"].isin(spec.rankers) & table["dataset"].isin(spec.screens)]
-    wanted = pd.MultiIndex.from_product([spec.screens, spec.rankers])
-    found = pd.MultiIndex.from_frame(table[list(REFERENCE_KEYS)])
-    absent = wanted.difference(found)
-    if len(absent):
-        raise ValueError(f"benchmark {spec.name}: its reference {folder} has no row for {' / '.join(absent[0])}")
-    table = table.set_index(list(REFERENCE_KEYS)).loc[wanted].reset_index()
-    table = at_precision(table, [c for c in spec.metrics if table[c].dtype.kind == "f"])
-    return table[[*REFERENCE_KEYS, "compounds", "actives", *spec.metrics]]
-
-
-def _sizes(spec: Spec) -> tuple:
-    size = spec.files.get(screen_file(spec.screens[0]), {})
-    if "compounds" not in size:
-        raise ValueError(f"benchmark {spec.name}: a one-screen reference takes its sizes from the frozen spec")
-    return size["compounds"], size["actives"]
-
-
-def checkout(root=None) -> Path:
-    """The crocbench checkout an export reads: ``root`` when given; else the current folder when it is one (it holds
-    ``config.yaml``); else the checkout crocbench is imported from (an editable install), when it is one; else the
-    current folder, which an export then refuses in one line."""
-    if root is not None:
-        return Path(root)
-    installed = Path(__file__).resolve().parents[3]  # <checkout>/src/crocbench/benchmark/_export.py
-    if not Path("config.yaml").is_file() and (installed / "config.yaml").is_file():
-        return installed
-    return Path(".")
-
-
-def _config(spec: Spec, root) -> dict:
-    """The spec's config, read from the checkout ``root``; one line with a hint where ``root`` is not one."""
-    from ..config import load_config
-
-    if not (Path(root) / "config.yaml").is_file():
-        raise ValueError(
-            f"benchmark {spec.name}: an export reads the config files and reference of a crocbench checkout, and "
-            f"{Path(root).resolve()} is not one (no config.yaml); run it in the checkout or give --root CHECKOUT"
-        )
-    return load_config(spec.config, root)
-
-
 def _write_table(table: pd.DataFrame, data: bytes, path: Path, fmt: str) -> None:
     """Write a screen's table: its CSV bytes ``data`` (:func:`table_bytes`), or the table as Parquet."""
     from .._io import write_bytes, write_table
@@ -286,10 +211,10 @@ def export(
     chosen = spec.chosen(screens)
     spec.check_frozen()
     root = checkout(root)
-    config = _config(spec, root)
+    config, reference = export_inputs(spec, root)
+    _check_split(spec, config)
     out = Path(out)
     done = _export_screens(spec, config, out, root, chosen, fmt, n_jobs, progress, verify=True)
-    reference = table_bytes(reference_values(spec, root))
     done[REFERENCE_FILE] = {"sha256": sha256_bytes(reference)}
     if done[REFERENCE_FILE]["sha256"] != spec.files[REFERENCE_FILE]["sha256"]:
         raise ValueError(
@@ -381,7 +306,7 @@ def freeze(path, root=None, screens=None, missing: bool = False, progress=sys.st
     if missing:
         chosen = [s for s in chosen if s in spec.unhashed()]
     root = checkout(root)
-    config = _config(spec, root)
+    config = read_config(spec, root)
     _check_split(spec, config)
     kept = {screen_file(s) for s in spec.screens if s not in chosen}
     files = {name: entry for name, entry in spec.files.items() if name in kept}
@@ -405,4 +330,26 @@ def freeze(path, root=None, screens=None, missing: bool = False, progress=sys.st
         reference = reference_values(spec, root)
     except ValueError as error:
         raise ValueError(f"{error}: every screen is hashed and the reference is not; freeze again once it is") from None
-    return written({**files, REFERENCE_FILE: {"sha256": sha256_bytes(table_bytes(reference))}})
+    spec = written({**files, REFERENCE_FILE: {"sha256": sha256_bytes(table_bytes(reference))}})
+    freeze_recipe(path, root)
+    return spec
+
+
+def freeze_recipe(path, root=None) -> Path:
+    """Write the recipe of the frozen spec file ``path`` (:func:`~crocbench.benchmark._recipe.make_recipe`) beside
+    it, from the checkout ``root`` (default :func:`checkout`'s): ``<its folder>/recipes/<name>.json``.
+
+    Raises
+    ------
+    ValueError
+        The spec is not frozen, or the checkout's reference no longer gives the values it was frozen with.
+    """
+    from .._io import write_bytes
+    from ._spec import read_spec
+
+    spec = read_spec(path)
+    spec.check_frozen()
+    target = recipe_path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    write_bytes(target, make_recipe(spec, checkout(root)))
+    return target
