@@ -10,7 +10,7 @@ import pytest
 from _benchmark import _toy_project
 
 from crocbench.benchmark import export, freeze
-from crocbench.benchmark._cache import CACHE_FOLDER, cache_key, read_cached
+from crocbench.benchmark._cache import CACHE_FOLDER, EXPORTS_FOLDER, cache_key, read_cached
 from crocbench.benchmark._read import table_bytes
 from crocbench.data import Dataset, _standardize, standardize
 
@@ -40,12 +40,24 @@ def test_a_repeated_export_reads_the_cache_and_a_broken_or_stale_entry_is_rebuil
     assert sorted((user_cache / CACHE_FOLDER).glob("*.table")) == entries
     whole = {p: p.read_bytes() for p in entries}
 
-    # the raw files gone: a repeated export is made from the cache alone, byte for byte the first
+    # the raw files gone: a repeated export copies the screen files the cache keeps by their sha256
     raw = {p.name: p.read_bytes() for p in mirror.iterdir()}
     for p in mirror.iterdir():
         p.unlink()
+    kept = sorted((user_cache / EXPORTS_FOLDER).glob("*.csv"))
+    assert [p.stem for p in kept] == sorted(e["sha256"] for n, e in spec.files.items() if n != "reference.csv")
+    export(spec, tmp_path / "copied", project, progress=None)
+    assert _exported(tmp_path / "copied") == _exported(tmp_path / "first")
+
+    # a kept file that no longer hashes to its name is not copied: the table is made from the standardized cache
+    kept[0].write_bytes(kept[0].read_bytes()[:-10])
+    kept[1].unlink()
     export(spec, tmp_path / "again", project, progress=None)
     assert _exported(tmp_path / "again") == _exported(tmp_path / "first")
+    assert sorted((user_cache / EXPORTS_FOLDER).glob("*.csv")) == kept  # both made again, whole
+    assert all(hashlib.sha256(p.read_bytes()).hexdigest() == p.stem for p in kept)
+    for p in kept:
+        p.unlink()  # from here on, only the standardized tables
 
     # a truncated entry is not trusted: with the raw files gone the export must fetch them, and fails
     victim = entries[0]
@@ -64,6 +76,8 @@ def test_a_repeated_export_reads_the_cache_and_a_broken_or_stale_entry_is_rebuil
     # a new standardization version makes every entry stale: the raw files gone, the export cannot be made
     monkeypatch.setattr(_standardize, "STANDARDIZATION_VERSION", _standardize.STANDARDIZATION_VERSION + 1)
     for p in mirror.iterdir():
+        p.unlink()
+    for p in (user_cache / EXPORTS_FOLDER).glob("*.csv"):
         p.unlink()
     with pytest.raises(Exception, match="toy_a.csv|toy_b.csv"):
         export(spec, tmp_path / "stale", project, progress=None)

@@ -154,10 +154,11 @@ import sys, time
 from pathlib import Path
 from crocbench.benchmark import export, read_spec
 
-class Stall:  # the export's progress stream: the first line (a screen written) marks the state, then it waits
-    def write(self, text):
-        Path(sys.argv[3]).write_text(text)
-        time.sleep(600)
+class Stall:  # the export's progress stream: the first screen's line ("[1/2] ...": written) marks the state, then
+    def write(self, text):  # it waits; the lines before it (the raw file fetched, standardized) pass
+        if text.startswith("["):
+            Path(sys.argv[3]).write_text(text)
+            time.sleep(600)
 
     def flush(self):
         pass
@@ -181,6 +182,7 @@ def test_a_killed_exports_scratch_folder_is_removed_by_the_next_and_a_live_ones_
     spec = freeze(path, project, progress=None)
     out, landed = tmp_path / "export", tmp_path / "landed"
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
+    env["CROCBENCH_CACHE"] = str(tmp_path / "child-cache")  # not the freeze's: the child standardizes its screens
     child = subprocess.Popen(
         [sys.executable, "-c", _STALLED_EXPORT, str(path), str(out), str(landed), str(project)],
         env=env,

@@ -1,4 +1,5 @@
-"""Standardized screen tables kept between exports, in the user's cache (:func:`crocbench.data.user_cache`).
+"""What exports keep between them in the user's cache (:func:`crocbench.data.user_cache`): standardized screen
+tables, and exported screen files.
 
 An entry is one screen's standardized compounds (``id, smiles, label``, as :func:`crocbench.data.standardize_files`
 makes them, before any fold) under ``<user cache>/standardized/<key>.table``. Its key (:func:`cache_key`) is the
@@ -8,6 +9,9 @@ labels them, what it does with duplicates; not its description): the same raw fi
 under the same declaration give the same table. An entry is written whole (a temporary file renamed) and holds the
 sha256 of its payload: one that does not match it (truncated, overwritten) is ignored, and the table made again
 replaces it.
+
+An exported screen file (CSV) is also kept, under ``<user cache>/exports/<its sha256>.csv``: an export of a spec
+that lists that sha256 copies it, once its bytes are hashed again and match; its folds are not made again.
 """
 
 from __future__ import annotations
@@ -23,6 +27,9 @@ from ._read import SCREEN_COLUMNS
 
 #: The cache's subfolder holding the standardized tables.
 CACHE_FOLDER = "standardized"
+
+#: The cache's subfolder holding exported screen files, by their sha256.
+EXPORTS_FOLDER = "exports"
 
 
 def cache_key(declaration: dict, digests, version: int | None = None) -> str:
@@ -89,4 +96,27 @@ def write_cached(key: str, table: pd.DataFrame, cache=None) -> Path:
     path = entry_path(key, cache)
     path.parent.mkdir(parents=True, exist_ok=True)
     write_bytes(path, hashlib.sha256(payload).hexdigest().encode() + b"\n" + payload)
+    return path
+
+
+def cached_export(digest: str | None, cache=None) -> Path | None:
+    """The exported screen file (CSV) whose sha256 is ``digest``, when the cache (default
+    :func:`crocbench.data.user_cache`) holds it and its bytes hash to it; else None."""
+    from ..data import sha256_of, user_cache
+
+    if not digest:
+        return None
+    path = Path(user_cache() if cache is None else cache) / EXPORTS_FOLDER / f"{digest}.csv"
+    return path if path.is_file() and sha256_of(path) == digest else None
+
+
+def keep_export(data: bytes, digest: str, cache=None) -> Path:
+    """Keep an exported screen file's bytes ``data`` (whose sha256 is ``digest``) in the cache, whole or not at
+    all; returns its path."""
+    from .._io import write_bytes
+    from ..data import user_cache
+
+    path = Path(user_cache() if cache is None else cache) / EXPORTS_FOLDER / f"{digest}.csv"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    write_bytes(path, data)
     return path

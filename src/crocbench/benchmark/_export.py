@@ -9,8 +9,8 @@ sha256 is taken of the table written as that CSV.
 
 An export of a committed spec reads its recipe (:mod:`crocbench.benchmark._recipe`: its config and reference,
 frozen beside it in package data), so it runs from a bare install; of another spec, a crocbench checkout (the
-spec's config files, ``config.yaml``, its reference: :func:`checkout`). It keeps the standardized tables it makes
-and the archives it downloads in the user's cache (:mod:`crocbench.benchmark._cache`,
+spec's config files, ``config.yaml``, its reference: :func:`checkout`). It keeps the standardized tables and the
+screen files it makes and the archives it downloads in the user's cache (:mod:`crocbench.benchmark._cache`,
 :func:`crocbench.data.user_cache`), and its raw files in a scratch folder ``.export-*`` in the export folder while
 it runs; the scratch folder of an export that was killed is removed by the next export into that folder.
 """
@@ -24,6 +24,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from ._cache import cache_key, cached_export, keep_export, read_cached, write_cached
 from ._read import SCREEN_COLUMNS, read_screen, table_bytes
 from ._recipe import checkout, export_inputs, make_recipe, read_config, recipe_path, reference_values
 from ._scratch import scratch
@@ -81,7 +82,6 @@ def screen_table(spec: Spec, config: dict, screen: str, work, root=".", n_jobs=N
     from .._parallel import available_cores
     from ..cv import fold_table, repeat_seed
     from ..data import Dataset, Fetching, Ledger, obtain, resolve_mirror, sha256_of, standardize_files, user_cache
-    from ._cache import cache_key, read_cached, write_cached
 
     _check_split(spec, config)
     if screen not in config["datasets"]:
@@ -155,6 +155,16 @@ def _write_table(table: pd.DataFrame, data: bytes, path: Path, fmt: str) -> None
         write_bytes(path, data)
     else:
         write_table(table, path, index=False)
+
+
+def _copy(source: Path, path: Path) -> None:
+    """Copy the file ``source`` to ``path``, whole or not at all."""
+    import shutil
+
+    from .._io import atomic_write
+
+    with atomic_write(path) as tmp:
+        shutil.copyfile(source, tmp)
 
 
 def _say(progress, line: str) -> None:
@@ -245,6 +255,12 @@ def _export_screens(spec, config, out: Path, root, chosen, fmt, n_jobs, progress
                     _say(progress, f"[{i}/{len(chosen)}] {screen}: already exported")
                     continue
             start = time.perf_counter()
+            kept = cached_export(expected) if verify and fmt == "csv" else None
+            if kept is not None:  # this very file, exported before: its bytes hashed again
+                _copy(kept, path)
+                files[name] = spec.files[name]
+                _say(progress, f"[{i}/{len(chosen)}] {screen}: {files[name]['compounds']:,} compounds, from the cache")
+                continue
             table = screen_table(spec, config, screen, work, root, n_jobs, progress, cached=verify)
             data = table_bytes(table)
             digest = sha256_bytes(data)
@@ -254,6 +270,7 @@ def _export_screens(spec, config, out: Path, root, chosen, fmt, n_jobs, progress
                     f"{str(expected)[:12]}: the data or the code moved since it was frozen (nothing of it written)"
                 )
             _write_table(table, data, path, fmt)
+            keep_export(data, digest)
             files[name] = {"sha256": digest, "compounds": len(table), "actives": int(table["label"].sum())}
             if done is not None:
                 done(name, files[name])

@@ -154,7 +154,10 @@ def mirror_setting(root):
     path = Path(root) / "config.yaml"
     if not path.is_file():
         return None
-    import yaml
+    from .._extras import needs
+
+    with needs("crocbench.config"):
+        import yaml
 
     return (yaml.safe_load(path.read_text()) or {}).get("mirror")
 
