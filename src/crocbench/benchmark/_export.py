@@ -30,8 +30,6 @@ from ._recipe import checkout, export_inputs, make_recipe, read_config, recipe_p
 from ._scratch import scratch
 from ._spec import REFERENCE_FILE, SPEC_FILE, Spec, parse_spec, screen_file, sha256_bytes, spec_bytes, write_spec
 
-__all__ = ["checkout", "export", "freeze", "freeze_recipe", "reference_values", "screen_table", "table_bytes"]
-
 
 def _check_split(spec: Spec, config: dict) -> None:
     cv, split = config["cv"], spec.split
@@ -353,8 +351,22 @@ def freeze(path, root=None, screens=None, missing: bool = False, progress=sys.st
 
 
 def freeze_recipe(path, root=None) -> Path:
-    """Write the recipe of the frozen spec file ``path`` (:func:`~crocbench.benchmark._recipe.make_recipe`) beside
-    it, from the checkout ``root`` (default :func:`checkout`'s): ``<its folder>/recipes/<name>.json``.
+    """Write the recipe of the frozen spec file ``path`` beside it, from the checkout ``root`` (default
+    :func:`checkout`'s): ``<its folder>/recipes/<name>.json``, what an export of the spec reads in place of a
+    checkout (the config's ``cv``, ``download`` and ``ecfp`` sections, its screens' declarations, the reference's
+    values) with the spec's sha256.
+
+    Parameters
+    ----------
+    path : path
+        The frozen spec file (a committed one is ``src/crocbench/benchmark/specs/<name>.json``).
+    root : path, optional
+        The crocbench checkout.
+
+    Returns
+    -------
+    Path
+        The recipe written.
 
     Raises
     ------
