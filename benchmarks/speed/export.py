@@ -3,7 +3,8 @@ own (crocbench._bench: wall time, CPU time, peak RSS), with the ratio baseline /
 
     python benchmarks/speed/export.py --before /tmp/base [--benchmark fair_random] [--screens A,B]
 
-``--before`` is a checkout of the baseline commit (``git worktree add /tmp/base bcbe6a0``); its ``src/`` runs the
+Each export runs with its side's default number of processes (the baseline's 2; HEAD's every core). ``--before`` is
+a checkout of the baseline commit (``git worktree add /tmp/base bcbe6a0``); its ``src/`` runs the
 baseline's export, reading that checkout's config files and reference. Each side gets a user cache of its own
 (``CROCBENCH_CACHE``), empty at the start: the first export standardizes the raw files and fills the cache, the
 repeated one exports into a second, empty folder. The mirror is ``CROCBENCH_MIRROR`` (default: the project's).
@@ -37,7 +38,7 @@ def _export(name: str, out: str, root: str, screens: str) -> None:
     spec = find_spec(name, root) if "root" in inspect.signature(find_spec).parameters else find_spec(name)
     chosen = screens.split(",") if screens != "all" else None
     start, cpu = time.perf_counter(), cpu_seconds()
-    files = export(spec, out, root, screens=chosen, n_jobs=os.cpu_count() or 1, progress=sys.stderr)
+    files = export(spec, out, root, screens=chosen, progress=sys.stderr)  # each side's default processes
     rows = sum(v.get("compounds", 0) for v in files.values())
     print_result({"seconds": time.perf_counter() - start, "cpu_seconds": cpu_seconds() - cpu, "rows": rows})
 
@@ -72,7 +73,7 @@ def main() -> None:
                 runs[side, run] = measure(__file__, "export", args.benchmark, out, checkout, args.screens, env=env)
                 print(f"{side} {run}: {runs[side, run]['wall_seconds']:.1f} s", file=sys.stderr, flush=True)
     print(f"benchmark {args.benchmark}, screens: {args.screens}; machine: {machine()}\n")
-    print("| export | baseline s | HEAD s | baseline / HEAD | HEAD CPU s | HEAD peak RSS GB | rows |")
+    print("| export | baseline s | HEAD s | baseline / HEAD | HEAD main-process CPU s | HEAD peak RSS GB | rows |")
     print("|---|---:|---:|---:|---:|---:|---:|")
     for run in ("first", "repeated"):
         base, head = runs["baseline", run], runs["HEAD", run]
