@@ -1,3 +1,4 @@
+import hashlib
 import os
 from pathlib import Path
 
@@ -27,6 +28,16 @@ def mirror() -> Path:
     if not path.is_dir():
         pytest.skip(f"no data mirror at {path}")
     return path
+
+
+@pytest.fixture(autouse=True)
+def user_cache(tmp_path_factory, monkeypatch, request) -> Path:
+    """A user cache (``CROCBENCH_CACHE``) of each test's own, made when first written: no test reads or fills the
+    user's, nor another test's."""
+    name = hashlib.sha256(request.node.nodeid.encode()).hexdigest()[:16]
+    folder = tmp_path_factory.getbasetemp() / "user-cache" / name
+    monkeypatch.setenv("CROCBENCH_CACHE", str(folder))
+    return folder
 
 
 @pytest.fixture(scope="module")

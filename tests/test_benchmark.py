@@ -253,7 +253,7 @@ def test_the_committed_specs_are_canonical_name_their_files_and_match_their_refe
     # a reference that moved (a screen added, a value recomputed) without its spec refrozen fails here, not in a
     # user's export
     from crocbench.benchmark import SPECS, committed_specs
-    from crocbench.benchmark._export import reference_values, table_bytes
+    from crocbench.benchmark._recipe import reference_values, table_bytes
 
     root = Path(__file__).resolve().parents[1]
     specs = committed_specs(SPECS)
@@ -326,7 +326,7 @@ def test_a_repeated_splits_reference_values_are_each_rankers_mean_over_the_repea
     """A benchmark whose split repeats places an entry by its mean over the repeats, so its reference rows are the
     reference rankers' means over the repeats (datasets_repeats.tsv), not repeat 0's datasets.tsv; a reference
     without every repeat's values is refused in one line."""
-    from crocbench.benchmark._export import reference_values
+    from crocbench.benchmark._recipe import reference_values
 
     folder = tmp_path / "results" / "reference" / "toy"
     folder.mkdir(parents=True)

@@ -116,7 +116,9 @@ def test_list_runs_from_any_folder_and_says_where_it_looked(tmp_path):
     assert done.stdout == ""
 
 
-def test_evaluate_runs_from_any_folder_and_export_says_it_needs_a_checkout(world, toy_registry, tmp_path):
+def test_evaluate_runs_from_any_folder_and_export_of_a_spec_without_recipe_needs_a_checkout(
+    world, toy_registry, tmp_path
+):
     sub = _submission(world, tmp_path / "sub", ranker="A")
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
@@ -125,7 +127,8 @@ def test_evaluate_runs_from_any_folder_and_export_says_it_needs_a_checkout(world
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("sub on 10 of the 10 screens of benchmark toy v1")
 
-    done = _run("benchmark", "export", "dtp_aids", tmp_path / "out", "--root", elsewhere, cwd=elsewhere)
+    # the toy spec has no recipe (a committed spec's is tested below), so its export reads a checkout
+    done = _run("benchmark", "export", "toy", tmp_path / "out", "--root", elsewhere, cwd=elsewhere, env=env)
     _one_line_error(done, f"{elsewhere} is not one (no config.yaml)", "--root CHECKOUT")
     assert not (tmp_path / "out").exists()
 
@@ -151,10 +154,11 @@ import sys, time
 from pathlib import Path
 from crocbench.benchmark import export, read_spec
 
-class Stall:  # the export's progress stream: the first line (a screen written) marks the state, then it waits
-    def write(self, text):
-        Path(sys.argv[3]).write_text(text)
-        time.sleep(600)
+class Stall:  # the export's progress stream: the first screen's line ("[1/2] ...": written) marks the state, then
+    def write(self, text):  # it waits; the lines before it (the raw file fetched, standardized) pass
+        if text.startswith("["):
+            Path(sys.argv[3]).write_text(text)
+            time.sleep(600)
 
     def flush(self):
         pass
@@ -178,6 +182,7 @@ def test_a_killed_exports_scratch_folder_is_removed_by_the_next_and_a_live_ones_
     spec = freeze(path, project, progress=None)
     out, landed = tmp_path / "export", tmp_path / "landed"
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
+    env["CROCBENCH_CACHE"] = str(tmp_path / "child-cache")  # not the freeze's: the child standardizes its screens
     child = subprocess.Popen(
         [sys.executable, "-c", _STALLED_EXPORT, str(path), str(out), str(landed), str(project)],
         env=env,
@@ -247,3 +252,38 @@ def test_an_export_of_a_subset_is_evaluated_as_that_subset_and_said_so(world, to
     assert record["verdicts"][0] == (
         f"sub on 3 of the 10 screens of benchmark {read_spec(subset / SPEC_FILE).title}; a subset: s0, s1, s2."
     )
+
+
+# --- recipes: what an export reads, frozen beside the spec -----------------------------------------------------------
+
+
+@pytest.mark.parametrize("path", sorted(SPECS.glob("*.json")), ids=lambda p: p.stem)
+def test_each_committed_specs_recipe_is_what_the_checkout_gives(path):
+    from crocbench.benchmark._recipe import make_recipe, recipe_path
+
+    assert recipe_path(path).read_bytes() == make_recipe(read_spec(path), ROOT), (
+        f"{recipe_path(path)} drifted from the checkout's config files or reference: "
+        f"crocbench benchmark freeze {path.relative_to(ROOT)} --recipe"
+    )
+
+
+def test_a_committed_spec_exports_from_its_recipe_with_no_checkout(tmp_path, monkeypatch):
+    from crocbench.benchmark import export, freeze
+
+    project, path, _ = _toy_project(tmp_path, monkeypatch)
+    spec = freeze(path, project, progress=None)  # writes project/recipes/toy.json beside the spec
+    first = export(spec, tmp_path / "first", project, progress=None)
+    registry = tmp_path / "registry"
+    (registry / "recipes").mkdir(parents=True)
+    (registry / "toy.json").write_bytes(path.read_bytes())
+    (registry / "recipes" / "toy.json").write_bytes((project / "recipes" / "toy.json").read_bytes())
+    monkeypatch.setenv("CROCBENCH_SPECS", str(registry))
+    monkeypatch.setenv("CROCBENCH_CACHE", str(tmp_path / "empty-cache"))  # standardized again, from the recipe
+    nowhere = tmp_path / "nowhere"
+    nowhere.mkdir()
+    monkeypatch.chdir(nowhere)
+    done = _cli("benchmark", "export", "toy", tmp_path / "bare", "--root", nowhere)
+    assert done.returncode == 0, done.stderr
+    for name in first:
+        assert (tmp_path / "bare" / name).read_bytes() == (tmp_path / "first" / name).read_bytes(), name
+    assert (tmp_path / "bare" / SPEC_FILE).read_bytes() == path.read_bytes()

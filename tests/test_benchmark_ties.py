@@ -36,7 +36,7 @@ def world(tmp_path_factory, toy_registry):
 def fair_random():
     """The committed fair_random spec, its reference rows (checked against the spec's sha256) and its rankers'
     values per repeat."""
-    from crocbench.benchmark._export import reference_values, table_bytes
+    from crocbench.benchmark._recipe import reference_values, table_bytes
 
     spec = committed_specs(SPECS)["fair_random"]
     reference = reference_values(spec, ROOT)

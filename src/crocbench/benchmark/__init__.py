@@ -18,8 +18,10 @@ refused unless it is loaded as unregistered, and its result then says so.
 One concern per module: ``_spec`` (the spec file), ``_export`` (screens exported, specs frozen), ``_read`` (an
 export read back and checked), ``_submission`` (an entry's files checked), ``_evaluate`` (scores and placement),
 ``_words`` (the verdicts' sentences), ``_record`` (record, page and figure), ``_result`` (an evaluated entry,
-on top of the three), ``_entries`` (entries filed and verified, on top of all), ``_values`` (the precision of values and their means over repeats, at the bottom) and
-``_scratch`` (an export's scratch folder).
+on top of the three), ``_entries`` (entries filed and verified, on top of all), ``_values`` (the precision of values and their means over repeats, at the bottom),
+``_recipe`` (what an export reads: a checkout's config and reference, or the recipe frozen beside a committed
+spec), ``_cache`` (the standardized tables and screen files kept in the user's cache) and ``_scratch`` (an export's
+scratch folder).
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ import numpy as np
 import pandas as pd
 
 from ._evaluate import CONFIRMATORY, EXPLORATORY
-from ._export import checkout, export, freeze
+from ._export import checkout, export, freeze, freeze_recipe
 from ._read import export_spec, read_reference, read_screen, screen_path
 from ._result import Result, evaluate_pooled, place
 from ._spec import (
@@ -188,6 +190,7 @@ __all__ = [
     "export",
     "find_spec",
     "freeze",
+    "freeze_recipe",
     "load",
     "place",
     "read_spec",

@@ -10,11 +10,12 @@ sha256 is taken of the table written as that CSV.
 
 Under a novelty split each fold column has its certificate (:mod:`crocbench.benchmark._splits`).
 
-An export reads a crocbench checkout (the spec's config files, ``config.yaml``, its reference: :func:`checkout`),
-keeps the
-archives it downloads in the user's cache (:func:`crocbench.data.user_cache`), and its raw files in a scratch
-folder ``.export-*`` in the export folder while it runs; the scratch folder of an export that was killed is
-removed by the next export into that folder.
+An export of a committed spec reads its recipe (:mod:`crocbench.benchmark._recipe`: its config and reference,
+frozen beside it in package data), so it runs from a bare install; of another spec, a crocbench checkout (the
+spec's config files, ``config.yaml``, its reference: :func:`checkout`). It keeps the standardized tables and the
+screen files it makes and the archives it downloads in the user's cache (:mod:`crocbench.benchmark._cache`,
+:func:`crocbench.data.user_cache`), and its raw files in a scratch folder ``.export-*`` in the export folder while
+it runs; the scratch folder of an export that was killed is removed by the next export into that folder.
 """
 
 from __future__ import annotations
@@ -27,19 +28,21 @@ from pathlib import Path
 import pandas as pd
 
 from ..cv import NOVELTY
+from ._cache import cache_key, cached_export, keep_export, read_cached, write_cached
 from ._read import SCREEN_COLUMNS, read_screen, table_bytes
+from ._recipe import checkout, export_inputs, make_recipe, read_config, recipe_path, reference_values
 from ._scratch import scratch
 from ._spec import REFERENCE_FILE, SPEC_FILE, Spec, parse_spec, screen_file, sha256_bytes, spec_bytes, write_spec
 from ._splits import certificates as certificates_of
 from ._splits import check_split, holds, novelty_folds, split_groups
-from ._values import at_precision, rounded_means
-
-#: The reference rankers' values: one row per screen and ranker.
-REFERENCE_KEYS = ("dataset", "model")
 
 
-def screen_table(spec: Spec, config: dict, screen: str, work, root=".", n_jobs: int = 2, progress=None):
+def screen_table(spec: Spec, config: dict, screen: str, work, root=".", n_jobs=None, progress=None, cached=True):
     """One screen's export table: ``id, smiles, label`` and its fold columns (:meth:`crocbench.benchmark.Spec.fold_columns`).
+
+    The standardized compounds come from the user's cache when it holds them (:mod:`crocbench.benchmark._cache`:
+    keyed by the raw files' sha256, the standardization's version and the dataset's declaration); else the raw
+    files are fetched and standardized, and the table is cached.
 
     Parameters
     ----------
@@ -54,26 +57,31 @@ def screen_table(spec: Spec, config: dict, screen: str, work, root=".", n_jobs: 
     root : path, default="."
         The project folder (its mirror setting). Archives go to ``<user cache>/archives``
         (:func:`crocbench.data.user_cache`).
-    n_jobs : int, default=2
-        Processes parsing the structures.
+    n_jobs : int, optional
+        Processes parsing the structures (default: every core this process may run on,
+        :func:`crocbench._parallel.available_cores`).
     progress : file-like or None
         Where progress lines go.
+    cached : bool, default=True
+        Take the standardized compounds from the cache when it holds them (False: standardize afresh, and cache).
 
     Returns
     -------
     DataFrame
     """
-    return _screen_table(spec, config, screen, work, root, n_jobs, progress)[0]
+    return _screen_table(spec, config, screen, work, root, n_jobs, progress, cached)[0]
 
 
-def _screen_table(spec: Spec, config: dict, screen: str, work, root, n_jobs: int, progress):
+def _screen_table(spec: Spec, config: dict, screen: str, work, root, n_jobs, progress, cached: bool):
     """:func:`screen_table`'s table, and under a novelty split the compounds' fingerprints (else None)."""
+    from .._parallel import available_cores
     from ..cv import fold_table, repeat_seed
-    from ..data import Dataset, Fetching, Ledger, obtain, resolve_mirror, standardize_files, user_cache
+    from ..data import Dataset, Fetching, Ledger, obtain, resolve_mirror, sha256_of, standardize_files, user_cache
 
     check_split(spec, config)
     if screen not in config["datasets"]:
         raise ValueError(f"benchmark {spec.name}: screen {screen!r} is not declared by its config")
+    n_jobs = available_cores() if n_jobs is None else n_jobs
     dataset = Dataset.from_config(screen, config["datasets"][screen])
     folder = Path(work) / "data" / screen
     folder.mkdir(parents=True, exist_ok=True)
@@ -86,96 +94,36 @@ def _screen_table(spec: Spec, config: dict, screen: str, work, root, n_jobs: int
         archives=user_cache() / "archives",
     )
     ledger = Ledger(lock)
-    for entry in dataset.files:
-        dest = folder / entry["name"]
-        if not dest.is_file():
-            obtain(entry, dest, ledger=ledger, key=Ledger.key(screen, entry), record=False, how=how)
-    compounds, _, _ = standardize_files(dataset, folder, lock, n_jobs, None, spec.split["folds"])
-    table = compounds[list(SCREEN_COLUMNS)].copy()
-    table["id"] = table["id"].astype(str)
-    table["label"] = table["label"].astype("int8")
+
+    def fetch() -> None:
+        for entry in dataset.files:
+            dest = folder / entry["name"]
+            if not dest.is_file():
+                obtain(entry, dest, ledger=ledger, key=Ledger.key(screen, entry), record=False, how=how)
+
+    digests = [entry.get("sha256") for entry in dataset.files]
+    if not all(digests):  # a file that declares no sha256 is hashed from its copy
+        fetch()
+        digests = [d or sha256_of(folder / e["name"]) for d, e in zip(digests, dataset.files)]
+    key = cache_key(config["datasets"][screen], digests)
+    table = read_cached(key) if cached else None
+    if table is None:
+        fetch()
+        _say(progress, f"{screen}: standardizing on {n_jobs} processes")
+        compounds, _, _ = standardize_files(dataset, folder, lock, n_jobs, progress, spec.split["folds"])
+        table = compounds[list(SCREEN_COLUMNS)].copy()
+        table["id"] = table["id"].astype(str)
+        table["label"] = table["label"].astype("int8")
+        write_cached(key, table)
+    else:
+        _say(progress, f"{screen}: standardized table from the cache")
     if spec.split["kind"] == NOVELTY:
         return table, novelty_folds(spec, table, n_jobs)
-    groups = split_groups(spec, config, compounds, n_jobs, progress)
+    groups = split_groups(spec, config, table, n_jobs, progress)
     for r, column in enumerate(spec.fold_columns()):
         seed = repeat_seed(spec.split["seed"], r)
         table[column] = fold_table(table["id"], table["label"], spec.split["folds"], seed, **groups)["fold"].to_numpy()
     return table, None
-
-
-def reference_values(spec: Spec, root=".") -> pd.DataFrame:
-    """The reference rankers' values on the spec's screens and metrics: ``dataset, model, compounds, actives`` and
-    one column per metric, from the reference's ``datasets.tsv`` (a panel's) or ``areas.tsv`` (one screen's), at
-    :data:`~crocbench.benchmark._values.VALUE_DIGITS` significant digits. A split that repeats takes each value's
-    mean over the repeats (``datasets_repeats.tsv``) as an entry's is taken
-    (:func:`~crocbench.benchmark._values.rounded_means`)."""
-    folder = Path(root) / spec.reference
-    across = folder / "datasets.tsv"
-    if spec.repeats > 1:
-        if not (folder / "datasets_repeats.tsv").is_file():
-            raise ValueError(
-                f"benchmark {spec.name}: its split repeats {spec.repeats} times and {folder} holds no "
-                "datasets_repeats.tsv (each repeat's values)"
-            )
-        per_repeat = pd.read_csv(folder / "datasets_repeats.tsv", sep="\t")
-        if per_repeat["repeat"].nunique() != spec.repeats:
-            raise ValueError(
-                f"benchmark {spec.name}: {folder}'s datasets_repeats.tsv holds {per_repeat['repeat'].nunique()} "
-                f"repeats; the split repeats {spec.repeats} times"
-            )
-        values = [c for c in spec.metrics if c in per_repeat.columns]
-        sizes = per_repeat.groupby(list(REFERENCE_KEYS), sort=False)[["compounds", "actives"]].first().reset_index()
-        table = rounded_means(per_repeat, REFERENCE_KEYS, values).merge(sizes, on=list(REFERENCE_KEYS))
-    elif across.is_file():
-        table = pd.read_csv(across, sep="\t")
-    elif (folder / "areas.tsv").is_file() and len(spec.screens) == 1:
-        table = pd.read_csv(folder / "areas.tsv", sep="\t").assign(dataset=spec.screens[0])
-        table["compounds"], table["actives"] = _sizes(spec)
-    else:
-        raise ValueError(f"benchmark {spec.name}: {folder} holds no datasets.tsv or areas.tsv")
-    missing = [c for c in spec.metrics if c not in table.columns]
-    if missing:
-        raise ValueError(f"benchmark {spec.name}: its reference {folder} has no metric {missing[0]!r}")
-    table = table[table["model"].isin(spec.rankers) & table["dataset"].isin(spec.screens)]
-    wanted = pd.MultiIndex.from_product([spec.screens, spec.rankers])
-    found = pd.MultiIndex.from_frame(table[list(REFERENCE_KEYS)])
-    absent = wanted.difference(found)
-    if len(absent):
-        raise ValueError(f"benchmark {spec.name}: its reference {folder} has no row for {' / '.join(absent[0])}")
-    table = table.set_index(list(REFERENCE_KEYS)).loc[wanted].reset_index()
-    table = at_precision(table, [c for c in spec.metrics if table[c].dtype.kind == "f"])
-    return table[[*REFERENCE_KEYS, "compounds", "actives", *spec.metrics]]
-
-
-def _sizes(spec: Spec) -> tuple:
-    size = spec.files.get(screen_file(spec.screens[0]), {})
-    if "compounds" not in size:
-        raise ValueError(f"benchmark {spec.name}: a one-screen reference takes its sizes from the frozen spec")
-    return size["compounds"], size["actives"]
-
-
-def checkout(root=None) -> Path:
-    """The crocbench checkout an export reads: ``root`` when given; else the current folder when it is one (it holds
-    ``config.yaml``); else the checkout crocbench is imported from (an editable install), when it is one; else the
-    current folder, which an export then refuses in one line."""
-    if root is not None:
-        return Path(root)
-    installed = Path(__file__).resolve().parents[3]  # <checkout>/src/crocbench/benchmark/_export.py
-    if not Path("config.yaml").is_file() and (installed / "config.yaml").is_file():
-        return installed
-    return Path(".")
-
-
-def _config(spec: Spec, root) -> dict:
-    """The spec's config, read from the checkout ``root``; one line with a hint where ``root`` is not one."""
-    from ..config import load_config
-
-    if not (Path(root) / "config.yaml").is_file():
-        raise ValueError(
-            f"benchmark {spec.name}: an export reads the config files and reference of a crocbench checkout, and "
-            f"{Path(root).resolve()} is not one (no config.yaml); run it in the checkout or give --root CHECKOUT"
-        )
-    return load_config(spec.config, root)
 
 
 def _write_table(table: pd.DataFrame, data: bytes, path: Path, fmt: str) -> None:
@@ -186,6 +134,16 @@ def _write_table(table: pd.DataFrame, data: bytes, path: Path, fmt: str) -> None
         write_bytes(path, data)
     else:
         write_table(table, path, index=False)
+
+
+def _copy(source: Path, path: Path) -> None:
+    """Copy the file ``source`` to ``path``, whole or not at all."""
+    import shutil
+
+    from .._io import atomic_write
+
+    with atomic_write(path) as tmp:
+        shutil.copyfile(source, tmp)
 
 
 def _say(progress, line: str) -> None:
@@ -199,7 +157,7 @@ def export(
     root=None,
     screens=None,
     fmt: str = "csv",
-    n_jobs: int = 2,
+    n_jobs: int | None = None,
     progress=sys.stderr,
 ) -> dict:
     """Export a benchmark's screens into ``out``: ``<screen>.csv`` (or ``.parquet``) per screen,
@@ -219,9 +177,10 @@ def export(
     screens : sequence of str, optional
         A subset of the spec's screens (default: all).
     fmt : {"csv", "parquet"}, default="csv"
-    n_jobs : int, default=2
+    n_jobs : int, optional
+        Processes parsing the structures (default: every core, :func:`crocbench._parallel.available_cores`).
     progress : file-like or None, default=sys.stderr
-        A line per screen.
+        A line per screen, and the standardization's progress.
 
     Returns
     -------
@@ -241,10 +200,10 @@ def export(
     chosen = spec.chosen(screens)
     spec.check_frozen()
     root = checkout(root)
-    config = _config(spec, root)
+    config, reference = export_inputs(spec, root)
+    check_split(spec, config)
     out = Path(out)
     done = _export_screens(spec, config, out, root, chosen, fmt, n_jobs, progress, verify=True)
-    reference = table_bytes(reference_values(spec, root))
     done[REFERENCE_FILE] = {"sha256": sha256_bytes(reference)}
     if done[REFERENCE_FILE]["sha256"] != spec.files[REFERENCE_FILE]["sha256"]:
         raise ValueError(
@@ -280,7 +239,14 @@ def _export_screens(spec, config, out: Path, root, chosen, fmt, n_jobs, progress
                     _say(progress, f"[{i}/{len(chosen)}] {screen}: already exported")
                     continue
             start = time.perf_counter()
-            table, fp = _screen_table(spec, config, screen, work, root, n_jobs, progress=None)
+            # this very file, exported before: its bytes hashed again (a novelty split's certificates are remade)
+            kept = cached_export(expected) if verify and fmt == "csv" and spec.split["kind"] != NOVELTY else None
+            if kept is not None:
+                _copy(kept, path)
+                files[name] = spec.files[name]
+                _say(progress, f"[{i}/{len(chosen)}] {screen}: {files[name]['compounds']:,} compounds, from the cache")
+                continue
+            table, fp = _screen_table(spec, config, screen, work, root, n_jobs, progress, cached=verify)
             data = table_bytes(table)
             digest = sha256_bytes(data)
             if verify and digest != expected:
@@ -294,6 +260,7 @@ def _export_screens(spec, config, out: Path, root, chosen, fmt, n_jobs, progress
                 if done is not None:
                     done(cert_name, files[cert_name])
             _write_table(table, data, path, fmt)
+            keep_export(data, digest)
             files[name] = {"sha256": digest, "compounds": len(table), "actives": int(table["label"].sum())}
             if done is not None:
                 done(name, files[name])
@@ -346,7 +313,7 @@ def freeze(path, root=None, screens=None, missing: bool = False, progress=sys.st
     if missing:
         chosen = [s for s in chosen if s in spec.unhashed()]
     root = checkout(root)
-    config = _config(spec, root)
+    config = read_config(spec, root)
     check_split(spec, config)
     kept = {screen_file(s) for s in spec.screens if s not in chosen}
     files = {name: entry for name, entry in spec.files.items() if name in kept}
@@ -361,7 +328,7 @@ def freeze(path, root=None, screens=None, missing: bool = False, progress=sys.st
     if chosen:
         written(files)  # the chosen screens' and the reference's hashes go before the first new one
         with tempfile.TemporaryDirectory(prefix=".freeze-") as out:
-            _export_screens(spec, config, Path(out), root, chosen, "csv", 2, progress, verify=False, done=landed)
+            _export_screens(spec, config, Path(out), root, chosen, "csv", None, progress, verify=False, done=landed)
     spec = parse_spec(spec_bytes({**spec.as_dict(), "files": files}))  # on disk where a screen was hashed
     if spec.unhashed():
         _say(progress, f"{spec.name}: {len(spec.unhashed())} screens still unhashed; no reference hash")
@@ -370,4 +337,40 @@ def freeze(path, root=None, screens=None, missing: bool = False, progress=sys.st
         reference = reference_values(spec, root)
     except ValueError as error:
         raise ValueError(f"{error}: every screen is hashed and the reference is not; freeze again once it is") from None
-    return written({**files, REFERENCE_FILE: {"sha256": sha256_bytes(table_bytes(reference))}})
+    spec = written({**files, REFERENCE_FILE: {"sha256": sha256_bytes(table_bytes(reference))}})
+    freeze_recipe(path, root)
+    return spec
+
+
+def freeze_recipe(path, root=None) -> Path:
+    """Write the recipe of the frozen spec file ``path`` beside it, from the checkout ``root`` (default
+    :func:`checkout`'s): ``<its folder>/recipes/<name>.json``, what an export of the spec reads in place of a
+    checkout (the config's ``cv``, ``download`` and ``ecfp`` sections, its screens' declarations, the reference's
+    values) with the spec's sha256.
+
+    Parameters
+    ----------
+    path : path
+        The frozen spec file (a committed one is ``src/crocbench/benchmark/specs/<name>.json``).
+    root : path, optional
+        The crocbench checkout.
+
+    Returns
+    -------
+    Path
+        The recipe written.
+
+    Raises
+    ------
+    ValueError
+        The spec is not frozen, or the checkout's reference no longer gives the values it was frozen with.
+    """
+    from .._io import write_bytes
+    from ._spec import read_spec
+
+    spec = read_spec(path)
+    spec.check_frozen()
+    target = recipe_path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    write_bytes(target, make_recipe(spec, checkout(root)))
+    return target

@@ -81,6 +81,11 @@ def add_benchmark_parser(sub) -> None:
     which = q.add_mutually_exclusive_group()
     which.add_argument("--screens", help="comma-separated screens to hash; the others keep their hashes")
     which.add_argument("--missing", action="store_true", help="hash only the screens with no hash (resume a freeze)")
+    which.add_argument(
+        "--recipe",
+        action="store_true",
+        help="write only the spec's recipe (its config and reference, read by an export) from the checkout",
+    )
     q.add_argument("--root", help=_ROOT)
 
 
@@ -109,6 +114,9 @@ def _benchmark(args) -> int:
         with no_empty_folders(args.out):
             bm.export(spec, args.out, args.root, _screens(args.screens), args.format)
         print(f"{spec.title} exported to {args.out}", file=sys.stderr)
+        return 0
+    if command == "freeze" and args.recipe:
+        print(f"{args.spec}: recipe {bm.freeze_recipe(args.spec, args.root)}")
         return 0
     if command == "freeze":
         spec = bm.freeze(args.spec, args.root, _screens(args.screens), args.missing)

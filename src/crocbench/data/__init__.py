@@ -4,7 +4,14 @@ standardization."""
 from ._declaration import COMPOUND_COLUMNS, Dataset, Source
 from ._records import load_records
 from ._sdf import read_bytes, read_sdf
-from ._standardize import DUPLICATE_POLICIES, binary_classes, resolve_duplicates, standardize, standardize_files
+from ._standardize import (
+    DUPLICATE_POLICIES,
+    STANDARDIZATION_VERSION,
+    binary_classes,
+    resolve_duplicates,
+    standardize,
+    standardize_files,
+)
 from ._tables import binary_labels, label_summary, numeric_column, read_table
 from .sources import (
     CACHE_ENV,
@@ -30,6 +37,7 @@ __all__ = [
     "COMPOUND_COLUMNS",
     "MIRROR_ENV",
     "SOURCES",
+    "STANDARDIZATION_VERSION",
     "Dataset",
     "DownloadError",
     "Fetching",

@@ -11,6 +11,11 @@ from ._declaration import Dataset
 from ._records import load_records
 from .sources import Ledger
 
+#: The standardization's version: raised whenever what :func:`standardize` makes of the same raw files changes (the
+#: parsing, the canonical SMILES, the labels, the duplicates' resolution). Cached standardized tables are keyed by
+#: it (:mod:`crocbench.benchmark._cache`), so a raise makes every cached table stale.
+STANDARDIZATION_VERSION = 1
+
 
 def _parse_chunk(rows: list[tuple[str, str]]) -> list[tuple[str | None, str | None, str | None]]:
     """``(smiles to keep, canonical SMILES, reason)`` of each ``(kind, text)``."""

@@ -52,7 +52,7 @@ def leaderboard(spec, reference: pd.DataFrame, entries: list) -> pd.DataFrame:
     ----------
     spec : Spec
     reference : DataFrame
-        The reference rankers' values (:func:`crocbench.benchmark._export.reference_values`).
+        The reference rankers' values (:func:`crocbench.benchmark._recipe.reference_values`).
     entries : list of Entry
         The benchmark's entries (:func:`crocbench.benchmark._entries.entries`).
     """
@@ -158,7 +158,7 @@ def leaderboard_figure(spec, reference: pd.DataFrame, entries: list, out) -> lis
 
 def _inputs(root, spec) -> tuple:
     from ..benchmark._entries import entries
-    from ..benchmark._export import reference_values
+    from ..benchmark._recipe import reference_values
 
     return reference_values(spec, root), entries(root, spec.name)
 
