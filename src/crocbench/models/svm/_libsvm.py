@@ -30,7 +30,8 @@ def svc(model, C, class_weight):
 def fit_svc(fitted, kernel, y):
     """``fitted.fit(kernel, y)`` without scikit-learn's pass over every entry of the kernel for NaN and infinity
     (a Tanimoto kernel is finite): the same call of LIBSVM, the same answer."""
-    from sklearn import config_context  # its configuration is the thread's: fits on other threads unaffected
+    with needs("crocbench.models"):
+        from sklearn import config_context  # its configuration is the thread's: fits on other threads unaffected
 
     with config_context(assume_finite=True):
         return fitted.fit(kernel, y)
