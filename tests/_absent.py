@@ -25,6 +25,7 @@ EXTRA_MODULES = (
     "rdkit",
     "sklearn",
     "snakemake",
+    "statsmodels",
     "threadpoolctl",
     "torch",
     "yaml",
