@@ -179,12 +179,13 @@ def test_the_consumers_of_a_fold_table_honour_dropped_compounds():
 
 @pytest.mark.parametrize(("seed", "tau"), CASES[:3])
 def test_the_maxima_are_the_same_in_tiles_of_a_few_columns(seed, tau, monkeypatch):
-    """The other folds taken 3 compounds at a time (a tile's columns) give the brute-force maxima too."""
+    """Tiles of 5 rows and 3 columns of the fold-sorted compounds give the brute-force maxima too."""
     import crocbench.cv._certificate as module
 
     sets, fp, table = _split(seed, tau)
     fold, brute = table["fold"].to_numpy(), brute_matrix(sets)
     monkeypatch.setattr(module, "COLUMNS", 3)
+    monkeypatch.setattr(module, "BLOCK", 5)
     for entry in module.fold_maxima(fp, fold):
         other = (fold != entry["fold"]) & (fold != DROPPED)
         assert entry["max_similarity"] == float(brute[np.ix_(fold == entry["fold"], other)].max())
