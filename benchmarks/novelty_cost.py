@@ -9,8 +9,8 @@ process of its own (``benchmarks/_harness.py``): its phases' seconds and its pea
 
     python benchmarks/novelty_cost.py [--mirror ../shared/mirror] [--out results/reference/novelty_cost] [SCREEN...]
 
-writes ``kept.tsv`` (``screen, tau, compounds, compounds_kept, actives, actives_kept``), ``timings.tsv`` and
-``kept.png`` under ``--out``.
+writes ``kept.tsv`` (``screen, tau, compounds, compounds_kept, actives, actives_kept``) and ``timings.tsv`` under
+``--out``; ``crocbench regenerate`` makes the docs' tables and figure from them (the reference's manifest).
 """
 
 import argparse
@@ -99,8 +99,6 @@ def machine() -> str:
 def main() -> None:
     import pandas as pd
 
-    from crocbench.plots import plot_novelty_cost
-
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("screens", nargs="*", default=list(SCREENS))
     p.add_argument("--mirror", default=str(Path(__file__).resolve().parents[1] / ".." / "shared" / "mirror"))
@@ -119,7 +117,6 @@ def main() -> None:
     kept = pd.concat(tables, ignore_index=True)
     kept.to_csv(out / "kept.tsv", sep="\t", index=False, float_format="%g")
     pd.DataFrame(timings).to_csv(out / "timings.tsv", sep="\t", index=False)
-    plot_novelty_cost(kept, out / "kept.png", formats=("png",))
     print(kept.to_string(index=False))
 
 

@@ -44,7 +44,7 @@ KINDS = ("paper", "panel", "study", "tables", "memorization")
 SPLITS = ("random", "scaffold", "cluster")
 LABELS = ("paper", "primary", "confirmed")
 CAMPAIGN_KEYS = ("campaign", "dataset")
-FIGURES = ("critical_difference", "memorization", "split_similarity")
+FIGURES = ("critical_difference", "memorization", "split_similarity", "novelty_cost")
 _KEYS = (
     "kind",
     "split",
