@@ -10,7 +10,7 @@ process of its own (``benchmarks/_harness.py``): its phases' seconds and its pea
     python benchmarks/novelty_cost.py [--mirror ../shared/mirror] [--out results/reference/novelty_cost] [SCREEN...]
 
 writes ``kept.tsv`` (``screen, tau, compounds, compounds_kept, actives, actives_kept``) and ``timings.tsv`` under
-``--out``; ``crocbench regenerate`` makes the docs' tables and figure from them (the reference's manifest).
+``--out`` (the rows of the screens run replaced, the others kept); ``crocbench regenerate`` makes the docs' tables and figure from them (the reference's manifest).
 """
 
 import argparse
@@ -96,6 +96,18 @@ def machine() -> str:
     return f"{model}, {len(os.sched_getaffinity(0))} cores"
 
 
+def _merged(path: Path, new):
+    """The table at ``path`` (if any) with the rows of ``new``'s screens replaced by ``new``'s, in screen order."""
+    import pandas as pd
+
+    if not path.is_file():
+        return new
+    old = pd.read_csv(path, sep="\t")
+    rows = pd.concat([old[~old["screen"].isin(new["screen"])], new], ignore_index=True)
+    order = {s: i for i, s in enumerate(SCREENS)}
+    return rows.sort_values("screen", key=lambda c: c.map(order), kind="stable").reset_index(drop=True)
+
+
 def main() -> None:
     import pandas as pd
 
@@ -114,9 +126,9 @@ def main() -> None:
         tables.append(pd.read_csv(part, sep="\t"))
         part.unlink()
         timings.append({**result, "machine": machine()})
-    kept = pd.concat(tables, ignore_index=True)
+    kept = _merged(out / "kept.tsv", pd.concat(tables, ignore_index=True))
     kept.to_csv(out / "kept.tsv", sep="\t", index=False, float_format="%g")
-    pd.DataFrame(timings).to_csv(out / "timings.tsv", sep="\t", index=False)
+    _merged(out / "timings.tsv", pd.DataFrame(timings)).to_csv(out / "timings.tsv", sep="\t", index=False)
     print(kept.to_string(index=False))
 
 
