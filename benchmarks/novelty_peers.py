@@ -15,7 +15,7 @@ as test, the other nine as train.  Lo-Hi's threshold is the same tau (its own EC
 
 SIZE compounds of DTP AIDS (``HIV_41913.csv``, the rows RDKit parses, a seeded sample of them; CA and CM
 active) are split.
-Writes ``peers.tsv`` under ``--out``.
+Writes ``peers.tsv`` under ``--out``, row by row (a method and size run again replaces its row).
 """
 
 import argparse
@@ -153,7 +153,6 @@ def measure_split(table, part, tau: float) -> dict:
 
 
 def main() -> None:
-    import pandas as pd
 
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--sizes", type=int, nargs="+", default=[2000, 41906])
@@ -169,7 +168,6 @@ def main() -> None:
     from novelty_cost import machine
 
     mirror, out = Path(args.mirror), Path(args.out)
-    rows = []
     for n in args.sizes:
         table = dtp_aids(mirror, n)
         for method in args.methods:
@@ -190,8 +188,21 @@ def main() -> None:
                 row["failed"] = result["failed"]
             row["machine"] = machine()
             print(row, flush=True)
-            rows.append(row)
-    pd.DataFrame(rows).to_csv(out / "peers.tsv", sep="\t", index=False)
+            _write_row(out / "peers.tsv", row)
+
+
+def _write_row(path: Path, row: dict) -> None:
+    """Add ``row`` to the table at ``path``, replacing the row of the same screen, size and method."""
+    import pandas as pd
+
+    new = pd.DataFrame([row])
+    if path.is_file():
+        old = pd.read_csv(path, sep="\t")
+        same = (
+            (old["screen"] == row["screen"]) & (old["compounds"] == row["compounds"]) & (old["method"] == row["method"])
+        )
+        new = pd.concat([old[~same], new], ignore_index=True)
+    new.sort_values(["compounds", "method"], kind="stable").to_csv(path, sep="\t", index=False)
 
 
 if __name__ == "__main__":
