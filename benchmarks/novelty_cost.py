@@ -125,7 +125,8 @@ def main() -> None:
         print(result, flush=True)
         tables.append(pd.read_csv(part, sep="\t"))
         part.unlink()
-        timings.append({**result, "machine": machine()})
+        rounded = {"peak_rss_gb": round(result["peak_rss_gb"], 2), "wall_seconds": round(result["wall_seconds"], 1)}
+        timings.append({**result, **rounded, "machine": machine()})
     kept = _merged(out / "kept.tsv", pd.concat(tables, ignore_index=True))
     kept.to_csv(out / "kept.tsv", sep="\t", index=False, float_format="%g")
     _merged(out / "timings.tsv", pd.DataFrame(timings)).to_csv(out / "timings.tsv", sep="\t", index=False)
