@@ -16,6 +16,8 @@ from crocbench.chem.graph import tau_graph
 from crocbench.cv import (
     DROPPED,
     certificate,
+    graph_at,
+    kept_by_tau,
     novelty_groups,
     novelty_table,
     strata,
@@ -177,12 +179,13 @@ def test_the_consumers_of_a_fold_table_honour_dropped_compounds():
 
 @pytest.mark.parametrize(("seed", "tau"), CASES[:3])
 def test_the_maxima_are_the_same_in_tiles_of_a_few_columns(seed, tau, monkeypatch):
-    """The other folds taken 3 compounds at a time (a tile's columns) give the brute-force maxima too."""
+    """Tiles of 5 rows and 3 columns of the fold-sorted compounds give the brute-force maxima too."""
     import crocbench.cv._certificate as module
 
     sets, fp, table = _split(seed, tau)
     fold, brute = table["fold"].to_numpy(), brute_matrix(sets)
     monkeypatch.setattr(module, "COLUMNS", 3)
+    monkeypatch.setattr(module, "BLOCK", 5)
     for entry in module.fold_maxima(fp, fold):
         other = (fold != entry["fold"]) & (fold != DROPPED)
         assert entry["max_similarity"] == float(brute[np.ix_(fold == entry["fold"], other)].max())
@@ -367,3 +370,35 @@ def test_the_cover_between_two_levels_is_a_minimum_vertex_cover(seed):
         if all(a in subset or b in subset for a, b in zip(u.tolist(), v.tolist(), strict=True))
     )
     assert len(cover) == smallest
+
+
+TAUS = (0.3, 1 / 3, 0.4, 0.5, 0.6)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_graph_at_a_higher_tau_is_the_brute_force_graph_at_it(seed):
+    """One graph at the lowest tau, cut down to each higher one, holds every pair at or above it and no other."""
+    sets = random_library(seed)
+    brute = brute_matrix(sets)
+    np.fill_diagonal(brute, 0)
+    low = tau_graph(as_fingerprints(sets), min(TAUS))
+    for tau in TAUS:
+        assert (brute == np.float32(tau)).any() or tau == 0.3  # pairs exactly at tau: kept, not cut
+        want = np.where(brute >= np.float32(tau), brute, 0)
+        np.testing.assert_array_equal(graph_at(low, tau).toarray(), want)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_what_is_kept_at_each_tau_is_the_split_of_the_brute_force_graph(seed):
+    """Compounds and actives kept at each tau, from one graph, against the split of each tau's brute-force graph."""
+    sets = random_library(seed)
+    y = _labels(seed, len(sets))
+    brute = brute_matrix(sets)
+    np.fill_diagonal(brute, 0)
+    got = kept_by_tau(tau_graph(as_fingerprints(sets), min(TAUS)), y, TAUS, N_FOLDS)
+    assert got["tau"].tolist() == list(TAUS)
+    assert (got["compounds"] == len(sets)).all() and (got["actives"] == y.sum()).all()
+    for row, tau in zip(got.itertuples(), TAUS, strict=True):
+        kept = novelty_groups(sp.csr_matrix(np.where(brute >= np.float32(tau), brute, 0)), N_FOLDS) != DROPPED
+        assert (row.compounds_kept, row.actives_kept) == (kept.sum(), y[kept].sum()), tau
+    assert (got["compounds_kept"] < len(sets)).any()  # the libraries make the split drop compounds somewhere

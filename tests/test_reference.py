@@ -941,3 +941,26 @@ def test_a_panel_grown_screen_by_screen_merges_its_novel_actives_and_drops_the_s
     assert "shared.tsv: removed (not merged screen by screen)" in capsys.readouterr().out
     assert pd.read_csv(grown / "novel.tsv", sep="\t").equals(whole)  # rows, columns and their order
     assert not (grown / "shared.tsv").exists() and not (grown / "shared_pairs.tsv").exists()
+
+
+def test_a_novelty_cost_reference_publishes_its_tables_and_figure(tmp_path):
+    """A ``tables`` reference with ``kept.tsv``: its block shows the counts, its figure kind draws the shares."""
+    import pandas as pd
+    from matplotlib.image import imread
+
+    from crocbench.pages import document_tables, reference_figure
+
+    out = tmp_path / "novelty_cost"
+    out.mkdir()
+    (out / "manifest.yaml").write_text("kind: tables\nfigures:\n  kept.png: novelty_cost\n")
+    kept = pd.DataFrame(
+        {"screen": ["s"] * 2, "tau": [0.3, 0.6], "compounds": [10, 10], "compounds_kept": [5, 10], "actives": 2}
+    ).assign(actives_kept=[1, 2])
+    kept.to_csv(out / "kept.tsv", sep="\t", index=False)
+    table = document_tables(out)["novelty_cost/kept"]
+    assert table.splitlines()[0].split("|")[1:-1] == [
+        f" {c} " for c in ("screen", "tau", "compounds", "compounds_kept", "actives", "actives_kept")
+    ]
+    assert "| s | 0.3000 | 10 | 5 | 2 | 1 |" in table
+    png = reference_figure(out, "novelty_cost", tmp_path / "kept.png")[0]
+    assert imread(png).shape[0] > 100

@@ -114,6 +114,7 @@ def tau_graph(fp, tau: float = TAU, block: int = 2048) -> sp.csr_matrix:
     t = np.float32(check_threshold(tau, "tau"))
     fm = fp if isinstance(fp, FeatureMatrix) else FeatureMatrix(fp)
     n, block = fm.n, int(block)
+    index = np.int32 if n < 2**31 else np.int64
     rows, cols, sims = [], [], []
     for i in range(0, n, block):
         a = slice(i, min(i + block, n))
@@ -122,11 +123,11 @@ def tau_graph(fp, tau: float = TAU, block: int = 2048) -> sp.csr_matrix:
             tile = fm.tanimoto(a, b)
             r, c = np.nonzero(tile >= t)
             keep = (r + i) < (c + j)  # the upper triangle, once each pair
-            rows.append(r[keep] + i)
-            cols.append(c[keep] + j)
+            rows.append((r[keep] + i).astype(index))  # int32 where it suffices: the edges are most of the memory
+            cols.append((c[keep] + j).astype(index))
             sims.append(tile[r[keep], c[keep]])
-    r = np.concatenate(rows) if rows else np.empty(0, np.int64)
-    c = np.concatenate(cols) if cols else np.empty(0, np.int64)
+    r = np.concatenate(rows) if rows else np.empty(0, index)
+    c = np.concatenate(cols) if cols else np.empty(0, index)
     s = np.concatenate(sims) if sims else np.empty(0, np.float32)
     upper = sp.coo_matrix((s, (r, c)), shape=(n, n), dtype=np.float32)
     return (upper + upper.T).tocsr()

@@ -61,9 +61,11 @@ def _compounds(path: Path):
 
 def _novelty(args) -> int:
     from .._io import write_bytes, write_table
+    from .._parallel import available_cores
     from ..chem.clusters import check_threshold
     from ..chem.graph import check_fingerprint, named_fingerprints, tau_graph
     from ..cv import DROPPED, certificate, certificate_bytes, check_max_dropped, novelty_table
+    from ..similarity import FeatureMatrix
 
     tau = check_threshold(args.tau, "tau")
     fingerprint = check_fingerprint(args.fingerprint)
@@ -72,7 +74,9 @@ def _novelty(args) -> int:
     for option, path in (("--folds", folds_path), ("--certificate", cert_path)):
         _check_writable(option, path)
     compounds = _compounds(Path(args.compounds))
-    fp = named_fingerprints(compounds["smiles"], fingerprint, ids=compounds["id"].tolist())
+    fp = FeatureMatrix(
+        named_fingerprints(compounds["smiles"], fingerprint, ids=compounds["id"].tolist(), n_jobs=available_cores())
+    )  # prepared once, for the graph and the certificate
     table = novelty_table(
         compounds["id"], compounds["label"], tau_graph(fp, tau), tau, args.n_folds, args.seed, max_dropped
     )
@@ -91,6 +95,7 @@ def _novelty(args) -> int:
 
 def _verify(args) -> int:
     from .._io import read_table, read_text
+    from .._parallel import available_cores
     from ..chem.graph import check_fingerprint, named_fingerprints
     from ..cv import verify_certificate
 
@@ -119,7 +124,7 @@ def _verify(args) -> int:
     if (compounds.loc[table["id"], "label"].to_numpy() != table["label"].to_numpy()).any():
         raise ValueError(f"{folds_path}: a compound's label is not its label in {args.compounds}")
     smiles = compounds.loc[table["id"], "smiles"]
-    fp = named_fingerprints(smiles, fingerprint, ids=table["id"].tolist())
+    fp = named_fingerprints(smiles, fingerprint, ids=table["id"].tolist(), n_jobs=available_cores())
     maxima = verify_certificate(cert, table, fp)
     if not maxima:
         raise ValueError(f"{folds_path}: every compound is dropped: no fold to certify")

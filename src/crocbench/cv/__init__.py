@@ -8,7 +8,8 @@ One concern per module:
 - ``_overlap``: what a split lets a ranker remember: each compound's similarity to its training folds
   (:func:`train_test_similarity`) and the strata of the test actives (:func:`strata`);
 - ``_novelty``: the novelty split, no pair of two folds at or above tau (:func:`novelty_table`,
-  :func:`novelty_groups`; dropped compounds have fold ``DROPPED`` (-1));
+  :func:`novelty_groups`; dropped compounds have fold ``DROPPED`` (-1)), and what it keeps at each tau
+  (:func:`kept_by_tau`, from one graph cut down by :func:`graph_at`);
 - ``_certificate``: its certificate (:func:`certificate`) and its check (:func:`verify_certificate`);
 - ``_pooling``: out-of-fold scores pooled into one table (:func:`pool_scores`, :func:`import_scores`);
 - ``_running``: models run over the folds (:func:`cross_validate`, :func:`score_fold`, :func:`fold_rows`).
@@ -35,7 +36,15 @@ from ._folds import (
     split,
     stratified_folds,
 )
-from ._novelty import MAX_DROPPED, NOVELTY_SETTINGS, check_max_dropped, novelty_groups, novelty_table
+from ._novelty import (
+    MAX_DROPPED,
+    NOVELTY_SETTINGS,
+    check_max_dropped,
+    graph_at,
+    kept_by_tau,
+    novelty_groups,
+    novelty_table,
+)
 from ._overlap import (
     ALL_ACTIVES,
     MEASURES,
@@ -75,6 +84,8 @@ __all__ = [
     "NOVELTY",
     "NOVELTY_SETTINGS",
     "check_max_dropped",
+    "graph_at",
+    "kept_by_tau",
     "novelty_groups",
     "novelty_table",
     "certificate",

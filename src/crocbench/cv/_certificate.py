@@ -15,9 +15,9 @@ import pandas as pd
 
 from ._folds import DROPPED, NOVELTY
 
-#: Rows of a fold compared with the other folds at a time.
+#: Rows of a tile: the compounds, sorted by fold, are compared in tiles over the upper triangle, each pair once.
 BLOCK = 2048
-#: Compounds of the other folds per tile: a tile is ``BLOCK x COLUMNS`` float32 values (128 MiB).
+#: Columns of a tile: a tile is ``BLOCK x COLUMNS`` float32 values (128 MiB).
 COLUMNS = 16384
 
 
@@ -92,21 +92,45 @@ def fold_maxima(fp, folds) -> list[dict]:
     folds = np.asarray(folds, dtype=np.int64)
     if folds.shape != (fm.n,):
         raise ValueError(f"a fold table of {folds.size} compounds for fingerprints of {fm.n}")
-    out = []
-    for f in np.unique(folds[folds != DROPPED]).tolist():
-        test = np.flatnonzero(folds == f)
-        other = np.flatnonzero((folds != f) & (folds != DROPPED))
-        best, pair = np.float32(0.0), [int(test[0]), int(other[0])] if other.size else [int(test[0]), -1]
-        for start in range(0, test.size if other.size else 0, BLOCK):
-            rows = test[start : start + BLOCK]
-            for first in range(0, other.size, COLUMNS):  # tiles: memory bounded whatever the screen's size
-                cols = other[first : first + COLUMNS]
-                block = fm.tanimoto(rows, cols)
-                k = int(np.argmax(block))
-                if block.flat[k] > best:
-                    best, pair = block.flat[k], [int(rows[k // cols.size]), int(cols[k % cols.size])]
-        out.append({"fold": int(f), "compounds": int(test.size), "max_similarity": float(best), "pair": pair})
-    return out
+    kept = np.flatnonzero(folds != DROPPED)
+    order = kept[np.argsort(folds[kept], kind="stable")]  # the kept compounds, fold by fold
+    names, starts, sizes = np.unique(folds[order], return_index=True, return_counts=True)
+    best = np.zeros(names.size, dtype=np.float32)
+    others = [kept[folds[kept] != f] for f in names]  # by row number: the first is the default pair's
+    pair = [[int(order[s]), int(o[0]) if o.size else -1] for s, o in zip(starts, others, strict=True)]
+    sub, n = fm.take(order), order.size
+    for i in range(0, n, BLOCK):  # each pair of two folds once: the upper triangle of tiles, same-fold pairs masked
+        rows = slice(i, min(i + BLOCK, n))
+        for j in range(i, n, COLUMNS):
+            cols = slice(j, min(j + COLUMNS, n))
+            block = sub.tanimoto(rows, cols)
+            _mask_same_fold(block, rows, cols, starts, sizes)
+            for side, (lo, hi) in ((0, (rows.start, rows.stop)), (1, (cols.start, cols.stop))):
+                for f in np.flatnonzero((starts < hi) & (starts + sizes > lo)).tolist():
+                    a, b = max(lo, int(starts[f])) - lo, min(hi, int(starts[f] + sizes[f])) - lo
+                    part = block[a:b] if side == 0 else block[:, a:b]
+                    k = int(np.argmax(part))
+                    if part.flat[k] > best[f]:
+                        r, c = divmod(k, part.shape[1])
+                        r, c = (r + a, c) if side == 0 else (r, c + a)
+                        mine, theirs = (
+                            (rows.start + r, cols.start + c) if side == 0 else (cols.start + c, rows.start + r)
+                        )
+                        best[f], pair[f] = part.flat[k], [int(order[mine]), int(order[theirs])]
+    return [
+        {"fold": int(f), "compounds": int(z), "max_similarity": float(b), "pair": p}
+        for f, z, b, p in zip(names, sizes, best, pair, strict=True)
+    ]
+
+
+def _mask_same_fold(block: np.ndarray, rows: slice, cols: slice, starts: np.ndarray, sizes: np.ndarray) -> None:
+    """Set to -1 the entries of a tile (``rows`` x ``cols`` of the fold-sorted compounds) whose two compounds share
+    a fold: one rectangle per fold the rows meet."""
+    for s, z in zip(starts.tolist(), sizes.tolist(), strict=True):
+        r0, r1 = max(rows.start, s), min(rows.stop, s + z)
+        c0, c1 = max(cols.start, s), min(cols.stop, s + z)
+        if r0 < r1 and c0 < c1:
+            block[r0 - rows.start : r1 - rows.start, c0 - cols.start : c1 - cols.start] = -1.0
 
 
 def certificate(table: pd.DataFrame, fp, tau: float, fingerprint: str) -> dict:

@@ -116,6 +116,13 @@ def _separator(sub: sp.csr_matrix) -> np.ndarray | None:
     return chosen
 
 
+def _members(labels: np.ndarray, items: np.ndarray) -> list:
+    """``items`` grouped by ``labels`` (0, 1, ...): one array per label, in label order, each in ``items``' order
+    (one stable sort, not a pass over the items per label)."""
+    order = np.argsort(labels, kind="stable")
+    return np.split(items[order], np.flatnonzero(np.diff(labels[order])) + 1) if labels.size else []
+
+
 def novelty_groups(graph: sp.csr_matrix, n_folds: int) -> np.ndarray:
     """Each compound's group (0, 1, ...) under the novelty split, or ``DROPPED`` (-1).
 
@@ -144,10 +151,10 @@ def novelty_groups(graph: sp.csr_matrix, n_folds: int) -> np.ndarray:
     cap = -(-n // int(n_folds))
     group = np.full(n, DROPPED, dtype=np.int64)
     _, comp = csgraph.connected_components(graph, directed=False)
-    pending = [np.flatnonzero(comp == c) for c in range(comp.max(initial=-1) + 1)]
+    pending = _members(comp, np.arange(n))  # each piece is cut on its own: the order of the work is free
     final = []
     while pending:
-        members = pending.pop(0)
+        members = pending.pop()
         if members.size <= cap:
             final.append(members)
             continue
@@ -158,23 +165,84 @@ def novelty_groups(graph: sp.csr_matrix, n_folds: int) -> np.ndarray:
             continue
         rest = np.setdiff1d(np.arange(members.size), sep)
         _, pieces = csgraph.connected_components(sub[rest][:, rest], directed=False)
-        pending.extend(members[rest[pieces == p]] for p in range(pieces.max() + 1))
+        pending.extend(_members(pieces, members[rest]))
     final.sort(key=lambda m: int(m[0]))  # numbered by their first compound: independent of the cutting order
     for g, members in enumerate(final):
         group[members] = g
     return group
 
 
+def graph_at(graph: sp.csr_matrix, tau: float) -> sp.csr_matrix:
+    """The edges of ``graph`` at similarity ``>= tau`` (compared in float32): the graph at a higher threshold.
+
+    Parameters
+    ----------
+    graph : scipy.sparse.csr_matrix of shape (n, n)
+        A graph at a threshold at most ``tau`` (:func:`crocbench.chem.graph.tau_graph`), the similarities as values.
+    tau : float
+        The higher threshold.
+
+    Returns
+    -------
+    scipy.sparse.csr_matrix of float32 of shape (n, n)
+        The entries of ``graph`` at or above ``tau``.
+
+    Examples
+    --------
+    >>> g = sp.csr_matrix(np.array([[0, 0.4, 0.5], [0.4, 0, 0], [0.5, 0, 0]], dtype=np.float32))
+    >>> graph_at(g, 0.5).toarray().tolist()
+    [[0.0, 0.0, 0.5], [0.0, 0.0, 0.0], [0.5, 0.0, 0.0]]
+    """
+    coo = graph.tocoo()
+    keep = coo.data >= np.float32(tau)
+    return sp.csr_matrix((coo.data[keep], (coo.row[keep], coo.col[keep])), shape=graph.shape, dtype=np.float32)
+
+
+def kept_by_tau(graph: sp.csr_matrix, y, taus, n_folds: int = 10) -> pd.DataFrame:
+    """What the novelty split keeps at each threshold: ``tau, compounds, compounds_kept, actives, actives_kept``.
+
+    The graph is built once, at the lowest threshold; each higher one is its edges at or above it
+    (:func:`graph_at`), so the thresholds cost one pass of the similarity engine.
+
+    Parameters
+    ----------
+    graph : scipy.sparse.csr_matrix of shape (n, n)
+        The pairs at or above ``min(taus)`` (:func:`crocbench.chem.graph.tau_graph`), their similarities as values.
+    y : array-like of shape (n,)
+        Binary labels (1 = active).
+    taus : sequence of float
+        The thresholds, none below the graph's.
+    n_folds : int, default=10
+        The folds of the split.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per threshold, in the order given.
+
+    Examples
+    --------
+    >>> path = sp.csr_matrix(np.array([[0, .5, 0, 0], [.5, 0, .6, 0], [0, .6, 0, .5], [0, 0, .5, 0]], np.float32))
+    >>> kept_by_tau(path, [1, 0, 0, 1], [0.5, 0.6], n_folds=2).to_numpy().tolist()  # 0.5: one of the middle cut
+    [[0.5, 4.0, 3.0, 2.0, 2.0], [0.6, 4.0, 4.0, 2.0, 2.0]]
+    """
+    y = np.asarray(y)
+    if graph.shape != (y.size, y.size):
+        raise ValueError(f"{y.size} labels and a graph of shape {graph.shape} do not match")
+    rows = []
+    for tau in taus:
+        kept = novelty_groups(graph_at(graph, tau), n_folds) != DROPPED
+        rows.append((float(tau), y.size, int(kept.sum()), int((y == 1).sum()), int((y[kept] == 1).sum())))
+    return pd.DataFrame(rows, columns=["tau", "compounds", "compounds_kept", "actives", "actives_kept"])
+
+
 def _tau_that_fits(graph: sp.csr_matrix, tau: float, n_folds: int, max_dropped: float) -> str:
     """The smallest tau of 0.05 steps above ``tau`` whose split drops at most ``max_dropped``, in words."""
-    coo = graph.tocoo()
     for step in range(1, 21):
         t = round(tau + 0.05 * step, 2)
         if t > 1.0:
             break
-        keep = coo.data >= np.float32(t)
-        sub = sp.csr_matrix((coo.data[keep], (coo.row[keep], coo.col[keep])), shape=graph.shape)
-        share = float(np.mean(novelty_groups(sub, n_folds) == DROPPED))
+        share = float(np.mean(novelty_groups(graph_at(graph, t), n_folds) == DROPPED))
         if share <= max_dropped:
             return f"tau {t:g} drops {share:.1%}, within it"
     return "no tau up to 1 fits"

@@ -180,15 +180,18 @@ def critical_difference_figure(reference, out) -> list:
 
 def reference_figure(reference, kind: str, out) -> list:
     """A reference's figure of ``kind`` (its manifest's ``figures``), drawn to ``out`` alone: ``critical_difference``
-    (:func:`critical_difference_figure`), ``memorization`` (each ranker per stratum, the manifest's metrics) or
-    ``split_similarity`` (the splits' train-to-test similarities). Returns the paths written."""
+    (:func:`critical_difference_figure`), ``memorization`` (each ranker per stratum, the manifest's metrics),
+    ``split_similarity`` (the splits' train-to-test similarities) or ``novelty_cost`` (the shares the novelty split
+    keeps at each tau, from ``kept.tsv``). Returns the paths written."""
     if kind == "critical_difference":
         return critical_difference_figure(reference, out)
-    from ..plots import plot_memorization, plot_split_similarity
+    from ..plots import plot_memorization, plot_novelty_cost, plot_split_similarity
 
     folder = Path(reference)
     strata = read_manifest(folder).strata
     formats = (Path(out).suffix[1:],)
+    if kind == "novelty_cost":
+        return plot_novelty_cost(pd.read_csv(folder / "kept.tsv", sep="\t"), out, formats=formats)
     if kind == "memorization":
         table = pd.read_csv(folder / "memorization.tsv", sep="\t")
         return plot_memorization(table, strata["metrics"], out, formats=formats)

@@ -7,7 +7,8 @@
 - ``_svm``: the SVM set-up study;
 - ``_summary``: across screens (critical-difference diagrams, each metric per screen);
 - ``_protocol``: a random and a scaffold split compared;
-- ``_memorization``: each split's train-to-test similarities, each ranker per stratum of the test actives.
+- ``_memorization``: each split's train-to-test similarities, each ranker per stratum of the test actives;
+- ``_novelty``: what a novelty guarantee costs, the share of each screen kept at each tau.
 """
 
 from .._extras import needs
@@ -19,6 +20,7 @@ matplotlib.use("Agg")  # before any module of the package imports pyplot: files 
 
 from ._curves import plot_ac_cac, plot_croc_subplots, plot_magnification, plot_proc, plot_roc, plot_roc_croc
 from ._memorization import plot_memorization, plot_split_similarity
+from ._novelty import plot_novelty_cost
 from ._power import plot_power_by_metric, plot_power_by_test
 from ._protocol import plot_split_comparison
 from ._style import PALETTE, colour_map, save_figure
@@ -36,6 +38,7 @@ __all__ = [
     "plot_irv_study",
     "plot_magnification",
     "plot_memorization",
+    "plot_novelty_cost",
     "plot_power_by_metric",
     "plot_power_by_test",
     "plot_proc",

@@ -50,7 +50,7 @@ MANIFEST = "manifest.yaml"
 KINDS = ("paper", "panel", "study", "tables", "memorization")
 LABELS = ("paper", "primary", "confirmed")
 CAMPAIGN_KEYS = ("campaign", "dataset")
-FIGURES = ("critical_difference", "memorization", "split_similarity")
+FIGURES = ("critical_difference", "memorization", "split_similarity", "novelty_cost")
 _KEYS = (
     "kind",
     "split",
