@@ -202,6 +202,8 @@ def _write_row(path: Path, row: dict) -> None:
             (old["screen"] == row["screen"]) & (old["compounds"] == row["compounds"]) & (old["method"] == row["method"])
         )
         new = pd.concat([old[~same], new], ignore_index=True)
+    counts = ["train", "test", "compounds_kept", "actives_kept"]  # whole numbers, empty where a method failed
+    new[counts] = new[counts].astype("Int64")
     new.sort_values(["compounds", "method"], kind="stable").to_csv(path, sep="\t", index=False)
 
 
