@@ -109,9 +109,9 @@ def regenerate_documents(root, check: bool = False) -> list:
 
     root = Path(root)
     manifests = [m for m in references(root / "results" / "reference") if m.documents or m.figures]
-    tables = {}
+    tables, memo = {}, {}  # memo: each panel's tables and claims, read and computed once in this regeneration
     for manifest in manifests:
-        tables.update(_readable(document_tables, manifest.folder))
+        tables.update(_readable(lambda folder: document_tables(folder, memo), manifest.folder))
     tables.update(leaderboard_tables(root))
     tables.update(split_tables(root))
     changed, seen, texts = [], set(), {}
