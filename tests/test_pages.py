@@ -90,11 +90,11 @@ def test_two_references_of_todays_rankers_are_compared_on_every_ranker_and_metri
     assert {part.rsplit(" ", 1)[0] for part in cell.split(", ")} == {"RANDOM", "MAX-SIM", "kNN", "SVM", "IRV"}
 
 
-def _copy(tmp_path, keep: str = "pubchem_hts_ecfp") -> Path:
-    """README.md, docs/ and one committed reference folder (``keep``), as regeneration reads them: the pages hold
-    that reference's blocks only (every other reference's, and its comparisons with them, are cut out with their
-    markers; a leaderboard's block stays where its benchmark's reference is ``keep``), and its manifest names no
-    generated figure (drawing them is most of a regeneration's time; the committed figures are checked by
+def _copy(tmp_path, keep: str | tuple = "pubchem_hts_ecfp") -> Path:
+    """README.md, docs/ and one committed reference folder (``keep``, or each of a tuple of them), as regeneration
+    reads them: the pages hold those references' blocks only (every other reference's, and their comparisons with
+    them, are cut out with their markers; a leaderboard's block stays where its benchmark's reference is kept), and
+    no kept manifest names a generated figure (drawing them is most of a regeneration's time; the committed figures are checked by
     tests/test_readme.py). What a regeneration does with a block does not depend on how many other references
     stand beside it; tests/test_readme.py regenerates the whole repository as committed."""
     import re
@@ -104,15 +104,19 @@ def _copy(tmp_path, keep: str = "pubchem_hts_ecfp") -> Path:
     from crocbench.pages._blocks import _BLOCK
     from crocbench.pages._leaderboard import leaderboard_specs
 
+    keeps = (keep,) if isinstance(keep, str) else tuple(keep)
     root = tmp_path / "repo"
     (root / "results" / "reference").mkdir(parents=True)
-    shutil.copytree(ROOT / "results" / "reference" / keep, root / "results" / "reference" / keep)
-    manifest = root / "results" / "reference" / keep / "manifest.yaml"
-    manifest.write_text(yaml.safe_dump({**yaml.safe_load(manifest.read_text()), "figures": {}}, sort_keys=False))
-    boards = {f"leaderboard/{s.name}" for s in leaderboard_specs(ROOT) if Path(s.reference).name == keep}
+    for folder in keeps:
+        shutil.copytree(ROOT / "results" / "reference" / folder, root / "results" / "reference" / folder)
+        manifest = root / "results" / "reference" / folder / "manifest.yaml"
+        manifest.write_text(yaml.safe_dump({**yaml.safe_load(manifest.read_text()), "figures": {}}, sort_keys=False))
+    boards = {f"leaderboard/{s.name}" for s in leaderboard_specs(ROOT) if Path(s.reference).name in keeps}
 
     def kept(name):
-        return name in boards or (name.split("/")[0] == keep and not name.split("/")[-1].startswith("vs_"))
+        table = name.split("/")[-1]
+        compared = not table.startswith("vs_") or table.removeprefix("vs_") in keeps
+        return name in boards or (name.split("/")[0] in keeps and compared)
 
     block = re.compile(_BLOCK.format(name=r"[\w./-]+") + r"\n?", flags=re.S)
     shutil.copy(ROOT / "README.md", root / "README.md")
@@ -164,6 +168,45 @@ def test_a_moved_number_moves_the_answers_and_the_check_fails_until_regenerated(
     assert "IRV over SVM on AUC[CROC(exp)] a=80" in before and "24-1" in before.split("IRV over SVM")[1][:60]
     assert "23-2" in after.split("IRV over SVM on AUC[CROC(exp)] a=80")[1][:60]
     assert _regenerate(root, "--check").returncode == 0
+
+
+def test_two_repositories_regenerated_in_one_process_each_get_their_own_comparison(tmp_path):
+    """Two copies of the repository with pubchem_hts and its scaffold overlay, the second's pubchem_hts with one
+    claim's verdict on one shared screen flipped to False: regenerated one after the other in one process (each
+    regeneration keeps what it read and computed), each copy's comparison counts its own verdicts (the second's
+    one screen fewer for that claim), as a fresh process regenerating it alone writes it; the first's reference
+    then edited the same way, its next regeneration in the same process finds the block stale."""
+    from crocbench.data.pubchem import campaign_of
+    from crocbench.pages import regenerate_documents
+
+    keep, block = ("pubchem_hts", "pubchem_hts_scaffold"), "pubchem_hts_scaffold/vs_pubchem_hts"
+    first, second = _copy(tmp_path / "first", keep), _copy(tmp_path / "second", keep)
+    path = second / "results" / "reference" / "pubchem_hts" / "claims_per_screen.tsv"
+    claims = pd.read_csv(path, sep="\t")
+    overlay = pd.read_csv(second / "results" / "reference" / "pubchem_hts_scaffold" / "datasets.tsv", sep="\t")
+    shared = claims["dataset"].map(campaign_of).isin(set(overlay["dataset"].map(campaign_of)))
+    flipped = claims.index[shared & (claims["holds"] == True)][0]  # noqa: E712 (a column of True, False, None)
+    claims.loc[flipped, "holds"] = False
+    claims.to_csv(path, sep="\t", index=False)
+
+    def held(root) -> tuple:
+        """(h, n) of the flipped claim's "holds in h of n" in pubchem_hts's column of the comparison."""
+        page = next(p for p in (root / "docs").rglob("*.md") if f"<!-- reference:{block} -->" in p.read_text())
+        text = page.read_text().split(f"<!-- reference:{block} -->")[1]
+        row = next(line for line in text.splitlines() if line.startswith(f"| {claims.loc[flipped, 'text']} |"))
+        return tuple(map(int, re.search(r"holds in (\d+) of (\d+)", row.split(" | ")[2]).groups()))
+
+    assert regenerate_documents(first) == []  # as committed
+    changed = regenerate_documents(second)
+    assert [name for _, name in changed] == [block]
+    assert regenerate_documents(first, check=True) == []  # the first again, after the second
+    (h, n), (h2, n2) = held(first), held(second)
+    assert (h2, n2) == (h - 1, n)
+    fresh = _regenerate(second, "--check")  # a process that regenerated nothing else
+    assert fresh.returncode == 0, fresh.stdout
+    # the first's reference edited as the second's was, between two regenerations of it: the block is stale
+    shutil.copy(path, first / "results" / "reference" / "pubchem_hts" / "claims_per_screen.tsv")
+    assert [name for _, name in regenerate_documents(first, check=True)] == [block]
 
 
 def test_a_block_naming_no_table_and_a_folder_that_is_no_repository_fail_in_one_line(tmp_path):

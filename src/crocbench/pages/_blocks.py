@@ -86,7 +86,8 @@ def regenerate_documents(root, check: bool = False) -> list:
     references (``root/results/reference``, each with its manifest), entries (every benchmark's leaderboard,
     ``crocbench.pages._leaderboard``) and the splits' table (``crocbench.pages._splits``): the one command behind ``crocbench regenerate``. A reference whose manifest
     names no document and no figure (a panel still growing screen by screen) is not published yet, and no page
-    holds its blocks.
+    holds its blocks. Within one call, each panel compared with others is read once and each of its sets of claims
+    across the screens computed once (a memo that lives and ends with the call: a second call reads afresh).
 
     Parameters
     ----------
@@ -109,9 +110,9 @@ def regenerate_documents(root, check: bool = False) -> list:
 
     root = Path(root)
     manifests = [m for m in references(root / "results" / "reference") if m.documents or m.figures]
-    tables = {}
+    tables, memo = {}, {}  # memo: each panel's tables and claims, read and computed once in this regeneration
     for manifest in manifests:
-        tables.update(_readable(document_tables, manifest.folder))
+        tables.update(_readable(lambda folder: document_tables(folder, memo), manifest.folder))
     tables.update(leaderboard_tables(root))
     tables.update(split_tables(root))
     changed, seen, texts = [], set(), {}

@@ -77,7 +77,7 @@ def _rankers(reference) -> set:
     return set(pd.read_csv(Path(reference) / "datasets.tsv", sep="\t", usecols=["model"])["model"])
 
 
-def comparison_markdown(reference, other) -> str:
+def comparison_markdown(reference, other, memo: dict | None = None) -> str:
     """:func:`crocbench.report.panels_compared` of two panel references, on the campaigns they share, as Markdown:
     a column per reference (named by its folder). Two references of more rankers than the paper's five (the ECFP
     rankers beside them) are compared on every ranker both rank, over the metrics of
@@ -85,23 +85,31 @@ def comparison_markdown(reference, other) -> str:
     :data:`TRAINED_FOR_THE_TOP`; otherwise on the paper's five over
     :data:`crocbench.report.SUMMARY_FIGURE_METRICS`. A panel that repeats its cross-validation is read on each
     value's mean over the repeats (:func:`panel_values`); its claims, per screen and across the screens, on its
-    first repeat's, as its own claims table."""
+    first repeat's, as its own claims table.
+
+    Parameters
+    ----------
+    reference, other : path-like
+        The two panel reference folders.
+    memo : dict, optional
+        What one regeneration has read and computed already (:func:`crocbench.pages.regenerate_documents` keeps
+        one per call): each panel's tables, read once, and each set of claims across the screens, computed once
+        per distinct input (a panel set beside several others on the same shared screens). None: nothing kept.
+
+    Returns
+    -------
+    str
+        The comparison, a row per quantity and a column per reference.
+    """
     from ..data.pubchem import campaign_of
     from ..models import LABELS
-    from ..paper import PAPER_MODELS, claims_across
+    from ..paper import PAPER_MODELS
     from ..report import SUMMARY_FIGURE_METRICS, SUMMARY_TABLE_METRICS, markdown_table, panels_compared
 
     folders = (Path(reference), Path(other))
-    panels = {}
-    for f in folders:
-        table, per_repeat = read_panel_tables(f)
-        # the claims: per screen and across, on the first repeat's values (table)
-        panels[f.name] = (
-            panel_values_from(table, per_repeat),
-            _claims_per_screen(f),
-            table,
-        )
-    ranks = [pd.read_csv(f / "ranks.tsv", sep="\t") for f in folders]
+    read = [_once(memo, ("panel", f.resolve()), lambda f=f: _compared_tables(f)) for f in folders]
+    panels = {f.name: tuple(tables) for f, (*tables, _) in zip(folders, read)}
+    ranks = [r for *_, r in read]
     paper = {m: LABELS[m] for m in PAPER_MODELS}
     both = [m for m in dict.fromkeys(ranks[1]["model"]) if m in set(ranks[0]["model"])]
     if set(both) > set(paper.values()):
@@ -116,7 +124,7 @@ def comparison_markdown(reference, other) -> str:
         names,
         key=campaign_of,
         metrics=metrics,
-        across=lambda per_screen, table: claims_across(per_screen, table, paper),
+        across=lambda per_screen, table: _claims_across(per_screen, table, paper, memo),
         pairs=pairs,
     )
     return markdown_table(compared.rename(columns={"what": ""}))
@@ -126,3 +134,52 @@ def _claims_per_screen(folder: Path) -> pd.DataFrame | None:
     """A panel reference's paper's claims per screen, or None where it does not rank the paper's five."""
     path = folder / "claims_per_screen.tsv"
     return pd.read_csv(path, sep="\t") if path.is_file() else None
+
+
+def _compared_tables(folder: Path) -> tuple:
+    """What :func:`comparison_markdown` reads of a panel reference: its values (:func:`panel_values`), its claims
+    per screen (or None), the values its claims are tested on (its first repeat's: ``datasets.tsv``) and its
+    ``ranks.tsv``."""
+    table, per_repeat = read_panel_tables(folder)
+    return (
+        panel_values_from(table, per_repeat),
+        _claims_per_screen(folder),
+        table,
+        pd.read_csv(folder / "ranks.tsv", sep="\t"),
+    )
+
+
+def _claims_across(per_screen: pd.DataFrame, table: pd.DataFrame, paper: dict, memo: dict | None) -> pd.DataFrame:
+    """:func:`crocbench.paper.claims_across` on the paper's five rankers' rows of ``table``, computed once per
+    distinct input in ``memo``: its key is the two tables' contents (their columns, types and every row's hash),
+    and a hit stands only where both tables equal the ones it was computed on."""
+    from ..paper import claims_across
+
+    mine = table[table["model"].isin(paper.values())]
+    if memo is None:
+        return claims_across(per_screen, mine, paper)
+    key = ("claims_across", _content(per_screen), _content(mine))
+    kept = memo.get(key)
+    if kept is None or not (_same(kept[0], per_screen) and _same(kept[1], mine)):
+        kept = memo[key] = (per_screen, mine, claims_across(per_screen, mine, paper))
+    return kept[2]
+
+
+def _content(frame: pd.DataFrame) -> tuple:
+    """A table's columns, their types and its rows' hashes, in order (its index left out)."""
+    rows = pd.util.hash_pandas_object(frame, index=False).to_numpy().tobytes()
+    return tuple(frame.columns), tuple(map(str, frame.dtypes)), rows
+
+
+def _same(a: pd.DataFrame, b: pd.DataFrame) -> bool:
+    """Whether two tables hold the same rows, in order, whatever their index."""
+    return a.reset_index(drop=True).equals(b.reset_index(drop=True))
+
+
+def _once(memo: dict | None, key, compute):
+    """``compute()``, kept in ``memo`` under ``key`` and taken from it the next time (None: computed each time)."""
+    if memo is None:
+        return compute()
+    if key not in memo:
+        memo[key] = compute()
+    return memo[key]

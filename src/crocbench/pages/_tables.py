@@ -53,7 +53,7 @@ def readme_tables(reference) -> dict:
     }
 
 
-def panel_tables(reference) -> dict:
+def panel_tables(reference, memo: dict | None = None) -> dict:
     """The docs' tables of a panel, as Markdown, from its reference folder (``results/reference/<panel>``), named
     ``<panel>/<table>``: per metric of :data:`crocbench.report.SUMMARY_FIGURE_METRICS` (``<panel>/roc``, ...)
     every screen's value per model with its interval (with repeats, the mean over them and their range); over the metrics of
@@ -72,7 +72,8 @@ def panel_tables(reference) -> dict:
     ``<panel>/shared`` (where it keeps the structures its screens share: :func:`crocbench.report.shared_markdown`);
     ``<panel>/claims``
     (the paper's claims across the screens); ``<panel>/vs_<other>`` for each panel reference of
-    :func:`compared_panels` (:func:`comparison_markdown`)."""
+    :func:`compared_panels` (:func:`comparison_markdown`; ``memo``, what one regeneration has read and computed
+    already, as it takes it; none given: one for this panel's comparisons alone)."""
     from ..models import LABELS
     from ..report import (
         SUMMARY_FIGURE_METRICS,
@@ -160,8 +161,9 @@ def panel_tables(reference) -> dict:
             tables[f"conover_{m}"] = conover_markdown(conover[conover["metric"] == m], part["model"])
     if (folder / "claims.tsv").is_file():  # the paper's claims across the screens: a panel of the paper's five
         tables["claims"] = claims_across_markdown(pd.read_csv(folder / "claims.tsv", sep="\t"))
+    memo = {} if memo is None else memo
     for other in compared_panels(folder):
-        tables[f"vs_{other.name}"] = comparison_markdown(folder, other)
+        tables[f"vs_{other.name}"] = comparison_markdown(folder, other, memo)
     return {f"{folder.name}/{name}": table for name, table in tables.items()}
 
 
@@ -288,13 +290,15 @@ def memorization_tables(reference) -> dict:
     return {f"{folder.name}/{name}": text for name, text in tables.items()}
 
 
-def document_tables(reference) -> dict:
+def document_tables(reference, memo: dict | None = None) -> dict:
     """The Markdown tables the docs show from a reference folder, by its manifest's kind: :func:`panel_tables` for a
     panel's, :func:`study_tables` for a study's, :func:`readme_tables` for the paper's, :func:`kept_tables` for
-    ``tables``, :func:`memorization_tables` for ``memorization``."""
+    ``tables``, :func:`memorization_tables` for ``memorization``; ``memo`` (what one regeneration has read and
+    computed already) goes to :func:`panel_tables`."""
     kind = read_manifest(reference).kind
+    if kind == "panel":
+        return panel_tables(reference, memo)
     writers = {
-        "panel": panel_tables,
         "study": study_tables,
         "paper": readme_tables,
         "tables": kept_tables,

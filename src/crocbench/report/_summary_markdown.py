@@ -147,20 +147,16 @@ def screens_markdown(table: pd.DataFrame, metric: str, repeats: int | None = Non
     """
     models = list(dict.fromkeys(table["model"]))
     bounds = f"{metric}_low" in table
+    read = [metric, f"{metric}_low", f"{metric}_high"] if bounds else [metric]
+    cell = {  # (screen, model) -> its cell
+        (dataset, model): _value_cell(metric, *values)
+        for dataset, model, *values in table[["dataset", "model", *read]].itertuples(index=False)
+    }
     columns = []  # per screen: its header, then its compounds, actives and each model's cell
-    for dataset, part in table.groupby("dataset", sort=False):
-        by = part.set_index("model")
-        first = part.iloc[0]
-        cells = [
-            _value_cell(
-                metric,
-                by.at[m, metric],
-                by.at[m, f"{metric}_low"] if bounds else None,
-                by.at[m, f"{metric}_high"] if bounds else None,
-            )
-            for m in models
-        ]
-        columns.append([str(dataset), f"{first['compounds']:,}", f"{first['actives']:,}", *cells])
+    firsts = table.drop_duplicates("dataset")  # each screen's first row, in the table's order
+    for dataset, compounds, actives in zip(firsts["dataset"], firsts["compounds"], firsts["actives"]):
+        cells = [cell[(dataset, m)] for m in models]
+        columns.append([str(dataset), f"{compounds:,}", f"{actives:,}", *cells])
     names = ["ranker", "*compounds*", "*actives*", *models]
 
     def width(cells) -> int:  # a column's characters, with its separators

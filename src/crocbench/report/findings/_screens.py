@@ -50,10 +50,10 @@ def family_table(datasets: pd.DataFrame, questions: Questions) -> pd.DataFrame:
     for m in questions.metrics:
         if m not in datasets.columns:
             raise ValueError(f"questions: the panel has no metric {m!r}")
-    rows = []
+    rows, matrices = [], {m: metric_matrix(datasets, m) for m in questions.metrics}
     for a, b in questions.pairs:
         for m in questions.metrics:
-            values, screens, ranked = metric_matrix(datasets, m)
+            values, screens, ranked = matrices[m]
             i, j = sorted((ranked.index(a), ranked.index(b)))  # the summary's order: its row, turned where need be
             pair = values[:, [i, j]]
             if np.isnan(pair).any():
