@@ -10,7 +10,7 @@ from ..models import FEATURES, irv_run
 from ._plan import Plan, repeat_dir
 from ._steps import stale_summary_tables
 
-#: The ``{fp}`` wildcard of each fingerprint's files (:data:`crocbench.models.FEATURES`): ``fingerprints{fp}.npz``,
+#: The ``{fp}`` wildcard of each fingerprint's files (``crocbench.models.FEATURES``): ``fingerprints{fp}.npz``,
 #: ``neighbours{fp}_k{k}.npz``, ``similarity_matrix{fp}.npy`` under ``results/{dataset}/``; the paper's keep their
 #: names.
 FEATURE_SUFFIX = {f: "" if f == "paper" else f"_{f}" for f in FEATURES}

@@ -59,7 +59,7 @@ def screen_table(spec: Spec, config: dict, screen: str, work, root=".", n_jobs=N
         (:func:`crocbench.data.user_cache`).
     n_jobs : int, optional
         Processes parsing the structures (default: every core this process may run on,
-        :func:`crocbench._parallel.available_cores`).
+        ``crocbench._parallel.available_cores``).
     progress : file-like or None
         Where progress lines go.
     cached : bool, default=True
@@ -178,7 +178,7 @@ def export(
         A subset of the spec's screens (default: all).
     fmt : {"csv", "parquet"}, default="csv"
     n_jobs : int, optional
-        Processes parsing the structures (default: every core, :func:`crocbench._parallel.available_cores`).
+        Processes parsing the structures (default: every core, ``crocbench._parallel.available_cores``).
     progress : file-like or None, default=sys.stderr
         A line per screen, and the standardization's progress.
 

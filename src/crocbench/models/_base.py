@@ -59,7 +59,7 @@ class Model:
         fingerprints of radius 2 folded to 2,048 bits, or their counts): the workflow then builds
         the screen's ``ecfp.npz`` once and loads it into ``data`` (default False).
     ``feature_set``
-        The fingerprints the ranker reads by default, one of :data:`FEATURES` (default ``paper``; the ECFP
+        The fingerprints the ranker reads by default, one of ``crocbench.models.FEATURES`` (default ``paper``; the ECFP
         rankers ``ecfp4``); a ``models:`` entry's ``features`` sets it on the model
         (:func:`crocbench.models.make_model`). The workflow gives ``data`` that fingerprint: a similarity ranker's
         Tanimoto, neighbour lists and matrix are on it, and an ECFP ranker's ``features`` read it.

@@ -111,7 +111,7 @@ def checked_model(name: str, params: dict, *, seed=None, progress=None, n_jobs=N
     ``seed``, ``progress`` and ``n_jobs`` are passed to the classes whose
     signature takes them. The entry's ``label`` and ``tune`` are
     :func:`crocbench.models.make_model`'s, not this function's. Its ``features``
-    (one of :data:`crocbench.models.FEATURES`) is not passed to the class: it is set
+    (one of ``crocbench.models.FEATURES``) is not passed to the class: it is set
     on the new model as ``feature_set``.
 
     Parameters

@@ -155,7 +155,7 @@ class Run:
 
     @property
     def features(self) -> str | None:
-        """The fingerprints the run's model reads (one of :data:`crocbench.models.FEATURES`): its entry's
+        """The fingerprints the run's model reads (one of ``crocbench.models.FEATURES``): its entry's
         ``features``, else its class's ``feature_set``; None for an import."""
         return None if self.imported else str(getattr(self.model, "feature_set", "paper"))
 
@@ -190,7 +190,7 @@ class Run:
 
 
 def arm_label(cls, features: str | None) -> str | None:
-    """An arm's label: the class's ``label`` and the fingerprint (:data:`crocbench.models.FEATURE_LABELS`) when
+    """An arm's label: the class's ``label`` and the fingerprint (``crocbench.models.FEATURE_LABELS``) when
     ``features`` is not the class's own ``feature_set``; else None.
 
     Parameters
