@@ -225,15 +225,18 @@ def _rows(markdown: str) -> list:
     return [[c.strip() for c in line.strip("|").split("|")] for line in lines]
 
 
-def test_a_benchmark_without_entries_shows_its_reference_ordered_by_the_metric_of_record():
-    """fair_random's page, no entry: the rankers in the order of the committed reference's own mean ranks on the
-    metric of record (ranks.tsv, written by the workflow), not on AUC[ROC] (where the SVM leads)."""
+def test_a_benchmark_without_entries_shows_its_reference_ordered_by_the_metric_of_record(tmp_path):
+    """fair_random's page with no entry (a project holding the committed references and no entries): the rankers in
+    the order of the committed reference's own mean ranks on the metric of record (ranks.tsv, written by the
+    workflow), not on AUC[ROC] (where the SVM leads)."""
     import pandas as pd
 
     from crocbench.pages._leaderboard import leaderboard_tables
 
     root = Path(__file__).resolve().parents[1]
-    block = leaderboard_tables(root)["leaderboard/fair_random"]
+    (tmp_path / "results").mkdir()
+    (tmp_path / "results" / "reference").symlink_to(root / "results" / "reference")
+    block = leaderboard_tables(tmp_path)["leaderboard/fair_random"]
     committed = pd.read_csv(root / "results" / "reference" / "fair_random" / "ranks.tsv", sep="\t")
     mine = committed[committed["metric"] == "croc_exp_80"].sort_values("mean_rank", kind="stable")
     rows = _rows(block)
