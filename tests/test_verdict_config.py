@@ -66,6 +66,36 @@ def test_the_factorial_puts_every_ranker_on_both_fingerprints(tmp_path):
         assert arms[a]["fingerprint"] != arms[b]["fingerprint"]
 
 
+def test_each_arm_on_its_other_fingerprint_is_tuned_as_its_twin_was(tmp_path):
+    """verdict_development.yaml: the arms of verdict.yaml that are not chosen yet, on fair_development.yaml's panel
+    with its settings; each arm's fixed settings are its twin's, so the two differ only in features and, once
+    chosen, in the chosen values."""
+    from crocbench.config import compared_models, tuning_settings
+    from crocbench.models import make_model
+
+    studies = ROOT / "config" / "studies"
+    twin, _ = merged_config(PANEL, studies / "fair_development.yaml")
+    dev, runs = merged_config(PANEL, studies / "verdict_development.yaml")
+    assert check_config(dev, runs, root=tmp_path) == check_config(twin, runs, root=tmp_path)
+    assert tuning_settings(dev) == tuning_settings(twin) and dev["cv"] == twin["cv"]
+    assert dev["similarity"] == twin["similarity"]
+    verdict, _ = _config(tmp_path)
+    arms = {a["ranker"] for a in verdict["verdict"]["arms"].values()}
+    chosen = yaml.safe_load((studies / "fair_chosen.yaml").read_text())["models"]
+    new = {m for m in arms if m not in chosen and (verdict["models"][m] or {}).get("class", m) != "maxsim"}
+    assert new == {m for m in dev["models"] if (dev["models"][m] or {}).get("tune") == "declared"}
+    tuned = [m for m in compared_models(dev) if "." in m]
+    assert sorted({m.split(".")[0] for m in tuned}) == sorted(new) and len(tuned) == 8 * len(new)
+    for arm in new:
+        entry = dict(dev["models"][arm])
+        klass, features = entry.pop("class"), entry.pop("features")
+        fingerprint = {a["ranker"]: a["fingerprint"].lower() for a in verdict["verdict"]["arms"].values()}
+        assert features == fingerprint[arm] != fingerprint[klass]  # the other fingerprint than the twin's
+        assert entry.pop("tune") == twin["models"][klass]["tune"] == "declared"  # the twin's budget
+        fixed = {k: v for k, v in twin["models"][klass].items() if k != "tune"}
+        assert vars(make_model(arm, {"class": klass, **entry})) == vars(make_model(klass, fixed))
+
+
 def test_the_union_leaves_room_for_a_verdict_to_hold_without_any_one_screen(tmp_path):
     config, screens = _config(tmp_path)
     tests = sum(len(f["pairs"]) * len(f["metrics"]) for f in config["verdict"]["families"])
