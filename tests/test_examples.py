@@ -6,6 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -44,17 +46,20 @@ def _export(folder: Path, labels) -> None:
     (folder / "benchmark.json").write_text('{"screens": ["s"], "name": "hand-made"}\n')
 
 
-def test_the_logistic_regression_example_writes_out_of_fold_scores_with_no_crocbench_code(tmp_path):
-    """docs/examples/logreg_morgan.py, run as a user runs it: every compound once per repeat, and out of fold: a
-    compound's own label, flipped, leaves its scores as they were and moves others' (so labels are used)."""
+@pytest.mark.parametrize("example", ["logreg_morgan.py", "extratrees_morgan.py"])
+def test_an_entry_example_writes_out_of_fold_scores_with_no_crocbench_code(tmp_path, example):
+    """docs/examples/logreg_morgan.py and extratrees_morgan.py, run as a user runs them: every compound once per
+    repeat, and out of fold: a compound's own label, flipped, leaves its scores as they were and moves others' (so
+    labels are used)."""
     import ast
 
     import pandas as pd
 
-    script = ROOT / "docs" / "examples" / "logreg_morgan.py"
+    script = ROOT / "docs" / "examples" / example
     imported = {
         (n.module or "") if isinstance(n, ast.ImportFrom) else a.name
-        for n in ast.walk(ast.parse(script.read_text()))
+        for path in (script, ROOT / "docs" / "examples" / "logreg_morgan.py")
+        for n in ast.walk(ast.parse(path.read_text()))
         if isinstance(n, ast.Import | ast.ImportFrom)
         for a in n.names
     }
@@ -76,3 +81,25 @@ def test_the_logistic_regression_example_writes_out_of_fold_scores_with_no_crocb
     same = scores["as_is"].loc[[(0, "m0"), (1, "m0")]].to_numpy() == scores["flipped"].loc[[(0, "m0"), (1, "m0")]]
     assert same.all()  # its own label never trained the model that scored it
     assert (scores["as_is"] != scores["flipped"]).any()
+
+
+def test_a_stopped_entry_run_goes_on_where_it_stopped(tmp_path):
+    """A screen's finished file is kept by the next run, which scores only the screens still missing; no ``.part``
+    file is left behind."""
+    script = ROOT / "docs" / "examples" / "logreg_morgan.py"
+    export, out = tmp_path / "export", tmp_path / "submission"
+    _export(export, [int(i % 5 == 0) for i in range(40)])
+    out.mkdir()
+    (out / "s.csv").write_text("id,repeat,score\nkept,0,0.5\n")
+    run = subprocess.run(
+        [sys.executable, str(script), str(export), str(out)], capture_output=True, text=True, timeout=600
+    )
+    assert run.returncode == 0, run.stderr
+    assert (out / "s.csv").read_text() == "id,repeat,score\nkept,0,0.5\n" and "kept from an earlier run" in run.stdout
+    (out / "s.csv").unlink()
+    run = subprocess.run(
+        [sys.executable, str(script), str(export), str(out)], capture_output=True, text=True, timeout=600
+    )
+    assert run.returncode == 0, run.stderr
+    assert sorted(p.name for p in out.iterdir()) == ["benchmark.json", "s.csv"]
+    assert len((out / "s.csv").read_text().splitlines()) == 1 + 2 * 40

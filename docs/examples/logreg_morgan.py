@@ -7,6 +7,10 @@ of the split) and the export's ``benchmark.json``. Only RDKit, NumPy, SciPy, pan
 
     python docs/examples/logreg_morgan.py EXPORT SUBMISSION [--screens A,B]
     crocbench benchmark evaluate SUBMISSION --benchmark EXPORT --name logreg-morgan
+
+A screen's file is written whole (a ``.part`` file renamed when done), and a screen whose file is already in
+SUBMISSION is kept, so a run that was stopped goes on where it stopped. ``extratrees_morgan.py`` enters another
+model with the same features and loop.
 """
 
 import argparse
@@ -39,18 +43,23 @@ def morgan_bits(smiles) -> sparse.csr_matrix:
     return sparse.csr_matrix((np.ones(indptr[-1], np.float32), indices, indptr), shape=(len(bits), BITS))
 
 
-def out_of_fold(x, labels, folds) -> np.ndarray:
-    """Each compound's score from the model trained on the other folds."""
+def logistic_regression() -> LogisticRegression:
+    """The model: L2-regularized logistic regression at a fixed C, tuned on no screen."""
+    return LogisticRegression(C=C, solver="liblinear", max_iter=1000)
+
+
+def out_of_fold(x, labels, folds, make_model) -> np.ndarray:
+    """Each compound's score from a new ``make_model()`` trained on the other folds."""
     scores = np.zeros(len(labels))
     for fold in np.unique(folds):
         test = folds == fold
-        model = LogisticRegression(C=C, solver="liblinear", max_iter=1000)
-        scores[test] = model.fit(x[~test], labels[~test]).predict_proba(x[test])[:, 1]
+        scores[test] = make_model().fit(x[~test], labels[~test]).predict_proba(x[test])[:, 1]
     return scores
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def main(make_model=logistic_regression, description: str = __doc__.splitlines()[0]) -> None:
+    """Score every screen of an export (or ``--screens``) out of fold with ``make_model()``'s models."""
+    parser = argparse.ArgumentParser(description=description)
     parser.add_argument("export", type=Path)
     parser.add_argument("submission", type=Path)
     parser.add_argument("--screens", help="comma-separated subset (default: every screen of the export)")
@@ -63,15 +72,23 @@ def main() -> None:
     )
     args.submission.mkdir(parents=True, exist_ok=True)
     for screen in screens:
+        done = args.submission / f"{screen}.csv"
+        if done.is_file():
+            print(f"{screen}: kept from an earlier run ({done})")
+            continue
         start = time.perf_counter()
         table = pd.read_csv(args.export / f"{screen}.csv", dtype={"id": str, "smiles": str}, keep_default_na=False)
         x, labels = morgan_bits(table["smiles"]), table["label"].to_numpy()
         columns = sorted(c for c in table.columns if c == "fold" or c.startswith("fold_"))
         parts = [
-            pd.DataFrame({"id": table["id"], "repeat": r, "score": out_of_fold(x, labels, table[c].to_numpy())})
+            pd.DataFrame(
+                {"id": table["id"], "repeat": r, "score": out_of_fold(x, labels, table[c].to_numpy(), make_model)}
+            )
             for r, c in enumerate(columns)
         ]
-        pd.concat(parts).to_csv(args.submission / f"{screen}.csv", index=False)
+        part = done.with_name(done.name + ".part")
+        pd.concat(parts).to_csv(part, index=False)
+        part.replace(done)
         print(f"{screen}: {len(table):,} compounds, {len(columns)} repeats ({time.perf_counter() - start:.0f} s)")
     shutil.copyfile(args.export / "benchmark.json", args.submission / "benchmark.json")
 
