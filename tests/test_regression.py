@@ -136,3 +136,44 @@ def test_the_bootstrap_sd_of_auc_is_delongs_on_every_pooled_ranking():
         y, s = scores["label"].to_numpy(), scores["score"].to_numpy()
         (iv,) = bootstrap(y, s, paper_metrics()[:1], n_resamples=1000, seed=0)
         assert iv.se == pytest.approx(delong_se(y, s), rel=0.075), model
+
+
+#: Run in the report page after it loads: the right edge of the landing page's first table and the left edge of
+#: the workflow graph's drawing (Snakemake draws it beside the text column), once both are there.
+_LANDING_PROBE = """<script>
+function probe() {
+  const table = document.querySelector('.prose table'), graph = document.querySelector('#rulegraph canvas, #rulegraph svg');
+  if (!table || !graph) { setTimeout(probe, 100); return; }
+  document.body.setAttribute('data-edges', table.getBoundingClientRect().right + ',' + graph.getBoundingClientRect().left);
+}
+window.addEventListener('load', probe);
+</script>"""
+
+
+def test_the_reports_landing_table_ends_left_of_the_workflow_graph(tmp_path):
+    """``results/report.html`` (the README's report command, run by .ci/run before this suite) opened in headless
+    Chromium at 1,280 x 900: the published-vs-reproduced table on the landing page ends before the workflow's
+    graph begins, so no number is drawn under the graph."""
+    import re
+    import shutil
+    import subprocess
+
+    report, browser = ROOT / "results" / "report.html", shutil.which("chromium")
+    if not report.is_file() or browser is None:
+        pytest.fail("run `snakemake --report results/report.html`, with Debian's chromium installed, before this test")
+    head, tail = report.read_text().rsplit("</body>", 1)
+    page = tmp_path / "report.html"
+    page.write_text(head + _LANDING_PROBE + "</body>" + tail)
+    flags = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"]
+    dom = subprocess.run(
+        [browser, *flags, "--window-size=1280,900", "--virtual-time-budget=10000", "--dump-dom", page.as_uri()],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    ).stdout
+    edges = re.search(r'data-edges="([0-9.]+),([0-9.]+)"', dom)
+    assert edges, "the landing page showed no table beside the workflow graph"
+    table_right, graph_left = map(float, edges.groups())
+    assert table_right <= graph_left, (
+        f"the table ends at {table_right:.0f} px, under the graph from {graph_left:.0f} px"
+    )

@@ -62,8 +62,9 @@ def test_the_reports_landing_page_leads_with_the_published_vs_reproduced_summary
     """workflow/report/workflow.rst rendered as Snakemake's report renders it (Jinja2 with the config and the
     report's files, then docutils to HTML), for a run whose published_table step wrote its files from the committed
     reference's published.tsv: the page shows, before the run's description, every anchor in a table row with its
-    published and reproduced value and status, and the count of each status (counted here from the TSV). A run
-    without the paper's table shows none."""
+    model, published and reproduced value and status (five columns, to fit the text column beside the workflow's
+    graph: tests/test_regression.py opens the real report), and the count of each status (counted here from the
+    TSV). A run without the paper's table shows none."""
     from pathlib import Path
     from types import SimpleNamespace
 
@@ -97,9 +98,9 @@ def test_the_reports_landing_page_leads_with_the_published_vs_reproduced_summary
     assert len(rows) == len(published) + 1
     for row, r in zip(rows[1:], published.itertuples()):
         cells = [re.sub(r"<[^>]+>|&nbsp;", "", c).strip() for c in re.findall(r"<td>(.*?)</td>", row, flags=re.S)]
-        assert cells[0] == r.id and cells[-1] == r.status
-        assert cells[3] == ("" if pd.isna(r.published) else f"{r.published:g}")
-        assert float(cells[4].replace(",", "")) == pytest.approx(r.reproduced, rel=1e-3)
+        assert cells[0] == r.model and cells[-1] == r.status and len(cells) == 5
+        assert cells[2] == ("" if pd.isna(r.published) else f"{r.published:g}")
+        assert float(cells[3].replace(",", "")) == pytest.approx(r.reproduced, rel=1e-3)
     statuses = {}
     for status in published["status"]:
         statuses[status] = statuses.get(status, 0) + 1
