@@ -219,3 +219,26 @@ def test_a_dataset_may_not_take_the_name_of_a_folder_the_workflow_writes_beside_
     with pytest.raises(ValueError, match=rf"^config: datasets: '{name}' should not be valid under "):
         load_config([{"datasets": {name: screen}}], ROOT)
     assert f"{name}_1" in load_config([{"datasets": {f"{name}_1": screen}}], ROOT)["datasets"]
+
+
+@pytest.mark.parametrize("reference", ["fair_random", "fair_cluster"])
+def test_a_reference_records_the_tuning_that_acted_and_no_unused_default(reference):
+    """The fair re-run's configs, merged as its manifest lists them, give the manifest's split and tuning: its
+    models were chosen on the development panel (``chosen_on``, ``chosen_by``) and none is tuned in the run, so
+    no run-time tuning setting (``design: nested``, its default) is recorded beside them."""
+    import yaml
+
+    from crocbench.config import study_design
+
+    manifest = yaml.safe_load((ROOT / "results" / "reference" / reference / "manifest.yaml").read_text())
+    config, runs = merged_config(*[ROOT / f for f in manifest["config"]])
+    design = study_design(config, runs)
+    assert design["tuning"] == manifest["design"]["tuning"]
+    assert (
+        set(design["tuning"]) == {"chosen_on", "chosen_by"} and design["tuning"]["chosen_by"]["design"] == "development"
+    )
+    assert design["cv"] == manifest["design"]["cv"]
+    dev, dev_runs = merged_config(
+        ROOT / "config" / "panels" / "pubchem_hts.yaml", ROOT / "config" / "studies" / "fair_development.yaml"
+    )
+    assert study_design(dev, dev_runs)["tuning"]["design"] == "development"  # a tuned run records its settings

@@ -246,9 +246,30 @@ def expected_compounds(name: str, config: dict, root=".") -> int | None:
     return None
 
 
+def _design_tuning(config: dict) -> dict | None:
+    """The tuning a run's results rest on: :func:`tuning_settings` where a model entry is tuned (``tune:``); else
+    only where its configurations were chosen (``chosen_on``, ``chosen_by``), or None: no setting that did not
+    act is recorded.
+
+    Examples
+    --------
+    >>> _design_tuning({"models": {"knn": {"k": 10}}, "tuning": {"chosen_on": ["a"], "chosen_by": {"budget": 8}}})
+    {'chosen_on': ['a'], 'chosen_by': {'budget': 8}}
+    >>> _design_tuning({"models": {"knn": {"k": 10}}}) is None
+    True
+    >>> _design_tuning({"models": {"knn": {"tune": "declared"}}, "tuning": {"budget": 4}})["budget"]
+    4
+    """
+    settings = tuning_settings(config)
+    if any(isinstance(entry, dict) and "tune" in entry for entry in (config.get("models") or {}).values()):
+        return settings
+    chosen = {k: settings[k] for k in ("chosen_on", "chosen_by") if settings[k] is not None}
+    return chosen or None
+
+
 def study_design(config: dict, runs: dict, ranked=None) -> dict:
     """What a run's results rest on, for its reference's manifest: the split (``cv``), the tuning (``tuning``:
-    :func:`tuning_settings`), every compared run's class and parameters by label (``models``) and, for a panel, the
+    :func:`_design_tuning`), every compared run's class and parameters by label (``models``) and, for a panel, the
     labels of the runs its ranks and tests compare (``ranked``: ``summary: models``).
 
     Parameters
@@ -269,5 +290,5 @@ def study_design(config: dict, runs: dict, ranked=None) -> dict:
 
     cv = {k: config["cv"][k] for k in ("split", "folds", "repeats", "seed") if k in config["cv"]}
     models = {run.label: json.loads(json.dumps(run.params, default=str)) for run in runs.values()}
-    design = {"cv": cv, "tuning": tuning_settings(config), "models": models}
+    design = {"cv": cv, "tuning": _design_tuning(config), "models": models}
     return design if ranked is None else {**design, "ranked": list(ranked)}
