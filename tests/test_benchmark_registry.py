@@ -13,7 +13,6 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pandas as pd
@@ -21,13 +20,13 @@ import pytest
 import test_benchmark
 from _benchmark import SCREENS, _submission, _toy_project
 from _cli import _cli, _one_line_error
+from _waits import GUARD_S, line, start, stop
 
 from crocbench.benchmark import SPEC_FILE, SPECS, load, read_spec
 from crocbench.benchmark._spec import spec_bytes
 
 world = test_benchmark.world  # the toy export: a fixture
 ROOT = Path(__file__).resolve().parents[1]
-WAIT_S = 120  # the longest any wait here lasts
 
 
 @pytest.fixture(autouse=True)
@@ -37,7 +36,7 @@ def shipped_specs(monkeypatch, tmp_path):
     monkeypatch.setenv("CROCBENCH_CACHE", str(tmp_path / "cache"))
 
 
-def _run(*args, cwd, env=None, timeout=WAIT_S):
+def _run(*args, cwd, env=None, timeout=GUARD_S):
     """``python -m crocbench ARGS`` as a process in ``cwd`` (crocbench imported as the tests import it)."""
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p), **(env or {})}
     return subprocess.run(
@@ -150,29 +149,20 @@ def test_an_export_reads_the_given_checkout_else_this_folder_else_the_one_crocbe
 # --- a killed export -----------------------------------------------------------------------------------------------
 
 _STALLED_EXPORT = """
-import sys, time
-from pathlib import Path
+import sys
 from crocbench.benchmark import export, read_spec
 
-class Stall:  # the export's progress stream: the first screen's line ("[1/2] ...": written) marks the state, then
-    def write(self, text):  # it waits; the lines before it (the raw file fetched, standardized) pass
-        if text.startswith("["):
-            Path(sys.argv[3]).write_text(text)
-            time.sleep(600)
+class Stall:  # the export's progress stream: the first screen's line ("[1/2] ...": written) is passed on to the
+    def write(self, text):  # test, then the export stalls (on standard input, which the test holds open) until
+        if text.startswith("["):  # it is killed; the lines before it (the raw file fetched, standardized) pass
+            print(text.strip(), flush=True)
+            sys.stdin.read()
 
     def flush(self):
         pass
 
-export(read_spec(sys.argv[1]), sys.argv[2], sys.argv[4], progress=Stall())
+export(read_spec(sys.argv[1]), sys.argv[2], sys.argv[3], progress=Stall())
 """
-
-
-def _wait_for(path: Path, process) -> None:
-    deadline = time.monotonic() + WAIT_S
-    while not path.exists():
-        assert process.poll() is None, process.communicate(timeout=WAIT_S)
-        assert time.monotonic() < deadline, f"{path} did not appear in {WAIT_S} s"
-        time.sleep(0.05)
 
 
 def test_a_killed_exports_scratch_folder_is_removed_by_the_next_and_a_live_ones_kept(tmp_path, monkeypatch):
@@ -180,17 +170,19 @@ def test_a_killed_exports_scratch_folder_is_removed_by_the_next_and_a_live_ones_
 
     project, path, _ = _toy_project(tmp_path, monkeypatch)
     spec = freeze(path, project, progress=None)
-    out, landed = tmp_path / "export", tmp_path / "landed"
+    out = tmp_path / "export"
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
     env["CROCBENCH_CACHE"] = str(tmp_path / "child-cache")  # not the freeze's: the child standardizes its screens
-    child = subprocess.Popen(
-        [sys.executable, "-c", _STALLED_EXPORT, str(path), str(out), str(landed), str(project)],
+    child = start(
+        [sys.executable, "-c", _STALLED_EXPORT, str(path), str(out), str(project)],
         env=env,
+        stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
+        text=True,
     )
     try:
-        _wait_for(landed, child)  # its first screen written, its scratch folder there
+        assert line(child, "the export's first screen").startswith("[1/2]")  # written, its scratch folder there
         scratch = sorted(out.glob(".export-*"))
         assert len(scratch) == 1 and any(scratch[0].rglob("toy_a.csv")), scratch
 
@@ -198,8 +190,7 @@ def test_a_killed_exports_scratch_folder_is_removed_by_the_next_and_a_live_ones_
         export(spec, out, project, progress=None)
         assert sorted(out.glob(".export-*")) == scratch
     finally:
-        child.send_signal(signal.SIGKILL)
-        child.communicate(timeout=WAIT_S)
+        stop(child)  # SIGKILL, as the OOM killer or a power cut would end it
     assert child.returncode == -signal.SIGKILL
 
     # the next export removes what the killed one left, and leaves nothing of its own

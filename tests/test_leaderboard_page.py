@@ -19,6 +19,7 @@ import pytest
 import test_benchmark
 import test_benchmark_entries
 import yaml
+from _waits import GUARD_S
 from test_benchmark_entries import FIELDS, _evaluated
 
 from crocbench.benchmark import SPECS, committed_specs, read_spec
@@ -29,7 +30,6 @@ world = test_benchmark.world  # the toy export: a fixture
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
-WAIT_S = 240  # the longest any wait here lasts
 BENCHMARK = "fair_random"
 
 #: Run in the page once it has loaded: what the test asserts, written into the body's data-checked attribute.
@@ -101,7 +101,7 @@ def _build(tmp: Path, world) -> tuple:
         [sys.executable, "-m", "sphinx", "-q", "-b", "html", str(source), str(out)],
         capture_output=True,
         text=True,
-        timeout=WAIT_S,
+        timeout=GUARD_S,
     )
     assert done.returncode == 0, done.stderr[-2000:]
     return out, toy
@@ -125,7 +125,7 @@ def _seen(browser, html: Path) -> dict:
         ],
         capture_output=True,
         text=True,
-        timeout=WAIT_S,
+        timeout=GUARD_S,
     ).stdout
     found = re.search(r"data-checked=\"([^\"]*)\"", dom)
     assert found, dom[-1000:]
