@@ -3,8 +3,8 @@ own configuration, theme and CSS, then opened in headless Chromium at a 1,280 px
 for every reference ranker and filed entry, the critical-difference figure loads, and nothing is cut off.
 
 Two pages: the committed ``fair_random`` page (its reference, and whatever entries are filed), and a page written
-beside it by the library for the toy benchmark (tests/_benchmark.py) with two entries filed by ``submit``, so that
-the entries' columns (record, features, tuning) are seen too.
+beside it by the library for the toy benchmark (tests/_benchmark.py) with three entries filed by ``submit``, so that
+the entries' columns (record, features, tuning) are seen too, and a long name with no break opportunity.
 """
 
 import json
@@ -68,11 +68,13 @@ def _browser():
 
 
 def _toy_page(world, tmp: Path, folder: Path) -> list:
-    """``folder/toy.md`` and its figure: the toy benchmark's leaderboard with two entries; their names."""
+    """``folder/toy.md`` and its figure: the toy benchmark's leaderboard with three entries; their names."""
     project = tmp / "project"
     long = {**FIELDS, "features": "Morgan bits (radius 2, 2,048 bits) and RDKit's 200 descriptors, scaled"}
     long["tuning"] = {"budget": 16, "tuned_on": "the development panel's three screens, nested folds"}
-    for name, ranker in (("toy-forest-with-a-long-name", "A"), ("mine", "B")):
+    # a long name, one long name with no break opportunity (underscores: a browser breaks no line there), a short one
+    unbreakable = "logreg_morgan_bits_2048_radius_2_balanced_class_weights_long_name"
+    for name, ranker in (("toy-forest-with-a-long-name", "A"), (unbreakable, "A"), ("mine", "B")):
         evaluation = _evaluated(world, tmp / name, name=name, ranker=ranker, fields=long)
         done = test_benchmark_entries._cli("benchmark", "submit", evaluation, "--entry", name, "--root", project)
         assert done.returncode == 0, done.stderr
