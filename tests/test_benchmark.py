@@ -19,7 +19,6 @@ from scipy import stats as sps
 from sklearn.metrics import roc_auc_score
 
 from crocbench.benchmark import SPEC_FILE, load, read_spec
-from crocbench.benchmark._recipe import recipe_path
 from crocbench.benchmark._spec import parse_spec, spec_bytes
 
 #: The toy benchmark is a committed spec here (conftest.py's ``toy_registry``).
@@ -434,40 +433,6 @@ def test_a_refreeze_drops_stale_hashes_first_resumes_and_moves_nothing_when_it_c
     with pytest.raises(ValueError, match="holds no datasets.tsv"):
         freeze(path, project, missing=True, progress=None)
     assert path.read_bytes() == before
-
-
-def test_an_export_whose_config_disagrees_with_the_split_is_one_line_and_writes_nothing(tmp_path, monkeypatch):
-    """The split is checked before anything is read or written, from a checkout's config (a spec without a recipe)
-    or from the recipe's: a config whose folds moved since the freeze is refused in one line, exit 2, and the
-    export folder is not made; the config put back, the same command exports."""
-    from crocbench.benchmark import freeze
-
-    project, path, _ = _toy_project(tmp_path, monkeypatch)
-    freeze(path, project, progress=None)
-    specs = tmp_path / "specs"
-    specs.mkdir()
-    (specs / "toy.json").write_bytes(path.read_bytes())
-    monkeypatch.setenv("CROCBENCH_SPECS", str(specs))
-    out = tmp_path / "out"
-    message = "benchmark toy: its split.folds is 3 but its config gives 4"
-
-    config = project / "toy.yaml"  # the checkout's
-    config.write_text(config.read_text().replace('"folds": 3', '"folds": 4'))
-    _one_line_error(_cli("benchmark", "export", "toy", out, "--root", project), message)
-    assert not out.exists()
-    config.write_text(config.read_text().replace('"folds": 4', '"folds": 3'))
-
-    recipe = json.loads(recipe_path(path).read_text())  # the recipe's, the checkout's config right
-    recipe["config"]["cv"]["folds"] = 4
-    (specs / "recipes").mkdir()
-    (specs / "recipes" / "toy.json").write_text(json.dumps(recipe))
-    _one_line_error(_cli("benchmark", "export", "toy", out, "--root", project), message)
-    assert not out.exists()
-
-    (specs / "recipes" / "toy.json").unlink()
-    done = _cli("benchmark", "export", "toy", out, "--root", project)
-    assert done.returncode == 0, done.stderr
-    assert sorted(p.name for p in out.iterdir()) == ["benchmark.json", "reference.csv", "toy_a.csv", "toy_b.csv"]
 
 
 def test_a_spec_not_frozen_is_refused_before_an_earlier_export_is_touched(tmp_path, monkeypatch):

@@ -1,5 +1,6 @@
 """crocbench.benchmark from outside the project: specs checked against the committed ones (the registry), the
-commands run from any folder, a killed export's scratch folder removed, compressed submissions, subset exports.
+commands run from any folder, an export whose config moved its split refused, a killed export's scratch folder
+removed, compressed submissions, subset exports.
 
 The toy export and its submissions are tests/_benchmark.py's (``world``, ``_submission``); here its spec is
 registered only where a test points ``CROCBENCH_SPECS`` at the folder ``world`` writes it to (``toy_registry``).
@@ -23,6 +24,7 @@ from _cli import _cli, _one_line_error
 from _waits import GUARD_S, line, start, stop
 
 from crocbench.benchmark import SPEC_FILE, SPECS, load, read_spec
+from crocbench.benchmark._recipe import recipe_path
 from crocbench.benchmark._spec import spec_bytes
 
 world = test_benchmark.world  # the toy export: a fixture
@@ -144,6 +146,40 @@ def test_an_export_reads_the_given_checkout_else_this_folder_else_the_one_crocbe
         assert checkout() == Path(".")
     (tmp_path / "config.yaml").write_text("{}\n")
     assert checkout() == Path(".")
+
+
+def test_an_export_whose_config_disagrees_with_the_split_is_one_line_and_writes_nothing(tmp_path, monkeypatch):
+    """The split is checked before anything is read or written, from a checkout's config (a spec without a recipe)
+    or from the recipe's: a config whose folds moved since the freeze is refused in one line, exit 2, and the
+    export folder is not made; the config put back, the same command exports."""
+    from crocbench.benchmark import freeze
+
+    project, path, _ = _toy_project(tmp_path, monkeypatch)
+    freeze(path, project, progress=None)
+    specs = tmp_path / "specs"
+    specs.mkdir()
+    (specs / "toy.json").write_bytes(path.read_bytes())
+    monkeypatch.setenv("CROCBENCH_SPECS", str(specs))
+    out = tmp_path / "out"
+    message = "benchmark toy: its split.folds is 3 but its config gives 4"
+
+    config = project / "toy.yaml"  # the checkout's
+    config.write_text(config.read_text().replace('"folds": 3', '"folds": 4'))
+    _one_line_error(_cli("benchmark", "export", "toy", out, "--root", project), message)
+    assert not out.exists()
+    config.write_text(config.read_text().replace('"folds": 4', '"folds": 3'))
+
+    recipe = json.loads(recipe_path(path).read_text())  # the recipe's, the checkout's config right
+    recipe["config"]["cv"]["folds"] = 4
+    (specs / "recipes").mkdir()
+    (specs / "recipes" / "toy.json").write_text(json.dumps(recipe))
+    _one_line_error(_cli("benchmark", "export", "toy", out, "--root", project), message)
+    assert not out.exists()
+
+    (specs / "recipes" / "toy.json").unlink()
+    done = _cli("benchmark", "export", "toy", out, "--root", project)
+    assert done.returncode == 0, done.stderr
+    assert sorted(p.name for p in out.iterdir()) == ["benchmark.json", "reference.csv", "toy_a.csv", "toy_b.csv"]
 
 
 # --- a killed export -----------------------------------------------------------------------------------------------
