@@ -1,5 +1,6 @@
-"""A benchmark written by hand for the tests: a 10-screen export with its reference (``make_world``), a submission
-of a reference ranker's scores, and a project whose two 30-compound screens are exported from a local mirror."""
+"""A benchmark written by hand for the tests: a 10-screen export with its reference (``make_world``), two of its
+screens with a repeated split (``repeated_export``), a submission of a reference ranker's scores, and a project whose
+two 30-compound screens are exported from a local mirror."""
 
 import hashlib
 import json
@@ -64,6 +65,25 @@ def make_world(out: Path) -> dict:
     }
     (out / SPEC_FILE).write_bytes(spec_bytes(spec))
     return {"export": out, "tables": tables, "scores": scores, "spec": spec, "reference": pd.DataFrame(ref_rows)}
+
+
+def repeated_export(world, out: Path) -> Path:
+    """Screens s0 and s1 of ``world`` exported into ``out`` with two repeats: fold_0 = i mod 5,
+    fold_1 = (i div 7) mod 5 (a variant of the toy spec, none of the committed ones); ``out``."""
+    out.mkdir()
+    files, screens = {}, ["s0", "s1"]
+    for screen in screens:
+        table = world["tables"][screen].drop(columns="fold")
+        table["fold_0"], table["fold_1"] = np.arange(N) % FOLDS, (np.arange(N) // 7) % FOLDS
+        data = _csv(table)
+        (out / f"{screen}.csv").write_bytes(data)
+        files[f"{screen}.csv"] = {"sha256": hashlib.sha256(data).hexdigest(), "compounds": N, "actives": N_POS}
+    reference = _csv(world["reference"][world["reference"]["dataset"].isin(screens)])
+    (out / "reference.csv").write_bytes(reference)
+    files["reference.csv"] = {"sha256": hashlib.sha256(reference).hexdigest()}
+    spec = {**world["spec"], "split": {**world["spec"]["split"], "repeats": 2}, "screens": screens, "files": files}
+    (out / SPEC_FILE).write_bytes(spec_bytes(spec))
+    return out
 
 
 def _submission(world, folder: Path, ranker="B", edit=None) -> Path:

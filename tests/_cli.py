@@ -1,7 +1,6 @@
 """Running the command-line tool from the tests (in this process through ``main``, or the installed command)."""
 
 import shutil
-import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -9,19 +8,6 @@ from pathlib import Path
 from crocbench.cli import main
 
 CROCBENCH = shutil.which("crocbench") or str(Path(sys.executable).with_name("crocbench"))
-
-
-def default_sigint() -> None:
-    """Give the child SIGINT's default action (``preexec_fn``), whatever this process inherited: a test run from a
-    background job (CI started with ``&``) ignores SIGINT, Python leaves it ignored in every child it starts, and a
-    child that ignores SIGINT never ends by it."""
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
-
-
-def start(command: list, **options) -> subprocess.Popen:
-    """``subprocess.Popen(command, **options)`` for a test that signals its child: SIGINT's default action in the
-    child (:func:`default_sigint`). Every wait on it takes a timeout."""
-    return subprocess.Popen(command, preexec_fn=default_sigint, **options)
 
 
 def _cli(*args, installed: bool = False) -> subprocess.CompletedProcess:

@@ -18,8 +18,9 @@ import signal
 import socket
 import subprocess
 import sys
-import time
 from pathlib import Path
+
+from _waits import start, until
 
 CONF = Path("/etc/slurm/slurm.conf")
 MARK = "# written by crocbench's tests/_slurm.py for pytest -m slurm; removed when the tests end"
@@ -109,7 +110,7 @@ class LocalSlurm:
                 f"--seed-file={key_dir / 'munged.seed'}",
             ],
         )
-        self._wait(lambda: sock.exists(), 10, "munged did not create its socket")
+        self._wait(sock.exists, 10, "munged's socket")
         return sock
 
     def _conf(self, sock: Path) -> str:
@@ -152,20 +153,15 @@ class LocalSlurm:
     def _start(self, name: str, cmd: list[str]) -> None:
         log = open(self.folder / f"{name}.out", "w")
         self.procs.append(
-            (name, subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=self.env, start_new_session=True))
+            (name, start(cmd, stdout=log, stderr=subprocess.STDOUT, env=self.env, start_new_session=True))
         )
         log.close()
 
     def _wait(self, ready, timeout: float, what: str) -> None:
-        end = time.monotonic() + timeout
-        while time.monotonic() < end:
-            for name, proc in self.procs:
-                if proc.poll() is not None:
-                    raise SlurmUnavailable(f"{name} exited ({proc.returncode}): {self.log_tail(name)}")
-            if ready():
-                return
-            time.sleep(0.5)
-        raise SlurmUnavailable(f"{what} within {timeout:.0f} s: {self.log_tail()}")
+        try:
+            until(ready, what, *(proc for _, proc in self.procs), guard=timeout, error=SlurmUnavailable)
+        except SlurmUnavailable as e:
+            raise SlurmUnavailable(f"{e}: {self.log_tail()}") from None
 
     def log_tail(self, name: str | None = None, lines: int = 8) -> str:
         names = [name] if name else ["munged", "slurmctld", "slurmd"]
@@ -197,7 +193,7 @@ class LocalSlurm:
             self.wrote_conf = True
             self._start("slurmctld", ["slurmctld", "-D", "-i", "-f", str(CONF)])
             self._start("slurmd", ["slurmd", "-D", "-N", "localhost", "-f", str(CONF)])
-            self._wait(lambda: self.node_state() == "idle", 60, "the node did not become idle")
+            self._wait(lambda: self.node_state() == "idle", 60, "the node to become idle")
         except BaseException:
             self.stop()
             raise

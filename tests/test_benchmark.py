@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from _benchmark import FOLDS, N_POS, RANKERS, SCREENS, N, _csv, _submission, _toy_project, make_world
+from _benchmark import N_POS, RANKERS, SCREENS, N, _submission, _toy_project, make_world, repeated_export
 from _cli import _cli, _one_line_error
 from scipy import stats as sps
 from sklearn.metrics import roc_auc_score
@@ -292,24 +292,10 @@ def test_a_name_checks_the_submission_before_any_export(world, tmp_path):
 
 
 def test_repeated_splits_take_a_repeat_column_and_average_the_repeats(world, tmp_path):
-    out = tmp_path / "export"
-    out.mkdir()
-    files, screens = {}, ["s0", "s1"]
-    for screen in screens:
-        table = world["tables"][screen].drop(columns="fold")
-        table["fold_0"], table["fold_1"] = np.arange(N) % FOLDS, (np.arange(N) // 7) % FOLDS
-        data = _csv(table)
-        (out / f"{screen}.csv").write_bytes(data)
-        files[f"{screen}.csv"] = {"sha256": hashlib.sha256(data).hexdigest(), "compounds": N, "actives": N_POS}
-    reference = _csv(world["reference"][world["reference"]["dataset"].isin(screens)])
-    (out / "reference.csv").write_bytes(reference)
-    files["reference.csv"] = {"sha256": hashlib.sha256(reference).hexdigest()}
-    spec = {**world["spec"], "split": {**world["spec"]["split"], "repeats": 2}, "screens": screens, "files": files}
-    (out / SPEC_FILE).write_bytes(spec_bytes(spec))
-    bench = load(out, unregistered=True)  # a variant of the toy spec, none of the committed ones
+    bench = load(repeated_export(world, tmp_path / "export"), unregistered=True)
     assert bench.spec.fold_columns() == ["fold_0", "fold_1"]
     frames, want = {}, {}
-    for screen in screens:
+    for screen in bench.spec.screens:
         labels, ids = world["tables"][screen]["label"].to_numpy(), world["tables"][screen]["id"]
         a, b = world["scores"][screen, "A"], world["scores"][screen, "C"]
         frames[screen] = pd.concat(

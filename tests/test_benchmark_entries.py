@@ -221,8 +221,8 @@ def test_submit_refuses_a_result_of_a_spec_not_held_or_of_another_benchmark(file
 
 def _rows(markdown: str) -> list:
     """The first table's rows of a leaderboard block, as lists of cells."""
-    lines = [line for line in markdown.split("\n\n")[1].splitlines()[2:]]
-    return [[c.strip() for c in line.strip("|").split("|")] for line in lines]
+    table = [line for line in markdown.split("\n\n")[1].splitlines() if line.startswith("|")]
+    return [[c.strip() for c in line.strip("|").split("|")] for line in table[2:]]  # under the header and its rule
 
 
 def test_a_benchmark_without_entries_shows_its_reference_ordered_by_the_metric_of_record(tmp_path):

@@ -1,5 +1,6 @@
 """crocbench.benchmark from outside the project: specs checked against the committed ones (the registry), the
-commands run from any folder, a killed export's scratch folder removed, compressed submissions, subset exports.
+commands run from any folder, an export whose config moved its split refused, a killed export's scratch folder
+removed, compressed submissions, subset exports.
 
 The toy export and its submissions are tests/_benchmark.py's (``world``, ``_submission``); here its spec is
 registered only where a test points ``CROCBENCH_SPECS`` at the folder ``world`` writes it to (``toy_registry``).
@@ -13,7 +14,6 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pandas as pd
@@ -21,13 +21,14 @@ import pytest
 import test_benchmark
 from _benchmark import SCREENS, _submission, _toy_project
 from _cli import _cli, _one_line_error
+from _waits import GUARD_S, line, start, stop
 
 from crocbench.benchmark import SPEC_FILE, SPECS, load, read_spec
+from crocbench.benchmark._recipe import recipe_path
 from crocbench.benchmark._spec import spec_bytes
 
 world = test_benchmark.world  # the toy export: a fixture
 ROOT = Path(__file__).resolve().parents[1]
-WAIT_S = 120  # the longest any wait here lasts
 
 
 @pytest.fixture(autouse=True)
@@ -37,7 +38,7 @@ def shipped_specs(monkeypatch, tmp_path):
     monkeypatch.setenv("CROCBENCH_CACHE", str(tmp_path / "cache"))
 
 
-def _run(*args, cwd, env=None, timeout=WAIT_S):
+def _run(*args, cwd, env=None, timeout=GUARD_S):
     """``python -m crocbench ARGS`` as a process in ``cwd`` (crocbench imported as the tests import it)."""
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p), **(env or {})}
     return subprocess.run(
@@ -147,32 +148,57 @@ def test_an_export_reads_the_given_checkout_else_this_folder_else_the_one_crocbe
     assert checkout() == Path(".")
 
 
+def test_an_export_whose_config_disagrees_with_the_split_is_one_line_and_writes_nothing(tmp_path, monkeypatch):
+    """The split is checked before anything is read or written, from a checkout's config (a spec without a recipe)
+    or from the recipe's: a config whose folds moved since the freeze is refused in one line, exit 2, and the
+    export folder is not made; the config put back, the same command exports."""
+    from crocbench.benchmark import freeze
+
+    project, path, _ = _toy_project(tmp_path, monkeypatch)
+    freeze(path, project, progress=None)
+    specs = tmp_path / "specs"
+    specs.mkdir()
+    (specs / "toy.json").write_bytes(path.read_bytes())
+    monkeypatch.setenv("CROCBENCH_SPECS", str(specs))
+    out = tmp_path / "out"
+    message = "benchmark toy: its split.folds is 3 but its config gives 4"
+
+    config = project / "toy.yaml"  # the checkout's
+    config.write_text(config.read_text().replace('"folds": 3', '"folds": 4'))
+    _one_line_error(_cli("benchmark", "export", "toy", out, "--root", project), message)
+    assert not out.exists()
+    config.write_text(config.read_text().replace('"folds": 4', '"folds": 3'))
+
+    recipe = json.loads(recipe_path(path).read_text())  # the recipe's, the checkout's config right
+    recipe["config"]["cv"]["folds"] = 4
+    (specs / "recipes").mkdir()
+    (specs / "recipes" / "toy.json").write_text(json.dumps(recipe))
+    _one_line_error(_cli("benchmark", "export", "toy", out, "--root", project), message)
+    assert not out.exists()
+
+    (specs / "recipes" / "toy.json").unlink()
+    done = _cli("benchmark", "export", "toy", out, "--root", project)
+    assert done.returncode == 0, done.stderr
+    assert sorted(p.name for p in out.iterdir()) == ["benchmark.json", "reference.csv", "toy_a.csv", "toy_b.csv"]
+
+
 # --- a killed export -----------------------------------------------------------------------------------------------
 
 _STALLED_EXPORT = """
-import sys, time
-from pathlib import Path
+import sys
 from crocbench.benchmark import export, read_spec
 
-class Stall:  # the export's progress stream: the first screen's line ("[1/2] ...": written) marks the state, then
-    def write(self, text):  # it waits; the lines before it (the raw file fetched, standardized) pass
-        if text.startswith("["):
-            Path(sys.argv[3]).write_text(text)
-            time.sleep(600)
+class Stall:  # the export's progress stream: the first screen's line ("[1/2] ...": written) is passed on to the
+    def write(self, text):  # test, then the export stalls (on standard input, which the test holds open) until
+        if text.startswith("["):  # it is killed; the lines before it (the raw file fetched, standardized) pass
+            print(text.strip(), flush=True)
+            sys.stdin.read()
 
     def flush(self):
         pass
 
-export(read_spec(sys.argv[1]), sys.argv[2], sys.argv[4], progress=Stall())
+export(read_spec(sys.argv[1]), sys.argv[2], sys.argv[3], progress=Stall())
 """
-
-
-def _wait_for(path: Path, process) -> None:
-    deadline = time.monotonic() + WAIT_S
-    while not path.exists():
-        assert process.poll() is None, process.communicate(timeout=WAIT_S)
-        assert time.monotonic() < deadline, f"{path} did not appear in {WAIT_S} s"
-        time.sleep(0.05)
 
 
 def test_a_killed_exports_scratch_folder_is_removed_by_the_next_and_a_live_ones_kept(tmp_path, monkeypatch):
@@ -180,17 +206,19 @@ def test_a_killed_exports_scratch_folder_is_removed_by_the_next_and_a_live_ones_
 
     project, path, _ = _toy_project(tmp_path, monkeypatch)
     spec = freeze(path, project, progress=None)
-    out, landed = tmp_path / "export", tmp_path / "landed"
+    out = tmp_path / "export"
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
     env["CROCBENCH_CACHE"] = str(tmp_path / "child-cache")  # not the freeze's: the child standardizes its screens
-    child = subprocess.Popen(
-        [sys.executable, "-c", _STALLED_EXPORT, str(path), str(out), str(landed), str(project)],
+    child = start(
+        [sys.executable, "-c", _STALLED_EXPORT, str(path), str(out), str(project)],
         env=env,
+        stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
+        text=True,
     )
     try:
-        _wait_for(landed, child)  # its first screen written, its scratch folder there
+        assert line(child, "the export's first screen").startswith("[1/2]")  # written, its scratch folder there
         scratch = sorted(out.glob(".export-*"))
         assert len(scratch) == 1 and any(scratch[0].rglob("toy_a.csv")), scratch
 
@@ -198,8 +226,7 @@ def test_a_killed_exports_scratch_folder_is_removed_by_the_next_and_a_live_ones_
         export(spec, out, project, progress=None)
         assert sorted(out.glob(".export-*")) == scratch
     finally:
-        child.send_signal(signal.SIGKILL)
-        child.communicate(timeout=WAIT_S)
+        stop(child)  # SIGKILL, as the OOM killer or a power cut would end it
     assert child.returncode == -signal.SIGKILL
 
     # the next export removes what the killed one left, and leaves nothing of its own

@@ -13,9 +13,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from _benchmark import FOLDS, N_POS, RANKERS, SCREENS, N, _csv, _submission, _toy_project, make_world
+from _benchmark import FOLDS, RANKERS, SCREENS, N, _submission, _toy_project, make_world, repeated_export
 
-from crocbench.benchmark import SPEC_FILE, SPECS, committed_specs, load, place
+from crocbench.benchmark import SPECS, committed_specs, load, place
 from crocbench.benchmark._spec import spec_bytes
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -152,26 +152,8 @@ def test_a_repeated_split_end_to_end_ties_an_entry_with_the_ranker_it_reproduces
     assert ranks["place"].to_dict() == {"A": 2, "B": 1, "C": 4, "entry": 2}
 
 
-def _repeated_export(world, out: Path) -> Path:
-    """Screens s0 and s1 of ``world`` with two repeats: fold_0 = i mod 5, fold_1 = (i div 7) mod 5."""
-    out.mkdir()
-    files, screens = {}, ["s0", "s1"]
-    for screen in screens:
-        table = world["tables"][screen].drop(columns="fold")
-        table["fold_0"], table["fold_1"] = np.arange(N) % FOLDS, (np.arange(N) // 7) % FOLDS
-        data = _csv(table)
-        (out / f"{screen}.csv").write_bytes(data)
-        files[f"{screen}.csv"] = {"sha256": hashlib.sha256(data).hexdigest(), "compounds": N, "actives": N_POS}
-    reference = _csv(world["reference"][world["reference"]["dataset"].isin(screens)])
-    (out / "reference.csv").write_bytes(reference)
-    files["reference.csv"] = {"sha256": hashlib.sha256(reference).hexdigest()}
-    spec = {**world["spec"], "split": {**world["spec"]["split"], "repeats": 2}, "screens": screens, "files": files}
-    (out / SPEC_FILE).write_bytes(spec_bytes(spec))
-    return out
-
-
 def test_each_repeats_fold_column_is_checked_against_that_repeats_folds(world, tmp_path):
-    bench = load(_repeated_export(world, tmp_path / "export"), unregistered=True)
+    bench = load(repeated_export(world, tmp_path / "export"), unregistered=True)
 
     def frames(fold_of):
         return {

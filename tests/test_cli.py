@@ -5,7 +5,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from _cli import CROCBENCH, _cli, _error, _no_traceback_error, start
+from _cli import CROCBENCH, _cli, _error, _no_traceback_error
+from _waits import start, stop, until
 
 from crocbench.cli import main
 
@@ -93,7 +94,6 @@ def test_ctrl_c_is_one_line_exit_130_and_leaves_no_temporary_file(tmp_path):
     and the temporary copy of standard input removed."""
     import os
     import signal
-    import time
 
     env = {**os.environ, "TMPDIR": str(tmp_path)}
     proc = start(
@@ -107,21 +107,14 @@ def test_ctrl_c_is_one_line_exit_130_and_leaves_no_temporary_file(tmp_path):
     try:
         proc.stdin.write("score,label\n0.5,1\n")
         proc.stdin.flush()
-        # Wait for a state, not a time: the temporary copy of standard input exists, so the command is past its
-        # imports and blocked reading a pipe that stays open (no EOF can reach it before the signal does).
-        failsafe = time.monotonic() + 120  # a hang fails here; no expectation of speed
-        while not list(tmp_path.glob("crocbench-*/stdin")):
-            assert proc.poll() is None, proc.communicate(timeout=10)
-            assert time.monotonic() < failsafe, "the command did not start copying standard input in 120 s"
-            time.sleep(0.05)
+        # The temporary copy of standard input exists: the command is past its imports and blocked reading a pipe
+        # that stays open (no EOF can reach it before the signal does).
+        until(lambda: list(tmp_path.glob("crocbench-*/stdin")), "the copy of standard input", proc)
         proc.send_signal(signal.SIGINT)
         proc.wait(timeout=60)  # standard input is still open: the command ends by the signal, not by reading EOF
-        proc.stdin.close()
-        out, err = proc.stdout.read(), proc.stderr.read()
-    finally:  # a failed test leaves nothing running
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait(timeout=10)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        stop(proc)
     assert (proc.returncode, out, err) == (130, "", "crocbench: interrupted\n")
     assert list(tmp_path.iterdir()) == []
 

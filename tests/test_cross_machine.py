@@ -15,6 +15,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from _waits import start, stop
 
 from crocbench.reference import compare
 
@@ -69,7 +70,7 @@ def test_results_are_the_same_with_another_cpus_blas_and_simd_kernels(tmp_path):
     script = tmp_path / "run.py"
     script.write_text(SCRIPT)
     runs = {  # the two settings side by side, each in a process of its own
-        name: subprocess.Popen(
+        name: start(
             [sys.executable, str(script), str(tmp_path / name), str(HERE)],
             env={**os.environ, "OMP_NUM_THREADS": "1", **env},
             stdout=subprocess.DEVNULL,
@@ -83,10 +84,7 @@ def test_results_are_the_same_with_another_cpus_blas_and_simd_kernels(tmp_path):
             _, stderr = run.communicate(timeout=600)
             assert run.returncode == 0, stderr[-3000:]
     finally:
-        for run in runs.values():
-            if run.poll() is None:
-                run.kill()
-                run.wait(timeout=60)
+        stop(*runs.values())
     a, b = (np.load(tmp_path / f"{name}.blas.npy") for name in SETTINGS)
     assert not np.array_equal(a, b)  # the two settings really run different kernels
     np.testing.assert_allclose(a, b, rtol=1e-12)

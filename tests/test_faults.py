@@ -7,7 +7,6 @@ import shutil
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -15,6 +14,7 @@ import numpy as np
 import pytest
 import yaml
 from _snakemake import SNAKEMAKE
+from _waits import line, start, stop, until
 
 from crocbench._io import atomic_write, save_arrays
 from crocbench._workflow import step
@@ -23,19 +23,22 @@ ROOT = Path(__file__).resolve().parents[1]
 SCREEN = ROOT / ".test" / "data" / "screen.csv"
 SLOW = "results/scr/scores/slow/fold_0.parquet"
 
-# A plug-in ranker whose fit takes a while: time to kill its job, or to start a second run beside it.
+# A plug-in ranker whose fit lasts until the test lets it end (``hold``: a file that the test creates), so that its
+# job can be killed, or a second run started beside it, while it fits.
 SLOW_RANKER = """
+import os
 import time
 
 import numpy as np
 
 
 class SlowRanker:
-    def __init__(self, seconds=4.0):
-        self.seconds = seconds
+    def __init__(self, hold=None):
+        self.hold = hold
 
     def fit(self, data, train, y):
-        time.sleep(self.seconds)
+        while self.hold is not None and not os.path.exists(self.hold):
+            time.sleep(0.05)
         return self
 
     def score(self, data, rows):
@@ -43,8 +46,9 @@ class SlowRanker:
 """
 
 
-def _project(folder: Path, seconds=4.0) -> Path:
-    """The .test screen as dataset ``scr`` (read from the mirror ``mir``) with the slow plug-in as model ``slow``."""
+def _project(folder: Path, held=True) -> Path:
+    """The .test screen as dataset ``scr`` (read from the mirror ``mir``) with the slow plug-in as model ``slow``,
+    whose fit lasts until :func:`_release` (``held``) or ends at once."""
     (folder / "mir").mkdir(parents=True)
     shutil.copy(SCREEN, folder / "mir" / "screen.csv")
     (folder / "plugins").mkdir()
@@ -54,7 +58,7 @@ def _project(folder: Path, seconds=4.0) -> Path:
         "mirror": "mir",
         "similarity": {"k": 5},
         "cv": {"folds": 2},
-        "models": {"slow": {"class": "slow_ranker:SlowRanker", "seconds": seconds}},
+        "models": {"slow": {"class": "slow_ranker:SlowRanker", "hold": str(folder / "release") if held else None}},
         "datasets": {
             "scr": {
                 "files": [{"name": "screen.csv", "url": "http://127.0.0.1:9/screen.csv", "sha256": None}],
@@ -83,18 +87,28 @@ def _run(folder: Path, *extra: str) -> subprocess.CompletedProcess:
 
 def _start(folder: Path, *extra: str) -> subprocess.Popen:
     """Snakemake started in its own process group (so that the group can be killed)."""
-    return subprocess.Popen(
+    return start(
         _command(folder, *extra), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=_env(),
         start_new_session=True,
     )  # fmt: skip
 
 
-def _wait_for(path: Path, process: subprocess.Popen, timeout=120.0) -> None:
-    end = time.monotonic() + timeout
-    while not path.exists():
-        assert process.poll() is None, process.communicate(timeout=60)[1][-3000:]
-        assert time.monotonic() < end, f"{path} did not appear"
-        time.sleep(0.1)
+def _fitting(folder: Path, run: subprocess.Popen) -> None:
+    """Wait until the slow job is fitting: its log exists."""
+    log = folder / "logs" / "scr" / "scores" / "slow" / "fold_0.log"
+    until(log.exists, f"{log} (the slow job fitting)", run, guard=300)
+
+
+def _release(folder: Path) -> None:
+    """Let the slow job's fit end."""
+    (folder / "release").touch()
+
+
+def _kill(run: subprocess.Popen) -> None:
+    """SIGKILL to snakemake and its jobs (its process group), as the OOM killer or a power cut would; reaped."""
+    if run.poll() is None:
+        os.killpg(run.pid, signal.SIGKILL)
+    run.wait(timeout=60)
 
 
 def _partial_files(folder: Path) -> list:
@@ -104,14 +118,14 @@ def _partial_files(folder: Path) -> list:
 # --- 1. a job killed while it writes -------------------------------------------------------------------------
 
 WRITER = """
-import sys, time
+import sys
 from crocbench._io import atomic_write
 with atomic_write(sys.argv[1]) as tmp, open(tmp, "w") as fh:
-    for i in range(10_000):
+    for i in range(101):
         fh.write(f"row {i}\\n"); fh.flush()
-        if i == 100:
-            print("writing", flush=True)
-        time.sleep(0.01)
+    print("writing", flush=True)
+    sys.stdin.read()  # mid-write until killed (the test holds standard input open)
+    fh.write("the rest\\n")
 """
 
 
@@ -120,10 +134,13 @@ def test_a_writer_killed_mid_write_leaves_the_old_file_or_none_and_the_next_writ
     for before in (None, "the previous run's complete table\n"):
         if before is not None:
             out.write_text(before)
-        writer = subprocess.Popen([sys.executable, "-c", WRITER, str(out)], stdout=subprocess.PIPE, text=True)
-        assert writer.stdout.readline() == "writing\n"  # 100 rows written, 9,900 to go
-        writer.send_signal(signal.SIGKILL)
-        writer.wait(timeout=60)
+        writer = start(
+            [sys.executable, "-c", WRITER, str(out)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+        )
+        try:
+            assert line(writer, "101 rows written") == "writing\n"
+        finally:
+            stop(writer)  # SIGKILL mid-write
         assert (out.read_text() if out.exists() else None) == before  # never a truncated table
         assert [p.name for p in tmp_path.glob(".table.part*")] == [".table.part.tsv"]  # the killed write's own
     with atomic_write(out) as tmp:
@@ -151,14 +168,16 @@ def test_every_workflow_script_writes_its_outputs_through_the_atomic_writer():
 
 @pytest.mark.workflow
 def test_a_run_killed_with_sigkill_is_rebuilt_whole_by_the_next_run(tmp_path):
-    clean = _project(tmp_path / "clean", seconds=0.0)
+    clean = _project(tmp_path / "clean", held=False)
     done = _run(clean, SLOW)
     assert done.returncode == 0, done.stderr[-3000:]
     killed = _project(tmp_path / "killed")
     run = _start(killed, SLOW)
-    _wait_for(killed / "logs" / "scr" / "scores" / "slow" / "fold_0.log", run)  # the slow job is fitting
-    os.killpg(run.pid, signal.SIGKILL)  # snakemake and its job, as the OOM killer or a power cut would
-    run.wait(timeout=60)
+    try:
+        _fitting(killed, run)
+    finally:
+        _kill(run)
+    _release(killed)
     assert not (killed / SLOW).exists()
     assert list((killed / ".snakemake" / "locks").iterdir())  # Snakemake's locks, left behind
     done = _run(killed, SLOW)  # a plain rerun: no --unlock needed
@@ -172,19 +191,28 @@ def test_a_run_killed_with_sigkill_is_rebuilt_whole_by_the_next_run(tmp_path):
 def test_every_wait_on_a_child_in_the_tests_has_a_timeout():
     """No test can hang on a child process: every ``subprocess.run``/``check_output``/``check_call`` and every
     ``.wait()``/``.communicate()`` in tests/ names a timeout (a child that ignores a signal, or a pipe held open by a
-    grandchild, then fails its test instead of stalling the suite)."""
+    grandchild, then fails its test instead of stalling the suite); no test reads a child's line but through
+    tests/_waits.py (``line``, which has a guard), or starts a child but through its ``start`` (SIGINT's default
+    action in the child), or waits by sleeping: the only sleep is ``until``'s poll of a state."""
     waits = {"run", "check_output", "check_call", "call", "wait", "communicate"}
     bare = []
     for path in sorted((ROOT / "tests").glob("*.py")):
         for node in ast.walk(ast.parse(path.read_text())):
-            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in waits):
+            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
                 continue
-            if node.func.attr not in ("wait", "communicate") and not ast.unparse(node.func).startswith("subprocess."):
+            call, where = ast.unparse(node.func), f"{path.name}:{node.lineno}"
+            if path.name != "_waits.py" and (
+                call in ("subprocess.Popen", "time.sleep") or call.endswith(("stdout.readline", "stderr.readline"))
+            ):
+                bare.append(f"{where}: {call}")
+            if node.func.attr not in waits:
+                continue
+            if node.func.attr not in ("wait", "communicate") and not call.startswith("subprocess."):
                 continue  # snakemake's api.run, a fixture's own run...
             timed = any(k.arg == "timeout" for k in node.keywords) or (node.func.attr == "wait" and node.args)
             if not timed:
-                bare.append(f"{path.name}:{node.lineno}: {ast.unparse(node.func)}")
-    assert bare == []
+                bare.append(f"{where}: {call}")
+    assert bare == ["_http.py:40: time.sleep"]  # the test server's slow file: a response's pause, not a wait
 
 
 # --- 2. two runs in one folder ---------------------------------------------------------------------------------
@@ -194,18 +222,22 @@ def test_every_wait_on_a_child_in_the_tests_has_a_timeout():
 def test_a_second_run_in_the_same_folder_is_refused_in_one_line_and_the_first_completes(tmp_path):
     folder = _project(tmp_path / "p")
     first = _start(folder, SLOW)
-    _wait_for(folder / "logs" / "scr" / "scores" / "slow" / "fold_0.log", first)
-    second = _run(folder, SLOW)
-    assert second.returncode == 1
-    lines = [line for line in second.stderr.splitlines() if "crocbench" in line or "rror" in line]
-    assert len(lines) == 1 and lines[0].startswith("crocbench: another snakemake run is working in "), second.stderr
-    assert f"(pid {first.pid}, started " in lines[0]
-    print(lines[0])  # the console line, for the record (pytest -rP)
-    # A dry run beside it is not refused. The running job's outputs may already be marked incomplete (whether
-    # they are depends on how far the first run has got), so the dry run plans them as snakemake would.
-    beside = _run(folder, SLOW, "-n", "--rerun-incomplete")
-    assert beside.returncode == 0 and "another snakemake run" not in beside.stdout + beside.stderr
-    out, err = first.communicate(timeout=300)
+    try:
+        _fitting(folder, first)
+        second = _run(folder, SLOW)
+        assert second.returncode == 1
+        lines = [line for line in second.stderr.splitlines() if "crocbench" in line or "rror" in line]
+        assert len(lines) == 1 and lines[0].startswith("crocbench: another snakemake run is working in "), second.stderr
+        assert f"(pid {first.pid}, started " in lines[0]
+        print(lines[0])  # the console line, for the record (pytest -rP)
+        # A dry run beside it is not refused. The running job's outputs may already be marked incomplete (whether
+        # they are depends on how far the first run has got), so the dry run plans them as snakemake would.
+        beside = _run(folder, SLOW, "-n", "--rerun-incomplete")
+        assert beside.returncode == 0 and "another snakemake run" not in beside.stdout + beside.stderr
+        _release(folder)
+        out, err = first.communicate(timeout=300)
+    finally:
+        _kill(first)
     assert first.returncode == 0, err[-3000:]
     assert (folder / SLOW).exists() and _partial_files(folder) == []
     assert "Nothing to be done" in _run(folder, SLOW, "-n").stdout
@@ -268,7 +300,7 @@ def test_a_copy_with_timestamps_plans_nothing_and_a_plain_cp_r_does_after_one_to
     project.mkdir()
     for name in ("Snakefile", "workflow", "envs", "config.yaml"):  # the checkout itself, its timestamps kept
         subprocess.run(["cp", "-a", str(ROOT / name), str(project)], check=True, timeout=60)
-    _project(project / "run", seconds=0.0)
+    _project(project / "run", held=False)
     for name in ("mir", "plugins", "cfg.yaml"):
         shutil.move(project / "run" / name, project / name)
     targets = ("results/scr/folds.tsv", "results/scr/fingerprints.npz")

@@ -3,8 +3,8 @@ own configuration, theme and CSS, then opened in headless Chromium at a 1,280 px
 for every reference ranker and filed entry, the critical-difference figure loads, and nothing is cut off.
 
 Two pages: the committed ``fair_random`` page (its reference, and whatever entries are filed), and a page written
-beside it by the library for the toy benchmark (tests/_benchmark.py) with two entries filed by ``submit``, so that
-the entries' columns (record, features, tuning) are seen too.
+beside it by the library for the toy benchmark (tests/_benchmark.py) with three entries filed by ``submit``, so that
+the entries' columns (record, features, tuning) are seen too, and a long name with no break opportunity.
 """
 
 import json
@@ -19,6 +19,7 @@ import pytest
 import test_benchmark
 import test_benchmark_entries
 import yaml
+from _waits import GUARD_S
 from test_benchmark_entries import FIELDS, _evaluated
 
 from crocbench.benchmark import SPECS, committed_specs, read_spec
@@ -29,7 +30,6 @@ world = test_benchmark.world  # the toy export: a fixture
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
-WAIT_S = 240  # the longest any wait here lasts
 BENCHMARK = "fair_random"
 
 #: Run in the page once it has loaded: what the test asserts, written into the body's data-checked attribute.
@@ -68,11 +68,13 @@ def _browser():
 
 
 def _toy_page(world, tmp: Path, folder: Path) -> list:
-    """``folder/toy.md`` and its figure: the toy benchmark's leaderboard with two entries; their names."""
+    """``folder/toy.md`` and its figure: the toy benchmark's leaderboard with three entries; their names."""
     project = tmp / "project"
     long = {**FIELDS, "features": "Morgan bits (radius 2, 2,048 bits) and RDKit's 200 descriptors, scaled"}
     long["tuning"] = {"budget": 16, "tuned_on": "the development panel's three screens, nested folds"}
-    for name, ranker in (("toy-forest-with-a-long-name", "A"), ("mine", "B")):
+    # a long name, one long name with no break opportunity (underscores: a browser breaks no line there), a short one
+    unbreakable = "logreg_morgan_bits_2048_radius_2_balanced_class_weights_long_name"
+    for name, ranker in (("toy-forest-with-a-long-name", "A"), (unbreakable, "A"), ("mine", "B")):
         evaluation = _evaluated(world, tmp / name, name=name, ranker=ranker, fields=long)
         done = test_benchmark_entries._cli("benchmark", "submit", evaluation, "--entry", name, "--root", project)
         assert done.returncode == 0, done.stderr
@@ -101,7 +103,7 @@ def _build(tmp: Path, world) -> tuple:
         [sys.executable, "-m", "sphinx", "-q", "-b", "html", str(source), str(out)],
         capture_output=True,
         text=True,
-        timeout=WAIT_S,
+        timeout=GUARD_S,
     )
     assert done.returncode == 0, done.stderr[-2000:]
     return out, toy
@@ -125,7 +127,7 @@ def _seen(browser, html: Path) -> dict:
         ],
         capture_output=True,
         text=True,
-        timeout=WAIT_S,
+        timeout=GUARD_S,
     ).stdout
     found = re.search(r"data-checked=\"([^\"]*)\"", dom)
     assert found, dom[-1000:]

@@ -14,8 +14,8 @@ from pathlib import Path
 import pandas as pd
 import pytest
 import yaml
-from _cli import start
 from _configs import merged_config
+from _waits import start, stop, until
 
 from crocbench.data import Dataset, Fetching, obtain, standardize
 from crocbench.data import pubchem as P
@@ -244,7 +244,7 @@ def _job_started(pid, psutil) -> bool:
         return False
 
 
-@pytest.mark.timeout(1500)  # the waits below: 900 s for a job to start, 300 s to stop, 120 s to reap
+@pytest.mark.timeout(1500)  # the guards below: 900 s for a job to start, 300 s to stop, 120 s to reap
 def test_an_interrupted_ecfp_panel_study_stops_snakemake_and_its_jobs_and_exits_130(tmp_path, mirror):
     """A real SIGINT to the study command while snakemake runs the smallest screens' first job: the command lets
     snakemake stop its jobs, says so in two lines (no traceback) and exits 130; no process it started lives on."""
@@ -252,7 +252,6 @@ def test_an_interrupted_ecfp_panel_study_stops_snakemake_and_its_jobs_and_exits_
     import signal
     import subprocess
     import sys
-    import time
 
     import psutil
 
@@ -265,12 +264,13 @@ def test_an_interrupted_ecfp_panel_study_stops_snakemake_and_its_jobs_and_exits_
     log = root / "primary.log"
     started = []
     try:
-        # Wait for states, not times: snakemake has logged a job and the job's process is under it.
-        failsafe = time.monotonic() + 900  # a hang fails here, within the test's timeout; no expectation of speed
-        while not (log.is_file() and "jobid: " in log.read_text() and _job_started(proc.pid, psutil)):
-            assert proc.poll() is None, proc.communicate(timeout=60)
-            assert time.monotonic() < failsafe, "snakemake ran no job in 15 minutes"
-            time.sleep(0.2)
+        # snakemake has logged a job and the job's process is under it
+        until(
+            lambda: log.is_file() and "jobid: " in log.read_text() and _job_started(proc.pid, psutil),
+            "snakemake's first job to run",
+            proc,
+            guard=900,
+        )
         started = psutil.Process(proc.pid).children(recursive=True)
         proc.send_signal(signal.SIGINT)
         out, err = proc.communicate(timeout=300)
@@ -282,9 +282,10 @@ def test_an_interrupted_ecfp_panel_study_stops_snakemake_and_its_jobs_and_exits_
         # The command has exited 130 only after snakemake did; its jobs' processes may still be being reaped.
         _, alive = psutil.wait_procs(started, timeout=120)
         assert [p.pid for p in alive if p.status() != psutil.STATUS_ZOMBIE] == []
-    finally:
-        for process in [proc, *started]:  # a failed test leaves nothing running
-            if process.poll() is None if process is proc else process.is_running():
+    finally:  # a failed test leaves nothing running
+        stop(proc)
+        for process in started:
+            if process.is_running():
                 process.kill()
         subprocess.run(
             ["git", "worktree", "remove", "--force", str(root / "primary")], cwd=ROOT, check=False, timeout=60

@@ -3,6 +3,7 @@
 import numpy as np
 import pytest
 from _synthetic import _split
+from _waits import start, stop
 
 from crocbench.chem.fingerprints import Fingerprints
 from crocbench.similarity import KernelBuffer, MatrixFile, SimilarityIndex, tanimoto_matrix, top_k
@@ -142,7 +143,7 @@ def test_kernels_need_no_torch_and_take_omp_num_threads():
     tests = str(Path(__file__).resolve().parent)  # for _synthetic
     path = [tests, *filter(None, os.environ.get("PYTHONPATH", "").split(os.pathsep))]  # and the crocbench under test
     runs = {  # the three settings side by side, each in a process of its own
-        (threads, top): subprocess.Popen(
+        (threads, top): start(
             [sys.executable, "-c", code],
             env={**os.environ, "OMP_NUM_THREADS": threads, "PYTHONPATH": os.pathsep.join(path)},
             stdout=subprocess.PIPE,
@@ -158,7 +159,4 @@ def test_kernels_need_no_torch_and_take_omp_num_threads():
             loaded, used, pool = stdout.split()
             assert loaded == "False" and int(used) == min(top or int(pool), int(pool)), (threads, stdout)
     finally:
-        for run in runs.values():
-            if run.poll() is None:
-                run.kill()
-                run.wait(timeout=60)
+        stop(*runs.values())

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from _waits import start, stop, until
 
 pytestmark = pytest.mark.slurm
 ROOT = Path(__file__).resolve().parents[1]
@@ -85,40 +86,38 @@ def test_the_test_screen_through_slurm_equals_a_local_run_even_with_a_cancelled_
     submitted again (the profile's retries) and the run still finishes with the same tables."""
     env = {k: v for k, v in slurm_cluster.env.items() if k != "CROCBENCH_MIRROR"}
     local = _project(tmp_path / "local")  # run beside the cluster's, which mostly waits on Slurm
-    local_run = subprocess.Popen(
+    local_run = start(
         _command(local, "--cores", "2"), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env
     )
-    request.addfinalizer(lambda: local_run.poll() is None and local_run.kill())
+    request.addfinalizer(lambda: stop(local_run))
 
     cluster = _project(tmp_path / "cluster")
     profile = _user_profile(cluster, "crocbench")
     before = {job for job, _, _ in _squeue(slurm_cluster)}
-    start = time.monotonic()
+    began = time.monotonic()  # for the record: the run's wall time
     log = open(tmp_path / "cluster.log", "w")
-    run = subprocess.Popen(
+    run = start(
         _command(cluster, "--workflow-profile", str(profile)), stdout=log, stderr=subprocess.STDOUT, text=True, env=env
     )
-    cancelled = None
+    running = []
+
+    def a_job_runs() -> bool:
+        running[:] = [job for job, state, _ in _squeue(slurm_cluster) if state == "RUNNING" and job not in before]
+        return bool(running)
+
     try:
-        while run.poll() is None and time.monotonic() - start < 1500:
-            if cancelled is None:  # the first job seen running (a score_fold, most likely) is cancelled
-                running = [job for job, state, _ in _squeue(slurm_cluster) if state == "RUNNING" and job not in before]
-                if running:
-                    time.sleep(1)
-                    subprocess.run(["scancel", running[0]], env=slurm_cluster.env, check=True, timeout=60)
-                    cancelled = running[0]
-            time.sleep(0.5)
+        until(a_job_runs, "a Slurm job running", run, guard=1500)
+        cancelled = running[0]  # the first job seen running (a score_fold, most likely) is cancelled
+        subprocess.run(["scancel", cancelled], env=slurm_cluster.env, check=True, timeout=60)
+        run.wait(timeout=1500)
     finally:
-        if run.poll() is None:
-            run.terminate()
-            run.wait(timeout=60)
+        stop(run)
         log.close()
-    wall = time.monotonic() - start
+    wall = time.monotonic() - began
     local_err = local_run.communicate(timeout=900)[1]
     assert local_run.returncode == 0, local_err[-3000:]
     text = (tmp_path / "cluster.log").read_text()
     assert run.returncode == 0, text[-4000:]
-    assert cancelled is not None, "no job was seen running"
 
     submitted = re.findall(r"submitted with SLURM jobid (\d+)", text)
     finished = re.findall(r"Finished jobid: \d+ \(Rule: (\w+)\)", text)

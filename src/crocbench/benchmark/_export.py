@@ -30,11 +30,11 @@ import pandas as pd
 from ..cv import NOVELTY
 from ._cache import cache_key, cached_export, keep_export, read_cached, write_cached
 from ._read import SCREEN_COLUMNS, read_screen, table_bytes
-from ._recipe import checkout, export_inputs, make_recipe, read_config, recipe_path, reference_values
+from ._recipe import checkout, export_inputs, make_recipe, recipe_path, reference_values, spec_config
 from ._scratch import scratch
 from ._spec import REFERENCE_FILE, SPEC_FILE, Spec, parse_spec, screen_file, sha256_bytes, spec_bytes, write_spec
 from ._splits import certificates as certificates_of
-from ._splits import check_split, holds, novelty_folds, split_groups
+from ._splits import holds, novelty_folds, split_groups
 
 
 def screen_table(spec: Spec, config: dict, screen: str, work, root=".", n_jobs=None, progress=None, cached=True):
@@ -49,7 +49,7 @@ def screen_table(spec: Spec, config: dict, screen: str, work, root=".", n_jobs=N
     spec : Spec
         The benchmark.
     config : dict
-        Its config (:func:`crocbench.config.load_config` of ``spec.config``).
+        Its config, as :func:`crocbench.benchmark._recipe.spec_config` gives it (checked against the spec's split).
     screen : str
         One of ``spec.screens``.
     work : path
@@ -78,7 +78,6 @@ def _screen_table(spec: Spec, config: dict, screen: str, work, root, n_jobs, pro
     from ..cv import fold_table, repeat_seed
     from ..data import Dataset, Fetching, Ledger, obtain, resolve_mirror, sha256_of, standardize_files, user_cache
 
-    check_split(spec, config)
     if screen not in config["datasets"]:
         raise ValueError(f"benchmark {spec.name}: screen {screen!r} is not declared by its config")
     n_jobs = available_cores() if n_jobs is None else n_jobs
@@ -201,7 +200,6 @@ def export(
     spec.check_frozen()
     root = checkout(root)
     config, reference = export_inputs(spec, root)
-    check_split(spec, config)
     out = Path(out)
     done = _export_screens(spec, config, out, root, chosen, fmt, n_jobs, progress, verify=True)
     done[REFERENCE_FILE] = {"sha256": sha256_bytes(reference)}
@@ -313,8 +311,7 @@ def freeze(path, root=None, screens=None, missing: bool = False, progress=sys.st
     if missing:
         chosen = [s for s in chosen if s in spec.unhashed()]
     root = checkout(root)
-    config = read_config(spec, root)
-    check_split(spec, config)
+    config = spec_config(spec, root)
     kept = {screen_file(s) for s in spec.screens if s not in chosen}
     files = {name: entry for name, entry in spec.files.items() if name in kept}
 

@@ -17,6 +17,7 @@ import pandas as pd
 
 from ._read import table_bytes
 from ._spec import REFERENCE_FILE, Spec, screen_file, sha256_bytes, specs_folder
+from ._splits import check_split
 from ._values import at_precision, rounded_means
 
 #: The reference rankers' values: one row per screen and ranker.
@@ -162,10 +163,19 @@ def mirror_setting(root):
     return (yaml.safe_load(path.read_text()) or {}).get("mirror")
 
 
+def spec_config(spec: Spec, root, recipe: dict | None = None) -> dict:
+    """The config that an export or a freeze of ``spec`` reads: the recipe's (:func:`read_recipe`), with the mirror
+    setting of the checkout ``root`` if it is one, where ``recipe`` is given; else the checkout's
+    (:func:`read_config`). One line where it disagrees with the spec's split
+    (:func:`crocbench.benchmark._splits.check_split`)."""
+    config = read_config(spec, root) if recipe is None else {**recipe["config"], "mirror": mirror_setting(root)}
+    check_split(spec, config)
+    return config
+
+
 def export_inputs(spec: Spec, root) -> tuple[dict, bytes]:
-    """What an export of ``spec`` reads: its config and the bytes of its :data:`REFERENCE_FILE`; from its recipe
-    when it has one (the mirror setting then from the checkout ``root`` if it is one), else from the checkout."""
+    """What an export of ``spec`` reads: its config (:func:`spec_config`) and the bytes of its
+    :data:`REFERENCE_FILE`; from its recipe when it has one, else from the checkout."""
     recipe = read_recipe(spec)
-    if recipe is None:
-        return read_config(spec, root), table_bytes(reference_values(spec, root))
-    return {**recipe["config"], "mirror": mirror_setting(root)}, recipe["reference"]
+    config = spec_config(spec, root, recipe)
+    return config, table_bytes(reference_values(spec, root)) if recipe is None else recipe["reference"]

@@ -18,6 +18,9 @@ import pandas as pd
 #: The folder of the leaderboard pages and figures, relative to the project.
 LEADERBOARDS = Path("docs") / "leaderboards"
 REFERENCE_ROW, NOT_VERIFIABLE, VERIFIABLE = "reference ranker", "not re-verifiable", "scores committed"
+#: The class of the container around a page's tables: docs/_static/crocbench.css lets their cells wrap anywhere, so
+#: that a name with no break opportunity (``a_long_entry_name``) does not widen its column past the page.
+TABLES_CLASS = "leaderboard-tables"
 
 
 def leaderboard_specs(root) -> list:
@@ -87,8 +90,9 @@ def _tuning(fields: dict) -> str:
 
 
 def leaderboard_markdown(spec, reference: pd.DataFrame, entries: list, figure: str | None = None) -> str:
-    """The leaderboard page's block: what the place is, the table of every model, the mean ranks on every metric,
-    and the figure (``figure``: its path relative to the page), or that no entry is filed yet."""
+    """The leaderboard page's block: what the place is, the table of every model, the mean ranks on every metric
+    (the two tables in a container of class :data:`TABLES_CLASS`), and the figure (``figure``: its path relative
+    to the page), or that no entry is filed yet."""
     from ..benchmark._evaluate import metric_label
     from ..report import markdown_table
 
@@ -129,6 +133,7 @@ def leaderboard_markdown(spec, reference: pd.DataFrame, entries: list, figure: s
         "(wins, losses, ties; the mean paired difference with its 95% bootstrap interval), from its result record. "
         f"An entry whose scores are not committed is {NOT_VERIFIABLE} (`crocbench benchmark verify`).",
         "",
+        f":::{{container}} {TABLES_CLASS}",
         markdown_table(table),
         "",
         "Mean rank on every metric (the metric of record's first; the others are exploratory):",
@@ -136,6 +141,7 @@ def leaderboard_markdown(spec, reference: pd.DataFrame, entries: list, figure: s
         markdown_table(
             pd.DataFrame({"model": ranks["model"]} | {metric_label(m): [f"{r:.2f}" for r in ranks[m]] for m in metrics})
         ),
+        ":::",
     ]
     if figure is not None:
         lines += ["", f"![Critical-difference diagram of {spec.name}, the entries in red]({figure})"]
