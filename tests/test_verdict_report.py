@@ -5,12 +5,16 @@ model's closed form (REML), the bootstrap drawn here and the 2 x 2 factorial's p
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pandas as pd
 import pytest
+import yaml
 from scipy import stats
 
 from crocbench.models import declared_runs
+from crocbench.pages import reference_blocks, verdict_tables
 from crocbench.report.findings import (
     Arm,
     awaiting_markdown,
@@ -21,6 +25,7 @@ from crocbench.report.findings import (
     verdict_table,
 )
 
+ROOT = Path(__file__).resolve().parents[1]
 SCREENS, REPEATS, RESAMPLES = 15, 3, 1000
 CONFIRMED, NOVEL = "confirmed actives", "novel actives"
 # The arms: rankers A, B, C, D on features p, and A, B on features e; each arm's rows under its own model label.
@@ -279,3 +284,25 @@ def test_the_study_awaiting_its_run_says_what_it_will_test():
         and "(1 pair x 1 metric)" in text
         and "awaits its run" in text
     )
+
+
+def test_the_pages_block_is_the_awaiting_words_until_the_runs_tables_are_committed(tmp_path, tables):
+    studies = tmp_path / "config" / "studies"
+    studies.mkdir(parents=True)
+    (studies / "study.yaml").write_text(yaml.safe_dump({"verdict": VERDICT}))
+    (studies / "other.yaml").write_text(yaml.safe_dump({"dataset": ["s"]}))
+    assert verdict_tables(tmp_path) == {"study/verdict": awaiting_markdown(VERDICT)}
+    folder = tmp_path / "results" / "reference" / "study"
+    folder.mkdir(parents=True)
+    table, parts = verdict_table(tables, VERDICT, ARMS), decomposition_table(tables, VERDICT, ARMS)
+    table.to_csv(folder / "verdict.tsv", sep="\t", index=False, float_format="%.10g")
+    parts.to_csv(folder / "decomposition.tsv", sep="\t", index=False, float_format="%.10g")
+    text = verdict_tables(tmp_path)["study/verdict"]
+    assert text.startswith(_sentences(verdict_markdown(table, VERDICT))) and "| A/p vs B/e |" in text
+    assert "awaits" not in text and ": robust:" in text and "fragile: holds in 14 of 15" in text
+
+
+def test_the_docs_block_of_the_declared_study_is_current():
+    (block,) = [v for k, v in reference_blocks((ROOT / "docs" / "user_guide" / "many_screens.md").read_text()).items()
+                if k == "verdict/verdict"]  # fmt: skip
+    assert block == verdict_tables(ROOT)["verdict/verdict"]
