@@ -204,3 +204,14 @@ def test_family_verdicts_are_the_declared_familys_own():
     expected = np.where(significant, np.where(table["ahead"] == table["a"], 1, -1), 0)
     assert verdicts.tolist() == expected.tolist() and 0 < int(np.abs(verdicts).sum()) < len(verdicts)
     np.testing.assert_allclose(p_holm, table["p_holm"].to_numpy(), rtol=1e-12)
+
+
+def test_one_difference_per_screen_is_the_t_test_on_the_screens():
+    # a table of one value per screen: the two variances are one, and the model is scipy's one-sample t-test
+    d = np.where(np.arange(15) % 2 == 0, 1, -1) * np.arange(1, 16) / 1000
+    m = mixed_difference(d, np.arange(15))
+    t = stats.ttest_1samp(d, 0.0)
+    low, high = t.confidence_interval(0.95)
+    assert (m.estimate, m.p_value) == pytest.approx((d.mean(), t.pvalue), rel=1e-12)
+    assert (m.low, m.high) == pytest.approx((low, high), rel=1e-12)
+    assert m.observations == m.screens == 15 and m.within_sd == 0.0

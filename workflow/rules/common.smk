@@ -8,6 +8,7 @@ from crocbench._workflow._files import FEATURE_SUFFIX, Files
 from crocbench._workflow._plan import Plan, alternatives as _alternatives, plugin_dirs, repeat_dir
 from crocbench.config import study_design
 from crocbench.models import irv_run
+from crocbench.report.findings import declared_arms
 
 # `dataset:` names one dataset or a list of them (`--config dataset='[a,b]'`); each is built under results/{name}/,
 # and with two or more the cross-dataset summary under results/summary/ too. Plug-in models ("module:Class") are
@@ -42,6 +43,8 @@ POOLED = PLAN.pooled
 SENSITIVITY = PLAN.sensitivity
 POWER_PAIRS = PLAN.power_pairs
 MEMORIZATION = PLAN.memorization
+# A verdict study's arms (`verdict:`), each read under its model's label in the summary's tables; {} without one.
+VERDICT_ARMS = declared_arms(config["verdict"], RUNS) if config.get("verdict") else {}
 
 # Without `--resources mem_mb=...`, jobs may use up to 90% of this machine's memory
 # together, so that `--cores N` never runs two SVM folds that do not fit side by side. Not on a cluster

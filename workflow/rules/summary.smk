@@ -195,6 +195,36 @@ rule summary_novel:
         "../scripts/summary_novel.py"
 
 
+rule summary_verdict:
+    """A verdict study's tables (where the config declares `verdict:`): every test of its families' union, each
+    with its leave-one-out count, its mixed model and whether it is robust, and each declared cross-fingerprint
+    pair's decomposition; with the words (crocbench.report.findings.verdict_table and its kin)."""
+    input:
+        repeats="results/summary/tables/datasets_repeats.tsv",
+        novel="results/summary/tables/novel.tsv",
+    output:
+        verdict="results/summary/tables/verdict.tsv",
+        decomposition="results/summary/tables/decomposition.tsv",
+        md="results/summary/tables/verdict.md",
+        html=report(
+            "results/summary/tables/verdict.html", caption="../report/summary_verdict.rst", category="Across datasets"
+        ),
+    log:
+        "logs/summary/summary_verdict.log",
+    benchmark:
+        "logs/summary/benchmark/summary_verdict.tsv"
+    conda:
+        "../../envs/crocbench.yaml"
+    threads: 1
+    resources:
+        mem_mb=1000,
+    params:
+        verdict=config["verdict"],
+        arms=VERDICT_ARMS,
+    script:
+        "../scripts/summary_verdict.py"
+
+
 rule summary_shared:
     """The structures the screens share: tests across screens take them as independent, and they are not."""
     input:

@@ -133,6 +133,7 @@ class Files:
             "results/summary/figures/critical_difference.png",
             *(["results/summary/tables/pains.md"] if plan.config["summary"]["pains"] else []),
             "results/summary/tables/novel.md",
+            *(["results/summary/tables/verdict.md"] if plan.config.get("verdict") else []),
             "results/summary/tables/shared.md",
             "results/summary/tables/design.yaml",
         ]

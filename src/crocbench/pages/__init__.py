@@ -11,9 +11,10 @@ holds and compares a run with it). A page holds generated blocks::
 one reference's blocks (``crocbench reference ... --readme``); :func:`regenerate_documents` rewrites every block and
 figure of the README and the docs from the committed references alone (``crocbench regenerate``).
 
-Four modules: ``_tables`` (what each kind of reference writes), ``_compare`` (which panels a panel is set beside,
-and their comparison), ``_leaderboard`` (a benchmark's reference rankers and filed entries, ``leaderboard/<name>``)
-and ``_blocks`` (the blocks and their regeneration).
+Modules: ``_tables`` (what each kind of reference writes), ``_compare`` (which panels a panel is set beside, and
+their comparison), ``_leaderboard`` (a benchmark's reference rankers and filed entries, ``leaderboard/<name>``),
+``_splits`` (the splits' table), ``_verdict`` (a declared verdict study's block, ``<study>/verdict``) and
+``_blocks`` (the blocks and their regeneration).
 """
 
 from ._blocks import documents_of, reference_blocks, regenerate_documents, update_readme
@@ -28,9 +29,11 @@ from ._tables import (
     reference_figure,
     study_tables,
 )
+from ._verdict import VERDICT_FILES, verdict_tables
 
 __all__ = [
     "TRAINED_FOR_THE_TOP",
+    "VERDICT_FILES",
     "compared_panels",
     "comparison_markdown",
     "critical_difference_figure",
@@ -46,4 +49,5 @@ __all__ = [
     "regenerate_documents",
     "study_tables",
     "update_readme",
+    "verdict_tables",
 ]

@@ -9,6 +9,7 @@ from ..reference import is_panel_reference, is_study_reference, references
 from ._leaderboard import leaderboard_figures, leaderboard_tables
 from ._splits import split_tables
 from ._tables import document_tables, reference_figure
+from ._verdict import verdict_tables
 
 _BLOCK = r"<!-- reference:({name}) -->\n(.*?)\n?<!-- /reference:\1 -->"
 
@@ -84,9 +85,10 @@ def documents_of(root) -> list:
 def regenerate_documents(root, check: bool = False) -> list:
     """Rewrite every generated block of the README and the docs, and every generated figure, from the committed
     references (``root/results/reference``, each with its manifest), entries (every benchmark's leaderboard,
-    ``crocbench.pages._leaderboard``) and the splits' table (``crocbench.pages._splits``): the one command behind ``crocbench regenerate``. A reference whose manifest
-    names no document and no figure (a panel still growing screen by screen) is not published yet, and no page
-    holds its blocks. Within one call, each panel compared with others is read once and each of its sets of claims
+    ``crocbench.pages._leaderboard``), the splits' table (``crocbench.pages._splits``) and each declared verdict
+    study's block (``crocbench.pages._verdict``): the one command behind ``crocbench regenerate``. A reference
+    whose manifest names no document and no figure (a panel still growing screen by screen) is not published yet,
+    and no page holds its blocks. Within one call, each panel compared with others is read once and each of its sets of claims
     across the screens computed once (a memo that lives and ends with the call: a second call reads afresh).
 
     Parameters
@@ -115,6 +117,7 @@ def regenerate_documents(root, check: bool = False) -> list:
         tables.update(_readable(lambda folder: document_tables(folder, memo), manifest.folder))
     tables.update(leaderboard_tables(root))
     tables.update(split_tables(root))
+    tables.update(verdict_tables(root))
     changed, seen, texts = [], set(), {}
     for document in documents_of(root):
         text, found, moved = _rewritten(

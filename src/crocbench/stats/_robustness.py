@@ -179,9 +179,12 @@ def mixed_difference(differences, screens, *, level: float = 0.95) -> MixedDiffe
     their repeats explain, the intercept is the grand mean and its SE that of the screens' means,
     ``sd(means) / sqrt(screens)``; where the screens' means spread less, the between-screen variance sits at 0 and
     the SE comes from every repeat; with a repeat missing, screens are weighted by their precision. Fitted to the
-    screens' means alone the model could tell neither of these apart. Its p-value and interval use Student's t on
-    ``screens - 1`` degrees of freedom, not the normal reference statsmodels reports: with 15 screens the normal
-    one is anti-conservative, and t on ``screens - 1`` is exact in the balanced case above.
+    screens' means alone the model could tell neither of these apart; where every screen has one difference (a
+    table of one value per screen) it cannot either, and the intercept's SE is the t-test's on the screens,
+    ``sd / sqrt(screens)`` (the whole variance reported as the screens', ``within_sd`` 0). Its p-value and
+    interval use Student's t on ``screens - 1`` degrees of freedom, not the normal reference statsmodels reports:
+    with 15 screens the normal one is anti-conservative, and t on ``screens - 1`` is exact in the balanced case
+    above.
 
     Parameters
     ----------
@@ -217,6 +220,13 @@ def mixed_difference(differences, screens, *, level: float = 0.95) -> MixedDiffe
     if np.ptp(d) == 0:  # every difference alike: no variance to estimate, the estimate is exact
         p = 1.0 if d[0] == 0 else 0.0
         return MixedDifference(float(d[0]), float(d[0]), float(d[0]), p, 0.0, 0.0, 0.0, k, d.size)
+    t = _sps().t
+    if d.size == k:  # one difference per screen: the two variances are one; the model is the t-test on the screens
+        estimate, sd = float(d.mean()), float(d.std(ddof=1))
+        se = sd / np.sqrt(k)
+        half = float(t.ppf((1 + level) / 2, k - 1)) * se
+        p = float(2 * t.sf(abs(estimate) / se, k - 1))
+        return MixedDifference(estimate, estimate - half, estimate + half, p, se, sd, 0.0, k, d.size)
     with needs("crocbench.stats.mixed_difference"):
         from statsmodels.regression.mixed_linear_model import MixedLM
 
@@ -232,7 +242,6 @@ def mixed_difference(differences, screens, *, level: float = 0.95) -> MixedDiffe
         ]
         fit = max(fits, key=lambda f: f.llf)
     estimate, se = float(fit.fe_params[0]), float(fit.bse_fe[0])
-    t = _sps().t
     half = float(t.ppf((1 + level) / 2, k - 1)) * se
     p = float(2 * t.sf(abs(estimate) / se, k - 1)) if se > 0 else (1.0 if estimate == 0 else 0.0)
     between = float(np.sqrt(max(0.0, float(np.asarray(fit.cov_re)[0, 0]))))
@@ -245,10 +254,12 @@ def robustness(a, b, *, alpha: float = 0.05, level: float = 0.95) -> list[Robust
 
     Parameters
     ----------
-    a, b : array-like of shape (n_tests, n_screens, n_repeats)
+    a, b : array-like of shape (n_tests, n_screens, n_repeats), or sequences of (n_screens, n_repeats) arrays
         Per test, the first ranker's metric per screen and repeat, and the second's. The family is tested on the
         means over the repeats (:func:`family_verdicts`, :func:`leave_one_out`); the mixed model
         (:func:`mixed_difference`) reads every repeat's difference, its p-values Holm-adjusted over the family.
+        As sequences, the tests may differ in their repeats (a family scored on tables of several runs), never in
+        their screens.
     alpha : float, default=0.05
         The family-wise level.
     level : float, default=0.95
@@ -260,14 +271,25 @@ def robustness(a, b, *, alpha: float = 0.05, level: float = 0.95) -> list[Robust
         One per test, in row order; ``robust`` where the verdict holds in every leave-one-out panel and the mixed
         model's verdict is the same.
     """
-    x, y = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
-    if x.ndim != 3 or x.shape != y.shape or x.shape[2] < 1:
-        raise ValueError(f"a and b must be (tests, screens, repeats) arrays of one shape; got {x.shape}, {y.shape}")
-    means_a, means_b = x.mean(axis=2), y.mean(axis=2)
+    x, y = [np.asarray(t, dtype=float) for t in a], [np.asarray(t, dtype=float) for t in b]
+    shapes = [t.shape for t in x]
+    if (
+        not x
+        or len(x) != len(y)
+        or shapes != [t.shape for t in y]
+        or any(len(s) != 2 or s[1] < 1 or s[0] != shapes[0][0] for s in shapes)
+    ):
+        raise ValueError(
+            f"a and b must hold per test a (screens, repeats) array, one shape per test and one number of screens; "
+            f"got {shapes} and {[t.shape for t in y]}"
+        )
+    means_a, means_b = np.array([t.mean(axis=1) for t in x]), np.array([t.mean(axis=1) for t in y])
     verdicts, p_holm = family_verdicts(means_a, means_b, alpha=alpha)
     holding = leave_one_out(means_a, means_b, alpha=alpha)
-    screens = np.repeat(np.arange(x.shape[1]), x.shape[2])
-    secondary = [mixed_difference((x[t] - y[t]).ravel(), screens, level=level) for t in range(x.shape[0])]
+    secondary = [
+        mixed_difference((s - t).ravel(), np.repeat(np.arange(s.shape[0]), s.shape[1]), level=level)
+        for s, t in zip(x, y)
+    ]
     secondary_p = holm([m.p_value for m in secondary])
     out = []
     for t, m in enumerate(secondary):
@@ -276,12 +298,12 @@ def robustness(a, b, *, alpha: float = 0.05, level: float = 0.95) -> list[Robust
             Robustness(
                 int(verdicts[t]),
                 float(p_holm[t]),
-                x.shape[1],
+                shapes[0][0],
                 int(holding[t]),
                 m,
                 float(secondary_p[t]),
                 agrees,
-                bool(holding[t] == x.shape[1] and agrees == verdicts[t]),
+                bool(holding[t] == shapes[0][0] and agrees == verdicts[t]),
             )
         )
     return out

@@ -16,8 +16,9 @@ has its own family table (:func:`study_family_table`: the paper's paired permuta
 Modules: ``_questions`` (:class:`Questions`, :data:`VERDICTS`, :func:`describe`, :func:`verdict_counts`),
 ``_screens`` (across screens, and each ranker's spread over the repeats: :func:`repeat_spread`; the means over
 the repeats are :func:`crocbench.report.repeat_means`), ``_one_dataset`` (a study on one dataset),
-``_exploratory`` (beyond the family), ``_pains`` (the family without the PAINS compounds) and ``_memorization``
-(the strata of the test actives: best on novel actives, the analogs' share of each gain).
+``_exploratory`` (beyond the family), ``_pains`` (the family without the PAINS compounds), ``_memorization``
+(the strata of the test actives: best on novel actives, the analogs' share of each gain) and ``_verdict`` (a verdict
+study's union of families with each verdict's robustness, and its decompositions: :func:`verdict_table`).
 """
 
 from ._exploratory import exploratory_markdown
@@ -39,12 +40,26 @@ from ._screens import (
     repeats_agreeing,
     spread_markdown,
 )
+from ._verdict import (
+    Arm,
+    awaiting_markdown,
+    declared_arms,
+    decomposition_markdown,
+    decomposition_table,
+    verdict_markdown,
+    verdict_table,
+)
 
 __all__ = [
+    "Arm",
     "DECLARED",
     "VERDICTS",
     "Questions",
     "answers_markdown",
+    "awaiting_markdown",
+    "declared_arms",
+    "decomposition_markdown",
+    "decomposition_table",
     "describe",
     "exploratory_markdown",
     "family_markdown",
@@ -63,4 +78,6 @@ __all__ = [
     "study_family_table",
     "study_headline_markdown",
     "verdict_counts",
+    "verdict_markdown",
+    "verdict_table",
 ]
