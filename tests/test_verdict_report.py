@@ -286,23 +286,60 @@ def test_the_study_awaiting_its_run_says_what_it_will_test():
     )
 
 
-def test_the_pages_block_is_the_awaiting_words_until_the_runs_tables_are_committed(tmp_path, tables):
+def test_the_pages_block_is_the_awaiting_words_until_the_reference_holds_the_runs_values(tmp_path, tables):
     studies = tmp_path / "config" / "studies"
     studies.mkdir(parents=True)
     (studies / "study.yaml").write_text(yaml.safe_dump({"verdict": VERDICT}))
     (studies / "other.yaml").write_text(yaml.safe_dump({"dataset": ["s"]}))
     assert verdict_tables(tmp_path) == {"study/verdict": awaiting_markdown(VERDICT)}
+    # the study's reference: its run's per-repeat values and novel actives, and the manifest's design with the
+    # verdict declared and its arms, as the run recorded them (crocbench.config.study_design)
     folder = tmp_path / "results" / "reference" / "study"
     folder.mkdir(parents=True)
+    tables[CONFIRMED].to_csv(folder / "datasets_repeats.tsv", sep="\t", index=False)
+    tables[NOVEL].to_csv(folder / "novel.tsv", sep="\t", index=False)
+    design = {"verdict": VERDICT, "arms": {label: dict(arm._asdict()) for label, arm in ARMS.items()}}
+    manifest = {"kind": "panel", "split": "random", "labels": "confirmed", "config": [], "documents": [],
+                "design": design}  # fmt: skip
+    (folder / "manifest.yaml").write_text(yaml.safe_dump(manifest))
     table, parts = verdict_table(tables, VERDICT, ARMS), decomposition_table(tables, VERDICT, ARMS)
-    table.to_csv(folder / "verdict.tsv", sep="\t", index=False, float_format="%.10g")
-    parts.to_csv(folder / "decomposition.tsv", sep="\t", index=False, float_format="%.10g")
     text = verdict_tables(tmp_path)["study/verdict"]
     assert text.startswith(_sentences(verdict_markdown(table, VERDICT))) and "| A/p vs B/e |" in text
     assert "awaits" not in text and ": robust:" in text and "fragile: holds in 14 of 15" in text
+    assert text == verdict_markdown(table, VERDICT) + "\n\n" + decomposition_markdown(parts, VERDICT)
+    # a screen more in the reference (crocbench reference --add) moves the words with no table kept by hand
+    more = tables[CONFIRMED][tables[CONFIRMED]["dataset"] == tables[CONFIRMED]["dataset"].iloc[0]].assign(
+        dataset="extra"
+    )
+    pd.concat([tables[CONFIRMED], more]).to_csv(folder / "datasets_repeats.tsv", sep="\t", index=False)
+    novel = tables[NOVEL][tables[NOVEL]["dataset"] == tables[NOVEL]["dataset"].iloc[0]].assign(dataset="extra")
+    pd.concat([tables[NOVEL], novel]).to_csv(folder / "novel.tsv", sep="\t", index=False)
+    assert (
+        verdict_tables(tmp_path)["study/verdict"] != text
+        and "on 16 screens" in verdict_tables(tmp_path)["study/verdict"]
+    )
 
 
 def test_the_docs_block_of_the_declared_study_is_current():
     (block,) = [v for k, v in reference_blocks((ROOT / "docs" / "user_guide" / "many_screens.md").read_text()).items()
                 if k == "verdict/verdict"]  # fmt: skip
     assert block == verdict_tables(ROOT)["verdict/verdict"]
+
+
+def test_a_verdict_runs_design_records_the_declaration_and_its_arms():
+    """The verdict study's design (tables/design.yaml, kept in its reference's manifest) holds its ``verdict:`` and
+    each arm's model label, ranker and fingerprint, through YAML, so that the pages compute its words from the
+    reference alone; a run without ``verdict:`` records neither."""
+    from _configs import merged_config
+
+    from crocbench.config import study_design
+
+    panel = ROOT / "config" / "panels" / "pubchem_hts.yaml"
+    studies = ROOT / "config" / "studies"
+    config, runs = merged_config(panel, studies / "verdict.yaml", studies / "fair_chosen.yaml")
+    arms = declared_arms(config["verdict"], runs)
+    design = yaml.safe_load(yaml.safe_dump(study_design(config, runs, arms=arms)))
+    assert {label: Arm(**arm) for label, arm in design["arms"].items()} == arms and len(arms) == 18
+    assert design["verdict"] == config["verdict"] and design["arms"]["RF/paper"]["model"] == runs["rf_paper"].label
+    plain, plain_runs = merged_config(panel, studies / "fair_random.yaml", studies / "fair_chosen.yaml")
+    assert not {"verdict", "arms"} & set(study_design(plain, plain_runs))

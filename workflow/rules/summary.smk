@@ -95,7 +95,12 @@ rule summary_design:
         "../../envs/crocbench.yaml"
     threads: 1
     params:
-        design=study_design(config, {m: RUNS[m] for m in MODELS}, [LABELS[m] for m in SUMMARY_MODELS]),
+        design=study_design(
+            config,
+            {m: RUNS[m] for m in MODELS},
+            [LABELS[m] for m in SUMMARY_MODELS],
+            VERDICT_ARMS,
+        ),
         questions=config["summary"]["questions"],
         labels=LABELS,
     script:

@@ -267,7 +267,7 @@ def _design_tuning(config: dict) -> dict | None:
     return chosen or None
 
 
-def study_design(config: dict, runs: dict, ranked=None) -> dict:
+def study_design(config: dict, runs: dict, ranked=None, arms=None) -> dict:
     """What a run's results rest on, for its reference's manifest: the split (``cv``), the tuning (``tuning``:
     :func:`_design_tuning`), every compared run's class and parameters by label (``models``) and, for a panel, the
     labels of the runs its ranks and tests compare (``ranked``: ``summary: models``).
@@ -280,6 +280,10 @@ def study_design(config: dict, runs: dict, ranked=None) -> dict:
         ``{name: crocbench.models.Run}`` of the compared runs.
     ranked : sequence of str, optional
         The labels of the runs the panel's ranks and tests compare.
+    arms : dict, optional
+        A verdict study's arms (``crocbench.report.findings.declared_arms``): with them, the design holds the
+        ``verdict:`` declared and each arm's ``model`` label, ``ranker`` and ``fingerprint`` (``arms``), which
+        the study's words are computed from.
 
     Returns
     -------
@@ -291,4 +295,9 @@ def study_design(config: dict, runs: dict, ranked=None) -> dict:
     cv = {k: config["cv"][k] for k in ("split", "folds", "repeats", "seed") if k in config["cv"]}
     models = {run.label: json.loads(json.dumps(run.params, default=str)) for run in runs.values()}
     design = {"cv": cv, "tuning": _design_tuning(config), "models": models}
-    return design if ranked is None else {**design, "ranked": list(ranked)}
+    if ranked is not None:
+        design["ranked"] = list(ranked)
+    if arms:
+        design["verdict"] = json.loads(json.dumps(config["verdict"]))
+        design["arms"] = {label: dict(arm._asdict()) for label, arm in arms.items()}
+    return design

@@ -29,11 +29,12 @@ from ._tables import (
     reference_figure,
     study_tables,
 )
-from ._verdict import VERDICT_FILES, verdict_tables
+from ._verdict import VERDICT_VALUES, reference_verdict, verdict_tables
 
 __all__ = [
     "TRAINED_FOR_THE_TOP",
-    "VERDICT_FILES",
+    "VERDICT_VALUES",
+    "reference_verdict",
     "compared_panels",
     "comparison_markdown",
     "critical_difference_figure",

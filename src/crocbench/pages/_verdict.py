@@ -1,5 +1,5 @@
-"""A declared verdict study's block (``<!-- reference:<study>/verdict -->``): its words from the tables its run
-committed, or, while none is, what it will test."""
+"""A declared verdict study's block (``<!-- reference:<study>/verdict -->``): its words computed from the values its
+reference holds, or, while it has none, what it will test."""
 
 from __future__ import annotations
 
@@ -8,14 +8,42 @@ from pathlib import Path
 import pandas as pd
 import yaml
 
-#: The tables a verdict study's run writes (``results/summary/tables/``) and its reference keeps.
-VERDICT_FILES = ("verdict.tsv", "decomposition.tsv")
+#: The tables of a verdict study's reference the verdict is computed from, by what each family is scored on: every
+#: screen's per-repeat values, and its values on the novel actives. A reference grows by screens (``crocbench
+#: reference --add``); the verdict across them is computed here, never kept.
+VERDICT_VALUES = {"confirmed actives": "datasets_repeats.tsv", "novel actives": "novel.tsv"}
+
+
+def reference_verdict(folder) -> tuple:
+    """``(verdict_table, decomposition_table)`` of a verdict study's reference: the ``verdict:`` declared and its
+    arms from its manifest's ``design`` (as the run recorded them: :func:`crocbench.config.study_design`), its
+    values from :data:`VERDICT_VALUES`.
+
+    Parameters
+    ----------
+    folder : path-like
+        The reference folder (``results/reference/<study>``).
+
+    Returns
+    -------
+    tuple of DataFrame
+    """
+    from ..reference import read_manifest
+    from ..report.findings import Arm, decomposition_table, verdict_table
+
+    folder = Path(folder)
+    design = read_manifest(folder).design or {}
+    if "verdict" not in design or "arms" not in design:
+        raise ValueError(f"{folder}: its manifest's design records no verdict and arms (a verdict study's run does)")
+    arms = {label: Arm(**arm) for label, arm in design["arms"].items()}
+    values = {on: pd.read_csv(folder / name, sep="\t") for on, name in VERDICT_VALUES.items()}
+    return verdict_table(values, design["verdict"], arms), decomposition_table(values, design["verdict"], arms)
 
 
 def verdict_tables(root) -> dict:
     """``{"<study>/verdict": Markdown}`` for each study config (``config/studies/<study>.yaml``) that declares
-    ``verdict:``: where ``results/reference/<study>`` holds its run's :data:`VERDICT_FILES`, the union's words and
-    table and the decompositions (:func:`crocbench.report.findings.verdict_markdown`,
+    ``verdict:``: where ``results/reference/<study>`` holds its values (:data:`VERDICT_VALUES`), the union's words
+    and table and the decompositions (:func:`reference_verdict`) (:func:`crocbench.report.findings.verdict_markdown`,
     :func:`crocbench.report.findings.decomposition_markdown`); else what the study awaits
     (:func:`crocbench.report.findings.awaiting_markdown`).
 
@@ -37,8 +65,8 @@ def verdict_tables(root) -> dict:
         if not verdict:
             continue
         folder = root / "results" / "reference" / path.stem
-        if all((folder / name).is_file() for name in VERDICT_FILES):
-            table, parts = (pd.read_csv(folder / name, sep="\t") for name in VERDICT_FILES)
+        if all((folder / name).is_file() for name in [*VERDICT_VALUES.values(), "manifest.yaml"]):
+            table, parts = reference_verdict(folder)
             text = verdict_markdown(table, verdict) + "\n\n" + decomposition_markdown(parts, verdict)
         else:
             text = awaiting_markdown(verdict)
