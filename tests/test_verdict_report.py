@@ -12,6 +12,7 @@ import pandas as pd
 import pytest
 import yaml
 from scipy import stats
+from test_robustness import _holm  # Holm written out, by hand
 
 from crocbench.models import declared_runs
 from crocbench.pages import reference_blocks, verdict_tables
@@ -91,16 +92,6 @@ def _tables(planted=PLANTED, novel_shift=NULL, seed=0):
                 {"dataset": screen, "model": model, "croc_exp_80": 0.3 + s / 100 + novel_shift[s] * (model == "A")}
             )
     return {CONFIRMED: pd.DataFrame(rows), NOVEL: pd.DataFrame(novel)}
-
-
-def _holm(p):
-    """Holm's step-down adjustment, written out."""
-    order = sorted(range(len(p)), key=lambda i: p[i])
-    out, running = [0.0] * len(p), 0.0
-    for rank, i in enumerate(order):
-        running = max(running, min(1.0, (len(p) - rank) * p[i]))
-        out[i] = running
-    return out
 
 
 def _union(d, alpha=0.05):

@@ -43,8 +43,9 @@ def reference_verdict(folder) -> tuple:
 def verdict_tables(root) -> dict:
     """``{"<study>/verdict": Markdown}`` for each study config (``config/studies/<study>.yaml``) that declares
     ``verdict:``: where ``results/reference/<study>`` holds its values (:data:`VERDICT_VALUES`), the union's words
-    and table and the decompositions (:func:`reference_verdict`) (:func:`crocbench.report.findings.verdict_markdown`,
-    :func:`crocbench.report.findings.decomposition_markdown`); else what the study awaits
+    and table and the decompositions (:func:`reference_verdict`, then
+    :func:`crocbench.report.findings.verdict_markdown` and :func:`crocbench.report.findings.decomposition_markdown`);
+    else what the study awaits
     (:func:`crocbench.report.findings.awaiting_markdown`).
 
     Parameters
