@@ -765,17 +765,28 @@ def test_a_panels_optional_tables_are_kept_where_the_summary_has_them(tmp_path):
     assert pd.read_csv(tmp_path / "ref" / "datasets_repeats.tsv", sep="\t")["repeat"].tolist() == [0] * 15 + [1] * 15
 
 
-def test_a_panel_with_repeats_and_pains_grows_screen_by_screen_into_the_reference_of_one_run(tmp_path, capsys):
+@pytest.fixture(scope="module")
+def five_screens(tmp_path_factory):
+    """A run of five screens s1 to s5 with 3 repeats and PAINS (the IRV's scores moved by -1.4): its summary and
+    its reference, (summary, reference), which the panels grown screen by screen below must equal. Read only."""
+    folder = tmp_path_factory.mktemp("five_screens")
+    whole = _panel_summary(
+        folder / "whole" / "summary", ["s1", "s2", "s3", "s4", "s5"], repeats=3, pains=True, shift=-1.4
+    )
+    write_reference(whole, folder / "one")
+    return whole, folder / "one"
+
+
+def test_a_panel_with_repeats_and_pains_grows_screen_by_screen_into_the_reference_of_one_run(
+    tmp_path, capsys, five_screens
+):
     """`--add` with `cv: repeats` and `summary: pains`: each repeat's values and the PAINS tables merge screen by
     screen, and the ranks and tests are those of one run of all the screens (on each screen's mean over the
     repeats); a summary of another design (no repeats, other repeats, no PAINS) is refused in one line."""
-    whole = _panel_summary(
-        tmp_path / "whole" / "summary", ["s1", "s2", "s3", "s4", "s5"], repeats=3, pains=True, shift=-1.4
-    )
+    _, one = five_screens
     first = _panel_summary(tmp_path / "first" / "summary", ["s1", "s2", "s3"], repeats=3, pains=True, shift=-1.4)
     rest = _panel_summary(tmp_path / "rest" / "summary", ["s4", "s5"], repeats=3, pains=True, shift=-1.4)
-    one, grown = tmp_path / "one", tmp_path / "grown"
-    write_reference(whole, one)
+    grown = tmp_path / "grown"
     write_reference(first, grown)
     assert main(["reference", str(rest), "--out", str(grown), "--add"]) == 0
     names = (*SUMMARY_FILES, "datasets_repeats.tsv", "pains.tsv", "datasets_without_pains.tsv")
@@ -806,7 +817,7 @@ def test_a_panel_with_repeats_and_pains_grows_screen_by_screen_into_the_referenc
     assert {n: (grown / n).read_text() for n in names} == before
 
 
-def test_a_panel_grows_one_screen_at_a_time_from_summaries_of_their_screens_only(tmp_path, capsys):
+def test_a_panel_grows_one_screen_at_a_time_from_summaries_of_their_screens_only(tmp_path, capsys, five_screens):
     """The target `screen_tables` on one screen: its summary has only the tables of one screen each. The first
     starts the panel's reference (no tables across the screens: one screen has no ranks); each next `--add` merges
     its screen, and from two screens on the tables across the screens are recomputed, until the reference is the
@@ -814,9 +825,8 @@ def test_a_panel_grows_one_screen_at_a_time_from_summaries_of_their_screens_only
     that does not say which runs are ranked, is refused in one line; a summary of its screens only written over a
     panel's reference leaves no table across the screens behind."""
     screens = ["s1", "s2", "s3", "s4", "s5"]
-    whole = _panel_summary(tmp_path / "whole" / "summary", screens, repeats=3, pains=True, shift=-1.4)
-    one, grown = tmp_path / "one", tmp_path / "grown"
-    write_reference(whole, one)
+    whole, one = five_screens
+    grown = tmp_path / "grown"
     single = {
         s: _panel_summary(tmp_path / s / "summary", [s], repeats=3, pains=True, shift=-1.4, across=False)
         for s in screens
