@@ -16,7 +16,7 @@ VERDICT_VALUES = {"confirmed actives": "datasets_repeats.tsv", "novel actives": 
 
 def reference_verdict(folder) -> tuple:
     """``(verdict_table, decomposition_table)`` of a verdict study's reference: the ``verdict:`` declared and its
-    arms from its manifest's ``design`` (as the run recorded them: :func:`crocbench.config.study_design`), its
+    arms from its manifest's ``design`` (as the run recorded them: ``crocbench.config.study_design``), its
     values from :data:`VERDICT_VALUES`.
 
     Parameters
