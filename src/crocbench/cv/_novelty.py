@@ -10,7 +10,7 @@ neighbours apart exactly when no edge joins two folds, so each connected compone
   halves with few edges between them (``_bisection``: a heuristic, seeded, so the same graph gives the same
   halves); the separator is a minimum vertex cover of the edges between the halves (König's theorem,
   ``_cover``: exact, optimal for those halves), and any piece still too large is cut again
-  (``_separator``).  The whole is not a minimum separator of the component; a clique is kept whole.
+  (``_separator``).  The whole is not a minimum separator of the component.
 - Then each dropped compound whose kept neighbours all lie in one group that has room (or that has none) is given
   back to it, in index order (``_restore``): the fewer dropped, with no edge between two groups still.
 
@@ -96,11 +96,9 @@ def _separator(sub: sp.csr_matrix) -> np.ndarray | None:
 
     Any vertex cover of the cut edges separates the two halves (the uncovered vertices of each half stay on its
     side).  The halves are a heuristic (METIS: few edges cut, balanced sides); the cover of their cut edges is a
-    minimum one (König's theorem, from a maximum matching).  None for a clique: no separator splits it.
+    minimum one (König's theorem, from a maximum matching).  A clique loses its smaller half: the rest, a clique
+    still, is cut again down to a fold's size.  None when METIS leaves a side empty.
     """
-    n = sub.shape[0]
-    if sub.nnz == n * (n - 1):
-        return None
     side = _bisection(sub)
     coo = sub.tocoo()
     cut = (side[coo.row] == 0) & (side[coo.col] == 1)
@@ -120,8 +118,7 @@ def _members(labels: np.ndarray, items: np.ndarray) -> list:
 def novelty_groups(graph: sp.csr_matrix, n_folds: int) -> np.ndarray:
     """Each compound's group (0, 1, ...) under the novelty split, or ``DROPPED`` (-1).
 
-    No edge of ``graph`` joins two groups; every group is at most ``ceil(n / n_folds)`` compounds unless it is a
-    clique, and the groups are numbered in the order of their first compound.  The same graph gives the same
+    No edge of ``graph`` joins two groups; every group is at most ``ceil(n / n_folds)`` compounds, and the groups are numbered in the order of their first compound.  The same graph gives the same
     groups.
 
     Parameters
@@ -155,7 +152,7 @@ def novelty_groups(graph: sp.csr_matrix, n_folds: int) -> np.ndarray:
             continue
         sub = graph[members][:, members].tocsr()
         sep = _separator(sub)
-        if sep is None:
+        if sep is None or not sep.size:
             final.append(members)
             continue
         rest = np.setdiff1d(np.arange(members.size), sep)
