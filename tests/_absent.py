@@ -22,6 +22,7 @@ EXTRA_MODULES = (
     "matplotlib",
     "numba",
     "pyarrow",
+    "pymetis",
     "rdkit",
     "sklearn",
     "snakemake",

@@ -95,14 +95,6 @@ def test_the_libraries_have_large_components_to_cut():
     assert max(dropped) > 0 and min(dropped) == 0, dropped
 
 
-def test_a_path_loses_its_middle_and_a_clique_stays_whole():
-    """0-1-2-3-4 in 2 folds of 3: the middle vertex separates; a clique of 5 has no middle level: kept whole."""
-    path = sp.csr_matrix(np.eye(5, k=1) + np.eye(5, k=-1))
-    assert novelty_groups(path, 2).tolist() == [0, 0, DROPPED, 1, 1]
-    clique = sp.csr_matrix(np.ones((5, 5)) - np.eye(5))
-    assert novelty_groups(clique, 2).tolist() == [0] * 5
-
-
 @pytest.mark.parametrize(("seed", "tau"), CASES[:6])
 def test_the_same_seed_gives_the_same_folds_and_others_move_them(seed, tau):
     first = _split(seed, tau, fold_seed=3)[2]

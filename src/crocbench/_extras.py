@@ -28,6 +28,7 @@ EXTRAS = {
     "matplotlib": ("matplotlib", "workflow"),
     "numba": ("numba", "workflow"),
     "pyarrow": ("pyarrow", "workflow"),
+    "pymetis": ("pymetis", "workflow"),
     "rdkit": ("rdkit", "workflow"),
     "sklearn": ("scikit-learn", "workflow"),
     "snakemake": ("snakemake", "workflow"),

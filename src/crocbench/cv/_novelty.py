@@ -6,11 +6,13 @@ neighbours apart exactly when no edge joins two folds, so each connected compone
 - The components are exact: a component is dealt whole, as a group, by :func:`crocbench.cv.grouped_folds`; no
   compound of a component that fits is dropped.
 - A component larger than ``ceil(N / k)`` (it would leave its fold far larger than the others) is cut by a vertex
-  separator, and the separator is dropped: neither trained on nor scored.  The separator is a heuristic: from
-  the levels of a breadth-first search from a pseudo-peripheral vertex, a minimum vertex cover of the edges
-  between two consecutive levels (exact for that pair of levels, :func:`_cover`), the pair whose cover is least
-  over the smaller side (:func:`_separator`), applied again to any piece still too large.  It is not a minimum
-  separator of the component; a component of diameter below 2 (e.g. a clique) is kept whole.
+  separator, and the separator is dropped: neither trained on nor scored.  METIS bisects the component into two
+  halves with few edges between them (``_bisection``: a heuristic, seeded, so the same graph gives the same
+  halves); the separator is a minimum vertex cover of the edges between the halves (König's theorem,
+  ``_cover``: exact, optimal for those halves), and any piece still too large is cut again
+  (``_separator``).  The whole is not a minimum separator of the component.
+- Then each dropped compound whose kept neighbours all lie in one group that has room (or that has none) is given
+  back to it, in index order (``_restore``): the fewer dropped, with no edge between two groups still.
 
 Dropped compounds have fold ``DROPPED`` (-1).  At most ``max_dropped`` of the compounds may be dropped; a screen
 that needs more raises one line naming the share and the smallest ``tau`` of 0.05 steps above it that fits.
@@ -23,6 +25,7 @@ import pandas as pd
 import scipy.sparse as sp
 from scipy.sparse import csgraph
 
+from .._extras import needs
 from ._folds import DROPPED, grouped_folds
 
 #: The default largest share of the compounds a novelty split may drop.
@@ -53,16 +56,6 @@ def check_max_dropped(share) -> float:
     return s
 
 
-def _levels(sub: sp.csr_matrix) -> np.ndarray:
-    """Breadth-first levels of a connected graph from a pseudo-peripheral vertex (two sweeps, ties: lowest index)."""
-    degree = np.diff(sub.indptr)
-    start = int(np.argmin(degree))
-    for _ in range(2):
-        dist = csgraph.shortest_path(sub, unweighted=True, indices=start)
-        start = int(np.argmax(dist))  # the first of the farthest
-    return dist.astype(np.int64)
-
-
 def _cover(edges_u: np.ndarray, edges_v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """A minimum vertex cover of a bipartite graph given by its edges (u, v): König's, from a maximum matching.
 
@@ -89,31 +82,30 @@ def _cover(edges_u: np.ndarray, edges_v: np.ndarray) -> tuple[np.ndarray, np.nda
     return us[~seen_u], vs[seen_v]
 
 
-def _separator(sub: sp.csr_matrix) -> np.ndarray | None:
-    """A vertex separator of ``sub`` (connected) from its breadth-first levels, or None when none splits it.
+def _bisection(sub: sp.csr_matrix) -> np.ndarray:
+    """A side (0 or 1) for each vertex of ``sub``: METIS's bisection, of few edges between two halves (seed 0)."""
+    with needs("the novelty split"):
+        import pymetis
+    graph = pymetis.CSRAdjacency(adj_starts=sub.indptr, adjacent=sub.indices)
+    part = pymetis.part_graph(2, graph, options=pymetis.Options(seed=0))
+    return np.asarray(part.vertex_part, dtype=np.int64)
 
-    Edges join only equal or adjacent levels, so any vertex cover of the edges between levels ``l`` and ``l + 1``
-    separates the levels up to ``l`` from those after it (the uncovered vertices of each level stay on its side).
-    Per boundary the cover is a minimum one (König's theorem, from a maximum matching); the boundary taken is the
-    one whose cover has the least size over the smaller side.
+
+def _separator(sub: sp.csr_matrix) -> np.ndarray | None:
+    """A vertex separator of ``sub`` (connected): a minimum vertex cover of the edges METIS's bisection cuts.
+
+    Any vertex cover of the cut edges separates the two halves (the uncovered vertices of each half stay on its
+    side).  The halves are a heuristic (METIS: few edges cut, balanced sides); the cover of their cut edges is a
+    minimum one (König's theorem, from a maximum matching).  A clique loses its smaller half: the rest, a clique
+    still, is cut again down to a fold's size.  None when METIS leaves a side empty.
     """
-    level = _levels(sub)
-    n = level.size
-    depth = int(level.max()) + 1
-    if depth < 3:  # diameter below 2: every split leaves a side empty
-        return None
+    side = _bisection(sub)
     coo = sub.tocoo()
-    across = level[coo.col] == level[coo.row] + 1  # an edge from level l to level l + 1
-    rows, cols, at = coo.row[across], coo.col[across], level[coo.row[across]]
-    upto = np.cumsum(np.bincount(level, minlength=depth))  # vertices in levels <= l
-    best, chosen = np.inf, None
-    for boundary in range(depth - 1):
-        here = at == boundary
-        near, far = _cover(rows[here], cols[here])
-        side = min(upto[boundary] - near.size, n - upto[boundary] - far.size)
-        if side > 0 and (near.size + far.size) / side < best:
-            best, chosen = (near.size + far.size) / side, np.concatenate([near, far])
-    return chosen
+    cut = (side[coo.row] == 0) & (side[coo.col] == 1)
+    if not cut.any():  # a side left empty
+        return None
+    near, far = _cover(coo.row[cut], coo.col[cut])
+    return np.concatenate([near, far])
 
 
 def _members(labels: np.ndarray, items: np.ndarray) -> list:
@@ -126,8 +118,8 @@ def _members(labels: np.ndarray, items: np.ndarray) -> list:
 def novelty_groups(graph: sp.csr_matrix, n_folds: int) -> np.ndarray:
     """Each compound's group (0, 1, ...) under the novelty split, or ``DROPPED`` (-1).
 
-    No edge of ``graph`` joins two groups; every group is at most ``ceil(n / n_folds)`` compounds unless it
-    could not be cut.
+    No edge of ``graph`` joins two groups; every group is at most ``ceil(n / n_folds)`` compounds, and the groups are numbered in the order of their first compound.  The same graph gives the same
+    groups.
 
     Parameters
     ----------
@@ -144,8 +136,8 @@ def novelty_groups(graph: sp.csr_matrix, n_folds: int) -> np.ndarray:
     Examples
     --------
     >>> path = sp.csr_matrix(np.eye(5, k=1) + np.eye(5, k=-1))  # 0 - 1 - 2 - 3 - 4
-    >>> novelty_groups(path, 2).tolist()  # too large for 2 folds of 3: the middle is dropped
-    [0, 0, -1, 1, 1]
+    >>> novelty_groups(path, 2).tolist()  # too large for 2 folds of 3: one compound, the fewest, is dropped
+    [0, 0, 0, -1, 1]
     """
     n = graph.shape[0]
     cap = -(-n // int(n_folds))
@@ -160,16 +152,40 @@ def novelty_groups(graph: sp.csr_matrix, n_folds: int) -> np.ndarray:
             continue
         sub = graph[members][:, members].tocsr()
         sep = _separator(sub)
-        if sep is None:
+        if sep is None or not sep.size:
             final.append(members)
             continue
         rest = np.setdiff1d(np.arange(members.size), sep)
         _, pieces = csgraph.connected_components(sub[rest][:, rest], directed=False)
         pending.extend(_members(pieces, members[rest]))
-    final.sort(key=lambda m: int(m[0]))  # numbered by their first compound: independent of the cutting order
     for g, members in enumerate(final):
         group[members] = g
+    _restore(graph, group, cap)
+    kept = group != DROPPED  # numbered by their first compound: independent of the order of the cutting
+    labels, first = np.unique(group[kept], return_index=True)
+    rank = np.empty(labels.size, dtype=np.int64)
+    rank[np.argsort(first, kind="stable")] = np.arange(labels.size)
+    group[kept] = rank[np.searchsorted(labels, group[kept])]
     return group
+
+
+def _restore(graph: sp.csr_matrix, group: np.ndarray, cap: int) -> None:
+    """Give back, in place, each dropped compound whose kept neighbours all lie in one group below ``cap``.
+
+    In index order: such a compound joins that group (a new group of its own when it has no kept neighbour), and
+    the compounds after it see it kept.  No edge then joins two groups, as before.
+    """
+    size = np.bincount(group[group != DROPPED], minlength=int(group.max()) + 1).tolist()
+    indptr, indices = graph.indptr, graph.indices
+    for v in np.flatnonzero(group == DROPPED).tolist():
+        near = np.unique(group[indices[indptr[v] : indptr[v + 1]]])
+        near = near[near != DROPPED]
+        if near.size == 0:
+            group[v] = len(size)
+            size.append(1)
+        elif near.size == 1 and size[int(near[0])] < cap:
+            group[v] = int(near[0])
+            size[int(near[0])] += 1
 
 
 def graph_at(graph: sp.csr_matrix, tau: float) -> sp.csr_matrix:
