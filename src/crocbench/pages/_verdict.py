@@ -6,7 +6,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pandas as pd
-import yaml
 
 #: The tables of a verdict study's reference the verdict is computed from, by what each family is scored on: every
 #: screen's per-repeat values, and its values on the novel actives. A reference grows by screens (``crocbench
@@ -57,7 +56,11 @@ def verdict_tables(root) -> dict:
     -------
     dict
     """
+    from .._extras import needs
     from ..report.findings import awaiting_markdown, decomposition_markdown, verdict_markdown
+
+    with needs("crocbench regenerate"):
+        import yaml
 
     root, tables = Path(root), {}
     for path in sorted((root / "config" / "studies").glob("*.yaml")):
