@@ -24,8 +24,9 @@ Every committed reference folder holds one. The code reads it, never the folder'
     The study's declared questions (:class:`crocbench.report.findings.Questions`), for its findings.
 ``design``
     What a panel's results rest on, as its run wrote it (``tables/design.yaml``; :func:`crocbench.config.study_design`):
-    the split (``cv``: split, folds, repeats, seed), the tuning (``tuning``: its settings, with ``chosen_on``, the
-    development panel the models were chosen on, and ``chosen_by``, its settings), every compared run's parameters
+    the split (``cv``: split, folds, repeats, seed), the tuning that acted (``tuning``: its settings where the run
+    tunes a model; ``chosen_on``, the development panel the models were chosen on, and ``chosen_by``, its settings,
+    where they were chosen there; null otherwise), every compared run's parameters
     (``models``, by label), each trained run's fingerprint and the sha256 of the features its fold jobs read on
     each screen (``features``: :func:`crocbench._workflow.features_design`) and the runs its ranks and tests compare
     (``ranked``).
