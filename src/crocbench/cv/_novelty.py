@@ -118,8 +118,8 @@ def _members(labels: np.ndarray, items: np.ndarray) -> list:
 def novelty_groups(graph: sp.csr_matrix, n_folds: int) -> np.ndarray:
     """Each compound's group (0, 1, ...) under the novelty split, or ``DROPPED`` (-1).
 
-    No edge of ``graph`` joins two groups; every group is at most ``ceil(n / n_folds)`` compounds, and the groups are numbered in the order of their first compound.  The same graph gives the same
-    groups.
+    No edge of ``graph`` joins two groups; every group is at most ``ceil(n / n_folds)`` compounds, and the groups
+    are numbered in the order of their first compound.  The same graph gives the same groups.
 
     Parameters
     ----------

@@ -220,33 +220,31 @@ def mixed_difference(differences, screens, *, level: float = 0.95) -> MixedDiffe
     if np.ptp(d) == 0:  # every difference alike: no variance to estimate, the estimate is exact
         p = 1.0 if d[0] == 0 else 0.0
         return MixedDifference(float(d[0]), float(d[0]), float(d[0]), p, 0.0, 0.0, 0.0, k, d.size)
-    t = _sps().t
     if d.size == k:  # one difference per screen: the two variances are one; the model is the t-test on the screens
-        estimate, sd = float(d.mean()), float(d.std(ddof=1))
-        se = sd / np.sqrt(k)
-        half = float(t.ppf((1 + level) / 2, k - 1)) * se
-        p = float(2 * t.sf(abs(estimate) / se, k - 1))
-        return MixedDifference(estimate, estimate - half, estimate + half, p, se, sd, 0.0, k, d.size)
-    with needs("crocbench.stats.mixed_difference"):
-        from statsmodels.regression.mixed_linear_model import MixedLM
+        estimate, between, within = float(d.mean()), float(d.std(ddof=1)), 0.0
+        se = between / np.sqrt(k)
+    else:
+        with needs("crocbench.stats.mixed_difference"):
+            from statsmodels.regression.mixed_linear_model import MixedLM
 
-    with warnings.catch_warnings():  # a variance at the boundary (0) is an answer here, not a failure
-        warnings.simplefilter("ignore")
-        # statsmodels' default stops near 1e-4 of the optimum. BFGS to a tight gradient reaches the balanced case's
-        # closed form to ~1e-12 inside, but stops ~1% short of a variance at 0; Powell's derivative-free search
-        # reaches 0 (to ~1e-10). Both are fitted and the higher REML likelihood is kept.
-        model = MixedLM(d, np.ones((d.size, 1)), groups=groups)
-        fits = [
-            model.fit(reml=True, method=["bfgs", "lbfgs"], gtol=1e-12),
-            model.fit(reml=True, method=["powell"], xtol=1e-12, ftol=1e-14, maxiter=10_000),
-        ]
-        fit = max(fits, key=lambda f: f.llf)
-    estimate, se = float(fit.fe_params[0]), float(fit.bse_fe[0])
+        with warnings.catch_warnings():  # a variance at the boundary (0) is an answer here, not a failure
+            warnings.simplefilter("ignore")
+            # statsmodels' default stops near 1e-4 of the optimum. BFGS to a tight gradient reaches the balanced case's
+            # closed form to ~1e-12 inside, but stops ~1% short of a variance at 0; Powell's derivative-free search
+            # reaches 0 (to ~1e-10). Both are fitted and the higher REML likelihood is kept.
+            model = MixedLM(d, np.ones((d.size, 1)), groups=groups)
+            fits = [
+                model.fit(reml=True, method=["bfgs", "lbfgs"], gtol=1e-12),
+                model.fit(reml=True, method=["powell"], xtol=1e-12, ftol=1e-14, maxiter=10_000),
+            ]
+            fit = max(fits, key=lambda f: f.llf)
+        estimate, se = float(fit.fe_params[0]), float(fit.bse_fe[0])
+        between = float(np.sqrt(max(0.0, float(np.asarray(fit.cov_re)[0, 0]))))
+        within = float(np.sqrt(fit.scale))
+    t = _sps().t
     half = float(t.ppf((1 + level) / 2, k - 1)) * se
     p = float(2 * t.sf(abs(estimate) / se, k - 1)) if se > 0 else (1.0 if estimate == 0 else 0.0)
-    between = float(np.sqrt(max(0.0, float(np.asarray(fit.cov_re)[0, 0]))))
-    return MixedDifference(estimate, estimate - half, estimate + half, p, se, between, float(np.sqrt(fit.scale)), k,
-                           d.size)  # fmt: skip
+    return MixedDifference(estimate, estimate - half, estimate + half, p, se, between, within, k, d.size)
 
 
 def robustness(a, b, *, alpha: float = 0.05, level: float = 0.95) -> list[Robustness]:
