@@ -1,5 +1,6 @@
 import hashlib
 import os
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -13,6 +14,12 @@ ROOT = Path(__file__).resolve().parents[1]
 # needs (LightGBM's forest tests took 6x the CPU). Set before any OpenMP runtime loads; children inherit it; a
 # value the user set wins. Waiting changes no result, only CPU time.
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+
+# Compiled modules are cached (__pycache__, git-ignored) even where the environment says not to write them
+# (PYTHONDONTWRITEBYTECODE): the suite starts a few hundred Python children (the command line, snakemake, the
+# examples), and each one compiled the whole package again, about 0.3 CPU s apiece. Caching changes no result.
+sys.dont_write_bytecode = False
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 
 #: Seconds a test of each mark may run (pytest-timeout) before it fails with every thread's stack; the unit suite's
 #: tests get pyproject.toml's ``timeout``. A test that needs another names its own (``@pytest.mark.timeout(N)``).
