@@ -4,6 +4,8 @@ test with Holm written out here, the panels enumerated here, and the balanced mi
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pytest
 from scipy import stats
@@ -215,3 +217,42 @@ def test_one_difference_per_screen_is_the_t_test_on_the_screens():
     assert (m.estimate, m.p_value) == pytest.approx((d.mean(), t.pvalue), rel=1e-12)
     assert (m.low, m.high) == pytest.approx((low, high), rel=1e-12)
     assert m.observations == m.screens == 15 and m.within_sd == 0.0
+
+
+@pytest.mark.parametrize("maker", [_balanced, _flat_screens], ids=["screens-spread", "variance-at-zero"])
+def test_the_balanced_closed_form_is_statsmodels_reml_fit(maker):
+    """Every screen with the same repeats: the closed form equals statsmodels' REML fit (tightly converged, the
+    higher likelihood of a gradient and a derivative-free search), in both regimes of the between-screen variance."""
+    from statsmodels.regression.mixed_linear_model import MixedLM
+
+    d = maker(4)
+    groups = np.repeat(np.arange(d.shape[0]), d.shape[1])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        model = MixedLM(d.ravel(), np.ones((d.size, 1)), groups=groups)
+        fit = max(
+            [model.fit(reml=True, method=["bfgs"], gtol=1e-12),
+             model.fit(reml=True, method=["powell"], xtol=1e-12, ftol=1e-14, maxiter=10_000)],
+            key=lambda f: f.llf,
+        )  # fmt: skip
+    m = mixed_difference(d.ravel(), groups)
+    assert m.estimate == pytest.approx(float(fit.fe_params[0]), rel=1e-9)
+    assert m.se == pytest.approx(float(fit.bse_fe[0]), rel=1e-5)
+    assert m.within_sd**2 == pytest.approx(float(fit.scale), rel=1e-5)
+    assert m.between_sd**2 == pytest.approx(
+        max(0.0, float(np.asarray(fit.cov_re)[0, 0])), rel=1e-6, abs=1e-8 * fit.scale
+    )
+
+
+def test_an_unbalanced_design_weights_screens_by_their_precision():
+    # one screen with one repeat fewer: no closed form; the fit is statsmodels' (the precision-weighted mean)
+    d = _balanced(2)
+    values = np.concatenate([d[0, :2], d[1:].ravel()])
+    groups = np.concatenate([[0, 0], np.repeat(np.arange(1, d.shape[0]), d.shape[1])])
+    m = mixed_difference(values, groups)
+    gamma = m.between_sd**2 / m.within_sd**2
+    counts = np.bincount(groups)
+    w = counts / (1 + counts * gamma)
+    means = np.bincount(groups, weights=values) / counts
+    assert m.estimate == pytest.approx((w * means).sum() / w.sum(), rel=1e-6)
+    assert m.estimate != pytest.approx(values.mean(), rel=1e-6)

@@ -172,7 +172,8 @@ def leave_one_out(a, b, *, alpha: float = 0.05) -> np.ndarray:
 def mixed_difference(differences, screens, *, level: float = 0.95) -> MixedDifference:
     """The mean of repeat-level differences with screens as a random effect: ``difference ~ 1 + (1 | screen)``.
 
-    A linear mixed model (statsmodels' ``MixedLM``, REML) with a fixed intercept and a random intercept per screen.
+    A linear mixed model (REML) with a fixed intercept and a random intercept per screen: in closed form where every
+    screen has the same number of repeats (:func:`_balanced_reml`), else fitted by statsmodels' ``MixedLM``.
     Why this model: the repeats of one screen share its compounds and its difficulty, so they are not independent
     observations; the random intercept takes the screens as the unit of inference (as the signed-rank test does)
     while the repeats estimate the within-screen noise. In a balanced design whose screens' means spread more than
@@ -220,9 +221,12 @@ def mixed_difference(differences, screens, *, level: float = 0.95) -> MixedDiffe
     if np.ptp(d) == 0:  # every difference alike: no variance to estimate, the estimate is exact
         p = 1.0 if d[0] == 0 else 0.0
         return MixedDifference(float(d[0]), float(d[0]), float(d[0]), p, 0.0, 0.0, 0.0, k, d.size)
+    repeats = np.bincount(groups)
     if d.size == k:  # one difference per screen: the two variances are one; the model is the t-test on the screens
         estimate, between, within = float(d.mean()), float(d.std(ddof=1)), 0.0
         se = between / np.sqrt(k)
+    elif (repeats == repeats[0]).all():  # balanced: REML's estimates in closed form
+        estimate, se, between, within = _balanced_reml(d, groups, k, int(repeats[0]))
     else:
         with needs("crocbench.stats.mixed_difference"):
             from statsmodels.regression.mixed_linear_model import MixedLM
@@ -245,6 +249,28 @@ def mixed_difference(differences, screens, *, level: float = 0.95) -> MixedDiffe
     half = float(t.ppf((1 + level) / 2, k - 1)) * se
     p = float(2 * t.sf(abs(estimate) / se, k - 1)) if se > 0 else (1.0 if estimate == 0 else 0.0)
     return MixedDifference(estimate, estimate - half, estimate + half, p, se, between, within, k, d.size)
+
+
+def _balanced_reml(d, groups, screens: int, repeats: int) -> tuple[float, float, float, float]:
+    """REML's fit of ``d ~ 1 + (1 | screen)`` with ``repeats`` (2 or more) differences per screen, in closed form.
+
+    With ``MSB = repeats * var(means)`` and ``MSW`` the mean square within screens, the REML estimates are the
+    analysis-of-variance ones wherever ``MSB > MSW`` (between-screen variance ``(MSB - MSW) / repeats``, residual
+    ``MSW``, and the intercept's SE ``sqrt(MSB / n)``, that is ``sd(means) / sqrt(screens)``); elsewhere the
+    between-screen variance sits at its bound 0 and the residual variance is the total sum of squares over
+    ``n - 1``, the SE ``sqrt(residual / n)`` (Searle, Casella & McCulloch, *Variance Components*, 1992, sec. 6.7).
+    The estimate is the grand mean either way. Returns ``(estimate, se, between_sd, within_sd)``.
+    """
+    n = d.size
+    means = np.bincount(groups, weights=d, minlength=screens) / repeats
+    estimate = float(d.mean())
+    between_ss = repeats * float(((means - estimate) ** 2).sum())
+    within_ss = float(((d - means[groups]) ** 2).sum())
+    msb, msw = between_ss / (screens - 1), within_ss / (screens * (repeats - 1))
+    if msb > msw:
+        return estimate, float(np.sqrt(msb / n)), float(np.sqrt((msb - msw) / repeats)), float(np.sqrt(msw))
+    residual = (between_ss + within_ss) / (n - 1)
+    return estimate, float(np.sqrt(residual / n)), 0.0, float(np.sqrt(residual))
 
 
 def robustness(a, b, *, alpha: float = 0.05, level: float = 0.95) -> list[Robustness]:
