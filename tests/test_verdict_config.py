@@ -132,12 +132,12 @@ def test_the_plan_is_the_longest_run_of_priorities_that_fits_the_budget():
         assert s["planned"] == fits, s["stage"]
 
 
-def _edited(tmp_path, edit) -> str:
-    """check_config's one line on the verdict study after ``edit(verdict)``."""
+def _edited(tmp_path, edit, whole: bool = False) -> str:
+    """check_config's one line on the verdict study after ``edit(verdict)`` (``edit(config)`` if ``whole``)."""
     from crocbench.models import declared_runs, expand_runs
 
     config, _ = merged_config(PANEL, STUDY, ROOT / "config" / "studies" / "fair_chosen.yaml")
-    edit(config["verdict"])
+    edit(config if whole else config["verdict"])
     runs = declared_runs(expand_runs(config["models"]))
     with pytest.raises(ValueError) as error:
         check_config(config, runs, root=tmp_path)
@@ -158,6 +158,9 @@ def test_a_bad_verdict_declaration_stops_in_one_line(tmp_path):
     def other_fingerprint(v):
         v["arms"]["kNN/ECFP4"]["ranker"] = "knn"
 
+    def two_screens(config):
+        config["dataset"] = config["dataset"][:2]
+
     def over_budget(v):
         v["cost"]["stages"][1]["planned"] = True
 
@@ -170,6 +173,9 @@ def test_a_bad_verdict_declaration_stops_in_one_line(tmp_path):
     assert _edited(tmp_path, unknown_ranker).startswith("verdict: arms: GNN/paper: 'chemprop' is not a model (")
     assert _edited(tmp_path, other_fingerprint) == (
         "verdict: arms: kNN/ECFP4: model knn reads paper, not ECFP4 (its models: entry's features:)"
+    )
+    assert _edited(tmp_path, two_screens, whole=True) == (
+        "verdict: a verdict's leave-one-screen-out panels need 3 screens or more; dataset: names 2"
     )
     assert _edited(tmp_path, over_budget) == (
         "verdict: cost: stage 2: planned must be false (the planned stages are the longest run of priorities "

@@ -150,7 +150,8 @@ def check_questions(config: dict, runs: dict) -> None:
 
 def check_verdict(config: dict, runs: dict) -> None:
     """``verdict:``, where declared: each arm a declared model whose entry reads the arm's features; each family's pairs
-    two known arms on the same features (rankers compared at equal features), none twice, its metrics the summary's
+    two known arms on the same features (rankers compared at equal features), none twice, on 3 screens or more (the
+    leave-one-screen-out panels need 2 each), its metrics the summary's
     and the metric of record among the families'; each decomposition's pair two arms differing in ranker and in
     features; the stages' priorities 1, 2, ... and the planned stages the longest run of them within the budget.
 
@@ -162,7 +163,7 @@ def check_verdict(config: dict, runs: dict) -> None:
     ...               "SVM/ECFP4": {"ranker": "svm_ecfp4", "fingerprint": "ECFP4"}},
     ...      "families": [{"name": "f", "pairs": [["IRV/paper", "SVM/ECFP4"]], "metrics": ["roc"]}],
     ...      "decomposition": {"pairs": []}, "cost": {"budget_hours": 1, "stages": []}}
-    >>> check_verdict({"verdict": v}, declared_runs({"irv": {}, "svm_ecfp4": {"class": "svm", "features": "ecfp4"}}))
+    >>> check_verdict({"verdict": v, "dataset": ["a", "b", "c"], "datasets": dict.fromkeys("abc", {})}, declared_runs({"irv": {}, "svm_ecfp4": {"class": "svm", "features": "ecfp4"}}))
     Traceback (most recent call last):
     ...
     ValueError: verdict: families: f: IRV/paper and SVM/ECFP4 read different features (paper, ECFP4)
@@ -173,6 +174,11 @@ def check_verdict(config: dict, runs: dict) -> None:
     from ..models import FEATURE_LABELS
     from ..report import SUMMARY_RANK_METRICS
 
+    screens = chosen_datasets(config)
+    if len(screens) < 3:
+        raise ValueError(
+            f"verdict: a verdict's leave-one-screen-out panels need 3 screens or more; dataset: names {len(screens)}"
+        )
     arms = verdict["arms"]
     for label, arm in arms.items():
         if arm["ranker"] not in runs:
