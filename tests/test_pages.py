@@ -127,7 +127,14 @@ def _copy(tmp_path, keep: str | tuple = "pubchem_hts_ecfp") -> Path:
     return root
 
 
-def _regenerate(root, *args):
+def _regenerate(root, *args, fresh: bool = False):
+    """``crocbench regenerate --root ROOT ARGS``: in this process through ``main``, the function the command runs
+    (its exit status, its stdout and stderr), or with ``fresh`` in a Python process of its own that has regenerated
+    nothing before."""
+    if not fresh:
+        from _cli import _cli
+
+        return _cli("regenerate", "--root", root, *args)
     return subprocess.run(
         [sys.executable, "-m", "crocbench", "regenerate", "--root", str(root), *args],
         capture_output=True,
@@ -202,7 +209,7 @@ def test_two_repositories_regenerated_in_one_process_each_get_their_own_comparis
     assert regenerate_documents(first, check=True) == []  # the first again, after the second
     (h, n), (h2, n2) = held(first), held(second)
     assert (h2, n2) == (h - 1, n)
-    fresh = _regenerate(second, "--check")  # a process that regenerated nothing else
+    fresh = _regenerate(second, "--check", fresh=True)  # a process that regenerated nothing else
     assert fresh.returncode == 0, fresh.stdout
     # the first's reference edited as the second's was, between two regenerations of it: the block is stale
     shutil.copy(path, first / "results" / "reference" / "pubchem_hts" / "claims_per_screen.tsv")

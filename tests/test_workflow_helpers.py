@@ -7,6 +7,36 @@ from crocbench import _accounting
 from crocbench._workflow import remove_parts, resumable, screen_runs, signature, stale_summary_tables
 
 
+def _script(path, *args):
+    """``python PATH ARGS`` run in this process: the script loaded as a module of its own (its ``__name__`` not
+    ``__main__``) and its ``main()`` called with ``sys.argv`` as that command line sets it (``sys.path`` restored
+    after). Returns its exit status, stdout and stderr; ``sys.exit(message)`` writes the message to stderr and
+    exits 1, as Python does at the top of a script."""
+    import contextlib
+    import importlib.util
+    import io
+    import subprocess
+    import sys
+
+    spec = importlib.util.spec_from_file_location(f"_script_{path.stem}", path)
+    module = importlib.util.module_from_spec(spec)
+    out, err = io.StringIO(), io.StringIO()
+    argv, path_before = sys.argv, list(sys.path)
+    sys.argv = [str(path), *map(str, args)]
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                spec.loader.exec_module(module)
+                code = module.main() or 0
+            except SystemExit as exc:
+                code = exc.code if exc.code is None or isinstance(exc.code, int) else 1
+                if not isinstance(exc.code, int | None):
+                    print(exc.code, file=sys.stderr)
+    finally:
+        sys.argv, sys.path[:] = argv, path_before
+    return subprocess.CompletedProcess([str(path), *args], code or 0, out.getvalue(), err.getvalue())
+
+
 def test_signature_follows_file_bytes_and_parameters(tmp_path):
     a = tmp_path / "a.txt"
     a.write_text("one")
@@ -174,8 +204,6 @@ def test_panel_cost_of_some_models_per_screen_and_per_compound(tmp_path):
 def test_the_cost_per_ranker_counts_candidates_with_their_ranker_and_every_repeat(tmp_path):
     """benchmarks/accounting/rankers.py: a development panel's candidates (rf.c1, rf.c2) are the forest's stage, a
     repeat's fold jobs count with the run's, the other jobs go to their stages; hours summed by hand."""
-    import subprocess
-    import sys
     from pathlib import Path
 
     jobs = {  # screen: {benchmark file: (wall s, cpu s)}
@@ -190,9 +218,8 @@ def test_the_cost_per_ranker_counts_candidates_with_their_ranker_and_every_repea
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(f"s\tmax_rss\tcpu_time\n{s}\t500\t{cpu}\n")
     script = Path(__file__).resolve().parents[1] / "benchmarks" / "accounting" / "rankers.py"
-    out = subprocess.run(
-        [sys.executable, str(script), str(tmp_path)], capture_output=True, text=True, check=True, timeout=600
-    )
+    out = _script(script, tmp_path)
+    assert out.returncode == 0, out.stderr
     rows = {line.split("|")[1].strip(): [c.strip() for c in line.split("|")[2:-1]] for line in out.stdout.splitlines()
             if line.startswith("| ") and not line.startswith("| stage")}  # fmt: skip
     assert list(rows) == ["rf", "neighbours", "other", "svm", "data", "knn"]  # by wall hours, largest first
@@ -210,18 +237,14 @@ def test_the_cost_per_ranker_counts_candidates_with_their_ranker_and_every_repea
     ]
     assert rows["knn"][:2] == ["1", f"{3 / 3600:.2f}"]
     assert out.stdout.startswith(f"## {tmp_path}: 10 jobs, {270 / 3600:.2f} h of job wall time")
-    apart = subprocess.run(
-        [sys.executable, str(script), str(tmp_path), "--runs"], capture_output=True, text=True, timeout=600
-    )
+    apart = _script(script, tmp_path, "--runs")
     runs = {line.split("|")[1].strip(): line.split("|")[2:-1] for line in apart.stdout.splitlines() if "| rf" in line}
     runs = {k: [c.strip() for c in v] for k, v in runs.items()}
     assert {k: v[:2] for k, v in runs.items()} == {
         "rf.c1": ["1", f"{100 / 3600:.2f}"], "rf.c2": ["1", f"{50 / 3600:.2f}"], "rf": ["2", f"{70 / 3600:.2f}"]
     }  # fmt: skip
     assert runs["rf"][-3:-1] == ["", "35.00"] and runs["rf.c2"][-3:-1] == ["50.00", ""]  # screens a, b: mean seconds
-    missing = subprocess.run(
-        [sys.executable, str(script), str(tmp_path / "none")], capture_output=True, text=True, timeout=600
-    )
+    missing = _script(script, tmp_path / "none")
     assert missing.returncode != 0 and "no logs folder" in missing.stderr
 
 
@@ -340,8 +363,6 @@ def test_the_plan_prices_a_chosen_setting_by_its_development_seconds_over_its_de
     default's seconds (computed here from the measured table's log-log line at the three development screens'
     training sets, 100 of 500 trees) keeps the plan's hours; at twice those seconds its headline hours double; a
     ranker not chosen keeps its own."""
-    import subprocess
-    import sys
     from pathlib import Path
 
     import numpy as np
@@ -365,9 +386,9 @@ def test_the_plan_prices_a_chosen_setting_by_its_development_seconds_over_its_de
     def plan(extra=()):
         args = ["--measured", str(measured), "--plan", "5,3,1", "--budget", "8", "--dev-screens", "3"]
         args += ["--dev-folds", "1", "--rf-cap", "100", "--models", "svm", "rf", *extra]
-        out = subprocess.run(
-            [sys.executable, str(script), *args], capture_output=True, text=True, check=True, timeout=600
-        ).stdout
+        done = _script(script, *args)
+        assert done.returncode == 0, done.stderr
+        out = done.stdout
         return {line.split("|")[1].strip(): line.split("|")[2:-1] for line in out.splitlines() if line.startswith("| ")}
 
     base = plan()

@@ -89,7 +89,8 @@ def regenerate_documents(root, check: bool = False) -> list:
     study's block (``crocbench.pages._verdict``): the one command behind ``crocbench regenerate``. A reference
     whose manifest names no document and no figure (a panel still growing screen by screen) is not published yet,
     and no page holds its blocks. Within one call, each panel compared with others is read once and each of its sets of claims
-    across the screens computed once (a memo that lives and ends with the call: a second call reads afresh).
+    across the screens computed once, and each benchmark's inputs and ranks are read and computed once for its
+    block and its figure (a memo that lives and ends with the call: a second call reads afresh).
 
     Parameters
     ----------
@@ -112,10 +113,10 @@ def regenerate_documents(root, check: bool = False) -> list:
 
     root = Path(root)
     manifests = [m for m in references(root / "results" / "reference") if m.documents or m.figures]
-    tables, memo = {}, {}  # memo: each panel's tables and claims, read and computed once in this regeneration
+    tables, memo = {}, {}  # memo: each panel's tables and claims, each benchmark's leaderboard, read and computed once
     for manifest in manifests:
         tables.update(_readable(lambda folder: document_tables(folder, memo), manifest.folder))
-    tables.update(leaderboard_tables(root))
+    tables.update(leaderboard_tables(root, memo))
     tables.update(split_tables(root))
     tables.update(verdict_tables(root))
     changed, seen, texts = [], set(), {}
@@ -134,14 +135,14 @@ def regenerate_documents(root, check: bool = False) -> list:
         for manifest in manifests
         for figure, kind in manifest.figures.items()
     ]
-    drawers += [(figure, "leaderboard", draw) for figure, draw in leaderboard_figures(root).items()]
+    drawers += [(figure, "leaderboard", draw) for figure, draw in leaderboard_figures(root, memo).items()]
     figures = []
     with tempfile.TemporaryDirectory() as tmp:
         for n, (figure, kind, draw) in enumerate(drawers):
             drawn = Path(tmp) / f"{n}{Path(figure).suffix}"
             draw(drawn)
             target = root / figure
-            same = target.is_file() and _same_pixels(imread(target), imread(drawn))
+            same = target.is_file() and _same_figure(target, drawn, imread)
             if not same:
                 changed.append((figure, kind))
                 figures.append((target, drawn.read_bytes()))
@@ -166,6 +167,12 @@ def _readable(tables, folder: Path) -> dict:
         for path in sorted(folder.glob("*.tsv")):
             read_table(path)
         raise
+
+
+def _same_figure(target: Path, drawn: Path, imread) -> bool:
+    """Whether the figure ``drawn`` shows what ``target`` shows: the same bytes, or else the same pixels (read with
+    ``imread``)."""
+    return target.read_bytes() == drawn.read_bytes() or _same_pixels(imread(target), imread(drawn))
 
 
 def _same_pixels(a, b) -> bool:

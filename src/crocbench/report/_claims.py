@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numpy as np
 import pandas as pd
 
 from ..stats import turned_pair
@@ -335,8 +336,18 @@ def metric_matrix(table: pd.DataFrame, metric: str) -> tuple:
     screens : list
     models : list
     """
-    wide = table.pivot(index="dataset", columns="model", values=metric)
-    wide = wide.loc[list(dict.fromkeys(table["dataset"])), list(dict.fromkeys(table["model"]))]
+    screens, models = list(dict.fromkeys(table["dataset"])), list(dict.fromkeys(table["model"]))
+    column = table[metric]
+    rows, _ = pd.factorize(table["dataset"])  # codes in order of first appearance: the screens' order
+    cols, _ = pd.factorize(table["model"])
+    cells = rows.astype(np.int64) * len(models) + cols
+    if column.dtype.kind in "fiub" and rows.min(initial=0) >= 0 and cols.min(initial=0) >= 0:
+        if np.unique(cells).size == cells.size:  # one value per cell: the matrix without pandas' pivot
+            values = np.full((len(screens), len(models)), np.nan)
+            values[rows, cols] = column.to_numpy(dtype=float)
+            return values, screens, models
+    wide = table.pivot(index="dataset", columns="model", values=metric)  # duplicates raise; missing keys, other types
+    wide = wide.loc[screens, models]
     return wide.to_numpy(dtype=float), list(wide.index), list(wide.columns)
 
 
