@@ -622,8 +622,8 @@ def test_a_runs_design_goes_into_its_references_manifest_and_screens_of_another_
         "tuning": {"design": "development", "budget": 8, "chosen_on": ["GPCR_2_primary"]},
         "models": {"IRV": {"class": "irv", "k": 30}},
     }
-    first = _panel_summary(tmp_path / "a" / "summary", ["s1", "s2"])
-    rest = _panel_summary(tmp_path / "b" / "summary", ["s3", "s4"])
+    first = _panel_summary(tmp_path / "a" / "summary", ["s1", "s2", "s3", "s4"])
+    rest = _panel_summary(tmp_path / "b" / "summary", ["s5", "s6"])
     ref = tmp_path / "ref"
     (first / "tables" / "design.yaml").write_text(yaml.safe_dump(design))
     write_reference(first, ref)
@@ -639,7 +639,7 @@ def test_a_runs_design_goes_into_its_references_manifest_and_screens_of_another_
     assert (ref / "datasets.tsv").read_text() == before and read_manifest(ref).design == design
     (rest / "tables" / "design.yaml").write_text(yaml.safe_dump(design))
     write_reference(rest, ref, add=True)  # the same design: added
-    assert set(pd.read_csv(ref / "datasets.tsv", sep="\t")["dataset"]) == {"s1", "s2", "s3", "s4"}
+    assert set(pd.read_csv(ref / "datasets.tsv", sep="\t")["dataset"]) == {"s1", "s2", "s3", "s4", "s5", "s6"}
     (first / "tables" / "design.yaml").write_text(yaml.safe_dump(other))
     written = write_reference(first, ref)
     assert read_manifest(ref).design == other
@@ -959,12 +959,12 @@ def test_a_panel_grown_screen_by_screen_merges_its_novel_actives_and_drops_the_s
         )
         return novel
 
-    first = _panel_summary(tmp_path / "first" / "summary", ["s1", "s2", "s3"])
-    rest = _panel_summary(tmp_path / "rest" / "summary", ["s4", "s5"])
-    extras(first, ["s1", "s2", "s3"])
-    extras(rest, ["s4", "s5"])
+    first = _panel_summary(tmp_path / "first" / "summary", ["s1", "s2", "s3", "s4"])
+    rest = _panel_summary(tmp_path / "rest" / "summary", ["s5", "s6"])
+    extras(first, ["s1", "s2", "s3", "s4"])
+    extras(rest, ["s5", "s6"])
     (tmp_path / "whole" / "tables").mkdir(parents=True)
-    whole = extras(tmp_path / "whole", ["s1", "s2", "s3", "s4", "s5"])  # one run's table of the five
+    whole = extras(tmp_path / "whole", ["s1", "s2", "s3", "s4", "s5", "s6"])  # one run's table of the six
     grown = tmp_path / "grown"
     write_reference(first, grown)
     assert (grown / "novel.tsv").is_file() and (grown / "shared.tsv").is_file()
