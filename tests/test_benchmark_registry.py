@@ -21,7 +21,7 @@ import pytest
 import test_benchmark
 from _benchmark import SCREENS, _submission, _toy_project
 from _cli import _cli, _one_line_error
-from _waits import GUARD_S, line, start, stop
+from _waits import line, start, stop
 
 from crocbench.benchmark import SPEC_FILE, SPECS, load, read_spec
 from crocbench.benchmark._recipe import recipe_path
@@ -36,19 +36,6 @@ def shipped_specs(monkeypatch, tmp_path):
     """Every test starts from the shipped specs, and with a cache of its own."""
     monkeypatch.delenv("CROCBENCH_SPECS", raising=False)
     monkeypatch.setenv("CROCBENCH_CACHE", str(tmp_path / "cache"))
-
-
-def _run(*args, cwd, env=None, timeout=GUARD_S):
-    """``python -m crocbench ARGS`` as a process in ``cwd`` (crocbench imported as the tests import it)."""
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p), **(env or {})}
-    return subprocess.run(
-        [sys.executable, "-m", "crocbench", *map(str, args)],
-        cwd=cwd,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-    )
 
 
 # --- the registry ------------------------------------------------------------------------------------------------
@@ -100,10 +87,11 @@ def test_an_unregistered_spec_is_evaluated_on_request_and_said_so(world, toy_reg
 # --- from any folder ---------------------------------------------------------------------------------------------
 
 
-def test_list_runs_from_any_folder_and_says_where_it_looked(tmp_path):
+def test_list_runs_from_any_folder_and_says_where_it_looked(tmp_path, monkeypatch):
     """Outside the project the shipped specs are listed, each with its file's sha256; with no specs where it
     looked, one line says where, and how to fix it."""
-    done = _run("benchmark", "list", cwd=tmp_path)
+    monkeypatch.chdir(tmp_path)
+    done = _cli("benchmark", "list")
     assert done.returncode == 0, done.stderr
     listed = {line.split("\t")[0]: line.split("\t")[-1] for line in done.stdout.splitlines()}
     files = sorted(SPECS.glob("*.json"))
@@ -112,24 +100,26 @@ def test_list_runs_from_any_folder_and_says_where_it_looked(tmp_path):
 
     empty = tmp_path / "empty"
     empty.mkdir()
-    done = _run("benchmark", "list", cwd=tmp_path, env={"CROCBENCH_SPECS": str(empty)})
+    monkeypatch.setenv("CROCBENCH_SPECS", str(empty))
+    done = _cli("benchmark", "list")
     _one_line_error(done, f"no benchmark specs in {empty} (CROCBENCH_SPECS)", "reinstall crocbench")
     assert done.stdout == ""
 
 
 def test_evaluate_runs_from_any_folder_and_export_of_a_spec_without_recipe_needs_a_checkout(
-    world, toy_registry, tmp_path
+    world, toy_registry, tmp_path, monkeypatch
 ):
     sub = _submission(world, tmp_path / "sub", ranker="A")
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
-    env = {"CROCBENCH_SPECS": str(toy_registry)}
-    done = _run("benchmark", "evaluate", sub, "--benchmark", world["export"], cwd=elsewhere, env=env)
+    monkeypatch.chdir(elsewhere)
+    monkeypatch.setenv("CROCBENCH_SPECS", str(toy_registry))
+    done = _cli("benchmark", "evaluate", sub, "--benchmark", world["export"])
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("sub on 10 of the 10 screens of benchmark toy v1")
 
     # the toy spec has no recipe (a committed spec's is tested below), so its export reads a checkout
-    done = _run("benchmark", "export", "toy", tmp_path / "out", "--root", elsewhere, cwd=elsewhere, env=env)
+    done = _cli("benchmark", "export", "toy", tmp_path / "out", "--root", elsewhere)
     _one_line_error(done, f"{elsewhere} is not one (no config.yaml)", "--root CHECKOUT")
     assert not (tmp_path / "out").exists()
 

@@ -57,7 +57,21 @@ def _reproduced(per_repeat: pd.DataFrame, spec, ranker: str, shift: float) -> pd
     return rows
 
 
-def test_a_rankers_own_repeats_give_its_reference_rows_bit_for_bit(fair_random):
+@pytest.fixture(scope="module")
+def baselines_once():
+    """The exact random baselines (:func:`crocbench.metrics.random_baseline`, a function of the metric, the list's
+    size and its actives) computed once per screen and metric in this module: every ranker and entry placed on
+    fair_random's screens has the same."""
+    import functools
+
+    import crocbench.metrics._sets as sets
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(sets, "random_baseline", functools.cache(sets.random_baseline))
+        yield
+
+
+def test_a_rankers_own_repeats_give_its_reference_rows_bit_for_bit(fair_random, baselines_once):
     from crocbench.benchmark._evaluate import screen_values
 
     spec, reference, per_repeat = fair_random
@@ -70,7 +84,7 @@ def test_a_rankers_own_repeats_give_its_reference_rows_bit_for_bit(fair_random):
 
 
 @pytest.mark.parametrize("ranker, shift", [("LogReg", 0.45), ("RF", -0.45), ("MAX-SIM", 0.45)])
-def test_an_entry_that_reproduces_a_ranker_repeat_by_repeat_ties_with_it(fair_random, ranker, shift):
+def test_an_entry_that_reproduces_a_ranker_repeat_by_repeat_ties_with_it(fair_random, baselines_once, ranker, shift):
     spec, reference, per_repeat = fair_random
     result = place(spec, reference, _reproduced(per_repeat, spec, ranker, shift), "entry")
     versus = result.versus[result.versus["ranker"] == ranker].set_index("metric")

@@ -1,6 +1,7 @@
 """docs/examples/: the scoring guide's example list is shipped, is what its generator writes, and the guide's
 command prints what the guide shows."""
 
+import json
 import re
 import subprocess
 import sys
@@ -32,25 +33,33 @@ def test_the_scoring_guides_example_prints_what_the_guide_shows():
     assert printed[: len(shown)] == shown
 
 
-def _export(folder: Path, labels) -> None:
-    """A hand-made export of one screen ``s`` (40 compounds, two repeats of a 4-fold split) and its spec."""
+def _export(folder: Path, screens: dict) -> None:
+    """A hand-made export of screens named by ``screens``'s keys (40 compounds each, the same SMILES, the labels
+    its values, two repeats of a 4-fold split) and its spec."""
     import pandas as pd
 
     smiles = [("C" * (1 + i % 7)) + ("O" if i % 2 else "N") + ("c1ccccc1" if i % 3 == 0 else "") for i in range(40)]
-    table = pd.DataFrame(
-        {"id": [f"m{i}" for i in range(40)], "smiles": smiles, "label": labels, "fold_0": [i % 4 for i in range(40)]}
-    )
-    table["fold_1"] = [(i // 10) for i in range(40)]
     folder.mkdir(parents=True, exist_ok=True)
-    table.to_csv(folder / "s.csv", index=False)
-    (folder / "benchmark.json").write_text('{"screens": ["s"], "name": "hand-made"}\n')
+    for screen, labels in screens.items():
+        table = pd.DataFrame(
+            {
+                "id": [f"m{i}" for i in range(40)],
+                "smiles": smiles,
+                "label": labels,
+                "fold_0": [i % 4 for i in range(40)],
+            }
+        )
+        table["fold_1"] = [(i // 10) for i in range(40)]
+        table.to_csv(folder / f"{screen}.csv", index=False)
+    (folder / "benchmark.json").write_text(json.dumps({"screens": list(screens), "name": "hand-made"}) + "\n")
 
 
 @pytest.mark.parametrize("example", ["logreg_morgan.py", "extratrees_morgan.py"])
 def test_an_entry_example_writes_out_of_fold_scores_with_no_crocbench_code(tmp_path, example):
     """docs/examples/logreg_morgan.py and extratrees_morgan.py, run as a user runs them: every compound once per
     repeat, and out of fold: a compound's own label, flipped, leaves its scores as they were and moves others' (so
-    labels are used)."""
+    labels are used). One run scores two screens of the same compounds, ``as_is`` and ``flipped`` (the first
+    label flipped): each screen's models are trained on its own labels only."""
     import ast
 
     import pandas as pd
@@ -65,16 +74,16 @@ def test_an_entry_example_writes_out_of_fold_scores_with_no_crocbench_code(tmp_p
     }
     assert not [m for m in imported if m.split(".")[0] == "crocbench"], imported
     labels = [int(i % 5 == 0 or i % 7 == 1) for i in range(40)]
+    export, out = tmp_path / "export", tmp_path / "submission"
+    _export(export, {"as_is": labels, "flipped": [1 - labels[0], *labels[1:]]})
+    run = subprocess.run(
+        [sys.executable, str(script), str(export), str(out)], capture_output=True, text=True, timeout=600
+    )
+    assert run.returncode == 0, run.stderr
+    assert (out / "benchmark.json").read_bytes() == (export / "benchmark.json").read_bytes()
     scores = {}
-    for case, flipped in (("as_is", labels), ("flipped", [1 - labels[0], *labels[1:]])):
-        export, out = tmp_path / case / "export", tmp_path / case / "submission"
-        _export(export, flipped)
-        run = subprocess.run(
-            [sys.executable, str(script), str(export), str(out)], capture_output=True, text=True, timeout=600
-        )
-        assert run.returncode == 0, run.stderr
-        assert (out / "benchmark.json").read_bytes() == (export / "benchmark.json").read_bytes()
-        table = pd.read_csv(out / "s.csv", dtype={"id": str})
+    for case in ("as_is", "flipped"):
+        table = pd.read_csv(out / f"{case}.csv", dtype={"id": str})
         assert list(table.columns) == ["id", "repeat", "score"]
         assert sorted(table.groupby("repeat")["id"].apply(sorted).tolist()) == [sorted(f"m{i}" for i in range(40))] * 2
         scores[case] = table.set_index(["repeat", "id"])["score"]
@@ -88,18 +97,17 @@ def test_a_stopped_entry_run_goes_on_where_it_stopped(tmp_path):
     file is left behind."""
     script = ROOT / "docs" / "examples" / "logreg_morgan.py"
     export, out = tmp_path / "export", tmp_path / "submission"
-    _export(export, [int(i % 5 == 0) for i in range(40)])
+    labels = [int(i % 5 == 0) for i in range(40)]
+    _export(export, {"s": labels, "t": labels})
     out.mkdir()
     (out / "s.csv").write_text("id,repeat,score\nkept,0,0.5\n")
     run = subprocess.run(
         [sys.executable, str(script), str(export), str(out)], capture_output=True, text=True, timeout=600
     )
     assert run.returncode == 0, run.stderr
-    assert (out / "s.csv").read_text() == "id,repeat,score\nkept,0,0.5\n" and "kept from an earlier run" in run.stdout
-    (out / "s.csv").unlink()
-    run = subprocess.run(
-        [sys.executable, str(script), str(export), str(out)], capture_output=True, text=True, timeout=600
-    )
-    assert run.returncode == 0, run.stderr
-    assert sorted(p.name for p in out.iterdir()) == ["benchmark.json", "s.csv"]
-    assert len((out / "s.csv").read_text().splitlines()) == 1 + 2 * 40
+    assert (
+        out / "s.csv"
+    ).read_text() == "id,repeat,score\nkept,0,0.5\n" and "s: kept from an earlier run" in run.stdout
+    assert "t: kept" not in run.stdout
+    assert sorted(p.name for p in out.iterdir()) == ["benchmark.json", "s.csv", "t.csv"]
+    assert len((out / "t.csv").read_text().splitlines()) == 1 + 2 * 40

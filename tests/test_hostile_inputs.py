@@ -11,6 +11,7 @@ import sys
 import numpy as np
 import pandas as pd
 import pytest
+from _cli import _cli as _in_process
 
 from crocbench import metrics
 
@@ -22,9 +23,10 @@ def _cli(*args, cwd=None, stdin=None):
 
 
 def _one_line_exit_2(run) -> str:
-    err = run.stderr.decode()
+    """The one line of a run that exited 2 and wrote nothing else (a child's bytes or ``main``'s text)."""
+    err = run.stderr if isinstance(run.stderr, str) else run.stderr.decode()
     assert run.returncode == 2 and err.count("\n") == 1 and err.startswith("crocbench: error: "), err
-    assert run.stdout == b""
+    assert not run.stdout
     return err
 
 
@@ -168,13 +170,14 @@ def test_a_headerless_file_whose_first_numbers_repeat_is_called_headerless(tmp_p
 
 
 def test_explain_on_a_folds_table_without_fold_and_a_corrupt_fingerprints_file(tmp_path):
+    """Through ``main`` in this process: the command's exit status and streams."""
     (tmp_path / "folds.tsv").write_text("id\tlabel\n1\t0\n")
     np.savez(tmp_path / "fingerprints.npz", indptr=np.arange(3), ids=np.arange(3))
-    err = _one_line_exit_2(_cli("explain", tmp_path, "1"))
+    err = _one_line_exit_2(_in_process("explain", tmp_path, "1"))
     assert "folds.tsv: no fold column (it has id, label)" in err
     (tmp_path / "folds.tsv").write_text("id\tlabel\tfold\n1\t0\t0\n")
     (tmp_path / "fingerprints.npz").write_bytes(b"garbage, not an archive")
-    err = _one_line_exit_2(_cli("explain", tmp_path, "1"))
+    err = _one_line_exit_2(_in_process("explain", tmp_path, "1"))
     assert f"{tmp_path / 'fingerprints.npz'}: not an .npz archive" in err and "allow_pickle" not in err
 
 

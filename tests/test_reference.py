@@ -4,6 +4,7 @@ the ``<!-- reference:NAME -->`` blocks, on small tables written here."""
 import json
 import re
 import shutil
+import tempfile
 from pathlib import Path
 
 import numpy as np
@@ -113,6 +114,10 @@ def test_write_reference_then_compare_run_and_check(tmp_path, capsys):
 # --- a panel's reference screen by screen (--add) -----------------------------------------------------------
 
 
+#: Each distinct summary :func:`_panel_summary` wrote, by its arguments: ``{path in the summary: bytes}``.
+_SUMMARIES: dict = {}
+
+
 def _panel_summary(folder, screens, seed=0, shift=0.0, repeats=1, pains=False, across=True):
     """A panel's summary of real tables: each screen's pooled values of the paper's five rankers on scores drawn
     per screen (``shift`` moves the IRV's scores), its claims on its table 1, and the tables across its screens
@@ -122,7 +127,23 @@ def _panel_summary(folder, screens, seed=0, shift=0.0, repeats=1, pains=False, a
     (``datasets_repeats.tsv``; ``datasets.tsv`` is repeat 0's) and the ranks and tests on their means; with
     ``pains``, each screen's PAINS counts and its values without them (here: repeat 0's values less 0.01). Without
     ``across``, a summary of its screens only (the target ``screen_tables``): no tables across the screens, and a
-    design naming the ranked runs."""
+    design naming the ranked runs.
+
+    Each distinct summary is computed once per test process and written to ``folder`` from its bytes.
+    """
+    key = (tuple(screens), seed, shift, repeats, pains, across)
+    if key not in _SUMMARIES:
+        with tempfile.TemporaryDirectory() as scratch:
+            built = _build_panel_summary(Path(scratch) / "summary", screens, seed, shift, repeats, pains, across)
+            _SUMMARIES[key] = {p.relative_to(built): p.read_bytes() for p in sorted(built.rglob("*")) if p.is_file()}
+    for path, data in _SUMMARIES[key].items():
+        (folder / path).parent.mkdir(parents=True, exist_ok=True)
+        (folder / path).write_bytes(data)
+    return folder
+
+
+def _build_panel_summary(folder, screens, seed, shift, repeats, pains, across):
+    """:func:`_panel_summary`'s tables, computed and written to ``folder``."""
     from crocbench.models import LABELS
     from crocbench.paper import PAPER_MODELS, claims_across, screen_claims
     from crocbench.report import areas_table, conover_table, datasets_table, metric_set_for, ranks_table, repeat_means
@@ -601,8 +622,8 @@ def test_a_runs_design_goes_into_its_references_manifest_and_screens_of_another_
         "tuning": {"design": "development", "budget": 8, "chosen_on": ["GPCR_2_primary"]},
         "models": {"IRV": {"class": "irv", "k": 30}},
     }
-    first = _panel_summary(tmp_path / "a" / "summary", ["s1", "s2"])
-    rest = _panel_summary(tmp_path / "b" / "summary", ["s3", "s4"])
+    first = _panel_summary(tmp_path / "a" / "summary", ["s1", "s2", "s3", "s4"])
+    rest = _panel_summary(tmp_path / "b" / "summary", ["s5", "s6"])
     ref = tmp_path / "ref"
     (first / "tables" / "design.yaml").write_text(yaml.safe_dump(design))
     write_reference(first, ref)
@@ -618,7 +639,7 @@ def test_a_runs_design_goes_into_its_references_manifest_and_screens_of_another_
     assert (ref / "datasets.tsv").read_text() == before and read_manifest(ref).design == design
     (rest / "tables" / "design.yaml").write_text(yaml.safe_dump(design))
     write_reference(rest, ref, add=True)  # the same design: added
-    assert set(pd.read_csv(ref / "datasets.tsv", sep="\t")["dataset"]) == {"s1", "s2", "s3", "s4"}
+    assert set(pd.read_csv(ref / "datasets.tsv", sep="\t")["dataset"]) == {"s1", "s2", "s3", "s4", "s5", "s6"}
     (first / "tables" / "design.yaml").write_text(yaml.safe_dump(other))
     written = write_reference(first, ref)
     assert read_manifest(ref).design == other
@@ -938,12 +959,12 @@ def test_a_panel_grown_screen_by_screen_merges_its_novel_actives_and_drops_the_s
         )
         return novel
 
-    first = _panel_summary(tmp_path / "first" / "summary", ["s1", "s2", "s3"])
-    rest = _panel_summary(tmp_path / "rest" / "summary", ["s4", "s5"])
-    extras(first, ["s1", "s2", "s3"])
-    extras(rest, ["s4", "s5"])
+    first = _panel_summary(tmp_path / "first" / "summary", ["s1", "s2", "s3", "s4"])
+    rest = _panel_summary(tmp_path / "rest" / "summary", ["s5", "s6"])
+    extras(first, ["s1", "s2", "s3", "s4"])
+    extras(rest, ["s5", "s6"])
     (tmp_path / "whole" / "tables").mkdir(parents=True)
-    whole = extras(tmp_path / "whole", ["s1", "s2", "s3", "s4", "s5"])  # one run's table of the five
+    whole = extras(tmp_path / "whole", ["s1", "s2", "s3", "s4", "s5", "s6"])  # one run's table of the six
     grown = tmp_path / "grown"
     write_reference(first, grown)
     assert (grown / "novel.tsv").is_file() and (grown / "shared.tsv").is_file()

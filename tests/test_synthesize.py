@@ -46,14 +46,26 @@ def test_synthetic_labels_are_their_sources():
     assert 0.1 < rate < 0.45  # 2 of 8 sources: 25% expected
 
 
-def test_synthesize_command_line(tmp_path, capsys):
+def test_synthesize_command_line(tmp_path, capsys, monkeypatch):
+    """The command's arguments reach :func:`synthesize` (its chunks of 64 draws here, not 4,000: the same code on
+    the draws 50 molecules need)."""
+    import crocbench.data._synthesize as module
+
+    calls = []
+
+    def small_chunks(*args, **kwargs):
+        calls.append((args, kwargs))
+        return synthesize(*args, **kwargs, chunk=64)
+
+    monkeypatch.setattr(module, "synthesize", small_chunks)
     source = tmp_path / "src.csv"
     pd.DataFrame({"smiles": SOURCE, "activity": ["CI", "CA", "CI", "CI", "CM", "CI", "CI", "CI"]}).to_csv(source)
     out = tmp_path / "screen.csv"
     assert main(["synthesize", "--n", "50", "--seed", "1", "--source", str(source), "--out", str(out)]) == 0
+    assert len(calls) == 1 and calls[0][0][0] == 50 and calls[0][1]["seed"] == 1
     table = pd.read_csv(out)
     assert len(table) == 50 and set(table["label"]) <= {0, 1}
-    pd.testing.assert_frame_equal(table, synthesize(50, SOURCE, LABELS, seed=1), check_dtype=False)
+    pd.testing.assert_frame_equal(table, synthesize(50, SOURCE, LABELS, seed=1, chunk=64), check_dtype=False)
     err = capsys.readouterr().err
     assert "synthetic: 50 molecules" in err and "% positive, features per molecule" in err
     assert main(["synthesize", "--n", "5", "--source", str(tmp_path / "nope.csv"), "--out", str(out)]) == 2
