@@ -135,7 +135,7 @@ def placement(
         entry), p_value and p_holm (Wilcoxon; Holm over the entry's comparisons on the metric), conover_p_holm, and
         its mean rank and the ranker's.
     """
-    from ..report._claims import metric_matrix
+    from ..report._matrix import metric_matrix
     from ..stats import (
         conover_friedman,
         friedman_test,

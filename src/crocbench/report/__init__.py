@@ -26,10 +26,11 @@ The metric columns derive from the paper's headline areas (:data:`crocbench.metr
 AUC[ROC], then AUC[CROC(exp)] at a = 7, 14 and 80; see :func:`crocbench.metrics.paper_metrics`).
 """
 
-from ._claims import Across, Check, Claim, OnScreen, claims_markdown, evaluate, holds_per_claim, metric_matrix
+from ._claims import Across, Check, Claim, OnScreen, claims_markdown, evaluate, holds_per_claim
 from ._format import markdown_html, markdown_table
 from ._irv import irv_study_closest, irv_study_markdown, irv_study_table, irv_training_table
 from ._landing import landing_rst, published_cells, quantity_labels
+from ._matrix import metric_matrix
 from ._memorization import (
     memorization_markdown,
     memorization_table,

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import numpy as np
 import pandas as pd
 
 from ..stats import turned_pair
+from ._matrix import metric_matrix
 
 
 @dataclass(frozen=True)
@@ -319,36 +319,6 @@ class Across:
         result = friedman_test(values)
         by_label = dict(zip(models, result.mean_ranks))
         return result.p_value, {k: by_label[label] for k, label in self.names.items() if label in by_label}
-
-
-def metric_matrix(table: pd.DataFrame, metric: str) -> tuple:
-    """A (screens x models) matrix of one metric from a long table.
-
-    Parameters
-    ----------
-    table : DataFrame
-        Columns ``dataset``, ``model`` and ``metric``.
-    metric : str
-
-    Returns
-    -------
-    values : ndarray of shape (n_screens, n_models)
-    screens : list
-    models : list
-    """
-    screens, models = list(dict.fromkeys(table["dataset"])), list(dict.fromkeys(table["model"]))
-    column = table[metric]
-    rows, _ = pd.factorize(table["dataset"])  # codes in order of first appearance: the screens' order
-    cols, _ = pd.factorize(table["model"])
-    cells = rows.astype(np.int64) * len(models) + cols
-    if column.dtype.kind in "fiub" and rows.min(initial=0) >= 0 and cols.min(initial=0) >= 0:
-        if np.unique(cells).size == cells.size:  # one value per cell: the matrix without pandas' pivot
-            values = np.full((len(screens), len(models)), np.nan)
-            values[rows, cols] = column.to_numpy(dtype=float)
-            return values, screens, models
-    wide = table.pivot(index="dataset", columns="model", values=metric)  # duplicates raise; missing keys, other types
-    wide = wide.loc[screens, models]
-    return wide.to_numpy(dtype=float), list(wide.index), list(wide.columns)
 
 
 def evaluate(checks, declared, where) -> list:

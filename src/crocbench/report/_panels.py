@@ -6,7 +6,8 @@ from __future__ import annotations
 import pandas as pd
 
 from ..stats import friedman_test
-from ._claims import holds_per_claim, metric_matrix
+from ._claims import holds_per_claim
+from ._matrix import metric_matrix
 from ._summary import SUMMARY_FIGURE_METRICS, summary_labels
 from ._summary_markdown import _value_cell, _wins_losses
 

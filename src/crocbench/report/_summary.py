@@ -18,7 +18,7 @@ from ..stats import (
     nemenyi_critical_difference,
     pairwise_wilcoxon,
 )
-from ._claims import metric_matrix
+from ._matrix import metric_matrix
 from ._tables import named_calls
 
 #: The summary's "actives in the top k": 1% of each dataset's list.

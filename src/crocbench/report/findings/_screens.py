@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 
 from ...stats import holm, pairwise_wilcoxon, screens_needed, turned_pair
-from .._claims import metric_matrix
+from .._matrix import metric_matrix
 from .._summary_markdown import _wins_losses
 from ._questions import (
     VERDICTS,
