@@ -173,7 +173,7 @@ def mixed_difference(differences, screens, *, level: float = 0.95) -> MixedDiffe
     """The mean of repeat-level differences with screens as a random effect: ``difference ~ 1 + (1 | screen)``.
 
     A linear mixed model (REML) with a fixed intercept and a random intercept per screen: in closed form where every
-    screen has the same number of repeats (:func:`_balanced_reml`), else fitted by statsmodels' ``MixedLM``.
+    screen has the same number of repeats (``_balanced_reml``), else fitted by statsmodels' ``MixedLM``.
     Why this model: the repeats of one screen share its compounds and its difficulty, so they are not independent
     observations; the random intercept takes the screens as the unit of inference (as the signed-rank test does)
     while the repeats estimate the within-screen noise. In a balanced design whose screens' means spread more than
