@@ -90,16 +90,15 @@ def _tuning(fields: dict) -> str:
 
 
 def leaderboard_markdown(
-    spec, reference: pd.DataFrame, entries: list, figure: str | None = None, memo: dict | None = None
+    spec, reference: pd.DataFrame, entries: list, figure: str | None = None, ranks: pd.DataFrame | None = None
 ) -> str:
     """The leaderboard page's block: what the place is, the table of every model, the mean ranks on every metric
     (the two tables in a container of class :data:`TABLES_CLASS`), and the figure (``figure``: its path relative
-    to the page), or that no entry is filed yet. ``memo``: where one regeneration keeps each benchmark's
-    :func:`leaderboard` (:func:`leaderboard_tables`)."""
+    to the page), or that no entry is filed yet. ``ranks``: :func:`leaderboard` of these inputs, when at hand."""
     from ..benchmark._evaluate import metric_label
     from ..report import markdown_table
 
-    ranks = _ranked(spec, reference, entries, memo)
+    ranks = leaderboard(spec, reference, entries) if ranks is None else ranks
     by_name = {e.name: e for e in entries}
     best = ranks[~ranks["entry"]]["model"].iloc[0]
     record = metric_label(spec.metric_of_record)
@@ -151,44 +150,35 @@ def leaderboard_markdown(
     return "\n".join(lines)
 
 
-def leaderboard_figure(spec, reference: pd.DataFrame, entries: list, out, memo: dict | None = None) -> list:
-    """The critical-difference diagram on the metric of record of every model, the entries in red (``memo``: as
+def leaderboard_figure(spec, reference: pd.DataFrame, entries: list, out, ranks: pd.DataFrame | None = None) -> list:
+    """The critical-difference diagram on the metric of record of every model, the entries in red (``ranks``: as
     :func:`leaderboard_markdown` takes it)."""
     from ..benchmark._evaluate import ALPHA, metric_label
     from ..benchmark._record import ENTRY_COLOUR, OTHER_COLOUR
     from ..plots import plot_critical_difference
     from ..stats import nemenyi_critical_difference
 
-    ranks = _ranked(spec, reference, entries, memo)
+    ranks = leaderboard(spec, reference, entries) if ranks is None else ranks
     cd = nemenyi_critical_difference(len(ranks), len(spec.screens), ALPHA)
     panels = {metric_label(spec.metric_of_record): (dict(zip(ranks["model"], ranks[spec.metric_of_record])), cd)}
     colours = {m: ENTRY_COLOUR if e else OTHER_COLOUR for m, e in zip(ranks["model"], ranks["entry"])}
     return plot_critical_difference(panels, out, colours=colours, formats=("png",))
 
 
-def _inputs(root, spec, memo: dict | None = None) -> tuple:
-    """(reference values, entries) of a benchmark in ``root``: read once per ``memo`` (None: read each time)."""
+def _board(root, spec, memo: dict | None = None) -> tuple:
+    """(reference values, entries, :func:`leaderboard`) of a benchmark in ``root``: read and ranked once per
+    ``memo`` (None: each time)."""
     from ..benchmark._entries import entries
     from ..benchmark._recipe import reference_values
 
-    key = ("leaderboard inputs", Path(root).resolve(), spec.name)
-    if memo is None or key not in memo:
-        inputs = reference_values(spec, root), entries(root, spec.name)
-        if memo is None:
-            return inputs
-        memo[key] = inputs
-    return memo[key]
-
-
-def _ranked(spec, reference: pd.DataFrame, entries: list, memo: dict | None) -> pd.DataFrame:
-    """:func:`leaderboard`, kept in ``memo`` for inputs that :func:`_inputs` kept there (the same objects)."""
-    if memo is None:
-        return leaderboard(spec, reference, entries)
-    key = ("leaderboard", spec.name, id(reference), id(entries))
-    kept = memo.get(key)
-    if kept is None or kept[0] is not reference or kept[1] is not entries:
-        kept = memo[key] = (reference, entries, leaderboard(spec, reference, entries))
-    return kept[2]
+    key = ("leaderboard", Path(root).resolve(), spec.name)
+    if memo is not None and key in memo:
+        return memo[key]
+    reference, filed = reference_values(spec, root), entries(root, spec.name)
+    board = reference, filed, leaderboard(spec, reference, filed)
+    if memo is not None:
+        memo[key] = board
+    return board
 
 
 def figure_path(spec) -> Path:
@@ -196,15 +186,22 @@ def figure_path(spec) -> Path:
     return LEADERBOARDS / f"{spec.name}_cd.png"
 
 
+def _figure(root, spec, memo: dict | None, out) -> list:
+    """:func:`leaderboard_figure` of a benchmark in ``root`` drawn into ``out`` (``memo``: as :func:`_board`)."""
+    reference, filed, ranks = _board(root, spec, memo)
+    return leaderboard_figure(spec, reference, filed, out, ranks=ranks)
+
+
 def leaderboard_tables(root, memo: dict | None = None) -> dict:
     """``{"leaderboard/<name>": the page's block}`` of every benchmark of :func:`leaderboard_specs`. ``memo``: what
     one regeneration keeps of each benchmark (its inputs and :func:`leaderboard`), shared with
     :func:`leaderboard_figures`; None: nothing kept."""
+    boards = [(spec, *_board(root, spec, memo)) for spec in leaderboard_specs(root)]
     return {
         f"leaderboard/{spec.name}": leaderboard_markdown(
-            spec, *_inputs(root, spec, memo), figure=figure_path(spec).name, memo=memo
+            spec, reference, filed, figure=figure_path(spec).name, ranks=ranks
         )
-        for spec in leaderboard_specs(root)
+        for spec, reference, filed, ranks in boards
     }
 
 
@@ -212,8 +209,6 @@ def leaderboard_figures(root, memo: dict | None = None) -> dict:
     """``{figure path relative to root: draw(out)}`` of every benchmark of :func:`leaderboard_specs` across screens
     (``memo``: as :func:`leaderboard_tables` takes it)."""
     return {
-        str(figure_path(spec)): lambda out, spec=spec: leaderboard_figure(
-            spec, *_inputs(root, spec, memo), out, memo=memo
-        )
+        str(figure_path(spec)): lambda out, spec=spec: _figure(root, spec, memo, out)
         for spec in leaderboard_specs(root)
     }

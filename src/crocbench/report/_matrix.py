@@ -21,16 +21,15 @@ def metric_matrix(table: pd.DataFrame, metric: str) -> tuple:
     screens : list
     models : list
     """
-    screens, models = list(dict.fromkeys(table["dataset"])), list(dict.fromkeys(table["model"]))
+    rows, screens = pd.factorize(table["dataset"])  # codes in order of first appearance; a missing key is -1
+    cols, models = pd.factorize(table["model"])
     column = table[metric]
-    rows, _ = pd.factorize(table["dataset"])  # codes in order of first appearance: the screens' order
-    cols, _ = pd.factorize(table["model"])
-    cells = rows.astype(np.int64) * len(models) + cols
     if column.dtype.kind in "fiub" and rows.min(initial=0) >= 0 and cols.min(initial=0) >= 0:
+        cells = rows.astype(np.int64) * len(models) + cols
         if np.unique(cells).size == cells.size:  # one value per cell: the matrix without pandas' pivot
             values = np.full((len(screens), len(models)), np.nan)
             values[rows, cols] = column.to_numpy(dtype=float)
-            return values, screens, models
+            return values, list(screens), list(models)
     wide = table.pivot(index="dataset", columns="model", values=metric)  # duplicates raise; missing keys, other types
-    wide = wide.loc[screens, models]
+    wide = wide.loc[list(dict.fromkeys(table["dataset"])), list(dict.fromkeys(table["model"]))]
     return wide.to_numpy(dtype=float), list(wide.index), list(wide.columns)
