@@ -160,3 +160,31 @@ def test_kernels_need_no_torch_and_take_omp_num_threads():
             assert loaded == "False" and int(used) == min(top or int(pool), int(pool)), (threads, stdout)
     finally:
         stop(*runs.values())
+
+
+@pytest.mark.parametrize(("block", "columns"), [(7, 11), (16, 5), (2048, 16384)])
+@pytest.mark.parametrize("t", [0.2, 1 / 3, 0.5, 1.0])
+def test_pairs_at_least_are_every_pair_of_the_upper_triangle_at_or_above_t(block, columns, t):
+    """Against Python sets and one float32 division per pair: every pair i < j with T >= t (pairs exactly at t
+    included), its similarity to the bit, in the documented order, whatever the tiles."""
+    from crocbench.similarity import FeatureMatrix, pairs_at_least
+
+    rng = np.random.default_rng(3)
+    sets = [set(rng.choice(12, size=rng.integers(0, 5), replace=False).tolist()) for _ in range(70)]
+    fp = Fingerprints(
+        np.concatenate([[0], np.cumsum([len(s) for s in sets])]).astype(np.int64),
+        np.array([f for s in sets for f in sorted(s)], dtype=np.uint64),
+    )
+    want = []
+    for i, a in enumerate(sets):
+        for j in range(i + 1, len(sets)):
+            union = len(a | sets[j])
+            s = np.float32(len(a & sets[j])) / np.float32(union) if union else np.float32(0)
+            if s >= np.float32(t):
+                want.append((i, j, s))
+    rows, cols, sims = pairs_at_least(FeatureMatrix(fp), t, block=block, columns=columns)
+    assert rows.dtype == cols.dtype == np.int32 and sims.dtype == np.float32
+    tile = [(i // block, (j - i // block * block) // columns) for i, j, _ in want]  # columns tiled from the rows'
+    order = sorted(range(len(want)), key=lambda k: (tile[k], want[k][:2]))
+    assert list(zip(rows.tolist(), cols.tolist(), sims.tolist(), strict=True)) == [want[k] for k in order]
+    assert any(s == np.float32(t) for _, _, s in want) or t in (0.2, 1.0)  # pairs exactly at t are in the test

@@ -85,7 +85,7 @@ def named_fingerprints(smiles, fingerprint: str = "ecfp4", ids=None, n_jobs: int
     return bit_fingerprints(counts)
 
 
-def tau_graph(fp, tau: float = TAU, block: int = 2048) -> sp.csr_matrix:
+def tau_graph(fp, tau: float = TAU, block: int = 2048, columns: int = 16384) -> sp.csr_matrix:
     """Every pair at similarity ``>= tau``: a symmetric CSR matrix holding the pairs' float32 similarities.
 
     Parameters
@@ -95,7 +95,10 @@ def tau_graph(fp, tau: float = TAU, block: int = 2048) -> sp.csr_matrix:
     tau : float, default=TAU
         The threshold, in (0, 1].
     block : int, default=2048
-        Rows and columns of a tile (memory: ``block x block`` float32).
+        Rows of a tile.
+    columns : int, default=16384
+        Columns of a tile (memory: ``block x columns`` float32, once;
+        :func:`crocbench.similarity.pairs_at_least`).
 
     Returns
     -------
@@ -109,25 +112,10 @@ def tau_graph(fp, tau: float = TAU, block: int = 2048) -> sp.csr_matrix:
     >>> g.toarray().tolist()
     [[0.0, 0.0, 0.5], [0.0, 0.0, 0.0], [0.5, 0.0, 0.0]]
     """
-    from ..similarity import FeatureMatrix
+    from ..similarity import FeatureMatrix, pairs_at_least
 
     t = np.float32(check_threshold(tau, "tau"))
     fm = fp if isinstance(fp, FeatureMatrix) else FeatureMatrix(fp)
-    n, block = fm.n, int(block)
-    index = np.int32 if n < 2**31 else np.int64
-    rows, cols, sims = [], [], []
-    for i in range(0, n, block):
-        a = slice(i, min(i + block, n))
-        for j in range(i, n, block):
-            b = slice(j, min(j + block, n))
-            tile = fm.tanimoto(a, b)
-            r, c = np.nonzero(tile >= t)
-            keep = (r + i) < (c + j)  # the upper triangle, once each pair
-            rows.append((r[keep] + i).astype(index))  # int32 where it suffices: the edges are most of the memory
-            cols.append((c[keep] + j).astype(index))
-            sims.append(tile[r[keep], c[keep]])
-    r = np.concatenate(rows) if rows else np.empty(0, index)
-    c = np.concatenate(cols) if cols else np.empty(0, index)
-    s = np.concatenate(sims) if sims else np.empty(0, np.float32)
-    upper = sp.coo_matrix((s, (r, c)), shape=(n, n), dtype=np.float32)
+    r, c, s = pairs_at_least(fm, t, block=block, columns=columns)
+    upper = sp.coo_matrix((s, (r, c)), shape=(fm.n, fm.n), dtype=np.float32)
     return (upper + upper.T).tocsr()

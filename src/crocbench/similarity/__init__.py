@@ -12,6 +12,7 @@ the top-k lists hold bit-identical values.  One concern per module:
   :func:`default_chunks`, :func:`neighbours_mem_mb`);
 - ``_all_pairs``: the all-pairs search in chunks (:func:`top_k_chunk`, :func:`gather_chunks`,
   :func:`all_pairs_top_k`);
+- ``_threshold``: every pair at or above a threshold, :func:`pairs_at_least`;
 - ``_index``: :class:`SimilarityIndex`, the dataset as the models see it.
 
 :func:`empty_array` and :class:`KernelBuffer` live in ``crocbench._memory``; they are
@@ -24,6 +25,7 @@ from ._chunks import DEFAULT_TILE, chunk_pairs, chunk_tiles, default_chunks, nei
 from ._index import SimilarityIndex, fingerprints_sha256
 from ._matrix_file import MatrixFile, matrix_mem_mb
 from ._tanimoto import DEFAULT_BLOCK, FeatureMatrix, tanimoto_matrix
+from ._threshold import pairs_at_least
 from ._topk import Neighbours, load_neighbours, save_neighbours, top_k
 
 __all__ = [
@@ -44,6 +46,7 @@ __all__ = [
     "load_neighbours",
     "matrix_mem_mb",
     "neighbours_mem_mb",
+    "pairs_at_least",
     "save_neighbours",
     "tanimoto_matrix",
     "top_k",

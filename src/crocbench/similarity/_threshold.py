@@ -1,0 +1,106 @@
+"""Every pair of feature sets at or above a Tanimoto threshold, exact: the engine's tiles, scanned by compiled loops.
+
+:func:`pairs_at_least` computes the upper triangle tile by tile with :meth:`FeatureMatrix.tanimoto` (so each value
+is the engine's float32 similarity) into one reused buffer, and two loops parallel over a tile's rows count, then
+gather, the pairs at or above the threshold: memory is one tile plus the pairs, never the N x N matrix. The pairs
+come in a fixed order (by tile, then row, then column), whatever the threads.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._extras import needs
+
+with needs("crocbench.similarity"):
+    import numba
+
+#: Rows of a tile.
+BLOCK = 2048
+#: Columns of a tile: a tile is ``BLOCK x COLUMNS`` float32 values (128 MiB).
+COLUMNS = 16384
+
+
+@numba.njit(parallel=True, cache=True, nogil=True)
+def _count_at_least(tile, t, first, counts):  # pragma: no cover - compiled
+    """``counts[r]``: the entries of row ``r`` of ``tile`` from column ``first[r]`` on that are ``>= t``."""
+    for r in numba.prange(tile.shape[0]):
+        row, n = tile[r], 0
+        for c in range(first[r], row.shape[0]):
+            if row[c] >= t:
+                n += 1
+        counts[r] = n
+
+
+@numba.njit(parallel=True, cache=True, nogil=True)
+def _gather_at_least(tile, t, first, offsets, row0, col0, rows, cols, sims):  # pragma: no cover - compiled
+    """The entries :func:`_count_at_least` counted, row ``r``'s at ``offsets[r]`` on: their row and column (plus
+    ``row0`` and ``col0``) and value, in column order."""
+    for r in numba.prange(tile.shape[0]):
+        k = offsets[r]
+        if k == offsets[r + 1]:
+            continue
+        row = tile[r]
+        for c in range(first[r], row.shape[0]):
+            if row[c] >= t:
+                rows[k], cols[k], sims[k] = row0 + r, col0 + c, row[c]
+                k += 1
+
+
+def pairs_at_least(fm, t, block: int = BLOCK, columns: int = COLUMNS) -> tuple:
+    """Every pair ``i < j`` of rows of ``fm`` with ``T(i, j) >= t`` (compared in float32), exact.
+
+    Parameters
+    ----------
+    fm : FeatureMatrix
+        The feature sets.
+    t : float
+        The threshold, compared with each float32 similarity as a float32.
+    block : int, default=BLOCK
+        Rows of a tile.
+    columns : int, default=COLUMNS
+        Columns of a tile (memory: ``block x columns`` float32, once).
+
+    Returns
+    -------
+    rows, cols : ndarray of int32 (int64 past 2**31 - 1 rows)
+        The pairs, ``rows < cols``, tile by tile (rows of ``block``; then columns of ``columns`` from the tile's
+        first row on), by row then column within a tile.
+    sims : ndarray of float32
+        Their similarities.
+
+    Examples
+    --------
+    >>> from crocbench.chem.fingerprints import Fingerprints
+    >>> from crocbench.similarity import FeatureMatrix
+    >>> fp = Fingerprints(np.array([0, 2, 4, 5]), np.array([7, 9, 7, 11, 9], dtype=np.uint64))
+    >>> r, c, s = pairs_at_least(FeatureMatrix(fp), 0.3)  # T(0, 1) = 1/3, T(0, 2) = 1/2, T(1, 2) = 0
+    >>> r.tolist(), c.tolist(), s.tolist()
+    ([0, 0], [1, 2], [0.3333333432674408, 0.5])
+    """
+    n, block, columns = fm.n, int(block), int(columns)
+    t = np.float32(t)
+    index = np.int32 if n < 2**31 else np.int64
+    buffer = np.empty(min(block, n) * min(columns, n), dtype=np.float32)
+    found_rows, found_cols, found_sims = [], [], []
+    for i in range(0, n, block):
+        a = slice(i, min(i + block, n))
+        for j in range(i, n, columns):
+            b = slice(j, min(j + columns, n))
+            height, width = a.stop - a.start, b.stop - b.start
+            tile = fm.tanimoto(a, b, out=buffer[: height * width].reshape(height, width))
+            first = np.clip(np.arange(i + 1, i + 1 + height, dtype=np.int64) - j, 0, width)  # the upper triangle
+            counts = np.empty(height, dtype=np.int64)
+            _count_at_least(tile, t, first, counts)
+            offsets = np.zeros(height + 1, dtype=np.int64)
+            np.cumsum(counts, out=offsets[1:])
+            total = int(offsets[-1])
+            if total:
+                rows, cols, sims = np.empty(total, index), np.empty(total, index), np.empty(total, np.float32)
+                _gather_at_least(tile, t, first, offsets, index(i), index(j), rows, cols, sims)
+                found_rows.append(rows)
+                found_cols.append(cols)
+                found_sims.append(sims)
+    if not found_rows:
+        return np.empty(0, index), np.empty(0, index), np.empty(0, np.float32)
+    return np.concatenate(found_rows), np.concatenate(found_cols), np.concatenate(found_sims)
