@@ -99,11 +99,13 @@ def fold_maxima(fp, folds) -> list[dict]:
     others = [kept[folds[kept] != f] for f in names]  # by row number: the first is the default pair's
     pair = [[int(order[s]), int(o[0]) if o.size else -1] for s, o in zip(starts, others, strict=True)]
     sub, n = fm.take(order), order.size
+    buffer = np.empty(min(BLOCK, n) * min(COLUMNS, n), dtype=np.float32)  # one tile's memory, reused
     for i in range(0, n, BLOCK):  # each pair of two folds once: the upper triangle of tiles, same-fold pairs masked
         rows = slice(i, min(i + BLOCK, n))
         for j in range(i, n, COLUMNS):
             cols = slice(j, min(j + COLUMNS, n))
-            block = sub.tanimoto(rows, cols)
+            shape = (rows.stop - rows.start, cols.stop - cols.start)
+            block = sub.tanimoto(rows, cols, out=buffer[: shape[0] * shape[1]].reshape(shape))
             _mask_same_fold(block, rows, cols, starts, sizes)
             for side, (lo, hi) in ((0, (rows.start, rows.stop)), (1, (cols.start, cols.stop))):
                 for f in np.flatnonzero((starts < hi) & (starts + sizes > lo)).tolist():
