@@ -85,7 +85,7 @@ def named_fingerprints(smiles, fingerprint: str = "ecfp4", ids=None, n_jobs: int
     return bit_fingerprints(counts)
 
 
-def tau_graph(fp, tau: float = TAU, block: int = 2048, columns: int = 16384) -> sp.csr_matrix:
+def tau_graph(fp, tau: float = TAU, block: int | None = None, columns: int | None = None) -> sp.csr_matrix:
     """Every pair at similarity ``>= tau``: a symmetric CSR matrix holding the pairs' float32 similarities.
 
     Parameters
@@ -94,11 +94,9 @@ def tau_graph(fp, tau: float = TAU, block: int = 2048, columns: int = 16384) -> 
         The compounds' feature sets.
     tau : float, default=TAU
         The threshold, in (0, 1].
-    block : int, default=2048
-        Rows of a tile.
-    columns : int, default=16384
-        Columns of a tile (memory: ``block x columns`` float32, once;
-        :func:`crocbench.similarity.pairs_at_least`).
+    block, columns : int, default=None
+        Rows and columns of a tile (memory: ``block x columns`` float32, once); None: the engine's
+        (:func:`crocbench.similarity.pairs_at_least`).
 
     Returns
     -------

@@ -47,7 +47,7 @@ def _gather_at_least(tile, t, first, offsets, row0, col0, rows, cols, sims):  # 
                 k += 1
 
 
-def pairs_at_least(fm, t, block: int = BLOCK, columns: int = COLUMNS) -> tuple:
+def pairs_at_least(fm, t, block: int | None = None, columns: int | None = None) -> tuple:
     """Every pair ``i < j`` of rows of ``fm`` with ``T(i, j) >= t`` (compared in float32), exact.
 
     Parameters
@@ -56,10 +56,10 @@ def pairs_at_least(fm, t, block: int = BLOCK, columns: int = COLUMNS) -> tuple:
         The feature sets.
     t : float
         The threshold, compared with each float32 similarity as a float32.
-    block : int, default=BLOCK
-        Rows of a tile.
-    columns : int, default=COLUMNS
-        Columns of a tile (memory: ``block x columns`` float32, once).
+    block : int, default=None
+        Rows of a tile (None: ``BLOCK``, 2048).
+    columns : int, default=None
+        Columns of a tile (None: ``COLUMNS``, 16384; memory: ``block x columns`` float32, once).
 
     Returns
     -------
@@ -78,7 +78,8 @@ def pairs_at_least(fm, t, block: int = BLOCK, columns: int = COLUMNS) -> tuple:
     >>> r.tolist(), c.tolist(), s.tolist()
     ([0, 0], [1, 2], [0.3333333432674408, 0.5])
     """
-    n, block, columns = fm.n, int(block), int(columns)
+    n = fm.n
+    block, columns = int(BLOCK if block is None else block), int(COLUMNS if columns is None else columns)
     t = np.float32(t)
     index = np.int32 if n < 2**31 else np.int64
     buffer = np.empty(min(block, n) * min(columns, n), dtype=np.float32)
