@@ -453,13 +453,13 @@ def test_the_signed_rank_p_with_ties_or_zeros_is_scipys_permutation_tests():
     with ties, zeros, both and neither, up to 13 datasets and past them (where both take scipy's approximation)."""
     from scipy.stats import wilcoxon
 
-    from crocbench.stats._ranks import ENUMERATED_SIGNS, _signed_rank_test
+    from crocbench.stats._signed_rank import ENUMERATED_SIGNS, signed_rank_test
 
     rng = np.random.default_rng(8)
     cases = [np.array([0.5, 0.5, -0.2, 0.0, 1.0, 0.5]), np.array([0.3, -0.3, 0.3]), rng.random(9) - 0.3]
     cases += [rng.choice([-1.5, -1.0, 0.0, 0.5, 1.0, 2.0], size=n) for n in (4, 7, 10, ENUMERATED_SIGNS, 16)]
     for d in cases:
-        statistic, p = _signed_rank_test(d)
+        statistic, p = signed_rank_test(d)
         assert p == pytest.approx(wilcoxon(d, zero_method="wilcox").pvalue, rel=1e-12, abs=0), d
         # W+ - W- = 2 W+ - n(n+1)/2 over the nonzero differences, W+ scipy's one-sided
         # (alternative='greater') statistic: the sum of the positive differences' ranks whatever the method of its p,
@@ -467,6 +467,25 @@ def test_the_signed_rank_p_with_ties_or_zeros_is_scipys_permutation_tests():
         m = int((d != 0).sum())
         w_plus = wilcoxon(d, zero_method="wilcox", alternative="greater", method="approx").statistic
         assert statistic == pytest.approx(2 * w_plus - m * (m + 1) / 2, abs=1e-9), d
+
+
+def test_the_signed_rank_p_without_ties_is_scipys_exact_p_to_the_bit():
+    """Without ties or zeros scipy takes W+'s exact distribution up to 50 datasets and its normal approximation past
+    them; crocbench's counts give the same bits, for every observed W+ from the smallest to the largest, and its
+    statistic is W+ - W-."""
+    from scipy.stats import wilcoxon
+
+    from crocbench.stats._signed_rank import EXACT_DATASETS, signed_rank_test
+
+    rng = np.random.default_rng(9)
+    for n in [*range(1, 16), 20, 33, EXACT_DATASETS, EXACT_DATASETS + 1, 60]:
+        magnitudes = rng.permutation(n) + 1 + rng.random(n) * 0.5  # distinct magnitudes, in a random order
+        for positives in {0, 1, n // 3, n // 2, n - 1, n}:  # W+ from 0 to n(n+1)/2
+            d = magnitudes * np.where(rng.permutation(n) < positives, 1.0, -1.0)
+            statistic, p = signed_rank_test(d)
+            assert p == float(wilcoxon(d, zero_method="wilcox").pvalue), (n, positives)
+            w_plus = float(np.argsort(np.argsort(magnitudes))[d > 0].sum() + (d > 0).sum())
+            assert statistic == 2 * w_plus - n * (n + 1) / 2
 
 
 def test_pairwise_wilcoxon_counts_differences_equal_but_for_their_last_bits_as_ties():

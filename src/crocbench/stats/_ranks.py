@@ -16,6 +16,7 @@ import numpy as np
 
 from ._effects import EFFECT_RESAMPLES, paired_effect
 from ._scipy import scipy_stats as _sps
+from ._signed_rank import signed_rank_test
 from ._ties import _paired_differences
 
 
@@ -231,42 +232,6 @@ def holm(p_values) -> np.ndarray:
     return out
 
 
-#: The most datasets whose sign patterns scipy enumerates for a signed-rank test with ties or zeros (2^13 of them).
-ENUMERATED_SIGNS = 13
-
-
-def _signed_rank_test(d: np.ndarray) -> tuple[float, float]:
-    """The signed-rank statistic and :func:`scipy.stats.wilcoxon`'s two-sided p-value of the differences ``d``
-    (``zero_method="wilcox"``, ``method="auto"``): ``(W+ - W-, p)``, with zeros dropped and ``(0.0, 1.0)`` where
-    every difference is zero. scipy's permutation test (ties or zeros among at most 13) is done here by enumerating
-    the 2^n sign patterns at once: the same counts, tolerance and p as scipy's, without its batches of resamples.
-
-    Examples
-    --------
-    >>> from scipy.stats import wilcoxon
-    >>> d = np.array([0.5, 0.5, -0.2, 0.0, 1.0, 0.5])  # tied magnitudes and a zero
-    >>> statistic, p = _signed_rank_test(d)
-    >>> statistic, p == float(wilcoxon(d).pvalue)
-    (13.0, True)
-    """
-    n = d.size
-    nonzero = d != 0
-    if not nonzero.any():
-        return 0.0, 1.0
-    ranks = np.zeros(n)
-    ranks[nonzero] = _sps().rankdata(np.abs(d[nonzero]))
-    statistic = float((np.sign(d) * ranks).sum())
-    tied = len(np.unique(np.abs(d[nonzero]))) < nonzero.sum()
-    if n > ENUMERATED_SIGNS or not (tied or (~nonzero).any()):
-        return statistic, float(_sps().wilcoxon(d, zero_method="wilcox", method="auto").pvalue)
-    observed = ranks[d > 0].sum()
-    signs = (np.arange(2**n)[:, None] >> np.arange(n)) & 1  # every sign pattern: 1 keeps an entry positive
-    null = (signs * ranks).sum(axis=1)  # W+ of each pattern (a zero has no rank)
-    gamma = abs(np.finfo(float).eps * 100 * observed)  # scipy's tolerance for theoretically equal sums
-    less, greater = (null <= observed + gamma).mean(), (null >= observed - gamma).mean()
-    return statistic, float(min(1.0, 2 * min(less, greater)))
-
-
 def pairwise_wilcoxon(values, names, *, level: float = 0.95, n_resamples: int = EFFECT_RESAMPLES, seed=0) -> list[dict]:
     """Two-sided paired Wilcoxon signed-rank tests across datasets for every pair of rankers, Holm-adjusted.
 
@@ -298,7 +263,7 @@ def pairwise_wilcoxon(values, names, *, level: float = 0.95, n_resamples: int = 
     for i in range(v.shape[1]):
         for j in range(i + 1, v.shape[1]):
             d = _paired_differences(v[None, :, i], v[None, :, j])[0]  # one comparison: a row over the datasets
-            statistic, p = _signed_rank_test(d)
+            statistic, p = signed_rank_test(d)
             effect = paired_effect(d, np.zeros_like(d), level=level, n_resamples=n_resamples, seed=seed)
             rows.append(
                 {

@@ -25,8 +25,9 @@ from typing import NamedTuple
 import numpy as np
 
 from .._extras import needs
-from ._ranks import _signed_rank_test, holm
+from ._ranks import holm
 from ._scipy import scipy_stats as _sps
+from ._signed_rank import signed_rank_test
 from ._ties import _paired_differences
 
 
@@ -129,7 +130,7 @@ def family_verdicts(a, b, *, alpha: float = 0.05) -> tuple[np.ndarray, np.ndarra
     if not 0 < alpha < 1:
         raise ValueError(f"alpha must be in (0, 1); got {alpha}")
     d = _paired_differences(x, y)
-    tests = [_signed_rank_test(row) for row in d]
+    tests = [signed_rank_test(row) for row in d]
     p_holm = holm([p for _, p in tests])
     signs = np.sign([statistic for statistic, _ in tests]).astype(int)
     return np.where(p_holm < alpha, signs, 0), p_holm
