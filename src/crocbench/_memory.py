@@ -14,6 +14,10 @@ import os
 
 import numpy as np
 
+#: Rows and columns of the tile an all-pairs pass over the engine keeps in memory, reused tile after tile
+#: (:func:`crocbench.similarity.pairs_at_least`, a novelty certificate's maxima): float32, 128 MiB.
+TILE_ROWS, TILE_COLUMNS = 2048, 16384
+
 
 def memory_budget_mb() -> int:
     """What the jobs of one run may use together (MB): 90% of this machine's physical memory.

@@ -13,12 +13,9 @@ import json
 import numpy as np
 import pandas as pd
 
+from .._memory import TILE_COLUMNS as COLUMNS
+from .._memory import TILE_ROWS as BLOCK
 from ._folds import DROPPED, NOVELTY
-
-#: Rows of a tile: the compounds, sorted by fold, are compared in tiles over the upper triangle, each pair once.
-BLOCK = 2048
-#: Columns of a tile: a tile is ``BLOCK x COLUMNS`` float32 values (128 MiB).
-COLUMNS = 16384
 
 
 def fold_table_bytes(table: pd.DataFrame) -> bytes:

@@ -11,14 +11,11 @@ from __future__ import annotations
 import numpy as np
 
 from .._extras import needs
+from .._memory import TILE_COLUMNS as COLUMNS
+from .._memory import TILE_ROWS as BLOCK
 
 with needs("crocbench.similarity"):
     import numba
-
-#: Rows of a tile.
-BLOCK = 2048
-#: Columns of a tile: a tile is ``BLOCK x COLUMNS`` float32 values (128 MiB).
-COLUMNS = 16384
 
 
 @numba.njit(parallel=True, cache=True, nogil=True)
@@ -57,9 +54,9 @@ def pairs_at_least(fm, t, block: int | None = None, columns: int | None = None) 
     t : float
         The threshold, compared with each float32 similarity as a float32.
     block : int, default=None
-        Rows of a tile (None: ``BLOCK``, 2048).
+        Rows of a tile (None: the engine's, ``crocbench._memory.TILE_ROWS``).
     columns : int, default=None
-        Columns of a tile (None: ``COLUMNS``, 16384; memory: ``block x columns`` float32, once).
+        Columns of a tile (None: ``TILE_COLUMNS``; memory: ``block x columns`` float32, once).
 
     Returns
     -------
