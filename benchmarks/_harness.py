@@ -15,10 +15,11 @@ _bench = sys.modules.setdefault("_crocbench_bench", importlib.util.module_from_s
 if not hasattr(_bench, "measure"):
     _spec.loader.exec_module(_bench)
 
-cpu_seconds, measure, print_result, step_args = (
+cpu_seconds, machine, measure, print_result, step_args = (
     _bench.cpu_seconds,
+    _bench.machine,
     _bench.measure,
     _bench.print_result,
     _bench.step_args,
 )
-__all__ = ["cpu_seconds", "measure", "print_result", "step_args"]
+__all__ = ["cpu_seconds", "machine", "measure", "print_result", "step_args"]

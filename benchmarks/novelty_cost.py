@@ -14,15 +14,12 @@ writes ``kept.tsv`` (``screen, tau, compounds, compounds_kept, actives, actives_
 """
 
 import argparse
-import os
-import platform
-import subprocess
 import sys
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _harness import cpu_seconds, measure, print_result, step_args  # noqa: E402
+from _harness import cpu_seconds, machine, measure, print_result, step_args  # noqa: E402
 
 #: The thresholds of the table (issue 93).
 TAUS = (0.3, 0.35, 0.4, 0.5, 0.6)
@@ -83,17 +80,6 @@ def step(name: str, mirror: str, out: str) -> None:
     kept.insert(0, "screen", name)
     kept.to_csv(out, sep="\t", index=False)
     print_result({"screen": name, "edges": int(graph.nnz // 2), **{f"{k}_s": round(v, 1) for k, v in seconds.items()}})
-
-
-def machine() -> str:
-    """The CPU model and the cores this process may use."""
-    model = platform.processor() or "unknown CPU"
-    try:
-        lines = subprocess.run(["lscpu"], capture_output=True, text=True, timeout=10).stdout.splitlines()
-        model = next(line.split(":", 1)[1].strip() for line in lines if line.startswith("Model name"))
-    except (OSError, StopIteration, subprocess.TimeoutExpired):
-        pass
-    return f"{model}, {len(os.sched_getaffinity(0))} cores"
 
 
 def _merged(path: Path, new):

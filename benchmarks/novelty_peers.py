@@ -29,7 +29,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
-from _harness import print_result, step_args  # noqa: E402
+from _harness import machine, print_result, step_args  # noqa: E402
 
 METHODS = ("crocbench", "lohi", "datasail")
 PEERS_PYTHON = "/work/peers-venv/bin/python"
@@ -165,7 +165,6 @@ def main() -> None:
     p.add_argument("--out", default=str(HERE.parent / "results/reference/novelty_cost"))
     args = p.parse_args()
     sys.path.insert(0, str(HERE.parent / "src"))
-    from novelty_cost import machine
 
     mirror, out = Path(args.mirror), Path(args.out)
     for n in args.sizes:

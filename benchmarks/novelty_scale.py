@@ -21,7 +21,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
-from _harness import measure, print_result, step_args  # noqa: E402
+from _harness import machine, measure, print_result, step_args  # noqa: E402
 
 #: The phases whose cost grows with the square of the compounds.
 ALL_PAIRS = ("graph", "certificate", "verify")
@@ -77,7 +77,6 @@ def step(screen: str, mirror: str, n: str, tau: str) -> None:
 
 
 def main() -> None:
-    from novelty_cost import machine
 
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--screen", default="transcription_5_primary")

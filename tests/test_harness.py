@@ -30,3 +30,24 @@ def test_measure_reports_the_steps_own_peak_rss_and_result(tmp_path):
     assert small["wall_seconds"] > 0
     with pytest.raises(SystemExit, match="fail failed \\(exit 1\\):\n.*the step's own error"):
         measure(str(script), "fail")
+
+
+def test_the_machine_is_named_by_its_cpu_its_usable_cores_and_its_memory(monkeypatch):
+    """As lscpu and /proc/meminfo say, and with the cores this process may use, not the machine's."""
+    import os
+    import shutil
+    import subprocess
+
+    from crocbench._bench import machine
+
+    if shutil.which("lscpu") is None:
+        pytest.skip("no lscpu")
+    lines = subprocess.run(["lscpu"], capture_output=True, text=True, timeout=30).stdout.splitlines()
+    model = next(line.split(":", 1)[1].strip() for line in lines if line.startswith("Model name"))
+    with open("/proc/meminfo") as fh:
+        kib = int(next(line.split()[1] for line in fh if line.startswith("MemTotal:")))
+    words = machine().split(", ")
+    assert words[0] == model and words[1] == f"{len(os.sched_getaffinity(0))} cores"
+    assert abs(float(words[2].removesuffix(" GiB")) - kib / 2**20) <= 1  # MemTotal: the kernel keeps a little
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0})
+    assert machine().split(", ")[1] == "1 core"

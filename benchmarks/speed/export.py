@@ -17,14 +17,13 @@ from __future__ import annotations
 
 import argparse
 import os
-import platform
 import sys
 import tempfile
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # benchmarks/_harness.py
-from _harness import cpu_seconds, measure, print_result, step_args  # noqa: E402
+from _harness import cpu_seconds, machine, measure, print_result, step_args  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -41,18 +40,6 @@ def _export(name: str, out: str, root: str, screens: str) -> None:
     files = export(spec, out, root, screens=chosen, progress=sys.stderr)  # each side's default processes
     rows = sum(v.get("compounds", 0) for v in files.values())
     print_result({"seconds": time.perf_counter() - start, "cpu_seconds": cpu_seconds() - cpu, "rows": rows})
-
-
-def machine() -> str:
-    """The machine, in words: its CPU model, cores and memory."""
-    model = platform.processor() or platform.machine()
-    try:
-        with open("/proc/cpuinfo") as fh:
-            model = next(line.split(":", 1)[1].strip() for line in fh if line.startswith("model name"))
-    except (OSError, StopIteration):
-        pass
-    memory = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 1e9
-    return f"{model}, {os.cpu_count()} cores, {memory:.0f} GB, {platform.system()} {platform.release()}"
 
 
 def main() -> None:

@@ -14,9 +14,24 @@ from __future__ import annotations
 
 import json
 import os
+import platform
 import subprocess
 import sys
 import time
+
+
+def machine() -> str:
+    """The machine, in words, for a benchmark's table (a time means something only beside the machine that took
+    it): the CPU model, the cores this process may use and the physical memory."""
+    model = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo") as fh:
+            model = next(line.split(":", 1)[1].strip() for line in fh if line.startswith("model name"))
+    except (OSError, StopIteration):
+        pass
+    memory = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30
+    cores = len(os.sched_getaffinity(0))
+    return f"{model}, {cores} core{'s' if cores != 1 else ''}, {memory:.0f} GiB"
 
 
 def step_args() -> list[str] | None:
