@@ -77,7 +77,6 @@ def step(screen: str, mirror: str, n: str, tau: str) -> None:
 
 
 def main() -> None:
-
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--screen", default="transcription_5_primary")
     p.add_argument("--sizes", type=int, nargs="+", default=[20000, 40000])

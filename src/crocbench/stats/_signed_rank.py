@@ -68,16 +68,14 @@ def signed_rank_test(d: np.ndarray) -> tuple[float, float]:
     ranks[nonzero] = _sps().rankdata(magnitudes)
     statistic = float((np.sign(d) * ranks).sum())
     observed = ranks[d > 0].sum()
-    tied = len(np.unique(magnitudes)) < magnitudes.size
-    if not (tied or (~nonzero).any()):
-        if n > EXACT_DATASETS:
-            return statistic, float(_sps().wilcoxon(d, zero_method="wilcox", method="auto").pvalue)
+    exact = magnitudes.size == n and len(np.unique(magnitudes)) == n  # no zeros, no ties
+    if n > (EXACT_DATASETS if exact else ENUMERATED_SIGNS):
+        return statistic, float(_sps().wilcoxon(d, zero_method="wilcox", method="auto").pvalue)
+    if exact:
         counts = _w_plus_counts(n)
         w = int(observed)  # the ranks are 1..n: W+ is a whole number
         less, greater = counts[: w + 1].sum() / 2.0**n, counts[w:].sum() / 2.0**n
         return statistic, float(min(1.0, 2 * min(less, greater)))
-    if n > ENUMERATED_SIGNS:
-        return statistic, float(_sps().wilcoxon(d, zero_method="wilcox", method="auto").pvalue)
     null = (_sign_patterns(n) * ranks).sum(axis=1)  # W+ of each pattern (a zero has no rank)
     gamma = abs(np.finfo(float).eps * 100 * observed)  # scipy's tolerance for theoretically equal sums
     less, greater = (null <= observed + gamma).mean(), (null >= observed - gamma).mean()
