@@ -52,6 +52,25 @@ def test_the_graph_is_every_pair_at_or_above_tau(seed, tau):
     np.testing.assert_array_equal(got, want)
 
 
+@pytest.mark.parametrize("seed", range(3))
+def test_the_graphs_arrays_are_scipys_canonical_ones(seed):
+    """The CSR arrays, built in one pass from the pairs, are those of scipy's ``(upper + upper.T).tocsr()``: the
+    same row pointers, each row's columns sorted, the same values (so METIS and the components see one graph)."""
+    import scipy.sparse as sp
+
+    from crocbench.similarity import FeatureMatrix, pairs_at_least
+
+    fm = FeatureMatrix(as_fingerprints(random_library(seed, n=90)))
+    r, c, s = pairs_at_least(fm, np.float32(0.3), block=16, columns=24)
+    upper = sp.coo_matrix((s, (r, c)), shape=(fm.n, fm.n))
+    want = (upper + upper.T).tocsr()
+    got = tau_graph(fm, 0.3, block=16, columns=24)
+    assert want.has_canonical_format and got.nnz > 100
+    for name in ("indptr", "indices", "data"):
+        np.testing.assert_array_equal(getattr(got, name), getattr(want, name))
+        assert getattr(got, name).dtype == getattr(want, name).dtype, name
+
+
 def test_the_graph_of_a_hand_made_library():
     """{1,2} {1,2,3} {4}: T = 2/3 for the first two, 0 otherwise."""
     fp = as_fingerprints([{1, 2}, {1, 2, 3}, {4}])

@@ -46,8 +46,8 @@ def test_the_separator_is_a_minimum_cover_of_the_cut_edges(seed):
     """The separator covers every edge between METIS's two halves (none joins the rest of one half to the rest of
     the other), and no smaller set of vertices does (brute force over subsets)."""
     sub = _random_graph(seed, 14, 0.25)
-    side = _bisection(sub)
-    sep = _separator(sub)
+    side = _bisection(sub.indptr, sub.indices)
+    sep = _separator(sub.indptr, sub.indices)
     assert sep is not None
     coo = sub.tocoo()
     cut = [(int(a), int(b)) for a, b in zip(coo.row, coo.col, strict=True) if side[a] == 0 and side[b] == 1]
@@ -111,3 +111,40 @@ def test_a_path_loses_one_vertex_and_a_clique_keeps_a_folds_worth():
     assert np.bincount(group[group != DROPPED]).max() <= 3
     clique = sp.csr_matrix(np.ones((5, 5)) - np.eye(5))
     assert sorted(novelty_groups(clique, 2).tolist()) == [DROPPED, DROPPED, 0, 0, 0]
+
+
+def _weighted_graph(seed: int, n: int, p: float) -> sp.csr_matrix:
+    """:func:`_random_graph` with a similarity on each edge, in 0.01 steps from 0.30 to 0.79 (symmetric)."""
+    a = _random_graph(seed, n, p).toarray() > 0
+    rng = np.random.default_rng(seed + 100)
+    w = np.triu(rng.integers(30, 80, size=(n, n)) / 100, 1).astype(np.float32)
+    return sp.csr_matrix(np.where(a, w + w.T, 0).astype(np.float32))
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_piece_over_metis_budget_is_bisected_on_its_strongest_edges_and_still_separated(seed, monkeypatch):
+    """Over METIS_ENTRIES, METIS gets the piece's edges at the lowest 0.01 step that leaves at most that many
+    entries (brute force over the steps); the groups still have no edge of the whole graph between them and fit;
+    within the budget the groups are those of the whole graph's bisection."""
+    import crocbench.cv._novelty as nov
+
+    graph = _weighted_graph(seed, 80, 0.15)
+    whole = novelty_groups(graph, 4)
+    budget = graph.nnz // 3
+    monkeypatch.setattr(nov, "METIS_ENTRIES", budget)
+    n = graph.shape[0]
+    members, position = np.arange(n), np.arange(n)
+    indptr, indices = graph.indptr.astype(np.int64), graph.indices
+    ptr, idx = nov._metis_input(graph, indptr, indices, members, position, np.array([graph.nnz]))
+    dense = graph.toarray()
+    step = next(s for s in np.arange(1, 101) / 100 if (dense >= np.float32(s)).sum() <= budget)
+    want = sp.csr_matrix(np.where(dense >= np.float32(step), 1, 0))
+    np.testing.assert_array_equal(ptr, want.indptr)
+    np.testing.assert_array_equal(idx, want.indices)
+    assert 0 < idx.size <= budget < (dense >= np.float32(step - 0.01)).sum()
+    group = novelty_groups(graph, 4)
+    assert _groups_touching(graph, group).size == 0
+    assert np.bincount(group[group != DROPPED]).max() <= -(-n // 4)
+    assert not np.array_equal(group, whole)  # the budget changed what METIS saw
+    monkeypatch.setattr(nov, "METIS_ENTRIES", graph.nnz)
+    assert novelty_groups(graph, 4).tobytes() == whole.tobytes()

@@ -111,9 +111,9 @@ def tau_graph(fp, tau: float = TAU, block: int | None = None, columns: int | Non
     [[0.0, 0.0, 0.5], [0.0, 0.0, 0.0], [0.5, 0.0, 0.0]]
     """
     from ..similarity import FeatureMatrix, pairs_at_least
+    from ..similarity._threshold import symmetric_csr
 
     t = np.float32(check_threshold(tau, "tau"))
     fm = fp if isinstance(fp, FeatureMatrix) else FeatureMatrix(fp)
-    r, c, s = pairs_at_least(fm, t, block=block, columns=columns)
-    upper = sp.coo_matrix((s, (r, c)), shape=(fm.n, fm.n), dtype=np.float32)
-    return (upper + upper.T).tocsr()
+    indptr, indices, data = symmetric_csr(fm.n, *pairs_at_least(fm, t, block=block, columns=columns))
+    return sp.csr_matrix((data, indices, indptr), shape=(fm.n, fm.n))

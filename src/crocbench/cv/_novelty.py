@@ -10,7 +10,9 @@ neighbours apart exactly when no edge joins two folds, so each connected compone
   halves with few edges between them (``_bisection``: a heuristic, seeded, so the same graph gives the same
   halves); the separator is a minimum vertex cover of the edges between the halves (König's theorem,
   ``_cover``: exact, optimal for those halves), and any piece still too large is cut again
-  (``_separator``).  The whole is not a minimum separator of the component.
+  (``_separator``).  The whole is not a minimum separator of the component.  A piece of more than
+  :data:`METIS_ENTRIES` entries is bisected on its strongest edges (``_metis_input``: METIS's memory), and its
+  separator still covers every edge of the piece between the halves.
 - Then each dropped compound whose kept neighbours all lie in one group that has room (or that has none) is given
   back to it, in index order (``_restore``): the fewer dropped, with no edge between two groups still.
 
@@ -30,6 +32,9 @@ from ._folds import DROPPED, grouped_folds
 
 #: The default largest share of the compounds a novelty split may drop.
 MAX_DROPPED = 0.2
+#: The most entries (twice the edges) of a piece METIS bisects whole: its memory is about 44 bytes an entry, so
+#: about 3 GB; a larger piece is bisected on its strongest edges (``_metis_input``).
+METIS_ENTRIES = 2**26
 #: A novelty split's settings (the run's ``cv: novelty``), as a run declares them and its reference records them.
 NOVELTY_SETTINGS = ("tau", "fingerprint", "max_dropped")
 
@@ -82,30 +87,52 @@ def _cover(edges_u: np.ndarray, edges_v: np.ndarray) -> tuple[np.ndarray, np.nda
     return us[~seen_u], vs[seen_v]
 
 
-def _bisection(sub: sp.csr_matrix) -> np.ndarray:
-    """A side (0 or 1) for each vertex of ``sub``: METIS's bisection, of few edges between two halves (seed 0)."""
+def _bisection(indptr: np.ndarray, indices: np.ndarray) -> np.ndarray:
+    """A side (0 or 1) for each vertex of a graph's CSR arrays: METIS's bisection, of few edges between two halves
+    (seed 0)."""
     with needs("the novelty split"):
         import pymetis
-    graph = pymetis.CSRAdjacency(adj_starts=sub.indptr, adjacent=sub.indices)
+    graph = pymetis.CSRAdjacency(adj_starts=indptr.astype(np.int32), adjacent=indices.astype(np.int32, copy=False))
     part = pymetis.part_graph(2, graph, options=pymetis.Options(seed=0))
     return np.asarray(part.vertex_part, dtype=np.int64)
 
 
-def _separator(sub: sp.csr_matrix) -> np.ndarray | None:
-    """A vertex separator of ``sub`` (connected): a minimum vertex cover of the edges METIS's bisection cuts.
+def _metis_input(graph, indptr, indices, members, position, sub_ptr) -> tuple | None:
+    """The edges of a piece METIS bisects when it has more than :data:`METIS_ENTRIES` entries: those at the lowest
+    similarity of 0.01 steps at which at most that many remain (its CSR arrays); None for a piece within it."""
+    from ._graph_loops import entries_at_least, induced
+
+    if sub_ptr[-1] <= METIS_ENTRIES:
+        return None
+    steps = (np.arange(1, 101) / 100).astype(np.float32)
+    counts = entries_at_least(indptr, indices, graph.data, members, position, steps)
+    t = steps[int(np.argmax(counts <= METIS_ENTRIES))]
+    return induced(indptr, indices, graph.data, members, position, float(t))
+
+
+def _separator(indptr: np.ndarray, indices: np.ndarray, bisected: tuple | None = None) -> np.ndarray | None:
+    """A vertex separator of a connected graph (its CSR arrays): a minimum vertex cover of the edges METIS's
+    bisection cuts.  ``bisected``: the CSR arrays of the graph METIS bisects, if not the graph itself (the
+    cover is of the graph's own cut edges, so it separates the halves all the same).
 
     Any vertex cover of the cut edges separates the two halves (the uncovered vertices of each half stay on its
     side).  The halves are a heuristic (METIS: few edges cut, balanced sides); the cover of their cut edges is a
     minimum one (König's theorem, from a maximum matching).  A clique loses its smaller half: the rest, a clique
     still, is cut again down to a fold's size.  None when METIS leaves a side empty.
     """
-    side = _bisection(sub)
-    coo = sub.tocoo()
-    cut = (side[coo.row] == 0) & (side[coo.col] == 1)
-    if not cut.any():  # a side left empty
+    from ._graph_loops import cut_edges
+
+    rows, cols = cut_edges(indptr, indices, _bisection(*(bisected or (indptr, indices))))
+    if not rows.size:  # a side left empty
         return None
-    near, far = _cover(coo.row[cut], coo.col[cut])
+    near, far = _cover(rows, cols)
     return np.concatenate([near, far])
+
+
+def _csr(graph: sp.csr_matrix) -> tuple[np.ndarray, np.ndarray]:
+    """A graph's ``indptr`` (int64) and ``indices``, as the compiled loops (:mod:`._graph_loops`) read them."""
+    graph = sp.csr_matrix(graph)
+    return graph.indptr.astype(np.int64), graph.indices
 
 
 def _members(labels: np.ndarray, items: np.ndarray) -> list:
@@ -139,25 +166,34 @@ def novelty_groups(graph: sp.csr_matrix, n_folds: int) -> np.ndarray:
     >>> novelty_groups(path, 2).tolist()  # too large for 2 folds of 3: one compound, the fewest, is dropped
     [0, 0, 0, -1, 1]
     """
+    from ._graph_loops import components, induced
+
+    graph = sp.csr_matrix(graph)
     n = graph.shape[0]
     cap = -(-n // int(n_folds))
     group = np.full(n, DROPPED, dtype=np.int64)
-    _, comp = csgraph.connected_components(graph, directed=False)
+    indptr, indices = _csr(graph)
+    _, comp = components(indptr, indices, np.zeros(n, dtype=bool))
     pending = _members(comp, np.arange(n))  # each piece is cut on its own: the order of the work is free
+    position = np.full(n, -1, dtype=np.int64)  # a piece's vertices' rows in its subgraph, -1 elsewhere
     final = []
     while pending:
         members = pending.pop()
         if members.size <= cap:
             final.append(members)
             continue
-        sub = graph[members][:, members].tocsr()
-        sep = _separator(sub)
+        position[members] = np.arange(members.size)
+        sub_ptr, sub_indices = induced(indptr, indices, graph.data, members, position, -np.inf)
+        sep = _separator(sub_ptr, sub_indices, _metis_input(graph, indptr, indices, members, position, sub_ptr))
+        position[members] = -1
         if sep is None or not sep.size:
             final.append(members)
             continue
-        rest = np.setdiff1d(np.arange(members.size), sep)
-        _, pieces = csgraph.connected_components(sub[rest][:, rest], directed=False)
-        pending.extend(_members(pieces, members[rest]))
+        skip = np.zeros(members.size, dtype=bool)
+        skip[sep] = True
+        _, pieces = components(sub_ptr, sub_indices, skip)
+        del sub_ptr, sub_indices
+        pending.extend(_members(pieces[~skip], members[~skip]))
     for g, members in enumerate(final):
         group[members] = g
     _restore(graph, group, cap)
@@ -209,9 +245,11 @@ def graph_at(graph: sp.csr_matrix, tau: float) -> sp.csr_matrix:
     >>> graph_at(g, 0.5).toarray().tolist()
     [[0.0, 0.0, 0.5], [0.0, 0.0, 0.0], [0.5, 0.0, 0.0]]
     """
-    coo = graph.tocoo()
-    keep = coo.data >= np.float32(tau)
-    return sp.csr_matrix((coo.data[keep], (coo.row[keep], coo.col[keep])), shape=graph.shape, dtype=np.float32)
+    from ._graph_loops import at_least
+
+    indptr, indices = _csr(graph)
+    ptr, kept, values = at_least(indptr, indices, graph.data, np.float32(tau))
+    return sp.csr_matrix((values.astype(np.float32, copy=False), kept, ptr), shape=graph.shape)
 
 
 def kept_by_tau(graph: sp.csr_matrix, y, taus, n_folds: int = 10) -> pd.DataFrame:

@@ -3,7 +3,8 @@
 :func:`pairs_at_least` computes the upper triangle tile by tile with :meth:`FeatureMatrix.tanimoto` (so each value
 is the engine's float32 similarity) into one reused buffer, and two loops parallel over a tile's rows count, then
 gather, the pairs at or above the threshold: memory is one tile plus the pairs, never the N x N matrix. The pairs
-come in a fixed order (by tile, then row, then column), whatever the threads.
+come in a fixed order (by tile, then row, then column), whatever the threads.  :func:`symmetric_csr` makes them a
+graph's symmetric CSR arrays in one pass, without scipy's copies.
 """
 
 from __future__ import annotations
@@ -102,3 +103,56 @@ def pairs_at_least(fm, t, block: int | None = None, columns: int | None = None) 
     if not found_rows:
         return np.empty(0, index), np.empty(0, index), np.empty(0, np.float32)
     return np.concatenate(found_rows), np.concatenate(found_cols), np.concatenate(found_sims)
+
+
+@numba.njit(cache=True, nogil=True)
+def _fill_symmetric(indptr, rows, cols, sims, indices, data):  # pragma: no cover - compiled
+    """Each pair ``(r, c)`` (``r < c``) into row ``c`` (as ``r``), then into row ``r`` (as ``c``), in the pairs'
+    order: a row's lower entries come first, then its upper ones, each sorted when the pairs come by row block
+    then row and column, as :func:`pairs_at_least` gives them."""
+    fill = indptr[:-1].copy()
+    for k in range(rows.size):
+        c = cols[k]
+        indices[fill[c]], data[fill[c]] = rows[k], sims[k]
+        fill[c] += 1
+    for k in range(rows.size):
+        r = rows[k]
+        indices[fill[r]], data[fill[r]] = cols[k], sims[k]
+        fill[r] += 1
+
+
+def symmetric_csr(n: int, rows: np.ndarray, cols: np.ndarray, sims: np.ndarray) -> tuple:
+    """The CSR arrays ``(indptr, indices, data)`` of the symmetric graph of the pairs :func:`pairs_at_least` gives.
+
+    Memory is the arrays themselves: scipy's ``(upper + upper.T).tocsr()`` holds about twice as much at once.
+    Each row's indices are sorted (scipy's canonical form), so the arrays are those scipy builds.
+
+    Parameters
+    ----------
+    n : int
+        The vertices.
+    rows, cols : ndarray of int
+        The pairs, ``rows < cols``, in :func:`pairs_at_least`'s order.
+    sims : ndarray of float32
+        Their values.
+
+    Returns
+    -------
+    indptr : ndarray of int32 (int64 past 2**31 - 1 entries)
+    indices : ndarray of int32 (int64 past 2**31 - 1 vertices)
+    data : ndarray of float32
+
+    Examples
+    --------
+    >>> indptr, indices, data = symmetric_csr(3, np.array([0, 0]), np.array([1, 2]), np.array([0.5, 0.25], np.float32))
+    >>> indptr.tolist(), indices.tolist(), data.tolist()
+    ([0, 2, 3, 4], [1, 2, 0, 0], [0.5, 0.25, 0.5, 0.25])
+    """
+    entries = 2 * rows.size
+    degree = np.bincount(rows, minlength=n) + np.bincount(cols, minlength=n)
+    indptr = np.zeros(n + 1, dtype=np.int32 if entries < 2**31 else np.int64)
+    np.cumsum(degree, out=indptr[1:])
+    indices = np.empty(entries, dtype=np.int32 if n < 2**31 else np.int64)
+    data = np.empty(entries, dtype=np.float32)
+    _fill_symmetric(indptr, rows, cols, sims, indices, data)
+    return indptr, indices, data
