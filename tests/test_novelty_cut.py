@@ -148,3 +148,24 @@ def test_a_piece_over_metis_budget_is_bisected_on_its_strongest_edges_and_still_
     assert not np.array_equal(group, whole)  # the budget changed what METIS saw
     monkeypatch.setattr(nov, "METIS_ENTRIES", graph.nnz)
     assert novelty_groups(graph, 4).tobytes() == whole.tobytes()
+
+
+def test_pairs_of_identical_compounds_past_the_budget_leave_metis_those_pairs_only(monkeypatch):
+    """Eight identical compounds (56 entries at similarity 1) and a path at 0.5 through them: with a budget below
+    56, no 0.01 step fits, and METIS gets the pairs at 1 alone, the fewest any step leaves."""
+    import crocbench.cv._novelty as nov
+
+    n = 14
+    w = np.zeros((n, n), dtype=np.float32)
+    w[:8, :8] = 1.0
+    for i in range(7, n - 1):
+        w[i, i + 1] = w[i + 1, i] = 0.5
+    np.fill_diagonal(w, 0)
+    graph = sp.csr_matrix(w)
+    monkeypatch.setattr(nov, "METIS_ENTRIES", 40)
+    ptr, idx = nov._metis_input(
+        graph, graph.indptr.astype(np.int64), graph.indices, np.arange(n), np.arange(n), np.array([graph.nnz])
+    )
+    assert idx.size == 56 and (np.diff(ptr)[:8] == 7).all() and (np.diff(ptr)[8:] == 0).all()
+    group = novelty_groups(graph, 2)
+    assert _groups_touching(graph, group).size == 0

@@ -105,8 +105,8 @@ def _metis_input(graph, indptr, indices, members, position, sub_ptr) -> tuple | 
     if sub_ptr[-1] <= METIS_ENTRIES:
         return None
     steps = (np.arange(1, 101) / 100).astype(np.float32)
-    counts = entries_at_least(indptr, indices, graph.data, members, position, steps)
-    t = steps[int(np.argmax(counts <= METIS_ENTRIES))]
+    fits = entries_at_least(indptr, indices, graph.data, members, position, steps) <= METIS_ENTRIES
+    t = steps[int(np.argmax(fits))] if fits.any() else steps[-1]  # identical compounds past it: their pairs only
     return induced(indptr, indices, graph.data, members, position, float(t))
 
 
