@@ -135,7 +135,7 @@ def test_a_piece_over_metis_budget_is_bisected_on_its_strongest_edges_and_still_
     n = graph.shape[0]
     members, position = np.arange(n), np.arange(n)
     indptr, indices = graph.indptr.astype(np.int64), graph.indices
-    ptr, idx = nov._metis_input(graph, indptr, indices, members, position, np.array([graph.nnz]))
+    ptr, idx = nov._metis_input(graph, indptr, indices, members, position, graph.nnz)
     dense = graph.toarray()
     step = next(s for s in np.arange(1, 101) / 100 if (dense >= np.float32(s)).sum() <= budget)
     want = sp.csr_matrix(np.where(dense >= np.float32(step), 1, 0))
@@ -164,7 +164,7 @@ def test_pairs_of_identical_compounds_past_the_budget_leave_metis_those_pairs_on
     graph = sp.csr_matrix(w)
     monkeypatch.setattr(nov, "METIS_ENTRIES", 40)
     ptr, idx = nov._metis_input(
-        graph, graph.indptr.astype(np.int64), graph.indices, np.arange(n), np.arange(n), np.array([graph.nnz])
+        graph, graph.indptr.astype(np.int64), graph.indices, np.arange(n), np.arange(n), graph.nnz
     )
     assert idx.size == 56 and (np.diff(ptr)[:8] == 7).all() and (np.diff(ptr)[8:] == 0).all()
     group = novelty_groups(graph, 2)

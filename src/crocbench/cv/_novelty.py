@@ -97,12 +97,12 @@ def _bisection(indptr: np.ndarray, indices: np.ndarray) -> np.ndarray:
     return np.asarray(part.vertex_part, dtype=np.int64)
 
 
-def _metis_input(graph, indptr, indices, members, position, sub_ptr) -> tuple | None:
+def _metis_input(graph, indptr, indices, members, position, entries: int) -> tuple | None:
     """The edges of a piece METIS bisects when it has more than :data:`METIS_ENTRIES` entries: those at the lowest
     similarity of 0.01 steps at which at most that many remain (its CSR arrays); None for a piece within it."""
     from ._graph_loops import entries_at_least, induced
 
-    if sub_ptr[-1] <= METIS_ENTRIES:
+    if entries <= METIS_ENTRIES:
         return None
     steps = (np.arange(1, 101) / 100).astype(np.float32)
     fits = entries_at_least(indptr, indices, graph.data, members, position, steps) <= METIS_ENTRIES
@@ -130,8 +130,7 @@ def _separator(indptr: np.ndarray, indices: np.ndarray, bisected: tuple | None =
 
 
 def _csr(graph: sp.csr_matrix) -> tuple[np.ndarray, np.ndarray]:
-    """A graph's ``indptr`` (int64) and ``indices``, as the compiled loops (:mod:`._graph_loops`) read them."""
-    graph = sp.csr_matrix(graph)
+    """A CSR graph's ``indptr`` (int64) and ``indices``, as the compiled loops (:mod:`._graph_loops`) read them."""
     return graph.indptr.astype(np.int64), graph.indices
 
 
@@ -184,7 +183,9 @@ def novelty_groups(graph: sp.csr_matrix, n_folds: int) -> np.ndarray:
             continue
         position[members] = np.arange(members.size)
         sub_ptr, sub_indices = induced(indptr, indices, graph.data, members, position, -np.inf)
-        sep = _separator(sub_ptr, sub_indices, _metis_input(graph, indptr, indices, members, position, sub_ptr))
+        sep = _separator(
+            sub_ptr, sub_indices, _metis_input(graph, indptr, indices, members, position, int(sub_ptr[-1]))
+        )
         position[members] = -1
         if sep is None or not sep.size:
             final.append(members)
@@ -247,6 +248,7 @@ def graph_at(graph: sp.csr_matrix, tau: float) -> sp.csr_matrix:
     """
     from ._graph_loops import at_least
 
+    graph = sp.csr_matrix(graph)  # its data in its indices' order
     indptr, indices = _csr(graph)
     ptr, kept, values = at_least(indptr, indices, graph.data, np.float32(tau))
     return sp.csr_matrix((values.astype(np.float32, copy=False), kept, ptr), shape=graph.shape)
