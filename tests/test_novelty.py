@@ -394,3 +394,12 @@ def test_what_is_kept_at_each_tau_is_the_split_of_the_brute_force_graph(seed):
         kept = novelty_groups(sp.csr_matrix(np.where(brute >= np.float32(tau), brute, 0)), N_FOLDS) != DROPPED
         assert (row.compounds_kept, row.actives_kept) == (kept.sum(), y[kept].sum()), tau
     assert (got["compounds_kept"] < len(sets)).any()  # the libraries make the split drop compounds somewhere
+
+
+def test_the_graph_at_a_higher_tau_of_a_coo_graph_out_of_row_order_keeps_each_pair_its_value():
+    """A COO graph whose entries are not in row order: each kept pair keeps its own similarity."""
+    dense = np.array([[0, 0.5, 0.3], [0.5, 0, 0.7], [0.3, 0.7, 0]], dtype=np.float32)
+    coo = sp.coo_matrix(dense)
+    back = np.arange(coo.nnz)[::-1]
+    shuffled = sp.coo_matrix((coo.data[back], (coo.row[back], coo.col[back])), shape=dense.shape)
+    np.testing.assert_array_equal(graph_at(shuffled, 0.5).toarray(), np.where(dense >= 0.5, dense, 0))
